@@ -9,6 +9,10 @@
 static const mulred_command commands[] = {
     {"version", "print the version, git revision and the arithmetic paths in use",
      mulred_cmd_version, false},
+    {"run", "run a job file (jobs/*.job): what to compute, as key = value lines", mulred_cmd_run,
+     true},
+    {"report", "strong-scaling report of result JSON files: table, CSV, PNG, projection",
+     mulred_cmd_report, false},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

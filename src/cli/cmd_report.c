@@ -1,0 +1,731 @@
+/* mulred report: turns result JSON files into a strong-scaling table (Markdown on stdout, CSV)
+ * and a gnuplot PNG; with --project, a model of the curve up to 1024 nodes.
+ *
+ * Inputs are what `mulred run --json` writes ({job, status, environment, runs: […]}, also the
+ * placeholders slurm/scaling.sh writes before a job starts), bare `mulred muhash --json`
+ * objects, or arrays of either. A file that is missing, unparsable, failed or still pending
+ * becomes a row saying so: a sweep with a hole must show the hole.
+ *
+ * Rows are grouped by workload (kind, flavor, elements inserted and removed). In each group the
+ * baseline is the smallest successful configuration (fewest cores = ranks × threads, then fewest
+ * nodes); speedup, efficiency and the Karp–Flatt fraction are relative to it. The MuHash of every
+ * row is compared with the baseline's: the result must not depend on P or T. */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r, mkstemp, fdopen */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/report_math.h"
+#include "util/json.h"
+#include "util/util.h"
+
+typedef struct {
+    char source[256];   /* file the row came from */
+    char job[256];      /* job file, when known */
+    char workload[300]; /* group key; for failures the job (or source) */
+    char status[600];    /* "ok", "failed (exit 3)", "missing", "pending", "invalid: …" */
+    char muhash[80];
+    int nodes, ranks, threads; /* 0 = unknown */
+    double seconds, elements;
+    double mpi_reduce_min, finalize_max;
+    bool ok;
+} report_row;
+
+typedef struct {
+    report_row *rows;
+    size_t n, cap;
+} report_rows;
+
+static report_row *rows_add(report_rows *rs)
+{
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? 2 * rs->cap : 16;
+        report_row *r = realloc(rs->rows, cap * sizeof *r);
+        if (!r) {
+            fprintf(stderr, "mulred report: out of memory\n");
+            exit(MULRED_ERUNTIME);
+        }
+        rs->rows = r, rs->cap = cap;
+    }
+    report_row *row = &rs->rows[rs->n++];
+    memset(row, 0, sizeof *row);
+    row->seconds = row->elements = row->mpi_reduce_min = row->finalize_max = NAN;
+    return row;
+}
+
+static int env_int(const mulred_json_value *env, const char *key)
+{
+    const char *s = mulred_json_get_string(env, key);
+    return s ? atoi(s) : 0;
+}
+
+static double phase(const mulred_json_value *run, const char *name, const char *stat)
+{
+    return mulred_json_get_number(mulred_json_get(mulred_json_get(run, "phases"), name), stat, NAN);
+}
+
+/* One `mulred muhash --json` object. */
+static void add_run(report_rows *rs, const mulred_json_value *run, const char *source,
+                    const char *job)
+{
+    report_row *row = rows_add(rs);
+    snprintf(row->source, sizeof row->source, "%s", source);
+    snprintf(row->job, sizeof row->job, "%s", job ? job : "");
+    const char *flavor = mulred_json_get_string(run, "flavor");
+    const char *hash = mulred_json_get_string(run, "muhash");
+    double ins = mulred_json_get_number(run, "inserted", NAN);
+    double rem = mulred_json_get_number(run, "removed", NAN);
+    row->elements = mulred_json_get_number(run, "elements", NAN);
+    row->nodes = (int)mulred_json_get_number(run, "nodes", 0);
+    row->ranks = (int)mulred_json_get_number(run, "ranks", 0);
+    row->threads = (int)mulred_json_get_number(run, "threads", 0);
+    row->seconds = mulred_json_get_number(run, "seconds", NAN);
+    row->mpi_reduce_min = phase(run, "mpi_reduce", "min");
+    row->finalize_max = phase(run, "finalize", "max");
+    snprintf(row->muhash, sizeof row->muhash, "%s", hash ? hash : "");
+    snprintf(row->workload, sizeof row->workload, "muhash %s, %.0f inserted, %.0f removed",
+             flavor ? flavor : "?", ins, rem);
+    row->ok = hash && flavor && row->ranks > 0 && row->threads > 0 && row->seconds > 0;
+    snprintf(row->status, sizeof row->status, "%s", row->ok ? "ok" : "invalid: incomplete result");
+}
+
+static void add_problem(report_rows *rs, const char *source, const char *job, const char *status,
+                        const mulred_json_value *env)
+{
+    report_row *row = rows_add(rs);
+    snprintf(row->source, sizeof row->source, "%s", source);
+    snprintf(row->job, sizeof row->job, "%s", job ? job : "");
+    snprintf(row->status, sizeof row->status, "%s", status);
+    if (env) {
+        row->nodes = env_int(env, "SLURM_JOB_NUM_NODES");
+        row->ranks = env_int(env, "SLURM_NTASKS");
+        row->threads = env_int(env, "SLURM_CPUS_PER_TASK");
+        if (!row->threads && row->ranks) row->threads = 1; /* Slurm's default */
+    }
+}
+
+static void add_document(report_rows *rs, const mulred_json_value *v, const char *source, int depth)
+{
+    if (v->type == MULRED_JSON_ARRAY && depth == 0) {
+        for (size_t i = 0; i < v->count; i++) add_document(rs, &v->items[i], source, 1);
+        return;
+    }
+    if (v->type != MULRED_JSON_OBJECT) {
+        add_problem(rs, source, NULL, "invalid: not a result object", NULL);
+        return;
+    }
+    const mulred_json_value *runs = mulred_json_get(v, "runs");
+    if (!runs) {
+        if (mulred_json_get(v, "muhash")) add_run(rs, v, source, NULL);
+        else add_problem(rs, source, NULL, "invalid: neither a run nor a job result", NULL);
+        return;
+    }
+    const char *job = mulred_json_get_string(v, "job");
+    const char *status = mulred_json_get_string(v, "status");
+    const mulred_json_value *env = mulred_json_get(v, "environment");
+    if (runs->type == MULRED_JSON_ARRAY)
+        for (size_t i = 0; i < runs->count; i++)
+            if (runs->items[i].type == MULRED_JSON_OBJECT) add_run(rs, &runs->items[i], source, job);
+    if (!status || strcmp(status, "ok") != 0) {
+        char why[96];
+        const mulred_json_value *code = mulred_json_get(v, "exit_status");
+        if (status && strcmp(status, "failed") == 0 && code && code->type == MULRED_JSON_NUMBER)
+            snprintf(why, sizeof why, "failed (exit %.0f)", code->number);
+        else snprintf(why, sizeof why, "%s", status ? status : "invalid: no status");
+        add_problem(rs, source, job, why, env);
+    } else if (runs->type != MULRED_JSON_ARRAY || runs->count == 0) {
+        add_problem(rs, source, job, "invalid: no runs", env);
+    }
+}
+
+static void add_file(report_rows *rs, const char *path)
+{
+    if (access(path, F_OK) != 0) {
+        add_problem(rs, path, NULL, "missing", NULL);
+        return;
+    }
+    mulred_error err;
+    mulred_error_clear(&err);
+    mulred_json_value *v = mulred_json_parse_file(path, &err);
+    if (!v) {
+        char why[600];
+        snprintf(why, sizeof why, "invalid: %s", err.message);
+        add_problem(rs, path, NULL, why, NULL);
+        return;
+    }
+    add_document(rs, v, path, 0);
+    mulred_json_free(v);
+}
+
+/* ---- grouping and metrics ---- */
+
+typedef struct {
+    report_row *row;
+    int group;
+    double p, speedup, efficiency, karp_flatt;
+    bool hash_matches;
+} report_line;
+
+typedef struct {
+    char name[300];
+    report_row *base;
+} report_group;
+
+static int cores(const report_row *r)
+{
+    return r->ranks * r->threads;
+}
+
+static int group_of(report_group *g, int *ng, const char *name)
+{
+    for (int i = 0; i < *ng; i++)
+        if (strcmp(g[i].name, name) == 0) return i;
+    snprintf(g[*ng].name, sizeof g[*ng].name, "%s", name);
+    g[*ng].base = NULL;
+    return (*ng)++;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+    const report_line *x = a, *y = b;
+    if (x->group != y->group) return x->group - y->group;
+    int cx = cores(x->row) ? cores(x->row) : 1 << 30, cy = cores(y->row) ? cores(y->row) : 1 << 30;
+    if (cx != cy) return cx < cy ? -1 : 1;
+    if (x->row->nodes != y->row->nodes) return x->row->nodes - y->row->nodes;
+    if (x->row->ok != y->row->ok) return x->row->ok ? -1 : 1;
+    return strcmp(x->row->source, y->row->source);
+}
+
+/* Builds the lines: every ok row once, every failed row once per workload of its job. */
+static report_line *build_lines(report_rows *rs, report_group *groups, int *ngroups, size_t *nlines)
+{
+    report_line *lines = calloc(rs->n * (rs->n + 1) + 1, sizeof *lines);
+    if (!lines) exit(MULRED_ERUNTIME);
+    size_t n = 0;
+    for (size_t i = 0; i < rs->n; i++) {
+        report_row *r = &rs->rows[i];
+        if (!r->ok) continue;
+        lines[n].row = r;
+        lines[n++].group = group_of(groups, ngroups, r->workload);
+    }
+    for (size_t i = 0; i < rs->n; i++) {
+        report_row *r = &rs->rows[i];
+        if (r->ok) continue;
+        bool placed = false;
+        for (int g = 0; r->job[0] && g < *ngroups; g++) {
+            bool job_in_group = false;
+            for (size_t k = 0; k < n && !job_in_group; k++)
+                job_in_group = lines[k].group == g && lines[k].row->ok &&
+                               strcmp(lines[k].row->job, r->job) == 0;
+            if (!job_in_group) continue;
+            lines[n].row = r, lines[n++].group = g;
+            placed = true;
+        }
+        if (!placed) {
+            char name[300];
+            snprintf(name, sizeof name, "job %s", r->job[0] ? r->job : "unknown");
+            lines[n].row = r, lines[n++].group = group_of(groups, ngroups, name);
+        }
+    }
+    /* Baselines: the smallest successful configuration of each group. */
+    for (size_t k = 0; k < n; k++) {
+        report_row *r = lines[k].row;
+        report_group *g = &groups[lines[k].group];
+        if (!r->ok) continue;
+        if (!g->base || cores(r) < cores(g->base) ||
+            (cores(r) == cores(g->base) && r->nodes < g->base->nodes))
+            g->base = r;
+    }
+    for (size_t k = 0; k < n; k++) {
+        report_line *l = &lines[k];
+        report_row *b = groups[l->group].base;
+        l->p = l->speedup = l->efficiency = l->karp_flatt = NAN;
+        l->hash_matches = true;
+        if (!l->row->ok || !b) continue;
+        l->p = (double)cores(l->row) / cores(b);
+        l->speedup = mulred_speedup(b->seconds, l->row->seconds);
+        l->efficiency = mulred_efficiency(l->speedup, l->p);
+        l->karp_flatt = mulred_karp_flatt(l->speedup, l->p);
+        l->hash_matches = strcmp(l->row->muhash, b->muhash) == 0;
+    }
+    qsort(lines, n, sizeof *lines, line_cmp);
+    *nlines = n;
+    return lines;
+}
+
+static void fmt_num(char *out, size_t cap, double v, const char *fmt)
+{
+    if (isnan(v)) snprintf(out, cap, "—");
+    else snprintf(out, cap, fmt, v);
+}
+
+static void fmt_int(char *out, size_t cap, int v)
+{
+    if (v > 0) snprintf(out, cap, "%d", v);
+    else snprintf(out, cap, "?");
+}
+
+static void write_markdown(FILE *out, const report_line *lines, size_t n, const report_group *groups,
+                           int ngroups)
+{
+    fprintf(out, "# Strong scaling\n\n"
+                 "Speedup and efficiency are relative to the smallest successful configuration "
+                 "of each workload\n(cores = ranks × threads). Karp–Flatt is the experimentally "
+                 "determined serial fraction\ne = (1/S − 1/p)/(1 − 1/p). Time is the total wall "
+                 "time, max over ranks.\n");
+    for (int g = 0; g < ngroups; g++) {
+        fprintf(out, "\n## %s\n\n", groups[g].name);
+        fprintf(out, "| nodes | ranks | threads | cores | time (s) | speedup | efficiency | "
+                     "Karp–Flatt | muhash | status | source |\n"
+                     "|---:|---:|---:|---:|---:|---:|---:|---:|:---|:---|:---|\n");
+        for (size_t k = 0; k < n; k++) {
+            const report_line *l = &lines[k];
+            if (l->group != g) continue;
+            const report_row *r = l->row;
+            char nodes[16], ranks[16], threads[16], c[16], t[32], s[32], e[32], kf[32], h[40];
+            fmt_int(nodes, sizeof nodes, r->nodes);
+            fmt_int(ranks, sizeof ranks, r->ranks);
+            fmt_int(threads, sizeof threads, r->threads);
+            fmt_int(c, sizeof c, r->ranks > 0 && r->threads > 0 ? cores(r) : 0);
+            fmt_num(t, sizeof t, r->ok ? r->seconds : NAN, "%.3f");
+            fmt_num(s, sizeof s, l->speedup, "%.2f");
+            fmt_num(e, sizeof e, l->efficiency * 100, "%.0f %%");
+            fmt_num(kf, sizeof kf, l->karp_flatt, "%.3f");
+            if (r->ok) snprintf(h, sizeof h, "`%.12s…`%s", r->muhash, l->hash_matches ? "" : " MISMATCH");
+            else snprintf(h, sizeof h, "—");
+            fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", nodes, ranks,
+                    threads, c, t, s, e, kf, h,
+                    r->ok && !l->hash_matches ? "**MISMATCH**" : r->ok ? "ok" : r->status,
+                    r->source);
+        }
+    }
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_num(FILE *out, double v, const char *fmt)
+{
+    fputc(',', out);
+    if (!isnan(v)) fprintf(out, fmt, v);
+}
+
+static void write_csv(FILE *out, const report_line *lines, size_t n, const report_group *groups)
+{
+    fprintf(out, "workload,nodes,ranks,threads,cores,seconds,speedup,efficiency,karp_flatt,"
+                 "muhash,status,source\n");
+    for (size_t k = 0; k < n; k++) {
+        const report_line *l = &lines[k];
+        const report_row *r = l->row;
+        csv_field(out, groups[l->group].name);
+        csv_num(out, r->nodes > 0 ? r->nodes : NAN, "%.0f");
+        csv_num(out, r->ranks > 0 ? r->ranks : NAN, "%.0f");
+        csv_num(out, r->threads > 0 ? r->threads : NAN, "%.0f");
+        csv_num(out, r->ranks > 0 && r->threads > 0 ? cores(r) : NAN, "%.0f");
+        csv_num(out, r->ok ? r->seconds : NAN, "%.6f");
+        csv_num(out, l->speedup, "%.4f");
+        csv_num(out, l->efficiency, "%.4f");
+        csv_num(out, l->karp_flatt, "%.4f");
+        fputc(',', out);
+        csv_field(out, r->muhash);
+        fputc(',', out);
+        csv_field(out, r->ok && !l->hash_matches ? "MISMATCH" : r->status);
+        fputc(',', out);
+        csv_field(out, r->source);
+        fputc('\n', out);
+    }
+}
+
+/* ---- gnuplot ---- */
+
+static bool have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* Runs a gnuplot script (written to a temporary file so its errors name lines). */
+static int run_gnuplot(const char *script, const char *png, mulred_error *err)
+{
+    char path[] = "/tmp/mulred-plot-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) return mulred_error_set(err, MULRED_ERUNTIME, "report: temporary file: %s", strerror(errno));
+    fputs(script, f);
+    fclose(f);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "gnuplot '%s'", path);
+    int rc = system(cmd);
+    unlink(path);
+    if (rc != 0 || access(png, F_OK) != 0)
+        return mulred_error_set(err, MULRED_ERUNTIME, "report: gnuplot failed to write %s", png);
+    return MULRED_OK;
+}
+
+/* A growable string for generated scripts. */
+typedef struct {
+    char *s;
+    size_t n, cap;
+} strbuf;
+
+static void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int need = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (need < 0) return;
+        if (b->s && b->n + (size_t)need < b->cap) {
+            b->n += (size_t)need;
+            return;
+        }
+        size_t cap = (b->cap + (size_t)need + 1) * 2;
+        char *s = realloc(b->s, cap);
+        if (!s) exit(MULRED_ERUNTIME);
+        b->s = s, b->cap = cap;
+    }
+}
+
+static void gp_quote(strbuf *b, const char *s)
+{
+    sb_printf(b, "\"");
+    for (; *s; s++) sb_printf(b, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
+    sb_printf(b, "\"");
+}
+
+static int write_png(const char *png, const report_line *lines, size_t n, const report_group *groups,
+                     int ngroups, mulred_error *err)
+{
+    strbuf b = {0};
+    int plotted = 0, missing = 0;
+    double pmax = 1, base_cores = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!lines[k].row->ok) missing++;
+        else if (cores(lines[k].row) > pmax) pmax = cores(lines[k].row);
+    }
+    for (int g = 0; g < ngroups; g++) {
+        if (!groups[g].base) continue;
+        if (!base_cores) base_cores = cores(groups[g].base);
+        sb_printf(&b, "$g%d << EOD\n", g);
+        for (size_t k = 0; k < n; k++)
+            if (lines[k].group == g && lines[k].row->ok)
+                sb_printf(&b, "%d %.6f %.6f\n", cores(lines[k].row), lines[k].speedup,
+                          lines[k].efficiency);
+        sb_printf(&b, "EOD\n");
+        plotted++;
+    }
+    sb_printf(&b, "set terminal pngcairo size 1100,480 noenhanced font \"sans,10\"\nset output ");
+    gp_quote(&b, png);
+    sb_printf(&b, "\nset multiplot layout 1,2 title \"mulred strong scaling%s\"\n",
+              missing ? " (failed or missing runs are listed in the table, not plotted)" : "");
+    sb_printf(&b, "set key bottom right\nset grid\nset xlabel \"cores (ranks x threads)\"\n"
+                  "set xrange [0:%g]\nset xtics 1\nset mxtics 1\n",
+              pmax + 1);
+    if (pmax > 16) sb_printf(&b, "set xtics autofreq\n");
+    const char *pts = "with linespoints lw 2 pt 7";
+    for (int panel = 0; panel < 2; panel++) {
+        if (panel == 0) sb_printf(&b, "set ylabel \"speedup\"\nset yrange [0:%g]\nplot x/%g title \"ideal\" dt 2 lc rgb \"gray40\"",
+                                  pmax / (base_cores ? base_cores : 1) * 1.15 + 0.2, base_cores ? base_cores : 1);
+        else sb_printf(&b, "set ylabel \"parallel efficiency\"\nset yrange [0:1.2]\nplot 1 title \"ideal\" dt 2 lc rgb \"gray40\"");
+        for (int g = 0; g < ngroups; g++) {
+            if (!groups[g].base) continue;
+            sb_printf(&b, ", $g%d using 1:%d %s title ", g, panel ? 3 : 2, pts);
+            gp_quote(&b, groups[g].name);
+        }
+        sb_printf(&b, "\n");
+    }
+    sb_printf(&b, "unset multiplot\n");
+    int rc = plotted ? run_gnuplot(b.s, png, err)
+                     : mulred_error_set(err, MULRED_ERUNTIME, "report: no successful run to plot");
+    free(b.s);
+    return rc;
+}
+
+/* ---- projection ---- */
+
+/* Built-in workloads. Another workload (an MSM: points, 144-byte Jacobian partials, a point
+ * addition as the group op) plugs in by adding a row here or by giving every cost on the
+ * command line. The MuHash op multiplies numerator and denominator: two 3072-bit mulmods, about
+ * 1 µs each with GMP mpn_mul_n (0.88 µs) plus the fold reduction; 768 bytes travel. */
+static const mulred_model_workload builtin_workloads[] = {
+    {"muhash-mainnet", "coin", 180e6, 0, 2.2e-6, 768, 60e-6},
+};
+
+typedef struct {
+    const char *workload, *png, *csv, *output;
+    double items, item_cost, op_cost, message_bytes, finalize_cost, latency, bandwidth;
+    double cores_per_node, ranks_per_node;
+    int max_nodes;
+} project_opts;
+
+static int project(const project_opts *o, const report_rows *rs, mulred_error *err)
+{
+    const mulred_model_workload *bw = NULL;
+    for (size_t i = 0; i < sizeof builtin_workloads / sizeof builtin_workloads[0]; i++)
+        if (strcmp(builtin_workloads[i].name, o->workload) == 0) bw = &builtin_workloads[i];
+    mulred_model_workload w = bw ? *bw : (mulred_model_workload){o->workload, "item", 0, 0, 0, 0, 0};
+    const char *src_item = "given", *src_lat = "given", *src_fin = "built-in", *src_op = "built-in";
+    if (!bw) src_fin = src_op = "given";
+
+    /* Measured from the results: the per-element cost of the smallest successful run
+     * (its wall time × cores / elements: generation, hashing, multiplying and the reduce, all
+     * charged to elements, so slightly pessimistic), the finalize phase, and the loopback
+     * reduce latency (the fastest rank's mpi_reduce time in a multi-rank run: a leaf of the
+     * tree that only sends). */
+    const report_row *base = NULL;
+    double loop_lat = NAN;
+    for (size_t i = 0; i < rs->n; i++) {
+        const report_row *r = &rs->rows[i];
+        if (!r->ok || !(r->elements > 0)) continue;
+        if (!base || cores(r) < cores(base) || (cores(r) == cores(base) && r->seconds < base->seconds))
+            base = r;
+        if (r->ranks > 1 && r->mpi_reduce_min >= 0 && !(loop_lat <= r->mpi_reduce_min))
+            loop_lat = r->mpi_reduce_min;
+    }
+    if (o->items > 0) w.items = o->items;
+    if (o->item_cost > 0) w.item_seconds = o->item_cost;
+    else if (base) w.item_seconds = base->seconds * cores(base) / base->elements, src_item = "measured";
+    if (o->op_cost > 0) w.op_seconds = o->op_cost, src_op = "given";
+    if (o->message_bytes > 0) w.message_bytes = o->message_bytes;
+    if (o->finalize_cost > 0) w.finalize_seconds = o->finalize_cost, src_fin = "given";
+    else if (base && base->finalize_max > 0) w.finalize_seconds = base->finalize_max, src_fin = "measured";
+    mulred_model_machine m = {o->cores_per_node, o->ranks_per_node, 2e-6, 12.5e9};
+    if (o->latency > 0) m.latency_seconds = o->latency;
+    else if (!isnan(loop_lat)) m.latency_seconds = loop_lat, src_lat = "measured on loopback";
+    else src_lat = "default (typical InfiniBand)";
+    if (o->bandwidth > 0) m.bandwidth_bytes_per_second = o->bandwidth;
+    if (!(w.items > 0) || !(w.item_seconds > 0) || !(w.message_bytes > 0))
+        return mulred_error_set(err, MULRED_EUSAGE,
+                                "report --project: workload '%s' needs --items, --item-cost (or "
+                                "result files to measure it) and --message-bytes",
+                                o->workload);
+    if (!(m.ranks_per_node >= 1) || m.ranks_per_node > m.cores_per_node)
+        return mulred_error_set(err, MULRED_EUSAGE, "report --project: need 1 <= ranks per node <= cores per node");
+
+    FILE *out = stdout;
+    if (o->output && !(out = fopen(o->output, "w")))
+        return mulred_error_set(err, MULRED_ERUNTIME, "report: %s: %s", o->output, strerror(errno));
+    char ic[32], oc[32], fc[32], lc[32];
+    mulred_format_seconds(ic, sizeof ic, w.item_seconds);
+    mulred_format_seconds(oc, sizeof oc, w.op_seconds);
+    mulred_format_seconds(fc, sizeof fc, w.finalize_seconds);
+    mulred_format_seconds(lc, sizeof lc, m.latency_seconds);
+    fprintf(out,
+            "# Projected strong scaling — a MODEL, not a measurement\n\n"
+            "Workload `%s`: %.4g %ss. Nodes of %g cores running %g ranks × %g threads.\n\n"
+            "Model: T(N) = items · c / (N · cores) + ⌈log₂ threads⌉ · op + ⌈log₂ P⌉ · (op + α + "
+            "m/β) + finalize\n\n"
+            "| parameter | value | source |\n|---|---|---|\n"
+            "| c, cost per %s per core | %s | %s |\n"
+            "| op, one group operation | %s | %s |\n"
+            "| m, bytes per partial | %.0f | %s |\n"
+            "| α, message latency | %s | %s |\n"
+            "| β, bandwidth | %.3g GB/s | %s |\n"
+            "| finalize (rank 0) | %s | %s |\n\n"
+            "Assumptions: items spread evenly over all cores (perfect balance, no stragglers);\n"
+            "per-core speed independent of node count; a binomial-tree MPI_Reduce; no I/O, "
+            "start-up or\nOS noise. Real runs fall below this curve; the gap is what to "
+            "measure.\n\n"
+            "| nodes | ranks | cores | predicted (s) | compute (s) | reduce (s) | speedup | "
+            "efficiency |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+            w.name, w.items, w.item_name, m.cores_per_node, m.ranks_per_node,
+            m.cores_per_node / m.ranks_per_node, w.item_name, ic, src_item, oc, src_op,
+            w.message_bytes, bw || o->message_bytes > 0 ? (o->message_bytes > 0 ? "given" : "built-in") : "given",
+            lc, src_lat, m.bandwidth_bytes_per_second / 1e9,
+            o->bandwidth > 0 ? "given" : "default (100 Gb/s)", fc, src_fin);
+    FILE *csv = NULL;
+    if (o->csv && !(csv = fopen(o->csv, "w"))) {
+        if (out != stdout) fclose(out);
+        return mulred_error_set(err, MULRED_ERUNTIME, "report: %s: %s", o->csv, strerror(errno));
+    }
+    if (csv) fprintf(csv, "nodes,ranks,cores,predicted_seconds,compute_seconds,reduce_seconds,speedup,efficiency\n");
+    strbuf data = {0};
+    sb_printf(&data, "$model << EOD\n");
+    mulred_model_time t1 = mulred_model_predict(&w, &m, 1);
+    for (int nodes = 1; nodes <= o->max_nodes; nodes *= 2) {
+        mulred_model_time t = mulred_model_predict(&w, &m, nodes);
+        double s = mulred_speedup(t1.total, t.total), e = mulred_efficiency(s, nodes);
+        fprintf(out, "| %d | %.0f | %.0f | %.4g | %.4g | %.3g | %.1f | %.0f %% |\n", nodes,
+                nodes * m.ranks_per_node, nodes * m.cores_per_node, t.total, t.compute,
+                t.reduce + t.thread_combine, s, e * 100);
+        if (csv)
+            fprintf(csv, "%d,%.0f,%.0f,%.6g,%.6g,%.6g,%.4f,%.4f\n", nodes, nodes * m.ranks_per_node,
+                    nodes * m.cores_per_node, t.total, t.compute, t.reduce + t.thread_combine, s, e);
+        sb_printf(&data, "%d %.6g %.6g %.6g\n", nodes, s, e, t.total);
+    }
+    sb_printf(&data, "EOD\n");
+    if (out != stdout) fclose(out);
+    if (csv) fclose(csv);
+    int rc = MULRED_OK;
+    if (o->png) {
+        sb_printf(&data, "set terminal pngcairo size 1100,480 noenhanced font \"sans,10\"\nset output ");
+        gp_quote(&data, o->png);
+        sb_printf(&data,
+                  "\nset multiplot layout 1,2 title \"MODEL (not measured): %s, %.3g items, %g cores/node\"\n"
+                  "set logscale x 2\nset grid\nset key top left\nset xlabel \"nodes\"\n"
+                  "set logscale y 2\nset ylabel \"predicted speedup\"\n"
+                  "plot [1:%d] x title \"ideal\" dt 2 lc rgb \"gray40\", $model using 1:2 with linespoints lw 2 pt 7 title \"model\"\n"
+                  "unset logscale y\nset yrange [0:1.1]\nset ylabel \"predicted efficiency\"\n"
+                  "plot [1:%d] 1 title \"ideal\" dt 2 lc rgb \"gray40\", $model using 1:3 with linespoints lw 2 pt 7 title \"model\"\n"
+                  "unset multiplot\n",
+                  w.name, w.items, m.cores_per_node, o->max_nodes, o->max_nodes);
+        rc = run_gnuplot(data.s, o->png, err);
+    }
+    free(data.s);
+    return rc;
+}
+
+/* ---- command ---- */
+
+static void report_usage(void)
+{
+    cli_out(
+        "Usage: mulred report RESULT.json... [--png FILE] [--csv FILE] [--output FILE]\n"
+        "       mulred report --project [RESULT.json...] [model options] [--png FILE] [--csv FILE]\n"
+        "\n"
+        "Strong-scaling report of result files ('mulred run --json' output, as written by\n"
+        "slurm/mulred.sbatch to results/JOBID.json; bare 'mulred muhash --json' objects work\n"
+        "too): a Markdown table (stdout or --output) of nodes, ranks, threads, time, speedup,\n"
+        "parallel efficiency and the Karp-Flatt serial fraction per workload, relative to the\n"
+        "smallest configuration present. Missing, failed and pending runs are rows too.\n"
+        "\n"
+        "  --png FILE   plot speedup and efficiency against ideal (needs gnuplot)\n"
+        "  --csv FILE   the same table as CSV\n"
+        "  --output FILE  write the Markdown table to FILE instead of stdout\n"
+        "\n"
+        "--project prints a latency-bandwidth MODEL of the curve up to --max-nodes (1024),\n"
+        "taking per-element and finalize costs and the loopback reduce latency from the result\n"
+        "files when given:\n"
+        "  --workload NAME        built-in: muhash-mainnet (180e6 coins); any other name needs\n"
+        "                         --items, --item-cost and --message-bytes\n"
+        "  --items N  --item-cost SECONDS  --op-cost SECONDS  --message-bytes B\n"
+        "  --finalize-cost SECONDS  --latency SECONDS  --bandwidth BYTES_PER_SECOND\n"
+        "  --cores-per-node C (default: the largest measured run, else 2)\n"
+        "  --ranks-per-node R (default 1)  --max-nodes N (default 1024)\n"
+        "\n"
+        "Exit status: 0 report written, 1 usage, 3 gnuplot missing or failed.\n");
+}
+
+static int parse_positive(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !(v > 0) || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+int mulred_cmd_report(int argc, char **argv)
+{
+    enum { O_PROJECT = 256, O_WORKLOAD, O_ITEMS, O_ITEM_COST, O_OP_COST, O_MSG, O_FIN, O_LAT,
+           O_BW, O_CPN, O_RPN, O_MAXN };
+    static const struct option opts[] = {
+        {"png", required_argument, 0, 'p'},       {"csv", required_argument, 0, 'c'},
+        {"output", required_argument, 0, 'o'},    {"help", no_argument, 0, 'h'},
+        {"project", no_argument, 0, O_PROJECT},   {"workload", required_argument, 0, O_WORKLOAD},
+        {"items", required_argument, 0, O_ITEMS}, {"item-cost", required_argument, 0, O_ITEM_COST},
+        {"op-cost", required_argument, 0, O_OP_COST}, {"message-bytes", required_argument, 0, O_MSG},
+        {"finalize-cost", required_argument, 0, O_FIN}, {"latency", required_argument, 0, O_LAT},
+        {"bandwidth", required_argument, 0, O_BW}, {"cores-per-node", required_argument, 0, O_CPN},
+        {"ranks-per-node", required_argument, 0, O_RPN}, {"max-nodes", required_argument, 0, O_MAXN},
+        {0, 0, 0, 0}};
+    project_opts po = {.workload = "muhash-mainnet", .ranks_per_node = 1, .max_nodes = 1024};
+    bool proj = false;
+    cli_getopt_reset();
+    int c;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        double v = 0;
+        bool numeric = c >= O_ITEMS && c <= O_MAXN;
+        if (numeric && parse_positive(optarg, &v))
+            return cli_usage_error("report", "bad value '%s' for a model parameter (a positive number)",
+                                   optarg);
+        switch (c) {
+        case 'h': report_usage(); return MULRED_OK;
+        case 'p': po.png = optarg; break;
+        case 'c': po.csv = optarg; break;
+        case 'o': po.output = optarg; break;
+        case O_PROJECT: proj = true; break;
+        case O_WORKLOAD: po.workload = optarg; break;
+        case O_ITEMS: po.items = v; break;
+        case O_ITEM_COST: po.item_cost = v; break;
+        case O_OP_COST: po.op_cost = v; break;
+        case O_MSG: po.message_bytes = v; break;
+        case O_FIN: po.finalize_cost = v; break;
+        case O_LAT: po.latency = v; break;
+        case O_BW: po.bandwidth = v; break;
+        case O_CPN: po.cores_per_node = v; break;
+        case O_RPN: po.ranks_per_node = v; break;
+        case O_MAXN: po.max_nodes = v > 1 << 20 ? 1 << 20 : (int)v; break;
+        default: return cli_bad_option("report", argc, argv);
+        }
+    }
+    if (!proj && optind >= argc) return cli_usage_error("report", "missing result files");
+    if (po.png && !have_gnuplot()) {
+        fprintf(stderr, "mulred report: gnuplot not found, cannot write %s "
+                        "(apt-get install gnuplot-nox, or drop --png)\n", po.png);
+        return MULRED_ERUNTIME;
+    }
+
+    report_rows rs = {0};
+    for (int i = optind; i < argc; i++) add_file(&rs, argv[i]);
+    mulred_error err;
+    mulred_error_clear(&err);
+    int status = MULRED_OK;
+    if (proj) {
+        if (!(po.cores_per_node > 0)) {
+            po.cores_per_node = 2; /* this machine kind */
+            for (size_t i = 0; i < rs.n; i++)
+                if (rs.rows[i].ok && rs.rows[i].nodes > 0 &&
+                    (double)cores(&rs.rows[i]) / rs.rows[i].nodes > po.cores_per_node)
+                    po.cores_per_node = (double)cores(&rs.rows[i]) / rs.rows[i].nodes;
+        }
+        status = project(&po, &rs, &err);
+        free(rs.rows);
+        if (status == MULRED_EUSAGE) return cli_usage_error("report", "%s", err.message);
+        return cli_report(&err);
+    }
+
+    report_group *groups = calloc(rs.n + 1, sizeof *groups);
+    int ngroups = 0;
+    size_t n = 0;
+    report_line *lines = build_lines(&rs, groups, &ngroups, &n);
+    FILE *out = stdout;
+    if (po.output && !(out = fopen(po.output, "w")))
+        status = mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: %s", po.output, strerror(errno));
+    if (!status) {
+        write_markdown(out, lines, n, groups, ngroups);
+        if (out != stdout && fclose(out))
+            status = mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: %s", po.output, strerror(errno));
+    }
+    if (!status && po.csv) {
+        FILE *csv = fopen(po.csv, "w");
+        if (!csv) status = mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: %s", po.csv, strerror(errno));
+        else {
+            write_csv(csv, lines, n, groups);
+            if (fclose(csv)) status = mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: write failed", po.csv);
+        }
+    }
+    if (!status && po.png) status = write_png(po.png, lines, n, groups, ngroups, &err);
+    size_t problems = 0;
+    for (size_t i = 0; i < rs.n; i++) problems += !rs.rows[i].ok;
+    if (problems)
+        fprintf(stderr, "mulred report: %zu of %zu runs failed, missing or pending (shown in the table)\n",
+                problems, rs.n);
+    free(lines);
+    free(groups);
+    free(rs.rows);
+    return cli_report(&err);
+}
