@@ -135,6 +135,8 @@ static void add_document(report_rows *rs, const mulred_json_value *v, const char
         const mulred_json_value *code = mulred_json_get(v, "exit_status");
         if (status && strcmp(status, "failed") == 0 && code && code->type == MULRED_JSON_NUMBER)
             snprintf(why, sizeof why, "failed (exit %.0f)", code->number);
+        else if (status && strcmp(status, "submitted") == 0) /* scaling.sh placeholder */
+            snprintf(why, sizeof why, "no result (submitted, never finished)");
         else snprintf(why, sizeof why, "%s", status ? status : "invalid: no status");
         add_problem(rs, source, job, why, env);
     } else if (runs->type != MULRED_JSON_ARRAY || runs->count == 0) {
