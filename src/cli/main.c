@@ -9,6 +9,7 @@
 static const mulred_command commands[] = {
     {"muhash", "MuHash3072 of element files and synthetic UTXO sets (bitcoin, kaspa)",
      mulred_cmd_muhash, true},
+    {"bench", "benchmarks: tables of medians and ratios, or --json", mulred_cmd_bench, false},
     {"version", "print the version, git revision and the arithmetic paths in use",
      mulred_cmd_version, false},
 };
