@@ -18,6 +18,7 @@ typedef struct {
 /* Subcommands (one file each: cmd_NAME.c). */
 int mulred_cmd_version(int argc, char **argv);
 int mulred_cmd_muhash(int argc, char **argv);
+int mulred_cmd_bench(int argc, char **argv);
 int mulred_cmd_run(int argc, char **argv);
 int mulred_cmd_report(int argc, char **argv);
 
