@@ -236,7 +236,7 @@ static int job_parse(job_spec *job, const char *path, mulred_error *err)
     for (char *save = NULL, *l = text; !status && l; l = save) {
         line++;
         char *nl = strchr(l, '\n');
-        save = nl ? nl + 1 : NULL;
+        save = nl && nl[1] ? nl + 1 : NULL;
         if (nl) *nl = '\0';
         char *hash = strchr(l, '#');
         if (hash) *hash = '\0';

@@ -1,0 +1,130 @@
+# mulred run (job files) and mulred report (tables, CSV, PNG, projection), without Slurm.
+. "$(dirname "$0")/../lib.sh"
+T=$TEST_TMP
+
+# json_get FILE EXPR : evaluates a Python expression over the parsed file (d).
+json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# ---- job file errors: exit 2, FILE:LINE: reason, nothing on stdout ----
+bad_job() { # NAME LINE REASON CONTENT
+    printf '%b' "$4" >"$T/$1.job"
+    expect_status 2 "$MULRED" run "$T/$1.job"
+    expect_contains "$err" "$T/$1.job:$2: $3" "job error $1"
+    expect_equal "$out" "" "no result printed for $1"
+}
+bad_job unknown_key 3 "unknown key 'flavour'" "kind = muhash\n# comment\nflavour = bitcoin\n"
+bad_job bad_synthetic 2 "bad value 'lots' for 'synthetic'" "kind = muhash\nsynthetic = lots\n"
+bad_job zero_synthetic 2 "bad value '0' for 'synthetic'" "kind = muhash\nsynthetic = 0\n"
+bad_job missing_value 2 "missing value for 'seed'" "kind = muhash\nseed =\nsynthetic = 10\n"
+bad_job no_equals 2 "expected 'key = value'" "kind = muhash\nsynthetic 10\n"
+bad_job bad_flavor 1 "bad flavor 'litecoin'" "flavor = bitcoin, litecoin\nkind = muhash\n"
+bad_job twice_flavor 1 "flavor 'kaspa' listed twice" "flavor = kaspa, kaspa\n"
+bad_job duplicate 3 "'synthetic' already set on line 2" "kind = muhash\nsynthetic = 10\nsynthetic = 20\n"
+bad_job bad_threads 2 "bad value '0' for 'threads'" "kind = muhash\nthreads = 0\n"
+bad_job bad_bool 2 "bad value 'maybe' for 'json'" "kind = muhash\njson = maybe\n"
+bad_job bad_kind 1 "unsupported kind 'msm'" "kind = msm\n"
+bad_job no_kind 2 "missing 'kind'" "synthetic = 10\nseed = 3\n"
+expect_status 2 "$MULRED" run "$T/does-not-exist.job"
+expect_contains "$err" "does-not-exist.job" "unreadable job file named"
+expect_status 1 "$MULRED" run
+expect_status 1 "$MULRED" run "$T/a.job" "$T/b.job"
+expect_status 0 "$MULRED" run --help
+expect_contains "$out" "flavor = bitcoin, kaspa" "run --help documents multi-flavor jobs"
+
+# ---- a good job: both flavors, same MuHash as the direct command, JSON envelope ----
+cat >"$T/small.job" <<'JOB'
+# two runs: one per flavor
+kind = muhash
+flavor = bitcoin, kaspa   # trailing comment
+synthetic = 3k
+seed = 5
+threads = 2
+JOB
+expect_status 0 "$MULRED" run "$T/small.job" --json --output "$T/small.json"
+expect_equal "$out" "" "--output leaves stdout empty"
+expect_equal "$(json_get "$T/small.json" 'd["status"], d["exit_status"], len(d["runs"])')" "ok 0 2" "envelope"
+expect_equal "$(json_get "$T/small.json" '" ".join(r["flavor"] for r in d["runs"])')" "bitcoin kaspa" "flavor order"
+for i in 0 1; do
+    flavor=$(json_get "$T/small.json" "d['runs'][$i]['flavor']")
+    direct=$("$MULRED" muhash --flavor "$flavor" --synthetic 3000 --seed 5 --threads 1 --json |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["muhash"])')
+    expect_equal "$(json_get "$T/small.json" "d['runs'][$i]['muhash']")" "$direct" "run = muhash ($flavor)"
+done
+expect_status 0 "$MULRED" run "$T/small.job"
+expect_contains "$out" "run 2/2: kind muhash, flavor kaspa" "human output names each run"
+expect_equal "$(printf '%s\n' "$out" | grep -c '^muhash ')" 2 "two human results"
+
+# Relative inputs are relative to the job file's directory; the job may set json and output.
+mkdir -p "$T/jobdir"
+printf '00\n0102\n' >"$T/jobdir/elems.txt"
+printf 'kind = muhash\ninsert = elems.txt\njson = true\noutput = %s\n' "$T/rel.json" >"$T/jobdir/rel.job"
+(cd / && "$MULRED" run "$T/jobdir/rel.job") >"$T/rel.out" 2>&1 && pass || fail "relative insert: $(cat "$T/rel.out")"
+expect_equal "$(json_get "$T/rel.json" 'd["runs"][0]["inserted"]')" 2 "relative insert path"
+
+# A failing run (bad input file) keeps its exit status and reports status failed.
+printf 'kind = muhash\ninsert = /nonexistent/elements.txt\n' >"$T/fail.job"
+expect_status 2 "$MULRED" run "$T/fail.job" --json --output "$T/fail.json"
+expect_equal "$(json_get "$T/fail.json" 'd["status"], d["exit_status"], len(d["runs"])')" "failed 2 0" "failed envelope"
+
+# Two ranks give the same MuHash and say so.
+expect_status 0 mpi 2 "$MULRED" run "$T/small.job" --json --output "$T/small2.json"
+expect_equal "$(json_get "$T/small2.json" 'd["runs"][0]["ranks"]')" 2 "2 ranks recorded"
+expect_equal "$(json_get "$T/small2.json" '[r["muhash"] for r in d["runs"]]')" \
+    "$(json_get "$T/small.json" '[r["muhash"] for r in d["runs"]]')" "same MuHash on 2 ranks"
+
+# ---- report from hand-written results: speedup, efficiency, Karp-Flatt, holes ----
+R=$T/results
+mkdir -p "$R"
+run_obj() { # RANKS THREADS SECONDS HASH
+    printf '{"muhash":"%s","flavor":"bitcoin","inserted":1000000,"removed":0,"elements":1000000,"ranks":%s,"threads":%s,"nodes":1,"seconds":%s,"elements_per_second":1,"phases":{"mpi_reduce":{"min":1e-05,"avg":1e-05,"max":1e-05},"finalize":{"min":5e-05,"avg":5e-05,"max":5e-05}},"version":"0.1.0","git_revision":"x"}' "$4" "$1" "$2" "$3"
+}
+envelope() { # STATUS EXIT RUNS NTASKS
+    printf '{"job":"jobs/x.job","status":"%s","exit_status":%s,"environment":{"SLURM_JOB_NUM_NODES":"1","SLURM_NTASKS":"%s","SLURM_CPUS_PER_TASK":"1"},"runs":[%s]}\n' "$1" "$2" "$4" "$3"
+}
+envelope ok 0 "$(run_obj 1 1 10.0 abcdef0123456789abcd)" 1 >"$R/101.json"
+envelope ok 0 "$(run_obj 2 1 5.5 abcdef0123456789abcd)" 2 >"$R/102.json"
+run_obj 4 1 3.0 abcdef0123456789abcd >"$R/104.json"            # a bare muhash --json object
+envelope failed 3 "" 8 >"$R/108.json"
+envelope submitted null "" 16 >"$R/116.json"
+envelope ok 0 "$(run_obj 2 2 2.0 ffffffffffffffffffff)" 2 >"$R/105.json"
+printf '{"job": "truncated' >"$R/107.json"
+expect_status 0 "$MULRED" report "$R/101.json" "$R/102.json" "$R/104.json" "$R/108.json" \
+    "$R/116.json" "$R/105.json" "$R/107.json" "$R/999.json" --csv "$T/report.csv" \
+    --png "$T/report.png" --output "$T/report.md"
+md=$(cat "$T/report.md")
+expect_contains "$md" "| 1 | 1 | 1 | 1 | 10.000 | 1.00 | 100 % | — |" "baseline row"
+expect_contains "$md" "| 1 | 2 | 1 | 2 | 5.500 | 1.82 | 91 % | 0.100 |" "2-rank row: S, E, Karp-Flatt"
+expect_contains "$md" "| 1 | 4 | 1 | 4 | 3.000 | 3.33 | 83 % | 0.067 |" "4-rank row"
+expect_contains "$md" "| 1 | 8 | 1 | 8 | — | — | — | — | — | failed (exit 3) |" "failed run shown"
+expect_contains "$md" "| 1 | 16 | 1 | 16 | — | — | — | — | — | no result (submitted, never finished) |" "pending run shown"
+expect_contains "$md" "**MISMATCH**" "a different MuHash is flagged"
+expect_contains "$md" "missing | $R/999.json" "missing file shown"
+expect_contains "$md" "invalid: " "unparsable file shown"
+expect_equal "$(grep -c ',"ok",' "$T/report.csv")" 3 "CSV ok rows"
+expect_equal "$(grep -c '"failed (exit 3)"' "$T/report.csv")" 1 "CSV failed row"
+expect_contains "$(head -n 1 "$T/report.csv")" "karp_flatt" "CSV header"
+expect_equal "$(head -c 4 "$T/report.png" | od -An -c | tr -d ' ')" '211PNG' "PNG written"
+expect_contains "$err" "runs failed, missing or pending" "holes summarized on stderr"
+
+# Without gnuplot the PNG is an error, not a silent skip.
+expect_status 3 env PATH=/nonexistent "$MULRED" report "$R/101.json" --png "$T/nogp.png"
+expect_contains "$err" "gnuplot not found" "gnuplot missing message"
+expect_status 1 "$MULRED" report
+expect_status 0 "$MULRED" report "$R/101.json"
+expect_contains "$out" "# Strong scaling" "report to stdout"
+
+# ---- projection: a labelled model, measured costs, up to 1024 nodes ----
+expect_status 0 "$MULRED" report --project "$R/101.json" "$R/102.json" --cores-per-node 2 \
+    --csv "$T/model.csv" --png "$T/model.png"
+expect_contains "$out" "a MODEL, not a measurement" "model labelled"
+expect_contains "$out" "| c, cost per coin per core | 10.00 us | measured |" "item cost measured"
+expect_contains "$out" "measured on loopback" "latency from results"
+expect_contains "$out" "| 1024 |" "up to 1024 nodes"
+expect_equal "$(wc -l <"$T/model.csv")" 12 "11 node counts + header"
+expect_equal "$(head -c 4 "$T/model.png" | od -An -c | tr -d ' ')" '211PNG' "model PNG"
+expect_status 0 "$MULRED" report --project --workload msm-2e26 --items 67108864 --item-cost 2e-6 \
+    --op-cost 4e-7 --message-bytes 144 --max-nodes 64
+expect_contains "$out" "Workload \`msm-2e26\`" "other workloads plug in"
+expect_status 1 "$MULRED" report --project --workload other
+expect_status 1 "$MULRED" report --project --latency -1
+finish
