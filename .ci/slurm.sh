@@ -27,6 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+# shellcheck source=scripts/common.sh
 . scripts/common.sh
 start=$(date +%s)
 
@@ -61,7 +62,7 @@ trap 'exit 130' INT TERM
 # ---- packages and build ----
 log "packages"
 install_packages "${MULRED_PACKAGES[@]}" munge slurmctld slurmd slurm-client
-build_mulred
+build_mulred  # shellcheck disable=SC2119
 MULRED_BIN=$BUILD_DIR/mulred
 
 # ---- cluster ----
@@ -69,7 +70,7 @@ NODE=$(hostname -s)
 read -r CPUS MEM < <(slurmd -C | awk '/^NodeName/ {
     for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
     print v["CPUs"], v["RealMemory"] }')
-[ -n "${CPUS:-}" ] && [ -n "${MEM:-}" ] || die "cannot read CPUs and RealMemory from slurmd -C"
+[[ ${CPUS:-} =~ ^[0-9]+$ && ${MEM:-} =~ ^[0-9]+$ ]] || die "cannot read CPUs and RealMemory from slurmd -C"
 
 rm -rf "$SLURM_CI_DIR"
 install -d -m 0755 "$SLURM_CI_DIR" "$SLURM_CI_DIR"/{etc,state,spool,log}

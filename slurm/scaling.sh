@@ -25,7 +25,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 1; }
 
 JOB=${1:-}
-[ -n "$JOB" ] && [ "${JOB#-}" = "$JOB" ] || usage
+if [ -z "$JOB" ] || [ "${JOB#-}" != "$JOB" ]; then usage; fi
 shift
 nodes="" tasks="" tpn=1 cpt=1 chain=0 name="" time=01:00:00 extra=()
 while [ $# -gt 0 ]; do
@@ -68,9 +68,10 @@ for n in "${counts[@]}"; do
         --job-name="mulred-scaling" "${dep[@]}" "${extra[@]}" "$here/mulred.sbatch" "$JOB")
     id=${id%%;*}
     # Placeholder, created only if the job has not already written its result (noclobber).
+    job_json=$(printf '%s' "$JOB" | sed 's/\\/\\\\/g; s/"/\\"/g')
     (set -o noclobber
      printf '{"job":"%s","status":"submitted","exit_status":null,"environment":{"SLURM_JOB_ID":"%s","SLURM_JOB_NUM_NODES":"%s","SLURM_NTASKS":"%s","SLURM_CPUS_PER_TASK":"%s"},"runs":[]}\n' \
-        "$JOB" "$id" "$nn" "$ranks" "$cpt" >"$results/$id.json") 2>/dev/null || true
+        "$job_json" "$id" "$nn" "$ranks" "$cpt" >"$results/$id.json") 2>/dev/null || true
     echo "submitted job $id: $nn node(s), $ranks rank(s) x $cpt thread(s)"
     ids+=("$id"); files+=("$results/$id.json"); prev=$id
 done
