@@ -62,7 +62,8 @@ trap 'exit 130' INT TERM
 # ---- packages and build ----
 log "packages"
 install_packages "${MULRED_PACKAGES[@]}" munge slurmctld slurmd slurm-client
-build_mulred  # shellcheck disable=SC2119
+# shellcheck disable=SC2119  # no extra cmake arguments
+build_mulred
 MULRED_BIN=$BUILD_DIR/mulred
 
 # ---- cluster ----
