@@ -61,7 +61,7 @@ trap 'exit 130' INT TERM
 
 # ---- packages and build ----
 log "packages"
-install_packages "${MULRED_PACKAGES[@]}" munge slurmctld slurmd slurm-client
+install_packages "${MULRED_PACKAGES[@]}" munge slurmctld slurmd slurm-client python3  # python3: JSON checks
 # shellcheck disable=SC2119  # no extra cmake arguments
 build_mulred
 MULRED_BIN=$BUILD_DIR/mulred
