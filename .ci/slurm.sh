@@ -163,20 +163,20 @@ wait_job() {
     done
 }
 
-# check_result FILE RANKS: the job's own result, not Slurm's word: both flavors, status ok,
-# the rank count asked for, and MuHash values equal to the local reference run.
+# check_result FILE RANKS [THREADS]: the job's own result, not Slurm's word: both flavors,
+# status ok, the layout asked for, and MuHash values equal to the local reference run.
 check_result() {
-    local file=$1 ranks=$2
+    local file=$1 ranks=$2 threads=${3:-1}
     [ -s "$file" ] || die "no result file $file"
-    python3 - "$file" "$ranks" "$REFERENCE" <<'EOF' || die "result $file is wrong"
+    python3 - "$file" "$ranks" "$REFERENCE" "$threads" <<'EOF' || die "result $file is wrong"
 import json, sys
-doc, ranks = json.load(open(sys.argv[1])), int(sys.argv[2])
+doc, ranks, threads = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[4])
 ref = {r["flavor"]: r["muhash"] for r in json.load(open(sys.argv[3]))["runs"]}
 assert doc["status"] == "ok" and doc["exit_status"] == 0, doc["status"]
 runs = doc["runs"]
 assert sorted(r["flavor"] for r in runs) == ["bitcoin", "kaspa"], runs
 for r in runs:
-    assert r["ranks"] == ranks, (r["ranks"], ranks)
+    assert r["ranks"] == ranks and r["threads"] == threads, (r["ranks"], r["threads"])
     assert r["muhash"] == ref[r["flavor"]], (r["flavor"], r["muhash"], ref[r["flavor"]])
     assert r["elements"] > 0 and r["seconds"] > 0
 print("  ok:", sys.argv[1], ", ".join(f'{r["flavor"]} {r["muhash"][:16]}… in {r["seconds"]:.3f} s' for r in runs))
@@ -197,6 +197,13 @@ id=$(sbatch --parsable -n 2 -t 5 "$ROOT/slurm/mulred.sbatch" "$ROOT/jobs/demo.jo
 wait_job "$id"
 grep -q "^mulred " "slurm-$id.out" || die "slurm-$id.out lacks the version line"
 check_result "results/$id.json" 2
+
+log "MULRED_LAUNCHER=mpirun sbatch -n 1 -c $CPUS slurm/mulred.sbatch jobs/demo.job"
+id=$(MULRED_LAUNCHER=mpirun sbatch --parsable -n 1 -c "$CPUS" -t 5 "$ROOT/slurm/mulred.sbatch" \
+    "$ROOT/jobs/demo.job")
+wait_job "$id"
+grep -q "launcher: mpirun" "slurm-$id.out" || die "slurm-$id.out: mpirun launcher not used"
+check_result "results/$id.json" 1 "$CPUS"
 
 log "sweep: slurm/scaling.sh jobs/demo.job --tasks 1,2"
 rm -rf results

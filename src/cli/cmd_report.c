@@ -32,6 +32,7 @@ typedef struct {
     int nodes, ranks, threads; /* 0 = unknown */
     double seconds, elements;
     double mpi_reduce_min, finalize_max;
+    double load_start, load_end; /* host 1-minute load average around the job, NAN if unknown */
     bool ok;
 } report_row;
 
@@ -54,6 +55,7 @@ static report_row *rows_add(report_rows *rs)
     report_row *row = &rs->rows[rs->n++];
     memset(row, 0, sizeof *row);
     row->seconds = row->elements = row->mpi_reduce_min = row->finalize_max = NAN;
+    row->load_start = row->load_end = NAN;
     return row;
 }
 
@@ -127,9 +129,14 @@ static void add_document(report_rows *rs, const mulred_json_value *v, const char
     const char *job = mulred_json_get_string(v, "job");
     const char *status = mulred_json_get_string(v, "status");
     const mulred_json_value *env = mulred_json_get(v, "environment");
+    const mulred_json_value *load = mulred_json_get(v, "load_average");
     if (runs->type == MULRED_JSON_ARRAY)
         for (size_t i = 0; i < runs->count; i++)
-            if (runs->items[i].type == MULRED_JSON_OBJECT) add_run(rs, &runs->items[i], source, job);
+            if (runs->items[i].type == MULRED_JSON_OBJECT) {
+                add_run(rs, &runs->items[i], source, job);
+                rs->rows[rs->n - 1].load_start = mulred_json_get_number(load, "start", NAN);
+                rs->rows[rs->n - 1].load_end = mulred_json_get_number(load, "end", NAN);
+            }
     if (!status || strcmp(status, "ok") != 0) {
         char why[96];
         const mulred_json_value *code = mulred_json_get(v, "exit_status");
@@ -278,17 +285,22 @@ static void write_markdown(FILE *out, const report_line *lines, size_t n, const 
                  "Speedup and efficiency are relative to the smallest successful configuration "
                  "of each workload\n(cores = ranks × threads). Karp–Flatt is the experimentally "
                  "determined serial fraction\ne = (1/S − 1/p)/(1 − 1/p). Time is the total wall "
-                 "time, max over ranks.\n");
+                 "time, max over ranks. Load is the host's\n1-minute load average before and "
+                 "after the job: a load above the core count means other\nprocesses shared "
+                 "the cores and the row measures the machine, not mulred.\n");
     for (int g = 0; g < ngroups; g++) {
         fprintf(out, "\n## %s\n\n", groups[g].name);
         fprintf(out, "| nodes | ranks | threads | cores | time (s) | speedup | efficiency | "
-                     "Karp–Flatt | muhash | status | source |\n"
-                     "|---:|---:|---:|---:|---:|---:|---:|---:|:---|:---|:---|\n");
+                     "Karp–Flatt | muhash | load | status | source |\n"
+                     "|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|:---|:---|\n");
         for (size_t k = 0; k < n; k++) {
             const report_line *l = &lines[k];
             if (l->group != g) continue;
             const report_row *r = l->row;
             char nodes[16], ranks[16], threads[16], c[16], t[32], s[32], e[32], kf[32], h[40];
+            char load[48];
+            if (isnan(r->load_start)) snprintf(load, sizeof load, "—");
+            else snprintf(load, sizeof load, "%.1f → %.1f", r->load_start, r->load_end);
             fmt_int(nodes, sizeof nodes, r->nodes);
             fmt_int(ranks, sizeof ranks, r->ranks);
             fmt_int(threads, sizeof threads, r->threads);
@@ -299,8 +311,8 @@ static void write_markdown(FILE *out, const report_line *lines, size_t n, const 
             fmt_num(kf, sizeof kf, l->karp_flatt, "%.3f");
             if (r->ok) snprintf(h, sizeof h, "`%.12s…`%s", r->muhash, l->hash_matches ? "" : " MISMATCH");
             else snprintf(h, sizeof h, "—");
-            fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", nodes, ranks,
-                    threads, c, t, s, e, kf, h,
+            fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", nodes,
+                    ranks, threads, c, t, s, e, kf, h, load,
                     r->ok && !l->hash_matches ? "**MISMATCH**" : r->ok ? "ok" : r->status,
                     r->source);
         }
@@ -326,7 +338,7 @@ static void csv_num(FILE *out, double v, const char *fmt)
 static void write_csv(FILE *out, const report_line *lines, size_t n, const report_group *groups)
 {
     fprintf(out, "workload,nodes,ranks,threads,cores,seconds,speedup,efficiency,karp_flatt,"
-                 "muhash,status,source\n");
+                 "muhash,load_start,load_end,status,source\n");
     for (size_t k = 0; k < n; k++) {
         const report_line *l = &lines[k];
         const report_row *r = l->row;
@@ -341,6 +353,8 @@ static void write_csv(FILE *out, const report_line *lines, size_t n, const repor
         csv_num(out, l->karp_flatt, "%.4f");
         fputc(',', out);
         csv_field(out, r->muhash);
+        csv_num(out, r->load_start, "%.2f");
+        csv_num(out, r->load_end, "%.2f");
         fputc(',', out);
         csv_field(out, r->ok && !l->hash_matches ? "MISMATCH" : r->status);
         fputc(',', out);

@@ -9,7 +9,8 @@
  * collective call; only rank 0 prints.
  *
  * Output: human text, or with --json one object
- *   {"job":…, "status":"ok"|"failed", "exit_status":N, "environment":{…}, "runs":[…]}
+ *   {"job":…, "status":"ok"|"failed", "exit_status":N, "environment":{…},
+ *    "load_average":{"start":…, "end":…}, "runs":[…]}
  * whose runs are the subcommand's own --json objects, byte for byte. That envelope is what
  * slurm/mulred.sbatch stores as results/JOBID.json and what `mulred report` reads. */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r, mkstemp, fdopen */
@@ -292,6 +293,19 @@ static int collect_run(bool json, const char *tmp, char **text, mulred_error *er
     return cli_report(err);
 }
 
+/* The host's 1-minute load average (Linux), or -1. On a shared machine it explains a slow
+ * run: a strong-scaling row measured at load 6 on 2 cores is not a scaling result. */
+static double load_average(void)
+{
+    double load = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1) load = -1;
+        fclose(f);
+    }
+    return load;
+}
+
 static void run_usage(void)
 {
     cli_out("Usage: mulred run JOBFILE [--json] [--output FILE]\n"
@@ -355,6 +369,7 @@ int mulred_cmd_run(int argc, char **argv)
         }
         close(fd);
     }
+    double load_start = root ? load_average() : -1;
     char *texts[JOB_MAX_RUNS] = {0};
     int status = MULRED_OK, done = 0;
     for (int r = 0; r < job.nflavors && status == MULRED_OK; r++) {
@@ -395,6 +410,12 @@ int mulred_cmd_run(int argc, char **argv)
             mulred_jw_string(&w, "status", status == MULRED_OK ? "ok" : "failed");
             mulred_jw_int(&w, "exit_status", status);
             write_environment(&w);
+            if (load_start >= 0) {
+                mulred_jw_object_begin(&w, "load_average");
+                mulred_jw_double(&w, "start", load_start);
+                mulred_jw_double(&w, "end", load_average());
+                mulred_jw_object_end(&w);
+            }
             mulred_jw_array_begin(&w, "runs");
             for (int r = 0; r < done; r++) {
                 char *t = trim(texts[r]);

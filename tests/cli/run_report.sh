@@ -44,6 +44,7 @@ JOB
 expect_status 0 "$MULRED" run "$T/small.job" --json --output "$T/small.json"
 expect_equal "$out" "" "--output leaves stdout empty"
 expect_equal "$(jfield "$T/small.json" status) $(jfield "$T/small.json" exit_status)" "ok 0" "envelope"
+expect_contains "$(cat "$T/small.json")" '"load_average":{"start":' "host load recorded"
 expect_equal "$(jfield "$T/small.json" flavor)" "bitcoin kaspa" "one run per flavor, in order"
 read -r -a hashes <<<"$(jfield "$T/small.json" muhash)"
 i=0
@@ -81,7 +82,7 @@ run_obj() { # RANKS THREADS SECONDS HASH
     printf '{"muhash":"%s","flavor":"bitcoin","inserted":1000000,"removed":0,"elements":1000000,"ranks":%s,"threads":%s,"nodes":1,"seconds":%s,"elements_per_second":1,"phases":{"mpi_reduce":{"min":1e-05,"avg":1e-05,"max":1e-05},"finalize":{"min":5e-05,"avg":5e-05,"max":5e-05}},"version":"0.1.0","git_revision":"x"}' "$4" "$1" "$2" "$3"
 }
 envelope() { # STATUS EXIT RUNS NTASKS
-    printf '{"job":"jobs/x.job","status":"%s","exit_status":%s,"environment":{"SLURM_JOB_NUM_NODES":"1","SLURM_NTASKS":"%s","SLURM_CPUS_PER_TASK":"1"},"runs":[%s]}\n' "$1" "$2" "$4" "$3"
+    printf '{"job":"jobs/x.job","status":"%s","exit_status":%s,"environment":{"SLURM_JOB_NUM_NODES":"1","SLURM_NTASKS":"%s","SLURM_CPUS_PER_TASK":"1"},"load_average":{"start":0.5,"end":1.25},"runs":[%s]}\n' "$1" "$2" "$4" "$3"
 }
 envelope ok 0 "$(run_obj 1 1 10.0 abcdef0123456789abcd)" 1 >"$R/101.json"
 envelope ok 0 "$(run_obj 2 1 5.5 abcdef0123456789abcd)" 2 >"$R/102.json"
@@ -96,9 +97,10 @@ expect_status 0 "$MULRED" report "$R/101.json" "$R/102.json" "$R/104.json" "$R/1
 md=$(cat "$T/report.md")
 expect_contains "$md" "| 1 | 1 | 1 | 1 | 10.000 | 1.00 | 100 % | — |" "baseline row"
 expect_contains "$md" "| 1 | 2 | 1 | 2 | 5.500 | 1.82 | 91 % | 0.100 |" "2-rank row: S, E, Karp-Flatt"
-expect_contains "$md" "| 1 | 4 | 1 | 4 | 3.000 | 3.33 | 83 % | 0.067 |" "4-rank row"
-expect_contains "$md" "| 1 | 8 | 1 | 8 | — | — | — | — | — | failed (exit 3) |" "failed run shown"
-expect_contains "$md" "| 1 | 16 | 1 | 16 | — | — | — | — | — | no result (submitted, never finished) |" "pending run shown"
+expect_contains "$md" "| 1 | 4 | 1 | 4 | 3.000 | 3.33 | 83 % | 0.067 | \`abcdef012345…\` | — | ok |" "4-rank row (no load)"
+expect_contains "$md" "| 0.5 → 1.2 | ok | $R/102.json |" "host load shown"
+expect_contains "$md" "| 1 | 8 | 1 | 8 | — | — | — | — | — | — | failed (exit 3) |" "failed run shown"
+expect_contains "$md" "| 1 | 16 | 1 | 16 | — | — | — | — | — | — | no result (submitted, never finished) |" "pending run shown"
 expect_contains "$md" "**MISMATCH**" "a different MuHash is flagged"
 expect_contains "$md" "missing | $R/999.json" "missing file shown"
 expect_contains "$md" "invalid: " "unparsable file shown"
