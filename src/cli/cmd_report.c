@@ -32,6 +32,7 @@ typedef struct {
     int nodes, ranks, threads; /* 0 = unknown */
     double seconds, elements;
     double mpi_reduce_min, finalize_max;
+    double busy;                 /* slowest rank's per-thread CPU seconds in read+generate+hash */
     double load_start, load_end; /* host 1-minute load average around the job, NAN if unknown */
     bool ok;
 } report_row;
@@ -55,7 +56,7 @@ static report_row *rows_add(report_rows *rs)
     report_row *row = &rs->rows[rs->n++];
     memset(row, 0, sizeof *row);
     row->seconds = row->elements = row->mpi_reduce_min = row->finalize_max = NAN;
-    row->load_start = row->load_end = NAN;
+    row->load_start = row->load_end = row->busy = NAN;
     return row;
 }
 
@@ -88,6 +89,8 @@ static void add_run(report_rows *rs, const mulred_json_value *run, const char *s
     row->seconds = mulred_json_get_number(run, "seconds", NAN);
     row->mpi_reduce_min = phase(run, "mpi_reduce", "min");
     row->finalize_max = phase(run, "finalize", "max");
+    double rd = phase(run, "read", "max"), gen = phase(run, "generate", "max");
+    row->busy = phase(run, "hash", "max") + (isnan(rd) ? 0 : rd) + (isnan(gen) ? 0 : gen);
     snprintf(row->muhash, sizeof row->muhash, "%s", hash ? hash : "");
     snprintf(row->workload, sizeof row->workload, "muhash %s, %.0f inserted, %.0f removed",
              flavor ? flavor : "?", ins, rem);
@@ -285,20 +288,23 @@ static void write_markdown(FILE *out, const report_line *lines, size_t n, const 
                  "Speedup and efficiency are relative to the smallest successful configuration "
                  "of each workload\n(cores = ranks × threads). Karp–Flatt is the experimentally "
                  "determined serial fraction\ne = (1/S − 1/p)/(1 − 1/p). Time is the total wall "
-                 "time, max over ranks. Load is the host's\n1-minute load average before and "
-                 "after the job: a load above the core count means other\nprocesses shared "
-                 "the cores and the row measures the machine, not mulred.\n");
+                 "time, max over ranks. CPU is the slowest rank's CPU time per thread in\n"
+                 "read + generate + hash: what the time would be on cores of its own. Load is "
+                 "the host's\n1-minute load average before and after the job: when time is "
+                 "well above CPU and the load\nabove the core count, other processes shared "
+                 "the cores and the row measures the machine,\nnot mulred.\n");
     for (int g = 0; g < ngroups; g++) {
         fprintf(out, "\n## %s\n\n", groups[g].name);
-        fprintf(out, "| nodes | ranks | threads | cores | time (s) | speedup | efficiency | "
+        fprintf(out, "| nodes | ranks | threads | cores | time (s) | CPU (s) | speedup | efficiency | "
                      "Karp–Flatt | muhash | load | status | source |\n"
-                     "|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|:---|:---|\n");
+                     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|:---|:---|\n");
         for (size_t k = 0; k < n; k++) {
             const report_line *l = &lines[k];
             if (l->group != g) continue;
             const report_row *r = l->row;
             char nodes[16], ranks[16], threads[16], c[16], t[32], s[32], e[32], kf[32], h[40];
-            char load[48];
+            char load[48], busy[32];
+            fmt_num(busy, sizeof busy, r->ok ? r->busy : NAN, "%.3f");
             if (isnan(r->load_start)) snprintf(load, sizeof load, "—");
             else snprintf(load, sizeof load, "%.1f → %.1f", r->load_start, r->load_end);
             fmt_int(nodes, sizeof nodes, r->nodes);
@@ -311,8 +317,8 @@ static void write_markdown(FILE *out, const report_line *lines, size_t n, const 
             fmt_num(kf, sizeof kf, l->karp_flatt, "%.3f");
             if (r->ok) snprintf(h, sizeof h, "`%.12s…`%s", r->muhash, l->hash_matches ? "" : " MISMATCH");
             else snprintf(h, sizeof h, "—");
-            fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", nodes,
-                    ranks, threads, c, t, s, e, kf, h, load,
+            fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                    nodes, ranks, threads, c, t, busy, s, e, kf, h, load,
                     r->ok && !l->hash_matches ? "**MISMATCH**" : r->ok ? "ok" : r->status,
                     r->source);
         }
@@ -337,7 +343,7 @@ static void csv_num(FILE *out, double v, const char *fmt)
 
 static void write_csv(FILE *out, const report_line *lines, size_t n, const report_group *groups)
 {
-    fprintf(out, "workload,nodes,ranks,threads,cores,seconds,speedup,efficiency,karp_flatt,"
+    fprintf(out, "workload,nodes,ranks,threads,cores,seconds,cpu_seconds,speedup,efficiency,karp_flatt,"
                  "muhash,load_start,load_end,status,source\n");
     for (size_t k = 0; k < n; k++) {
         const report_line *l = &lines[k];
@@ -348,6 +354,7 @@ static void write_csv(FILE *out, const report_line *lines, size_t n, const repor
         csv_num(out, r->threads > 0 ? r->threads : NAN, "%.0f");
         csv_num(out, r->ranks > 0 && r->threads > 0 ? cores(r) : NAN, "%.0f");
         csv_num(out, r->ok ? r->seconds : NAN, "%.6f");
+        csv_num(out, r->ok ? r->busy : NAN, "%.6f");
         csv_num(out, l->speedup, "%.4f");
         csv_num(out, l->efficiency, "%.4f");
         csv_num(out, l->karp_flatt, "%.4f");
@@ -496,8 +503,8 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
     if (!bw) src_fin = src_op = "given";
 
     /* Measured from the results: the per-element cost of the smallest successful run
-     * (its wall time × cores / elements: generation, hashing, multiplying and the reduce, all
-     * charged to elements, so slightly pessimistic), the finalize phase, and the loopback
+     * (its read + generate + hash CPU time × cores / elements, else its wall time), the
+     * finalize phase, and the loopback
      * reduce latency (the fastest rank's mpi_reduce time in a multi-rank run: a leaf of the
      * tree that only sends). */
     const report_row *base = NULL;
@@ -512,7 +519,13 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
     }
     if (o->items > 0) w.items = o->items;
     if (o->item_cost > 0) w.item_seconds = o->item_cost;
-    else if (base) w.item_seconds = base->seconds * cores(base) / base->elements, src_item = "measured";
+    else if (base) {
+        /* CPU time when the result has it: on a shared machine wall time also counts the
+         * other processes' share of the cores. */
+        bool cpu = base->busy > 0;
+        w.item_seconds = (cpu ? base->busy : base->seconds) * cores(base) / base->elements;
+        src_item = cpu ? "measured (CPU time, smallest run)" : "measured (wall time, smallest run)";
+    }
     if (o->op_cost > 0) w.op_seconds = o->op_cost, src_op = "given";
     if (o->message_bytes > 0) w.message_bytes = o->message_bytes;
     if (o->finalize_cost > 0) w.finalize_seconds = o->finalize_cost, src_fin = "given";

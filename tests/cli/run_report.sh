@@ -79,7 +79,7 @@ expect_equal "$(jfield "$T/small2.json" muhash)" "$(jfield "$T/small.json" muhas
 R=$T/results
 mkdir -p "$R"
 run_obj() { # RANKS THREADS SECONDS HASH
-    printf '{"muhash":"%s","flavor":"bitcoin","inserted":1000000,"removed":0,"elements":1000000,"ranks":%s,"threads":%s,"nodes":1,"seconds":%s,"elements_per_second":1,"phases":{"mpi_reduce":{"min":1e-05,"avg":1e-05,"max":1e-05},"finalize":{"min":5e-05,"avg":5e-05,"max":5e-05}},"version":"0.1.0","git_revision":"x"}' "$4" "$1" "$2" "$3"
+    printf '{"muhash":"%s","flavor":"bitcoin","inserted":1000000,"removed":0,"elements":1000000,"ranks":%s,"threads":%s,"nodes":1,"seconds":%s,"elements_per_second":1,"phases":{"hash":{"min":1,"avg":1,"max":%s},"mpi_reduce":{"min":1e-05,"avg":1e-05,"max":1e-05},"finalize":{"min":5e-05,"avg":5e-05,"max":5e-05}},"version":"0.1.0","git_revision":"x"}' "$4" "$1" "$2" "$3" "$3"
 }
 envelope() { # STATUS EXIT RUNS NTASKS
     printf '{"job":"jobs/x.job","status":"%s","exit_status":%s,"environment":{"SLURM_JOB_NUM_NODES":"1","SLURM_NTASKS":"%s","SLURM_CPUS_PER_TASK":"1"},"load_average":{"start":0.5,"end":1.25},"runs":[%s]}\n' "$1" "$2" "$4" "$3"
@@ -95,12 +95,12 @@ expect_status 0 "$MULRED" report "$R/101.json" "$R/102.json" "$R/104.json" "$R/1
     "$R/116.json" "$R/105.json" "$R/107.json" "$R/999.json" --csv "$T/report.csv" \
     --png "$T/report.png" --output "$T/report.md"
 md=$(cat "$T/report.md")
-expect_contains "$md" "| 1 | 1 | 1 | 1 | 10.000 | 1.00 | 100 % | — |" "baseline row"
-expect_contains "$md" "| 1 | 2 | 1 | 2 | 5.500 | 1.82 | 91 % | 0.100 |" "2-rank row: S, E, Karp-Flatt"
-expect_contains "$md" "| 1 | 4 | 1 | 4 | 3.000 | 3.33 | 83 % | 0.067 | \`abcdef012345…\` | — | ok |" "4-rank row (no load)"
+expect_contains "$md" "| 1 | 1 | 1 | 1 | 10.000 | 10.000 | 1.00 | 100 % | — |" "baseline row"
+expect_contains "$md" "| 1 | 2 | 1 | 2 | 5.500 | 5.500 | 1.82 | 91 % | 0.100 |" "2-rank row: S, E, Karp-Flatt"
+expect_contains "$md" "| 1 | 4 | 1 | 4 | 3.000 | 3.000 | 3.33 | 83 % | 0.067 | \`abcdef012345…\` | — | ok |" "4-rank row (no load)"
 expect_contains "$md" "| 0.5 → 1.2 | ok | $R/102.json |" "host load shown"
-expect_contains "$md" "| 1 | 8 | 1 | 8 | — | — | — | — | — | — | failed (exit 3) |" "failed run shown"
-expect_contains "$md" "| 1 | 16 | 1 | 16 | — | — | — | — | — | — | no result (submitted, never finished) |" "pending run shown"
+expect_contains "$md" "| 1 | 8 | 1 | 8 | — | — | — | — | — | — | — | failed (exit 3) |" "failed run shown"
+expect_contains "$md" "| 1 | 16 | 1 | 16 | — | — | — | — | — | — | — | no result (submitted, never finished) |" "pending run shown"
 expect_contains "$md" "**MISMATCH**" "a different MuHash is flagged"
 expect_contains "$md" "missing | $R/999.json" "missing file shown"
 expect_contains "$md" "invalid: " "unparsable file shown"
@@ -121,7 +121,7 @@ expect_contains "$out" "# Strong scaling" "report to stdout"
 expect_status 0 "$MULRED" report --project "$R/101.json" "$R/102.json" --cores-per-node 2 \
     --csv "$T/model.csv" --png "$T/model.png"
 expect_contains "$out" "a MODEL, not a measurement" "model labelled"
-expect_contains "$out" "| c, cost per coin per core | 10.00 us | measured |" "item cost measured"
+expect_contains "$out" "| c, cost per coin per core | 10.00 us | measured (CPU time, smallest run) |" "item cost measured"
 expect_contains "$out" "measured on loopback" "latency from results"
 expect_contains "$out" "| 1024 |" "up to 1024 nodes"
 expect_equal "$(wc -l <"$T/model.csv")" 12 "11 node counts + header"
