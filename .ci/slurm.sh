@@ -193,13 +193,13 @@ REFERENCE=$WORK/reference.json
 timeout 120 "$MULRED" run "$ROOT/jobs/demo.job" --json --output "$REFERENCE"
 
 log "sbatch -n 2 slurm/mulred.sbatch jobs/demo.job"
-id=$(sbatch --parsable -n 2 -t 5 "$ROOT/slurm/mulred.sbatch" "$ROOT/jobs/demo.job")
+id=$(timeout 30 sbatch --parsable -n 2 -t 5 "$ROOT/slurm/mulred.sbatch" "$ROOT/jobs/demo.job")
 wait_job "$id"
 grep -q "^mulred " "slurm-$id.out" || die "slurm-$id.out lacks the version line"
 check_result "results/$id.json" 2
 
 log "MULRED_LAUNCHER=mpirun sbatch -n 1 -c $CPUS slurm/mulred.sbatch jobs/demo.job"
-id=$(MULRED_LAUNCHER=mpirun sbatch --parsable -n 1 -c "$CPUS" -t 5 "$ROOT/slurm/mulred.sbatch" \
+id=$(MULRED_LAUNCHER=mpirun timeout 30 sbatch --parsable -n 1 -c "$CPUS" -t 5 "$ROOT/slurm/mulred.sbatch" \
     "$ROOT/jobs/demo.job")
 wait_job "$id"
 grep -q "launcher: mpirun" "slurm-$id.out" || die "slurm-$id.out: mpirun launcher not used"

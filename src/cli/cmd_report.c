@@ -428,51 +428,71 @@ static void gp_quote(strbuf *b, const char *s)
     sb_printf(b, "\"");
 }
 
+/* One series per workload and threads-per-rank, so that a sweep of ranks and a sweep of
+ * threads (same cores, different layout) are separate lines. */
 static int write_png(const char *png, const report_line *lines, size_t n, const report_group *groups,
                      int ngroups, mulred_error *err)
 {
     strbuf b = {0};
-    int plotted = 0, missing = 0;
-    double pmax = 1, base_cores = 0;
+    int nseries = 0, missing = 0;
+    double pmax = 1, smax = 1, base_cores = 0;
+    int *series_group = calloc(n + 1, sizeof *series_group), *series_threads = calloc(n + 1, sizeof(int));
+    if (!series_group || !series_threads) exit(MULRED_ERUNTIME);
     for (size_t k = 0; k < n; k++) {
-        if (!lines[k].row->ok) missing++;
-        else if (cores(lines[k].row) > pmax) pmax = cores(lines[k].row);
+        const report_row *r = lines[k].row;
+        if (!r->ok) {
+            missing++;
+            continue;
+        }
+        if (cores(r) > pmax) pmax = cores(r);
+        if (lines[k].speedup > smax) smax = lines[k].speedup;
+        int s = 0;
+        while (s < nseries && !(series_group[s] == lines[k].group && series_threads[s] == r->threads)) s++;
+        if (s == nseries) series_group[nseries] = lines[k].group, series_threads[nseries++] = r->threads;
     }
-    for (int g = 0; g < ngroups; g++) {
-        if (!groups[g].base) continue;
-        if (!base_cores) base_cores = cores(groups[g].base);
-        sb_printf(&b, "$g%d << EOD\n", g);
+    for (int g = 0; g < ngroups && !base_cores; g++)
+        if (groups[g].base) base_cores = cores(groups[g].base);
+    if (!base_cores) base_cores = 1;
+    for (int s = 0; s < nseries; s++) {
+        sb_printf(&b, "$s%d << EOD\n", s);
         for (size_t k = 0; k < n; k++)
-            if (lines[k].group == g && lines[k].row->ok)
+            if (lines[k].group == series_group[s] && lines[k].row->ok &&
+                lines[k].row->threads == series_threads[s])
                 sb_printf(&b, "%d %.6f %.6f\n", cores(lines[k].row), lines[k].speedup,
                           lines[k].efficiency);
         sb_printf(&b, "EOD\n");
-        plotted++;
     }
-    sb_printf(&b, "set terminal pngcairo size 1100,480 noenhanced font \"sans,10\"\nset output ");
+    sb_printf(&b, "set terminal pngcairo size 1100,560 noenhanced font \"sans,10\"\nset output ");
     gp_quote(&b, png);
     sb_printf(&b, "\nset multiplot layout 1,2 title \"mulred strong scaling%s\"\n",
               missing ? " (failed or missing runs are listed in the table, not plotted)" : "");
-    sb_printf(&b, "set key bottom right\nset grid\nset xlabel \"cores (ranks x threads)\"\n"
-                  "set xrange [0:%g]\nset xtics 1\nset mxtics 1\n",
-              pmax + 1);
-    if (pmax > 16) sb_printf(&b, "set xtics autofreq\n");
-    const char *pts = "with linespoints lw 2 pt 7";
+    sb_printf(&b, "set key below left Left reverse vertical maxrows 4\nset grid\nset xlabel \"cores (ranks x threads)\"\n"
+                  "set xrange [0:%g]\n%s",
+              pmax + 1, pmax > 16 ? "" : "set xtics 1\n");
+    const char *pts = "with linespoints lw 2 pt 7 ps 1.2";
     for (int panel = 0; panel < 2; panel++) {
-        if (panel == 0) sb_printf(&b, "set ylabel \"speedup\"\nset yrange [0:%g]\nplot x/%g title \"ideal\" dt 2 lc rgb \"gray40\"",
-                                  pmax / (base_cores ? base_cores : 1) * 1.15 + 0.2, base_cores ? base_cores : 1);
-        else sb_printf(&b, "set ylabel \"parallel efficiency\"\nset yrange [0:1.2]\nplot 1 title \"ideal\" dt 2 lc rgb \"gray40\"");
-        for (int g = 0; g < ngroups; g++) {
-            if (!groups[g].base) continue;
-            sb_printf(&b, ", $g%d using 1:%d %s title ", g, panel ? 3 : 2, pts);
-            gp_quote(&b, groups[g].name);
+        if (panel == 0)
+            sb_printf(&b, "set ylabel \"speedup\"\nset yrange [0:%g]\n"
+                          "plot x/%g title \"ideal\" dt 2 lc rgb \"gray40\"",
+                      (smax > pmax / base_cores ? smax : pmax / base_cores) * 1.15 + 0.2, base_cores);
+        else
+            sb_printf(&b, "set ylabel \"parallel efficiency\"\nset yrange [0:1.2]\n"
+                          "plot 1 title \"ideal\" dt 2 lc rgb \"gray40\"");
+        for (int s = 0; s < nseries; s++) {
+            char title[400];
+            snprintf(title, sizeof title, "%s; %d thread%s/rank", groups[series_group[s]].name,
+                     series_threads[s], series_threads[s] == 1 ? "" : "s");
+            sb_printf(&b, ", $s%d using 1:%d %s title ", s, panel ? 3 : 2, pts);
+            gp_quote(&b, title);
         }
         sb_printf(&b, "\n");
     }
     sb_printf(&b, "unset multiplot\n");
-    int rc = plotted ? run_gnuplot(b.s, png, err)
+    int rc = nseries ? run_gnuplot(b.s, png, err)
                      : mulred_error_set(err, MULRED_ERUNTIME, "report: no successful run to plot");
     free(b.s);
+    free(series_group);
+    free(series_threads);
     return rc;
 }
 
