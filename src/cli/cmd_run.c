@@ -357,17 +357,21 @@ int mulred_cmd_run(int argc, char **argv)
 
     /* Each run writes its result to a private temporary file on rank 0 (other ranks print
      * nothing and get /dev/null); rank 0 then prints or splices it. */
-    char tmp[] = "/tmp/mulred-run-XXXXXX";
+    char tmp[4096];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(tmp, sizeof tmp, "%s/mulred-run-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     bool root = cli_is_root();
     if (root) {
         int fd = mkstemp(tmp);
-        if (fd < 0) {
-            mulred_error_set(&err, MULRED_ERUNTIME, "run: cannot create a temporary file: %s",
-                             strerror(errno));
-            job_free(&job);
-            return cli_report(&err);
-        }
-        close(fd);
+        if (fd < 0)
+            mulred_error_set(&err, MULRED_ERUNTIME, "run: cannot create a temporary file %s: %s",
+                             tmp, strerror(errno));
+        else close(fd);
+    }
+    /* Collective: a rank that cannot go on must not leave the others in a reduce. */
+    if (mulred_dist_agree(&err) != MULRED_OK) {
+        job_free(&job);
+        return cli_report(&err);
     }
     double load_start = root ? load_average() : -1;
     char *texts[JOB_MAX_RUNS] = {0};
