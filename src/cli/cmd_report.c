@@ -288,11 +288,11 @@ static void write_markdown(FILE *out, const report_line *lines, size_t n, const 
                  "Speedup and efficiency are relative to the smallest successful configuration "
                  "of each workload\n(cores = ranks × threads). Karp–Flatt is the experimentally "
                  "determined serial fraction\ne = (1/S − 1/p)/(1 − 1/p). Time is the total wall "
-                 "time, max over ranks. CPU is the slowest rank's CPU time per thread in\n"
-                 "read + generate + hash: what the time would be on cores of its own. Load is "
-                 "the host's\n1-minute load average before and after the job: when time is "
-                 "well above CPU and the load\nabove the core count, other processes shared "
-                 "the cores and the row measures the machine,\nnot mulred.\n");
+                 "time, max over ranks.\nCPU is the slowest rank's CPU time per thread in read + "
+                 "generate + hash: about what the time\nwould be on cores of its own. Load is "
+                 "the host's 1-minute load average before and after\nthe job: when time is "
+                 "well above CPU and the load above the core count, other processes\nshared "
+                 "the cores and the row measures the machine as much as mulred.\n");
     for (int g = 0; g < ngroups; g++) {
         fprintf(out, "\n## %s\n\n", groups[g].name);
         fprintf(out, "| nodes | ranks | threads | cores | time (s) | CPU (s) | speedup | efficiency | "
@@ -573,7 +573,7 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
     mulred_format_seconds(lc, sizeof lc, m.latency_seconds);
     fprintf(out,
             "# Projected strong scaling — a MODEL, not a measurement\n\n"
-            "Workload `%s`: %.4g %ss. Nodes of %g cores running %g ranks × %g threads.\n\n"
+            "Workload `%s`: %.4g %ss. Nodes of %g cores, each running %g rank(s) × %g thread(s).\n\n"
             "Model: T(N) = items · c / (N · cores) + ⌈log₂ threads⌉ · op + ⌈log₂ P⌉ · (op + α + "
             "m/β) + finalize\n\n"
             "| parameter | value | source |\n|---|---|---|\n"
@@ -626,7 +626,7 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
                   "set logscale x 2\nset grid\nset key top left\nset xlabel \"nodes\"\n"
                   "set logscale y 2\nset ylabel \"predicted speedup\"\n"
                   "plot [1:%d] x title \"ideal\" dt 2 lc rgb \"gray40\", $model using 1:2 with linespoints lw 2 pt 7 title \"model\"\n"
-                  "unset logscale y\nset yrange [0:1.1]\nset ylabel \"predicted efficiency\"\n"
+                  "unset logscale y\nset yrange [0:1.1]\nset key bottom left\nset ylabel \"predicted efficiency\"\n"
                   "plot [1:%d] 1 title \"ideal\" dt 2 lc rgb \"gray40\", $model using 1:3 with linespoints lw 2 pt 7 title \"model\"\n"
                   "unset multiplot\n",
                   w.name, w.items, m.cores_per_node, o->max_nodes, o->max_nodes);
