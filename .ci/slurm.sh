@@ -142,25 +142,33 @@ done
 log "node $NODE idle after $(( $(date +%s) - start )) s"
 
 # ---- jobs ----
-# wait_job ID: polls until the job ends; fails on anything but COMPLETED with exit code 0:0.
-wait_job() {
+# job_end ID: polls until the job ends (deadline JOB_TIMEOUT s); prints "STATE EXITCODE".
+job_end() {
     local id=$1 deadline=$(( $(date +%s) + JOB_TIMEOUT )) line st ec
     while :; do
         line=$(timeout 5 scontrol -o show job "$id" 2>/dev/null || true)
         st=$(sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' <<<"$line")
         ec=$(sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p' <<<"$line")
         case "$st" in
-        COMPLETED) [ "$ec" = 0:0 ] || die "job $id COMPLETED with exit code $ec"; return 0 ;;
-        FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY | PREEMPTED | BOOT_FAIL | DEADLINE)
-            sed 's/^/  | /' "slurm-$id.out" 2>/dev/null || true
-            die "job $id ended $st (exit code $ec)" ;;
+        COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY | PREEMPTED | BOOT_FAIL | DEADLINE)
+            echo "$st $ec"; return 0 ;;
         esac
         if [ "$(date +%s)" -ge "$deadline" ]; then
             timeout 5 scancel "$id" || true
-            die "job $id not finished after $JOB_TIMEOUT s (state '${st:-unknown}')"
+            echo "TIMEOUT-WAITING ${st:-unknown}"; return 0
         fi
         sleep 0.5
     done
+}
+
+# wait_job ID: fails on anything but COMPLETED with exit code 0:0.
+wait_job() {
+    local end
+    end=$(job_end "$1")
+    if [ "$end" != "COMPLETED 0:0" ]; then
+        sed 's/^/  | /' "slurm-$1.out" 2>/dev/null || true
+        die "job $1 ended '$end' (want COMPLETED 0:0)"
+    fi
 }
 
 # check_result FILE RANKS [THREADS]: the job's own result, not Slurm's word: both flavors,
@@ -204,6 +212,15 @@ id=$(MULRED_LAUNCHER=mpirun timeout 30 sbatch --parsable -n 1 -c "$CPUS" -t 5 "$
 wait_job "$id"
 grep -q "launcher: mpirun" "slurm-$id.out" || die "slurm-$id.out: mpirun launcher not used"
 check_result "results/$id.json" 1 "$CPUS"
+
+log "a failing job: its result file must say so, and Slurm must not say COMPLETED"
+printf 'kind = muhash\nsynthetic = 1000\nflavour = kaspa\n' >bad.job
+id=$(timeout 30 sbatch --parsable -n 1 -t 5 "$ROOT/slurm/mulred.sbatch" bad.job)
+end=$(job_end "$id")
+[ "$end" = "FAILED 2:0" ] || die "bad job $id ended '$end', want 'FAILED 2:0'"
+grep -q 'bad.job:3: unknown key' "slurm-$id.out" || die "slurm-$id.out lacks the job file error"
+grep -q '"status":"failed","exit_status":2' "results/$id.json" || die "results/$id.json: $(cat "results/$id.json")"
+echo "  ok: job $id FAILED 2:0 with a failed result file"
 
 log "sweep: slurm/scaling.sh jobs/demo.job --tasks 1,2"
 rm -rf results
