@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "mix/mix_internal.h" /* mix_fill_scalar: the non-AVX-512 path */
 #include "mulred/mix.h"
 
 /* ---- references, written from the issue/seed text, independent of src/mix ---- */
@@ -196,6 +197,9 @@ static void test_stream_fill_and_splits(void)
     for (uint64_t k = 0; k < BLOCKS; k++) le_block(expect + 16 * k, mulred_mix_stream(seed, base + k));
     mulred_mix_fill(whole, sizeof whole, seed, base);
     CU_ASSERT_EQUAL(memcmp(whole, expect, sizeof whole), 0);
+    memset(whole, 0, sizeof whole);
+    mix_fill_scalar(whole, sizeof whole, seed, base);
+    CU_ASSERT_EQUAL(memcmp(whole, expect, sizeof whole), 0);
 
     /* Any split of the block range into pieces (as ranks and threads would) gives the same
      * bytes; piece lengths are whole blocks, odd and multiples of the 4-block unroll. */
@@ -205,14 +209,15 @@ static void test_stream_fill_and_splits(void)
         while (k < BLOCKS) {
             uint64_t n = 1 + test_rand_below(trial % 2 ? 9 : 70);
             if (n > BLOCKS - k) n = BLOCKS - k;
-            mulred_mix_fill(parts + 16 * k, (size_t)(16 * n), seed, base + k);
+            if (trial % 3 == 2) mix_fill_scalar(parts + 16 * k, (size_t)(16 * n), seed, base + k);
+            else mulred_mix_fill(parts + 16 * k, (size_t)(16 * n), seed, base + k);
             k += n;
         }
         CU_ASSERT_FATAL(memcmp(parts, expect, sizeof parts) == 0);
     }
     /* A length that is not a whole number of blocks is a prefix of the stream. */
-    for (size_t len = 0; len < 100; len++) {
-        uint8_t buf[112];
+    for (size_t len = 0; len < 300; len++) {
+        uint8_t buf[320];
         memset(buf, 0xa5, sizeof buf);
         mulred_mix_fill(buf, len, seed, base);
         CU_ASSERT_FATAL(memcmp(buf, expect, len) == 0);
