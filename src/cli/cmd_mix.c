@@ -271,7 +271,7 @@ static int cmd_bench(int argc, char **argv)
     enum { CALLS = 1 << 20 };
     const uint64_t fill_bytes = 64ull << 20;
     double *ns = calloc(n * runs, sizeof *ns), *ticks = calloc(n * runs, sizeof *ticks);
-    double *gbs = calloc(runs, sizeof *gbs), *scratch = calloc(runs, sizeof *scratch);
+    double *gbs = calloc(2 * runs, sizeof *gbs), *scratch = calloc(runs, sizeof *scratch);
     if (!ns || !ticks || !gbs || !scratch) {
         free(ns), free(ticks), free(gbs), free(scratch);
         if (cli_is_root()) fprintf(stderr, "mulred mix bench: out of memory\n");
@@ -285,8 +285,10 @@ static int cmd_bench(int argc, char **argv)
             ns[i * runs + r] = t.seconds * 1e9 / CALLS;
             ticks[i * runs + r] = t.ticks / CALLS;
         }
-        mix_bench_time t = mix_bench_fill(fill_bytes);
-        gbs[r] = (double)fill_bytes / t.seconds / 1e9;
+        for (int scalar = 0; scalar < 2; scalar++) {
+            mix_bench_time t = mix_bench_fill(fill_bytes, scalar);
+            gbs[scalar * runs + r] = (double)fill_bytes / t.seconds / 1e9;
+        }
     }
     size_t lin = 0, fm3 = 0, fm2 = 0;
     for (size_t i = 0; i < n; i++) {
@@ -321,25 +323,29 @@ static int cmd_bench(int argc, char **argv)
             mulred_jw_uint(&w, "rounds", 4);
             mulred_jw_uint(&w, "bytes_per_run", fill_bytes);
             mulred_jw_double(&w, "gb_per_s", MEDIAN(gbs, 0));
+            mulred_jw_double(&w, "gb_per_s_scalar", MEDIAN(gbs, 1));
+            mulred_jw_bool(&w, "avx512", mulred_cpu()->avx512f);
             mulred_jw_object_end(&w);
             mulred_jw_object_end(&w);
             mulred_jw_finish(&w);
         }
     } else {
-        cli_out("perftest form: TSC ticks per call (ns in parentheses), %d calls per run\n",
+        cli_out("perftest form: ns per call (thread CPU time), %d calls per run; fast_mix is\n"
+                "linux316 (2 rounds), fast_mix2 is fastmix2_64 at 3 and 2 rounds\n",
                 CALLS);
         for (uint64_t r = 0; r < runs; r++)
-            cli_out("fast_mix (linux316): %6.1f (%5.2f)   fast_mix2 (fastmix2_64/3): %6.1f "
-                    "(%5.2f)   /2: %6.1f (%5.2f)\n",
-                    ticks[lin * runs + r], ns[lin * runs + r], ticks[fm3 * runs + r],
-                    ns[fm3 * runs + r], ticks[fm2 * runs + r], ns[fm2 * runs + r]);
-        cli_out("\nmedian of %llu runs\n%-15s %7s %12s %9s\n", (unsigned long long)runs,
-                "variant", "rounds", "ticks/call", "ns/call");
+            cli_out("fast_mix: %6.2f   fast_mix2: %6.2f   fast_mix2/2: %6.2f\n", ns[lin * runs + r],
+                    ns[fm3 * runs + r], ns[fm2 * runs + r]);
+        cli_out("\nmedian of %llu runs (TSC ticks are wall-clock based: they include any time the\n"
+                "process was descheduled)\n%-15s %7s %9s %12s\n",
+                (unsigned long long)runs, "variant", "rounds", "ns/call", "ticks/call");
         for (size_t i = 0; i < n; i++)
-            cli_out("%-15s %7u %12.1f %9.2f\n", e[i].label, e[i].rounds, MEDIAN(ticks, i),
-                    MEDIAN(ns, i));
-        cli_out("\ngenerator (mulred_mix_fill, 4 rounds): %.2f GB/s per core (median)\n",
-                MEDIAN(gbs, 0));
+            cli_out("%-15s %7u %9.2f %12.1f\n", e[i].label, e[i].rounds, MEDIAN(ns, i),
+                    MEDIAN(ticks, i));
+        cli_out("\ngenerator (mulred_mix_fill, 4 rounds): %.2f GB/s per core (median; %s), "
+                "portable scalar path %.2f GB/s\n",
+                MEDIAN(gbs, 0), mulred_cpu()->avx512f ? "AVX-512 path" : "scalar path",
+                MEDIAN(gbs, 1));
     }
 #undef MEDIAN
     free(ns), free(ticks), free(gbs), free(scratch);

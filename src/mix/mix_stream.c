@@ -7,8 +7,7 @@
  *
  * Throughput: one block is a serial chain of ~16 dependent ops, so the fill loop keeps
  * independent blocks in flight: 4 in scalar registers (~3 GB/s per core here), or 8 per AVX-512
- * register with native 64-bit rotates (~17 GB/s per core). gcc's own vectorization of the
- * scalar loop uses SSE2 shift/or pairs for the rotates and spills; it ran at 0.7 GB/s. */
+ * register with native 64-bit rotates (~30 GB/s per core, L2-resident output). */
 #include <string.h>
 
 #include "mix/mix_internal.h"
@@ -56,6 +55,11 @@ void mix_fill_scalar(uint8_t *out, size_t len, uint64_t seed, uint64_t index)
         uint64_t a0 = a_init, a1 = a_init, a2 = a_init, a3 = a_init;
         uint64_t b0 = index ^ MIX_STREAM_K1, b1 = (index + 1) ^ MIX_STREAM_K1;
         uint64_t b2 = (index + 2) ^ MIX_STREAM_K1, b3 = (index + 3) ^ MIX_STREAM_K1;
+#ifdef __GNUC__
+        /* An empty asm on the chains keeps gcc -O3 from vectorizing across iterations with
+         * SSE2, which has no 64-bit rotate: that version spilled and ran at 0.6 GB/s. */
+        __asm__("" : "+r"(b0), "+r"(b1), "+r"(b2), "+r"(b3));
+#endif
         for (int r = 0; r < MIX_STREAM_ROUNDS; r++) {
             mix_fm64_round(&a0, &b0);
             mix_fm64_round(&a1, &b1);
