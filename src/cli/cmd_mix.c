@@ -11,7 +11,7 @@
 #include "util/util.h"
 
 #define DEFAULT_TRIALS 4000
-#define MAX_TRIALS 100000000ull
+#define MAX_TRIALS     100000000ull
 
 static void mix_help(void)
 {
@@ -53,8 +53,10 @@ static int parse_rounds(const char *s, unsigned *half)
     if (errno || whole > 64) return -1;
     unsigned extra = 0;
     if (*end == '.') {
-        if (strcmp(end, ".5") == 0) extra = 1;
-        else if (strcmp(end, ".0") != 0) return -1;
+        if (strcmp(end, ".5") == 0)
+            extra = 1;
+        else if (strcmp(end, ".0") != 0)
+            return -1;
     } else if (*end) {
         return -1;
     }
@@ -108,20 +110,25 @@ static void json_result(mulred_json_writer *w, const char *key,
 static void human_result(const char *label, const mulred_mix_avalanche_result *r)
 {
     char diff[32];
-    if (r->worst_bits[0] == r->worst_bits[1]) snprintf(diff, sizeof diff, "bit %u", r->worst_bits[0]);
-    else snprintf(diff, sizeof diff, "bits %u+%u", r->worst_bits[0], r->worst_bits[1]);
+    if (r->worst_bits[0] == r->worst_bits[1])
+        snprintf(diff, sizeof diff, "bit %u", r->worst_bits[0]);
+    else
+        snprintf(diff, sizeof diff, "bits %u+%u", r->worst_bits[0], r->worst_bits[1]);
     cli_out("%-9s %5u  %5u  %5u  %-15s  %10.4f  %10.4f  %6.2f s\n", label, r->score, r->score1,
             r->score2, diff, r->mean_flip, r->worst_bias, r->seconds);
 }
 
 static int cmd_avalanche(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"variant", required_argument, 0, 'v'}, {"rounds", required_argument, 0, 'r'},
-        {"trials", required_argument, 0, 'n'},  {"seed", required_argument, 0, 's'},
-        {"window", required_argument, 0, 'w'},  {"threads", required_argument, 0, 't'},
-        {"json", no_argument, 0, 'j'},          {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"variant", required_argument, 0, 'v'},
+                                         {"rounds", required_argument, 0, 'r'},
+                                         {"trials", required_argument, 0, 'n'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"window", required_argument, 0, 'w'},
+                                         {"threads", required_argument, 0, 't'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     const char *variant = NULL, *rounds = NULL;
     uint64_t trials = DEFAULT_TRIALS, seed = 1, threads = 0;
     double lo = 0.25, hi = 0.75;
@@ -130,8 +137,12 @@ static int cmd_avalanche(int argc, char **argv)
     cli_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'v': variant = optarg; break;
-        case 'r': rounds = optarg; break;
+        case 'v':
+            variant = optarg;
+            break;
+        case 'r':
+            rounds = optarg;
+            break;
         case 'n':
             if (mulred_parse_count(optarg, &trials) || trials == 0 || trials > MAX_TRIALS)
                 return cli_usage_error("mix avalanche", "--trials must be 1-%llu, got '%s'",
@@ -143,17 +154,24 @@ static int cmd_avalanche(int argc, char **argv)
             break;
         case 'w':
             if (parse_window(optarg, &lo, &hi))
-                return cli_usage_error("mix avalanche", "--window wants LO:HI with 0 <= LO <= "
-                                       "HI <= 1, got '%s'", optarg);
+                return cli_usage_error("mix avalanche",
+                                       "--window wants LO:HI with 0 <= LO <= "
+                                       "HI <= 1, got '%s'",
+                                       optarg);
             break;
         case 't':
             if (parse_u64(optarg, &threads) || threads > 1024)
                 return cli_usage_error("mix avalanche", "--threads must be 0-1024, got '%s'",
                                        optarg);
             break;
-        case 'j': json = true; break;
-        case 'h': mix_help(); return MULRED_OK;
-        default: return cli_bad_option("mix avalanche", argc, argv);
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            mix_help();
+            return MULRED_OK;
+        default:
+            return cli_bad_option("mix avalanche", argc, argv);
         }
     }
     if (optind < argc)
@@ -172,9 +190,10 @@ static int cmd_avalanche(int argc, char **argv)
         print_rounds(lo_s, sizeof lo_s, info->half_min);
         print_rounds(hi_s, sizeof hi_s, info->half_max);
         if (parse_rounds(rounds, &half) || half < info->half_min || half > info->half_max)
-            return cli_usage_error("mix avalanche", "--rounds for %s must be %s%s%s (steps of "
-                                   "0.5), got '%s'", variant, lo_s,
-                                   info->half_min == info->half_max ? "" : "-",
+            return cli_usage_error("mix avalanche",
+                                   "--rounds for %s must be %s%s%s (steps of "
+                                   "0.5), got '%s'",
+                                   variant, lo_s, info->half_min == info->half_max ? "" : "-",
                                    info->half_min == info->half_max ? "" : hi_s, rounds);
         p.half_rounds = half;
     }
@@ -230,15 +249,17 @@ static int cmd_avalanche(int argc, char **argv)
     }
     cli_out("avalanche of %s, %s rounds (%u half-rounds), %llu trials, seed %llu, "
             "window [%g, %g]\n",
-            variant, rs, p.half_rounds, (unsigned long long)p.trials,
-            (unsigned long long)p.seed, lo, hi);
-    cli_out("%-9s %5s  %5s  %5s  %-15s  %10s  %10s  %8s\n", "direction", "score", "1-bit",
-            "2-bit", "worst diff", "mean P", "worst bias", "time");
+            variant, rs, p.half_rounds, (unsigned long long)p.trials, (unsigned long long)p.seed,
+            lo, hi);
+    cli_out("%-9s %5s  %5s  %5s  %-15s  %10s  %10s  %8s\n", "direction", "score", "1-bit", "2-bit",
+            "worst diff", "mean P", "worst bias", "time");
     human_result("forward", &fwd);
-    if (info->invertible) human_result("inverse", &inv);
-    else cli_out("inverse   (not a bijection of the input: %s)\n",
-                 v == MULRED_MIX_FASTMIX2_32 ? "outputs depend on a+b and c+d only"
-                                             : "input absorbed in steps, no inverse map");
+    if (info->invertible)
+        human_result("inverse", &inv);
+    else
+        cli_out("inverse   (not a bijection of the input: %s)\n",
+                v == MULRED_MIX_FASTMIX2_32 ? "outputs depend on a+b and c+d only"
+                                            : "input absorbed in steps, no inverse map");
     return MULRED_OK;
 }
 
@@ -258,9 +279,14 @@ static int cmd_bench(int argc, char **argv)
             if (mulred_parse_count(optarg, &runs) || runs == 0 || runs > 1000)
                 return cli_usage_error("mix bench", "--runs must be 1-1000, got '%s'", optarg);
             break;
-        case 'j': json = true; break;
-        case 'h': mix_help(); return MULRED_OK;
-        default: return cli_bad_option("mix bench", argc, argv);
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            mix_help();
+            return MULRED_OK;
+        default:
+            return cli_bad_option("mix bench", argc, argv);
         }
     }
     if (optind < argc)
@@ -296,8 +322,8 @@ static int cmd_bench(int argc, char **argv)
         if (strcmp(e[i].label, "fastmix2_64/3") == 0) fm3 = i;
         if (strcmp(e[i].label, "fastmix2_64/2") == 0) fm2 = i;
     }
-#define MEDIAN(arr, i) (memcpy(scratch, (arr) + (i) * runs, runs * sizeof *scratch), \
-                        mulred_median(scratch, runs))
+#define MEDIAN(arr, i)                                                                             \
+    (memcpy(scratch, (arr) + (i)*runs, runs * sizeof *scratch), mulred_median(scratch, runs))
     if (json) {
         if (cli_is_root()) {
             mulred_json_writer w;

@@ -126,9 +126,9 @@ static void siphash13_absorb(mulred_mix_pool *pool, unsigned half_rounds, mulred
  * 1, which is why its avalanche score is 0. Cost: the pool word index varies per byte, so the
  * pool lives in memory and every byte waits on a store-to-load round trip. */
 #define CRC32_REFLECTED 0xedb88320u
-#define TWIST(t)                                                                                  \
-    (((t) & 1 ? CRC32_REFLECTED >> 2 : 0) ^ ((t) & 2 ? CRC32_REFLECTED >> 1 : 0) ^                \
-     ((t) & 4 ? CRC32_REFLECTED : 0))
+#define TWIST(t)                                                                                   \
+    (((t)&1 ? CRC32_REFLECTED >> 2 : 0) ^ ((t)&2 ? CRC32_REFLECTED >> 1 : 0) ^                     \
+     ((t)&4 ? CRC32_REFLECTED : 0))
 static const uint32_t linear_twist[8] = {TWIST(0), TWIST(1), TWIST(2), TWIST(3),
                                          TWIST(4), TWIST(5), TWIST(6), TWIST(7)};
 
@@ -138,7 +138,8 @@ static void linear_absorb(mulred_mix_pool *pool, mulred_u128 input)
                      (uint32_t)(pool->w[1] >> 32)};
     uint32_t i = pool->pos, rot = pool->rotate;
     for (int k = 0; k < 16; k++) {
-        uint32_t byte = (uint32_t)((k < 8 ? input.lo >> (8 * k) : input.hi >> (8 * (k - 8))) & 0xff);
+        uint32_t byte =
+            (uint32_t)((k < 8 ? input.lo >> (8 * k) : input.hi >> (8 * (k - 8))) & 0xff);
         uint32_t w = mix_rol32(byte, rot & 31) ^ p[i & 3] ^ p[(i + 3) & 3];
         p[i & 3] = (w >> 3) ^ linear_twist[w & 7];
         rot += (i & 3) ? 7 : 14;
@@ -322,10 +323,18 @@ static inline void fastmix2_64_rounds(mulred_mix_pool *pool, mulred_u128 input, 
 void mulred_mix_fastmix2_64(mulred_mix_pool *pool, mulred_u128 input, unsigned rounds)
 {
     switch (rounds) {
-    case 1: fastmix2_64_rounds(pool, input, 1); break;
-    case 2: fastmix2_64_rounds(pool, input, 2); break;
-    case 3: fastmix2_64_rounds(pool, input, 3); break;
-    case 4: fastmix2_64_rounds(pool, input, 4); break;
+    case 1:
+        fastmix2_64_rounds(pool, input, 1);
+        break;
+    case 2:
+        fastmix2_64_rounds(pool, input, 2);
+        break;
+    case 3:
+        fastmix2_64_rounds(pool, input, 3);
+        break;
+    case 4:
+        fastmix2_64_rounds(pool, input, 4);
+        break;
     default:
         fprintf(stderr, "mulred_mix_fastmix2_64: rounds must be 1-4, got %u\n", rounds);
         abort();

@@ -33,13 +33,13 @@ static void fm64_4(mulred_mix_pool *p, mulred_u128 in)
 }
 
 static const mix_bench_entry entries[] = {
-    {"linux316", "linux316", 2},        {"spelvin32", "spelvin32", 3},
-    {"fastmix2_32", "fastmix2_32", 3},  {"fastmix2_64/2", "fastmix2_64", 2},
+    {"linux316", "linux316", 2},         {"spelvin32", "spelvin32", 3},
+    {"fastmix2_32", "fastmix2_32", 3},   {"fastmix2_64/2", "fastmix2_64", 2},
     {"fastmix2_64/3", "fastmix2_64", 3}, {"fastmix2_64/4", "fastmix2_64", 4},
-    {"siphash13", "siphash13", 1},      {"linear", "linear", 1},
+    {"siphash13", "siphash13", 1},       {"linear", "linear", 1},
 };
 static void (*const entry_fn[])(mulred_mix_pool *, mulred_u128) = {
-    mulred_mix_linux316, mulred_mix_spelvin32, mulred_mix_fastmix2_32, fm64_2, fm64_3, fm64_4,
+    mulred_mix_linux316,  mulred_mix_spelvin32, mulred_mix_fastmix2_32, fm64_2, fm64_3, fm64_4,
     mulred_mix_siphash13, mulred_mix_linear,
 };
 #define NENTRIES (sizeof entries / sizeof entries[0])
@@ -73,8 +73,10 @@ mix_bench_time mix_bench_fill(uint64_t bytes, bool scalar)
     uint64_t index = 0;
     double t0 = mulred_thread_cputime(), k0 = ticks_now();
     for (uint64_t done = 0; done < bytes; done += CHUNK) {
-        if (scalar) mix_fill_scalar(buf, CHUNK, 42, index);
-        else mulred_mix_fill(buf, CHUNK, 42, index);
+        if (scalar)
+            mix_fill_scalar(buf, CHUNK, 42, index);
+        else
+            mulred_mix_fill(buf, CHUNK, 42, index);
         index += CHUNK / 16;
     }
     double k1 = ticks_now(), t1 = mulred_thread_cputime();

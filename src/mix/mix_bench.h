@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 typedef struct {
-    const char *label;  /* "fastmix2_64/3" */
+    const char *label; /* "fastmix2_64/3" */
     const char *variant;
     unsigned rounds;
 } mix_bench_entry;
@@ -19,8 +19,8 @@ typedef struct {
 size_t mix_bench_entries(const mix_bench_entry **entries);
 
 typedef struct {
-    double seconds;  /* this thread's CPU time: immune to being descheduled on a shared host */
-    double ticks;    /* time-stamp-counter ticks, wall-clock based (0 where there is no TSC) */
+    double seconds; /* this thread's CPU time: immune to being descheduled on a shared host */
+    double ticks;   /* time-stamp-counter ticks, wall-clock based (0 where there is no TSC) */
 } mix_bench_time;
 
 /* Times `calls` calls of entry i. */

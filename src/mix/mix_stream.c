@@ -78,7 +78,7 @@ void mix_fill_scalar(uint8_t *out, size_t len, uint64_t seed, uint64_t index)
 /* Lane k of (a, b) is block index + k; the two permutes interleave them into block order
  * (x86 is little-endian, so a 64-bit lane store is the block's byte order). */
 __attribute__((target("avx512f"))) static void fill_avx512(uint8_t *out, size_t len, uint64_t seed,
-                                                          uint64_t index)
+                                                           uint64_t index)
 {
     const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i k1 = _mm512_set1_epi64((long long)MIX_STREAM_K1);
@@ -87,7 +87,8 @@ __attribute__((target("avx512f"))) static void fill_avx512(uint8_t *out, size_t 
     const __m512i second = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
     for (; len >= 128; out += 128, len -= 128, index += 8) {
         __m512i a = a_init;
-        __m512i b = _mm512_xor_si512(_mm512_add_epi64(_mm512_set1_epi64((long long)index), lane), k1);
+        __m512i b =
+            _mm512_xor_si512(_mm512_add_epi64(_mm512_set1_epi64((long long)index), lane), k1);
         for (int r = 0; r < MIX_STREAM_ROUNDS; r++) {
             a = _mm512_add_epi64(a, b), b = _mm512_rol_epi64(b, 52);
             b = _mm512_xor_si512(b, a), a = _mm512_rol_epi64(a, 10);
