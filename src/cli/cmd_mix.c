@@ -15,7 +15,8 @@
 
 static void mix_help(void)
 {
-    cli_out("Usage: mulred mix avalanche --variant V [--rounds R] [--trials N] [--json]\n"
+    cli_out("Usage: mulred mix avalanche --variant V [--rounds R] [--trials N] [--seed S]\n"
+            "                            [--window LO:HI] [--threads T] [--json]\n"
             "       mulred mix bench [--runs N] [--json]\n"
             "\n"
             "The fast_mix family of 128-bit pool mixers (Linux random driver, 2014-2022) and\n"
@@ -189,12 +190,14 @@ static int cmd_avalanche(int argc, char **argv)
         char lo_s[16], hi_s[16];
         print_rounds(lo_s, sizeof lo_s, info->half_min);
         print_rounds(hi_s, sizeof hi_s, info->half_max);
-        if (parse_rounds(rounds, &half) || half < info->half_min || half > info->half_max)
+        bool bad = parse_rounds(rounds, &half) || half < info->half_min || half > info->half_max;
+        if (bad && info->half_min == info->half_max)
+            return cli_usage_error("mix avalanche", "--rounds for %s is fixed at %s, got '%s'",
+                                   variant, lo_s, rounds);
+        if (bad)
             return cli_usage_error("mix avalanche",
-                                   "--rounds for %s must be %s%s%s (steps of "
-                                   "0.5), got '%s'",
-                                   variant, lo_s, info->half_min == info->half_max ? "" : "-",
-                                   info->half_min == info->half_max ? "" : hi_s, rounds);
+                                   "--rounds for %s must be %s-%s in steps of 0.5, got '%s'",
+                                   variant, lo_s, hi_s, rounds);
         p.half_rounds = half;
     }
     p.trials = trials;

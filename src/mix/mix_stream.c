@@ -3,7 +3,8 @@
  * never collide, and a pure function, so any rank or thread generates any range without state.
  * 4 rounds rather than the seed's 3: over all 1- and 2-bit input differences the lab measures
  * 3 rounds at 127 of 128 output bits (the pair of top bits of a and b cancels in the first
- * a += b) and 4 rounds at 128 (docs/mix.md); the extra round costs about 1 ns per 16 bytes.
+ * a += b) and 4 rounds at 128 (docs/mix.md); the extra round costs 1.2 ns of latency per block
+ * (mulred mix bench) and a quarter of the fill throughput.
  *
  * Throughput: one block is a serial chain of ~16 dependent ops, so the fill loop keeps
  * independent blocks in flight: 4 in scalar registers (~3 GB/s per core here), or 8 per AVX-512
