@@ -1,0 +1,273 @@
+/* AVX-512 IFMA kernel for products mod p = 2^3072 - 1103717 (MuHash3072).
+ *
+ * Representation: radix 2^52, 60 limbs (60 * 52 = 3120 >= 3072), stored in 64 uint64_t
+ * (8 zmm vectors, limbs 60..63 zero). The 120-limb product is accumulated with
+ * vpmadd52luq/vpmadd52huq: output vector k (limbs 8k..8k+7) receives, for every limb b[i]
+ * broadcast, lo52(b[i] * a[8k+l-i]) and hi52(b[i] * a[8k+l-i-1]) (the high half belongs one
+ * limb up). The windows a[8k-i .. 8k-i+7] are unaligned loads from a zero-padded copy of a.
+ * The whole 60 x 15 loop is unrolled at compile time so the window bounds are constants.
+ * Each accumulator lane receives at most 120 terms < 2^52, so it stays < 2^59.
+ *
+ * Reduction (fused, in radix 2^52): 2^3120 = 2^48 * 2^3072 == 2^48 * C (mod p), and
+ * C * 2^48 = K1 * 2^52 + K0 with K0 = (C mod 16) << 48 and K1 = C >> 4, both < 2^52, so the
+ * high half H (limbs 60..119, normalised to < 2^52 each) folds into the low half with four
+ * IFMAs per vector. That leaves limbs 60..61; a second, one-vector fold removes them.
+ * Normalisation (carry propagation) is done with lane-parallel carry rounds repeated until
+ * no lane exceeds 2^52 - 1: usually two rounds; more only for rare carry chains.
+ *
+ * VARIABLE-TIME: the number of carry rounds and of second folds depends on the data.
+ * Fine for MuHash (public data); do not use on secrets.
+ */
+#include "num3072/num3072_kernels.h"
+
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#define IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl")))
+#define IFMA_INLINE static inline __attribute__((always_inline, target("avx512f,avx512ifma,avx512vl")))
+
+#define M52     ((UINT64_C(1) << 52) - 1)
+#define C_P     ((uint64_t)MULRED_NUM3072_C)
+#define FOLD_K0 ((C_P & 15u) << 48) /* C*2^48 = K1*2^52 + K0 */
+#define FOLD_K1 (C_P >> 4)
+
+int mulred_num3072_kernels_have_ifma(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512ifma");
+}
+
+/* ---- conversions --------------------------------------------------------------------- */
+
+/* from64: limb t (t = 8v+l) = bits 52t .. 52t+51 = (w[q] >> s) | (w[q+1] << (64-s)), q = 52t/64,
+ * s = 52t mod 64. The window of 8 words starting at base(v) = 416v/64 covers q and q+1.
+ * (A variable shift by 64 gives 0, which is what s = 0 needs.) */
+#define F_BASE(v)   ((416 * (v)) >> 6)
+#define F_IDX(v, l) (((52 * (8 * (v) + (l))) >> 6) - F_BASE(v))
+#define F_SH(v, l)  ((52 * (8 * (v) + (l))) & 63)
+#define ROW8(F, u)  {F(u, 0), F(u, 1), F(u, 2), F(u, 3), F(u, 4), F(u, 5), F(u, 6), F(u, 7)}
+static const uint64_t from64_idx[2][8] __attribute__((aligned(64))) = {ROW8(F_IDX, 0), ROW8(F_IDX, 1)};
+static const uint64_t from64_sh[2][8] __attribute__((aligned(64))) = {ROW8(F_SH, 0), ROW8(F_SH, 1)};
+
+/* to64: word i (i = 8u+l) = bits 64i .. 64i+63 = (x[t] >> s) | (x[t+1] << (52-s)) |
+ * (x[t+2] << (104-s)), t = 64i/52, s = 64i mod 52 (limbs normalised, so the parts are
+ * disjoint; shifts >= 64 give 0). The 16-limb window at tb(u) = 512u/52 covers t..t+2. */
+#define T_BASE(u)   ((512 * (u)) / 52)
+#define T_IDX(u, l) ((512 * (u) + 64 * (l)) / 52 - T_BASE(u))
+#define T_SH(u, l)  ((512 * (u) + 64 * (l)) % 52)
+static const uint64_t to64_idx[6][8] __attribute__((aligned(64))) = {
+    ROW8(T_IDX, 0), ROW8(T_IDX, 1), ROW8(T_IDX, 2), ROW8(T_IDX, 3), ROW8(T_IDX, 4), ROW8(T_IDX, 5)};
+static const uint64_t to64_sh[6][8] __attribute__((aligned(64))) = {
+    ROW8(T_SH, 0), ROW8(T_SH, 1), ROW8(T_SH, 2), ROW8(T_SH, 3), ROW8(T_SH, 4), ROW8(T_SH, 5)};
+
+IFMA_INLINE void from64_vec(__m512i x[8], const uint64_t a[48])
+{
+    const __m512i m = _mm512_set1_epi64((long long)M52);
+    const __m512i one = _mm512_set1_epi64(1);
+    const __m512i s64 = _mm512_set1_epi64(64);
+    for (int v = 0; v < 8; v++) {
+        __m512i w = v < 7 ? _mm512_loadu_si512((const void *)(a + F_BASE(v)))
+                          : _mm512_maskz_loadu_epi64(0x07, a + F_BASE(7)); /* a[45..47] */
+        __m512i idx = _mm512_load_si512((const void *)from64_idx[v & 1]);
+        __m512i sh = _mm512_load_si512((const void *)from64_sh[v & 1]);
+        __m512i lo = _mm512_permutexvar_epi64(idx, w);
+        __m512i hi = _mm512_permutexvar_epi64(_mm512_add_epi64(idx, one), w);
+        lo = _mm512_srlv_epi64(lo, sh);
+        hi = _mm512_sllv_epi64(hi, _mm512_sub_epi64(s64, sh));
+        x[v] = _mm512_and_si512(_mm512_or_si512(lo, hi), m);
+    }
+    /* limb 59 = a[47] >> 60 (4 bits); limbs 60..63 come out 0 because the window is masked */
+}
+
+/* Add the top bits (>= 2^3072) of the domain value, times C, back at the bottom. */
+static void fold_top64(uint64_t w[48], uint64_t top)
+{
+    unsigned __int128 t = (unsigned __int128)top * C_P + w[0];
+    w[0] = (uint64_t)t;
+    uint64_t carry = (uint64_t)(t >> 64);
+    for (;;) {
+        int i = 1;
+        for (; carry && i < 48; i++) {
+            t = (unsigned __int128)w[i] + carry;
+            w[i] = (uint64_t)t;
+            carry = (uint64_t)(t >> 64);
+        }
+        if (!carry) break;
+        /* carried out of 2^3072: 2^3072 == C; the wrapped value is < 2^70, no second wrap */
+        t = (unsigned __int128)w[0] + C_P;
+        w[0] = (uint64_t)t;
+        carry = (uint64_t)(t >> 64);
+    }
+}
+
+IFMA_INLINE void to64_vec(uint64_t r[48], const __m512i x[8])
+{
+    uint64_t buf[64] __attribute__((aligned(64)));
+    for (int v = 0; v < 8; v++) _mm512_store_si512((void *)(buf + 8 * v), x[v]);
+    const __m512i two = _mm512_set1_epi64(2);
+    const __m512i one = _mm512_set1_epi64(1);
+    const __m512i s52 = _mm512_set1_epi64(52);
+    const __m512i s104 = _mm512_set1_epi64(104);
+    uint64_t out[48];
+    for (int u = 0; u < 6; u++) {
+        const uint64_t *src = buf + T_BASE(u);
+        __m512i l0 = _mm512_loadu_si512((const void *)src);
+        __m512i l1 = T_BASE(u) + 16 <= 64 ? _mm512_loadu_si512((const void *)(src + 8))
+                                          : _mm512_maskz_loadu_epi64(0x7f, src + 8);
+        __m512i idx = _mm512_load_si512((const void *)to64_idx[u]);
+        __m512i sh = _mm512_load_si512((const void *)to64_sh[u]);
+        __m512i p0 = _mm512_permutex2var_epi64(l0, idx, l1);
+        __m512i p1 = _mm512_permutex2var_epi64(l0, _mm512_add_epi64(idx, one), l1);
+        __m512i p2 = _mm512_permutex2var_epi64(l0, _mm512_add_epi64(idx, two), l1);
+        __m512i w = _mm512_srlv_epi64(p0, sh);
+        w = _mm512_or_si512(w, _mm512_sllv_epi64(p1, _mm512_sub_epi64(s52, sh)));
+        w = _mm512_or_si512(w, _mm512_sllv_epi64(p2, _mm512_sub_epi64(s104, sh)));
+        _mm512_storeu_si512((void *)(out + 8 * u), w);
+    }
+    fold_top64(out, buf[59] >> 4);
+    memcpy(r, out, sizeof out);
+}
+
+/* ---- normalisation and reduction ----------------------------------------------------- */
+
+/* One lane-parallel carry round over n vectors: x = (x mod 2^52) + (carry of the limb below).
+ * The carry out of the top lane of x[n-1] is returned (callers ensure it is zero). */
+IFMA_INLINE void carry_round(__m512i *x, int n)
+{
+    const __m512i m = _mm512_set1_epi64((long long)M52);
+    __m512i cprev = _mm512_setzero_si512();
+    for (int k = 0; k < n; k++) {
+        __m512i c = _mm512_srli_epi64(x[k], 52);
+        x[k] = _mm512_add_epi64(_mm512_and_si512(x[k], m), _mm512_alignr_epi64(c, cprev, 7));
+        cprev = c;
+    }
+}
+
+IFMA_INLINE int any_over52(const __m512i *x, int n)
+{
+    __m512i o = x[0];
+    for (int k = 1; k < n; k++) o = _mm512_or_si512(o, x[k]);
+    return _mm512_test_epi64_mask(o, _mm512_set1_epi64((long long)~M52)) != 0;
+}
+
+/* Carry rounds until every limb is < 2^52 (variable-time; normally 2 rounds). */
+IFMA_INLINE void normalise8(__m512i x[8])
+{
+    do {
+        carry_round(x, 8);
+    } while (any_over52(x, 8));
+}
+
+/* z[0..14]: unnormalised 120-limb product (lanes < 2^63, value < 2^6240).
+ * Result: normalised 60-limb domain value congruent mod p. */
+IFMA_INLINE void reduce120(__m512i x[8], __m512i z[15])
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i k0 = _mm512_set1_epi64((long long)FOLD_K0);
+    const __m512i k1 = _mm512_set1_epi64((long long)FOLD_K1);
+    __m512i h[8], u[8], w[8];
+
+    carry_round(z, 15); /* lanes now < 2^52 + 2^11 */
+    for (int v = 0; v < 8; v++) h[v] = _mm512_alignr_epi64(v < 7 ? z[8 + v] : zero, z[7 + v], 4);
+    for (int v = 0; v < 7; v++) x[v] = z[v];
+    x[7] = _mm512_maskz_mov_epi64(0x0f, z[7]);
+    /* The low half keeps its excess (its carry into limb 60 is handled after the fold);
+     * the high half must be exactly normalised because IFMA reads only 52 input bits. */
+    while (any_over52(h, 8)) carry_round(h, 8);
+
+    for (int v = 0; v < 8; v++) {
+        x[v] = _mm512_madd52lo_epu64(x[v], h[v], k0);
+        u[v] = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, h[v], k0), h[v], k1);
+        w[v] = _mm512_madd52hi_epu64(zero, h[v], k1);
+    }
+    for (int v = 0; v < 8; v++) {
+        __m512i us = _mm512_alignr_epi64(u[v], v ? u[v - 1] : zero, 7); /* one limb up */
+        __m512i ws = _mm512_alignr_epi64(w[v], v ? w[v - 1] : zero, 6); /* two limbs up */
+        x[v] = _mm512_add_epi64(x[v], _mm512_add_epi64(us, ws));
+    }
+    /* value < 2^3190: limbs 60, 61 may be non-zero */
+    normalise8(x);
+    while (_mm512_mask_test_epi64_mask(0xf0, x[7], x[7])) {
+        __m512i h2 = _mm512_alignr_epi64(zero, x[7], 4); /* limbs 60..63 -> lanes 0..3 */
+        x[7] = _mm512_maskz_mov_epi64(0x0f, x[7]);
+        __m512i x0 = _mm512_madd52lo_epu64(x[0], h2, k0);
+        __m512i u2 = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, h2, k0), h2, k1);
+        __m512i w2 = _mm512_madd52hi_epu64(zero, h2, k1);
+        x0 = _mm512_add_epi64(x0, _mm512_alignr_epi64(u2, zero, 7));
+        x[0] = _mm512_add_epi64(x0, _mm512_alignr_epi64(w2, zero, 6));
+        normalise8(x);
+    }
+}
+
+/* ---- the product --------------------------------------------------------------------- */
+
+/* z[0..14] = a*b (unnormalised, 120 limbs), a and b normalised domain values.
+ * pa: a zero-padded copy of a: pa[0..7] = 0, pa[8..67] = a[0..59], pa[68..79] = 0. */
+IFMA_INLINE void product120(__m512i z[15], const uint64_t pa[80], const uint64_t b[64])
+{
+    for (int k = 0; k < 15; k++) z[k] = _mm512_setzero_si512();
+#pragma GCC unroll 60
+    for (int i = 0; i < 60; i++) {
+        const __m512i bi = _mm512_set1_epi64((long long)b[i]);
+#pragma GCC unroll 15
+        for (int k = 0; k < 15; k++) {
+            const int o = 8 * k - i; /* lane l of window: a[o + l] */
+            if (o + 7 >= 0 && o <= 59)
+                z[k] = _mm512_madd52lo_epu64(z[k], bi, _mm512_loadu_si512((const void *)(pa + 8 + o)));
+            if (o + 6 >= 0 && o - 1 <= 59)
+                z[k] = _mm512_madd52hi_epu64(z[k], bi,
+                                             _mm512_loadu_si512((const void *)(pa + 7 + o)));
+        }
+    }
+}
+
+IFMA_INLINE void pad_copy(uint64_t pa[80], const __m512i x[8])
+{
+    const __m512i zero = _mm512_setzero_si512();
+    _mm512_store_si512((void *)pa, zero);
+    for (int v = 0; v < 8; v++) _mm512_store_si512((void *)(pa + 8 + 8 * v), x[v]);
+    _mm512_store_si512((void *)(pa + 72), zero);
+}
+
+IFMA_TARGET void mulred_num3072_ifma_from64(uint64_t r52[64], const uint64_t a[48])
+{
+    __m512i x[8];
+    from64_vec(x, a);
+    for (int v = 0; v < 8; v++) _mm512_storeu_si512((void *)(r52 + 8 * v), x[v]);
+}
+
+IFMA_TARGET void mulred_num3072_ifma_to64(uint64_t r[48], const uint64_t a52[64])
+{
+    __m512i x[8];
+    for (int v = 0; v < 8; v++) x[v] = _mm512_loadu_si512((const void *)(a52 + 8 * v));
+    to64_vec(r, x);
+}
+
+IFMA_TARGET void mulred_num3072_ifma_mul_r52(uint64_t r[64], const uint64_t a[64], const uint64_t b[64])
+{
+    uint64_t pa[80] __attribute__((aligned(64)));
+    uint64_t bb[64] __attribute__((aligned(64)));
+    __m512i x[8], z[15];
+    for (int v = 0; v < 8; v++) x[v] = _mm512_loadu_si512((const void *)(a + 8 * v));
+    pad_copy(pa, x);
+    memcpy(bb, b, sizeof bb);
+    product120(z, pa, bb);
+    reduce120(x, z);
+    for (int v = 0; v < 8; v++) _mm512_storeu_si512((void *)(r + 8 * v), x[v]);
+}
+
+IFMA_TARGET void mulred_num3072_mul_ifma(uint64_t r[48], const uint64_t a[48], const uint64_t b[48])
+{
+    uint64_t pa[80] __attribute__((aligned(64)));
+    uint64_t bb[64] __attribute__((aligned(64)));
+    __m512i x[8], z[15];
+    from64_vec(x, b);
+    for (int v = 0; v < 8; v++) _mm512_store_si512((void *)(bb + 8 * v), x[v]);
+    from64_vec(x, a);
+    pad_copy(pa, x);
+    product120(z, pa, bb);
+    reduce120(x, z);
+    to64_vec(r, x);
+}
