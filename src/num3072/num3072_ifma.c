@@ -203,24 +203,37 @@ IFMA_INLINE void reduce120(__m512i x[8], __m512i z[15])
 
 /* ---- the product --------------------------------------------------------------------- */
 
+/* Unaligned 512-bit load written as asm so that GCC keeps the ~500 window loads where they are
+ * instead of hoisting them all into registers and spilling. */
+#define LOADU_ASM(dst, mem)                                                                       \
+    __asm__ volatile("vmovdqu64 %1, %0" : "=v"(dst) : "m"(*(const __m512i_u *)(mem)))
+
 /* z[0..14] = a*b (unnormalised, 120 limbs), a and b normalised domain values.
- * pa: a zero-padded copy of a: pa[0..7] = 0, pa[8..67] = a[0..59], pa[68..79] = 0. */
-IFMA_INLINE void product120(__m512i z[15], const uint64_t pa[80], const uint64_t b[64])
+ * pa: a zero-padded copy of a: pa[0..7] = 0, pa[8..67] = a[0..59], pa[68..79] = 0.
+ * Output vector k, lane l gets lo52(b[i]*a[8k+l-i]) and hi52(b[i-1]*a[8k+l-i]): both use the
+ * window a[8k-i .. 8k-i+7], so each window load feeds two IFMAs. Low and high halves go to
+ * separate accumulators (zl, zh) so each dependency chain has at most 60 IFMAs. */
+IFMA_INLINE void product120(__m512i z[15], const uint64_t pa[80], const uint64_t *b)
 {
-    for (int k = 0; k < 15; k++) z[k] = _mm512_setzero_si512();
-#pragma GCC unroll 60
-    for (int i = 0; i < 60; i++) {
-        const __m512i bi = _mm512_set1_epi64((long long)b[i]);
+    __m512i zl[15], zh[15];
+    for (int k = 0; k < 15; k++) zl[k] = zh[k] = _mm512_setzero_si512();
+    __m512i bprev = _mm512_setzero_si512();
+#pragma GCC unroll 61
+    for (int i = 0; i <= 60; i++) {
+        const __m512i bi = _mm512_set1_epi64(i < 60 ? (long long)b[i] : 0);
 #pragma GCC unroll 15
         for (int k = 0; k < 15; k++) {
-            const int o = 8 * k - i; /* lane l of window: a[o + l] */
-            if (o + 7 >= 0 && o <= 59)
-                z[k] = _mm512_madd52lo_epu64(z[k], bi, _mm512_loadu_si512((const void *)(pa + 8 + o)));
-            if (o + 6 >= 0 && o - 1 <= 59)
-                z[k] = _mm512_madd52hi_epu64(z[k], bi,
-                                             _mm512_loadu_si512((const void *)(pa + 7 + o)));
+            const int o = 8 * k - i; /* lane l of the window: a[o + l] */
+            if (o + 7 >= 0 && o <= 59) {
+                __m512i w;
+                LOADU_ASM(w, pa + 8 + o);
+                if (i < 60) zl[k] = _mm512_madd52lo_epu64(zl[k], bi, w);
+                if (i > 0) zh[k] = _mm512_madd52hi_epu64(zh[k], bprev, w);
+            }
         }
+        bprev = bi;
     }
+    for (int k = 0; k < 15; k++) z[k] = _mm512_add_epi64(zl[k], zh[k]);
 }
 
 IFMA_INLINE void pad_copy(uint64_t pa[80], const __m512i x[8])
@@ -248,12 +261,10 @@ IFMA_TARGET void mulred_num3072_ifma_to64(uint64_t r[48], const uint64_t a52[64]
 IFMA_TARGET void mulred_num3072_ifma_mul_r52(uint64_t r[64], const uint64_t a[64], const uint64_t b[64])
 {
     uint64_t pa[80] __attribute__((aligned(64)));
-    uint64_t bb[64] __attribute__((aligned(64)));
     __m512i x[8], z[15];
     for (int v = 0; v < 8; v++) x[v] = _mm512_loadu_si512((const void *)(a + 8 * v));
     pad_copy(pa, x);
-    memcpy(bb, b, sizeof bb);
-    product120(z, pa, bb);
+    product120(z, pa, b);
     reduce120(x, z);
     for (int v = 0; v < 8; v++) _mm512_storeu_si512((void *)(r + 8 * v), x[v]);
 }
