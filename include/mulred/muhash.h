@@ -1,0 +1,144 @@
+/* MuHash3072: a multiset hash in the multiplicative group mod p = 2^3072 − 1103717, in the two
+ * flavors deployed today (Bitcoin Core's gettxoutsetinfo muhash and Kaspa's UTXO commitment).
+ *
+ * An element (a byte string) maps to a 3072-bit number: key = H(element); the 384-byte ChaCha20
+ * keystream with that key, nonce 0, block counters 0..5, read as a little-endian integer.
+ *   bitcoin: H = SHA-256; digest = SHA-256(384 LE bytes of num/den mod p), displayed reversed.
+ *   kaspa:   H = BLAKE2b-256 keyed "MuHashElement"; digest = BLAKE2b-256 keyed "MuHashFinalize",
+ *            displayed as is.
+ * A state holds a numerator (inserts) and a denominator (removes), both starting at 1; only
+ * finalize inverts. Everything here is variable-time: the inputs are public data. */
+#ifndef MULRED_MUHASH_H
+#define MULRED_MUHASH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mulred/mulred.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MULRED_NUM3072_LIMBS 48
+#define MULRED_NUM3072_BYTES 384
+
+/* A 3072-bit number as 48 little-endian 64-bit limbs. Values in [0, 2^3072); arithmetic keeps
+ * results congruent mod p but not necessarily < p until mulred_num3072_reduce. */
+typedef struct {
+    uint64_t limb[MULRED_NUM3072_LIMBS];
+} mulred_num3072;
+
+typedef enum { MULRED_MUHASH_BITCOIN = 0, MULRED_MUHASH_KASPA = 1 } mulred_muhash_flavor;
+
+typedef struct {
+    mulred_muhash_flavor flavor;
+    mulred_num3072 num; /* product of inserted elements */
+    mulred_num3072 den; /* product of removed elements */
+} mulred_muhash_state;
+
+/* A byte string. */
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+} mulred_bytes;
+
+/* Hashing contexts of one thread (digest and keystream contexts, reused for every element;
+ * nothing is allocated per element). Not shareable between threads. */
+typedef struct mulred_muhash_ctx mulred_muhash_ctx;
+mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor);
+void mulred_muhash_ctx_free(mulred_muhash_ctx *ctx);
+
+/* "bitcoin" / "kaspa"; parse returns 0 or -1. */
+const char *mulred_muhash_flavor_name(mulred_muhash_flavor flavor);
+int mulred_muhash_flavor_parse(mulred_muhash_flavor *out, const char *name);
+
+/* The empty set. */
+void mulred_muhash_init(mulred_muhash_state *s, mulred_muhash_flavor flavor);
+/* The number an element maps to (not reduced: it may be >= p). */
+void mulred_muhash_element(mulred_num3072 *out, mulred_muhash_ctx *ctx, const uint8_t *data,
+                           size_t len);
+void mulred_muhash_insert(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const uint8_t *data,
+                          size_t len);
+void mulred_muhash_remove(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const uint8_t *data,
+                          size_t len);
+/* Inserts (or removes) n elements: the fast path (batched hashing and multiplication). */
+void mulred_muhash_insert_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
+                               const mulred_bytes *elems, size_t n);
+void mulred_muhash_remove_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
+                               const mulred_bytes *elems, size_t n);
+/* s ← s ∪ t (numerators and denominators multiply). Flavors must match (else abort). s may
+ * alias t. */
+void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t);
+/* The 32-byte digest in hash output order. A product with 0 finalizes to the hash of 384 zero
+ * bytes. Costs one inversion. */
+void mulred_muhash_finalize(uint8_t digest[32], const mulred_muhash_state *s);
+/* The digest as its implementation displays it (hex, 64 chars + NUL): bitcoin reversed. */
+void mulred_muhash_display(char hex[65], const uint8_t digest[32], mulred_muhash_flavor flavor);
+/* Serialization: bitcoin = numerator ‖ denominator, 384 LE bytes each, each reduced mod p
+ * (768 bytes); kaspa = the normalized numerator num/den mod p (384 bytes). Returns the length
+ * written; out must hold mulred_muhash_serialized_size(flavor) bytes. */
+size_t mulred_muhash_serialized_size(mulred_muhash_flavor flavor);
+size_t mulred_muhash_serialize(uint8_t *out, const mulred_muhash_state *s);
+/* Parses a serialization of the given flavor. Bitcoin accepts any 3072-bit values (they are
+ * reduced at finalize); kaspa rejects a value >= p. Returns MULRED_OK or MULRED_EINPUT. */
+int mulred_muhash_parse(mulred_muhash_state *s, mulred_muhash_flavor flavor, const uint8_t *in,
+                        size_t len, mulred_error *err);
+
+/* ---- 3072-bit arithmetic mod p (the group) ---- */
+void mulred_num3072_set_one(mulred_num3072 *r);
+bool mulred_num3072_is_one(const mulred_num3072 *a);
+/* r ≡ a·b mod p. r may alias a or b. 1·x and x·1 are copies (no multiplication). */
+void mulred_num3072_mul(mulred_num3072 *r, const mulred_num3072 *a, const mulred_num3072 *b);
+/* r = a mod p, in [0, p). */
+void mulred_num3072_reduce(mulred_num3072 *r, const mulred_num3072 *a);
+/* r = a^-1 mod p; 0 maps to 0. */
+void mulred_num3072_inverse(mulred_num3072 *r, const mulred_num3072 *a);
+void mulred_num3072_from_bytes(mulred_num3072 *r, const uint8_t in[384]); /* little-endian */
+void mulred_num3072_to_bytes(uint8_t out[384], const mulred_num3072 *a);  /* little-endian */
+/* The multiply path in use: "gmp", "mulx" or "ifma" (MULRED_KERNEL overrides the choice). */
+const char *mulred_num3072_kernel_name(void);
+
+/* ---- the parallel reduction ----
+ * A source splits its elements into chunks; OpenMP threads take chunks dynamically and multiply
+ * the elements of each into their own identity-seeded partial state (inserts into the
+ * numerator, removes into the denominator); the thread partials are then combined in thread
+ * order. Multiplication mod p is exact and commutative, so the result does not depend on the
+ * number of threads, the chunking or the schedule. */
+typedef struct mulred_muhash_sink mulred_muhash_sink;
+/* Adds one element to the calling thread's partial. The bytes are copied (elements are hashed
+ * and multiplied in batches); len must be at most MULRED_MUHASH_MAX_ELEMENT. */
+#define MULRED_MUHASH_MAX_ELEMENT 65536
+void mulred_muhash_sink_add(mulred_muhash_sink *sink, const uint8_t *data, size_t len,
+                            bool remove);
+
+typedef struct {
+    size_t nchunks;
+    /* Emits the elements of chunk i into sink; called from several threads at once for
+     * different i. Returns MULRED_OK, or a status with err filled (the error of the lowest
+     * failing chunk is reported). */
+    int (*produce)(void *ctx, size_t i, mulred_muhash_sink *sink, mulred_error *err);
+    void *ctx;
+} mulred_muhash_source;
+
+typedef struct {
+    uint64_t inserted, removed;
+    double produce_cpu;  /* thread-seconds spent producing (reading, decoding, generating) */
+    double hash_cpu;     /* thread-seconds spent hashing elements and multiplying them in */
+    double parallel_wall;  /* wall seconds of the threaded part */
+    double combine_wall;   /* wall seconds combining the thread partials */
+    int threads;
+} mulred_muhash_stats;
+
+/* Reduces the sources with the given number of threads (0: OMP_NUM_THREADS, else all cores)
+ * into *out (initialized here to the flavor's empty set). Returns MULRED_OK or the first
+ * error. */
+int mulred_muhash_reduce(mulred_muhash_state *out, mulred_muhash_flavor flavor,
+                         const mulred_muhash_source *sources, size_t nsources, int threads,
+                         mulred_muhash_stats *stats, mulred_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,34 @@
+# Shared steps of the README's commands (sourced). Idempotent: packages already installed and
+# an up-to-date build are skipped.
+set -euo pipefail
+MULRED_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$MULRED_ROOT/build}
+
+# Debian 12 packages mulred builds, tests and runs with.
+MULRED_PACKAGES=(gcc libc6-dev make cmake pkg-config git ca-certificates
+    libopenmpi-dev openmpi-bin libgmp-dev libssl-dev libsecp256k1-dev libcunit1-dev
+    gnuplot-nox)
+
+install_packages() {
+    local missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=()
+    [ "$(id -u)" = 0 ] || sudo=(sudo)
+    echo "==> installing: ${missing[*]}"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build_mulred() { # extra cmake arguments
+    if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+        cmake -S "$MULRED_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "$@"
+    fi
+    cmake --build "$BUILD_DIR" -j "$(nproc)"
+}
+
+# mpirun as root needs explicit consent; more ranks than cores needs oversubscription.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1

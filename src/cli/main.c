@@ -1,0 +1,62 @@
+/* mulred: one binary, subcommands. Under mpirun every rank runs the same command; only rank 0
+ * prints. Exit status: 0 success, 1 usage, 2 bad input, 3 runtime or MPI failure. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "mulred/dist.h"
+
+static const mulred_command commands[] = {
+    {"version", "print the version, git revision and the arithmetic paths in use",
+     mulred_cmd_version, false},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: mulred [--help] [--version] COMMAND [OPTIONS]\n"
+            "\n"
+            "Large commutative-group products, bit-exact, on MPI ranks and OpenMP threads:\n"
+            "MuHash3072 multiset hashes (Bitcoin Core, Kaspa) and their UTXO snapshots.\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n"
+                 "Run 'mulred COMMAND --help' for a command's options. Under mpirun every rank\n"
+                 "runs the same command and rank 0 prints.\n"
+                 "Exit status: 0 success, 1 usage error, 2 bad input, 3 runtime or MPI failure.\n");
+}
+
+int main(int argc, char **argv)
+{
+    bool root = mulred_dist_env_rank() == 0;
+    if (argc < 2) {
+        if (root) usage(stderr);
+        return MULRED_EUSAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        if (root) usage(stdout);
+        return MULRED_OK;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) name = "version";
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(commands[i].name, name) != 0) continue;
+        if (commands[i].uses_mpi) {
+            mulred_error err;
+            mulred_error_clear(&err);
+            if (mulred_dist_init(&argc, &argv, &err)) {
+                if (root) fprintf(stderr, "mulred: %s\n", err.message);
+                return err.status;
+            }
+        }
+        int status = commands[i].run(argc - 1, argv + 1);
+        fflush(stdout);
+        mulred_dist_finalize();
+        return status;
+    }
+    if (name[0] == '-') return cli_usage_error(NULL, "unknown option '%s'", name);
+    return cli_usage_error(NULL, "unknown command '%s'", name);
+}

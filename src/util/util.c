@@ -1,0 +1,212 @@
+#define _GNU_SOURCE
+#include "util/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int mulred_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+int mulred_hex_decode(uint8_t *out, const char *hex, size_t len, size_t *bad)
+{
+    for (size_t i = 0; i < len; i++) {
+        int hi = mulred_hex_digit((unsigned char)hex[2 * i]);
+        int lo = mulred_hex_digit((unsigned char)hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            if (bad) *bad = 2 * i + (hi < 0 ? 0 : 1);
+            return -1;
+        }
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return 0;
+}
+
+void mulred_hex_encode(char *out, const uint8_t *in, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < len; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+void mulred_hex_encode_reversed(char *out, const uint8_t *in, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < len; i++) {
+        uint8_t b = in[len - 1 - i];
+        out[2 * i] = digits[b >> 4];
+        out[2 * i + 1] = digits[b & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+void mulred_bytes_reverse(uint8_t *buf, size_t len)
+{
+    for (size_t i = 0; i < len / 2; i++) {
+        uint8_t t = buf[i];
+        buf[i] = buf[len - 1 - i];
+        buf[len - 1 - i] = t;
+    }
+}
+
+double mulred_wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double mulred_thread_cputime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int mulred_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double mulred_median(double *v, size_t n)
+{
+    if (n == 0) return 0.0;
+    qsort(v, n, sizeof *v, mulred_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static mulred_cpu_features cpu_features;
+static int cpu_probed;
+
+static void cpu_probe(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    cpu_features.adx = __builtin_cpu_supports("adx");
+    cpu_features.bmi2 = __builtin_cpu_supports("bmi2");
+    cpu_features.avx2 = __builtin_cpu_supports("avx2");
+    cpu_features.avx512f = __builtin_cpu_supports("avx512f");
+    cpu_features.avx512vl = __builtin_cpu_supports("avx512vl");
+    cpu_features.avx512ifma = __builtin_cpu_supports("avx512ifma");
+    /* gcc 12's __builtin_cpu_supports has no "sha"; read cpuid leaf 7, EBX bit 29. */
+    unsigned int a = 7, b = 0, c = 0, d = 0;
+    __asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+    cpu_features.sha_ni = (b >> 29) & 1;
+#endif
+    cpu_probed = 1;
+}
+
+const mulred_cpu_features *mulred_cpu(void)
+{
+    if (!cpu_probed) cpu_probe();
+    return &cpu_features;
+}
+
+const char *mulred_cpu_describe(void)
+{
+    static char buf[128];
+    const mulred_cpu_features *f = mulred_cpu();
+    snprintf(buf, sizeof buf, "%s%s%s%s%s%s%s", f->adx ? "adx " : "", f->bmi2 ? "bmi2 " : "",
+             f->avx2 ? "avx2 " : "", f->avx512f ? "avx512f " : "", f->avx512vl ? "avx512vl " : "",
+             f->avx512ifma ? "avx512ifma " : "", f->sha_ni ? "sha_ni " : "");
+    size_t n = strlen(buf);
+    if (n) buf[n - 1] = '\0';
+    return buf;
+}
+
+int mulred_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int mulred_read_file(const char *path, char **data, size_t *len, mulred_error *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        if (f != stdin) fclose(f);
+        return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);
+    }
+    for (;;) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) {
+            if (ferror(f)) {
+                int e = errno;
+                free(buf);
+                if (f != stdin) fclose(f);
+                return mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte %zu: %s", path,
+                                        n, strerror(e));
+            }
+            break;
+        }
+        char *grown = realloc(buf, 2 * cap + 1);
+        if (!grown) {
+            free(buf);
+            if (f != stdin) fclose(f);
+            return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);
+        }
+        buf = grown;
+        cap *= 2;
+    }
+    if (f != stdin) fclose(f);
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return MULRED_OK;
+}
+
+int mulred_parse_count(const char *s, uint64_t *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    if (strpbrk(s, "eE.")) {
+        double d = strtod(s, &end);
+        if (errno || *end || d < 0 || d > 1.8e19 || d != floor(d)) return -1;
+        *out = (uint64_t)d;
+        return 0;
+    }
+    if (*s == '-') return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s) return -1;
+    uint64_t mult = 1;
+    if (*end == 'k' || *end == 'K') mult = 1000, end++;
+    else if (*end == 'M') mult = 1000000, end++;
+    else if (*end == 'G') mult = 1000000000, end++;
+    if (*end) return -1;
+    if (v > UINT64_MAX / mult) return -1;
+    *out = (uint64_t)v * mult;
+    return 0;
+}
+
+void mulred_format_seconds(char *out, size_t cap, double s)
+{
+    if (s < 1e-6) snprintf(out, cap, "%.1f ns", s * 1e9);
+    else if (s < 1e-3) snprintf(out, cap, "%.2f us", s * 1e6);
+    else if (s < 1.0) snprintf(out, cap, "%.2f ms", s * 1e3);
+    else snprintf(out, cap, "%.3f s", s);
+}
+
+void mulred_format_rate(char *out, size_t cap, double r, const char *unit)
+{
+    if (r >= 1e9) snprintf(out, cap, "%.2f G%s/s", r / 1e9, unit);
+    else if (r >= 1e6) snprintf(out, cap, "%.2f M%s/s", r / 1e6, unit);
+    else if (r >= 1e3) snprintf(out, cap, "%.2f k%s/s", r / 1e3, unit);
+    else snprintf(out, cap, "%.2f %s/s", r, unit);
+}

@@ -1,0 +1,75 @@
+/* util layer: hex and bytes, little-endian helpers, timers, CPU features, files, JSON.
+ * Internal to libmulred and its command; nothing here depends on another layer. */
+#ifndef MULRED_UTIL_H
+#define MULRED_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mulred/mulred.h"
+
+/* ---- bytes ---- */
+static inline uint32_t mulred_load_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t mulred_load_le64(const uint8_t *p)
+{
+    return (uint64_t)mulred_load_le32(p) | (uint64_t)mulred_load_le32(p + 4) << 32;
+}
+static inline void mulred_store_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+static inline void mulred_store_le64(uint8_t *p, uint64_t v)
+{
+    mulred_store_le32(p, (uint32_t)v);
+    mulred_store_le32(p + 4, (uint32_t)(v >> 32));
+}
+static inline uint16_t mulred_load_le16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* Value of one hex digit, or -1. */
+int mulred_hex_digit(int c);
+/* Decodes exactly 2*len hex characters from hex into out. Returns 0, or -1 on a non-hex
+ * character (and *bad, when non-NULL, gets its index). */
+int mulred_hex_decode(uint8_t *out, const char *hex, size_t len, size_t *bad);
+/* Writes 2*len lowercase hex characters and a NUL into out (size 2*len + 1). */
+void mulred_hex_encode(char *out, const uint8_t *in, size_t len);
+/* Same, bytes in reverse order (Bitcoin's display order for hashes). */
+void mulred_hex_encode_reversed(char *out, const uint8_t *in, size_t len);
+void mulred_bytes_reverse(uint8_t *buf, size_t len);
+
+/* ---- time ---- */
+double mulred_wtime(void);         /* monotonic wall clock, seconds */
+double mulred_thread_cputime(void); /* this thread's CPU time, seconds */
+int mulred_cmp_double(const void *a, const void *b); /* for qsort */
+double mulred_median(double *v, size_t n);           /* sorts v */
+
+/* ---- CPU features (x86-64 cpuid; all false elsewhere) ---- */
+typedef struct {
+    bool adx, bmi2, avx2, avx512f, avx512vl, avx512ifma, sha_ni;
+} mulred_cpu_features;
+const mulred_cpu_features *mulred_cpu(void);
+/* Space-separated list of the features above that this CPU has. */
+const char *mulred_cpu_describe(void);
+/* Number of online processors. */
+int mulred_cpu_count(void);
+
+/* ---- files ---- */
+/* Reads a whole file ("-" is standard input) into a NUL-terminated malloc'd buffer. */
+int mulred_read_file(const char *path, char **data, size_t *len, mulred_error *err);
+
+/* ---- misc ---- */
+/* Parses a non-negative integer with an optional exponent form (1e6, 2e5) or suffix k/M/G
+ * (powers of 1000). Returns 0 on success. */
+int mulred_parse_count(const char *s, uint64_t *out);
+/* Formats a count with SI suffix ("1.23 M"), seconds with units ("1.2 ms"). */
+void mulred_format_seconds(char *out, size_t cap, double seconds);
+void mulred_format_rate(char *out, size_t cap, double per_second, const char *unit);
+
+#endif

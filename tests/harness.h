@@ -1,0 +1,40 @@
+/* Test harness: every tests/test_NAME.c defines test_register(), which adds CUnit suites; the
+ * runner (harness.c) prints the random seed, accepts --seed N (or MULRED_TEST_SEED), runs all
+ * suites and exits non-zero when any assertion failed. */
+#ifndef MULRED_TEST_HARNESS_H
+#define MULRED_TEST_HARNESS_H
+
+#include <CUnit/CUnit.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void test_register(void);
+
+/* Adds a suite with the given tests: TEST_SUITE("name", {"case", fn}, ...). */
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} test_case;
+void test_add_suite(const char *name, const test_case *cases, size_t n);
+#define TEST_SUITE(name, ...)                                                                     \
+    do {                                                                                          \
+        static const test_case cases_[] = {__VA_ARGS__};                                         \
+        test_add_suite(name, cases_, sizeof cases_ / sizeof cases_[0]);                           \
+    } while (0)
+
+/* Deterministic pseudo-random numbers from the run's seed (xoshiro256**). */
+uint64_t test_seed(void);
+uint64_t test_rand64(void);
+void test_rand_bytes(uint8_t *buf, size_t n);
+/* Uniform in [0, n). */
+uint64_t test_rand_below(uint64_t n);
+
+/* Directory of the shared conformance vectors: $MULRED_VECTORS, else ../shared/vectors next to
+ * the source tree. Returns "DIR/rel" in a static buffer (one at a time). */
+const char *test_vector_path(const char *rel);
+/* Directory for temporary files of this test run (created on first use). */
+const char *test_tmpdir(void);
+/* Hex string to bytes; asserts it is well-formed. Returns malloc'd buffer, length in *len. */
+uint8_t *test_unhex(const char *hex, size_t *len);
+
+#endif

@@ -1,0 +1,46 @@
+# Shared helpers of the script tests (sourced). CTest sets MULRED, MULRED_VECTORS, MPIEXEC,
+# MPIEXEC_NUMPROC_FLAG, MPIEXEC_FLAGS and TEST_TMP.
+set -euo pipefail
+: "${MULRED:?set by CTest}"
+: "${TEST_TMP:=$(mktemp -d)}"
+rm -rf "$TEST_TMP" && mkdir -p "$TEST_TMP"
+failures=0
+checks=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+pass() { checks=$((checks + 1)); }
+
+# expect_status WANT CMD... : runs CMD, checks its exit status; stdout in $out, stderr in $err.
+expect_status() {
+    local want=$1; shift
+    local got=0
+    "$@" >"$TEST_TMP/stdout" 2>"$TEST_TMP/stderr" || got=$?
+    out=$(cat "$TEST_TMP/stdout"); err=$(cat "$TEST_TMP/stderr")
+    if [ "$got" -ne "$want" ]; then
+        fail "exit $got (want $want): $*"; echo "  stdout: $out" >&2; echo "  stderr: $err" >&2
+    else
+        pass
+    fi
+}
+expect_contains() { # HAYSTACK NEEDLE WHAT
+    case "$1" in *"$2"*) pass ;; *) fail "$3: '$2' not in: $1" ;; esac
+}
+expect_equal() { # GOT WANT WHAT
+    if [ "$1" = "$2" ]; then pass; else fail "$3: got '$1', want '$2'"; fi
+}
+
+# mpi N CMD... : runs CMD under the MPI launcher with N ranks (oversubscribed, unbound; as root
+# Open MPI needs its explicit consent).
+mpi() {
+    local n=$1; shift
+    local root_flags=()
+    [ "$(id -u)" = 0 ] && root_flags=(--allow-run-as-root)
+    # shellcheck disable=SC2086
+    "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" "$n" ${MPIEXEC_FLAGS:---oversubscribe} \
+        "${root_flags[@]}" "$@"
+}
+
+finish() {
+    echo "$checks passed, $failures failed"
+    [ "$failures" -eq 0 ]
+}
