@@ -67,6 +67,7 @@ IFMA_INLINE void from64_vec(__m512i x[8], const uint64_t a[48])
     const __m512i m = _mm512_set1_epi64((long long)M52);
     const __m512i one = _mm512_set1_epi64(1);
     const __m512i s64 = _mm512_set1_epi64(64);
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) {
         __m512i w = v < 7 ? _mm512_loadu_si512((const void *)(a + F_BASE(v)))
                           : _mm512_maskz_loadu_epi64(0x07, a + F_BASE(7)); /* a[45..47] */
@@ -105,12 +106,14 @@ static void fold_top64(uint64_t w[48], uint64_t top)
 IFMA_INLINE void to64_vec(uint64_t r[48], const __m512i x[8])
 {
     uint64_t buf[64] __attribute__((aligned(64)));
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) _mm512_store_si512((void *)(buf + 8 * v), x[v]);
     const __m512i two = _mm512_set1_epi64(2);
     const __m512i one = _mm512_set1_epi64(1);
     const __m512i s52 = _mm512_set1_epi64(52);
     const __m512i s104 = _mm512_set1_epi64(104);
     uint64_t out[48];
+#pragma GCC unroll 16
     for (int u = 0; u < 6; u++) {
         const uint64_t *src = buf + T_BASE(u);
         __m512i l0 = _mm512_loadu_si512((const void *)src);
@@ -138,6 +141,7 @@ IFMA_INLINE void carry_round(__m512i *x, int n)
 {
     const __m512i m = _mm512_set1_epi64((long long)M52);
     __m512i cprev = _mm512_setzero_si512();
+#pragma GCC unroll 16
     for (int k = 0; k < n; k++) {
         __m512i c = _mm512_srli_epi64(x[k], 52);
         x[k] = _mm512_add_epi64(_mm512_and_si512(x[k], m), _mm512_alignr_epi64(c, cprev, 7));
@@ -148,6 +152,7 @@ IFMA_INLINE void carry_round(__m512i *x, int n)
 IFMA_INLINE int any_over52(const __m512i *x, int n)
 {
     __m512i o = x[0];
+#pragma GCC unroll 16
     for (int k = 1; k < n; k++) o = _mm512_or_si512(o, x[k]);
     return _mm512_test_epi64_mask(o, _mm512_set1_epi64((long long)~M52)) != 0;
 }
@@ -160,34 +165,49 @@ IFMA_INLINE void normalise8(__m512i x[8])
     } while (any_over52(x, 8));
 }
 
-/* z[0..14]: unnormalised 120-limb product (lanes < 2^63, value < 2^6240).
- * Result: normalised 60-limb domain value congruent mod p. */
+/* z[0..14]: unnormalised 120-limb product (lanes < 2^59, value < 2^6240).
+ * Result: normalised 60-limb domain value congruent mod p.
+ * The high half H (limbs 60..119) is folded without normalising it first: IFMA reads only the
+ * low 52 bits of each lane, so H = Hlo + Hc where Hlo = lanes mod 2^52 and Hc = the lane
+ * carries (< 2^7) moved one limb up; both are folded (8 IFMAs per vector instead of a carry
+ * round, a check and a loop). */
 IFMA_INLINE void reduce120(__m512i x[8], __m512i z[15])
 {
     const __m512i zero = _mm512_setzero_si512();
     const __m512i k0 = _mm512_set1_epi64((long long)FOLD_K0);
     const __m512i k1 = _mm512_set1_epi64((long long)FOLD_K1);
-    __m512i h[8], u[8], w[8];
+    __m512i h[8], hc[8], c[8], u[8], w[8];
 
-    carry_round(z, 15); /* lanes now < 2^52 + 2^11 */
-    for (int v = 0; v < 8; v++) h[v] = _mm512_alignr_epi64(v < 7 ? z[8 + v] : zero, z[7 + v], 4);
+#pragma GCC unroll 16
+    for (int v = 0; v < 8; v++) {
+        h[v] = _mm512_alignr_epi64(v < 7 ? z[8 + v] : zero, z[7 + v], 4); /* limbs 60+8v.. */
+        c[v] = _mm512_srli_epi64(h[v], 52);
+    }
+#pragma GCC unroll 16
+    for (int v = 0; v < 8; v++) hc[v] = _mm512_alignr_epi64(c[v], v ? c[v - 1] : zero, 7);
+#pragma GCC unroll 16
     for (int v = 0; v < 7; v++) x[v] = z[v];
     x[7] = _mm512_maskz_mov_epi64(0x0f, z[7]);
-    /* The low half keeps its excess (its carry into limb 60 is handled after the fold);
-     * the high half must be exactly normalised because IFMA reads only 52 input bits. */
-    while (any_over52(h, 8)) carry_round(h, 8);
 
+    /* x += (Hlo + Hc) * (K1*2^52 + K0), limb m of H landing at limbs m, m+1, m+2 */
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) {
         x[v] = _mm512_madd52lo_epu64(x[v], h[v], k0);
-        u[v] = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, h[v], k0), h[v], k1);
+        x[v] = _mm512_madd52lo_epu64(x[v], hc[v], k0);
+        u[v] = _mm512_madd52hi_epu64(zero, h[v], k0);
+        u[v] = _mm512_madd52lo_epu64(u[v], h[v], k1);
+        u[v] = _mm512_madd52hi_epu64(u[v], hc[v], k0);
+        u[v] = _mm512_madd52lo_epu64(u[v], hc[v], k1);
         w[v] = _mm512_madd52hi_epu64(zero, h[v], k1);
+        w[v] = _mm512_madd52hi_epu64(w[v], hc[v], k1);
     }
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) {
         __m512i us = _mm512_alignr_epi64(u[v], v ? u[v - 1] : zero, 7); /* one limb up */
         __m512i ws = _mm512_alignr_epi64(w[v], v ? w[v - 1] : zero, 6); /* two limbs up */
         x[v] = _mm512_add_epi64(x[v], _mm512_add_epi64(us, ws));
     }
-    /* value < 2^3190: limbs 60, 61 may be non-zero */
+    /* lanes < 2^60, value < 2^3190: after normalising, limbs 60, 61 may be non-zero */
     normalise8(x);
     while (_mm512_mask_test_epi64_mask(0xf0, x[7], x[7])) {
         __m512i h2 = _mm512_alignr_epi64(zero, x[7], 4); /* limbs 60..63 -> lanes 0..3 */
@@ -197,7 +217,10 @@ IFMA_INLINE void reduce120(__m512i x[8], __m512i z[15])
         __m512i w2 = _mm512_madd52hi_epu64(zero, h2, k1);
         x0 = _mm512_add_epi64(x0, _mm512_alignr_epi64(u2, zero, 7));
         x[0] = _mm512_add_epi64(x0, _mm512_alignr_epi64(w2, zero, 6));
-        normalise8(x);
+        /* only x[0] changed and x[1..7] are normalised: one round on x[0..1] (x[1] has no
+         * carry of its own to lose), then the general loop if anything is still over */
+        carry_round(x, 2);
+        if (any_over52(x, 2)) normalise8(x);
     }
 }
 
@@ -216,6 +239,7 @@ IFMA_INLINE void reduce120(__m512i x[8], __m512i z[15])
 IFMA_INLINE void product120(__m512i z[15], const uint64_t pa[80], const uint64_t *b)
 {
     __m512i zl[15], zh[15];
+#pragma GCC unroll 16
     for (int k = 0; k < 15; k++) zl[k] = zh[k] = _mm512_setzero_si512();
     __m512i bprev = _mm512_setzero_si512();
 #pragma GCC unroll 61
@@ -233,6 +257,7 @@ IFMA_INLINE void product120(__m512i z[15], const uint64_t pa[80], const uint64_t
         }
         bprev = bi;
     }
+#pragma GCC unroll 16
     for (int k = 0; k < 15; k++) z[k] = _mm512_add_epi64(zl[k], zh[k]);
 }
 
@@ -243,6 +268,7 @@ IFMA_INLINE void square120(__m512i z[15], const uint64_t pa[80])
 {
     const uint64_t *a = pa + 8;
     __m512i zl[15], zh[15];
+#pragma GCC unroll 16
     for (int k = 0; k < 15; k++) zl[k] = zh[k] = _mm512_setzero_si512();
     __m512i bprev = _mm512_setzero_si512();
 #pragma GCC unroll 61
@@ -275,10 +301,12 @@ IFMA_INLINE void square120(__m512i z[15], const uint64_t pa[80])
     }
     const __m512i ilo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
     const __m512i ihi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+#pragma GCC unroll 16
     for (int k = 0; k < 15; k++) {
         z[k] = _mm512_add_epi64(zl[k], zh[k]);
         z[k] = _mm512_add_epi64(z[k], z[k]);
     }
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) {
         const __m512i av = _mm512_load_si512((const void *)(a + 8 * v));
         const __m512i sl = _mm512_madd52lo_epu64(_mm512_setzero_si512(), av, av);
@@ -293,6 +321,7 @@ IFMA_INLINE void pad_copy(uint64_t pa[80], const __m512i x[8])
 {
     const __m512i zero = _mm512_setzero_si512();
     _mm512_store_si512((void *)pa, zero);
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) _mm512_store_si512((void *)(pa + 8 + 8 * v), x[v]);
     _mm512_store_si512((void *)(pa + 72), zero);
 }
@@ -301,12 +330,14 @@ IFMA_TARGET void mulred_num3072_ifma_from64(uint64_t r52[64], const uint64_t a[4
 {
     __m512i x[8];
     from64_vec(x, a);
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) _mm512_storeu_si512((void *)(r52 + 8 * v), x[v]);
 }
 
 IFMA_TARGET void mulred_num3072_ifma_to64(uint64_t r[48], const uint64_t a52[64])
 {
     __m512i x[8];
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) x[v] = _mm512_loadu_si512((const void *)(a52 + 8 * v));
     to64_vec(r, x);
 }
@@ -315,10 +346,12 @@ IFMA_TARGET void mulred_num3072_ifma_mul_r52(uint64_t r[64], const uint64_t a[64
 {
     uint64_t pa[80] __attribute__((aligned(64)));
     __m512i x[8], z[15];
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) x[v] = _mm512_loadu_si512((const void *)(a + 8 * v));
     pad_copy(pa, x);
     product120(z, pa, b);
     reduce120(x, z);
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) _mm512_storeu_si512((void *)(r + 8 * v), x[v]);
 }
 
@@ -328,6 +361,7 @@ IFMA_TARGET void mulred_num3072_mul_ifma(uint64_t r[48], const uint64_t a[48], c
     uint64_t bb[64] __attribute__((aligned(64)));
     __m512i x[8], z[15];
     from64_vec(x, b);
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) _mm512_store_si512((void *)(bb + 8 * v), x[v]);
     from64_vec(x, a);
     pad_copy(pa, x);
@@ -340,10 +374,12 @@ IFMA_TARGET void mulred_num3072_ifma_sqr_r52(uint64_t r[64], const uint64_t a[64
 {
     uint64_t pa[80] __attribute__((aligned(64)));
     __m512i x[8], z[15];
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) x[v] = _mm512_loadu_si512((const void *)(a + 8 * v));
     pad_copy(pa, x);
     square120(z, pa);
     reduce120(x, z);
+#pragma GCC unroll 16
     for (int v = 0; v < 8; v++) _mm512_storeu_si512((void *)(r + 8 * v), x[v]);
 }
 
