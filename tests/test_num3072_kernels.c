@@ -65,10 +65,12 @@ static void sqr_r52_wrap(uint64_t *r, const uint64_t *a)
 }
 
 static const kernel kernels[] = {
-    {"mul_mulx (karatsuba 1)", mulred_num3072_mul_mulx, NULL, mulred_num3072_kernels_have_mulx, "bmi2+adx"},
-    {"mul_mulx_school", mulred_num3072_mul_mulx_school, NULL, mulred_num3072_kernels_have_mulx, "bmi2+adx"},
-    {"mul_mulx_kara2", mulred_num3072_mul_mulx_kara2, NULL, mulred_num3072_kernels_have_mulx, "bmi2+adx"},
-    {"sqr_mulx", NULL, mulred_num3072_sqr_mulx, mulred_num3072_kernels_have_mulx, "bmi2+adx"},
+    {"mul_mulx (karatsuba 1)", mulred_num3072_mul_mulx, NULL, mulred_num3072_kernels_have_mulx,
+     "bmi2+adx"},
+    {"mul_mulx_school", mulred_num3072_mul_mulx_school, NULL, mulred_num3072_kernels_have_mulx,
+     "bmi2+adx"},
+    {"mul_mulx_kara2", mulred_num3072_mul_mulx_kara2, NULL, mulred_num3072_kernels_have_mulx,
+     "bmi2+adx"},
     {"mul_ifma", mulred_num3072_mul_ifma, NULL, mulred_num3072_kernels_have_ifma, "avx512ifma"},
     {"sqr_ifma", NULL, mulred_num3072_sqr_ifma, mulred_num3072_kernels_have_ifma, "avx512ifma"},
     {"ifma_mul_r52 (domain)", mul_r52_wrap, NULL, mulred_num3072_kernels_have_ifma, "avx512ifma"},
@@ -97,21 +99,49 @@ static void edge_value(uint64_t *a, int i)
     mpz_t z;
     mpz_init(z);
     switch (i) {
-    case 0: break;
-    case 1: mpz_set_ui(z, 1); break;
-    case 2: mpz_set_ui(z, 2); break;
-    case 3: mpz_sub_ui(z, P, 1); break;
-    case 4: mpz_set(z, P); break;
-    case 5: mpz_add_ui(z, P, 1); break;
-    case 6: mpz_add_ui(z, P, CP - 1); break;
-    case 7: mpz_sub_ui(z, P, CP); break;
-    case 8: mpz_set_ui(z, CP); break;
-    case 9: mpz_set_ui(z, UINT64_MAX); break;
-    case 10: mpz_setbit(z, 3071); break;
-    case 11: mpz_setbit(z, 3068), mpz_sub_ui(z, z, 1); break;
-    case 14: mpz_sub_ui(z, P, 2); break;
-    case 15: mpz_add_ui(z, P, CP / 2); break;
-    default: break;
+    case 0:
+        break;
+    case 1:
+        mpz_set_ui(z, 1);
+        break;
+    case 2:
+        mpz_set_ui(z, 2);
+        break;
+    case 3:
+        mpz_sub_ui(z, P, 1);
+        break;
+    case 4:
+        mpz_set(z, P);
+        break;
+    case 5:
+        mpz_add_ui(z, P, 1);
+        break;
+    case 6:
+        mpz_add_ui(z, P, CP - 1);
+        break;
+    case 7:
+        mpz_sub_ui(z, P, CP);
+        break;
+    case 8:
+        mpz_set_ui(z, CP);
+        break;
+    case 9:
+        mpz_set_ui(z, UINT64_MAX);
+        break;
+    case 10:
+        mpz_setbit(z, 3071);
+        break;
+    case 11:
+        mpz_setbit(z, 3068), mpz_sub_ui(z, z, 1);
+        break;
+    case 14:
+        mpz_sub_ui(z, P, 2);
+        break;
+    case 15:
+        mpz_add_ui(z, P, CP / 2);
+        break;
+    default:
+        break;
     }
     from_mpz(a, z);
     mpz_clear(z);
@@ -178,8 +208,10 @@ static int congruent(const uint64_t *r, const uint64_t *a, const uint64_t *b)
 
 static void apply(const kernel *k, uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
-    if (k->mul) k->mul(r, a, b);
-    else k->sqr(r, a);
+    if (k->mul)
+        k->mul(r, a, b);
+    else
+        k->sqr(r, a);
 }
 
 static long iterations(void)
@@ -229,8 +261,8 @@ static int skip(const kernel *k)
     if (k->available()) return 0;
     const char *force = getenv("MULRED_KERNEL_TEST_FORCE_MULX");
     if (force && *force == '1' && k->available == mulred_num3072_kernels_have_mulx) {
-        printf("\n    (kernel %s: CPUID says no %s; forced by MULRED_KERNEL_TEST_FORCE_MULX)", k->name,
-               k->needs);
+        printf("\n    (kernel %s: CPUID says no %s; forced by MULRED_KERNEL_TEST_FORCE_MULX)",
+               k->name, k->needs);
         return 0;
     }
     printf("\n    (kernel %s: CPU lacks %s, skipped)", k->name, k->needs);
@@ -269,8 +301,10 @@ static void test_random(void)
         for (long it = 0; it < n; it++) {
             uint64_t a[L], b[L];
             random_value(a);
-            if (test_rand_below(16) == 0) memcpy(b, a, sizeof b);
-            else random_value(b);
+            if (test_rand_below(16) == 0)
+                memcpy(b, a, sizeof b);
+            else
+                random_value(b);
             if (!check_one(k, a, b, it % 16 == 0)) {
                 if (!bad++) report_failure(k, "random product", a, b);
             }
@@ -326,8 +360,10 @@ static void test_domain(void)
     domain_bad = 0;
     for (int it = 0; it < 2000; it++) {
         uint64_t a[L], back[L], x[64];
-        if (it < NEDGES) edge_value(a, it);
-        else random_value(a);
+        if (it < NEDGES)
+            edge_value(a, it);
+        else
+            random_value(a);
         mulred_num3072_ifma_from64(x, a);
         check_domain(x);
         mulred_num3072_ifma_to64(back, x);
@@ -364,6 +400,6 @@ void test_register(void)
     mpz_mul_2exp(P, P, 3072);
     mpz_sub_ui(P, P, CP);
     TEST_SUITE("num3072_kernels", {"edge values and aliasing", test_edges},
-               {"random inputs against mpz", test_random}, {"chains of 10,000 products", test_chain},
-               {"radix-2^52 domain API", test_domain});
+               {"random inputs against mpz", test_random},
+               {"chains of 10,000 products", test_chain}, {"radix-2^52 domain API", test_domain});
 }

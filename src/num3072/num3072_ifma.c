@@ -25,7 +25,8 @@
 #include <string.h>
 
 #define IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl")))
-#define IFMA_INLINE static inline __attribute__((always_inline, target("avx512f,avx512ifma,avx512vl")))
+#define IFMA_INLINE                                                                                \
+    static inline __attribute__((always_inline, target("avx512f,avx512ifma,avx512vl")))
 
 #define M52     ((UINT64_C(1) << 52) - 1)
 #define C_P     ((uint64_t)MULRED_NUM3072_C)
@@ -47,8 +48,12 @@ int mulred_num3072_kernels_have_ifma(void)
 #define F_BASE(v)   ((416 * (v)) >> 6)
 #define F_IDX(v, l) (((52 * (8 * (v) + (l))) >> 6) - F_BASE(v))
 #define F_SH(v, l)  ((52 * (8 * (v) + (l))) & 63)
-#define ROW8(F, u)  {F(u, 0), F(u, 1), F(u, 2), F(u, 3), F(u, 4), F(u, 5), F(u, 6), F(u, 7)}
-static const uint64_t from64_idx[2][8] __attribute__((aligned(64))) = {ROW8(F_IDX, 0), ROW8(F_IDX, 1)};
+#define ROW8(F, u)                                                                                 \
+    {                                                                                              \
+        F(u, 0), F(u, 1), F(u, 2), F(u, 3), F(u, 4), F(u, 5), F(u, 6), F(u, 7)                     \
+    }
+static const uint64_t from64_idx[2][8]
+    __attribute__((aligned(64))) = {ROW8(F_IDX, 0), ROW8(F_IDX, 1)};
 static const uint64_t from64_sh[2][8] __attribute__((aligned(64))) = {ROW8(F_SH, 0), ROW8(F_SH, 1)};
 
 /* to64: word i (i = 8u+l) = bits 64i .. 64i+63 = (x[t] >> s) | (x[t+1] << (52-s)) |
@@ -228,7 +233,7 @@ IFMA_INLINE void reduce120(__m512i x[8], __m512i z[15])
 
 /* Unaligned 512-bit load written as asm so that GCC keeps the ~500 window loads where they are
  * instead of hoisting them all into registers and spilling. */
-#define LOADU_ASM(dst, mem)                                                                       \
+#define LOADU_ASM(dst, mem)                                                                        \
     __asm__ volatile("vmovdqu64 %1, %0" : "=v"(dst) : "m"(*(const __m512i_u *)(mem)))
 
 /* z[0..14] = a*b (unnormalised, 120 limbs), a and b normalised domain values.
@@ -293,7 +298,8 @@ IFMA_INLINE void square120(__m512i z[15], const uint64_t pa[80])
                     if (shi == 0)
                         zh[k] = _mm512_madd52hi_epu64(zh[k], bprev, w);
                     else
-                        zh[k] = _mm512_mask_madd52hi_epu64(zh[k], (__mmask8)(0xff << shi), bprev, w);
+                        zh[k] =
+                            _mm512_mask_madd52hi_epu64(zh[k], (__mmask8)(0xff << shi), bprev, w);
                 }
             }
         }
@@ -342,7 +348,8 @@ IFMA_TARGET void mulred_num3072_ifma_to64(uint64_t r[48], const uint64_t a52[64]
     to64_vec(r, x);
 }
 
-IFMA_TARGET void mulred_num3072_ifma_mul_r52(uint64_t r[64], const uint64_t a[64], const uint64_t b[64])
+IFMA_TARGET void mulred_num3072_ifma_mul_r52(uint64_t r[64], const uint64_t a[64],
+                                             const uint64_t b[64])
 {
     uint64_t pa[80] __attribute__((aligned(64)));
     __m512i x[8], z[15];

@@ -18,16 +18,15 @@
 
 #include <stdint.h>
 
-#define MULRED_NUM3072_LIMBS 48          /* 64-bit limbs */
-#define MULRED_NUM3072_C     1103717u    /* p = 2^3072 - C */
-#define MULRED_NUM3072_R52_LIMBS 64      /* radix-2^52 storage: 60 used limbs + 4 zero pad */
+#define MULRED_NUM3072_LIMBS     48       /* 64-bit limbs */
+#define MULRED_NUM3072_C         1103717u /* p = 2^3072 - C */
+#define MULRED_NUM3072_R52_LIMBS 64       /* radix-2^52 storage: 60 used limbs + 4 zero pad */
 
 /* ---- MULX / ADCX / ADOX (requires BMI2 + ADX) ---------------------------------------- */
 
 /* Default MULX kernel: Karatsuba (one level) over a 24x24 MULX/ADCX/ADOX schoolbook. */
 void mulred_num3072_mul_mulx(uint64_t r[48], const uint64_t a[48], const uint64_t b[48]);
-/* Squaring: schoolbook squaring (off-diagonal products once, doubled). */
-void mulred_num3072_sqr_mulx(uint64_t r[48], const uint64_t a[48]);
+/* (No MULX squaring: it did not beat mul_mulx(r, a, a); see num3072_mulx.c.) */
 
 /* Variants kept for measurement (same contract): plain 48x48 schoolbook, Karatsuba depth 2. */
 void mulred_num3072_mul_mulx_school(uint64_t r[48], const uint64_t a[48], const uint64_t b[48]);

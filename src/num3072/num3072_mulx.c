@@ -5,8 +5,9 @@
  * is N x (mulx, adcx, adox, store). Rows are a loop, the row itself is unrolled with .rept.
  * On top of it: subtractive Karatsuba (|a0-a1|*|b0-b1| with a sign, so no carry limbs), one
  * level for the default kernel (3 x 24x24), two levels for the kara2 variant (9 x 12x12).
- * Squaring: a^2 = a0^2 + a1^2 X^2 + (a0^2 + a1^2 - (a0-a1)^2) X, recursively, so it needs
- * three half-size squares and no signs.
+ * No MULX squaring: the Karatsuba squaring (three half-size squares, 9 x 12x12 at depth 2) was
+ * measured slower than mul_mulx (a dedicated triangle basecase would be needed), so it was
+ * dropped; use mul_mulx(r, a, a).
  *
  * Reduction (fused): 2^3072 == C (mod p), C = 1103717, so H*2^3072 + L == L + H*C; the
  * 49-word result folds its top word once more, and a final carry out of 2^3072 adds C again.
@@ -206,7 +207,8 @@ static MULX_TARGET void fold96(uint64_t r[48], const uint64_t t[96])
     memcpy(r, w, sizeof w);
 }
 
-MULX_TARGET void mulred_num3072_mul_mulx_school(uint64_t r[48], const uint64_t a[48], const uint64_t b[48])
+MULX_TARGET void mulred_num3072_mul_mulx_school(uint64_t r[48], const uint64_t a[48],
+                                                const uint64_t b[48])
 {
     uint64_t t[96];
     mul_basecase_48(t, a, b);
@@ -220,33 +222,10 @@ MULX_TARGET void mulred_num3072_mul_mulx(uint64_t r[48], const uint64_t a[48], c
     fold96(r, t);
 }
 
-MULX_TARGET void mulred_num3072_mul_mulx_kara2(uint64_t r[48], const uint64_t a[48], const uint64_t b[48])
+MULX_TARGET void mulred_num3072_mul_mulx_kara2(uint64_t r[48], const uint64_t a[48],
+                                               const uint64_t b[48])
 {
     uint64_t t[96];
     kara_48(t, a, b, 2);
-    fold96(r, t);
-}
-
-/* ---- squaring --------------------------------------------------------------------------- */
-
-/* r[0..2n) = a^2 from z0 = a0^2 (r low), z2 = a1^2 (r high), m = (a0-a1)^2 */
-static MULX_TARGET void sqr_24(uint64_t *r, const uint64_t *a)
-{
-    uint64_t d[12], m[24];
-    absdiff(d, a, a + 12, 12);
-    mul_basecase_12(r, a, a);
-    mul_basecase_12(r + 24, a + 12, a + 12);
-    mul_basecase_12(m, d, d);
-    kara_combine(r, m, 0, 24);
-}
-
-MULX_TARGET void mulred_num3072_sqr_mulx(uint64_t r[48], const uint64_t a[48])
-{
-    uint64_t t[96], d[24], m[48];
-    absdiff(d, a, a + 24, 24);
-    sqr_24(t, a);
-    sqr_24(t + 48, a + 24);
-    sqr_24(m, d);
-    kara_combine(t, m, 0, 48);
     fold96(r, t);
 }
