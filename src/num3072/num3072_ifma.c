@@ -108,34 +108,43 @@ static void fold_top64(uint64_t w[48], uint64_t top)
     }
 }
 
-IFMA_INLINE void to64_vec(uint64_t r[48], const __m512i x[8])
+/* One output vector of to64: l0, l1 = limbs tb(u) .. tb(u)+15 */
+IFMA_INLINE __m512i to64_word8(__m512i l0, __m512i l1, int u)
 {
-    uint64_t buf[64] __attribute__((aligned(64)));
-#pragma GCC unroll 16
-    for (int v = 0; v < 8; v++) _mm512_store_si512((void *)(buf + 8 * v), x[v]);
-    const __m512i two = _mm512_set1_epi64(2);
     const __m512i one = _mm512_set1_epi64(1);
+    const __m512i two = _mm512_set1_epi64(2);
     const __m512i s52 = _mm512_set1_epi64(52);
     const __m512i s104 = _mm512_set1_epi64(104);
-    uint64_t out[48];
-#pragma GCC unroll 16
-    for (int u = 0; u < 6; u++) {
-        const uint64_t *src = buf + T_BASE(u);
-        __m512i l0 = _mm512_loadu_si512((const void *)src);
-        __m512i l1 = T_BASE(u) + 16 <= 64 ? _mm512_loadu_si512((const void *)(src + 8))
-                                          : _mm512_maskz_loadu_epi64(0x7f, src + 8);
-        __m512i idx = _mm512_load_si512((const void *)to64_idx[u]);
-        __m512i sh = _mm512_load_si512((const void *)to64_sh[u]);
-        __m512i p0 = _mm512_permutex2var_epi64(l0, idx, l1);
-        __m512i p1 = _mm512_permutex2var_epi64(l0, _mm512_add_epi64(idx, one), l1);
-        __m512i p2 = _mm512_permutex2var_epi64(l0, _mm512_add_epi64(idx, two), l1);
-        __m512i w = _mm512_srlv_epi64(p0, sh);
-        w = _mm512_or_si512(w, _mm512_sllv_epi64(p1, _mm512_sub_epi64(s52, sh)));
-        w = _mm512_or_si512(w, _mm512_sllv_epi64(p2, _mm512_sub_epi64(s104, sh)));
-        _mm512_storeu_si512((void *)(out + 8 * u), w);
-    }
-    fold_top64(out, buf[59] >> 4);
-    memcpy(r, out, sizeof out);
+    __m512i idx = _mm512_load_si512((const void *)to64_idx[u]);
+    __m512i sh = _mm512_load_si512((const void *)to64_sh[u]);
+    __m512i p0 = _mm512_permutex2var_epi64(l0, idx, l1);
+    __m512i p1 = _mm512_permutex2var_epi64(l0, _mm512_add_epi64(idx, one), l1);
+    __m512i p2 = _mm512_permutex2var_epi64(l0, _mm512_add_epi64(idx, two), l1);
+    __m512i w = _mm512_srlv_epi64(p0, sh);
+    w = _mm512_or_si512(w, _mm512_sllv_epi64(p1, _mm512_sub_epi64(s52, sh)));
+    return _mm512_or_si512(w, _mm512_sllv_epi64(p2, _mm512_sub_epi64(s104, sh)));
+}
+
+/* x: normalised domain value. The 16-limb windows at tb(u) = 8q + s are built in registers
+ * with valignq (s must be a literal): tb = 0, 9, 19, 29, 39, 49. */
+IFMA_INLINE void to64_vec(uint64_t r[48], const __m512i x[8])
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i xx[10] = {x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], zero, zero};
+#define TO64_U(u, q, s)                                                                            \
+    _mm512_storeu_si512((void *)(r + 8 * (u)),                                                     \
+                        to64_word8(_mm512_alignr_epi64(xx[(q) + 1], xx[q], s),                     \
+                                   _mm512_alignr_epi64(xx[(q) + 2], xx[(q) + 1], s), u))
+    TO64_U(0, 0, 0);
+    TO64_U(1, 1, 1);
+    TO64_U(2, 2, 3);
+    TO64_U(3, 3, 5);
+    TO64_U(4, 4, 7);
+    TO64_U(5, 6, 1);
+#undef TO64_U
+    /* bits >= 3072: limb 59 >> 4 (limb 59 is lane 3 of x[7]) */
+    const uint64_t top = (uint64_t)_mm_extract_epi64(_mm512_extracti32x4_epi32(x[7], 1), 1) >> 4;
+    fold_top64(r, top);
 }
 
 /* ---- normalisation and reduction ----------------------------------------------------- */
