@@ -165,10 +165,15 @@ IFMA_INLINE void carry_round(__m512i *x, int n)
 
 IFMA_INLINE int any_over52(const __m512i *x, int n)
 {
-    __m512i o = x[0];
+    /* OR tree (n <= 8), then one test against the bits above 52 */
+    __m512i o[8];
 #pragma GCC unroll 16
-    for (int k = 1; k < n; k++) o = _mm512_or_si512(o, x[k]);
-    return _mm512_test_epi64_mask(o, _mm512_set1_epi64((long long)~M52)) != 0;
+    for (int k = 0; k < n; k++) o[k] = x[k];
+#pragma GCC unroll 16
+    for (int step = 1; step < n; step *= 2)
+#pragma GCC unroll 16
+        for (int k = 0; k + step < n; k += 2 * step) o[k] = _mm512_or_si512(o[k], o[k + step]);
+    return _mm512_test_epi64_mask(o[0], _mm512_set1_epi64((long long)~M52)) != 0;
 }
 
 /* Carry rounds until every limb is < 2^52 (variable-time; normally 2 rounds). */
@@ -183,7 +188,7 @@ IFMA_INLINE void normalise8(__m512i x[8])
  * Result: normalised 60-limb domain value congruent mod p.
  * The high half H (limbs 60..119) is folded without normalising it first: IFMA reads only the
  * low 52 bits of each lane, so H = Hlo + Hc where Hlo = lanes mod 2^52 and Hc = the lane
- * carries (< 2^7) moved one limb up; both are folded (8 IFMAs per vector instead of a carry
+ * carries (< 2^7) moved one limb up; both are folded (7 IFMAs per vector instead of a carry
  * round, a check and a loop). */
 IFMA_INLINE void reduce120(__m512i x[8], __m512i z[15])
 {
@@ -212,8 +217,7 @@ IFMA_INLINE void reduce120(__m512i x[8], __m512i z[15])
         u[v] = _mm512_madd52lo_epu64(u[v], h[v], k1);
         u[v] = _mm512_madd52hi_epu64(u[v], hc[v], k0);
         u[v] = _mm512_madd52lo_epu64(u[v], hc[v], k1);
-        w[v] = _mm512_madd52hi_epu64(zero, h[v], k1);
-        w[v] = _mm512_madd52hi_epu64(w[v], hc[v], k1);
+        w[v] = _mm512_madd52hi_epu64(zero, h[v], k1); /* hc*K1 < 2^7 * 2^17: no high half */
     }
 #pragma GCC unroll 16
     for (int v = 0; v < 8; v++) {
