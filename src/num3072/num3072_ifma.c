@@ -10,10 +10,17 @@
  *
  * Reduction (fused, in radix 2^52): 2^3120 = 2^48 * 2^3072 == 2^48 * C (mod p), and
  * C * 2^48 = K1 * 2^52 + K0 with K0 = (C mod 16) << 48 and K1 = C >> 4, both < 2^52, so the
- * high half H (limbs 60..119, normalised to < 2^52 each) folds into the low half with four
- * IFMAs per vector. That leaves limbs 60..61; a second, one-vector fold removes them.
- * Normalisation (carry propagation) is done with lane-parallel carry rounds repeated until
- * no lane exceeds 2^52 - 1: usually two rounds; more only for rare carry chains.
+ * high half H (limbs 60..119) folds into the low half with IFMAs (IFMA reads only 52 bits of
+ * each lane, so H is split into its lanes mod 2^52 and its lane carries, and both are folded:
+ * no carry propagation before the fold). That leaves limbs 60..61; a second, one-vector fold
+ * removes them. Normalisation (carry propagation) is done with lane-parallel carry rounds
+ * repeated until no lane exceeds 2^52 - 1: usually one round; more only for rare carry chains.
+ *
+ * Squaring (square120): only the products a[i]*a[j], j > i (masked IFMAs on the windows that
+ * straddle the diagonal), doubled, plus the diagonal squares: about 60% of the IFMAs.
+ *
+ * Conversions 64 <-> 52 bits are vectorised (vpermq / vpermt2q + variable shifts); to64 also
+ * folds the bits above 3072 (limb 59 >> 4) times C back in (scalar, 128-bit).
  *
  * VARIABLE-TIME: the number of carry rounds and of second folds depends on the data.
  * Fine for MuHash (public data); do not use on secrets.
