@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/util.h"
+
 #define IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl")))
 #define IFMA_INLINE                                                                                \
     static inline __attribute__((always_inline, target("avx512f,avx512ifma,avx512vl")))
@@ -42,9 +44,8 @@
 
 int mulred_num3072_kernels_have_ifma(void)
 {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512ifma");
+    const mulred_cpu_features *f = mulred_cpu(); /* the project's cached CPUID probe */
+    return f->avx512f && f->avx512vl && f->avx512ifma;
 }
 
 /* ---- conversions --------------------------------------------------------------------- */

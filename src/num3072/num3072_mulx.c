@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/util.h"
+
 #define MULX_TARGET __attribute__((target("bmi2,adx")))
 #define C_P         ((uint64_t)MULRED_NUM3072_C)
 
@@ -32,8 +34,8 @@ typedef unsigned __int128 u128;
 
 int mulred_num3072_kernels_have_mulx(void)
 {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+    const mulred_cpu_features *f = mulred_cpu(); /* the project's cached CPUID probe */
+    return f->bmi2 && f->adx;
 }
 
 /* t[0..2N) = a[0..N) * b[0..N), N even. t must not overlap a or b. */
