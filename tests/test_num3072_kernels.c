@@ -293,6 +293,7 @@ static void test_edges(void)
 static void test_random(void)
 {
     const long n = iterations();
+    printf("\n    %ld random inputs per kernel", n);
     for (int ki = 0; ki < NKERNELS; ki++) {
         const kernel *k = &kernels[ki];
         if (skip(k)) continue;
