@@ -410,6 +410,24 @@ static void test_chacha_x16(void)
     mulred_chacha20_free(ref);
 }
 
+/* SHA-NI SHA-256 against OpenSSL on every length 0..300 (skipped without SHA-NI). */
+static void test_sha_ni(void)
+{
+    if (!mulred_cpu()->sha_ni) {
+        printf("\n    (no SHA-NI on this CPU: the OpenSSL path is used, skipped)");
+        return;
+    }
+    mulred_sha256 *ref = mulred_sha256_new();
+    uint8_t msg[300], a[32], b[32];
+    for (size_t len = 0; len <= sizeof msg; len++) {
+        test_rand_bytes(msg, len);
+        mulred_sha256_shani(a, msg, len);
+        mulred_sha256_digest(ref, b, msg, len);
+        CU_ASSERT(memcmp(a, b, 32) == 0);
+    }
+    mulred_sha256_free(ref);
+}
+
 /* insert_many (batched hashing) against one-at-a-time inserts for every batch length 0..40. */
 static void test_insert_many_lengths(void)
 {
@@ -444,5 +462,6 @@ void test_register(void)
                {"against an mpz product", test_against_mpz},
                {"parallel engine = sequential", test_parallel_engine},
                {"16-lane ChaCha20 = OpenSSL", test_chacha_x16},
+               {"SHA-NI SHA-256 = OpenSSL", test_sha_ni},
                {"insert_many = insert, every batch length", test_insert_many_lengths});
 }
