@@ -9,6 +9,7 @@
 static const mulred_command commands[] = {
     {"version", "print the version, git revision and the arithmetic paths in use",
      mulred_cmd_version, false},
+    {"utxo", "Bitcoin Core UTXO snapshots: index, info, synth", mulred_cmd_utxo, false},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
