@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "mulred/mulred.h"
+#include "mulred/muhash.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +41,15 @@ void mulred_dist_minavgmax(double v, double out[3]);
 /* Collective: sum of v across ranks, on every rank. */
 uint64_t mulred_dist_sum_u64(uint64_t v);
 void mulred_dist_barrier(void);
+/* Collective: the number of distinct nodes (shared-memory domains) the ranks run on. */
+int mulred_dist_node_count(void);
+
+/* Collective: multiplies the states of all ranks (MPI_Reduce with a commutative user op on an
+ * MPI datatype of numerator ‖ denominator). The result lands in *s on root; other ranks' *s is
+ * unchanged. All ranks must pass states of the same flavor. */
+int mulred_dist_reduce_muhash(mulred_muhash_state *s, int root, mulred_error *err);
+/* Same, with the result on every rank (MPI_Allreduce). */
+int mulred_dist_allreduce_muhash(mulred_muhash_state *s, mulred_error *err);
 
 #ifdef __cplusplus
 }

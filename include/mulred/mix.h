@@ -15,7 +15,9 @@ typedef struct {
 } mulred_u128;
 
 /* 128 pseudo-random bits for (seed, index): a pure function, so any rank or thread can
- * generate any index range. */
+ * generate any index range. Block = 4 rounds of fastmix2_64 over (seed ^ 0x243f6a8885a308d3,
+ * index ^ 0x13198a2e03707344), lo = first word; a bijection of the 128-bit (seed, index) pair.
+ * Not cryptographic (ARX without key schedule): for synthetic workloads only. Constant time. */
 mulred_u128 mulred_mix_stream(uint64_t seed, uint64_t index);
 /* Fills len bytes with the stream of (seed) starting at block `index` (16 bytes per block):
  * bytes [16k, 16k+16) are the little-endian bytes of mulred_mix_stream(seed, index + k). */

@@ -1,0 +1,33 @@
+/* hash layer: thin wrappers over OpenSSL libcrypto (EVP). Each context is created once and
+ * reused for every message: nothing is allocated per call. Not shareable between threads. */
+#ifndef MULRED_HASH_H
+#define MULRED_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mulred_sha256 mulred_sha256;
+mulred_sha256 *mulred_sha256_new(void);
+void mulred_sha256_free(mulred_sha256 *h);
+/* One-shot digest of data. */
+void mulred_sha256_digest(mulred_sha256 *h, uint8_t out[32], const uint8_t *data, size_t len);
+/* Streaming use: init, update..., final. */
+void mulred_sha256_init(mulred_sha256 *h);
+void mulred_sha256_update(mulred_sha256 *h, const uint8_t *data, size_t len);
+void mulred_sha256_final(mulred_sha256 *h, uint8_t out[32]);
+
+/* BLAKE2b with a 32-byte output and a fixed key (at most 64 bytes) set at creation. */
+typedef struct mulred_blake2b256 mulred_blake2b256;
+mulred_blake2b256 *mulred_blake2b256_new(const uint8_t *key, size_t keylen);
+void mulred_blake2b256_free(mulred_blake2b256 *h);
+void mulred_blake2b256_digest(mulred_blake2b256 *h, uint8_t out[32], const uint8_t *data,
+                              size_t len);
+
+/* ChaCha20 (RFC 8439 block function) keystream: len bytes for key, 96-bit nonce 0, starting at
+ * block counter 0. MuHash uses 384 bytes = blocks 0..5. */
+typedef struct mulred_chacha20 mulred_chacha20;
+mulred_chacha20 *mulred_chacha20_new(void);
+void mulred_chacha20_free(mulred_chacha20 *c);
+void mulred_chacha20_keystream(mulred_chacha20 *c, uint8_t *out, size_t len, const uint8_t key[32]);
+
+#endif

@@ -1,0 +1,380 @@
+/* MuHash3072: the published vectors of Bitcoin Core and Kaspa, and the multiset properties,
+ * through the library; the parallel engine against the sequential path. */
+#include <gmp.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "mulred/muhash.h"
+#include "util/json.h"
+#include "util/util.h"
+
+static mulred_json_value *load(const char *rel)
+{
+    mulred_error err;
+    mulred_json_value *v = mulred_json_parse_file(test_vector_path(rel), &err);
+    if (!v) printf("\n    %s\n", err.message);
+    return v;
+}
+
+/* Applies a vector case's insert/remove lists (hex strings) to s. */
+static void apply_lists(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const mulred_json_value *c)
+{
+    static const char *keys[] = {"insert", "remove"};
+    for (int k = 0; k < 2; k++) {
+        const mulred_json_value *list = mulred_json_get(c, keys[k]);
+        if (!list) continue;
+        for (size_t i = 0; i < list->count; i++) {
+            size_t len;
+            uint8_t *b = test_unhex(list->items[i].string, &len);
+            if (k == 0) mulred_muhash_insert(s, ctx, b, len);
+            else mulred_muhash_remove(s, ctx, b, len);
+            free(b);
+        }
+    }
+}
+
+static void display_of(char hex[65], const mulred_muhash_state *s)
+{
+    uint8_t d[32];
+    mulred_muhash_finalize(d, s);
+    mulred_muhash_display(hex, d, s->flavor);
+}
+
+static void check_cases(const char *rel, mulred_muhash_flavor flavor)
+{
+    mulred_json_value *v = load(rel);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    const mulred_json_value *cases = mulred_json_get(v, "cases");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cases);
+    CU_ASSERT(cases->count >= 2);
+    mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(flavor);
+    for (size_t i = 0; i < cases->count; i++) {
+        mulred_muhash_state s;
+        char hex[65];
+        mulred_muhash_init(&s, flavor);
+        apply_lists(&s, ctx, &cases->items[i]);
+        display_of(hex, &s);
+        CU_ASSERT_STRING_EQUAL(hex, mulred_json_get_string(&cases->items[i], "display"));
+    }
+    /* serialization */
+    const mulred_json_value *ser = mulred_json_get(v, "serialization");
+    mulred_muhash_state s;
+    mulred_muhash_init(&s, flavor);
+    apply_lists(&s, ctx, ser);
+    uint8_t out[768];
+    size_t n = mulred_muhash_serialize(out, &s);
+    size_t want_len;
+    uint8_t *want = test_unhex(mulred_json_get_string(ser, "hex"), &want_len);
+    CU_ASSERT_EQUAL(n, want_len);
+    CU_ASSERT(memcmp(out, want, n) == 0);
+    /* parse round trip */
+    mulred_muhash_state back;
+    mulred_error err;
+    CU_ASSERT_EQUAL(mulred_muhash_parse(&back, flavor, want, want_len, &err), MULRED_OK);
+    char h1[65], h2[65];
+    display_of(h1, &s);
+    display_of(h2, &back);
+    CU_ASSERT_STRING_EQUAL(h1, h2);
+    free(want);
+    mulred_muhash_ctx_free(ctx);
+    mulred_json_free(v);
+}
+
+static void test_bitcoin_vectors(void)
+{
+    check_cases("bitcoin/muhash.json", MULRED_MUHASH_BITCOIN);
+}
+
+static void test_kaspa_vectors(void)
+{
+    check_cases("kaspa/muhash.json", MULRED_MUHASH_KASPA);
+}
+
+static void test_bitcoin_overflow(void)
+{
+    mulred_json_value *v = load("bitcoin/muhash.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    const mulred_json_value *o = mulred_json_get(v, "overflow");
+    size_t nl, dl, rl;
+    uint8_t *num = test_unhex(mulred_json_get_string(o, "numerator_hex"), &nl);
+    uint8_t *den = test_unhex(mulred_json_get_string(o, "denominator_hex"), &dl);
+    uint8_t *raw = test_unhex(mulred_json_get_string(o, "raw"), &rl);
+    CU_ASSERT_FATAL(nl == 384 && dl == 384 && rl == 32);
+    uint8_t buf[768];
+    memcpy(buf, num, 384);
+    memcpy(buf + 384, den, 384);
+    mulred_muhash_state s;
+    mulred_error err;
+    CU_ASSERT_EQUAL_FATAL(mulred_muhash_parse(&s, MULRED_MUHASH_BITCOIN, buf, 768, &err), MULRED_OK);
+    uint8_t d[32];
+    mulred_muhash_finalize(d, &s);
+    CU_ASSERT(memcmp(d, raw, 32) == 0);
+    /* wrong length is bad input */
+    CU_ASSERT_EQUAL(mulred_muhash_parse(&s, MULRED_MUHASH_BITCOIN, buf, 767, &err), MULRED_EINPUT);
+    free(num), free(den), free(raw);
+    mulred_json_free(v);
+}
+
+static void test_kaspa_parse_and_cumulative(void)
+{
+    mulred_json_value *v = load("kaspa/muhash.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    const mulred_json_value *parse = mulred_json_get(v, "parse");
+    static const char *lists[] = {"must_fail", "must_parse"};
+    for (int k = 0; k < 2; k++) {
+        const mulred_json_value *l = mulred_json_get(parse, lists[k]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+        for (size_t i = 0; i < l->count; i++) {
+            size_t len;
+            uint8_t *b = test_unhex(l->items[i].string, &len);
+            mulred_muhash_state s;
+            mulred_error err;
+            mulred_error_clear(&err);
+            int st = mulred_muhash_parse(&s, MULRED_MUHASH_KASPA, b, len, &err);
+            CU_ASSERT_EQUAL(st, k == 0 ? MULRED_EINPUT : MULRED_OK);
+            if (k == 0) CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "modulus"));
+            free(b);
+        }
+    }
+    /* single and cumulative digests; then removing in reverse walks back to empty */
+    const mulred_json_value *tv = mulred_json_get(v, "test_vectors");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tv);
+    mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(MULRED_MUHASH_KASPA);
+    mulred_muhash_state cum, single;
+    mulred_muhash_init(&cum, MULRED_MUHASH_KASPA);
+    char hex[65];
+    char **cum_hex = calloc(tv->count, sizeof *cum_hex);
+    for (size_t i = 0; i < tv->count; i++) {
+        size_t len;
+        uint8_t *b = test_unhex(mulred_json_get_string(&tv->items[i], "data"), &len);
+        mulred_muhash_init(&single, MULRED_MUHASH_KASPA);
+        mulred_muhash_insert(&single, ctx, b, len);
+        display_of(hex, &single);
+        CU_ASSERT_STRING_EQUAL(hex, mulred_json_get_string(&tv->items[i], "single"));
+        mulred_muhash_insert(&cum, ctx, b, len);
+        display_of(hex, &cum);
+        CU_ASSERT_STRING_EQUAL(hex, mulred_json_get_string(&tv->items[i], "cumulative"));
+        cum_hex[i] = strdup(hex);
+        free(b);
+    }
+    const char *empty = mulred_json_get_string(&mulred_json_get(v, "cases")->items[0], "display");
+    for (size_t i = tv->count; i-- > 0;) {
+        display_of(hex, &cum);
+        CU_ASSERT_STRING_EQUAL(hex, cum_hex[i]);
+        size_t len;
+        uint8_t *b = test_unhex(mulred_json_get_string(&tv->items[i], "data"), &len);
+        mulred_muhash_remove(&cum, ctx, b, len);
+        free(b);
+        free(cum_hex[i]);
+    }
+    free(cum_hex);
+    display_of(hex, &cum);
+    CU_ASSERT_STRING_EQUAL(hex, empty);
+    mulred_muhash_ctx_free(ctx);
+    mulred_json_free(v);
+}
+
+/* ---- properties on random multisets, both flavors ---- */
+
+enum { NELEM = 300 };
+static uint8_t elem_data[NELEM][120];
+static size_t elem_len[NELEM];
+
+static void random_elements(void)
+{
+    for (int i = 0; i < NELEM; i++) {
+        elem_len[i] = test_rand_below(sizeof elem_data[i] + 1);
+        test_rand_bytes(elem_data[i], elem_len[i]);
+    }
+}
+
+static void digest_of_order(char hex[65], mulred_muhash_flavor f, const int *order, int n, int rem)
+{
+    mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(f);
+    mulred_muhash_state s;
+    mulred_muhash_init(&s, f);
+    for (int i = 0; i < n; i++) {
+        int e = order[i];
+        if (rem && e % 3 == 0) mulred_muhash_remove(&s, ctx, elem_data[e], elem_len[e]);
+        else mulred_muhash_insert(&s, ctx, elem_data[e], elem_len[e]);
+    }
+    display_of(hex, &s);
+    mulred_muhash_ctx_free(ctx);
+}
+
+static void test_properties(void)
+{
+    random_elements();
+    for (int f = 0; f < 2; f++) {
+        mulred_muhash_flavor flavor = (mulred_muhash_flavor)f;
+        int order[NELEM];
+        for (int i = 0; i < NELEM; i++) order[i] = i;
+        char a[65], b[65], empty[65];
+        digest_of_order(a, flavor, order, NELEM, 1);
+        for (int i = NELEM - 1; i > 0; i--) { /* shuffle */
+            int j = (int)test_rand_below((uint64_t)i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        digest_of_order(b, flavor, order, NELEM, 1);
+        CU_ASSERT_STRING_EQUAL(a, b); /* order independence */
+
+        mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(flavor);
+        mulred_muhash_state s, t, u, both;
+        mulred_muhash_init(&s, flavor);
+        display_of(empty, &s);
+        for (int i = 0; i < NELEM; i++) mulred_muhash_insert(&s, ctx, elem_data[i], elem_len[i]);
+        for (int i = 0; i < NELEM; i++) mulred_muhash_remove(&s, ctx, elem_data[i], elem_len[i]);
+        display_of(a, &s);
+        CU_ASSERT_STRING_EQUAL(a, empty); /* insert then remove returns to empty */
+
+        /* combine equals inserting both sets; insert_many equals insert */
+        mulred_muhash_init(&t, flavor);
+        mulred_muhash_init(&u, flavor);
+        mulred_muhash_init(&both, flavor);
+        mulred_bytes batch[NELEM];
+        for (int i = 0; i < NELEM; i++) {
+            batch[i] = (mulred_bytes){elem_data[i], elem_len[i]};
+            mulred_muhash_insert(i < NELEM / 2 ? &t : &u, ctx, elem_data[i], elem_len[i]);
+        }
+        mulred_muhash_insert_many(&both, ctx, batch, NELEM);
+        mulred_muhash_remove_many(&both, ctx, batch, 7);
+        mulred_muhash_combine(&t, &u);
+        for (int i = 0; i < 7; i++) mulred_muhash_remove(&t, ctx, elem_data[i], elem_len[i]);
+        display_of(a, &t);
+        display_of(b, &both);
+        CU_ASSERT_STRING_EQUAL(a, b);
+
+        /* serialize / parse round trip */
+        uint8_t ser[768], ser2[768];
+        size_t n = mulred_muhash_serialize(ser, &t);
+        CU_ASSERT_EQUAL(n, mulred_muhash_serialized_size(flavor));
+        mulred_muhash_state back;
+        mulred_error err;
+        CU_ASSERT_EQUAL(mulred_muhash_parse(&back, flavor, ser, n, &err), MULRED_OK);
+        CU_ASSERT_EQUAL(mulred_muhash_serialize(ser2, &back), n);
+        CU_ASSERT(memcmp(ser, ser2, n) == 0);
+        display_of(b, &back);
+        CU_ASSERT_STRING_EQUAL(a, b);
+        mulred_muhash_ctx_free(ctx);
+    }
+}
+
+/* The product mod p recomputed with mpz from the element numbers: the normalized value must
+ * match the kaspa serialization (num/den mod p). */
+static void test_against_mpz(void)
+{
+    random_elements();
+    mpz_t p, num, den, x;
+    mpz_inits(p, num, den, x, NULL);
+    mpz_set_ui(p, 1);
+    mpz_mul_2exp(p, p, 3072);
+    mpz_sub_ui(p, p, 1103717);
+    mpz_set_ui(num, 1);
+    mpz_set_ui(den, 1);
+    mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(MULRED_MUHASH_KASPA);
+    mulred_muhash_state s;
+    mulred_muhash_init(&s, MULRED_MUHASH_KASPA);
+    for (int i = 0; i < NELEM; i++) {
+        mulred_num3072 e;
+        mulred_muhash_element(&e, ctx, elem_data[i], elem_len[i]);
+        mpz_import(x, 48, -1, 8, 0, 0, e.limb);
+        if (i % 4 == 1) {
+            mpz_mul(den, den, x);
+            mpz_mod(den, den, p);
+            mulred_muhash_remove(&s, ctx, elem_data[i], elem_len[i]);
+        } else {
+            mpz_mul(num, num, x);
+            mpz_mod(num, num, p);
+            mulred_muhash_insert(&s, ctx, elem_data[i], elem_len[i]);
+        }
+    }
+    CU_ASSERT(mpz_invert(den, den, p));
+    mpz_mul(num, num, den);
+    mpz_mod(num, num, p);
+    uint8_t ser[384], ref[384] = {0};
+    mulred_muhash_serialize(ser, &s);
+    mpz_export(ref, NULL, -1, 1, 0, 0, num);
+    CU_ASSERT(memcmp(ser, ref, 384) == 0);
+    mulred_muhash_ctx_free(ctx);
+    mpz_clears(p, num, den, x, NULL);
+}
+
+/* ---- the parallel engine ---- */
+
+typedef struct {
+    size_t per_chunk;
+    int remove_every; /* every k-th element is removed (0: none) */
+    int fail_chunk;   /* -1: none */
+} par_src;
+
+static int par_produce(void *vctx, size_t c, mulred_muhash_sink *sink, mulred_error *err)
+{
+    const par_src *ps = vctx;
+    if ((int)c == ps->fail_chunk)
+        return mulred_error_set(err, MULRED_EINPUT, "chunk %zu is bad", c);
+    for (size_t i = c * ps->per_chunk; i < (c + 1) * ps->per_chunk && i < NELEM; i++)
+        mulred_muhash_sink_add(sink, elem_data[i], elem_len[i],
+                               ps->remove_every && i % (size_t)ps->remove_every == 0);
+    return MULRED_OK;
+}
+
+static void test_parallel_engine(void)
+{
+    random_elements();
+    for (int f = 0; f < 2; f++) {
+        mulred_muhash_flavor flavor = (mulred_muhash_flavor)f;
+        char want[65], got[65];
+        /* sequential reference: same removes as par_src with remove_every 5 */
+        mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(flavor);
+        mulred_muhash_state ref;
+        mulred_muhash_init(&ref, flavor);
+        for (int i = 0; i < NELEM; i++) {
+            if (i % 5 == 0) mulred_muhash_remove(&ref, ctx, elem_data[i], elem_len[i]);
+            else mulred_muhash_insert(&ref, ctx, elem_data[i], elem_len[i]);
+        }
+        display_of(want, &ref);
+        mulred_muhash_ctx_free(ctx);
+        static const size_t chunkings[] = {1, 7, 64, 1000};
+        for (int threads = 1; threads <= 4; threads++)
+            for (size_t k = 0; k < sizeof chunkings / sizeof chunkings[0]; k++) {
+                par_src ps = {chunkings[k], 5, -1};
+                size_t nch = (NELEM + ps.per_chunk - 1) / ps.per_chunk;
+                /* split into two sources, the second possibly empty */
+                par_src ps2 = ps;
+                mulred_muhash_source src[2] = {{nch, par_produce, &ps}, {0, par_produce, &ps2}};
+                mulred_muhash_state out;
+                mulred_muhash_stats st;
+                mulred_error err;
+                mulred_error_clear(&err);
+                CU_ASSERT_EQUAL(mulred_muhash_reduce(&out, flavor, src, 2, threads, &st, &err),
+                                MULRED_OK);
+                display_of(got, &out);
+                CU_ASSERT_STRING_EQUAL(got, want);
+                CU_ASSERT_EQUAL(st.inserted + st.removed, NELEM);
+                CU_ASSERT_EQUAL(st.removed, (NELEM + 4) / 5);
+                CU_ASSERT_EQUAL(st.threads, threads);
+            }
+        /* errors: the lowest failing chunk is reported */
+        par_src bad = {3, 0, 17};
+        mulred_muhash_source src = {(NELEM + 2) / 3, par_produce, &bad};
+        mulred_muhash_state out;
+        mulred_error err;
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_muhash_reduce(&out, flavor, &src, 1, 3, NULL, &err), MULRED_EINPUT);
+        CU_ASSERT_STRING_EQUAL(err.message, "chunk 17 is bad");
+    }
+}
+
+void test_register(void)
+{
+    TEST_SUITE("muhash vectors", {"bitcoin cases and serialization", test_bitcoin_vectors},
+               {"bitcoin numerator >= p", test_bitcoin_overflow},
+               {"kaspa cases and serialization", test_kaspa_vectors},
+               {"kaspa parse rejection, single and cumulative", test_kaspa_parse_and_cumulative});
+    TEST_SUITE("muhash properties", {"order, removal, combine, round trip", test_properties},
+               {"against an mpz product", test_against_mpz},
+               {"parallel engine = sequential", test_parallel_engine});
+}

@@ -1,0 +1,256 @@
+/* num3072: every kernel against GMP mpz (the slow reference) on random and edge inputs. */
+#include <gmp.h>
+#include <string.h>
+
+#include "harness.h"
+#include "num3072/num3072.h"
+
+static mpz_t P;
+
+static void to_mpz(mpz_t z, const mulred_num3072 *a)
+{
+    mpz_import(z, NUM3072_LIMBS, -1, sizeof(uint64_t), 0, 0, a->limb);
+}
+
+/* Edge values: 0, 1, 2, p−1, p, p+1, 2^3072−1, all-ones limbs patterns, single limbs. */
+static int edge_count(void)
+{
+    return 12;
+}
+static void edge_value(mulred_num3072 *r, int i)
+{
+    memset(r, 0, sizeof *r);
+    mpz_t z;
+    mpz_init(z);
+    switch (i) {
+    case 0: break;
+    case 1: r->limb[0] = 1; break;
+    case 2: r->limb[0] = 2; break;
+    case 3: mpz_sub_ui(z, P, 1); break;
+    case 4: mpz_set(z, P); break;
+    case 5: mpz_add_ui(z, P, 1); break;
+    case 6: memset(r->limb, 0xff, sizeof r->limb); break;
+    case 7: mpz_add_ui(z, P, 1103716); break; /* 2^3072 − 1 via p */
+    case 8: for (int k = 0; k < NUM3072_LIMBS; k += 2) r->limb[k] = UINT64_MAX; break;
+    case 9: r->limb[NUM3072_LIMBS - 1] = UINT64_MAX; break;
+    case 10: r->limb[0] = UINT64_MAX; break;
+    case 11: mpz_sub_ui(z, P, 2); break; /* −2: products near the top */
+    }
+    if (mpz_sgn(z)) mpz_export(r->limb, NULL, -1, sizeof(uint64_t), 0, 0, z);
+    mpz_clear(z);
+}
+
+static void random_value(mulred_num3072 *r)
+{
+    switch (test_rand_below(4)) {
+    case 0: /* dense random */
+        for (int i = 0; i < NUM3072_LIMBS; i++) r->limb[i] = test_rand64();
+        break;
+    case 1: /* sparse */
+        memset(r, 0, sizeof *r);
+        for (int k = 0; k < 3; k++) r->limb[test_rand_below(NUM3072_LIMBS)] = test_rand64();
+        break;
+    case 2: /* near p and 2^3072: top limbs all ones */
+        for (int i = 0; i < NUM3072_LIMBS; i++) r->limb[i] = UINT64_MAX;
+        r->limb[0] -= test_rand_below(3 * 1103717);
+        break;
+    default: /* random bytes with all-ones or zero limbs mixed in */
+        for (int i = 0; i < NUM3072_LIMBS; i++) {
+            uint64_t k = test_rand_below(3);
+            r->limb[i] = k == 0 ? 0 : k == 1 ? UINT64_MAX : test_rand64();
+        }
+    }
+}
+
+/* Checks r ≡ a·b (mod p) and r < 2^3072 (by type); with strict, also r < p. */
+static int check_product(const mulred_num3072 *r, const mulred_num3072 *a, const mulred_num3072 *b)
+{
+    mpz_t za, zb, zr;
+    mpz_inits(za, zb, zr, NULL);
+    to_mpz(za, a);
+    to_mpz(zb, b);
+    to_mpz(zr, r);
+    mpz_mul(za, za, zb);
+    mpz_mod(za, za, P);
+    mpz_mod(zr, zr, P);
+    int ok = mpz_cmp(za, zr) == 0;
+    mpz_clears(za, zb, zr, NULL);
+    return ok;
+}
+
+static void each_kernel(void (*fn)(const num3072_kernel *))
+{
+    int n;
+    const num3072_kernel *k = num3072_kernels(&n);
+    for (int i = 0; i < n; i++) {
+        if (!k[i].available()) {
+            printf("\n    (kernel %s: not supported by this CPU, skipped)", k[i].name);
+            continue;
+        }
+        fn(&k[i]);
+    }
+}
+
+static void kernel_edges(const num3072_kernel *k)
+{
+    for (int i = 0; i < edge_count(); i++)
+        for (int j = 0; j < edge_count(); j++) {
+            mulred_num3072 a, b, r;
+            edge_value(&a, i);
+            edge_value(&b, j);
+            k->mul(r.limb, a.limb, b.limb);
+            CU_ASSERT(check_product(&r, &a, &b));
+            /* aliasing: r = a, r = b, a = b = r */
+            mulred_num3072 x = a;
+            k->mul(x.limb, x.limb, b.limb);
+            CU_ASSERT(memcmp(&x, &r, sizeof r) == 0);
+            x = b;
+            k->mul(x.limb, a.limb, x.limb);
+            CU_ASSERT(memcmp(&x, &r, sizeof r) == 0);
+            x = a;
+            mulred_num3072 sq;
+            k->mul(sq.limb, a.limb, a.limb);
+            CU_ASSERT(check_product(&sq, &a, &a));
+            k->mul(x.limb, x.limb, x.limb);
+            CU_ASSERT(memcmp(&x, &sq, sizeof sq) == 0);
+        }
+}
+
+static void kernel_random(const num3072_kernel *k)
+{
+    for (int it = 0; it < 20000; it++) {
+        mulred_num3072 a, b, r;
+        random_value(&a);
+        if (test_rand_below(8) == 0) b = a;
+        else random_value(&b);
+        k->mul(r.limb, a.limb, b.limb);
+        if (!check_product(&r, &a, &b)) {
+            CU_FAIL("kernel product differs from mpz");
+            printf("\n    kernel %s failed at iteration %d", k->name, it);
+            return;
+        }
+    }
+    CU_PASS("random products agree");
+}
+
+static void kernel_chain(const num3072_kernel *k)
+{
+    /* x ← x·y, 5000 times, against mpz. */
+    mulred_num3072 x, y;
+    random_value(&x);
+    random_value(&y);
+    mpz_t zx, zy;
+    mpz_inits(zx, zy, NULL);
+    to_mpz(zx, &x);
+    to_mpz(zy, &y);
+    for (int i = 0; i < 5000; i++) {
+        k->mul(x.limb, x.limb, y.limb);
+        mpz_mul(zx, zx, zy);
+        mpz_mod(zx, zx, P);
+    }
+    mpz_t zr;
+    mpz_init(zr);
+    to_mpz(zr, &x);
+    mpz_mod(zr, zr, P);
+    CU_ASSERT(mpz_cmp(zr, zx) == 0);
+    mpz_clears(zx, zy, zr, NULL);
+}
+
+static void test_kernel_edges(void)
+{
+    each_kernel(kernel_edges);
+}
+static void test_kernel_random(void)
+{
+    each_kernel(kernel_random);
+}
+static void test_kernel_chain(void)
+{
+    each_kernel(kernel_chain);
+}
+
+static void test_gmp_fully_reduces(void)
+{
+    for (int it = 0; it < 2000; it++) {
+        mulred_num3072 a, b, r, red;
+        if (it < edge_count() * edge_count()) {
+            edge_value(&a, it % edge_count());
+            edge_value(&b, it / edge_count());
+        } else {
+            random_value(&a);
+            random_value(&b);
+        }
+        num3072_mul_gmp(r.limb, a.limb, b.limb);
+        mulred_num3072_reduce(&red, &r);
+        CU_ASSERT(memcmp(&red, &r, sizeof r) == 0);
+    }
+}
+
+static void test_identity_short_circuit(void)
+{
+    mulred_num3072 one, x, r;
+    mulred_num3072_set_one(&one);
+    CU_ASSERT(mulred_num3072_is_one(&one));
+    edge_value(&x, 6); /* 2^3072 − 1 >= p: a copy keeps it unreduced, still congruent */
+    mulred_num3072_mul(&r, &one, &x);
+    CU_ASSERT(memcmp(&r, &x, sizeof x) == 0);
+    mulred_num3072_mul(&r, &x, &one);
+    CU_ASSERT(memcmp(&r, &x, sizeof x) == 0);
+    edge_value(&x, 4); /* p ≡ 0 */
+    CU_ASSERT(!mulred_num3072_is_one(&x));
+    edge_value(&x, 5); /* p + 1 ≡ 1 but not the representation 1 */
+    CU_ASSERT(!mulred_num3072_is_one(&x));
+    for (int i = 0; i < 100; i++) {
+        random_value(&x);
+        mulred_num3072_mul(&r, &x, &one);
+        CU_ASSERT(check_product(&r, &x, &one));
+    }
+}
+
+static void test_reduce_inverse_bytes(void)
+{
+    for (int it = 0; it < 200; it++) {
+        mulred_num3072 a, r, inv, prod;
+        if (it < edge_count()) edge_value(&a, it);
+        else random_value(&a);
+        mulred_num3072_reduce(&r, &a);
+        mpz_t za, zr;
+        mpz_inits(za, zr, NULL);
+        to_mpz(za, &a);
+        to_mpz(zr, &r);
+        mpz_mod(za, za, P);
+        CU_ASSERT(mpz_cmp(za, zr) == 0);
+        mulred_num3072_inverse(&inv, &a);
+        if (mpz_sgn(za) == 0) {
+            CU_ASSERT(mpz_sgn(zr) == 0);
+            mulred_num3072 zero = {{0}};
+            CU_ASSERT(memcmp(&inv, &zero, sizeof zero) == 0);
+        } else {
+            num3072_mul_gmp(prod.limb, a.limb, inv.limb);
+            CU_ASSERT(prod.limb[0] == 1);
+            mulred_num3072 one;
+            mulred_num3072_set_one(&one);
+            CU_ASSERT(memcmp(&prod, &one, sizeof one) == 0);
+        }
+        mpz_clears(za, zr, NULL);
+        uint8_t bytes[384];
+        mulred_num3072 back;
+        mulred_num3072_to_bytes(bytes, &a);
+        CU_ASSERT(bytes[0] == (uint8_t)a.limb[0] && bytes[8] == (uint8_t)a.limb[1]);
+        mulred_num3072_from_bytes(&back, bytes);
+        CU_ASSERT(memcmp(&back, &a, sizeof a) == 0);
+    }
+}
+
+void test_register(void)
+{
+    mpz_init_set_ui(P, 1);
+    mpz_mul_2exp(P, P, 3072);
+    mpz_sub_ui(P, P, 1103717);
+    TEST_SUITE("num3072", {"kernels: edge cases and aliasing", test_kernel_edges},
+               {"kernels: random against mpz", test_kernel_random},
+               {"kernels: long chains", test_kernel_chain},
+               {"gmp path output is below p", test_gmp_fully_reduces},
+               {"identity short-circuit", test_identity_short_circuit},
+               {"reduce, inverse, bytes", test_reduce_inverse_bytes});
+}
