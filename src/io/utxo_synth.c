@@ -7,7 +7,7 @@
  * large raw scripts (521..10,000 bytes) 0.6%, other raw scripts 5.9%. Groups: 80% single coins,
  * the rest 2..701 coins; some groups use vouts above 252 and some cross 16,511, where database
  * key order (VARINT bytes) stops being numeric order; each group is written in key order, as
- * Core does. The coins come from a counter-based generator (synth_random), so the file depends
+ * Core does. The coins come from mulred_mix_stream (synth_random), so the file depends
  * only on (n, seed, format). */
 #include <errno.h>
 #include <stdio.h>
@@ -15,16 +15,14 @@
 #include <string.h>
 
 #include "io/utxo_internal.h"
+#include "mulred/mix.h"
 #include "util/util.h"
 
-/* The one source of randomness: 64 bits for (seed, counter). SplitMix64's finalizer over a
- * Weyl sequence; a pure function, so it can move to mulred_mix_stream without other changes. */
+/* The one source of randomness: 64 bits for (seed, counter) from mulred's counter-based
+ * stream (a pure function: the file depends only on its parameters). */
 static uint64_t synth_random(uint64_t seed, uint64_t counter)
 {
-    uint64_t z = seed * 0xd1342543de82ef95ull + (counter + 1) * 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return mulred_mix_stream(seed, counter).lo;
 }
 
 typedef struct {
