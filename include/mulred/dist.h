@@ -28,6 +28,10 @@ int mulred_dist_size(void);
  * initializing MPI; 0 when not launched by one. Used by commands that do not need MPI so that
  * only rank 0 prints. */
 int mulred_dist_env_rank(void);
+/* True when a launcher (mpirun, mpiexec, srun) started this process, or MULRED_FORCE_MPI is
+ * set. A process started alone runs as the only rank without initializing MPI (an MPI
+ * singleton start costs about half a second with Open MPI). */
+bool mulred_dist_launched(void);
 /* Ends every rank with the given exit status. */
 void mulred_dist_abort(int status);
 

@@ -17,6 +17,8 @@ typedef struct {
 
 /* Subcommands (one file each: cmd_NAME.c). */
 int mulred_cmd_version(int argc, char **argv);
+int mulred_cmd_muhash(int argc, char **argv);
+int mulred_cmd_bench(int argc, char **argv);
 int mulred_cmd_utxo(int argc, char **argv);
 
 /* True on the process that prints: rank 0 (or the only process). */

@@ -7,6 +7,9 @@
 #include "mulred/dist.h"
 
 static const mulred_command commands[] = {
+    {"muhash", "MuHash3072 of element files and synthetic UTXO sets (bitcoin, kaspa)",
+     mulred_cmd_muhash, true},
+    {"bench", "benchmarks: tables of medians and ratios, or --json", mulred_cmd_bench, false},
     {"version", "print the version, git revision and the arithmetic paths in use",
      mulred_cmd_version, false},
     {"utxo", "Bitcoin Core UTXO snapshots: index, info, synth", mulred_cmd_utxo, false},
@@ -45,7 +48,7 @@ int main(int argc, char **argv)
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) name = "version";
     for (size_t i = 0; i < NCOMMANDS; i++) {
         if (strcmp(commands[i].name, name) != 0) continue;
-        if (commands[i].uses_mpi) {
+        if (commands[i].uses_mpi && mulred_dist_launched()) {
             mulred_error err;
             mulred_error_clear(&err);
             if (mulred_dist_init(&argc, &argv, &err)) {

@@ -63,14 +63,23 @@ int mulred_dist_size(void)
     return s;
 }
 
+static const char *launcher_rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                           "SLURM_PROCID"};
+
 int mulred_dist_env_rank(void)
 {
-    static const char *vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
+    for (size_t i = 0; i < sizeof launcher_rank_vars / sizeof launcher_rank_vars[0]; i++) {
+        const char *v = getenv(launcher_rank_vars[i]);
         if (v && *v) return atoi(v);
     }
     return 0;
+}
+
+bool mulred_dist_launched(void)
+{
+    for (size_t i = 0; i < sizeof launcher_rank_vars / sizeof launcher_rank_vars[0]; i++)
+        if (getenv(launcher_rank_vars[i])) return true;
+    return getenv("MULRED_FORCE_MPI") != NULL;
 }
 
 void mulred_dist_abort(int status)

@@ -205,8 +205,8 @@ void mulred_format_seconds(char *out, size_t cap, double s)
 
 void mulred_format_rate(char *out, size_t cap, double r, const char *unit)
 {
-    if (r >= 1e9) snprintf(out, cap, "%.2f G%s/s", r / 1e9, unit);
-    else if (r >= 1e6) snprintf(out, cap, "%.2f M%s/s", r / 1e6, unit);
-    else if (r >= 1e3) snprintf(out, cap, "%.2f k%s/s", r / 1e3, unit);
+    if (r >= 1e9) snprintf(out, cap, "%.2f G %s/s", r / 1e9, unit);
+    else if (r >= 1e6) snprintf(out, cap, "%.2f M %s/s", r / 1e6, unit);
+    else if (r >= 1e3) snprintf(out, cap, "%.2f k %s/s", r / 1e3, unit);
     else snprintf(out, cap, "%.2f %s/s", r, unit);
 }

@@ -1,0 +1,22 @@
+/* Benchmark helpers: per-operation medians of thread CPU time, tables and JSON. Speed is only
+ * ever reported here, never asserted in tests. */
+#ifndef MULRED_BENCH_H
+#define MULRED_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Median over `samples` batches of the thread CPU time per call of fn(arg) (each batch runs
+ * `reps` calls), in nanoseconds. */
+double bench_median_ns(void (*fn)(void *arg), void *arg, int reps, int samples);
+
+/* The seed workload (rusty-kaspa's parallel MuHash bench): `txs` transactions, each removing
+ * two and adding two 97-byte Kaspa UTXO elements. Returns the median wall seconds of
+ * `samples` runs: sequential into one state (threads = 0), or every transaction its own
+ * identity-seeded partial reduced over `threads` OpenMP threads; short_circuit = 0 disables
+ * the multiply-by-one short-circuit. */
+double bench_seed_workload(int txs, int threads, int short_circuit, int samples);
+
+int mulred_bench_muhash(int argc, char **argv);
+
+#endif

@@ -1,0 +1,303 @@
+/* mulred bench muhash: per-operation medians on one thread (the multiply floor, every kernel,
+ * element hashing per flavor, insert, finalize), the rusty-kaspa seed workload with and without
+ * the identity short-circuit, and (--scaling) 1 vs 2 threads and 1 vs 2 ranks on a synthetic
+ * set, all measured in one run so that ratios are meaningful on a noisy machine. */
+#include <getopt.h>
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli/cli.h"
+#include "mulred/muhash.h"
+#include "num3072/num3072.h"
+#include "util/json.h"
+#include "util/util.h"
+
+double bench_median_ns(void (*fn)(void *arg), void *arg, int reps, int samples)
+{
+    double *t = malloc((size_t)samples * sizeof *t);
+    if (!t) abort();
+    fn(arg); /* warm up */
+    for (int s = 0; s < samples; s++) {
+        double t0 = mulred_thread_cputime();
+        for (int r = 0; r < reps; r++) fn(arg);
+        t[s] = (mulred_thread_cputime() - t0) / reps * 1e9;
+    }
+    double m = mulred_median(t, (size_t)samples);
+    free(t);
+    return m;
+}
+
+typedef struct {
+    mulred_num3072 a, b, r;
+    mp_limb_t prod[96];
+    mulred_muhash_ctx *ctx;
+    mulred_muhash_state state;
+    uint8_t elem[64][72];
+    mulred_bytes batch[64];
+    int next;
+} op_arg;
+
+static void op_mpn(void *v)
+{
+    op_arg *o = v;
+    mpn_mul_n(o->prod, (const mp_limb_t *)o->a.limb, (const mp_limb_t *)o->b.limb, 48);
+}
+static void op_mul(void *v)
+{
+    op_arg *o = v;
+    num3072_mul_always(&o->a, &o->a, &o->b);
+}
+static void op_element(void *v)
+{
+    op_arg *o = v;
+    mulred_muhash_element(&o->r, o->ctx, o->elem[o->next++ & 63], 58);
+}
+static void op_insert_one(void *v)
+{
+    op_arg *o = v;
+    mulred_muhash_insert(&o->state, o->ctx, o->elem[o->next++ & 63], 58);
+}
+static void op_insert_batch(void *v) /* 64 elements per call */
+{
+    op_arg *o = v;
+    mulred_muhash_insert_many(&o->state, o->ctx, o->batch, 64);
+}
+static void op_finalize(void *v)
+{
+    op_arg *o = v;
+    uint8_t d[32];
+    mulred_muhash_finalize(d, &o->state);
+}
+
+static void op_init(op_arg *o, mulred_muhash_flavor flavor)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < 48; i++) {
+        o->a.limb[i] = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1) ^ 0x1234567ull;
+        o->b.limb[i] = 0xc2b2ae3d27d4eb4full * (uint64_t)(i + 7) ^ 0x7654321ull;
+    }
+    for (int i = 0; i < 64; i++) {
+        for (int j = 0; j < 72; j++) o->elem[i][j] = (uint8_t)(i * 31 + j * 7);
+        o->batch[i] = (mulred_bytes){o->elem[i], 58};
+    }
+    o->ctx = mulred_muhash_ctx_new(flavor);
+    mulred_muhash_init(&o->state, flavor);
+    mulred_muhash_remove(&o->state, o->ctx, o->elem[0], 58); /* finalize pays the inverse */
+    mulred_muhash_insert(&o->state, o->ctx, o->elem[1], 58);
+}
+
+/* Runs `cmd` and returns the "seconds" of its JSON output, or -1. */
+static double run_seconds(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    if (pclose(p) != 0) return -1;
+    mulred_error err;
+    mulred_json_value *v = mulred_json_parse(buf, n, "result", &err);
+    double s = mulred_json_get_number(v, "seconds", -1);
+    mulred_json_free(v);
+    return s;
+}
+
+typedef struct {
+    const char *name;
+    int ranks, threads;
+    double seconds;
+} scaling_run;
+
+static int bench_scaling(scaling_run runs[3], uint64_t n, int reps)
+{
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) return -1;
+    self[len] = '\0';
+    const char *mpiexec = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
+    const char *root = getuid() == 0 ? "--allow-run-as-root" : "";
+    double t[3][16];
+    for (int r = 0; r < reps; r++)
+        for (int k = 0; k < 3; k++) {
+            char cmd[8192];
+            if (runs[k].ranks == 1)
+                snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=%d '%s' muhash --synthetic %llu --threads %d --json --no-progress",
+                         runs[k].threads, self, (unsigned long long)n, runs[k].threads);
+            else
+                snprintf(cmd, sizeof cmd,
+                         "'%s' -n %d --oversubscribe --bind-to none %s -x OMP_NUM_THREADS=%d '%s' muhash --synthetic %llu --threads %d --json --no-progress",
+                         mpiexec, runs[k].ranks, root, runs[k].threads, self, (unsigned long long)n,
+                         runs[k].threads);
+            t[k][r] = run_seconds(cmd);
+            if (t[k][r] < 0) {
+                fprintf(stderr, "mulred bench: failed: %s\n", cmd);
+                return -1;
+            }
+        }
+    for (int k = 0; k < 3; k++) runs[k].seconds = mulred_median(t[k], (size_t)reps);
+    return 0;
+}
+
+static void bench_muhash_usage(void)
+{
+    cli_out("Usage: mulred bench muhash [--scaling] [--elements N] [--json]\n"
+            "\n"
+            "Per-operation medians on one thread (thread CPU time): GMP mpn_mul_n on 48 limbs\n"
+            "(the floor), the 3072-bit multiply mod p of every kernel this CPU runs, element\n"
+            "hashing per flavor, insert (batched, fastest kernel; and one at a time on GMP),\n"
+            "finalize; then the rusty-kaspa seed workload (256 transactions x 2 removes +\n"
+            "2 adds of 97-byte Kaspa elements): sequential vs every transaction its own\n"
+            "identity-seeded partial over 1 and 2 threads, with and without the identity\n"
+            "short-circuit (median wall time).\n"
+            "  --scaling       also time N synthetic elements (default 200000) with 1 rank x\n"
+            "                  1 thread, 1 rank x 2 threads and 2 ranks x 1 thread (mpirun,\n"
+            "                  or $MPIEXEC), median of 3 runs each, and print the speedups\n"
+            "  --elements N    the synthetic set size for --scaling\n"
+            "  --json          one JSON object instead of tables\n");
+}
+
+int mulred_bench_muhash(int argc, char **argv)
+{
+    enum { OPT_SCALING = 256, OPT_ELEMENTS, OPT_JSON };
+    static const struct option opts[] = {{"scaling", no_argument, 0, OPT_SCALING},
+                                         {"elements", required_argument, 0, OPT_ELEMENTS},
+                                         {"json", no_argument, 0, OPT_JSON},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int scaling = 0, json = 0, c;
+    uint64_t nelem = 200000;
+    cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            bench_muhash_usage();
+            return MULRED_OK;
+        } else if (c == OPT_SCALING) scaling = 1;
+        else if (c == OPT_JSON) json = 1;
+        else if (c == OPT_ELEMENTS) {
+            if (mulred_parse_count(optarg, &nelem) || nelem == 0)
+                return cli_usage_error("bench muhash", "--elements: '%s' is not a count", optarg);
+        } else return cli_bad_option("bench muhash", argc, argv);
+    }
+    if (optind < argc) return cli_usage_error("bench muhash", "unexpected argument '%s'", argv[optind]);
+
+    const num3072_kernel *def = num3072_kernel_active();
+    op_arg *o = malloc(sizeof *o);
+    if (!o) return MULRED_ERUNTIME;
+    op_init(o, MULRED_MUHASH_BITCOIN);
+    double mpn = bench_median_ns(op_mpn, o, 2000, 15);
+    int nk;
+    const num3072_kernel *kernels = num3072_kernels(&nk);
+    double mul[8] = {0};
+    for (int k = 0; k < nk; k++) {
+        if (!kernels[k].available()) continue;
+        num3072_kernel_select(kernels[k].name);
+        mul[k] = bench_median_ns(op_mul, o, 2000, 15);
+    }
+    double hash[2], insert_batch = 0, insert_gmp = 0, finalize = 0;
+    for (int f = 1; f >= 0; f--) {
+        mulred_muhash_ctx_free(o->ctx);
+        op_init(o, (mulred_muhash_flavor)f);
+        num3072_kernel_select(def->name);
+        hash[f] = bench_median_ns(op_element, o, 2000, 15);
+    }
+    insert_batch = bench_median_ns(op_insert_batch, o, 30, 15) / 64;
+    finalize = bench_median_ns(op_finalize, o, 20, 15);
+    num3072_kernel_select("gmp");
+    insert_gmp = bench_median_ns(op_insert_one, o, 2000, 15);
+    num3072_kernel_select(def->name);
+    mulred_muhash_ctx_free(o->ctx);
+    free(o);
+
+    /* the seed workload */
+    enum { TXS = 256, SAMPLES = 41 };
+    double seq = bench_seed_workload(TXS, 0, 1, SAMPLES);
+    double par[3][2];
+    for (int t = 1; t <= 2; t++)
+        for (int sc = 0; sc < 2; sc++) par[t][sc] = bench_seed_workload(TXS, t, sc, SAMPLES);
+
+    scaling_run runs[3] = {{"1 rank x 1 thread", 1, 1, 0},
+                           {"1 rank x 2 threads", 1, 2, 0},
+                           {"2 ranks x 1 thread", 2, 1, 0}};
+    if (scaling && bench_scaling(runs, nelem, 3)) return MULRED_ERUNTIME;
+
+    if (json) {
+        mulred_json_writer w;
+        mulred_jw_init(&w, stdout);
+        mulred_jw_object_begin(&w, NULL);
+        mulred_jw_string(&w, "kernel", def->name);
+        mulred_jw_string(&w, "cpu", mulred_cpu_describe());
+        mulred_jw_double(&w, "mpn_mul_n_ns", mpn);
+        for (int k = 0; k < nk; k++) {
+            if (!mul[k]) continue;
+            char key[32];
+            snprintf(key, sizeof key, "mul_%s_ns", kernels[k].name);
+            mulred_jw_double(&w, key, mul[k]);
+        }
+        mulred_jw_double(&w, "hash_bitcoin_ns", hash[0]);
+        mulred_jw_double(&w, "hash_kaspa_ns", hash[1]);
+        mulred_jw_double(&w, "insert_ns", insert_batch);
+        mulred_jw_double(&w, "insert_gmp_ns", insert_gmp);
+        mulred_jw_double(&w, "finalize_ns", finalize);
+        mulred_jw_object_begin(&w, "seed_workload");
+        mulred_jw_int(&w, "transactions", TXS);
+        mulred_jw_double(&w, "sequential_s", seq);
+        mulred_jw_double(&w, "threads1_s", par[1][1]);
+        mulred_jw_double(&w, "threads2_s", par[2][1]);
+        mulred_jw_double(&w, "threads1_no_short_circuit_s", par[1][0]);
+        mulred_jw_double(&w, "threads2_no_short_circuit_s", par[2][0]);
+        mulred_jw_double(&w, "speedup_2_threads", seq / par[2][1]);
+        mulred_jw_double(&w, "short_circuit_gain_2_threads", par[2][0] / par[2][1]);
+        mulred_jw_object_end(&w);
+        if (scaling) {
+            mulred_jw_object_begin(&w, "scaling");
+            mulred_jw_uint(&w, "elements", nelem);
+            mulred_jw_double(&w, "r1t1_s", runs[0].seconds);
+            mulred_jw_double(&w, "r1t2_s", runs[1].seconds);
+            mulred_jw_double(&w, "r2t1_s", runs[2].seconds);
+            mulred_jw_double(&w, "speedup_2_threads", runs[0].seconds / runs[1].seconds);
+            mulred_jw_double(&w, "speedup_2_ranks", runs[0].seconds / runs[2].seconds);
+            mulred_jw_object_end(&w);
+        }
+        mulred_jw_object_end(&w);
+        mulred_jw_finish(&w);
+        return MULRED_OK;
+    }
+    printf("MuHash3072, one thread, medians of thread CPU time (kernel in use: %s; cpu: %s)\n\n",
+           def->name, mulred_cpu_describe());
+    printf("| operation                                   |        ns | ratio |\n");
+    printf("|---------------------------------------------|-----------|-------|\n");
+    printf("| GMP mpn_mul_n, 48 limbs (floor)             | %9.1f | 1.00 x mpn |\n", mpn);
+    for (int k = 0; k < nk; k++)
+        if (mul[k])
+            printf("| multiply mod p, kernel %-20s | %9.1f | %.2f x mpn |\n", kernels[k].name, mul[k],
+                   mul[k] / mpn);
+    printf("| element hash + expand, bitcoin (58 B)       | %9.1f |       |\n", hash[0]);
+    printf("| element hash + expand, kaspa (58 B)         | %9.1f |       |\n", hash[1]);
+    printf("| insert, batched, kernel %-19s | %9.1f | %.2f x (hash+mpn) |\n", def->name,
+           insert_batch, insert_batch / (hash[1] + mpn));
+    printf("| insert, one at a time, gmp                  | %9.1f |       |\n", insert_gmp);
+    printf("| finalize (inverse + multiply + digest)      | %9.1f |       |\n", finalize);
+    printf("\nSeed workload: %d transactions x (2 removes + 2 adds), 97-byte Kaspa elements,\n"
+           "median wall time of %d runs (includes finalize)\n\n", TXS, SAMPLES);
+    printf("| layout                                  | time      | speedup vs sequential |\n");
+    printf("|-----------------------------------------|-----------|-----------------------|\n");
+    printf("| sequential, one state                   | %7.1f us | 1.00 |\n", seq * 1e6);
+    for (int t = 1; t <= 2; t++)
+        for (int sc = 1; sc >= 0; sc--)
+            printf("| per-tx partials, %d thread%s, %s | %7.1f us | %.2f |\n", t, t == 1 ? " " : "s",
+                   sc ? "short-circuit   " : "no short-circuit", par[t][sc] * 1e6, seq / par[t][sc]);
+    printf("\nidentity short-circuit gain on 2 threads: %.2f x\n", par[2][0] / par[2][1]);
+    if (scaling) {
+        printf("\nStrong scaling, %llu synthetic elements (bitcoin), median of 3 runs\n\n",
+               (unsigned long long)nelem);
+        printf("| layout              | seconds | speedup |\n|---------------------|---------|---------|\n");
+        for (int k = 0; k < 3; k++)
+            printf("| %-19s | %7.3f | %7.2f |\n", runs[k].name, runs[k].seconds,
+                   runs[0].seconds / runs[k].seconds);
+    }
+    return MULRED_OK;
+}

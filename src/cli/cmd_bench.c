@@ -1,0 +1,30 @@
+/* mulred bench WORKLOAD: benchmarks that print tables (or --json). */
+#include <string.h>
+
+#include "bench.h"
+#include "cli/cli.h"
+
+typedef struct {
+    const char *name, *summary;
+    int (*run)(int argc, char **argv);
+} bench_entry;
+
+static const bench_entry benches[] = {
+    {"muhash", "3072-bit multiply, hashing, insert, finalize; seed workload; --scaling",
+     mulred_bench_muhash},
+};
+
+int mulred_cmd_bench(int argc, char **argv)
+{
+    size_t n = sizeof benches / sizeof benches[0];
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        cli_out("Usage: mulred bench WORKLOAD [OPTIONS]\n\nWorkloads:\n");
+        for (size_t i = 0; i < n; i++) cli_out("  %-8s %s\n", benches[i].name, benches[i].summary);
+        cli_out("\nRun 'mulred bench WORKLOAD --help' for its options. Timings are medians;\n"
+                "compare ratios measured in one run.\n");
+        return argc < 2 ? MULRED_EUSAGE : MULRED_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(argv[1], benches[i].name) == 0) return benches[i].run(argc - 1, argv + 1);
+    return cli_usage_error("bench", "unknown workload '%s'", argv[1]);
+}

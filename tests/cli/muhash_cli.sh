@@ -1,0 +1,74 @@
+# mulred muhash: the shared vectors through the command, input handling and bad input.
+. "$(dirname "$0")/../lib.sh"
+V=$MULRED_VECTORS
+
+# Writes the insert/remove lists of the vector case named $2 in JSON file $1 to
+# $TEST_TMP/ins and $TEST_TMP/rem, and prints its display digest.
+vector_case() {
+    awk -v want="$2" -v ins="$TEST_TMP/ins" -v rem="$TEST_TMP/rem" '
+        BEGIN { printf "" > ins; printf "" > rem }
+        /"name":/ { inside = index($0, "\"" want "\"") > 0; list = "" }
+        inside && /"insert":/ { list = ins }
+        inside && /"remove":/ { list = rem }
+        inside && /^ *"[0-9a-f]+",?$/ && list != "" { gsub(/[", ]/, ""); print > list }
+        inside && /\]/ { list = "" }
+        inside && /"display":/ { gsub(/.*"display": *"|".*/, ""); print; exit }
+    ' "$1"
+}
+
+for flavor in bitcoin kaspa; do
+    json=$V/$flavor/muhash.json
+    [ "$flavor" = bitcoin ] && cases=("empty set" "FromInt(0) * FromInt(1) / FromInt(2)") \
+        || cases=("EMPTY_MUHASH" "test_new_pre_computed: add(0), add(1), remove(2)")
+    for c in "${cases[@]}"; do
+        want=$(vector_case "$json" "$c")
+        [ ${#want} -eq 64 ] || fail "could not read vector '$c' from $json"
+        expect_status 0 "$MULRED" muhash --flavor "$flavor" --insert "$TEST_TMP/ins" --remove "$TEST_TMP/rem" --json
+        expect_contains "$out" "\"muhash\":\"$want\"" "$flavor vector '$c'"
+        expect_contains "$out" "\"flavor\":\"$flavor\"" "flavor in JSON"
+    done
+done
+
+# Kaspa cumulative vectors: the three elements inserted at once give the last cumulative digest;
+# standard input works as a file.
+data=$(grep '"data"' "$V/kaspa/muhash.json" | sed 's/.*"data": *"\([0-9a-f]*\)".*/\1/')
+want=$(grep '"cumulative"' "$V/kaspa/muhash.json" | tail -n 1 | sed 's/.*"cumulative": *"\([0-9a-f]*\)".*/\1/')
+printf '%s\n' "$data" > "$TEST_TMP/kaspa3"
+expect_status 0 "$MULRED" muhash --flavor kaspa --insert "$TEST_TMP/kaspa3"
+expect_contains "$out" "$want" "kaspa cumulative vector"
+expect_equal "$(printf '%s' "$data" | "$MULRED" muhash --flavor kaspa --insert - | awk '/^muhash/ {print $2}')" "$want" "standard input"
+# the same elements, as uppercase, CRLF, comments, no final newline
+{ echo "# three coins"; printf '%s\r\n' "$data" | tr a-f A-F; } | head -c -2 > "$TEST_TMP/kaspa3b"
+expect_status 0 "$MULRED" muhash --flavor kaspa --insert "$TEST_TMP/kaspa3b" --json
+expect_contains "$out" "\"muhash\":\"$want\"" "uppercase, CRLF, comment, no newline"
+expect_contains "$out" '"inserted":3' "inserted count"
+# insert then remove the same set: the empty digest
+expect_status 0 "$MULRED" muhash --flavor kaspa --insert "$TEST_TMP/kaspa3" --remove "$TEST_TMP/kaspa3b"
+expect_contains "$out" "544eb3142c000f0ad2c76ac41f4222abbababed830eeafee4b6dc56b52d5cac0" "insert+remove = empty"
+
+# --output writes the result to a file, nothing to stdout
+expect_status 0 "$MULRED" muhash --synthetic 1000 --json --output "$TEST_TMP/result.json"
+expect_equal "$out" "" "stdout with --output"
+expect_contains "$(cat "$TEST_TMP/result.json")" '"inserted":1000' "result file"
+
+# Bad input: exit 2, FILE:LINE: reason, no digest.
+printf '00\n0g\n' > "$TEST_TMP/bad1"
+expect_status 2 "$MULRED" muhash --insert "$TEST_TMP/bad1"
+expect_contains "$err" "$TEST_TMP/bad1:2: column 2: 'g' is not a hex digit" "non-hex"
+expect_equal "$out" "" "no digest on bad input"
+printf '00\n\nabc\n' > "$TEST_TMP/bad2"
+expect_status 2 "$MULRED" muhash --insert "$TEST_TMP/kaspa3" --remove "$TEST_TMP/bad2" --json
+expect_contains "$err" "$TEST_TMP/bad2:3: odd number of hex digits (3)" "odd length"
+expect_equal "$out" "" "no JSON on bad input"
+expect_status 2 "$MULRED" muhash --insert "$TEST_TMP/does-not-exist"
+expect_contains "$err" "does-not-exist: cannot open" "missing file"
+expect_status 2 "$MULRED" muhash --insert "$TEST_TMP"
+# Usage errors: exit 1.
+expect_status 1 "$MULRED" muhash
+expect_status 1 "$MULRED" muhash --flavor dogecoin --synthetic 1
+expect_status 1 "$MULRED" muhash --synthetic lots
+expect_status 1 "$MULRED" muhash --synthetic 10 --threads 0
+expect_status 1 "$MULRED" muhash --synthetic 10 extra
+expect_status 0 "$MULRED" muhash --help
+expect_contains "$out" "--synthetic N" "muhash --help"
+finish

@@ -1,0 +1,44 @@
+# The same digest for ranks 1-4 x threads 1-3, on element files (a shard boundary inside a line,
+# no trailing newline, a removal file only one rank reads) and on synthetic sets of both flavors;
+# a bad line found by any rank ends every rank with exit 2.
+. "$(dirname "$0")/../lib.sh"
+
+# 6000 random elements of 1..120 bytes, one per line, no trailing newline (~0.7 MB: several
+# 256 KiB shards, so boundaries fall inside lines).
+head -c 400000 /dev/urandom | od -An -v -tx1 | tr -d ' \n' |
+    awk 'BEGIN { srand(7) } { s = $0; p = 1; n = 0
+         while (p < length(s) - 240 && n < 6000) { l = 2 * (1 + int(rand() * 120))
+             printf "%s%s", (n ? "\n" : ""), substr(s, p, l); p += l; n++ } }' > "$TEST_TMP/ins"
+head -n 3 "$TEST_TMP/ins" > "$TEST_TMP/rem"
+[ "$(wc -l < "$TEST_TMP/ins")" -eq 5999 ] || fail "test input has $(wc -l < "$TEST_TMP/ins") newlines"
+
+digest() { awk -F'"' '{ for (i = 1; i < NF; i++) if ($i == "muhash") print $(i + 2) }'; }
+
+for input in files synthetic-bitcoin synthetic-kaspa; do
+    case $input in
+        files) args=(--insert "$TEST_TMP/ins" --remove "$TEST_TMP/rem") ;;
+        synthetic-bitcoin) args=(--synthetic 30000 --seed 5) ;;
+        synthetic-kaspa) args=(--synthetic 30000 --seed 5 --flavor kaspa) ;;
+    esac
+    ref=$(OMP_NUM_THREADS=1 "$MULRED" muhash "${args[@]}" --threads 1 --json | digest)
+    [ ${#ref} -eq 64 ] || fail "$input: no reference digest"
+    for ranks in 1 2 3 4; do
+        for threads in 1 2 3; do
+            expect_status 0 mpi "$ranks" "$MULRED" muhash "${args[@]}" --threads "$threads" --json
+            expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "$input, $ranks ranks x $threads threads"
+            expect_equal "$(printf '%s\n' "$out" | grep -c '"muhash"')" 1 "$input: only rank 0 prints"
+            expect_contains "$out" "\"ranks\":$ranks," "$input: ranks reported"
+        done
+    done
+done
+expect_contains "$(mpi 2 "$MULRED" muhash --insert "$TEST_TMP/ins" --remove "$TEST_TMP/rem" --json)" \
+    '"inserted":6000,"removed":3' "element counts summed over ranks"
+
+# A bad line near the end: only the last rank reads it; every rank exits 2, rank 0 reports it.
+cp "$TEST_TMP/ins" "$TEST_TMP/bad" && printf '\nzz00\n' >> "$TEST_TMP/bad"
+for ranks in 1 3 4; do
+    expect_status 2 mpi "$ranks" "$MULRED" muhash --insert "$TEST_TMP/bad" --threads 2
+    expect_contains "$err" "$TEST_TMP/bad:6001: column 1: 'z' is not a hex digit" "error from the last rank ($ranks ranks)"
+    expect_equal "$out" "" "no digest on bad input ($ranks ranks)"
+done
+finish

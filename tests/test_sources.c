@@ -1,0 +1,176 @@
+/* Element files and synthetic sets: any split into ranks and chunks yields the same multiset. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "mulred/muhash.h"
+#include "mulred/sources.h"
+
+static void digest_hex(char hex[65], const mulred_muhash_state *s)
+{
+    uint8_t d[32];
+    mulred_muhash_finalize(d, s);
+    mulred_muhash_display(hex, d, s->flavor);
+}
+
+/* Reduces `path` as rank r of n with the given chunk size, for every r, combining the ranks. */
+static int file_digest(char hex[65], const char *path, int nranks, size_t chunk, int threads,
+                       mulred_error *err)
+{
+    mulred_muhash_state total, part;
+    mulred_muhash_init(&total, MULRED_MUHASH_BITCOIN);
+    for (int r = 0; r < nranks; r++) {
+        mulred_element_file *f;
+        if (mulred_element_file_open_chunked(&f, path, false, r, nranks, chunk, err)) return err->status;
+        int st = mulred_muhash_reduce(&part, MULRED_MUHASH_BITCOIN, mulred_element_file_source(f),
+                                      1, threads, NULL, err);
+        mulred_element_file_close(f);
+        if (st) return st;
+        mulred_muhash_combine(&total, &part);
+    }
+    digest_hex(hex, &total);
+    return MULRED_OK;
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", test_tmpdir(), name);
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void test_file_splits(void)
+{
+    /* Lines of varied lengths, comments, blanks, CRLF, spaces, no trailing newline. */
+    char text[8192] = "# comment line\n\n";
+    size_t n = strlen(text);
+    mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(MULRED_MUHASH_BITCOIN);
+    mulred_muhash_state ref;
+    mulred_muhash_init(&ref, MULRED_MUHASH_BITCOIN);
+    for (int i = 0; i < 60; i++) {
+        uint8_t e[40];
+        size_t len = 1 + test_rand_below(sizeof e);
+        test_rand_bytes(e, len);
+        mulred_muhash_insert(&ref, ctx, e, len);
+        if (i % 7 == 3) n += (size_t)snprintf(text + n, sizeof text - n, "  ");
+        for (size_t j = 0; j < len; j++)
+            n += (size_t)snprintf(text + n, sizeof text - n, i % 2 ? "%02X" : "%02x", e[j]);
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s",
+                              i == 59 ? "" : i % 5 == 0 ? "\r\n" : i % 11 == 0 ? "\t\n\n# x\n" : "\n");
+    }
+    mulred_muhash_ctx_free(ctx);
+    char want[65], got[65];
+    digest_hex(want, &ref);
+    const char *path = write_file("split.txt", text);
+    static const size_t chunks[] = {1, 2, 3, 5, 16, 17, 64, 100, 1000, 0};
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+        for (int nranks = 1; nranks <= 5; nranks++) {
+            mulred_error err;
+            mulred_error_clear(&err);
+            CU_ASSERT_EQUAL_FATAL(file_digest(got, path, nranks, chunks[k], 1 + nranks % 3, &err), MULRED_OK);
+            CU_ASSERT_STRING_EQUAL(got, want);
+        }
+}
+
+static void expect_file_error(const char *text, const char *message, size_t chunk)
+{
+    const char *path = write_file("bad.txt", text);
+    char full[600], got[65];
+    snprintf(full, sizeof full, "%s%s", path, message);
+    mulred_error err;
+    mulred_error_clear(&err);
+    CU_ASSERT_EQUAL(file_digest(got, path, 3, chunk, 2, &err), MULRED_EINPUT);
+    CU_ASSERT_STRING_EQUAL(err.message, full);
+}
+
+static void test_file_errors(void)
+{
+    for (size_t chunk = 1; chunk <= 64; chunk *= 4) {
+        expect_file_error("00\n0g\n", ":2: column 2: 'g' is not a hex digit", chunk);
+        expect_file_error("00\n# fine\n\nabc\n", ":4: odd number of hex digits (3)", chunk);
+        expect_file_error("00\n11 22\n", ":2: column 3: ' ' is not a hex digit", chunk);
+        /* the lowest failing line wins even when later chunks fail too */
+        expect_file_error("00\nzz\nyy\nxx", ":2: column 1: 'z' is not a hex digit", chunk);
+    }
+    mulred_element_file *f;
+    mulred_error err;
+    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/nonexistent/elements", false, 0, 1, &err),
+                    MULRED_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/nonexistent/elements: cannot open"));
+    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/tmp", false, 0, 1, &err), MULRED_EINPUT);
+}
+
+static void test_split_range(void)
+{
+    for (int it = 0; it < 200; it++) {
+        uint64_t n = it < 100 ? (uint64_t)it : test_rand64() >> test_rand_below(64);
+        int nranks = 1 + (int)test_rand_below(17);
+        uint64_t next = 0;
+        for (int r = 0; r < nranks; r++) {
+            uint64_t first, count;
+            mulred_split_range(&first, &count, n, r, nranks);
+            CU_ASSERT_EQUAL(first, next);
+            CU_ASSERT(count <= n / (uint64_t)nranks + 1);
+            next = first + count;
+        }
+        CU_ASSERT_EQUAL(next, n);
+    }
+}
+
+static void test_synthetic(void)
+{
+    for (int f = 0; f < 2; f++) {
+        mulred_muhash_flavor flavor = (mulred_muhash_flavor)f;
+        uint8_t a[MULRED_SYNTH_MAX_ELEMENT], b[MULRED_SYNTH_MAX_ELEMENT];
+        size_t lens[2000];
+        int kinds[5] = {0};
+        for (uint64_t i = 0; i < 2000; i++) {
+            size_t n = mulred_synth_element(a, flavor, 42, i);
+            CU_ASSERT_EQUAL(mulred_synth_element(b, flavor, 42, i), n);
+            CU_ASSERT(memcmp(a, b, n) == 0); /* a pure function */
+            size_t fixed = flavor == MULRED_MUHASH_BITCOIN ? 32 + 4 + 4 + 8 : 32 + 4 + 8 + 8 + 1 + 2 + 8;
+            CU_ASSERT(n > fixed && n <= MULRED_SYNTH_MAX_ELEMENT);
+            size_t script = flavor == MULRED_MUHASH_BITCOIN ? n - fixed - (n - fixed > 253 ? 3 : 1) : n - fixed;
+            kinds[script == 22 ? 0 : script == 25 ? 1 : script == 34 ? 2 : script == 23 ? 3 : 4]++;
+            lens[i] = n;
+            CU_ASSERT(mulred_synth_element(b, flavor, 43, i) != n || memcmp(a, b, n) != 0);
+        }
+        for (int k = 0; k < 5; k++) CU_ASSERT(kinds[k] > 0); /* every script class occurs */
+        (void)lens;
+        if (flavor == MULRED_MUHASH_KASPA) { /* 97-byte elements for 34-byte scripts */
+            size_t n = 0;
+            for (uint64_t i = 0; i < 200 && n != 97; i++) n = mulred_synth_element(a, flavor, 1, i);
+            CU_ASSERT_EQUAL(n, 97);
+        }
+        /* a set reduced whole equals the same set split into ranges */
+        char whole[65], split[65];
+        mulred_synth_set set = {flavor, 9, 0, 10000, false};
+        mulred_muhash_source src;
+        mulred_synth_source(&src, &set);
+        mulred_muhash_state s, t, u;
+        mulred_error err;
+        CU_ASSERT_EQUAL(mulred_muhash_reduce(&s, flavor, &src, 1, 2, NULL, &err), MULRED_OK);
+        digest_hex(whole, &s);
+        mulred_muhash_init(&t, flavor);
+        for (int r = 0; r < 3; r++) {
+            mulred_synth_set part = {flavor, 9, 0, 0, false};
+            mulred_split_range(&part.first, &part.count, 10000, r, 3);
+            mulred_synth_source(&src, &part);
+            CU_ASSERT_EQUAL(mulred_muhash_reduce(&u, flavor, &src, 1, 1 + r, NULL, &err), MULRED_OK);
+            mulred_muhash_combine(&t, &u);
+        }
+        digest_hex(split, &t);
+        CU_ASSERT_STRING_EQUAL(whole, split);
+    }
+}
+
+void test_register(void)
+{
+    TEST_SUITE("sources", {"element files: every rank/chunk split", test_file_splits},
+               {"element files: errors name FILE:LINE", test_file_errors},
+               {"split_range", test_split_range}, {"synthetic UTXO sets", test_synthetic});
+}
