@@ -602,7 +602,9 @@ static void check_vector(const char *dat, const char *muhash, const char *txouts
     /* The vectors directory is read-only: the index lives in memory. */
     for (int nranks = 1; nranks <= 4; nranks++)
         for (int threads = 1; threads <= 2; threads++) {
-            mulred_utxo_options opt = {.chunk_bytes = nranks == 1 ? 0 : 512u * (unsigned)threads};
+            /* no_save: never write next to the shared vectors (root ignores their r-x mode) */
+            mulred_utxo_options opt = {.no_save = true,
+                                       .chunk_bytes = nranks == 1 ? 0 : 512u * (unsigned)threads};
             int rc = lib_muhash(hex, path, nranks, threads, &opt, &err);
             CU_ASSERT_EQUAL(rc, MULRED_OK);
             if (rc) fprintf(stderr, "\n%s\n", err.message);
@@ -851,9 +853,20 @@ static void test_index_lifecycle(void)
     CU_ASSERT_FALSE(written);
     char hex[65];
     CU_ASSERT_EQUAL(lib_muhash(hex, path, 3, 2, &ro, &err), MULRED_OK);
-    CU_ASSERT_EQUAL(mulred_utxo_index_ensure(test_vector_path("bitcoin/regtest-small.dat"), NULL,
-                                             &written, &err),
-                    MULRED_OK);
+    /* A directory whose mode denies writing is left alone, even by root. */
+    char rodir[4096], rofile[4200], roidx[4300];
+    snprintf(rodir, sizeof rodir, "%s", tmp_path("ro"));
+    snprintf(rofile, sizeof rofile, "%s/snap.dat", rodir);
+    snprintf(roidx, sizeof roidx, "%s.idx", rofile);
+    mkdir(rodir, 0755);
+    CU_ASSERT_EQUAL_FATAL(mulred_utxo_synth(rofile, 500, 2, false, &err), MULRED_OK);
+    CU_ASSERT_EQUAL(chmod(rodir, 0555), 0);
+    written = true;
+    CU_ASSERT_EQUAL(mulred_utxo_index_ensure(rofile, NULL, &written, &err), MULRED_OK);
+    CU_ASSERT_FALSE(written);
+    CU_ASSERT_NOT_EQUAL(access(roidx, F_OK), 0);
+    CU_ASSERT_EQUAL(lib_muhash(hex, rofile, 2, 2, NULL, &err), MULRED_OK);
+    chmod(rodir, 0755);
 }
 
 /* An index that passes every load check but lies cannot change the result: it fails. */

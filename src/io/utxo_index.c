@@ -160,8 +160,22 @@ int utxo_index_scan(utxo_index *x, int fd, const mulred_utxo_header *h, const ch
 
 /* ---- saving and loading ---- */
 
+/* A directory whose mode grants no write permission is read-only by intent, also for root
+ * (which access(2) would let write): shared snapshot and vector directories stay untouched. */
+static bool dir_writable(const char *file)
+{
+    char *copy = strdup(file);
+    if (!copy) return false;
+    struct stat st;
+    bool ok = stat(dirname(copy), &st) == 0 && (st.st_mode & 0222) != 0;
+    free(copy);
+    return ok;
+}
+
 int utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err)
 {
+    if (!dir_writable(idx_path))
+        return mulred_error_set(err, MULRED_ERUNTIME, "%s: directory is read-only", idx_path);
     size_t n = INDEX_FIXED_BYTES + (size_t)(x->nchunks + 1) * 16 + 32;
     uint8_t *b = malloc(n), *p = b;
     if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
