@@ -110,17 +110,23 @@ int mulred_bench_utxo(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'h': usage(); return MULRED_OK;
+        case 'h':
+            usage();
+            return MULRED_OK;
         case OPT_COINS:
             if (mulred_parse_count(optarg, &coins) || coins == 0)
                 return cli_usage_error("bench utxo", "bad --coins '%s'", optarg);
             break;
-        case OPT_FILE: file = optarg; break;
+        case OPT_FILE:
+            file = optarg;
+            break;
         case OPT_REPS:
             if (mulred_parse_count(optarg, &reps) || reps == 0 || reps > 100)
                 return cli_usage_error("bench utxo", "bad --reps '%s'", optarg);
             break;
-        case OPT_KEEP: keep = true; break;
+        case OPT_KEEP:
+            keep = true;
+            break;
         case OPT_CORES:
             if (mulred_parse_count(optarg, &cores) || cores == 0)
                 return cli_usage_error("bench utxo", "bad --cores-per-node '%s'", optarg);
@@ -129,8 +135,11 @@ int mulred_bench_utxo(int argc, char **argv)
             fs_gbps = atof(optarg);
             if (!(fs_gbps > 0)) return cli_usage_error("bench utxo", "bad --fs-gbps '%s'", optarg);
             break;
-        case OPT_JSON: json = true; break;
-        default: return cli_bad_option("bench utxo", argc, argv);
+        case OPT_JSON:
+            json = true;
+            break;
+        default:
+            return cli_bad_option("bench utxo", argc, argv);
         }
     }
     if (optind < argc)
@@ -176,13 +185,15 @@ int mulred_bench_utxo(int argc, char **argv)
         mulred_muhash_finalize(d_ref, &a);
         if ((rc = reduce_share(&m2[k], &s2, &b, file, 0, 1, 2, &err))) break;
         mulred_muhash_finalize(d, &b);
-        if (memcmp(d, d_ref, 32) != 0) rc = mulred_error_set(&err, MULRED_ERUNTIME, "2 threads differ");
+        if (memcmp(d, d_ref, 32) != 0)
+            rc = mulred_error_set(&err, MULRED_ERUNTIME, "2 threads differ");
         if (rc || (rc = reduce_share(&r0[k], &st, &a, file, 0, 2, 1, &err))) break;
         if ((rc = reduce_share(&r1[k], &st, &b, file, 1, 2, 1, &err))) break;
         total = a;
         mulred_muhash_combine(&total, &b);
         mulred_muhash_finalize(d, &total);
-        if (memcmp(d, d_ref, 32) != 0) rc = mulred_error_set(&err, MULRED_ERUNTIME, "2 ranks differ");
+        if (memcmp(d, d_ref, 32) != 0)
+            rc = mulred_error_set(&err, MULRED_ERUNTIME, "2 ranks differ");
     }
     if (rc) {
         free(v);
@@ -268,8 +279,10 @@ int mulred_bench_utxo(int argc, char **argv)
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             mulred_format_seconds(a, sizeof a, rows[i].t);
             mulred_format_rate(b, sizeof b, n / rows[i].t, "coins");
-            if (i >= 2) cli_out("  %-34s %10s %16s %7.2fx\n", rows[i].name, a, b, T1 / rows[i].t);
-            else cli_out("  %-34s %10s %16s %8s\n", rows[i].name, a, b, "");
+            if (i >= 2)
+                cli_out("  %-34s %10s %16s %7.2fx\n", rows[i].name, a, b, T1 / rows[i].t);
+            else
+                cli_out("  %-34s %10s %16s %8s\n", rows[i].name, a, b, "");
         }
         cli_out("\n  decode share of the 1-thread muhash CPU time: %.1f%% (target <= 20%%)\n",
                 100 * decode_share);

@@ -107,9 +107,12 @@ static uint64_t ref_compact(const uint8_t **p)
 {
     uint8_t c = *(*p)++;
     uint64_t v = c;
-    if (c == 253) v = (uint64_t)(*p)[0] | (uint64_t)(*p)[1] << 8, *p += 2;
-    else if (c == 254) v = mulred_load_le32(*p), *p += 4;
-    else if (c == 255) v = mulred_load_le64(*p), *p += 8;
+    if (c == 253)
+        v = (uint64_t)(*p)[0] | (uint64_t)(*p)[1] << 8, *p += 2;
+    else if (c == 254)
+        v = mulred_load_le32(*p), *p += 4;
+    else if (c == 255)
+        v = mulred_load_le64(*p), *p += 8;
     return v;
 }
 
@@ -119,8 +122,10 @@ static uint64_t ref_amount(uint64_t x)
     x--;
     uint64_t e = x % 10, n;
     x /= 10;
-    if (e < 9) n = (x / 9) * 10 + x % 9 + 1;
-    else n = x + 1;
+    if (e < 9)
+        n = (x / 9) * 10 + x % 9 + 1;
+    else
+        n = x + 1;
     while (e--) n *= 10;
     return n;
 }
@@ -149,8 +154,10 @@ static void ref_decode(ref_coins *rc, const uint8_t *f, size_t size)
         prev_txid = txid;
         for (uint64_t i = 0; i < k; i++) {
             uint32_t vout;
-            if (v2) vout = (uint32_t)ref_compact(&p);
-            else vout = mulred_load_le32(p), p += 4;
+            if (v2)
+                vout = (uint32_t)ref_compact(&p);
+            else
+                vout = mulred_load_le32(p), p += 4;
             uint32_t code = (uint32_t)ref_varint(&p);
             uint64_t value = ref_amount(ref_varint(&p));
             uint64_t t = ref_varint(&p);
@@ -172,8 +179,7 @@ static void ref_decode(ref_coins *rc, const uint8_t *f, size_t size)
                 CU_ASSERT_FATAL(secp256k1_ec_pubkey_parse(ctx, &pk, in, 33));
                 size_t ol = 65;
                 script[0] = 65;
-                secp256k1_ec_pubkey_serialize(ctx, script + 1, &ol, &pk,
-                                              SECP256K1_EC_UNCOMPRESSED);
+                secp256k1_ec_pubkey_serialize(ctx, script + 1, &ol, &pk, SECP256K1_EC_UNCOMPRESSED);
                 script[66] = 0xac, sl = 67, p += 32;
             } else {
                 sl = t - 6;
@@ -185,8 +191,10 @@ static void ref_decode(ref_coins *rc, const uint8_t *f, size_t size)
             mulred_store_le32(s + 36, code);
             mulred_store_le64(s + 40, value);
             size_t n = 48;
-            if (sl < 253) s[n++] = (uint8_t)sl;
-            else s[n++] = 253, s[n++] = (uint8_t)sl, s[n++] = (uint8_t)(sl >> 8);
+            if (sl < 253)
+                s[n++] = (uint8_t)sl;
+            else
+                s[n++] = 253, s[n++] = (uint8_t)sl, s[n++] = (uint8_t)(sl >> 8);
             memcpy(s + n, script, sl);
             CU_ASSERT_FATAL(rc->n < count);
             rc->ser[rc->n] = s;
@@ -404,11 +412,13 @@ static void expect_bad(const char *name, const bld *x, long offset, const char *
         char want[64];
         snprintf(want, sizeof want, ": byte %ld: ", offset);
         CU_ASSERT_PTR_NOT_NULL(strstr(err.message, want));
-        if (!strstr(err.message, want)) fprintf(stderr, "\n%s: %s (want %s)\n", name, err.message, want);
+        if (!strstr(err.message, want))
+            fprintf(stderr, "\n%s: %s (want %s)\n", name, err.message, want);
     }
     if (reason) {
         CU_ASSERT_PTR_NOT_NULL(strstr(err.message, reason));
-        if (!strstr(err.message, reason)) fprintf(stderr, "\n%s: %s (want %s)\n", name, err.message, reason);
+        if (!strstr(err.message, reason))
+            fprintf(stderr, "\n%s: %s (want %s)\n", name, err.message, reason);
     }
     uint8_t h[32];
     mulred_error_clear(&err);
@@ -583,8 +593,8 @@ static void test_handmade(void)
 
 /* ---- vectors ---- */
 
-static void check_vector(const char *dat, const char *muhash, const char *txoutset,
-                         uint64_t coins, const char *network, const char *block)
+static void check_vector(const char *dat, const char *muhash, const char *txoutset, uint64_t coins,
+                         const char *network, const char *block)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s", test_vector_path(dat));
@@ -634,9 +644,11 @@ static void test_dump_vectors(void)
     check_vector("bitcoin/dump-27_0.dat", DUMP_MUHASH, NULL, 100, "", block);
     mulred_utxo_header h;
     mulred_error err;
-    CU_ASSERT_EQUAL(mulred_utxo_read_header(&h, test_vector_path("bitcoin/dump-28_0.dat"), &err), 0);
+    CU_ASSERT_EQUAL(mulred_utxo_read_header(&h, test_vector_path("bitcoin/dump-28_0.dat"), &err),
+                    0);
     CU_ASSERT_EQUAL(h.format_version, 2);
-    CU_ASSERT_EQUAL(mulred_utxo_read_header(&h, test_vector_path("bitcoin/dump-27_0.dat"), &err), 0);
+    CU_ASSERT_EQUAL(mulred_utxo_read_header(&h, test_vector_path("bitcoin/dump-27_0.dat"), &err),
+                    0);
     CU_ASSERT_EQUAL(h.format_version, 0);
 }
 
@@ -885,8 +897,10 @@ static void test_index_lies(void)
         CU_ASSERT_EQUAL_FATAL(utxo_index_scan(&x, fd, &h, path, 1, &err), MULRED_OK);
         CU_ASSERT_FATAL(x.nchunks > 10);
         uint64_t c = 1 + test_rand_below(x.nchunks - 2);
-        if (kind == 0 && x.ord[c] + 1 < x.ord[c + 1]) x.ord[c]++;
-        else if (kind == 0) x.ord[c]--;
+        if (kind == 0 && x.ord[c] + 1 < x.ord[c + 1])
+            x.ord[c]++;
+        else if (kind == 0)
+            x.ord[c]--;
         if (kind == 1) x.off[c]++;
         if (kind == 2) { /* drop a boundary: chunk c-1 absorbs c, ordinals stay consistent */
             memmove(x.off + c, x.off + c + 1, (x.nchunks - c) * sizeof *x.off);
@@ -967,7 +981,8 @@ static void test_corruption(void)
 
 void test_register(void)
 {
-    TEST_SUITE("utxo", {"primitives", test_primitives}, {"hand-made files, each bad input", test_handmade},
+    TEST_SUITE("utxo", {"primitives", test_primitives},
+               {"hand-made files, each bad input", test_handmade},
                {"dump-28_0 and dump-27_0", test_dump_vectors},
                {"Core-written regtest vectors", test_core_vectors},
                {"synthetic vs slow path, 1-4 ranks x 1-2 threads", test_synthetic},

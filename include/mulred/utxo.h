@@ -41,10 +41,10 @@
 extern "C" {
 #endif
 
-#define MULRED_UTXO_V2_HEADER_BYTES 51
+#define MULRED_UTXO_V2_HEADER_BYTES     51
 #define MULRED_UTXO_LEGACY_HEADER_BYTES 40
 /* Largest TxOutSer: 48 fixed bytes + CompactSize(10000) (3) + 10000 script bytes. */
-#define MULRED_UTXO_MAX_SCRIPT 10000
+#define MULRED_UTXO_MAX_SCRIPT   10000
 #define MULRED_UTXO_MAX_TXOUTSER (48 + 3 + MULRED_UTXO_MAX_SCRIPT)
 /* Default target size of an index chunk (the unit of work of a thread). */
 #define MULRED_UTXO_DEFAULT_CHUNK_BYTES (128u * 1024u)
@@ -98,14 +98,14 @@ int mulred_utxo_index_ensure(const char *path, const mulred_utxo_options *opt, b
 
 /* Summary of an index (for `mulred utxo index` and tests). */
 typedef struct {
-    uint64_t chunks;     /* number of chunks */
-    uint64_t groups;     /* txid groups (legacy: coins) */
+    uint64_t chunks; /* number of chunks */
+    uint64_t groups; /* txid groups (legacy: coins) */
     uint64_t coins;
-    uint64_t body_end;   /* offset just past the last coin (= file size for a valid file) */
+    uint64_t body_end; /* offset just past the last coin (= file size for a valid file) */
     uint32_t chunk_bytes;
-    bool loaded;         /* true: read from disk; false: built by a scan now */
-    bool saved;          /* true: written to disk now */
-    char path[4096];     /* where it lives (or would) */
+    bool loaded;     /* true: read from disk; false: built by a scan now */
+    bool saved;      /* true: written to disk now */
+    char path[4096]; /* where it lives (or would) */
 } mulred_utxo_index_info;
 /* Like mulred_utxo_index_ensure, and reports what it found or built. force: rebuild even when
  * a fresh index exists. */
@@ -147,11 +147,11 @@ int mulred_utxo_txoutset_hash(uint8_t out[32], const char *path, mulred_error *e
 
 /* Script classes for statistics. */
 typedef enum {
-    MULRED_UTXO_P2PKH,        /* compressed type 0 */
-    MULRED_UTXO_P2SH,         /* type 1 */
-    MULRED_UTXO_P2PK_COMP,    /* types 2, 3 */
-    MULRED_UTXO_P2PK_UNCOMP,  /* types 4, 5 */
-    MULRED_UTXO_P2WPKH,       /* raw scripts from here on */
+    MULRED_UTXO_P2PKH,       /* compressed type 0 */
+    MULRED_UTXO_P2SH,        /* type 1 */
+    MULRED_UTXO_P2PK_COMP,   /* types 2, 3 */
+    MULRED_UTXO_P2PK_UNCOMP, /* types 4, 5 */
+    MULRED_UTXO_P2WPKH,      /* raw scripts from here on */
     MULRED_UTXO_P2WSH,
     MULRED_UTXO_P2TR,
     MULRED_UTXO_P2A,
@@ -169,11 +169,11 @@ typedef struct {
     uint64_t coins, groups, coinbase;
     uint64_t class_count[MULRED_UTXO_NCLASSES];
     uint64_t class_script_bytes[MULRED_UTXO_NCLASSES]; /* decompressed script bytes */
-    uint64_t total_amount;    /* satoshis */
+    uint64_t total_amount;                             /* satoshis */
     uint64_t max_height, max_vout, max_group, max_script;
-    uint64_t body_bytes;      /* file bytes after the header */
-    uint64_t txoutser_bytes;  /* sum of TxOutSer lengths (what MuHash hashes) */
-    double seconds;           /* time of the scan */
+    uint64_t body_bytes;     /* file bytes after the header */
+    uint64_t txoutser_bytes; /* sum of TxOutSer lengths (what MuHash hashes) */
+    double seconds;          /* time of the scan */
 } mulred_utxo_stats;
 /* One sequential validating scan (decode only, no hashing). */
 int mulred_utxo_stats_scan(mulred_utxo_stats *st, const char *path, mulred_error *err);
@@ -183,8 +183,7 @@ int mulred_utxo_stats_scan(mulred_utxo_stats *st, const char *path, mulred_error
  * with valid curve points, P2WPKH, P2WSH, P2TR, P2A, bare multisig, empty, large scripts up to
  * 10,000 bytes), txid groups of 1 to 701 coins (some with vouts above 16,511 so that database key
  * order differs from numeric order), heights above 127. Deterministic for (n, seed, legacy). */
-int mulred_utxo_synth(const char *path, uint64_t n, uint64_t seed, bool legacy,
-                      mulred_error *err);
+int mulred_utxo_synth(const char *path, uint64_t n, uint64_t seed, bool legacy, mulred_error *err);
 
 #ifdef __cplusplus
 }

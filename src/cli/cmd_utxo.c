@@ -55,8 +55,10 @@ static int cmd_index(const char *file, const mulred_utxo_options *opt, bool forc
     if (rc) return cli_report(&err);
     double secs = mulred_wtime() - t0;
     if (!info.loaded && !info.saved && !(opt->no_save)) {
-        mulred_error_set(&err, MULRED_ERUNTIME, "%s: cannot write the index (read-only "
-                         "directory? set MULRED_UTXO_INDEX_DIR or --index)", info.path);
+        mulred_error_set(&err, MULRED_ERUNTIME,
+                         "%s: cannot write the index (read-only "
+                         "directory? set MULRED_UTXO_INDEX_DIR or --index)",
+                         info.path);
         return cli_report(&err);
     }
     if (json) {
@@ -162,8 +164,7 @@ static int cmd_info(const char *file, bool txoutset, bool json)
 static int cmd_synth(const char *count, const char *file, uint64_t seed, bool legacy)
 {
     uint64_t n;
-    if (mulred_parse_count(count, &n))
-        return cli_usage_error("utxo", "bad coin count '%s'", count);
+    if (mulred_parse_count(count, &n)) return cli_usage_error("utxo", "bad coin count '%s'", count);
     mulred_error err;
     mulred_error_clear(&err);
     double t0 = mulred_wtime();
@@ -178,16 +179,15 @@ static int cmd_synth(const char *count, const char *file, uint64_t seed, bool le
 int mulred_cmd_utxo(int argc, char **argv)
 {
     enum { OPT_CHUNK = 256, OPT_INDEX, OPT_FORCE, OPT_JSON, OPT_SEED, OPT_LEGACY, OPT_TXOUTSET };
-    static const struct option opts[] = {
-        {"help", no_argument, 0, 'h'},
-        {"chunk-bytes", required_argument, 0, OPT_CHUNK},
-        {"index", required_argument, 0, OPT_INDEX},
-        {"force", no_argument, 0, OPT_FORCE},
-        {"json", no_argument, 0, OPT_JSON},
-        {"seed", required_argument, 0, OPT_SEED},
-        {"legacy", no_argument, 0, OPT_LEGACY},
-        {"txoutset-hash", no_argument, 0, OPT_TXOUTSET},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"help", no_argument, 0, 'h'},
+                                         {"chunk-bytes", required_argument, 0, OPT_CHUNK},
+                                         {"index", required_argument, 0, OPT_INDEX},
+                                         {"force", no_argument, 0, OPT_FORCE},
+                                         {"json", no_argument, 0, OPT_JSON},
+                                         {"seed", required_argument, 0, OPT_SEED},
+                                         {"legacy", no_argument, 0, OPT_LEGACY},
+                                         {"txoutset-hash", no_argument, 0, OPT_TXOUTSET},
+                                         {0, 0, 0, 0}};
     mulred_utxo_options opt = {0};
     bool force = false, json = false, legacy = false, txoutset = false;
     uint64_t seed = 1, v;
@@ -195,22 +195,35 @@ int mulred_cmd_utxo(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'h': usage(); return MULRED_OK;
+        case 'h':
+            usage();
+            return MULRED_OK;
         case OPT_CHUNK:
             if (mulred_parse_count(optarg, &v) || v == 0 || v > (1u << 30))
                 return cli_usage_error("utxo", "bad --chunk-bytes '%s'", optarg);
             opt.chunk_bytes = (uint32_t)v;
             break;
-        case OPT_INDEX: opt.index_path = optarg; break;
-        case OPT_FORCE: force = true; break;
-        case OPT_JSON: json = true; break;
+        case OPT_INDEX:
+            opt.index_path = optarg;
+            break;
+        case OPT_FORCE:
+            force = true;
+            break;
+        case OPT_JSON:
+            json = true;
+            break;
         case OPT_SEED:
             if (mulred_parse_count(optarg, &seed))
                 return cli_usage_error("utxo", "bad --seed '%s'", optarg);
             break;
-        case OPT_LEGACY: legacy = true; break;
-        case OPT_TXOUTSET: txoutset = true; break;
-        default: return cli_bad_option("utxo", argc, argv);
+        case OPT_LEGACY:
+            legacy = true;
+            break;
+        case OPT_TXOUTSET:
+            txoutset = true;
+            break;
+        default:
+            return cli_bad_option("utxo", argc, argv);
         }
     }
     int nargs = argc - optind;

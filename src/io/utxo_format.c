@@ -28,7 +28,7 @@ static const struct {
     const char *name;
     uint8_t magic[4];
 } networks[] = {
-    {"main", {0xf9, 0xbe, 0xb4, 0xd9}},   {"test", {0x0b, 0x11, 0x09, 0x07}},
+    {"main", {0xf9, 0xbe, 0xb4, 0xd9}},     {"test", {0x0b, 0x11, 0x09, 0x07}},
     {"testnet4", {0x1c, 0x16, 0x3f, 0x28}}, {"signet", {0x0a, 0x03, 0xcf, 0x40}},
     {"regtest", {0xfa, 0xbf, 0xb5, 0xda}},
 };
@@ -63,8 +63,8 @@ int utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len, uin
         for (i = 0; i < sizeof networks / sizeof networks[0]; i++)
             if (memcmp(buf + 7, networks[i].magic, 4) == 0) break;
         if (i == sizeof networks / sizeof networks[0])
-            return utxo_fail(err, path, 7, "unknown network magic %02x%02x%02x%02x", buf[7],
-                             buf[8], buf[9], buf[10]);
+            return utxo_fail(err, path, 7, "unknown network magic %02x%02x%02x%02x", buf[7], buf[8],
+                             buf[9], buf[10]);
         h->format_version = 2;
         snprintf(h->network, sizeof h->network, "%s", networks[i].name);
         memcpy(h->network_magic, buf + 7, 4);
@@ -290,10 +290,14 @@ bool utxo_x_on_curve(const uint8_t x[32])
 static const char *prim_reason(utxo_prim_status s)
 {
     switch (s) {
-    case UTXO_TRUNCATED: return "truncated";
-    case UTXO_NONCANONICAL: return "non-canonical CompactSize";
-    case UTXO_TOO_LARGE: return "too large";
-    default: return "ok";
+    case UTXO_TRUNCATED:
+        return "truncated";
+    case UTXO_NONCANONICAL:
+        return "non-canonical CompactSize";
+    case UTXO_TOO_LARGE:
+        return "too large";
+    default:
+        return "ok";
     }
 }
 
@@ -320,11 +324,11 @@ size_t utxo_decode_coin(utxo_coin *c, const uint8_t *p0, const uint8_t *e, bool 
     uint8_t *s = c->ser;
     utxo_prim_status st;
     uint64_t v;
-#define OFF(q) (base + (uint64_t)((q) - p0))
-#define NEED(n, what)                                                                             \
-    do {                                                                                          \
-        if ((size_t)(e - p) < (size_t)(n))                                                        \
-            return prim_fail(err, path, OFF(e), UTXO_TRUNCATED, what, at_eof);                    \
+#define OFF(q) (base + (uint64_t)((q)-p0))
+#define NEED(n, what)                                                                              \
+    do {                                                                                           \
+        if ((size_t)(e - p) < (size_t)(n))                                                         \
+            return prim_fail(err, path, OFF(e), UTXO_TRUNCATED, what, at_eof);                     \
     } while (0)
     c->offset = base;
     if (legacy) {
@@ -345,15 +349,14 @@ size_t utxo_decode_coin(utxo_coin *c, const uint8_t *p0, const uint8_t *e, bool 
 
     const uint8_t *q = p;
     if ((st = utxo_read_varint(&v, &p, e, 32)))
-        return prim_fail(err, path, OFF(st == UTXO_TRUNCATED ? e : q), st,
-                         "height/coinbase VARINT", at_eof);
+        return prim_fail(err, path, OFF(st == UTXO_TRUNCATED ? e : q), st, "height/coinbase VARINT",
+                         at_eof);
     c->code = (uint32_t)v;
     mulred_store_le32(s + 36, c->code);
 
     q = p;
     if ((st = utxo_read_varint(&v, &p, e, 64)))
-        return prim_fail(err, path, OFF(st == UTXO_TRUNCATED ? e : q), st, "amount VARINT",
-                         at_eof);
+        return prim_fail(err, path, OFF(st == UTXO_TRUNCATED ? e : q), st, "amount VARINT", at_eof);
     c->value = (int64_t)utxo_decompress_amount(v);
     if (c->value < 0 || c->value > UTXO_MAX_MONEY)
         return utxo_fail(err, path, OFF(q), "amount out of range (compressed %llu)",
@@ -426,13 +429,18 @@ size_t utxo_decode_coin(utxo_coin *c, const uint8_t *p0, const uint8_t *e, bool 
 mulred_utxo_script_class utxo_classify(const utxo_coin *c)
 {
     switch (c->script_type) {
-    case 0: return MULRED_UTXO_P2PKH;
-    case 1: return MULRED_UTXO_P2SH;
+    case 0:
+        return MULRED_UTXO_P2PKH;
+    case 1:
+        return MULRED_UTXO_P2SH;
     case 2:
-    case 3: return MULRED_UTXO_P2PK_COMP;
+    case 3:
+        return MULRED_UTXO_P2PK_COMP;
     case 4:
-    case 5: return MULRED_UTXO_P2PK_UNCOMP;
-    default: break;
+    case 5:
+        return MULRED_UTXO_P2PK_UNCOMP;
+    default:
+        break;
     }
     const uint8_t *s = c->ser + c->script_off;
     size_t n = c->script_len;
@@ -440,10 +448,8 @@ mulred_utxo_script_class utxo_classify(const utxo_coin *c)
     if (n == 22 && s[0] == 0x00 && s[1] == 20) return MULRED_UTXO_P2WPKH;
     if (n == 34 && s[0] == 0x00 && s[1] == 32) return MULRED_UTXO_P2WSH;
     if (n == 34 && s[0] == 0x51 && s[1] == 32) return MULRED_UTXO_P2TR;
-    if (n == 4 && s[0] == 0x51 && s[1] == 2 && s[2] == 0x4e && s[3] == 0x73)
-        return MULRED_UTXO_P2A;
-    if (n >= 4 && n <= 42 && (s[0] == 0x00 || (s[0] >= 0x51 && s[0] <= 0x60)) &&
-        s[1] + 2u == n)
+    if (n == 4 && s[0] == 0x51 && s[1] == 2 && s[2] == 0x4e && s[3] == 0x73) return MULRED_UTXO_P2A;
+    if (n >= 4 && n <= 42 && (s[0] == 0x00 || (s[0] >= 0x51 && s[0] <= 0x60)) && s[1] + 2u == n)
         return MULRED_UTXO_WITNESS_OTHER;
     if (s[0] == 0x6a) return MULRED_UTXO_OP_RETURN;
     if (n >= 3 && s[n - 1] == 0xae && s[0] >= 0x51 && s[0] <= 0x60) return MULRED_UTXO_MULTISIG;
@@ -453,8 +459,8 @@ mulred_utxo_script_class utxo_classify(const utxo_coin *c)
 const char *mulred_utxo_script_class_name(mulred_utxo_script_class c)
 {
     static const char *names[MULRED_UTXO_NCLASSES] = {
-        "p2pkh", "p2sh", "p2pk_compressed", "p2pk_uncompressed", "p2wpkh", "p2wsh", "p2tr",
-        "p2a", "witness_other", "multisig", "op_return", "empty", "other"};
+        "p2pkh", "p2sh",          "p2pk_compressed", "p2pk_uncompressed", "p2wpkh", "p2wsh", "p2tr",
+        "p2a",   "witness_other", "multisig",        "op_return",         "empty",  "other"};
     return (unsigned)c < MULRED_UTXO_NCLASSES ? names[c] : "?";
 }
 
@@ -497,8 +503,13 @@ int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const 
                       uint64_t begin, uint64_t limit, uint64_t ordinal, uint64_t ncoins,
                       const utxo_visitor *v, uint8_t *buf, mulred_error *err)
 {
-    utxo_reader r = {.fd = fd, .path = path, .buf = buf, .cap = UTXO_READ_BUFFER,
-                     .buf_off = begin, .limit = limit, .file_size = h->file_size};
+    utxo_reader r = {.fd = fd,
+                     .path = path,
+                     .buf = buf,
+                     .cap = UTXO_READ_BUFFER,
+                     .buf_off = begin,
+                     .limit = limit,
+                     .file_size = h->file_size};
     const bool legacy = h->format_version == 0;
     const bool at_eof = limit >= h->file_size;
     const bool whole = begin == h->body_offset && ncoins == h->coins && at_eof;

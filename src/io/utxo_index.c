@@ -36,10 +36,10 @@
 #include "io/utxo_index.h"
 #include "util/util.h"
 
-#define INDEX_MAGIC "MULRDIDX"
-#define INDEX_VERSION 1u
+#define INDEX_MAGIC       "MULRDIDX"
+#define INDEX_VERSION     1u
 #define INDEX_FIXED_BYTES (8 + 4 + 4 + 8 + 8 + 8 + 32 + 32 + 8 + 8)
-#define TAIL_BYTES (64u * 1024u)
+#define TAIL_BYTES        (64u * 1024u)
 
 void utxo_index_free(utxo_index *x)
 {
@@ -68,8 +68,8 @@ static void sha256(uint8_t out[32], const void *data, size_t len)
     EVP_Digest(data, len, out, NULL, EVP_sha256(), NULL);
 }
 
-int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h,
-                     const char *path, mulred_error *err)
+int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h, const char *path,
+                     mulred_error *err)
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
@@ -81,8 +81,8 @@ int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h
     uint8_t *buf = malloc(TAIL_BYTES);
     if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     size_t hlen = (size_t)h->body_offset;
-    uint64_t tail_start = fp->file_size > h->body_offset + TAIL_BYTES ? fp->file_size - TAIL_BYTES
-                                                                       : h->body_offset;
+    uint64_t tail_start =
+        fp->file_size > h->body_offset + TAIL_BYTES ? fp->file_size - TAIL_BYTES : h->body_offset;
     size_t tlen = (size_t)(fp->file_size - tail_start);
     if (pread(fd, buf, hlen, 0) != (ssize_t)hlen) goto io;
     sha256(fp->header_digest, buf, hlen);
@@ -195,8 +195,9 @@ int utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err
     }
     sha256(p, b, (size_t)(p - b));
     /* Write a temporary file and rename it: readers (other ranks) never see a partial index. */
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", idx_path, (long)getpid());
+    char tmp[4400], host[128] = "";
+    gethostname(host, sizeof host - 1); /* ranks on several nodes may share a file system */
+    snprintf(tmp, sizeof tmp, "%s.tmp.%s.%ld", idx_path, host, (long)getpid());
     int rc = MULRED_OK;
     FILE *f = fopen(tmp, "wb");
     if (!f) {
@@ -231,13 +232,12 @@ int utxo_index_load(utxo_index *x, const char *idx_path, const mulred_utxo_heade
     }
     const uint8_t *b = (const uint8_t *)data, *p = b + 8;
     uint8_t digest[32];
-#define REJECT(msg)                                                                               \
-    do {                                                                                          \
-        snprintf(why, whycap, "%s", msg);                                                         \
-        goto reject;                                                                              \
+#define REJECT(msg)                                                                                \
+    do {                                                                                           \
+        snprintf(why, whycap, "%s", msg);                                                          \
+        goto reject;                                                                               \
     } while (0)
-    if (len < INDEX_FIXED_BYTES + 16 + 32 || memcmp(b, INDEX_MAGIC, 8) != 0)
-        REJECT("not an index");
+    if (len < INDEX_FIXED_BYTES + 16 + 32 || memcmp(b, INDEX_MAGIC, 8) != 0) REJECT("not an index");
     if (mulred_load_le32(p) != INDEX_VERSION) REJECT("other index version");
     sha256(digest, b, len - 32);
     if (memcmp(digest, b + len - 32, 32) != 0) REJECT("corrupt (checksum)");
@@ -288,9 +288,8 @@ static int index_location(char *out, size_t cap, const char *path, const mulred_
     return MULRED_OK;
 }
 
-int utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd,
-                   const mulred_utxo_header *h, const char *path, const mulred_utxo_options *opt,
-                   bool force, mulred_error *err)
+int utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd, const mulred_utxo_header *h,
+                   const char *path, const mulred_utxo_options *opt, bool force, mulred_error *err)
 {
     mulred_utxo_index_info local;
     if (!info) info = &local;
@@ -358,8 +357,10 @@ void mulred_utxo_plan(uint64_t *first, uint64_t *end, const uint64_t *ord, uint6
         uint64_t lo = 0, hi = nchunks; /* first i in [0, nchunks] with ord[i] >= target */
         while (lo < hi) {
             uint64_t mid = lo + (hi - lo) / 2;
-            if (ord[mid] >= target) hi = mid;
-            else lo = mid + 1;
+            if (ord[mid] >= target)
+                hi = mid;
+            else
+                lo = mid + 1;
         }
         bound[k] = r == 0 ? 0 : lo;
     }

@@ -22,8 +22,8 @@ typedef struct {
 } utxo_index;
 
 void utxo_index_free(utxo_index *x);
-int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h,
-                     const char *path, mulred_error *err);
+int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h, const char *path,
+                     mulred_error *err);
 /* One validating sequential scan of the whole file. */
 int utxo_index_scan(utxo_index *x, int fd, const mulred_utxo_header *h, const char *path,
                     uint32_t chunk_bytes, mulred_error *err);
@@ -32,8 +32,7 @@ int utxo_index_load(utxo_index *x, const char *idx_path, const mulred_utxo_heade
                     const utxo_fingerprint_t *fp, uint32_t want_chunk_bytes, char *why,
                     size_t whycap);
 /* Load a fresh index, or scan (and save unless opt->no_save; a failed save is not an error). */
-int utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd,
-                   const mulred_utxo_header *h, const char *path, const mulred_utxo_options *opt,
-                   bool force, mulred_error *err);
+int utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd, const mulred_utxo_header *h,
+                   const char *path, const mulred_utxo_options *opt, bool force, mulred_error *err);
 
 #endif

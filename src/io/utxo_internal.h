@@ -26,9 +26,9 @@ typedef struct {
     size_t ser_len;
     uint32_t vout, code; /* code = height·2 + coinbase */
     int64_t value;
-    unsigned script_type; /* compression type 0-5, or 6 for a raw script */
+    unsigned script_type;          /* compression type 0-5, or 6 for a raw script */
     size_t script_off, script_len; /* the script inside ser */
-    uint64_t offset;                /* file offset of the coin's first byte */
+    uint64_t offset;               /* file offset of the coin's first byte */
 } utxo_coin;
 
 /* Buffered pread over [.., limit) of one file. Never reads at or beyond limit. */

@@ -35,8 +35,8 @@ int mulred_utxo_source_open_ex(mulred_utxo_source **out, const char *path, int r
     }
     s->fd = -1;
     int rc = utxo_open(&s->fd, &s->header, path, err);
-    if (rc == MULRED_OK) rc = utxo_index_get(&s->index, NULL, s->fd, &s->header, path, opt, false,
-                                             err);
+    if (rc == MULRED_OK)
+        rc = utxo_index_get(&s->index, NULL, s->fd, &s->header, path, opt, false, err);
     if (rc) {
         if (s->fd >= 0) close(s->fd);
         free(s->path);
@@ -219,6 +219,7 @@ typedef struct {
 
 static int stats_coin(void *ctx, const utxo_coin *c, mulred_error *err)
 {
+    (void)err;
     stats_ctx *x = ctx;
     mulred_utxo_stats *st = x->st;
     if (st->coins == 0 || memcmp(x->txid, c->ser, 32) != 0) {

@@ -128,7 +128,8 @@ static size_t synth_coin(uint8_t *out, synth_rng *r)
     uint64_t height = rnd_below(r, 100) == 0 ? rnd_below(r, 128) : rnd_below(r, 900000);
     uint64_t code = height * 2 + (rnd_below(r, 100) < 3);
     uint64_t kind = rnd_below(r, 10), value;
-    if (kind == 0) value = 0;
+    if (kind == 0)
+        value = 0;
     else if (kind < 5) {
         value = 1 + rnd_below(r, 99);
         for (uint64_t e = rnd_below(r, 10); e; e--) value *= 10;
@@ -171,14 +172,19 @@ int mulred_utxo_synth(const char *path, uint64_t ncoins, uint64_t seed, bool leg
     uint64_t left = ncoins;
     while (left > 0) {
         uint64_t u = rnd_below(&r, 1000), k;
-        if (u < 800) k = 1;
-        else if (u < 920) k = 2 + rnd_below(&r, 3);
-        else if (u < 990) k = 5 + rnd_below(&r, 26);
-        else if (u < 998) k = 31 + rnd_below(&r, 270);
-        else k = 301 + rnd_below(&r, 401);
+        if (u < 800)
+            k = 1;
+        else if (u < 920)
+            k = 2 + rnd_below(&r, 3);
+        else if (u < 990)
+            k = 5 + rnd_below(&r, 26);
+        else if (u < 998)
+            k = 31 + rnd_below(&r, 270);
+        else
+            k = 301 + rnd_below(&r, 401);
         if (k > left) k = left;
         uint64_t style = rnd_below(&r, 100);
-        uint32_t vout = style < 85 ? (uint32_t)rnd_below(&r, 3)
+        uint32_t vout = style < 85   ? (uint32_t)rnd_below(&r, 3)
                         : style < 95 ? 200 + (uint32_t)rnd_below(&r, 100)
                                      : 16000 + (uint32_t)rnd_below(&r, 500);
         for (uint64_t i = 0; i < k; i++) {
