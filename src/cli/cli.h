@@ -20,6 +20,7 @@ int mulred_cmd_version(int argc, char **argv);
 int mulred_cmd_muhash(int argc, char **argv);
 int mulred_cmd_bench(int argc, char **argv);
 int mulred_cmd_mix(int argc, char **argv);
+int mulred_cmd_utxo(int argc, char **argv);
 
 /* True on the process that prints: rank 0 (or the only process). */
 bool cli_is_root(void);

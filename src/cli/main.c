@@ -13,6 +13,7 @@ static const mulred_command commands[] = {
     {"version", "print the version, git revision and the arithmetic paths in use",
      mulred_cmd_version, false},
     {"mix", "fast_mix avalanche lab and timing; the synthetic-workload generator", mulred_cmd_mix, false},
+    {"utxo", "Bitcoin Core UTXO snapshots: index, info, synth", mulred_cmd_utxo, false},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
