@@ -278,7 +278,7 @@ int mulred_bench_muhash(int argc, char **argv)
     printf("| element hash + expand, bitcoin (58 B)       | %9.1f |       |\n", hash[0]);
     printf("| element hash + expand, kaspa (58 B)         | %9.1f |       |\n", hash[1]);
     printf("| insert, batched, kernel %-19s | %9.1f | %.2f x (hash+mpn) |\n", def->name,
-           insert_batch, insert_batch / (hash[1] + mpn));
+           insert_batch, insert_batch / (hash[0] + mpn));
     printf("| insert, one at a time, gmp                  | %9.1f |       |\n", insert_gmp);
     printf("| finalize (inverse + multiply + digest)      | %9.1f |       |\n", finalize);
     printf("\nSeed workload: %d transactions x (2 removes + 2 adds), 97-byte Kaspa elements,\n"

@@ -7,6 +7,8 @@
 
 #include "harness.h"
 #include "mulred/muhash.h"
+#include "hash/hash.h"
+#include "num3072/num3072.h"
 #include "util/json.h"
 #include "util/util.h"
 
@@ -82,14 +84,27 @@ static void check_cases(const char *rel, mulred_muhash_flavor flavor)
     mulred_json_free(v);
 }
 
+/* The vectors through every multiply kernel this CPU runs. */
+static void check_cases_all_kernels(const char *rel, mulred_muhash_flavor flavor)
+{
+    const char *active = mulred_num3072_kernel_name();
+    int n;
+    const num3072_kernel *k = num3072_kernels(&n);
+    for (int i = 0; i < n; i++) {
+        if (num3072_kernel_select(k[i].name) != 0) continue;
+        check_cases(rel, flavor);
+    }
+    num3072_kernel_select(active);
+}
+
 static void test_bitcoin_vectors(void)
 {
-    check_cases("bitcoin/muhash.json", MULRED_MUHASH_BITCOIN);
+    check_cases_all_kernels("bitcoin/muhash.json", MULRED_MUHASH_BITCOIN);
 }
 
 static void test_kaspa_vectors(void)
 {
-    check_cases("kaspa/muhash.json", MULRED_MUHASH_KASPA);
+    check_cases_all_kernels("kaspa/muhash.json", MULRED_MUHASH_KASPA);
 }
 
 static void test_bitcoin_overflow(void)
@@ -368,6 +383,75 @@ static void test_parallel_engine(void)
     }
 }
 
+/* The 16-lane keystream against OpenSSL on random keys (skipped without AVX-512F). */
+static void test_chacha_x16(void)
+{
+    if (!mulred_cpu()->avx512f) {
+        printf("\n    (no AVX-512F: the 16-lane keystream is not used on this CPU, skipped)");
+        return;
+    }
+    mulred_chacha20 *ref = mulred_chacha20_new();
+    for (int it = 0; it < 50; it++) {
+        uint8_t keys[16][32], out[16][384], want[384];
+        const uint8_t *kp[16];
+        uint8_t *op[16];
+        for (int j = 0; j < 16; j++) {
+            test_rand_bytes(keys[j], 32);
+            if (it == 0) memset(keys[j], j == 0 ? 0x00 : 0xff, 32);
+            kp[j] = keys[j];
+            op[j] = out[j];
+        }
+        mulred_chacha20_384_x16(op, kp);
+        for (int j = 0; j < 16; j++) {
+            mulred_chacha20_keystream(ref, want, sizeof want, keys[j]);
+            CU_ASSERT(memcmp(out[j], want, sizeof want) == 0);
+        }
+    }
+    mulred_chacha20_free(ref);
+}
+
+/* SHA-NI SHA-256 against OpenSSL on every length 0..300 (skipped without SHA-NI). */
+static void test_sha_ni(void)
+{
+    if (!mulred_cpu()->sha_ni) {
+        printf("\n    (no SHA-NI on this CPU: the OpenSSL path is used, skipped)");
+        return;
+    }
+    mulred_sha256 *ref = mulred_sha256_new();
+    uint8_t msg[300], a[32], b[32];
+    for (size_t len = 0; len <= sizeof msg; len++) {
+        test_rand_bytes(msg, len);
+        mulred_sha256_shani(a, msg, len);
+        mulred_sha256_digest(ref, b, msg, len);
+        CU_ASSERT(memcmp(a, b, 32) == 0);
+    }
+    mulred_sha256_free(ref);
+}
+
+/* insert_many (batched hashing) against one-at-a-time inserts for every batch length 0..40. */
+static void test_insert_many_lengths(void)
+{
+    random_elements();
+    for (int f = 0; f < 2; f++) {
+        mulred_muhash_ctx *ctx = mulred_muhash_ctx_new((mulred_muhash_flavor)f);
+        mulred_bytes batch[40];
+        for (size_t n = 0; n <= 40; n++) {
+            mulred_muhash_state a, b;
+            mulred_muhash_init(&a, (mulred_muhash_flavor)f);
+            mulred_muhash_init(&b, (mulred_muhash_flavor)f);
+            for (size_t i = 0; i < n; i++) {
+                batch[i] = (mulred_bytes){elem_data[i + n], elem_len[i + n]};
+                mulred_muhash_insert(&a, ctx, batch[i].data, batch[i].len);
+            }
+            mulred_muhash_insert_many(&b, ctx, batch, n);
+            uint8_t sa[768], sb[768];
+            size_t la = mulred_muhash_serialize(sa, &a), lb = mulred_muhash_serialize(sb, &b);
+            CU_ASSERT(la == lb && memcmp(sa, sb, la) == 0);
+        }
+        mulred_muhash_ctx_free(ctx);
+    }
+}
+
 void test_register(void)
 {
     TEST_SUITE("muhash vectors", {"bitcoin cases and serialization", test_bitcoin_vectors},
@@ -376,5 +460,8 @@ void test_register(void)
                {"kaspa parse rejection, single and cumulative", test_kaspa_parse_and_cumulative});
     TEST_SUITE("muhash properties", {"order, removal, combine, round trip", test_properties},
                {"against an mpz product", test_against_mpz},
-               {"parallel engine = sequential", test_parallel_engine});
+               {"parallel engine = sequential", test_parallel_engine},
+               {"16-lane ChaCha20 = OpenSSL", test_chacha_x16},
+               {"SHA-NI SHA-256 = OpenSSL", test_sha_ni},
+               {"insert_many = insert, every batch length", test_insert_many_lengths});
 }

@@ -19,6 +19,8 @@ typedef struct {
 int mulred_cmd_version(int argc, char **argv);
 int mulred_cmd_muhash(int argc, char **argv);
 int mulred_cmd_bench(int argc, char **argv);
+int mulred_cmd_mix(int argc, char **argv);
+int mulred_cmd_utxo(int argc, char **argv);
 int mulred_cmd_run(int argc, char **argv);
 int mulred_cmd_report(int argc, char **argv);
 

@@ -12,6 +12,8 @@ static const mulred_command commands[] = {
     {"bench", "benchmarks: tables of medians and ratios, or --json", mulred_cmd_bench, false},
     {"version", "print the version, git revision and the arithmetic paths in use",
      mulred_cmd_version, false},
+    {"mix", "fast_mix avalanche lab and timing; the synthetic-workload generator", mulred_cmd_mix, false},
+    {"utxo", "Bitcoin Core UTXO snapshots: index, info, synth", mulred_cmd_utxo, false},
     {"run", "run a job file (jobs/*.job): what to compute, as key = value lines", mulred_cmd_run,
      true},
     {"report", "strong-scaling report of result JSON files: table, CSV, PNG, projection",

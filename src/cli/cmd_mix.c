@@ -1,0 +1,395 @@
+/* mulred mix: the fast_mix avalanche lab and timing (issue 6). Serial per process: under
+ * mpirun every rank runs the same measurement and rank 0 prints. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "mix/mix_bench.h"
+#include "mulred/mix.h"
+#include "util/json.h"
+#include "util/util.h"
+
+#define DEFAULT_TRIALS 4000
+#define MAX_TRIALS     100000000ull
+
+static void mix_help(void)
+{
+    cli_out("Usage: mulred mix avalanche --variant V [--rounds R] [--trials N] [--seed S]\n"
+            "                            [--window LO:HI] [--threads T] [--json]\n"
+            "       mulred mix bench [--runs N] [--json]\n"
+            "\n"
+            "The fast_mix family of 128-bit pool mixers (Linux random driver, 2014-2022) and\n"
+            "mulred's counter-based generator built on fastmix2_64.\n"
+            "\n"
+            "avalanche: for every 1-bit and 2-bit input difference over N random base states,\n"
+            "  count the output bits that flip with probability in [1/4, 3/4]; the score is the\n"
+            "  minimum over all differences. Reports the 1-bit and 2-bit minima, the mean flip\n"
+            "  probability, the worst bias |2P-1| over input bit x output bit, and the same for\n"
+            "  the inverse permutation when the mixer is invertible.\n"
+            "  --variant V      linux316 spelvin32 fastmix2_32 fastmix2_64 siphash13 linear\n"
+            "                   generator\n"
+            "  --rounds R       rounds (a round is two half-rounds; R may end in .5); default:\n"
+            "                   the published count (linux316 2, spelvin32 3, fastmix2_32 3,\n"
+            "                   fastmix2_64 3, siphash13 1 per word); linear and generator are\n"
+            "                   fixed (1 and 4); 0.5-8 otherwise\n"
+            "  --trials N       base states (default %d; suffixes k, M)\n"
+            "  --seed S         seed of the base states (default 1)\n"
+            "  --window LO:HI   flip-probability window (default 0.25:0.75)\n"
+            "  --threads T      OpenMP threads (default: all)\n"
+            "bench: ns and TSC ticks per call for every variant, median of --runs runs\n"
+            "  (default 10), in the form of the 2014 perftest, and the generator's output\n"
+            "  rate per core.\n"
+            "  --json           machine-readable output\n",
+            DEFAULT_TRIALS);
+}
+
+/* "R", "R.5" or "R.0" -> half-rounds. */
+static int parse_rounds(const char *s, unsigned *half)
+{
+    char *end;
+    errno = 0;
+    if (!(*s >= '0' && *s <= '9')) return -1;
+    unsigned long whole = strtoul(s, &end, 10);
+    if (errno || whole > 64) return -1;
+    unsigned extra = 0;
+    if (*end == '.') {
+        if (strcmp(end, ".5") == 0)
+            extra = 1;
+        else if (strcmp(end, ".0") != 0)
+            return -1;
+    } else if (*end) {
+        return -1;
+    }
+    *half = (unsigned)(2 * whole + extra);
+    return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    if (!(*s >= '0' && *s <= '9')) return -1;
+    *v = strtoull(s, &end, 0);
+    return errno || *end ? -1 : 0;
+}
+
+static int parse_window(const char *s, double *lo, double *hi)
+{
+    char *end;
+    errno = 0;
+    *lo = strtod(s, &end);
+    if (errno || end == s || *end != ':') return -1;
+    const char *t = end + 1;
+    *hi = strtod(t, &end);
+    if (errno || end == t || *end) return -1;
+    return *lo >= 0 && *lo <= *hi && *hi <= 1 ? 0 : -1;
+}
+
+static void print_rounds(char *out, size_t cap, unsigned half)
+{
+    snprintf(out, cap, half % 2 ? "%u.5" : "%u", half / 2);
+}
+
+static void json_result(mulred_json_writer *w, const char *key,
+                        const mulred_mix_avalanche_result *r)
+{
+    mulred_jw_object_begin(w, key);
+    mulred_jw_uint(w, "score", r->score);
+    mulred_jw_uint(w, "score_1bit", r->score1);
+    mulred_jw_uint(w, "score_2bit", r->score2);
+    mulred_jw_array_begin(w, "worst_difference");
+    mulred_jw_uint(w, NULL, r->worst_bits[0]);
+    if (r->worst_bits[1] != r->worst_bits[0]) mulred_jw_uint(w, NULL, r->worst_bits[1]);
+    mulred_jw_array_end(w);
+    mulred_jw_double(w, "mean_flip", r->mean_flip);
+    mulred_jw_double(w, "worst_bias", r->worst_bias);
+    mulred_jw_double(w, "seconds", r->seconds);
+    mulred_jw_object_end(w);
+}
+
+static void human_result(const char *label, const mulred_mix_avalanche_result *r)
+{
+    char diff[32];
+    if (r->worst_bits[0] == r->worst_bits[1])
+        snprintf(diff, sizeof diff, "bit %u", r->worst_bits[0]);
+    else
+        snprintf(diff, sizeof diff, "bits %u+%u", r->worst_bits[0], r->worst_bits[1]);
+    cli_out("%-9s %5u  %5u  %5u  %-15s  %10.4f  %10.4f  %6.2f s\n", label, r->score, r->score1,
+            r->score2, diff, r->mean_flip, r->worst_bias, r->seconds);
+}
+
+static int cmd_avalanche(int argc, char **argv)
+{
+    static const struct option opts[] = {{"variant", required_argument, 0, 'v'},
+                                         {"rounds", required_argument, 0, 'r'},
+                                         {"trials", required_argument, 0, 'n'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"window", required_argument, 0, 'w'},
+                                         {"threads", required_argument, 0, 't'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *variant = NULL, *rounds = NULL;
+    uint64_t trials = DEFAULT_TRIALS, seed = 1, threads = 0;
+    double lo = 0.25, hi = 0.75;
+    bool json = false;
+    int c;
+    cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'v':
+            variant = optarg;
+            break;
+        case 'r':
+            rounds = optarg;
+            break;
+        case 'n':
+            if (mulred_parse_count(optarg, &trials) || trials == 0 || trials > MAX_TRIALS)
+                return cli_usage_error("mix avalanche", "--trials must be 1-%llu, got '%s'",
+                                       MAX_TRIALS, optarg);
+            break;
+        case 's':
+            if (parse_u64(optarg, &seed))
+                return cli_usage_error("mix avalanche", "--seed: not a number: '%s'", optarg);
+            break;
+        case 'w':
+            if (parse_window(optarg, &lo, &hi))
+                return cli_usage_error("mix avalanche",
+                                       "--window wants LO:HI with 0 <= LO <= "
+                                       "HI <= 1, got '%s'",
+                                       optarg);
+            break;
+        case 't':
+            if (parse_u64(optarg, &threads) || threads > 1024)
+                return cli_usage_error("mix avalanche", "--threads must be 0-1024, got '%s'",
+                                       optarg);
+            break;
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            mix_help();
+            return MULRED_OK;
+        default:
+            return cli_bad_option("mix avalanche", argc, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("mix avalanche", "unexpected argument '%s'", argv[optind]);
+    if (!variant) return cli_usage_error("mix avalanche", "--variant is required");
+    mulred_mix_variant v;
+    if (mulred_mix_variant_parse(variant, &v))
+        return cli_usage_error("mix avalanche", "unknown variant '%s'", variant);
+    const mulred_mix_info *info = mulred_mix_variant_info(v);
+
+    mulred_mix_avalanche_params p;
+    mulred_mix_avalanche_defaults(&p, v);
+    if (rounds) {
+        unsigned half;
+        char lo_s[16], hi_s[16];
+        print_rounds(lo_s, sizeof lo_s, info->half_min);
+        print_rounds(hi_s, sizeof hi_s, info->half_max);
+        bool bad = parse_rounds(rounds, &half) || half < info->half_min || half > info->half_max;
+        if (bad && info->half_min == info->half_max)
+            return cli_usage_error("mix avalanche", "--rounds for %s is fixed at %s, got '%s'",
+                                   variant, lo_s, rounds);
+        if (bad)
+            return cli_usage_error("mix avalanche",
+                                   "--rounds for %s must be %s-%s in steps of 0.5, got '%s'",
+                                   variant, lo_s, hi_s, rounds);
+        p.half_rounds = half;
+    }
+    p.trials = trials;
+    p.seed = seed;
+    p.window_lo = lo, p.window_hi = hi;
+    p.threads = (int)threads;
+
+    mulred_mix_avalanche_result fwd, inv;
+    if (mulred_mix_avalanche(&fwd, &p)) {
+        if (cli_is_root()) fprintf(stderr, "mulred mix avalanche: out of memory\n");
+        return MULRED_ERUNTIME;
+    }
+    if (info->invertible) {
+        p.inverse = true;
+        if (mulred_mix_avalanche(&inv, &p)) {
+            if (cli_is_root()) fprintf(stderr, "mulred mix avalanche: out of memory\n");
+            return MULRED_ERUNTIME;
+        }
+    }
+
+    char rs[16];
+    print_rounds(rs, sizeof rs, p.half_rounds);
+    if (json) {
+        if (!cli_is_root()) return MULRED_OK;
+        mulred_json_writer w;
+        mulred_jw_init(&w, stdout);
+        mulred_jw_object_begin(&w, NULL);
+        mulred_jw_string(&w, "variant", variant);
+        mulred_jw_double(&w, "rounds", p.half_rounds / 2.0);
+        mulred_jw_uint(&w, "half_rounds", p.half_rounds);
+        mulred_jw_uint(&w, "trials", p.trials);
+        mulred_jw_uint(&w, "seed", p.seed);
+        mulred_jw_array_begin(&w, "window");
+        mulred_jw_double(&w, NULL, lo);
+        mulred_jw_double(&w, NULL, hi);
+        mulred_jw_array_end(&w);
+        mulred_jw_uint(&w, "score", fwd.score);
+        mulred_jw_uint(&w, "score_1bit", fwd.score1);
+        mulred_jw_uint(&w, "score_2bit", fwd.score2);
+        mulred_jw_double(&w, "mean_flip", fwd.mean_flip);
+        mulred_jw_double(&w, "worst_bias", fwd.worst_bias);
+        json_result(&w, "forward", &fwd);
+        if (info->invertible) {
+            mulred_jw_uint(&w, "inverse_score", inv.score);
+            json_result(&w, "inverse", &inv);
+        } else {
+            mulred_jw_null(&w, "inverse_score");
+        }
+        mulred_jw_object_end(&w);
+        mulred_jw_finish(&w);
+        return MULRED_OK;
+    }
+    cli_out("avalanche of %s, %s rounds (%u half-rounds), %llu trials, seed %llu, "
+            "window [%g, %g]\n",
+            variant, rs, p.half_rounds, (unsigned long long)p.trials, (unsigned long long)p.seed,
+            lo, hi);
+    cli_out("%-9s %5s  %5s  %5s  %-15s  %10s  %10s  %8s\n", "direction", "score", "1-bit", "2-bit",
+            "worst diff", "mean P", "worst bias", "time");
+    human_result("forward", &fwd);
+    if (info->invertible)
+        human_result("inverse", &inv);
+    else
+        cli_out("inverse   (not a bijection of the input: %s)\n",
+                v == MULRED_MIX_FASTMIX2_32 ? "outputs depend on a+b and c+d only"
+                                            : "input absorbed in steps, no inverse map");
+    return MULRED_OK;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    static const struct option opts[] = {{"runs", required_argument, 0, 'n'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    uint64_t runs = 10;
+    bool json = false;
+    int c;
+    cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (mulred_parse_count(optarg, &runs) || runs == 0 || runs > 1000)
+                return cli_usage_error("mix bench", "--runs must be 1-1000, got '%s'", optarg);
+            break;
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            mix_help();
+            return MULRED_OK;
+        default:
+            return cli_bad_option("mix bench", argc, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("mix bench", "unexpected argument '%s'", argv[optind]);
+
+    const mix_bench_entry *e;
+    size_t n = mix_bench_entries(&e);
+    enum { CALLS = 1 << 20 };
+    const uint64_t fill_bytes = 64ull << 20;
+    double *ns = calloc(n * runs, sizeof *ns), *ticks = calloc(n * runs, sizeof *ticks);
+    double *gbs = calloc(2 * runs, sizeof *gbs), *scratch = calloc(runs, sizeof *scratch);
+    if (!ns || !ticks || !gbs || !scratch) {
+        free(ns), free(ticks), free(gbs), free(scratch);
+        if (cli_is_root()) fprintf(stderr, "mulred mix bench: out of memory\n");
+        return MULRED_ERUNTIME;
+    }
+    for (size_t i = 0; i < n; i++) mix_bench_run(i, CALLS / 8); /* warm up, settle clocks */
+    /* Runs interleave the variants so that a slow phase of the shared machine hits all. */
+    for (uint64_t r = 0; r < runs; r++) {
+        for (size_t i = 0; i < n; i++) {
+            mix_bench_time t = mix_bench_run(i, CALLS);
+            ns[i * runs + r] = t.seconds * 1e9 / CALLS;
+            ticks[i * runs + r] = t.ticks / CALLS;
+        }
+        for (int scalar = 0; scalar < 2; scalar++) {
+            mix_bench_time t = mix_bench_fill(fill_bytes, scalar);
+            gbs[scalar * runs + r] = (double)fill_bytes / t.seconds / 1e9;
+        }
+    }
+    size_t lin = 0, fm3 = 0, fm2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(e[i].label, "linux316") == 0) lin = i;
+        if (strcmp(e[i].label, "fastmix2_64/3") == 0) fm3 = i;
+        if (strcmp(e[i].label, "fastmix2_64/2") == 0) fm2 = i;
+    }
+#define MEDIAN(arr, i)                                                                             \
+    (memcpy(scratch, (arr) + (i)*runs, runs * sizeof *scratch), mulred_median(scratch, runs))
+    if (json) {
+        if (cli_is_root()) {
+            mulred_json_writer w;
+            mulred_jw_init(&w, stdout);
+            mulred_jw_object_begin(&w, NULL);
+            mulred_jw_uint(&w, "runs", runs);
+            mulred_jw_uint(&w, "calls_per_run", CALLS);
+            mulred_jw_array_begin(&w, "variants");
+            for (size_t i = 0; i < n; i++) {
+                mulred_jw_object_begin(&w, NULL);
+                mulred_jw_string(&w, "name", e[i].label);
+                mulred_jw_string(&w, "variant", e[i].variant);
+                mulred_jw_uint(&w, "rounds", e[i].rounds);
+                mulred_jw_double(&w, "ns_per_call", MEDIAN(ns, i));
+                mulred_jw_double(&w, "ticks_per_call", MEDIAN(ticks, i));
+                mulred_jw_array_begin(&w, "ns_per_call_runs");
+                for (uint64_t r = 0; r < runs; r++) mulred_jw_double(&w, NULL, ns[i * runs + r]);
+                mulred_jw_array_end(&w);
+                mulred_jw_object_end(&w);
+            }
+            mulred_jw_array_end(&w);
+            mulred_jw_object_begin(&w, "generator");
+            mulred_jw_uint(&w, "rounds", 4);
+            mulred_jw_uint(&w, "bytes_per_run", fill_bytes);
+            mulred_jw_double(&w, "gb_per_s", MEDIAN(gbs, 0));
+            mulred_jw_double(&w, "gb_per_s_scalar", MEDIAN(gbs, 1));
+            mulred_jw_bool(&w, "avx512", mulred_cpu()->avx512f);
+            mulred_jw_object_end(&w);
+            mulred_jw_object_end(&w);
+            mulred_jw_finish(&w);
+        }
+    } else {
+        cli_out("perftest form: ns per call (thread CPU time), %d calls per run; fast_mix is\n"
+                "linux316 (2 rounds), fast_mix2 is fastmix2_64 at 3 and 2 rounds\n",
+                CALLS);
+        for (uint64_t r = 0; r < runs; r++)
+            cli_out("fast_mix: %6.2f   fast_mix2: %6.2f   fast_mix2/2: %6.2f\n", ns[lin * runs + r],
+                    ns[fm3 * runs + r], ns[fm2 * runs + r]);
+        cli_out("\nmedian of %llu runs (TSC ticks are wall-clock based: they include any time the\n"
+                "process was descheduled)\n%-15s %7s %9s %12s\n",
+                (unsigned long long)runs, "variant", "rounds", "ns/call", "ticks/call");
+        for (size_t i = 0; i < n; i++)
+            cli_out("%-15s %7u %9.2f %12.1f\n", e[i].label, e[i].rounds, MEDIAN(ns, i),
+                    MEDIAN(ticks, i));
+        cli_out("\ngenerator (mulred_mix_fill, 4 rounds): %.2f GB/s per core (median; %s), "
+                "portable scalar path %.2f GB/s\n",
+                MEDIAN(gbs, 0), mulred_cpu()->avx512f ? "AVX-512 path" : "scalar path",
+                MEDIAN(gbs, 1));
+    }
+#undef MEDIAN
+    free(ns), free(ticks), free(gbs), free(scratch);
+    return MULRED_OK;
+}
+
+int mulred_cmd_mix(int argc, char **argv)
+{
+    if (argc < 2) return cli_usage_error("mix", "missing action: avalanche or bench");
+    const char *action = argv[1];
+    if (strcmp(action, "--help") == 0 || strcmp(action, "-h") == 0 || strcmp(action, "help") == 0) {
+        mix_help();
+        return MULRED_OK;
+    }
+    if (strcmp(action, "avalanche") == 0) return cmd_avalanche(argc - 1, argv + 1);
+    if (strcmp(action, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    return cli_usage_error("mix", "unknown action '%s' (avalanche or bench)", action);
+}
