@@ -64,6 +64,14 @@ printf 'kind = muhash\ninsert = elems.txt\njson = true\noutput = %s\n' "$T/rel.j
 (cd / && "$MULRED" run "$T/jobdir/rel.job") >"$T/rel.out" 2>&1 && pass || fail "relative insert: $(cat "$T/rel.out")"
 expect_equal "$(jfield "$T/rel.json" inserted)" 2 "relative insert path"
 
+# A snapshot job (the shape of jobs/utxo-snapshot.job) gives the same MuHash as the command.
+"$MULRED" utxo synth 2000 "$T/jobdir/snap.dat" --seed 3 >/dev/null 2>&1 || fail "utxo synth"
+printf 'kind = muhash\nflavor = bitcoin\nsnapshot = snap.dat\ntxoutset-hash = true\n' >"$T/jobdir/snap.job"
+expect_status 0 "$MULRED" run "$T/jobdir/snap.job" --json --output "$T/snap.json"
+"$MULRED" muhash --snapshot "$T/jobdir/snap.dat" --txoutset-hash --json >"$T/snap-direct.json"
+expect_equal "$(jfield "$T/snap.json" muhash)" "$(jfield "$T/snap-direct.json" muhash)" "snapshot job = muhash --snapshot"
+expect_contains "$(cat "$T/snap.json")" '"txoutset_hash"' "txoutset-hash passed on"
+
 # A failing run (bad input file) keeps its exit status and reports status failed.
 printf 'kind = muhash\ninsert = /nonexistent/elements.txt\n' >"$T/fail.job"
 expect_status 2 "$MULRED" run "$T/fail.job" --json --output "$T/fail.json"
