@@ -66,6 +66,5 @@ void test_register(void)
 {
     TEST_SUITE("report", {"speedup and efficiency", test_speedup_efficiency},
                {"Karp-Flatt recovers Amdahl's serial fraction", test_karp_flatt},
-               {"binomial tree steps", test_tree_steps},
-               {"latency-bandwidth model", test_model});
+               {"binomial tree steps", test_tree_steps}, {"latency-bandwidth model", test_model});
 }

@@ -27,7 +27,7 @@ typedef struct {
     char source[256];   /* file the row came from */
     char job[256];      /* job file, when known */
     char workload[300]; /* group key; for failures the job (or source) */
-    char status[600];    /* "ok", "failed (exit 3)", "missing", "pending", "invalid: …" */
+    char status[600];   /* "ok", "failed (exit 3)", "missing", "pending", "invalid: …" */
     char muhash[80];
     int nodes, ranks, threads; /* 0 = unknown */
     double seconds, elements;
@@ -125,8 +125,10 @@ static void add_document(report_rows *rs, const mulred_json_value *v, const char
     }
     const mulred_json_value *runs = mulred_json_get(v, "runs");
     if (!runs) {
-        if (mulred_json_get(v, "muhash")) add_run(rs, v, source, NULL);
-        else add_problem(rs, source, NULL, "invalid: neither a run nor a job result", NULL);
+        if (mulred_json_get(v, "muhash"))
+            add_run(rs, v, source, NULL);
+        else
+            add_problem(rs, source, NULL, "invalid: neither a run nor a job result", NULL);
         return;
     }
     const char *job = mulred_json_get_string(v, "job");
@@ -147,7 +149,8 @@ static void add_document(report_rows *rs, const mulred_json_value *v, const char
             snprintf(why, sizeof why, "failed (exit %.0f)", code->number);
         else if (status && strcmp(status, "submitted") == 0) /* scaling.sh placeholder */
             snprintf(why, sizeof why, "no result (submitted, never finished)");
-        else snprintf(why, sizeof why, "%s", status ? status : "invalid: no status");
+        else
+            snprintf(why, sizeof why, "%s", status ? status : "invalid: no status");
         add_problem(rs, source, job, why, env);
     } else if (runs->type != MULRED_JSON_ARRAY || runs->count == 0) {
         add_problem(rs, source, job, "invalid: no runs", env);
@@ -271,18 +274,22 @@ static report_line *build_lines(report_rows *rs, report_group *groups, int *ngro
 
 static void fmt_num(char *out, size_t cap, double v, const char *fmt)
 {
-    if (isnan(v)) snprintf(out, cap, "—");
-    else snprintf(out, cap, fmt, v);
+    if (isnan(v))
+        snprintf(out, cap, "—");
+    else
+        snprintf(out, cap, fmt, v);
 }
 
 static void fmt_int(char *out, size_t cap, int v)
 {
-    if (v > 0) snprintf(out, cap, "%d", v);
-    else snprintf(out, cap, "?");
+    if (v > 0)
+        snprintf(out, cap, "%d", v);
+    else
+        snprintf(out, cap, "?");
 }
 
-static void write_markdown(FILE *out, const report_line *lines, size_t n, const report_group *groups,
-                           int ngroups)
+static void write_markdown(FILE *out, const report_line *lines, size_t n,
+                           const report_group *groups, int ngroups)
 {
     fprintf(out, "# Strong scaling\n\n"
                  "Speedup and efficiency are relative to the smallest successful configuration "
@@ -295,9 +302,10 @@ static void write_markdown(FILE *out, const report_line *lines, size_t n, const 
                  "the cores and the row measures the machine as much as mulred.\n");
     for (int g = 0; g < ngroups; g++) {
         fprintf(out, "\n## %s\n\n", groups[g].name);
-        fprintf(out, "| nodes | ranks | threads | cores | time (s) | CPU (s) | speedup | efficiency | "
-                     "Karp–Flatt | muhash | load | status | source |\n"
-                     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|:---|:---|\n");
+        fprintf(out,
+                "| nodes | ranks | threads | cores | time (s) | CPU (s) | speedup | efficiency | "
+                "Karp–Flatt | muhash | load | status | source |\n"
+                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|:---|:---|\n");
         for (size_t k = 0; k < n; k++) {
             const report_line *l = &lines[k];
             if (l->group != g) continue;
@@ -305,8 +313,10 @@ static void write_markdown(FILE *out, const report_line *lines, size_t n, const 
             char nodes[16], ranks[16], threads[16], c[16], t[32], s[32], e[32], kf[32], h[40];
             char load[48], busy[32];
             fmt_num(busy, sizeof busy, r->ok ? r->busy : NAN, "%.3f");
-            if (isnan(r->load_start)) snprintf(load, sizeof load, "—");
-            else snprintf(load, sizeof load, "%.1f → %.1f", r->load_start, r->load_end);
+            if (isnan(r->load_start))
+                snprintf(load, sizeof load, "—");
+            else
+                snprintf(load, sizeof load, "%.1f → %.1f", r->load_start, r->load_end);
             fmt_int(nodes, sizeof nodes, r->nodes);
             fmt_int(ranks, sizeof ranks, r->ranks);
             fmt_int(threads, sizeof threads, r->threads);
@@ -315,11 +325,15 @@ static void write_markdown(FILE *out, const report_line *lines, size_t n, const 
             fmt_num(s, sizeof s, l->speedup, "%.2f");
             fmt_num(e, sizeof e, l->efficiency * 100, "%.0f %%");
             fmt_num(kf, sizeof kf, l->karp_flatt, "%.3f");
-            if (r->ok) snprintf(h, sizeof h, "`%.12s…`%s", r->muhash, l->hash_matches ? "" : " MISMATCH");
-            else snprintf(h, sizeof h, "—");
+            if (r->ok)
+                snprintf(h, sizeof h, "`%.12s…`%s", r->muhash, l->hash_matches ? "" : " MISMATCH");
+            else
+                snprintf(h, sizeof h, "—");
             fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
                     nodes, ranks, threads, c, t, busy, s, e, kf, h, load,
-                    r->ok && !l->hash_matches ? "**MISMATCH**" : r->ok ? "ok" : r->status,
+                    r->ok && !l->hash_matches ? "**MISMATCH**"
+                    : r->ok                   ? "ok"
+                                              : r->status,
                     r->source);
         }
     }
@@ -343,8 +357,9 @@ static void csv_num(FILE *out, double v, const char *fmt)
 
 static void write_csv(FILE *out, const report_line *lines, size_t n, const report_group *groups)
 {
-    fprintf(out, "workload,nodes,ranks,threads,cores,seconds,cpu_seconds,speedup,efficiency,karp_flatt,"
-                 "muhash,load_start,load_end,status,source\n");
+    fprintf(out,
+            "workload,nodes,ranks,threads,cores,seconds,cpu_seconds,speedup,efficiency,karp_flatt,"
+            "muhash,load_start,load_end,status,source\n");
     for (size_t k = 0; k < n; k++) {
         const report_line *l = &lines[k];
         const report_row *r = l->row;
@@ -383,7 +398,9 @@ static int run_gnuplot(const char *script, const char *png, mulred_error *err)
     char path[] = "/tmp/mulred-plot-XXXXXX";
     int fd = mkstemp(path);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) return mulred_error_set(err, MULRED_ERUNTIME, "report: temporary file: %s", strerror(errno));
+    if (!f)
+        return mulred_error_set(err, MULRED_ERUNTIME, "report: temporary file: %s",
+                                strerror(errno));
     fputs(script, f);
     fclose(f);
     char cmd[512];
@@ -430,13 +447,14 @@ static void gp_quote(strbuf *b, const char *s)
 
 /* One series per workload and threads-per-rank, so that a sweep of ranks and a sweep of
  * threads (same cores, different layout) are separate lines. */
-static int write_png(const char *png, const report_line *lines, size_t n, const report_group *groups,
-                     int ngroups, mulred_error *err)
+static int write_png(const char *png, const report_line *lines, size_t n,
+                     const report_group *groups, int ngroups, mulred_error *err)
 {
     strbuf b = {0};
     int nseries = 0, missing = 0;
     double pmax = 1, smax = 1, base_cores = 0;
-    int *series_group = calloc(n + 1, sizeof *series_group), *series_threads = calloc(n + 1, sizeof(int));
+    int *series_group = calloc(n + 1, sizeof *series_group),
+        *series_threads = calloc(n + 1, sizeof(int));
     if (!series_group || !series_threads) exit(MULRED_ERUNTIME);
     for (size_t k = 0; k < n; k++) {
         const report_row *r = lines[k].row;
@@ -447,8 +465,11 @@ static int write_png(const char *png, const report_line *lines, size_t n, const 
         if (cores(r) > pmax) pmax = cores(r);
         if (lines[k].speedup > smax) smax = lines[k].speedup;
         int s = 0;
-        while (s < nseries && !(series_group[s] == lines[k].group && series_threads[s] == r->threads)) s++;
-        if (s == nseries) series_group[nseries] = lines[k].group, series_threads[nseries++] = r->threads;
+        while (s < nseries &&
+               !(series_group[s] == lines[k].group && series_threads[s] == r->threads))
+            s++;
+        if (s == nseries)
+            series_group[nseries] = lines[k].group, series_threads[nseries++] = r->threads;
     }
     for (int g = 0; g < ngroups && !base_cores; g++)
         if (groups[g].base) base_cores = cores(groups[g].base);
@@ -466,15 +487,19 @@ static int write_png(const char *png, const report_line *lines, size_t n, const 
     gp_quote(&b, png);
     sb_printf(&b, "\nset multiplot layout 1,2 title \"mulred strong scaling%s\"\n",
               missing ? " (failed or missing runs are listed in the table, not plotted)" : "");
-    sb_printf(&b, "set key below left Left reverse vertical maxrows 4\nset grid\nset xlabel \"cores (ranks x threads)\"\n"
-                  "set xrange [0:%g]\n%s",
+    sb_printf(&b,
+              "set key below left Left reverse vertical maxrows 4\nset grid\nset xlabel \"cores "
+              "(ranks x threads)\"\n"
+              "set xrange [0:%g]\n%s",
               pmax + 1, pmax > 16 ? "" : "set xtics 1\n");
     const char *pts = "with linespoints lw 2 pt 7 ps 1.2";
     for (int panel = 0; panel < 2; panel++) {
         if (panel == 0)
-            sb_printf(&b, "set ylabel \"speedup\"\nset yrange [0:%g]\n"
-                          "plot x/%g title \"ideal\" dt 2 lc rgb \"gray40\"",
-                      (smax > pmax / base_cores ? smax : pmax / base_cores) * 1.15 + 0.2, base_cores);
+            sb_printf(&b,
+                      "set ylabel \"speedup\"\nset yrange [0:%g]\n"
+                      "plot x/%g title \"ideal\" dt 2 lc rgb \"gray40\"",
+                      (smax > pmax / base_cores ? smax : pmax / base_cores) * 1.15 + 0.2,
+                      base_cores);
         else
             sb_printf(&b, "set ylabel \"parallel efficiency\"\nset yrange [0:1.2]\n"
                           "plot 1 title \"ideal\" dt 2 lc rgb \"gray40\"");
@@ -518,7 +543,8 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
     const mulred_model_workload *bw = NULL;
     for (size_t i = 0; i < sizeof builtin_workloads / sizeof builtin_workloads[0]; i++)
         if (strcmp(builtin_workloads[i].name, o->workload) == 0) bw = &builtin_workloads[i];
-    mulred_model_workload w = bw ? *bw : (mulred_model_workload){o->workload, "item", 0, 0, 0, 0, 0};
+    mulred_model_workload w =
+        bw ? *bw : (mulred_model_workload){o->workload, "item", 0, 0, 0, 0, 0};
     const char *src_item = "given", *src_lat = "given", *src_fin = "built-in", *src_op = "built-in";
     if (!bw) src_fin = src_op = "given";
 
@@ -532,13 +558,15 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
     for (size_t i = 0; i < rs->n; i++) {
         const report_row *r = &rs->rows[i];
         if (!r->ok || !(r->elements > 0)) continue;
-        if (!base || cores(r) < cores(base) || (cores(r) == cores(base) && r->seconds < base->seconds))
+        if (!base || cores(r) < cores(base) ||
+            (cores(r) == cores(base) && r->seconds < base->seconds))
             base = r;
         if (r->ranks > 1 && r->mpi_reduce_min >= 0 && !(loop_lat <= r->mpi_reduce_min))
             loop_lat = r->mpi_reduce_min;
     }
     if (o->items > 0) w.items = o->items;
-    if (o->item_cost > 0) w.item_seconds = o->item_cost;
+    if (o->item_cost > 0)
+        w.item_seconds = o->item_cost;
     else if (base) {
         /* CPU time when the result has it: on a shared machine wall time also counts the
          * other processes' share of the cores. */
@@ -548,12 +576,17 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
     }
     if (o->op_cost > 0) w.op_seconds = o->op_cost, src_op = "given";
     if (o->message_bytes > 0) w.message_bytes = o->message_bytes;
-    if (o->finalize_cost > 0) w.finalize_seconds = o->finalize_cost, src_fin = "given";
-    else if (base && base->finalize_max > 0) w.finalize_seconds = base->finalize_max, src_fin = "measured";
+    if (o->finalize_cost > 0)
+        w.finalize_seconds = o->finalize_cost, src_fin = "given";
+    else if (base && base->finalize_max > 0)
+        w.finalize_seconds = base->finalize_max, src_fin = "measured";
     mulred_model_machine m = {o->cores_per_node, o->ranks_per_node, 2e-6, 12.5e9};
-    if (o->latency > 0) m.latency_seconds = o->latency;
-    else if (!isnan(loop_lat)) m.latency_seconds = loop_lat, src_lat = "measured on loopback";
-    else src_lat = "default (typical InfiniBand)";
+    if (o->latency > 0)
+        m.latency_seconds = o->latency;
+    else if (!isnan(loop_lat))
+        m.latency_seconds = loop_lat, src_lat = "measured on loopback";
+    else
+        src_lat = "default (typical InfiniBand)";
     if (o->bandwidth > 0) m.bandwidth_bytes_per_second = o->bandwidth;
     if (!(w.items > 0) || !(w.item_seconds > 0) || !(w.message_bytes > 0))
         return mulred_error_set(err, MULRED_EUSAGE,
@@ -561,7 +594,8 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
                                 "result files to measure it) and --message-bytes",
                                 o->workload);
     if (!(m.ranks_per_node >= 1) || m.ranks_per_node > m.cores_per_node)
-        return mulred_error_set(err, MULRED_EUSAGE, "report --project: need 1 <= ranks per node <= cores per node");
+        return mulred_error_set(err, MULRED_EUSAGE,
+                                "report --project: need 1 <= ranks per node <= cores per node");
 
     FILE *out = stdout;
     if (o->output && !(out = fopen(o->output, "w")))
@@ -571,35 +605,38 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
     mulred_format_seconds(oc, sizeof oc, w.op_seconds);
     mulred_format_seconds(fc, sizeof fc, w.finalize_seconds);
     mulred_format_seconds(lc, sizeof lc, m.latency_seconds);
-    fprintf(out,
-            "# Projected strong scaling — a MODEL, not a measurement\n\n"
-            "Workload `%s`: %.4g %ss. Nodes of %g cores, each running %g rank(s) × %g thread(s).\n\n"
-            "Model: T(N) = items · c / (N · cores) + ⌈log₂ threads⌉ · op + ⌈log₂ P⌉ · (op + α + "
-            "m/β) + finalize\n\n"
-            "| parameter | value | source |\n|---|---|---|\n"
-            "| c, cost per %s per core | %s | %s |\n"
-            "| op, one group operation | %s | %s |\n"
-            "| m, bytes per partial | %.0f | %s |\n"
-            "| α, message latency | %s | %s |\n"
-            "| β, bandwidth | %.3g GB/s | %s |\n"
-            "| finalize (rank 0) | %s | %s |\n\n"
-            "Assumptions: items spread evenly over all cores (perfect balance, no stragglers);\n"
-            "per-core speed independent of node count; a binomial-tree MPI_Reduce; no I/O, "
-            "start-up or\nOS noise. Real runs fall below this curve; the gap is what to "
-            "measure.\n\n"
-            "| nodes | ranks | cores | predicted (s) | compute (s) | reduce (s) | speedup | "
-            "efficiency |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-            w.name, w.items, w.item_name, m.cores_per_node, m.ranks_per_node,
-            m.cores_per_node / m.ranks_per_node, w.item_name, ic, src_item, oc, src_op,
-            w.message_bytes, bw || o->message_bytes > 0 ? (o->message_bytes > 0 ? "given" : "built-in") : "given",
-            lc, src_lat, m.bandwidth_bytes_per_second / 1e9,
-            o->bandwidth > 0 ? "given" : "default (100 Gb/s)", fc, src_fin);
+    fprintf(
+        out,
+        "# Projected strong scaling — a MODEL, not a measurement\n\n"
+        "Workload `%s`: %.4g %ss. Nodes of %g cores, each running %g rank(s) × %g thread(s).\n\n"
+        "Model: T(N) = items · c / (N · cores) + ⌈log₂ threads⌉ · op + ⌈log₂ P⌉ · (op + α + "
+        "m/β) + finalize\n\n"
+        "| parameter | value | source |\n|---|---|---|\n"
+        "| c, cost per %s per core | %s | %s |\n"
+        "| op, one group operation | %s | %s |\n"
+        "| m, bytes per partial | %.0f | %s |\n"
+        "| α, message latency | %s | %s |\n"
+        "| β, bandwidth | %.3g GB/s | %s |\n"
+        "| finalize (rank 0) | %s | %s |\n\n"
+        "Assumptions: items spread evenly over all cores (perfect balance, no stragglers);\n"
+        "per-core speed independent of node count; a binomial-tree MPI_Reduce; no I/O, "
+        "start-up or\nOS noise. Real runs fall below this curve; the gap is what to "
+        "measure.\n\n"
+        "| nodes | ranks | cores | predicted (s) | compute (s) | reduce (s) | speedup | "
+        "efficiency |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        w.name, w.items, w.item_name, m.cores_per_node, m.ranks_per_node,
+        m.cores_per_node / m.ranks_per_node, w.item_name, ic, src_item, oc, src_op, w.message_bytes,
+        bw || o->message_bytes > 0 ? (o->message_bytes > 0 ? "given" : "built-in") : "given", lc,
+        src_lat, m.bandwidth_bytes_per_second / 1e9,
+        o->bandwidth > 0 ? "given" : "default (100 Gb/s)", fc, src_fin);
     FILE *csv = NULL;
     if (o->csv && !(csv = fopen(o->csv, "w"))) {
         if (out != stdout) fclose(out);
         return mulred_error_set(err, MULRED_ERUNTIME, "report: %s: %s", o->csv, strerror(errno));
     }
-    if (csv) fprintf(csv, "nodes,ranks,cores,predicted_seconds,compute_seconds,reduce_seconds,speedup,efficiency\n");
+    if (csv)
+        fprintf(csv, "nodes,ranks,cores,predicted_seconds,compute_seconds,reduce_seconds,speedup,"
+                     "efficiency\n");
     strbuf data = {0};
     sb_printf(&data, "$model << EOD\n");
     mulred_model_time t1 = mulred_model_predict(&w, &m, 1);
@@ -611,7 +648,8 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
                 t.reduce + t.thread_combine, s, e * 100);
         if (csv)
             fprintf(csv, "%d,%.0f,%.0f,%.6g,%.6g,%.6g,%.4f,%.4f\n", nodes, nodes * m.ranks_per_node,
-                    nodes * m.cores_per_node, t.total, t.compute, t.reduce + t.thread_combine, s, e);
+                    nodes * m.cores_per_node, t.total, t.compute, t.reduce + t.thread_combine, s,
+                    e);
         sb_printf(&data, "%d %.6g %.6g %.6g\n", nodes, s, e, t.total);
     }
     sb_printf(&data, "EOD\n");
@@ -619,15 +657,20 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
     if (csv) fclose(csv);
     int rc = MULRED_OK;
     if (o->png) {
-        sb_printf(&data, "set terminal pngcairo size 1100,480 noenhanced font \"sans,10\"\nset output ");
+        sb_printf(&data,
+                  "set terminal pngcairo size 1100,480 noenhanced font \"sans,10\"\nset output ");
         gp_quote(&data, o->png);
         sb_printf(&data,
-                  "\nset multiplot layout 1,2 title \"MODEL (not measured): %s, %.3g items, %g cores/node\"\n"
+                  "\nset multiplot layout 1,2 title \"MODEL (not measured): %s, %.3g items, %g "
+                  "cores/node\"\n"
                   "set logscale x 2\nset grid\nset key top left\nset xlabel \"nodes\"\n"
                   "set logscale y 2\nset ylabel \"predicted speedup\"\n"
-                  "plot [1:%d] x title \"ideal\" dt 2 lc rgb \"gray40\", $model using 1:2 with linespoints lw 2 pt 7 title \"model\"\n"
-                  "unset logscale y\nset yrange [0:1.1]\nset key bottom left\nset ylabel \"predicted efficiency\"\n"
-                  "plot [1:%d] 1 title \"ideal\" dt 2 lc rgb \"gray40\", $model using 1:3 with linespoints lw 2 pt 7 title \"model\"\n"
+                  "plot [1:%d] x title \"ideal\" dt 2 lc rgb \"gray40\", $model using 1:2 with "
+                  "linespoints lw 2 pt 7 title \"model\"\n"
+                  "unset logscale y\nset yrange [0:1.1]\nset key bottom left\nset ylabel "
+                  "\"predicted efficiency\"\n"
+                  "plot [1:%d] 1 title \"ideal\" dt 2 lc rgb \"gray40\", $model using 1:3 with "
+                  "linespoints lw 2 pt 7 title \"model\"\n"
                   "unset multiplot\n",
                   w.name, w.items, m.cores_per_node, o->max_nodes, o->max_nodes);
         rc = run_gnuplot(data.s, o->png, err);
@@ -642,7 +685,8 @@ static void report_usage(void)
 {
     cli_out(
         "Usage: mulred report RESULT.json... [--png FILE] [--csv FILE] [--output FILE]\n"
-        "       mulred report --project [RESULT.json...] [model options] [--png FILE] [--csv FILE]\n"
+        "       mulred report --project [RESULT.json...] [model options] [--png FILE] [--csv "
+        "FILE]\n"
         "\n"
         "Strong-scaling report of result files ('mulred run --json' output, as written by\n"
         "slurm/mulred.sbatch to results/JOBID.json; bare 'mulred muhash --json' objects work\n"
@@ -679,18 +723,37 @@ static int parse_positive(const char *s, double *out)
 
 int mulred_cmd_report(int argc, char **argv)
 {
-    enum { O_PROJECT = 256, O_WORKLOAD, O_ITEMS, O_ITEM_COST, O_OP_COST, O_MSG, O_FIN, O_LAT,
-           O_BW, O_CPN, O_RPN, O_MAXN };
-    static const struct option opts[] = {
-        {"png", required_argument, 0, 'p'},       {"csv", required_argument, 0, 'c'},
-        {"output", required_argument, 0, 'o'},    {"help", no_argument, 0, 'h'},
-        {"project", no_argument, 0, O_PROJECT},   {"workload", required_argument, 0, O_WORKLOAD},
-        {"items", required_argument, 0, O_ITEMS}, {"item-cost", required_argument, 0, O_ITEM_COST},
-        {"op-cost", required_argument, 0, O_OP_COST}, {"message-bytes", required_argument, 0, O_MSG},
-        {"finalize-cost", required_argument, 0, O_FIN}, {"latency", required_argument, 0, O_LAT},
-        {"bandwidth", required_argument, 0, O_BW}, {"cores-per-node", required_argument, 0, O_CPN},
-        {"ranks-per-node", required_argument, 0, O_RPN}, {"max-nodes", required_argument, 0, O_MAXN},
-        {0, 0, 0, 0}};
+    enum {
+        O_PROJECT = 256,
+        O_WORKLOAD,
+        O_ITEMS,
+        O_ITEM_COST,
+        O_OP_COST,
+        O_MSG,
+        O_FIN,
+        O_LAT,
+        O_BW,
+        O_CPN,
+        O_RPN,
+        O_MAXN
+    };
+    static const struct option opts[] = {{"png", required_argument, 0, 'p'},
+                                         {"csv", required_argument, 0, 'c'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {"project", no_argument, 0, O_PROJECT},
+                                         {"workload", required_argument, 0, O_WORKLOAD},
+                                         {"items", required_argument, 0, O_ITEMS},
+                                         {"item-cost", required_argument, 0, O_ITEM_COST},
+                                         {"op-cost", required_argument, 0, O_OP_COST},
+                                         {"message-bytes", required_argument, 0, O_MSG},
+                                         {"finalize-cost", required_argument, 0, O_FIN},
+                                         {"latency", required_argument, 0, O_LAT},
+                                         {"bandwidth", required_argument, 0, O_BW},
+                                         {"cores-per-node", required_argument, 0, O_CPN},
+                                         {"ranks-per-node", required_argument, 0, O_RPN},
+                                         {"max-nodes", required_argument, 0, O_MAXN},
+                                         {0, 0, 0, 0}};
     project_opts po = {.workload = "muhash-mainnet", .ranks_per_node = 1, .max_nodes = 1024};
     bool proj = false;
     cli_getopt_reset();
@@ -699,32 +762,67 @@ int mulred_cmd_report(int argc, char **argv)
         double v = 0;
         bool numeric = c >= O_ITEMS && c <= O_MAXN;
         if (numeric && parse_positive(optarg, &v))
-            return cli_usage_error("report", "bad value '%s' for a model parameter (a positive number)",
-                                   optarg);
+            return cli_usage_error(
+                "report", "bad value '%s' for a model parameter (a positive number)", optarg);
         switch (c) {
-        case 'h': report_usage(); return MULRED_OK;
-        case 'p': po.png = optarg; break;
-        case 'c': po.csv = optarg; break;
-        case 'o': po.output = optarg; break;
-        case O_PROJECT: proj = true; break;
-        case O_WORKLOAD: po.workload = optarg; break;
-        case O_ITEMS: po.items = v; break;
-        case O_ITEM_COST: po.item_cost = v; break;
-        case O_OP_COST: po.op_cost = v; break;
-        case O_MSG: po.message_bytes = v; break;
-        case O_FIN: po.finalize_cost = v; break;
-        case O_LAT: po.latency = v; break;
-        case O_BW: po.bandwidth = v; break;
-        case O_CPN: po.cores_per_node = v; break;
-        case O_RPN: po.ranks_per_node = v; break;
-        case O_MAXN: po.max_nodes = v > 1 << 20 ? 1 << 20 : (int)v; break;
-        default: return cli_bad_option("report", argc, argv);
+        case 'h':
+            report_usage();
+            return MULRED_OK;
+        case 'p':
+            po.png = optarg;
+            break;
+        case 'c':
+            po.csv = optarg;
+            break;
+        case 'o':
+            po.output = optarg;
+            break;
+        case O_PROJECT:
+            proj = true;
+            break;
+        case O_WORKLOAD:
+            po.workload = optarg;
+            break;
+        case O_ITEMS:
+            po.items = v;
+            break;
+        case O_ITEM_COST:
+            po.item_cost = v;
+            break;
+        case O_OP_COST:
+            po.op_cost = v;
+            break;
+        case O_MSG:
+            po.message_bytes = v;
+            break;
+        case O_FIN:
+            po.finalize_cost = v;
+            break;
+        case O_LAT:
+            po.latency = v;
+            break;
+        case O_BW:
+            po.bandwidth = v;
+            break;
+        case O_CPN:
+            po.cores_per_node = v;
+            break;
+        case O_RPN:
+            po.ranks_per_node = v;
+            break;
+        case O_MAXN:
+            po.max_nodes = v > 1 << 20 ? 1 << 20 : (int)v;
+            break;
+        default:
+            return cli_bad_option("report", argc, argv);
         }
     }
     if (!proj && optind >= argc) return cli_usage_error("report", "missing result files");
     if (po.png && !have_gnuplot()) {
-        fprintf(stderr, "mulred report: gnuplot not found, cannot write %s "
-                        "(apt-get install gnuplot-nox, or drop --png)\n", po.png);
+        fprintf(stderr,
+                "mulred report: gnuplot not found, cannot write %s "
+                "(apt-get install gnuplot-nox, or drop --png)\n",
+                po.png);
         return MULRED_ERUNTIME;
     }
 
@@ -753,25 +851,32 @@ int mulred_cmd_report(int argc, char **argv)
     report_line *lines = build_lines(&rs, groups, &ngroups, &n);
     FILE *out = stdout;
     if (po.output && !(out = fopen(po.output, "w")))
-        status = mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: %s", po.output, strerror(errno));
+        status =
+            mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: %s", po.output, strerror(errno));
     if (!status) {
         write_markdown(out, lines, n, groups, ngroups);
         if (out != stdout && fclose(out))
-            status = mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: %s", po.output, strerror(errno));
+            status = mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: %s", po.output,
+                                      strerror(errno));
     }
     if (!status && po.csv) {
         FILE *csv = fopen(po.csv, "w");
-        if (!csv) status = mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: %s", po.csv, strerror(errno));
+        if (!csv)
+            status =
+                mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: %s", po.csv, strerror(errno));
         else {
             write_csv(csv, lines, n, groups);
-            if (fclose(csv)) status = mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: write failed", po.csv);
+            if (fclose(csv))
+                status =
+                    mulred_error_set(&err, MULRED_ERUNTIME, "report: %s: write failed", po.csv);
         }
     }
     if (!status && po.png) status = write_png(po.png, lines, n, groups, ngroups, &err);
     size_t problems = 0;
     for (size_t i = 0; i < rs.n; i++) problems += !rs.rows[i].ok;
     if (problems)
-        fprintf(stderr, "mulred report: %zu of %zu runs failed, missing or pending (shown in the table)\n",
+        fprintf(stderr,
+                "mulred report: %zu of %zu runs failed, missing or pending (shown in the table)\n",
                 problems, rs.n);
     free(lines);
     free(groups);

@@ -28,8 +28,8 @@
 #define JOB_MAX_RUNS 8
 
 typedef struct {
-    const char *path;  /* the job file as given */
-    char dir[4096];    /* its directory, for relative input paths */
+    const char *path; /* the job file as given */
+    char dir[4096];   /* its directory, for relative input paths */
     char *kind;
     char *flavors[JOB_MAX_RUNS];
     int nflavors;
@@ -40,18 +40,31 @@ typedef struct {
     int seen_line[16]; /* line where each single-valued key was set, for duplicates */
 } job_spec;
 
-enum { K_KIND, K_FLAVOR, K_INSERT, K_REMOVE, K_SNAPSHOT, K_TXOUTSET, K_SYNTHETIC, K_SEED,
-       K_THREADS, K_OUTPUT, K_JSON, K_PROGRESS, K_COUNT };
+enum {
+    K_KIND,
+    K_FLAVOR,
+    K_INSERT,
+    K_REMOVE,
+    K_SNAPSHOT,
+    K_TXOUTSET,
+    K_SYNTHETIC,
+    K_SEED,
+    K_THREADS,
+    K_OUTPUT,
+    K_JSON,
+    K_PROGRESS,
+    K_COUNT
+};
 static const struct {
     const char *name;
     bool repeatable;
 } job_keys[K_COUNT] = {
-    [K_KIND] = {"kind", false},         [K_FLAVOR] = {"flavor", false},
-    [K_INSERT] = {"insert", true},      [K_REMOVE] = {"remove", true},
-    [K_SNAPSHOT] = {"snapshot", false}, [K_TXOUTSET] = {"txoutset-hash", false},
+    [K_KIND] = {"kind", false},           [K_FLAVOR] = {"flavor", false},
+    [K_INSERT] = {"insert", true},        [K_REMOVE] = {"remove", true},
+    [K_SNAPSHOT] = {"snapshot", false},   [K_TXOUTSET] = {"txoutset-hash", false},
     [K_SYNTHETIC] = {"synthetic", false}, [K_SEED] = {"seed", false},
-    [K_THREADS] = {"threads", false},   [K_OUTPUT] = {"output", false},
-    [K_JSON] = {"json", false},         [K_PROGRESS] = {"progress", false},
+    [K_THREADS] = {"threads", false},     [K_OUTPUT] = {"output", false},
+    [K_JSON] = {"json", false},           [K_PROGRESS] = {"progress", false},
 };
 
 static char *job_strdup(const char *s)
@@ -160,7 +173,8 @@ static int job_set(job_spec *job, int line, const char *key, char *value, mulred
                 return job_error(err, job, line, "too many flavors%s%s", "", NULL);
             job->flavors[job->nflavors++] = job_strdup(f);
         }
-        if (job->nflavors == 0) return job_error(err, job, line, "missing value for '%s'%s", key, NULL);
+        if (job->nflavors == 0)
+            return job_error(err, job, line, "missing value for '%s'%s", key, NULL);
         return 0;
     case K_INSERT:
     case K_REMOVE:
@@ -178,9 +192,12 @@ static int job_set(job_spec *job, int line, const char *key, char *value, mulred
     case K_PROGRESS:
         if (parse_bool(value, &flag))
             return job_error(err, job, line, "bad value '%s' for '%s' (true or false)", value, key);
-        if (k == K_JSON) job->json = flag;
-        else if (k == K_TXOUTSET && flag) job_push(job, "--txoutset-hash", NULL);
-        else if (k == K_PROGRESS) job_push(job, flag ? "--progress" : "--no-progress", NULL);
+        if (k == K_JSON)
+            job->json = flag;
+        else if (k == K_TXOUTSET && flag)
+            job_push(job, "--txoutset-hash", NULL);
+        else if (k == K_PROGRESS)
+            job_push(job, flag ? "--progress" : "--no-progress", NULL);
         return 0;
     case K_SYNTHETIC:
         if (mulred_parse_count(value, &n) || n == 0)
@@ -220,8 +237,10 @@ static int job_parse(job_spec *job, const char *path, mulred_error *err)
     job->path = path;
     snprintf(job->dir, sizeof job->dir, "%s", path);
     char *slash = strrchr(job->dir, '/');
-    if (slash) *(slash == job->dir ? slash + 1 : slash) = '\0';
-    else strcpy(job->dir, ".");
+    if (slash)
+        *(slash == job->dir ? slash + 1 : slash) = '\0';
+    else
+        strcpy(job->dir, ".");
 
     char *text;
     size_t len;
@@ -250,14 +269,16 @@ static int job_parse(job_spec *job, const char *path, mulred_error *err)
         }
         *eq = '\0';
         char *key = trim(s), *value = trim(eq + 1);
-        if (!*key) status = job_error(err, job, line, "missing key before '='%s%s", "", NULL);
-        else status = job_set(job, line, key, value, err);
+        if (!*key)
+            status = job_error(err, job, line, "missing key before '='%s%s", "", NULL);
+        else
+            status = job_set(job, line, key, value, err);
     }
     free(text);
     if (status) return status;
     if (!job->kind)
-        return mulred_error_set(err, MULRED_EINPUT, "%s:%d: missing 'kind' (kind = muhash)",
-                                path, line);
+        return mulred_error_set(err, MULRED_EINPUT, "%s:%d: missing 'kind' (kind = muhash)", path,
+                                line);
     if (job->nflavors == 0) job->flavors[job->nflavors++] = job_strdup("bitcoin");
     return 0;
 }
@@ -265,11 +286,12 @@ static int job_parse(job_spec *job, const char *path, mulred_error *err)
 /* The launch environment, recorded so a result file says where it came from. */
 static void write_environment(mulred_json_writer *w)
 {
-    static const char *vars[] = {"SLURM_JOB_ID",       "SLURM_JOB_NAME",     "SLURM_JOB_NUM_NODES",
-                                 "SLURM_JOB_NODELIST", "SLURM_NTASKS",       "SLURM_CPUS_PER_TASK",
-                                 "SLURM_NTASKS_PER_NODE", "SLURM_JOB_PARTITION", "SLURM_CLUSTER_NAME",
-                                 "OMP_NUM_THREADS",    "OMP_PLACES",         "OMP_PROC_BIND",
-                                 "MULRED_LAUNCHER"};
+    static const char *vars[] = {
+        "SLURM_JOB_ID",          "SLURM_JOB_NAME",      "SLURM_JOB_NUM_NODES",
+        "SLURM_JOB_NODELIST",    "SLURM_NTASKS",        "SLURM_CPUS_PER_TASK",
+        "SLURM_NTASKS_PER_NODE", "SLURM_JOB_PARTITION", "SLURM_CLUSTER_NAME",
+        "OMP_NUM_THREADS",       "OMP_PLACES",          "OMP_PROC_BIND",
+        "MULRED_LAUNCHER"};
     mulred_jw_object_begin(w, "environment");
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = getenv(vars[i]);
@@ -338,12 +360,16 @@ int mulred_cmd_run(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         if (c == 'h') return run_usage(), MULRED_OK;
-        if (c == 'j') json = true;
-        else if (c == 'o') output = optarg;
-        else return cli_bad_option("run", argc, argv);
+        if (c == 'j')
+            json = true;
+        else if (c == 'o')
+            output = optarg;
+        else
+            return cli_bad_option("run", argc, argv);
     }
     if (optind >= argc) return cli_usage_error("run", "missing JOBFILE");
-    if (optind + 1 < argc) return cli_usage_error("run", "unexpected argument '%s'", argv[optind + 1]);
+    if (optind + 1 < argc)
+        return cli_usage_error("run", "unexpected argument '%s'", argv[optind + 1]);
 
     mulred_error err;
     mulred_error_clear(&err);
@@ -366,7 +392,8 @@ int mulred_cmd_run(int argc, char **argv)
         if (fd < 0)
             mulred_error_set(&err, MULRED_ERUNTIME, "run: cannot create a temporary file %s: %s",
                              tmp, strerror(errno));
-        else close(fd);
+        else
+            close(fd);
     }
     /* Collective: a rank that cannot go on must not leave the others in a reduce. */
     if (mulred_dist_agree(&err) != MULRED_OK) {

@@ -72,8 +72,8 @@ static inline mulred_model_time mulred_model_predict(const mulred_model_workload
     double threads = m->cores_per_node / m->ranks_per_node;
     t.compute = w->items * w->item_seconds / cores;
     t.thread_combine = mulred_tree_steps(threads) * w->op_seconds;
-    t.reduce = mulred_tree_steps(ranks) *
-               (w->op_seconds + m->latency_seconds + w->message_bytes / m->bandwidth_bytes_per_second);
+    t.reduce = mulred_tree_steps(ranks) * (w->op_seconds + m->latency_seconds +
+                                           w->message_bytes / m->bandwidth_bytes_per_second);
     t.finalize = w->finalize_seconds;
     t.total = t.compute + t.thread_combine + t.reduce + t.finalize;
     return t;
