@@ -7,17 +7,18 @@
 #include "mulred/dist.h"
 
 static const mulred_command commands[] = {
-    {"muhash", "MuHash3072 of element files and synthetic UTXO sets (bitcoin, kaspa)",
+    {"muhash", "MuHash3072 of element files, synthetic UTXO sets and Bitcoin Core snapshots",
      mulred_cmd_muhash, true},
-    {"bench", "benchmarks: tables of medians and ratios, or --json", mulred_cmd_bench, false},
-    {"version", "print the version, git revision and the arithmetic paths in use",
-     mulred_cmd_version, false},
-    {"mix", "fast_mix avalanche lab and timing; the synthetic-workload generator", mulred_cmd_mix, false},
     {"utxo", "Bitcoin Core UTXO snapshots: index, info, synth", mulred_cmd_utxo, false},
+    {"mix", "fast_mix avalanche lab and timing; the synthetic-workload generator", mulred_cmd_mix,
+     false},
     {"run", "run a job file (jobs/*.job): what to compute, as key = value lines", mulred_cmd_run,
      true},
     {"report", "strong-scaling report of result JSON files: table, CSV, PNG, projection",
      mulred_cmd_report, false},
+    {"bench", "benchmarks: tables of medians and ratios, or --json", mulred_cmd_bench, false},
+    {"version", "print the version, git revision and the arithmetic paths in use",
+     mulred_cmd_version, false},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
