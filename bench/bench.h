@@ -18,5 +18,6 @@ double bench_median_ns(void (*fn)(void *arg), void *arg, int reps, int samples);
 double bench_seed_workload(int txs, int threads, int short_circuit, int samples);
 
 int mulred_bench_muhash(int argc, char **argv);
+int mulred_bench_utxo(int argc, char **argv);
 
 #endif

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "harness.h"
+#include "mix/mix_internal.h" /* mix_fill_scalar: the non-AVX-512 path */
 #include "mulred/mix.h"
 
+// clang-format off (the references keep the two-column layout of the published code)
 /* ---- references, written from the issue/seed text, independent of src/mix ---- */
 
 static uint64_t ref_rol64(uint64_t x, int k)
@@ -18,10 +20,14 @@ static uint64_t ref_rol64(uint64_t x, int k)
 static void ref_fastmix2_64(uint64_t *a, uint64_t *b, int rounds)
 {
     for (int i = 0; i < rounds; i++) {
-        *a += *b; *b = ref_rol64(*b, 52);
-        *b ^= *a; *a = ref_rol64(*a, 10);
-        *a += *b; *b = ref_rol64(*b, 47);
-        *b ^= *a; *a = ref_rol64(*a, 17);
+        *a += *b;
+        *b = ref_rol64(*b, 52);
+        *b ^= *a;
+        *a = ref_rol64(*a, 10);
+        *a += *b;
+        *b = ref_rol64(*b, 47);
+        *b ^= *a;
+        *a = ref_rol64(*a, 17);
     }
 }
 
@@ -37,9 +43,12 @@ static void ref_linux316(uint32_t w[4], int half)
     static const int k[2][2] = {{6, 27}, {16, 14}};
     uint32_t a = w[0], b = w[1], c = w[2], d = w[3];
     for (int h = 0; h < half; h++) {
-        a += b;                       c += d;
-        b = ref_rol32(b, k[h % 2][0]); d = ref_rol32(d, k[h % 2][1]);
-        d ^= a;                       b ^= c;
+        a += b;
+        c += d;
+        b = ref_rol32(b, k[h % 2][0]);
+        d = ref_rol32(d, k[h % 2][1]);
+        d ^= a;
+        b ^= c;
     }
     w[0] = a, w[1] = b, w[2] = c, w[3] = d;
 }
@@ -49,9 +58,12 @@ static void ref_spelvin32(uint32_t w[4], int half)
     static const int k[2][2] = {{15, 21}, {3, 7}};
     uint32_t a = w[0], b = w[1], c = w[2], d = w[3];
     for (int h = 0; h < half; h++) {
-        a += b;                       c += d;
-        d ^= a;                       b ^= c;
-        a = ref_rol32(a, k[h % 2][0]); c = ref_rol32(c, k[h % 2][1]);
+        a += b;
+        c += d;
+        d ^= a;
+        b ^= c;
+        a = ref_rol32(a, k[h % 2][0]);
+        c = ref_rol32(c, k[h % 2][1]);
     }
     w[0] = a, w[1] = b, w[2] = c, w[3] = d;
 }
@@ -61,9 +73,12 @@ static void ref_fastmix2_32(uint32_t w[4], int half)
     static const int k[2][2] = {{6, 27}, {16, 14}};
     uint32_t a = w[0], b = w[1], c = w[2], d = w[3];
     for (int h = 0; h < half; h++) {
-        a += b;                       c += d;
-        b = ref_rol32(a, k[h % 2][0]); d = ref_rol32(c, k[h % 2][1]);
-        d ^= a;                       b ^= c;
+        a += b;
+        c += d;
+        b = ref_rol32(a, k[h % 2][0]);
+        d = ref_rol32(c, k[h % 2][1]);
+        d ^= a;
+        b ^= c;
     }
     w[0] = a, w[1] = b, w[2] = c, w[3] = d;
 }
@@ -72,8 +87,10 @@ static void ref_fastmix2_64_half(uint64_t *a, uint64_t *b, int half)
 {
     static const int k[2][2] = {{52, 10}, {47, 17}};
     for (int h = 0; h < half; h++) {
-        *a += *b; *b = ref_rol64(*b, k[h % 2][0]);
-        *b ^= *a; *a = ref_rol64(*a, k[h % 2][1]);
+        *a += *b;
+        *b = ref_rol64(*b, k[h % 2][0]);
+        *b ^= *a;
+        *a = ref_rol64(*a, k[h % 2][1]);
     }
 }
 
@@ -81,10 +98,20 @@ static void ref_fastmix2_64_half(uint64_t *a, uint64_t *b, int half)
  * as v3 ^= m; SipRound; v0 ^= m. */
 static void ref_sipround(uint32_t v[4])
 {
-    v[0] += v[1]; v[1] = ref_rol32(v[1], 5); v[1] ^= v[0]; v[0] = ref_rol32(v[0], 16);
-    v[2] += v[3]; v[3] = ref_rol32(v[3], 8); v[3] ^= v[2];
-    v[0] += v[3]; v[3] = ref_rol32(v[3], 7); v[3] ^= v[0];
-    v[2] += v[1]; v[1] = ref_rol32(v[1], 13); v[1] ^= v[2]; v[2] = ref_rol32(v[2], 16);
+    v[0] += v[1];
+    v[1] = ref_rol32(v[1], 5);
+    v[1] ^= v[0];
+    v[0] = ref_rol32(v[0], 16);
+    v[2] += v[3];
+    v[3] = ref_rol32(v[3], 8);
+    v[3] ^= v[2];
+    v[0] += v[3];
+    v[3] = ref_rol32(v[3], 7);
+    v[3] ^= v[0];
+    v[2] += v[1];
+    v[1] = ref_rol32(v[1], 13);
+    v[1] ^= v[2];
+    v[2] = ref_rol32(v[2], 16);
 }
 
 static void ref_siphash13(uint32_t v[4], const uint32_t m[4], int rounds)
@@ -111,6 +138,8 @@ static void ref_linear(uint32_t p[4], const uint8_t in[16])
         rot += i % 4 ? 7 : 14;
     }
 }
+
+// clang-format on
 
 static void to_words(uint32_t w[4], mulred_u128 x)
 {
@@ -193,8 +222,12 @@ static void test_stream_fill_and_splits(void)
     /* Start near the top so the index range wraps past 2^64. */
     uint64_t base = test_rand_below(2) ? test_rand64() : UINT64_MAX - 100;
     static uint8_t whole[16 * BLOCKS], expect[16 * BLOCKS], parts[16 * BLOCKS];
-    for (uint64_t k = 0; k < BLOCKS; k++) le_block(expect + 16 * k, mulred_mix_stream(seed, base + k));
+    for (uint64_t k = 0; k < BLOCKS; k++)
+        le_block(expect + 16 * k, mulred_mix_stream(seed, base + k));
     mulred_mix_fill(whole, sizeof whole, seed, base);
+    CU_ASSERT_EQUAL(memcmp(whole, expect, sizeof whole), 0);
+    memset(whole, 0, sizeof whole);
+    mix_fill_scalar(whole, sizeof whole, seed, base);
     CU_ASSERT_EQUAL(memcmp(whole, expect, sizeof whole), 0);
 
     /* Any split of the block range into pieces (as ranks and threads would) gives the same
@@ -205,14 +238,17 @@ static void test_stream_fill_and_splits(void)
         while (k < BLOCKS) {
             uint64_t n = 1 + test_rand_below(trial % 2 ? 9 : 70);
             if (n > BLOCKS - k) n = BLOCKS - k;
-            mulred_mix_fill(parts + 16 * k, (size_t)(16 * n), seed, base + k);
+            if (trial % 3 == 2)
+                mix_fill_scalar(parts + 16 * k, (size_t)(16 * n), seed, base + k);
+            else
+                mulred_mix_fill(parts + 16 * k, (size_t)(16 * n), seed, base + k);
             k += n;
         }
         CU_ASSERT_FATAL(memcmp(parts, expect, sizeof parts) == 0);
     }
     /* A length that is not a whole number of blocks is a prefix of the stream. */
-    for (size_t len = 0; len < 100; len++) {
-        uint8_t buf[112];
+    for (size_t len = 0; len < 300; len++) {
+        uint8_t buf[320];
         memset(buf, 0xa5, sizeof buf);
         mulred_mix_fill(buf, len, seed, base);
         CU_ASSERT_FATAL(memcmp(buf, expect, len) == 0);
@@ -259,7 +295,8 @@ static void test_known_answers(void)
         uint64_t pool[2], in[2];
         uint64_t linux316[2], spelvin32[2], fastmix2_32[2], fm64[4][2], siphash13[2], linear[2];
     } kat[] = {
-        {{0, 0}, {1, 0},
+        {{0, 0},
+         {1, 0},
          {0x4842420400004044ull, 0x80c24408004204ull},
          {0x230a44c9258c8180ull, 0x14981412b5e66990ull},
          {0x4ae1a0c373927949ull, 0x474635a333a8d351ull},
@@ -269,7 +306,8 @@ static void test_known_answers(void)
           {0x985c86ef7f02d01cull, 0xdaec41e18083a0e6ull}},
          {0x47ff41a651206838ull, 0x66d384630ec30bb7ull},
          {0xe9a605bb17387deull, 0xcb5cd3a58cb315efull}},
-        {{0x0123456789abcdefull, 0xfedcba9876543210ull}, {0x1111111122222222ull, 0x3333333344444444ull},
+        {{0x0123456789abcdefull, 0xfedcba9876543210ull},
+         {0x1111111122222222ull, 0x3333333344444444ull},
          {0x22a802776395003bull, 0xd623f94a2cbeaeb2ull},
          {0x33eb2c67d17764dbull, 0x3dd0663c320a0820ull},
          {0xd0a39e5540bdaa61ull, 0xf707b4d17ac2dee8ull},
@@ -283,12 +321,12 @@ static void test_known_answers(void)
     for (size_t i = 0; i < sizeof kat / sizeof kat[0]; i++) {
         mulred_u128 pool0 = {kat[i].pool[0], kat[i].pool[1]}, in = {kat[i].in[0], kat[i].in[1]};
         mulred_mix_pool p;
-#define CHECK(call, want)                                                                         \
-    do {                                                                                          \
-        mulred_mix_pool_init(&p, pool0);                                                          \
-        call;                                                                                     \
-        CU_ASSERT(p.w[0] == (want)[0] && p.w[1] == (want)[1]);                                    \
-        CU_ASSERT_EQUAL(p.count, 1);                                                              \
+#define CHECK(call, want)                                                                          \
+    do {                                                                                           \
+        mulred_mix_pool_init(&p, pool0);                                                           \
+        call;                                                                                      \
+        CU_ASSERT(p.w[0] == (want)[0] && p.w[1] == (want)[1]);                                     \
+        CU_ASSERT_EQUAL(p.count, 1);                                                               \
     } while (0)
         CHECK(mulred_mix_linux316(&p, in), kat[i].linux316);
         CHECK(mulred_mix_spelvin32(&p, in), kat[i].spelvin32);
@@ -326,8 +364,8 @@ static void test_against_references(void)
             CU_ASSERT_FATAL(eq128(mulred_mix_permute(MULRED_MIX_FASTMIX2_32, h, x), from_words(w)));
             uint64_t a = x.lo, b = x.hi;
             ref_fastmix2_64_half(&a, &b, (int)h);
-            CU_ASSERT_FATAL(eq128(mulred_mix_permute(MULRED_MIX_FASTMIX2_64, h, x),
-                                  ((mulred_u128){a, b})));
+            CU_ASSERT_FATAL(
+                eq128(mulred_mix_permute(MULRED_MIX_FASTMIX2_64, h, x), ((mulred_u128){a, b})));
             if (h % 2 == 0) {
                 uint32_t v[4], m[4];
                 to_words(v, pool0);
@@ -344,8 +382,8 @@ static void test_against_references(void)
         mulred_mix_pool_init(&p, pool0);
         mulred_mix(&p, MULRED_MIX_SPELVIN32, 6, x);
         mulred_u128 px = {pool0.lo ^ x.lo, pool0.hi ^ x.hi};
-        CU_ASSERT_FATAL(eq128((mulred_u128){p.w[0], p.w[1]},
-                              mulred_mix_permute(MULRED_MIX_SPELVIN32, 6, px)));
+        CU_ASSERT_FATAL(
+            eq128((mulred_u128){p.w[0], p.w[1]}, mulred_mix_permute(MULRED_MIX_SPELVIN32, 6, px)));
         /* linear from a fresh position. */
         uint32_t lp[4];
         uint8_t bytes[16];
@@ -376,7 +414,8 @@ static void test_inverses(void)
                 mulred_u128 x = rand128();
                 mulred_u128 y = mulred_mix_permute(inv[i], h, x);
                 CU_ASSERT_FATAL(eq128(mulred_mix_unpermute(inv[i], h, y), x));
-                CU_ASSERT_FATAL(eq128(mulred_mix_permute(inv[i], h, mulred_mix_unpermute(inv[i], h, x)), x));
+                CU_ASSERT_FATAL(
+                    eq128(mulred_mix_permute(inv[i], h, mulred_mix_unpermute(inv[i], h, x)), x));
             }
         }
     }

@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "mulred/muhash.h"
 #include "hash/hash.h"
+#include "num3072/num3072.h"
 #include "util/json.h"
 #include "util/util.h"
 
@@ -83,14 +84,27 @@ static void check_cases(const char *rel, mulred_muhash_flavor flavor)
     mulred_json_free(v);
 }
 
+/* The vectors through every multiply kernel this CPU runs. */
+static void check_cases_all_kernels(const char *rel, mulred_muhash_flavor flavor)
+{
+    const char *active = mulred_num3072_kernel_name();
+    int n;
+    const num3072_kernel *k = num3072_kernels(&n);
+    for (int i = 0; i < n; i++) {
+        if (num3072_kernel_select(k[i].name) != 0) continue;
+        check_cases(rel, flavor);
+    }
+    num3072_kernel_select(active);
+}
+
 static void test_bitcoin_vectors(void)
 {
-    check_cases("bitcoin/muhash.json", MULRED_MUHASH_BITCOIN);
+    check_cases_all_kernels("bitcoin/muhash.json", MULRED_MUHASH_BITCOIN);
 }
 
 static void test_kaspa_vectors(void)
 {
-    check_cases("kaspa/muhash.json", MULRED_MUHASH_KASPA);
+    check_cases_all_kernels("kaspa/muhash.json", MULRED_MUHASH_KASPA);
 }
 
 static void test_bitcoin_overflow(void)
@@ -396,6 +410,24 @@ static void test_chacha_x16(void)
     mulred_chacha20_free(ref);
 }
 
+/* SHA-NI SHA-256 against OpenSSL on every length 0..300 (skipped without SHA-NI). */
+static void test_sha_ni(void)
+{
+    if (!mulred_cpu()->sha_ni) {
+        printf("\n    (no SHA-NI on this CPU: the OpenSSL path is used, skipped)");
+        return;
+    }
+    mulred_sha256 *ref = mulred_sha256_new();
+    uint8_t msg[300], a[32], b[32];
+    for (size_t len = 0; len <= sizeof msg; len++) {
+        test_rand_bytes(msg, len);
+        mulred_sha256_shani(a, msg, len);
+        mulred_sha256_digest(ref, b, msg, len);
+        CU_ASSERT(memcmp(a, b, 32) == 0);
+    }
+    mulred_sha256_free(ref);
+}
+
 /* insert_many (batched hashing) against one-at-a-time inserts for every batch length 0..40. */
 static void test_insert_many_lengths(void)
 {
@@ -430,5 +462,6 @@ void test_register(void)
                {"against an mpz product", test_against_mpz},
                {"parallel engine = sequential", test_parallel_engine},
                {"16-lane ChaCha20 = OpenSSL", test_chacha_x16},
+               {"SHA-NI SHA-256 = OpenSSL", test_sha_ni},
                {"insert_many = insert, every batch length", test_insert_many_lengths});
 }

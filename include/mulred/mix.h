@@ -99,22 +99,22 @@ void mulred_mix_linear(mulred_mix_pool *pool, mulred_u128 input);
 typedef struct {
     mulred_mix_variant variant;
     unsigned half_rounds;
-    uint64_t trials;      /* >= 1 */
-    uint64_t seed;        /* of the base states */
-    bool inverse;         /* score the inverse map (invertible variants only) */
-    double window_lo;     /* an output bit counts when window_lo <= P(flip) <= window_hi */
-    double window_hi;     /* (the definition: 0.25, 0.75) */
-    int threads;          /* 0: OpenMP default */
+    uint64_t trials;  /* >= 1 */
+    uint64_t seed;    /* of the base states */
+    bool inverse;     /* score the inverse map (invertible variants only) */
+    double window_lo; /* an output bit counts when window_lo <= P(flip) <= window_hi */
+    double window_hi; /* (the definition: 0.25, 0.75) */
+    int threads;      /* 0: OpenMP default */
 } mulred_mix_avalanche_params;
 
 typedef struct {
-    unsigned score;       /* min over all differences of the count of output bits in window */
-    unsigned score1;      /* the same over the 128 1-bit differences only */
-    unsigned score2;      /* the same over the 8128 2-bit differences only */
+    unsigned score;         /* min over all differences of the count of output bits in window */
+    unsigned score1;        /* the same over the 128 1-bit differences only */
+    unsigned score2;        /* the same over the 8128 2-bit differences only */
     unsigned worst_bits[2]; /* the input bits of a difference reaching `score` (equal if 1) */
-    double mean_flip;     /* mean P(flip) over 1-bit differences and output bits */
-    double worst_bias;    /* max over input bit i, output bit j of |2 P(flip j | Δ = e_i) - 1| */
-    double seconds;       /* wall time of the measurement */
+    double mean_flip;       /* mean P(flip) over 1-bit differences and output bits */
+    double worst_bias;      /* max over input bit i, output bit j of |2 P(flip j | Δ = e_i) - 1| */
+    double seconds;         /* wall time of the measurement */
 } mulred_mix_avalanche_result;
 
 /* Default parameters for a variant: published round count, [1/4, 3/4], forward. */

@@ -11,11 +11,12 @@
 #include "util/util.h"
 
 #define DEFAULT_TRIALS 4000
-#define MAX_TRIALS 100000000ull
+#define MAX_TRIALS     100000000ull
 
 static void mix_help(void)
 {
-    cli_out("Usage: mulred mix avalanche --variant V [--rounds R] [--trials N] [--json]\n"
+    cli_out("Usage: mulred mix avalanche --variant V [--rounds R] [--trials N] [--seed S]\n"
+            "                            [--window LO:HI] [--threads T] [--json]\n"
             "       mulred mix bench [--runs N] [--json]\n"
             "\n"
             "The fast_mix family of 128-bit pool mixers (Linux random driver, 2014-2022) and\n"
@@ -53,8 +54,10 @@ static int parse_rounds(const char *s, unsigned *half)
     if (errno || whole > 64) return -1;
     unsigned extra = 0;
     if (*end == '.') {
-        if (strcmp(end, ".5") == 0) extra = 1;
-        else if (strcmp(end, ".0") != 0) return -1;
+        if (strcmp(end, ".5") == 0)
+            extra = 1;
+        else if (strcmp(end, ".0") != 0)
+            return -1;
     } else if (*end) {
         return -1;
     }
@@ -108,20 +111,25 @@ static void json_result(mulred_json_writer *w, const char *key,
 static void human_result(const char *label, const mulred_mix_avalanche_result *r)
 {
     char diff[32];
-    if (r->worst_bits[0] == r->worst_bits[1]) snprintf(diff, sizeof diff, "bit %u", r->worst_bits[0]);
-    else snprintf(diff, sizeof diff, "bits %u+%u", r->worst_bits[0], r->worst_bits[1]);
+    if (r->worst_bits[0] == r->worst_bits[1])
+        snprintf(diff, sizeof diff, "bit %u", r->worst_bits[0]);
+    else
+        snprintf(diff, sizeof diff, "bits %u+%u", r->worst_bits[0], r->worst_bits[1]);
     cli_out("%-9s %5u  %5u  %5u  %-15s  %10.4f  %10.4f  %6.2f s\n", label, r->score, r->score1,
             r->score2, diff, r->mean_flip, r->worst_bias, r->seconds);
 }
 
 static int cmd_avalanche(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"variant", required_argument, 0, 'v'}, {"rounds", required_argument, 0, 'r'},
-        {"trials", required_argument, 0, 'n'},  {"seed", required_argument, 0, 's'},
-        {"window", required_argument, 0, 'w'},  {"threads", required_argument, 0, 't'},
-        {"json", no_argument, 0, 'j'},          {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"variant", required_argument, 0, 'v'},
+                                         {"rounds", required_argument, 0, 'r'},
+                                         {"trials", required_argument, 0, 'n'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"window", required_argument, 0, 'w'},
+                                         {"threads", required_argument, 0, 't'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     const char *variant = NULL, *rounds = NULL;
     uint64_t trials = DEFAULT_TRIALS, seed = 1, threads = 0;
     double lo = 0.25, hi = 0.75;
@@ -130,8 +138,12 @@ static int cmd_avalanche(int argc, char **argv)
     cli_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'v': variant = optarg; break;
-        case 'r': rounds = optarg; break;
+        case 'v':
+            variant = optarg;
+            break;
+        case 'r':
+            rounds = optarg;
+            break;
         case 'n':
             if (mulred_parse_count(optarg, &trials) || trials == 0 || trials > MAX_TRIALS)
                 return cli_usage_error("mix avalanche", "--trials must be 1-%llu, got '%s'",
@@ -143,17 +155,24 @@ static int cmd_avalanche(int argc, char **argv)
             break;
         case 'w':
             if (parse_window(optarg, &lo, &hi))
-                return cli_usage_error("mix avalanche", "--window wants LO:HI with 0 <= LO <= "
-                                       "HI <= 1, got '%s'", optarg);
+                return cli_usage_error("mix avalanche",
+                                       "--window wants LO:HI with 0 <= LO <= "
+                                       "HI <= 1, got '%s'",
+                                       optarg);
             break;
         case 't':
             if (parse_u64(optarg, &threads) || threads > 1024)
                 return cli_usage_error("mix avalanche", "--threads must be 0-1024, got '%s'",
                                        optarg);
             break;
-        case 'j': json = true; break;
-        case 'h': mix_help(); return MULRED_OK;
-        default: return cli_bad_option("mix avalanche", argc, argv);
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            mix_help();
+            return MULRED_OK;
+        default:
+            return cli_bad_option("mix avalanche", argc, argv);
         }
     }
     if (optind < argc)
@@ -171,11 +190,14 @@ static int cmd_avalanche(int argc, char **argv)
         char lo_s[16], hi_s[16];
         print_rounds(lo_s, sizeof lo_s, info->half_min);
         print_rounds(hi_s, sizeof hi_s, info->half_max);
-        if (parse_rounds(rounds, &half) || half < info->half_min || half > info->half_max)
-            return cli_usage_error("mix avalanche", "--rounds for %s must be %s%s%s (steps of "
-                                   "0.5), got '%s'", variant, lo_s,
-                                   info->half_min == info->half_max ? "" : "-",
-                                   info->half_min == info->half_max ? "" : hi_s, rounds);
+        bool bad = parse_rounds(rounds, &half) || half < info->half_min || half > info->half_max;
+        if (bad && info->half_min == info->half_max)
+            return cli_usage_error("mix avalanche", "--rounds for %s is fixed at %s, got '%s'",
+                                   variant, lo_s, rounds);
+        if (bad)
+            return cli_usage_error("mix avalanche",
+                                   "--rounds for %s must be %s-%s in steps of 0.5, got '%s'",
+                                   variant, lo_s, hi_s, rounds);
         p.half_rounds = half;
     }
     p.trials = trials;
@@ -230,15 +252,17 @@ static int cmd_avalanche(int argc, char **argv)
     }
     cli_out("avalanche of %s, %s rounds (%u half-rounds), %llu trials, seed %llu, "
             "window [%g, %g]\n",
-            variant, rs, p.half_rounds, (unsigned long long)p.trials,
-            (unsigned long long)p.seed, lo, hi);
-    cli_out("%-9s %5s  %5s  %5s  %-15s  %10s  %10s  %8s\n", "direction", "score", "1-bit",
-            "2-bit", "worst diff", "mean P", "worst bias", "time");
+            variant, rs, p.half_rounds, (unsigned long long)p.trials, (unsigned long long)p.seed,
+            lo, hi);
+    cli_out("%-9s %5s  %5s  %5s  %-15s  %10s  %10s  %8s\n", "direction", "score", "1-bit", "2-bit",
+            "worst diff", "mean P", "worst bias", "time");
     human_result("forward", &fwd);
-    if (info->invertible) human_result("inverse", &inv);
-    else cli_out("inverse   (not a bijection of the input: %s)\n",
-                 v == MULRED_MIX_FASTMIX2_32 ? "outputs depend on a+b and c+d only"
-                                             : "input absorbed in steps, no inverse map");
+    if (info->invertible)
+        human_result("inverse", &inv);
+    else
+        cli_out("inverse   (not a bijection of the input: %s)\n",
+                v == MULRED_MIX_FASTMIX2_32 ? "outputs depend on a+b and c+d only"
+                                            : "input absorbed in steps, no inverse map");
     return MULRED_OK;
 }
 
@@ -258,9 +282,14 @@ static int cmd_bench(int argc, char **argv)
             if (mulred_parse_count(optarg, &runs) || runs == 0 || runs > 1000)
                 return cli_usage_error("mix bench", "--runs must be 1-1000, got '%s'", optarg);
             break;
-        case 'j': json = true; break;
-        case 'h': mix_help(); return MULRED_OK;
-        default: return cli_bad_option("mix bench", argc, argv);
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            mix_help();
+            return MULRED_OK;
+        default:
+            return cli_bad_option("mix bench", argc, argv);
         }
     }
     if (optind < argc)
@@ -271,7 +300,7 @@ static int cmd_bench(int argc, char **argv)
     enum { CALLS = 1 << 20 };
     const uint64_t fill_bytes = 64ull << 20;
     double *ns = calloc(n * runs, sizeof *ns), *ticks = calloc(n * runs, sizeof *ticks);
-    double *gbs = calloc(runs, sizeof *gbs), *scratch = calloc(runs, sizeof *scratch);
+    double *gbs = calloc(2 * runs, sizeof *gbs), *scratch = calloc(runs, sizeof *scratch);
     if (!ns || !ticks || !gbs || !scratch) {
         free(ns), free(ticks), free(gbs), free(scratch);
         if (cli_is_root()) fprintf(stderr, "mulred mix bench: out of memory\n");
@@ -285,8 +314,10 @@ static int cmd_bench(int argc, char **argv)
             ns[i * runs + r] = t.seconds * 1e9 / CALLS;
             ticks[i * runs + r] = t.ticks / CALLS;
         }
-        mix_bench_time t = mix_bench_fill(fill_bytes);
-        gbs[r] = (double)fill_bytes / t.seconds / 1e9;
+        for (int scalar = 0; scalar < 2; scalar++) {
+            mix_bench_time t = mix_bench_fill(fill_bytes, scalar);
+            gbs[scalar * runs + r] = (double)fill_bytes / t.seconds / 1e9;
+        }
     }
     size_t lin = 0, fm3 = 0, fm2 = 0;
     for (size_t i = 0; i < n; i++) {
@@ -294,8 +325,8 @@ static int cmd_bench(int argc, char **argv)
         if (strcmp(e[i].label, "fastmix2_64/3") == 0) fm3 = i;
         if (strcmp(e[i].label, "fastmix2_64/2") == 0) fm2 = i;
     }
-#define MEDIAN(arr, i) (memcpy(scratch, (arr) + (i) * runs, runs * sizeof *scratch), \
-                        mulred_median(scratch, runs))
+#define MEDIAN(arr, i)                                                                             \
+    (memcpy(scratch, (arr) + (i)*runs, runs * sizeof *scratch), mulred_median(scratch, runs))
     if (json) {
         if (cli_is_root()) {
             mulred_json_writer w;
@@ -321,25 +352,29 @@ static int cmd_bench(int argc, char **argv)
             mulred_jw_uint(&w, "rounds", 4);
             mulred_jw_uint(&w, "bytes_per_run", fill_bytes);
             mulred_jw_double(&w, "gb_per_s", MEDIAN(gbs, 0));
+            mulred_jw_double(&w, "gb_per_s_scalar", MEDIAN(gbs, 1));
+            mulred_jw_bool(&w, "avx512", mulred_cpu()->avx512f);
             mulred_jw_object_end(&w);
             mulred_jw_object_end(&w);
             mulred_jw_finish(&w);
         }
     } else {
-        cli_out("perftest form: TSC ticks per call (ns in parentheses), %d calls per run\n",
+        cli_out("perftest form: ns per call (thread CPU time), %d calls per run; fast_mix is\n"
+                "linux316 (2 rounds), fast_mix2 is fastmix2_64 at 3 and 2 rounds\n",
                 CALLS);
         for (uint64_t r = 0; r < runs; r++)
-            cli_out("fast_mix (linux316): %6.1f (%5.2f)   fast_mix2 (fastmix2_64/3): %6.1f "
-                    "(%5.2f)   /2: %6.1f (%5.2f)\n",
-                    ticks[lin * runs + r], ns[lin * runs + r], ticks[fm3 * runs + r],
-                    ns[fm3 * runs + r], ticks[fm2 * runs + r], ns[fm2 * runs + r]);
-        cli_out("\nmedian of %llu runs\n%-15s %7s %12s %9s\n", (unsigned long long)runs,
-                "variant", "rounds", "ticks/call", "ns/call");
+            cli_out("fast_mix: %6.2f   fast_mix2: %6.2f   fast_mix2/2: %6.2f\n", ns[lin * runs + r],
+                    ns[fm3 * runs + r], ns[fm2 * runs + r]);
+        cli_out("\nmedian of %llu runs (TSC ticks are wall-clock based: they include any time the\n"
+                "process was descheduled)\n%-15s %7s %9s %12s\n",
+                (unsigned long long)runs, "variant", "rounds", "ns/call", "ticks/call");
         for (size_t i = 0; i < n; i++)
-            cli_out("%-15s %7u %12.1f %9.2f\n", e[i].label, e[i].rounds, MEDIAN(ticks, i),
-                    MEDIAN(ns, i));
-        cli_out("\ngenerator (mulred_mix_fill, 4 rounds): %.2f GB/s per core (median)\n",
-                MEDIAN(gbs, 0));
+            cli_out("%-15s %7u %9.2f %12.1f\n", e[i].label, e[i].rounds, MEDIAN(ns, i),
+                    MEDIAN(ticks, i));
+        cli_out("\ngenerator (mulred_mix_fill, 4 rounds): %.2f GB/s per core (median; %s), "
+                "portable scalar path %.2f GB/s\n",
+                MEDIAN(gbs, 0), mulred_cpu()->avx512f ? "AVX-512 path" : "scalar path",
+                MEDIAN(gbs, 1));
     }
 #undef MEDIAN
     free(ns), free(ticks), free(gbs), free(scratch);

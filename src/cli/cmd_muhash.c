@@ -13,6 +13,7 @@
 #include "mulred/dist.h"
 #include "mulred/muhash.h"
 #include "mulred/sources.h"
+#include "mulred/utxo.h"
 #include "muhash/muhash_threads.h"
 #include "util/json.h"
 #include "util/util.h"
@@ -35,6 +36,14 @@ static void muhash_usage(void)
         "  --synthetic N       insert N synthetic UTXO-like elements generated from\n"
         "                      (seed, index): TxOutSer (bitcoin) or Kaspa UTXO elements\n"
         "  --seed S            seed of the synthetic set (default 1)\n"
+        "  --snapshot FILE     a Bitcoin Core dumptxoutset file (v2 or legacy; flavor\n"
+        "                      bitcoin): gives gettxoutsetinfo's muhash, and prints coins,\n"
+        "                      base_block_hash, network and format_version. Ranks and threads\n"
+        "                      read it in parallel through the sidecar index FILE.idx (built\n"
+        "                      by rank 0 on first use; see 'mulred utxo index')\n"
+        "  --txoutset-hash     with --snapshot: also hash_serialized_3 (dumptxoutset's\n"
+        "                      txoutset_hash). A sequential hash over the whole file: rank 0\n"
+        "                      reads the file once more, alone\n"
         "\n"
         "Options:\n"
         "  --flavor F          bitcoin (default) or kaspa\n"
@@ -58,6 +67,9 @@ typedef struct {
     int ninsert, nremove;
     uint64_t synthetic, seed;
     bool has_synthetic;
+    const char *snapshot[MAX_FILES];
+    int nsnapshot;
+    bool txoutset_hash;
     int threads;
     bool json;
     const char *output;
@@ -67,7 +79,7 @@ typedef struct {
 static int parse_opts(muhash_opts *o, int argc, char **argv, bool *help)
 {
     enum { OPT_INSERT = 256, OPT_REMOVE, OPT_SYNTH, OPT_SEED, OPT_FLAVOR, OPT_THREADS, OPT_JSON,
-           OPT_OUTPUT, OPT_PROGRESS, OPT_NO_PROGRESS };
+           OPT_OUTPUT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_SNAPSHOT, OPT_TXOUTSET };
     static const struct option opts[] = {
         {"insert", required_argument, 0, OPT_INSERT},
         {"remove", required_argument, 0, OPT_REMOVE},
@@ -79,6 +91,8 @@ static int parse_opts(muhash_opts *o, int argc, char **argv, bool *help)
         {"output", required_argument, 0, OPT_OUTPUT},
         {"progress", no_argument, 0, OPT_PROGRESS},
         {"no-progress", no_argument, 0, OPT_NO_PROGRESS},
+        {"snapshot", required_argument, 0, OPT_SNAPSHOT},
+        {"txoutset-hash", no_argument, 0, OPT_TXOUTSET},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
@@ -115,6 +129,11 @@ static int parse_opts(muhash_opts *o, int argc, char **argv, bool *help)
                 return cli_usage_error("muhash", "--threads: '%s' is not a count in 1..4096", optarg);
             o->threads = (int)v;
             break;
+        case OPT_SNAPSHOT:
+            if (o->nsnapshot == MAX_FILES) return cli_usage_error("muhash", "at most %d snapshots", MAX_FILES);
+            o->snapshot[o->nsnapshot++] = optarg;
+            break;
+        case OPT_TXOUTSET: o->txoutset_hash = true; break;
         case OPT_JSON: o->json = true; break;
         case OPT_OUTPUT: o->output = optarg; break;
         case OPT_PROGRESS: o->progress = 1; break;
@@ -123,8 +142,12 @@ static int parse_opts(muhash_opts *o, int argc, char **argv, bool *help)
         }
     }
     if (optind < argc) return cli_usage_error("muhash", "unexpected argument '%s'", argv[optind]);
-    if (!o->ninsert && !o->nremove && !o->has_synthetic)
-        return cli_usage_error("muhash", "no input: give --insert, --remove or --synthetic");
+    if (!o->ninsert && !o->nremove && !o->has_synthetic && !o->nsnapshot)
+        return cli_usage_error("muhash", "no input: give --insert, --remove, --synthetic or --snapshot");
+    if (o->nsnapshot && o->flavor != MULRED_MUHASH_BITCOIN)
+        return cli_usage_error("muhash", "--snapshot needs --flavor bitcoin (snapshots are Bitcoin Core's)");
+    if (o->txoutset_hash && o->nsnapshot != 1)
+        return cli_usage_error("muhash", "--txoutset-hash needs exactly one --snapshot");
     return MULRED_OK;
 }
 
@@ -132,14 +155,17 @@ static int parse_opts(muhash_opts *o, int argc, char **argv, bool *help)
 typedef struct {
     mulred_element_file *files[2 * MAX_FILES];
     int nfiles;
+    mulred_utxo_source *snapshots[MAX_FILES];
+    int nsnapshots;
     mulred_synth_set synth;
-    mulred_muhash_source sources[2 * MAX_FILES + 1];
+    mulred_muhash_source sources[3 * MAX_FILES + 1];
     size_t nsources;
 } muhash_inputs;
 
 static void inputs_close(muhash_inputs *in)
 {
     for (int i = 0; i < in->nfiles; i++) mulred_element_file_close(in->files[i]);
+    for (int i = 0; i < in->nsnapshots; i++) mulred_utxo_source_close(in->snapshots[i]);
 }
 
 static int inputs_open(muhash_inputs *in, const muhash_opts *o, int rank, int nranks,
@@ -156,6 +182,13 @@ static int inputs_open(muhash_inputs *in, const muhash_opts *o, int rank, int nr
             in->sources[in->nsources++] = *mulred_element_file_source(f);
         }
     }
+    for (int i = 0; i < o->nsnapshot; i++) {
+        /* The index was made (or found) by rank 0 before this; see mulred_cmd_muhash. */
+        mulred_utxo_source *src;
+        if (mulred_utxo_source_open(&src, o->snapshot[i], rank, nranks, err)) return err->status;
+        in->snapshots[in->nsnapshots++] = src;
+        in->sources[in->nsources++] = *mulred_utxo_source_muhash(src);
+    }
     if (o->has_synthetic) {
         in->synth.flavor = o->flavor;
         in->synth.seed = o->seed;
@@ -169,10 +202,20 @@ enum { PH_READ, PH_GENERATE, PH_HASH, PH_LOCAL, PH_MPI, PH_FINALIZE, PH_TOTAL, N
 static const char *phase_names[NPHASES] = {"read", "generate", "hash", "local_reduce",
                                            "mpi_reduce", "finalize", "total"};
 
+/* What rank 0 knows of the snapshots: the header of the first, and the txoutset hash. */
+typedef struct {
+    bool have;
+    mulred_utxo_header header;
+    uint64_t coins; /* all snapshots */
+    char txoutset_hash[65];
+} snapshot_info;
+
 static void print_result(FILE *out, const muhash_opts *o, const char *hex, uint64_t inserted,
                          uint64_t removed, int ranks, int threads, int nodes,
-                         double phases[NPHASES][3])
+                         double phases[NPHASES][3], const snapshot_info *snap)
 {
+    char block[65] = "";
+    if (snap->have) mulred_utxo_block_hash_hex(block, &snap->header);
     double total = phases[PH_TOTAL][2];
     double rate = total > 0 ? (double)(inserted + removed) / total : 0;
     if (o->json) {
@@ -187,6 +230,13 @@ static void print_result(FILE *out, const muhash_opts *o, const char *hex, uint6
         if (o->has_synthetic) {
             mulred_jw_uint(&w, "synthetic", o->synthetic);
             mulred_jw_uint(&w, "seed", o->seed);
+        }
+        if (snap->have) {
+            mulred_jw_uint(&w, "coins", snap->coins);
+            mulred_jw_string(&w, "base_block_hash", block);
+            mulred_jw_string(&w, "network", snap->header.network);
+            mulred_jw_int(&w, "format_version", snap->header.format_version);
+            if (o->txoutset_hash) mulred_jw_string(&w, "txoutset_hash", snap->txoutset_hash);
         }
         mulred_jw_int(&w, "ranks", ranks);
         mulred_jw_int(&w, "threads", threads);
@@ -218,6 +268,13 @@ static void print_result(FILE *out, const muhash_opts *o, const char *hex, uint6
     fprintf(out, "flavor   %s\n", mulred_muhash_flavor_name(o->flavor));
     fprintf(out, "elements %llu inserted, %llu removed\n", (unsigned long long)inserted,
             (unsigned long long)removed);
+    if (snap->have) {
+        fprintf(out, "snapshot %llu coins, base block %s, network %s, format %s\n",
+                (unsigned long long)snap->coins, block,
+                snap->header.network[0] ? snap->header.network : "unknown (legacy file)",
+                snap->header.format_version == 2 ? "v2" : "legacy");
+        if (o->txoutset_hash) fprintf(out, "txoutset_hash %s\n", snap->txoutset_hash);
+    }
     fprintf(out, "layout   %d rank%s x %d thread%s on %d node%s (kernel %s)\n", ranks,
             ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s",
             mulred_num3072_kernel_name());
@@ -239,6 +296,13 @@ int mulred_cmd_muhash(int argc, char **argv)
     mulred_error_clear(&err);
     double t0 = mulred_wtime();
 
+    /* Rank 0 makes sure each snapshot has a fresh index (one validating scan on first use)
+     * before any rank plans its share from it. */
+    if (rank == 0)
+        for (int i = 0; i < o.nsnapshot && err.status == MULRED_OK; i++)
+            mulred_utxo_index_ensure(o.snapshot[i], NULL, NULL, &err);
+    if (mulred_dist_agree(&err)) return cli_report(&err);
+
     muhash_inputs in;
     inputs_open(&in, &o, rank, nranks, &err);
     if (mulred_dist_agree(&err)) {
@@ -247,6 +311,13 @@ int mulred_cmd_muhash(int argc, char **argv)
     }
 
     cli_progress bar;
+    snapshot_info snap = {0};
+    if (in.nsnapshots) {
+        snap.have = true;
+        snap.header = *mulred_utxo_source_header(in.snapshots[0]);
+        for (int i = 0; i < in.nsnapshots; i++)
+            snap.coins += mulred_utxo_source_header(in.snapshots[i])->coins;
+    }
     cli_progress_init(&bar, o.progress, o.has_synthetic ? o.synthetic / (uint64_t)nranks : 0,
                       "elements");
     mulred_muhash_reduce_opts ropts = {o.threads, cli_progress_update, &bar};
@@ -267,13 +338,16 @@ int mulred_cmd_muhash(int argc, char **argv)
         uint8_t digest[32];
         mulred_muhash_finalize(digest, &state);
         mulred_muhash_display(hex, digest, o.flavor);
+        if (o.txoutset_hash && mulred_utxo_txoutset_hash(digest, o.snapshot[0], &err) == MULRED_OK)
+            mulred_hex_encode_reversed(snap.txoutset_hash, digest, 32);
     }
+    if (mulred_dist_agree(&err)) return cli_report(&err);
     double t3 = mulred_wtime();
 
     double local[NPHASES] = {0};
     double per_thread = stats.threads > 0 ? 1.0 / stats.threads : 0;
     double produce = stats.produce_cpu * per_thread;
-    local[o.ninsert || o.nremove ? PH_READ : PH_GENERATE] = produce;
+    local[o.ninsert || o.nremove || o.nsnapshot ? PH_READ : PH_GENERATE] = produce;
     local[PH_HASH] = stats.hash_cpu * per_thread;
     local[PH_LOCAL] = stats.combine_wall;
     local[PH_MPI] = t2 - t1;
@@ -291,7 +365,7 @@ int mulred_cmd_muhash(int argc, char **argv)
             mulred_error_set(&err, MULRED_ERUNTIME, "%s: cannot write the result", o.output);
             return cli_report(&err);
         }
-        print_result(out, &o, hex, inserted, removed, nranks, stats.threads, nodes, phases);
+        print_result(out, &o, hex, inserted, removed, nranks, stats.threads, nodes, phases, &snap);
         if (out != stdout && fclose(out) != 0) {
             mulred_error_set(&err, MULRED_ERUNTIME, "%s: cannot write the result", o.output);
             return cli_report(&err);

@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mulred/muhash.h"
 #include "util/util.h"
 
 int mulred_cmd_version(int argc, char **argv)
@@ -19,5 +20,9 @@ int mulred_cmd_version(int argc, char **argv)
     if (optind < argc) return cli_usage_error("version", "unexpected argument '%s'", argv[optind]);
     cli_out("%s\n", cli_version_line());
     cli_out("cpu: %s\n", mulred_cpu_describe());
+    cli_out("num3072 multiply: %s (MULRED_KERNEL=gmp|mulx|ifma overrides)\n",
+            mulred_num3072_kernel_name());
+    cli_out("element keystream: %s\n",
+            mulred_cpu()->avx512f ? "16-lane AVX-512 ChaCha20 (batches), OpenSSL (single)" : "OpenSSL");
     return MULRED_OK;
 }

@@ -30,6 +30,9 @@ mulred_chacha20 *mulred_chacha20_new(void);
 void mulred_chacha20_free(mulred_chacha20 *c);
 void mulred_chacha20_keystream(mulred_chacha20 *c, uint8_t *out, size_t len, const uint8_t key[32]);
 
+/* One-shot SHA-256 with the SHA extensions; call only when mulred_cpu()->sha_ni. */
+void mulred_sha256_shani(uint8_t out[32], const uint8_t *data, size_t len);
+
 /* The 384-byte MuHash keystream (blocks 0..5, nonce 0) for 16 keys at once with AVX-512F;
  * call only when mulred_cpu()->avx512f. out[i] receives 384 bytes for key[i]. */
 void mulred_chacha20_384_x16(uint8_t *const out[16], const uint8_t *const key[16]);

@@ -117,19 +117,20 @@ static void siphash13_absorb(mulred_mix_pool *pool, unsigned half_rounds, mulred
  *   w = rol32(byte, rotate) ^ pool[i] ^ pool[i - 1];  pool[i] = w * x^-3,
  * a twisted GFSR with feedback tap i - 1 (mod 4). Multiplying by x^-3 in GF(2)[x] modulo the
  * reflected CRC-32 polynomial shifts right by 3 and folds the 3 dropped bits back in:
- * twist[t] = XOR over set bits j of t of (0xedb88320 >> (2 - j)), computed below rather than
- * tabulated. The rotation advances by 7 per byte and by 14 when the word index wraps, so the 16
- * bytes of one call land at different offsets. Bytes are unsigned here; the historical code
- * read them through a (signed) char, which sign-extends bytes >= 0x80 before rotating. The
- * map is linear over GF(2) in pool and input together: no output bit can flip with a
- * probability other than 0 or 1, which is why its avalanche score is 0. */
-static uint32_t linear_twist(uint32_t low3)
-{
-    uint32_t t = 0;
-    for (int j = 0; j < 3; j++)
-        if (low3 >> j & 1) t ^= 0xedb88320u >> (2 - j);
-    return t;
-}
+ * twist[t] = XOR over set bits j of t of (0xedb88320 >> (2 - j)); the table is built from that
+ * rule at compile time (the tests check it against the historical values). The rotation
+ * advances by 7 per byte and by 14 when the word index wraps, so the 16 bytes of one call land
+ * at different offsets. Bytes are unsigned here; the historical code read them through a
+ * (signed) char, which sign-extends bytes >= 0x80 before rotating. The map is linear over
+ * GF(2) in pool and input together: no output bit can flip with a probability other than 0 or
+ * 1, which is why its avalanche score is 0. Cost: the pool word index varies per byte, so the
+ * pool lives in memory and every byte waits on a store-to-load round trip. */
+#define CRC32_REFLECTED 0xedb88320u
+#define TWIST(t)                                                                                   \
+    (((t)&1 ? CRC32_REFLECTED >> 2 : 0) ^ ((t)&2 ? CRC32_REFLECTED >> 1 : 0) ^                     \
+     ((t)&4 ? CRC32_REFLECTED : 0))
+static const uint32_t linear_twist[8] = {TWIST(0), TWIST(1), TWIST(2), TWIST(3),
+                                         TWIST(4), TWIST(5), TWIST(6), TWIST(7)};
 
 static void linear_absorb(mulred_mix_pool *pool, mulred_u128 input)
 {
@@ -137,9 +138,10 @@ static void linear_absorb(mulred_mix_pool *pool, mulred_u128 input)
                      (uint32_t)(pool->w[1] >> 32)};
     uint32_t i = pool->pos, rot = pool->rotate;
     for (int k = 0; k < 16; k++) {
-        uint32_t byte = (uint32_t)((k < 8 ? input.lo >> (8 * k) : input.hi >> (8 * (k - 8))) & 0xff);
+        uint32_t byte =
+            (uint32_t)((k < 8 ? input.lo >> (8 * k) : input.hi >> (8 * (k - 8))) & 0xff);
         uint32_t w = mix_rol32(byte, rot & 31) ^ p[i & 3] ^ p[(i + 3) & 3];
-        p[i & 3] = (w >> 3) ^ linear_twist(w & 7);
+        p[i & 3] = (w >> 3) ^ linear_twist[w & 7];
         rot += (i & 3) ? 7 : 14;
         i++;
     }
@@ -321,10 +323,18 @@ static inline void fastmix2_64_rounds(mulred_mix_pool *pool, mulred_u128 input, 
 void mulred_mix_fastmix2_64(mulred_mix_pool *pool, mulred_u128 input, unsigned rounds)
 {
     switch (rounds) {
-    case 1: fastmix2_64_rounds(pool, input, 1); break;
-    case 2: fastmix2_64_rounds(pool, input, 2); break;
-    case 3: fastmix2_64_rounds(pool, input, 3); break;
-    case 4: fastmix2_64_rounds(pool, input, 4); break;
+    case 1:
+        fastmix2_64_rounds(pool, input, 1);
+        break;
+    case 2:
+        fastmix2_64_rounds(pool, input, 2);
+        break;
+    case 3:
+        fastmix2_64_rounds(pool, input, 3);
+        break;
+    case 4:
+        fastmix2_64_rounds(pool, input, 4);
+        break;
     default:
         fprintf(stderr, "mulred_mix_fastmix2_64: rounds must be 1-4, got %u\n", rounds);
         abort();

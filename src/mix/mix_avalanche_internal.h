@@ -10,12 +10,12 @@
 #define MIX_LAB_NDIFF (128 + 128 * 127 / 2)
 /* Differences per work block: 64 × 16 SWAR accumulators = 8 KB, stays in L1 while the
  * block's trials stream through. */
-#define MIX_LAB_BLOCK 64
+#define MIX_LAB_BLOCK   64
 #define MIX_LAB_NBLOCKS ((MIX_LAB_NDIFF + MIX_LAB_BLOCK - 1) / MIX_LAB_BLOCK)
 
 typedef struct {
     mulred_mix_avalanche_params p;
-    uint64_t *counts; /* [MIX_LAB_NDIFF][128]: trials in which output bit flipped */
+    uint64_t *counts;          /* [MIX_LAB_NDIFF][128]: trials in which output bit flipped */
     uint64_t lane_spread[256]; /* byte v -> bit k of v in byte lane k */
 } mix_lab;
 

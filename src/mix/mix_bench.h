@@ -5,11 +5,12 @@
 #ifndef MULRED_MIX_BENCH_H
 #define MULRED_MIX_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
-    const char *label;  /* "fastmix2_64/3" */
+    const char *label; /* "fastmix2_64/3" */
     const char *variant;
     unsigned rounds;
 } mix_bench_entry;
@@ -18,13 +19,14 @@ typedef struct {
 size_t mix_bench_entries(const mix_bench_entry **entries);
 
 typedef struct {
-    double seconds;  /* wall time */
-    double ticks;    /* time-stamp-counter ticks (0 where there is no TSC) */
+    double seconds; /* this thread's CPU time: immune to being descheduled on a shared host */
+    double ticks;   /* time-stamp-counter ticks, wall-clock based (0 where there is no TSC) */
 } mix_bench_time;
 
 /* Times `calls` calls of entry i. */
 mix_bench_time mix_bench_run(size_t i, uint64_t calls);
-/* Times filling `bytes` bytes with mulred_mix_fill, 64 KiB (L2-resident) at a time. */
-mix_bench_time mix_bench_fill(uint64_t bytes);
+/* Times filling `bytes` bytes with mulred_mix_fill (or its portable scalar path), 64 KiB
+ * (L2-resident) at a time. */
+mix_bench_time mix_bench_fill(uint64_t bytes, bool scalar);
 
 #endif
