@@ -499,6 +499,14 @@ static ssize_t reader_ensure(utxo_reader *r, size_t want, mulred_error *err)
     return (ssize_t)(r->len - r->pos);
 }
 
+/* The per-coin check, inlined: a call only when less than a maximal coin is buffered. */
+static inline ssize_t reader_ready(utxo_reader *r, mulred_error *err)
+{
+    size_t have = r->len - r->pos;
+    if (have >= UTXO_COIN_MAX_BYTES) return (ssize_t)have;
+    return reader_ensure(r, UTXO_COIN_MAX_BYTES, err);
+}
+
 int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const char *path,
                       uint64_t begin, uint64_t limit, uint64_t ordinal, uint64_t ncoins,
                       const utxo_visitor *v, uint8_t *buf, mulred_error *err)
@@ -517,7 +525,7 @@ int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const 
     uint64_t left = ncoins;
     int rc;
     while (left > 0) {
-        ssize_t avail = reader_ensure(&r, UTXO_COIN_MAX_BYTES, err);
+        ssize_t avail = reader_ready(&r, err);
         if (avail < 0) return MULRED_ERUNTIME;
         uint64_t goff = r.buf_off + r.pos;
         if (avail == 0) {
@@ -567,7 +575,7 @@ int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const 
         }
         r.pos += (size_t)(q - p);
         for (uint64_t k = 0; k < n; k++) {
-            avail = reader_ensure(&r, UTXO_COIN_MAX_BYTES, err);
+            avail = reader_ready(&r, err);
             if (avail < 0) return MULRED_ERUNTIME;
             uint64_t coff = r.buf_off + r.pos;
             size_t used = utxo_decode_coin(&coin, r.buf + r.pos, r.buf + r.len, false, txid, path,

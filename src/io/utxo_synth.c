@@ -1,10 +1,12 @@
 #define _GNU_SOURCE
 /* Synthetic snapshots for tests and benchmarks.
  *
- * The mix of script classes is roughly mainnet's, with the rare classes made more frequent so a
- * small file covers them all: P2PKH 30%, P2SH 10%, P2PK compressed 2% and uncompressed 0.5%
- * (valid curve points), P2WPKH 22.5%, P2WSH 5%, P2TR 20%, P2A 1%, bare multisig 2%, empty 0.5%,
- * large raw scripts (521..10,000 bytes) 0.6%, other raw scripts 5.9%. Groups: 80% single coins,
+ * The mix of script classes is roughly mainnet's, so decode costs are realistic: P2PKH 30%, P2SH
+ * 10%, P2PK compressed 0.2% and uncompressed 0.05% (valid curve points; mainnet has ~0.03%, and
+ * each costs a ~5 µs square root), P2WPKH 24.75%, P2WSH 5%, P2TR 20%, P2A 1%, bare multisig 2%,
+ * empty 0.5%, large raw scripts (521..10,000 bytes) 0.6%, other raw scripts 5.9%. The first 14
+ * coins cycle through every class (with both parities of types 2-5), so any file of 13 coins
+ * or more covers them all. Groups: 80% single coins,
  * the rest 2..701 coins; some groups use vouts above 252 and some cross 16,511, where database
  * key order (VARINT bytes) stops being numeric order; each group is written in key order, as
  * Core does. The coins come from mulred_mix_stream (synth_random), so the file depends
@@ -60,43 +62,46 @@ static int cmp_key(const void *a, const void *b)
 }
 
 /* Appends a compressed script (VARINT size/type and data) to out; returns bytes written. */
-static size_t synth_script(uint8_t *out, synth_rng *r)
+static size_t synth_script(uint8_t *out, synth_rng *r, uint64_t coin_index)
 {
-    uint64_t u = rnd_below(r, 1000);
+    /* The first coins cycle through the classes (every file of >= 14 coins has them all). */
+    static const uint16_t first[14] = {0,    3000, 4000, 4019, 4020, 4021, 4100,
+                                       6600, 7100, 9000, 9200, 9300, 9400, 9500};
+    uint64_t u = coin_index < 14 ? first[coin_index] : rnd_below(r, 10000);
     uint8_t data[MULRED_UTXO_MAX_SCRIPT];
     size_t n;
-    if (u < 300) { /* P2PKH */
+    if (u < 3000) { /* P2PKH */
         out[0] = 0;
         rnd_bytes(r, out + 1, 20);
         return 21;
     }
-    if (u < 400) { /* P2SH */
+    if (u < 4000) { /* P2SH */
         out[0] = 1;
         rnd_bytes(r, out + 1, 20);
         return 21;
     }
-    if (u < 425) { /* P2PK: types 2/3 (compressed key) and 4/5 (uncompressed, stored as x) */
+    if (u < 4025) { /* P2PK: types 2/3 (compressed key) and 4/5 (uncompressed, stored as x) */
         do rnd_bytes(r, out + 1, 32);
         while (!utxo_x_on_curve(out + 1));
-        out[0] = (uint8_t)(u < 420 ? 2 + rnd_below(r, 2) : 4 + rnd_below(r, 2));
+        out[0] = (uint8_t)(u < 4020 ? 2 + (u & 1) : 4 + (u & 1));
         return 33;
     }
-    if (u < 650) { /* P2WPKH */
+    if (u < 6500) { /* P2WPKH */
         data[0] = 0x00, data[1] = 20;
         rnd_bytes(r, data + 2, 20);
         n = 22;
-    } else if (u < 700) { /* P2WSH */
+    } else if (u < 7000) { /* P2WSH */
         data[0] = 0x00, data[1] = 32;
         rnd_bytes(r, data + 2, 32);
         n = 34;
-    } else if (u < 900) { /* P2TR */
+    } else if (u < 9000) { /* P2TR */
         data[0] = 0x51, data[1] = 32;
         rnd_bytes(r, data + 2, 32);
         n = 34;
-    } else if (u < 910) { /* P2A */
+    } else if (u < 9100) { /* P2A */
         data[0] = 0x51, data[1] = 0x02, data[2] = 0x4e, data[3] = 0x73;
         n = 4;
-    } else if (u < 930) { /* bare multisig m-of-k, compressed keys */
+    } else if (u < 9300) { /* bare multisig m-of-k, compressed keys */
         unsigned k = 1 + (unsigned)rnd_below(r, 3), m = 1 + (unsigned)rnd_below(r, k);
         n = 0;
         data[n++] = (uint8_t)(0x50 + m);
@@ -108,10 +113,11 @@ static size_t synth_script(uint8_t *out, synth_rng *r)
         }
         data[n++] = (uint8_t)(0x50 + k);
         data[n++] = 0xae;
-    } else if (u < 935) { /* empty */
+    } else if (u < 9350) { /* empty */
         n = 0;
-    } else if (u < 941) { /* large: up to the 10,000-byte limit */
-        n = u == 940 ? MULRED_UTXO_MAX_SCRIPT : 521 + rnd_below(r, MULRED_UTXO_MAX_SCRIPT - 520);
+    } else if (u < 9410) { /* large: up to the 10,000-byte limit */
+        n = u == 9400 || u == 9409 ? MULRED_UTXO_MAX_SCRIPT
+                                   : 521 + rnd_below(r, MULRED_UTXO_MAX_SCRIPT - 520);
         rnd_bytes(r, data, n);
     } else { /* other raw scripts */
         n = 1 + rnd_below(r, 100);
@@ -123,7 +129,7 @@ static size_t synth_script(uint8_t *out, synth_rng *r)
 }
 
 /* Writes one Coin (height code, amount, script) to out; returns bytes written. */
-static size_t synth_coin(uint8_t *out, synth_rng *r)
+static size_t synth_coin(uint8_t *out, synth_rng *r, uint64_t coin_index)
 {
     uint64_t height = rnd_below(r, 100) == 0 ? rnd_below(r, 128) : rnd_below(r, 900000);
     uint64_t code = height * 2 + (rnd_below(r, 100) < 3);
@@ -138,7 +144,7 @@ static size_t synth_coin(uint8_t *out, synth_rng *r)
     }
     size_t n = utxo_write_varint(out, code);
     n += utxo_write_varint(out + n, utxo_compress_amount(value));
-    return n + synth_script(out + n, r);
+    return n + synth_script(out + n, r, coin_index);
 }
 
 int mulred_utxo_synth(const char *path, uint64_t ncoins, uint64_t seed, bool legacy,
@@ -208,7 +214,7 @@ int mulred_utxo_synth(const char *path, uint64_t ncoins, uint64_t seed, bool leg
             } else {
                 n = utxo_write_compact_size(coin, keys[i].vout);
             }
-            n += synth_coin(coin + n, &r);
+            n += synth_coin(coin + n, &r, ncoins - left + i);
             fwrite(coin, 1, n, f);
         }
         left -= k;

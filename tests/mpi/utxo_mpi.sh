@@ -77,13 +77,20 @@ bad count.dat "coin count 20001"
 { head -c 5 "$TEST_TMP/s.dat"; printf '\001'; tail -c +7 "$TEST_TMP/s.dat"; } > "$TEST_TMP/version.dat"
 bad version.dat "unknown version"
 # Corrupted in the middle with the index's fingerprint intact (same size, header, tail and
-# mtime): the index is reused and the rank owning the damaged chunk reports it.
-cp "$TEST_TMP/s.dat" "$TEST_TMP/stale.dat"
+# mtime): the index is reused and the rank owning the damaged chunk reports it. The damage is
+# the coin count of the group that starts the middle chunk (offset read from the index: entries
+# of u64 offset and u64 ordinal after a 120-byte fixed part): 0xff... is a CompactSize too large.
+cp -p "$TEST_TMP/s.dat" "$TEST_TMP/stale.dat"
 "$MULRED" utxo index "$TEST_TMP/stale.dat" --chunk-bytes 8192 >/dev/null
-printf '\377%.0s' $(seq 64) | dd of="$TEST_TMP/stale.dat" bs=1 seek=$((size / 2)) conv=notrunc status=none
+nchunks=$(od -An -t u8 -j 112 -N 8 "$TEST_TMP/stale.dat.idx" | tr -d ' ')
+middle=$(od -An -t u8 -j $((120 + 16 * (nchunks / 2))) -N 8 "$TEST_TMP/stale.dat.idx" | tr -d ' ')
+[ "$nchunks" -gt 20 ] && [ "$middle" -gt 51 ] && pass || fail "index layout: $nchunks chunks, middle at $middle"
+printf '\377%.0s' $(seq 16) | dd of="$TEST_TMP/stale.dat" bs=1 seek=$((middle + 32)) conv=notrunc status=none
 touch -r "$TEST_TMP/s.dat" "$TEST_TMP/stale.dat"
-touch -r "$TEST_TMP/s.dat" "$TEST_TMP/s.dat"
 cp -p "$TEST_TMP/stale.dat.idx" "$TEST_TMP/stale.idx.keep"
 bad stale.dat "corruption behind a fresh-looking index"
-cmp -s "$TEST_TMP/stale.dat.idx" "$TEST_TMP/stale.idx.keep" && pass || fail "index was not reused"
+expect_contains "$err" "byte $((middle + 32)): coin count of a txid group: too large" "the chunk's rank names the damage"
+cmp -s "$TEST_TMP/stale.dat.idx" "$TEST_TMP/stale.idx.keep" && pass || fail "index was rewritten"
+expect_status 0 "$MULRED" utxo index "$TEST_TMP/stale.dat" --json
+expect_contains "$out" '"status":"fresh"' "the index looked fresh (so chunk decoders, not a scan, found it)"
 finish
