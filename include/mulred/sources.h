@@ -37,7 +37,7 @@ void mulred_element_file_close(mulred_element_file *f);
  * P2WSH 34 B, occasional large scripts), serialized as Bitcoin's TxOutSer or as Kaspa's UTXO
  * element (txid ‖ index u32 ‖ DAA score u64 ‖ amount u64 ‖ coinbase u8 ‖ script version u16 ‖
  * script length u64 ‖ script). */
-#define MULRED_SYNTH_MAX_ELEMENT 1700
+#define MULRED_SYNTH_MAX_ELEMENT 1728 /* 63 fixed bytes (kaspa) + a 1650-byte script */
 size_t mulred_synth_element(uint8_t out[MULRED_SYNTH_MAX_ELEMENT], mulred_muhash_flavor flavor,
                             uint64_t seed, uint64_t index);
 /* The elements [first, first + count) as a source (chunks of 4096 elements). */

@@ -42,6 +42,7 @@ static size_t synth_script(uint8_t *out, unsigned sel, const uint8_t *rnd, uint6
         return 34;
     }
     size_t len = 35 + (size_t)(w % 1616); /* large: multisig, inscriptions, odd scripts */
+    _Static_assert(63 + 35 + 1615 <= MULRED_SYNTH_MAX_ELEMENT, "largest synthetic element");
     memcpy(out, rnd, len);
     return len;
 }
