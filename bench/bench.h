@@ -11,11 +11,16 @@
 double bench_median_ns(void (*fn)(void *arg), void *arg, int reps, int samples);
 
 /* The seed workload (rusty-kaspa's parallel MuHash bench): `txs` transactions, each removing
- * two and adding two 97-byte Kaspa UTXO elements. Returns the median wall seconds of
- * `samples` runs: sequential into one state (threads = 0), or every transaction its own
- * identity-seeded partial reduced over `threads` OpenMP threads; short_circuit = 0 disables
- * the multiply-by-one short-circuit. */
-double bench_seed_workload(int txs, int threads, int short_circuit, int samples);
+ * two and adding two 97-byte Kaspa UTXO elements, finalize included. A configuration is
+ * sequential into one state (threads = 0) or every transaction its own identity-seeded
+ * partial reduced over `threads` OpenMP threads; short_circuit = 0 disables the
+ * multiply-by-one short-circuit. seconds[c] gets the median wall time of configuration c over
+ * `samples` rounds in which all configurations take turns. */
+typedef struct {
+    int threads, short_circuit;
+} bench_seed_config;
+void bench_seed_workload(double *seconds, const bench_seed_config *configs, int nconfigs, int txs,
+                         int samples);
 
 int mulred_bench_muhash(int argc, char **argv);
 int mulred_bench_utxo(int argc, char **argv);

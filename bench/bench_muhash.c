@@ -213,11 +213,12 @@ int mulred_bench_muhash(int argc, char **argv)
     free(o);
 
     /* the seed workload */
-    enum { TXS = 256, SAMPLES = 41 };
-    double seq = bench_seed_workload(TXS, 0, 1, SAMPLES);
-    double par[3][2];
-    for (int t = 1; t <= 2; t++)
-        for (int sc = 0; sc < 2; sc++) par[t][sc] = bench_seed_workload(TXS, t, sc, SAMPLES);
+    enum { TXS = 256, SAMPLES = 61 };
+    static const bench_seed_config seed_configs[5] = {{0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}};
+    double seed_s[5], par[3][2];
+    bench_seed_workload(seed_s, seed_configs, 5, TXS, SAMPLES);
+    double seq = seed_s[0];
+    par[1][0] = seed_s[1], par[1][1] = seed_s[2], par[2][0] = seed_s[3], par[2][1] = seed_s[4];
 
     scaling_run runs[3] = {{"1 rank x 1 thread", 1, 1, 0},
                            {"1 rank x 2 threads", 1, 2, 0},

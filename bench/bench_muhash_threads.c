@@ -35,53 +35,66 @@ static void state_combine(mulred_muhash_state *s, const mulred_muhash_state *t, 
     tx_mul(&s->den, &t->den, short_circuit);
 }
 
-double bench_seed_workload(int txs, int threads, int short_circuit, int samples)
+/* One run of a configuration: wall seconds. */
+static double seed_run(uint8_t (*elems)[ELEM], int txs, int threads, int short_circuit,
+                       mulred_muhash_ctx **ctxs, mulred_muhash_state *part)
+{
+    uint8_t digest[32];
+    double t0 = mulred_wtime();
+    mulred_muhash_state total;
+    mulred_muhash_init(&total, MULRED_MUHASH_KASPA);
+    if (threads == 0) {
+        for (int k = 0; k < txs * 4; k++) {
+            mulred_num3072 x;
+            mulred_muhash_element(&x, ctxs[0], elems[k], ELEM);
+            tx_mul(k % 4 < 2 ? &total.den : &total.num, &x, short_circuit);
+        }
+    } else {
+#pragma omp parallel num_threads(threads)
+        {
+            int id = omp_get_thread_num();
+            mulred_muhash_init(&part[id], MULRED_MUHASH_KASPA);
+#pragma omp for schedule(static)
+            for (int tx = 0; tx < txs; tx++) {
+                mulred_muhash_state st;
+                mulred_muhash_init(&st, MULRED_MUHASH_KASPA);
+                for (int j = 0; j < 4; j++) {
+                    mulred_num3072 x;
+                    mulred_muhash_element(&x, ctxs[id], elems[tx * 4 + j], ELEM);
+                    tx_mul(j < 2 ? &st.den : &st.num, &x, short_circuit);
+                }
+                state_combine(&part[id], &st, short_circuit);
+            }
+        }
+        for (int id = 0; id < threads; id++) state_combine(&total, &part[id], short_circuit);
+    }
+    mulred_muhash_finalize(digest, &total);
+    return mulred_wtime() - t0;
+}
+
+void bench_seed_workload(double *seconds, const bench_seed_config *configs, int nconfigs, int txs,
+                         int samples)
 {
     uint8_t(*elems)[ELEM] = malloc((size_t)txs * 4 * ELEM);
-    if (!elems) abort();
+    double *t = malloc((size_t)nconfigs * (size_t)samples * sizeof *t);
+    int maxthreads = 1;
+    for (int c = 0; c < nconfigs; c++)
+        if (configs[c].threads > maxthreads) maxthreads = configs[c].threads;
+    mulred_muhash_state *part = malloc((size_t)maxthreads * sizeof *part);
+    /* Hashing contexts are per-thread scratch, made once (as a node or prover would). */
+    mulred_muhash_ctx **ctxs = malloc((size_t)maxthreads * sizeof *ctxs);
+    if (!elems || !t || !part || !ctxs) abort();
+    for (int i = 0; i < maxthreads; i++) ctxs[i] = mulred_muhash_ctx_new(MULRED_MUHASH_KASPA);
     for (int k = 0; k < txs * 4; k++) seed_element(elems[k], (uint64_t)k);
-    double *t = malloc((size_t)samples * sizeof *t);
-    uint8_t digest[32];
-    for (int s = 0; s < samples; s++) {
-        double t0 = mulred_wtime();
-        mulred_muhash_state total;
-        mulred_muhash_init(&total, MULRED_MUHASH_KASPA);
-        if (threads == 0) {
-            mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(MULRED_MUHASH_KASPA);
-            for (int k = 0; k < txs * 4; k++) {
-                mulred_num3072 x;
-                mulred_muhash_element(&x, ctx, elems[k], ELEM);
-                tx_mul(k % 4 < 2 ? &total.den : &total.num, &x, short_circuit);
-            }
-            mulred_muhash_ctx_free(ctx);
-        } else {
-            mulred_muhash_state *part = malloc((size_t)threads * sizeof *part);
-#pragma omp parallel num_threads(threads)
-            {
-                int id = omp_get_thread_num();
-                mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(MULRED_MUHASH_KASPA);
-                mulred_muhash_init(&part[id], MULRED_MUHASH_KASPA);
-#pragma omp for schedule(static)
-                for (int tx = 0; tx < txs; tx++) {
-                    mulred_muhash_state st;
-                    mulred_muhash_init(&st, MULRED_MUHASH_KASPA);
-                    for (int j = 0; j < 4; j++) {
-                        mulred_num3072 x;
-                        mulred_muhash_element(&x, ctx, elems[tx * 4 + j], ELEM);
-                        tx_mul(j < 2 ? &st.den : &st.num, &x, short_circuit);
-                    }
-                    state_combine(&part[id], &st, short_circuit);
-                }
-                mulred_muhash_ctx_free(ctx);
-            }
-            for (int id = 0; id < threads; id++) state_combine(&total, &part[id], short_circuit);
-            free(part);
-        }
-        mulred_muhash_finalize(digest, &total);
-        t[s] = mulred_wtime() - t0;
-    }
-    double m = mulred_median(t, (size_t)samples);
+    /* Configurations take turns within every sample, so that they see the same machine. */
+    for (int s = 0; s < samples; s++)
+        for (int c = 0; c < nconfigs; c++)
+            t[c * samples + s] = seed_run(elems, txs, configs[c].threads,
+                                          configs[c].short_circuit, ctxs, part);
+    for (int c = 0; c < nconfigs; c++) seconds[c] = mulred_median(t + c * samples, (size_t)samples);
+    for (int i = 0; i < maxthreads; i++) mulred_muhash_ctx_free(ctxs[i]);
+    free(ctxs);
+    free(part);
     free(t);
     free(elems);
-    return m;
 }

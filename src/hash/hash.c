@@ -114,6 +114,10 @@ mulred_chacha20 *mulred_chacha20_new(void)
     c->cipher = EVP_CIPHER_fetch(NULL, "ChaCha20", NULL);
     c->ctx = EVP_CIPHER_CTX_new();
     hash_check(c->cipher && c->ctx, "chacha20 fetch");
+    /* Bind the cipher once; later inits pass only key and IV. Re-binding the cipher on every
+     * element takes a reference on the shared EVP_CIPHER (an atomic on one cache line for all
+     * threads), which made two threads only 1.46x as fast as one. */
+    hash_check(EVP_EncryptInit_ex2(c->ctx, c->cipher, NULL, NULL, NULL), "chacha20 bind");
     return c;
 }
 
@@ -131,7 +135,7 @@ void mulred_chacha20_keystream(mulred_chacha20 *c, uint8_t *out, size_t len, con
     static const uint8_t iv[16] = {0};
     int n = 0;
     memset(out, 0, len);
-    hash_check(EVP_EncryptInit_ex2(c->ctx, c->cipher, key, iv, NULL), "chacha20 init");
+    hash_check(EVP_EncryptInit_ex2(c->ctx, NULL, key, iv, NULL), "chacha20 init");
     hash_check(EVP_EncryptUpdate(c->ctx, out, &n, out, (int)len) && (size_t)n == len,
                "chacha20 update");
 }
