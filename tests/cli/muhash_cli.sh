@@ -51,6 +51,15 @@ expect_status 0 "$MULRED" muhash --synthetic 1000 --json --output "$TEST_TMP/res
 expect_equal "$out" "" "stdout with --output"
 expect_contains "$(cat "$TEST_TMP/result.json")" '"inserted":1000' "result file"
 
+# --progress forces the bar on stderr (not a terminal here); by default and with --no-progress
+# stderr stays empty.
+expect_status 0 "$MULRED" muhash --synthetic 20000 --threads 1 --progress
+expect_contains "$err" "100.0%" "progress bar reaches 100%"
+expect_status 0 "$MULRED" muhash --synthetic 20000 --threads 1
+expect_equal "$err" "" "no progress bar when stderr is not a terminal"
+expect_status 0 "$MULRED" muhash --synthetic 20000 --threads 1 --progress --no-progress
+expect_equal "$err" "" "--no-progress wins when given last"
+
 # Bad input: exit 2, FILE:LINE: reason, no digest.
 printf '00\n0g\n' > "$TEST_TMP/bad1"
 expect_status 2 "$MULRED" muhash --insert "$TEST_TMP/bad1"
