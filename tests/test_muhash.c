@@ -1,7 +1,6 @@
 /* MuHash3072: the published vectors of Bitcoin Core and Kaspa, and the multiset properties,
  * through the library; the parallel engine against the sequential path. */
 #include <gmp.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
