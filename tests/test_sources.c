@@ -102,6 +102,7 @@ static void test_file_errors(void)
                     MULRED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/nonexistent/elements: cannot open"));
     CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/tmp", false, 0, 1, &err), MULRED_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/tmp: is a directory"));
 }
 
 static void test_split_range(void)

@@ -166,10 +166,26 @@ int mulred_element_file_open_chunked(mulred_element_file **out, const char *path
     f->fd = -1;
     f->remove = remove;
     f->chunk = chunk_bytes ? chunk_bytes : DEFAULT_CHUNK;
-    if (strcmp(path, "-") == 0) {
-        if (rank == 0) { /* only rank 0 has standard input */
+    /* Regular files are read in ranges by every rank. Streams (standard input, pipes such as
+     * <(zcat list.gz), character devices) can be read only once, so rank 0 reads them whole. */
+    struct stat sb;
+    bool stream = strcmp(path, "-") == 0;
+    if (!stream) {
+        if (stat(path, &sb) != 0) {
+            int e = errno;
+            mulred_element_file_close(f);
+            return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(e));
+        }
+        if (S_ISDIR(sb.st_mode)) {
+            mulred_element_file_close(f);
+            return mulred_error_set(err, MULRED_EINPUT, "%s: is a directory", path);
+        }
+        stream = !S_ISREG(sb.st_mode);
+    }
+    if (stream) {
+        if (rank == 0) {
             size_t len;
-            if (mulred_read_file("-", &f->memory, &len, err)) {
+            if (mulred_read_file(path, &f->memory, &len, err)) {
                 mulred_element_file_close(f);
                 return err->status;
             }
@@ -177,20 +193,15 @@ int mulred_element_file_open_chunked(mulred_element_file **out, const char *path
         }
     } else {
         f->fd = open(path, O_RDONLY);
-        struct stat sb;
         if (f->fd < 0 || fstat(f->fd, &sb) != 0) {
             int e = errno;
             mulred_element_file_close(f);
             return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(e));
         }
-        if (!S_ISREG(sb.st_mode)) {
-            mulred_element_file_close(f);
-            return mulred_error_set(err, MULRED_EINPUT, "%s: not a regular file", path);
-        }
         f->size = (uint64_t)sb.st_size;
     }
     uint64_t total = (f->size + f->chunk - 1) / f->chunk;
-    if (strcmp(path, "-") == 0) f->first_chunk = 0, f->nchunks = total;
+    if (stream) f->first_chunk = 0, f->nchunks = total; /* all on rank 0 (others: none) */
     else mulred_split_range(&f->first_chunk, &f->nchunks, total, rank, nranks);
     f->source = (mulred_muhash_source){(size_t)f->nchunks, ef_produce, f};
     *out = f;

@@ -37,6 +37,9 @@ printf '%s\n' "$data" > "$TEST_TMP/kaspa3"
 expect_status 0 "$MULRED" muhash --flavor kaspa --insert "$TEST_TMP/kaspa3"
 expect_contains "$out" "$want" "kaspa cumulative vector"
 expect_equal "$(printf '%s' "$data" | "$MULRED" muhash --flavor kaspa --insert - | awk '/^muhash/ {print $2}')" "$want" "standard input"
+# a pipe (process substitution) is read like standard input
+expect_status 0 "$MULRED" muhash --flavor kaspa --insert <(printf '%s\n' "$data")
+expect_contains "$out" "$want" "a pipe as input"
 # the same elements, as uppercase, CRLF, comments, no final newline
 { echo "# three coins"; printf '%s\r\n' "$data" | tr a-f A-F; } | head -c -2 > "$TEST_TMP/kaspa3b"
 expect_status 0 "$MULRED" muhash --flavor kaspa --insert "$TEST_TMP/kaspa3b" --json
@@ -72,6 +75,7 @@ expect_equal "$out" "" "no JSON on bad input"
 expect_status 2 "$MULRED" muhash --insert "$TEST_TMP/does-not-exist"
 expect_contains "$err" "does-not-exist: cannot open" "missing file"
 expect_status 2 "$MULRED" muhash --insert "$TEST_TMP"
+expect_contains "$err" "is a directory" "a directory as input"
 # Usage errors: exit 1.
 expect_status 1 "$MULRED" muhash
 expect_status 1 "$MULRED" muhash --flavor dogecoin --synthetic 1
