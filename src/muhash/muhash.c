@@ -95,7 +95,7 @@ void mulred_muhash_remove(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const 
 /* Batched: the digests of a block of 16 elements first (bitcoin: SHA-NI where the CPU has it;
  * kaspa: two 8-lane AVX-512 keyed BLAKE2b calls), then their 16 keystreams at once (AVX-512
  * ChaCha20, one lane per key), then the multiplies. Per element on AMD EPYC (Zen 5): digest
- * ≈ 50 ns (SHA-NI) or ≈ 25 ns (BLAKE2b x8), keystream ≈ 63 ns, IFMA multiply ≈ 220 ns, against
+ * ≈ 50 ns (SHA-NI) or ≈ 33 ns (BLAKE2b x8), keystream ≈ 63 ns, IFMA multiply ≈ 220 ns, against
  * ≈ 140 (SHA-256) or ≈ 300 (BLAKE2b) + 350 + 900 ns one at a time through EVP and GMP. */
 static void muhash_accumulate_many(mulred_num3072 *acc, mulred_muhash_ctx *ctx,
                                    const mulred_bytes *elems, size_t n)
