@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "cli/cli.h"
+#include "hash/hash.h"
 #include "mulred/muhash.h"
 #include "num3072/num3072.h"
 #include "util/json.h"
@@ -39,6 +40,9 @@ typedef struct {
     uint8_t elem[64][72];
     mulred_bytes batch[64];
     int next;
+    mulred_blake2b256 *blake; /* the Kaspa element key alone: OpenSSL and 8-lane digests */
+    mulred_blake2b_keyed_state blake_st;
+    uint8_t digest[8][32];
 } op_arg;
 
 static void op_mpn(void *v)
@@ -65,6 +69,25 @@ static void op_insert_batch(void *v) /* 64 elements per call */
 {
     op_arg *o = v;
     mulred_muhash_insert_many(&o->state, o->ctx, o->batch, 64);
+}
+static void op_digest_openssl(void *v)
+{
+    op_arg *o = v;
+    mulred_blake2b256_digest(o->blake, o->digest[0], o->elem[o->next++ & 63], 58);
+}
+static void op_digest_x8(void *v) /* 8 elements per call */
+{
+    op_arg *o = v;
+    const uint8_t *mp[8];
+    uint8_t *op[8];
+    size_t len[8];
+    for (int i = 0; i < 8; i++) {
+        mp[i] = o->elem[(o->next + i) & 63];
+        op[i] = o->digest[i];
+        len[i] = 58;
+    }
+    o->next += 8;
+    mulred_blake2b256_keyed_x8(op, mp, len, &o->blake_st);
 }
 static void op_finalize(void *v)
 {
@@ -148,7 +171,8 @@ static void bench_muhash_usage(void)
             "\n"
             "Per-operation medians on one thread (thread CPU time): GMP mpn_mul_n on 48 limbs\n"
             "(the floor), the 3072-bit multiply mod p of every kernel this CPU runs, element\n"
-            "hashing per flavor, insert (batched, fastest kernel; and one at a time on GMP),\n"
+            "hashing per flavor, the Kaspa keyed BLAKE2b-256 alone (EVP_MAC; 8 AVX-512 lanes),\n"
+            "insert (batched per flavor, fastest kernel; and one at a time on GMP),\n"
             "finalize; then the rusty-kaspa seed workload (256 transactions x 2 removes +\n"
             "2 adds of 97-byte Kaspa elements): sequential vs every transaction its own\n"
             "identity-seeded partial over 1 and 2 threads, with and without the identity\n"
@@ -197,12 +221,24 @@ int mulred_bench_muhash(int argc, char **argv)
         num3072_kernel_select(kernels[k].name);
         mul[k] = bench_median_ns(op_mul, o, 2000, 15);
     }
-    double hash[2], insert_batch = 0, insert_gmp = 0, finalize = 0;
+    double hash[2], insert_batch = 0, insert_kaspa = 0, insert_gmp = 0, finalize = 0;
+    double digest_kaspa = 0, digest_kaspa_x8 = 0;
     for (int f = 1; f >= 0; f--) {
         mulred_muhash_ctx_free(o->ctx);
         op_init(o, (mulred_muhash_flavor)f);
         num3072_kernel_select(def->name);
         hash[f] = bench_median_ns(op_element, o, 2000, 15);
+        if (f == MULRED_MUHASH_KASPA) {
+            insert_kaspa = bench_median_ns(op_insert_batch, o, 30, 15) / 64;
+            static const uint8_t key[] = "MuHashElement";
+            o->blake = mulred_blake2b256_new(key, sizeof key - 1);
+            digest_kaspa = bench_median_ns(op_digest_openssl, o, 2000, 15);
+            if (mulred_cpu()->avx512f) {
+                mulred_blake2b256_keyed_init(&o->blake_st, key, sizeof key - 1);
+                digest_kaspa_x8 = bench_median_ns(op_digest_x8, o, 500, 15) / 8;
+            }
+            mulred_blake2b256_free(o->blake);
+        }
     }
     insert_batch = bench_median_ns(op_insert_batch, o, 30, 15) / 64;
     finalize = bench_median_ns(op_finalize, o, 20, 15);
@@ -240,7 +276,10 @@ int mulred_bench_muhash(int argc, char **argv)
         }
         mulred_jw_double(&w, "hash_bitcoin_ns", hash[0]);
         mulred_jw_double(&w, "hash_kaspa_ns", hash[1]);
+        mulred_jw_double(&w, "digest_kaspa_ns", digest_kaspa);
+        if (digest_kaspa_x8) mulred_jw_double(&w, "digest_kaspa_x8_ns", digest_kaspa_x8);
         mulred_jw_double(&w, "insert_ns", insert_batch);
+        mulred_jw_double(&w, "insert_kaspa_ns", insert_kaspa);
         mulred_jw_double(&w, "insert_gmp_ns", insert_gmp);
         mulred_jw_double(&w, "finalize_ns", finalize);
         mulred_jw_object_begin(&w, "seed_workload");
@@ -278,8 +317,14 @@ int mulred_bench_muhash(int argc, char **argv)
                    mul[k] / mpn);
     printf("| element hash + expand, bitcoin (58 B)       | %9.1f |       |\n", hash[0]);
     printf("| element hash + expand, kaspa (58 B)         | %9.1f |       |\n", hash[1]);
+    printf("| keyed BLAKE2b-256, kaspa (58 B), EVP_MAC    | %9.1f |       |\n", digest_kaspa);
+    if (digest_kaspa_x8)
+        printf("| keyed BLAKE2b-256, kaspa, 8 lanes, per elt  | %9.1f | %.2f x EVP |\n",
+               digest_kaspa_x8, digest_kaspa_x8 / digest_kaspa);
     printf("| insert, batched, kernel %-19s | %9.1f | %.2f x (hash+mpn) |\n", def->name,
            insert_batch, insert_batch / (hash[0] + mpn));
+    printf("| insert, batched, kaspa                      | %9.1f | %.2f x (hash+mpn) |\n",
+           insert_kaspa, insert_kaspa / (hash[1] + mpn));
     printf("| insert, one at a time, gmp                  | %9.1f |       |\n", insert_gmp);
     printf("| finalize (inverse + multiply + digest)      | %9.1f |       |\n", finalize);
     printf("\nSeed workload: %d transactions x (2 removes + 2 adds), 97-byte Kaspa elements,\n"

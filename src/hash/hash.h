@@ -37,4 +37,20 @@ void mulred_sha256_shani(uint8_t out[32], const uint8_t *data, size_t len);
  * call only when mulred_cpu()->avx512f. out[i] receives 384 bytes for key[i]. */
 void mulred_chacha20_384_x16(uint8_t *const out[16], const uint8_t *const key[16]);
 
+/* Keyed BLAKE2b-256 (RFC 7693, digest length 32) for 8 messages at once with AVX-512F; equal to
+ * mulred_blake2b256_digest with the same key. The state is the chain value after the key block,
+ * computed once per key by mulred_blake2b256_keyed_init (portable C; key of 1..64 bytes, else
+ * abort), plus the digest of the empty message. mulred_blake2b256_keyed_x8: call only when
+ * mulred_cpu()->avx512f; out[i] receives the 32-byte digest of msg[i][0..len[i]). Lengths may
+ * differ per lane and may be 0 (msg[i] is then not read); out[i] may not overlap msg[j].
+ * Thread-safe: the state is only read. */
+typedef struct mulred_blake2b_keyed_state {
+    uint64_t h[8];      /* chain value after compressing the key block (counter 128) */
+    uint8_t empty[32];  /* digest of the empty message: the key block is the final block */
+} mulred_blake2b_keyed_state;
+void mulred_blake2b256_keyed_init(mulred_blake2b_keyed_state *st, const uint8_t *key,
+                                  size_t keylen);
+void mulred_blake2b256_keyed_x8(uint8_t *const out[8], const uint8_t *const msg[8],
+                                const size_t len[8], const mulred_blake2b_keyed_state *st);
+
 #endif
