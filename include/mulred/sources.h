@@ -40,7 +40,7 @@ void mulred_element_file_close(mulred_element_file *f);
 #define MULRED_SYNTH_MAX_ELEMENT 1728 /* 63 fixed bytes (kaspa) + a 1650-byte script */
 size_t mulred_synth_element(uint8_t out[MULRED_SYNTH_MAX_ELEMENT], mulred_muhash_flavor flavor,
                             uint64_t seed, uint64_t index);
-/* The elements [first, first + count) as a source (chunks of 4096 elements). */
+/* The elements [first, first + count) as a source (chunks of 1024 elements). */
 typedef struct {
     mulred_muhash_flavor flavor;
     uint64_t seed, first, count;

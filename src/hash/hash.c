@@ -1,11 +1,13 @@
-/* OpenSSL 3 EVP wrappers. Algorithms are fetched once per context (implicit fetching on every
- * init costs a provider lookup); contexts are re-initialized, never re-allocated, per message.
+/* OpenSSL 3 EVP wrappers. Algorithms are fetched once per process (mulred_hash_init: the first
+ * fetch loads libcrypto's providers, ≈ 3 ms; implicit fetching on every init would cost a
+ * provider lookup each time); contexts are re-initialized, never re-allocated, per message.
  * Misuse or a failing libcrypto call aborts: these calls cannot fail on valid arguments. */
 #include "hash/hash.h"
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,25 @@ static void hash_check(int ok, const char *what)
     }
 }
 
+static EVP_MD *alg_sha256;
+static EVP_MAC *alg_blake2bmac;
+static EVP_CIPHER *alg_chacha20;
+static pthread_once_t alg_once = PTHREAD_ONCE_INIT;
+
+/* Kept for the life of the process: contexts take their own references. */
+static void hash_fetch_algorithms(void)
+{
+    alg_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+    alg_blake2bmac = EVP_MAC_fetch(NULL, "BLAKE2BMAC", NULL);
+    alg_chacha20 = EVP_CIPHER_fetch(NULL, "ChaCha20", NULL);
+    hash_check(alg_sha256 && alg_blake2bmac && alg_chacha20, "fetching SHA256, BLAKE2BMAC, ChaCha20");
+}
+
+void mulred_hash_init(void)
+{
+    pthread_once(&alg_once, hash_fetch_algorithms);
+}
+
 struct mulred_sha256 {
     EVP_MD *md;
     EVP_MD_CTX *ctx;
@@ -27,7 +48,9 @@ mulred_sha256 *mulred_sha256_new(void)
 {
     mulred_sha256 *h = calloc(1, sizeof *h);
     hash_check(h != NULL, "sha256 alloc");
-    h->md = EVP_MD_fetch(NULL, "SHA256", NULL);
+    mulred_hash_init();
+    h->md = alg_sha256;
+    EVP_MD_up_ref(h->md);
     h->ctx = EVP_MD_CTX_new();
     hash_check(h->md && h->ctx, "sha256 fetch");
     return h;
@@ -73,7 +96,9 @@ mulred_blake2b256 *mulred_blake2b256_new(const uint8_t *key, size_t keylen)
 {
     mulred_blake2b256 *h = calloc(1, sizeof *h);
     hash_check(h != NULL && keylen <= 64, "blake2b alloc");
-    h->mac = EVP_MAC_fetch(NULL, "BLAKE2BMAC", NULL);
+    mulred_hash_init();
+    h->mac = alg_blake2bmac;
+    EVP_MAC_up_ref(h->mac);
     hash_check(h->mac != NULL, "blake2b fetch");
     h->ctx = EVP_MAC_CTX_new(h->mac);
     hash_check(h->ctx != NULL, "blake2b ctx");
@@ -111,7 +136,9 @@ mulred_chacha20 *mulred_chacha20_new(void)
 {
     mulred_chacha20 *c = calloc(1, sizeof *c);
     hash_check(c != NULL, "chacha20 alloc");
-    c->cipher = EVP_CIPHER_fetch(NULL, "ChaCha20", NULL);
+    mulred_hash_init();
+    c->cipher = alg_chacha20;
+    EVP_CIPHER_up_ref(c->cipher);
     c->ctx = EVP_CIPHER_CTX_new();
     hash_check(c->cipher && c->ctx, "chacha20 fetch");
     /* Bind the cipher once; later inits pass only key and IV. Re-binding the cipher on every

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Loads libcrypto's algorithms once per process (≈ 3 ms the first time). The constructors
+ * below call it; a driver calls it before its timers start. Thread-safe. */
+void mulred_hash_init(void);
+
 typedef struct mulred_sha256 mulred_sha256;
 mulred_sha256 *mulred_sha256_new(void);
 void mulred_sha256_free(mulred_sha256 *h);
