@@ -53,7 +53,8 @@ static double seed_run(uint8_t (*elems)[ELEM], int txs, int threads, int short_c
 #pragma omp parallel num_threads(threads)
         {
             int id = omp_get_thread_num();
-            mulred_muhash_init(&part[id], MULRED_MUHASH_KASPA);
+            mulred_muhash_state mine; /* on the stack: array slots would share cache lines */
+            mulred_muhash_init(&mine, MULRED_MUHASH_KASPA);
 #pragma omp for schedule(static)
             for (int tx = 0; tx < txs; tx++) {
                 mulred_muhash_state st;
@@ -63,8 +64,9 @@ static double seed_run(uint8_t (*elems)[ELEM], int txs, int threads, int short_c
                     mulred_muhash_element(&x, ctxs[id], elems[tx * 4 + j], ELEM);
                     tx_mul(j < 2 ? &st.den : &st.num, &x, short_circuit);
                 }
-                state_combine(&part[id], &st, short_circuit);
+                state_combine(&mine, &st, short_circuit);
             }
+            part[id] = mine;
         }
         for (int id = 0; id < threads; id++) state_combine(&total, &part[id], short_circuit);
     }

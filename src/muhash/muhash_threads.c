@@ -106,8 +106,11 @@ int mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_flavor flavo
 #pragma omp parallel num_threads(nthreads)
     {
         int t = omp_get_thread_num();
-        mulred_muhash_init(&partials[t], flavor);
-        mulred_muhash_sink sink = {.partial = &partials[t]};
+        /* The partial lives on this thread's stack while it is hot: adjacent array slots would
+         * share a cache line (a state is 776 bytes) and every multiply would bounce it. */
+        mulred_muhash_state partial;
+        mulred_muhash_init(&partial, flavor);
+        mulred_muhash_sink sink = {.partial = &partial};
         sink.ctx = mulred_muhash_ctx_new(flavor);
         sink.arena = malloc(SINK_ARENA);
         if (!sink.arena) {
@@ -138,6 +141,7 @@ int mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_flavor flavo
             if (opts->progress && t == 0) opts->progress(opts->progress_arg, d, total);
         }
         sink_flush(&sink);
+        partials[t] = partial;
         produce[t] = mulred_thread_cputime() - t0 - sink.hash_cpu;
         hash[t] = sink.hash_cpu;
         counts[2 * t] = sink.count[0];
