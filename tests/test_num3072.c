@@ -1,4 +1,5 @@
-/* num3072: every kernel against GMP mpz (the slow reference) on random and edge inputs. */
+/* num3072: the operations around the kernels (reduction, identity short-circuit, inverse,
+ * bytes) against GMP mpz; the kernels are in test_num3072_kernels.c. */
 #include <gmp.h>
 #include <string.h>
 
@@ -76,97 +77,6 @@ static int check_product(const mulred_num3072 *r, const mulred_num3072 *a, const
     int ok = mpz_cmp(za, zr) == 0;
     mpz_clears(za, zb, zr, NULL);
     return ok;
-}
-
-static void each_kernel(void (*fn)(const num3072_kernel *))
-{
-    int n;
-    const num3072_kernel *k = num3072_kernels(&n);
-    for (int i = 0; i < n; i++) {
-        if (!k[i].available()) {
-            printf("\n    (kernel %s: not supported by this CPU, skipped)", k[i].name);
-            continue;
-        }
-        fn(&k[i]);
-    }
-}
-
-static void kernel_edges(const num3072_kernel *k)
-{
-    for (int i = 0; i < edge_count(); i++)
-        for (int j = 0; j < edge_count(); j++) {
-            mulred_num3072 a, b, r;
-            edge_value(&a, i);
-            edge_value(&b, j);
-            k->mul(r.limb, a.limb, b.limb);
-            CU_ASSERT(check_product(&r, &a, &b));
-            /* aliasing: r = a, r = b, a = b = r */
-            mulred_num3072 x = a;
-            k->mul(x.limb, x.limb, b.limb);
-            CU_ASSERT(memcmp(&x, &r, sizeof r) == 0);
-            x = b;
-            k->mul(x.limb, a.limb, x.limb);
-            CU_ASSERT(memcmp(&x, &r, sizeof r) == 0);
-            x = a;
-            mulred_num3072 sq;
-            k->mul(sq.limb, a.limb, a.limb);
-            CU_ASSERT(check_product(&sq, &a, &a));
-            k->mul(x.limb, x.limb, x.limb);
-            CU_ASSERT(memcmp(&x, &sq, sizeof sq) == 0);
-        }
-}
-
-static void kernel_random(const num3072_kernel *k)
-{
-    for (int it = 0; it < 20000; it++) {
-        mulred_num3072 a, b, r;
-        random_value(&a);
-        if (test_rand_below(8) == 0) b = a;
-        else random_value(&b);
-        k->mul(r.limb, a.limb, b.limb);
-        if (!check_product(&r, &a, &b)) {
-            CU_FAIL("kernel product differs from mpz");
-            printf("\n    kernel %s failed at iteration %d", k->name, it);
-            return;
-        }
-    }
-    CU_PASS("random products agree");
-}
-
-static void kernel_chain(const num3072_kernel *k)
-{
-    /* x ← x·y, 5000 times, against mpz. */
-    mulred_num3072 x, y;
-    random_value(&x);
-    random_value(&y);
-    mpz_t zx, zy;
-    mpz_inits(zx, zy, NULL);
-    to_mpz(zx, &x);
-    to_mpz(zy, &y);
-    for (int i = 0; i < 5000; i++) {
-        k->mul(x.limb, x.limb, y.limb);
-        mpz_mul(zx, zx, zy);
-        mpz_mod(zx, zx, P);
-    }
-    mpz_t zr;
-    mpz_init(zr);
-    to_mpz(zr, &x);
-    mpz_mod(zr, zr, P);
-    CU_ASSERT(mpz_cmp(zr, zx) == 0);
-    mpz_clears(zx, zy, zr, NULL);
-}
-
-static void test_kernel_edges(void)
-{
-    each_kernel(kernel_edges);
-}
-static void test_kernel_random(void)
-{
-    each_kernel(kernel_random);
-}
-static void test_kernel_chain(void)
-{
-    each_kernel(kernel_chain);
 }
 
 static void test_gmp_fully_reduces(void)
@@ -247,10 +157,8 @@ void test_register(void)
     mpz_init_set_ui(P, 1);
     mpz_mul_2exp(P, P, 3072);
     mpz_sub_ui(P, P, 1103717);
-    TEST_SUITE("num3072", {"kernels: edge cases and aliasing", test_kernel_edges},
-               {"kernels: random against mpz", test_kernel_random},
-               {"kernels: long chains", test_kernel_chain},
-               {"gmp path output is below p", test_gmp_fully_reduces},
+    /* The kernels themselves (gmp, mulx, ifma) are checked against mpz in test_num3072_kernels. */
+    TEST_SUITE("num3072", {"gmp path output is below p", test_gmp_fully_reduces},
                {"identity short-circuit", test_identity_short_circuit},
                {"reduce, inverse, bytes", test_reduce_inverse_bytes});
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "num3072/num3072.h"
 #include "num3072/num3072_kernels.h"
 
 #define L  MULRED_NUM3072_LIMBS
@@ -64,7 +65,13 @@ static void sqr_r52_wrap(uint64_t *r, const uint64_t *a)
     mulred_num3072_ifma_to64(r, x);
 }
 
+static int always_available(void)
+{
+    return 1;
+}
+
 static const kernel kernels[] = {
+    {"mul_gmp (portable path)", num3072_mul_gmp, NULL, always_available, "-"},
     {"mul_mulx (karatsuba 1)", mulred_num3072_mul_mulx, NULL, mulred_num3072_kernels_have_mulx,
      "bmi2+adx"},
     {"mul_mulx_school", mulred_num3072_mul_mulx_school, NULL, mulred_num3072_kernels_have_mulx,
