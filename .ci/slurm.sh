@@ -3,7 +3,7 @@
 # report run on it. Self-contained: run as root on a fresh Debian 12 machine (packages are
 # installed if missing) or again on the same machine (idempotent). Target: well under 3 minutes.
 #
-# What this machine kind needs, and why (see ../shared/ENVIRONMENT.md):
+# What this machine kind needs, and why (docs/slurm.md):
 #  - no systemd: the daemons are started here, in the foreground, backgrounded by this script,
 #    so $! is each daemon's own PID; the EXIT trap stops exactly those PIDs, also on failure.
 #  - everything private under $SLURM_CI_DIR (config, state, spool, logs, munge socket) and

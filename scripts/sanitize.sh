@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer. Open MPI's own allocations are not mulred's leaks: LeakSanitizer is
 # told to ignore its libraries.
 . "$(dirname "$0")/common.sh"
-install_packages "${MULRED_PACKAGES[@]}"
+install_packages "${MULRED_PACKAGES[@]}" "${MULRED_TEST_PACKAGES[@]}"
 BUILD_DIR=${SANITIZE_BUILD_DIR:-$MULRED_ROOT/build-sanitize}
 build_mulred -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMULRED_SANITIZE=ON
 export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0:abort_on_error=0}

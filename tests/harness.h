@@ -29,8 +29,8 @@ void test_rand_bytes(uint8_t *buf, size_t n);
 /* Uniform in [0, n). */
 uint64_t test_rand_below(uint64_t n);
 
-/* Directory of the shared conformance vectors: $MULRED_VECTORS, else ../shared/vectors next to
- * the source tree. Returns "DIR/rel" in a static buffer (one at a time). */
+/* Directory of the conformance vectors: $MULRED_VECTORS, else tests/vectors of the source tree
+ * (set by CMake). Returns "DIR/rel" in a static buffer (one at a time). */
 const char *test_vector_path(const char *rel);
 /* Directory for temporary files of this test run (created on first use). */
 const char *test_tmpdir(void);

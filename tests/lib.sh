@@ -3,6 +3,8 @@
 set -euo pipefail
 : "${MULRED:?set by CTest}"
 : "${TEST_TMP:=$(mktemp -d)}"
+# (read-only copies made by readonly_vectors below are made writable again before removal)
+[ -d "$TEST_TMP" ] && chmod -R u+w "$TEST_TMP"
 rm -rf "$TEST_TMP" && mkdir -p "$TEST_TMP"
 failures=0
 checks=0
@@ -42,6 +44,20 @@ mpi() {
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
         "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" "$n" ${MPIEXEC_FLAGS:---oversubscribe} \
         "${root_flags[@]}" "$@"
+}
+
+# readonly_vectors SUBDIR: prints the path of a copy of $MULRED_VECTORS/SUBDIR in $TEST_TMP whose
+# directory mode grants no write permission. mulred treats such a directory as read-only by
+# intent, also for root, so runs on the copy keep their sidecar index in memory and never write
+# next to the repository's vectors.
+readonly_vectors() {
+    local dst="$TEST_TMP/vectors/$1"
+    if [ ! -d "$dst" ]; then
+        mkdir -p "$(dirname "$dst")"
+        cp -R "$MULRED_VECTORS/$1" "$dst"
+        chmod -R a-w "$dst"
+    fi
+    printf '%s\n' "$dst"
 }
 
 finish() {

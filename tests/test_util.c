@@ -140,5 +140,5 @@ void test_register(void)
 {
     TEST_SUITE("util", {"hex", test_hex}, {"counts", test_counts}, {"little-endian", test_le},
                {"json round trip", test_json_roundtrip}, {"json errors", test_json_errors},
-               {"shared vectors readable", test_vectors_readable}, {"median", test_median});
+               {"vectors readable", test_vectors_readable}, {"median", test_median});
 }

@@ -609,10 +609,10 @@ static void check_vector(const char *dat, const char *muhash, const char *txouts
         mulred_utxo_block_hash_hex(hex, &h);
         CU_ASSERT_STRING_EQUAL(hex, block);
     }
-    /* The vectors directory is read-only: the index lives in memory. */
+    /* The index lives in memory (no_save): nothing is written into tests/vectors. */
     for (int nranks = 1; nranks <= 4; nranks++)
         for (int threads = 1; threads <= 2; threads++) {
-            /* no_save: never write next to the shared vectors (root ignores their r-x mode) */
+            /* no_save: never write next to the repository's vectors */
             mulred_utxo_options opt = {.no_save = true,
                                        .chunk_bytes = nranks == 1 ? 0 : 512u * (unsigned)threads};
             int rc = lib_muhash(hex, path, nranks, threads, &opt, &err);

@@ -1,4 +1,4 @@
-# mulred muhash: the shared vectors through the command, input handling and bad input.
+# mulred muhash: the published vectors through the command, input handling and bad input.
 . "$(dirname "$0")/../lib.sh"
 V=$MULRED_VECTORS
 

@@ -2,7 +2,7 @@
 # txoutset_hash), index build and reuse, read-only directories, and bad input → exit 2 with the
 # byte offset.
 . "$(dirname "$0")/../lib.sh"
-V="$MULRED_VECTORS/bitcoin"
+V=$(readonly_vectors bitcoin)  # read-only: no index is written beside them
 jget() { # KEY: a string or number member of the one-line JSON in $out
     printf '%s\n' "$out" | sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"
 }

@@ -4,7 +4,7 @@
 # end every rank with exit 2 and no digest, also when the index is stale but undetectably so
 # (each rank validates its own chunks).
 . "$(dirname "$0")/../lib.sh"
-V="$MULRED_VECTORS/bitcoin"
+V=$(readonly_vectors bitcoin)  # read-only: no index is written beside them
 jget() { # KEY: a string or number member of the one-line JSON in $out
     printf '%s\n' "$out" | sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"
 }
