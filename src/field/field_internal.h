@@ -1,0 +1,221 @@
+/* Internal interface of the field layer: the constants of the four fields, generic limb
+ * helpers (n a compile-time constant at every call site, so the loops unroll into adc/sbb
+ * chains) and per-field inline operations for the curve layer, which must not pay a call for
+ * an addition. The multiplication kernel (portable or MULX) is chosen once at start-up
+ * (mulred_field_mulx_enabled) and called directly: one well-predicted branch per multiply.
+ *
+ * Every constant here is checked against values derived with GMP in tests/test_field.c:
+ *   P   the modulus (little-endian limbs)      N0  −p^(−1) mod 2^64
+ *   ONE R mod p (1 in Montgomery form)          R2  R² mod p (to Montgomery form)
+ *   R3  R³ mod p (fixes up an inverse computed on the Montgomery residue)
+ * with R = 2^(64n), n the limb count. */
+#ifndef MULRED_FIELD_INTERNAL_H
+#define MULRED_FIELD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "field/field_kernels.h"
+#include "mulred/field.h"
+
+#define FIELD_MAX_LIMBS 6
+#define FIELD_INLINE    static inline __attribute__((always_inline))
+
+typedef unsigned __int128 field_u128;
+
+/* ---- constants ------------------------------------------------------------------------- */
+
+/* BLS12-381 base field: p = (x−1)²(x⁴−x²+1)/3 + x, x = −0xd201000000010000 (381 bits). */
+static const uint64_t FP381_P[6] = {0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
+                                    0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a};
+#define FP381_N0 UINT64_C(0x89f3fffcfffcfffd)
+static const uint64_t FP381_ONE[6] = {0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c758ba,
+                                      0x77ce585370525745, 0x5c071a97a256ec6d, 0x15f65ec3fa80e493};
+static const uint64_t FP381_R2[6] = {0xf4df1f341c341746, 0x0a76e6a609d104f1, 0x8de5476c4c95b6d5,
+                                     0x67eb88a9939d83c0, 0x9a793e85b519952d, 0x11988fe592cae3aa};
+static const uint64_t FP381_R3[6] = {0xed48ac6bd94ca1e0, 0x315f831e03a7adf8, 0x9a53352a615e29dd,
+                                     0x34c04e5e921e1761, 0x2512d43565724728, 0x0aa6346091755d4d};
+
+/* BLS12-381 scalar field: r = x⁴ − x² + 1 (255 bits). */
+static const uint64_t FR381_P[4] = {0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805,
+                                    0x73eda753299d7d48};
+#define FR381_N0 UINT64_C(0xfffffffeffffffff)
+static const uint64_t FR381_ONE[4] = {0x00000001fffffffe, 0x5884b7fa00034802, 0x998c4fefecbc4ff5,
+                                      0x1824b159acc5056f};
+static const uint64_t FR381_R2[4] = {0xc999e990f3f29c6d, 0x2b6cedcb87925c23, 0x05d314967254398f,
+                                     0x0748d9d99f59ff11};
+static const uint64_t FR381_R3[4] = {0xc62c1807439b73af, 0x1b3e0d188cf06990, 0x73d13c71c7b5f418,
+                                     0x6e2a5bb9c8db33e9};
+
+/* BN254 base field: p = 36u⁴ + 36u³ + 24u² + 6u + 1, u = 4965661367192848881 (254 bits). */
+static const uint64_t FP254_P[4] = {0x3c208c16d87cfd47, 0x97816a916871ca8d, 0xb85045b68181585d,
+                                    0x30644e72e131a029};
+#define FP254_N0 UINT64_C(0x87d20782e4866389)
+static const uint64_t FP254_ONE[4] = {0xd35d438dc58f0d9d, 0x0a78eb28f5c70b3d, 0x666ea36f7879462c,
+                                      0x0e0a77c19a07df2f};
+static const uint64_t FP254_R2[4] = {0xf32cfc5b538afa89, 0xb5e71911d44501fb, 0x47ab1eff0a417ff6,
+                                     0x06d89f71cab8351f};
+static const uint64_t FP254_R3[4] = {0xb1cd6dafda1530df, 0x62f210e6a7283db6, 0xef7f0b0c0ada0afb,
+                                     0x20fd6e902d592544};
+
+/* BN254 scalar field: r = 36u⁴ + 36u³ + 18u² + 6u + 1 (254 bits). */
+static const uint64_t FR254_P[4] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d,
+                                    0x30644e72e131a029};
+#define FR254_N0 UINT64_C(0xc2e1f593efffffff)
+static const uint64_t FR254_ONE[4] = {0xac96341c4ffffffb, 0x36fc76959f60cd29, 0x666ea36f7879462e,
+                                      0x0e0a77c19a07df2f};
+static const uint64_t FR254_R2[4] = {0x1bb8e645ae216da7, 0x53fe3ab1e35c59e3, 0x8c49833d53bb8085,
+                                     0x0216d0b17f4e44a5};
+static const uint64_t FR254_R3[4] = {0x5e94d8e1b4bf0040, 0x2a489cbe1cfbb6b8, 0x893cc664a19fcfed,
+                                     0x0cf8594b7fcc657c};
+
+/* ---- kernel choice --------------------------------------------------------------------- */
+
+/* 1 when the MULX kernels are in use. Set before main() from CPUID and MULRED_FIELD_KERNEL;
+ * changed only by mulred_field_kernel_select (tests and benchmarks, between computations). */
+extern int mulred_field_mulx_enabled;
+
+/* "portable" or "mulx"; returns -1 when unknown or not supported by this CPU. */
+int mulred_field_kernel_select(const char *name);
+
+/* ---- generic limb helpers (a, b in [0, p), p odd, p < 2^(64n−1)) ------------------------ */
+
+/* r = t − p if t >= p, else t; for t < 2p. Constant time. r may alias t. */
+FIELD_INLINE void fe_reduce_once(uint64_t *r, const uint64_t *t, const uint64_t *p, int n)
+{
+    uint64_t s[FIELD_MAX_LIMBS], borrow = 0;
+    for (int i = 0; i < n; i++) {
+        field_u128 x = (field_u128)t[i] - p[i] - borrow;
+        s[i] = (uint64_t)x;
+        borrow = (uint64_t)(x >> 64) & 1;
+    }
+    const uint64_t keep_t = 0 - borrow; /* borrow: t < p */
+    for (int i = 0; i < n; i++) r[i] = (t[i] & keep_t) | (s[i] & ~keep_t);
+}
+
+/* r = a + b mod p. a + b < 2p < 2^(64n): no carry out. */
+FIELD_INLINE void fe_add(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                         int n)
+{
+    uint64_t t[FIELD_MAX_LIMBS], carry = 0;
+    for (int i = 0; i < n; i++) {
+        field_u128 x = (field_u128)a[i] + b[i] + carry;
+        t[i] = (uint64_t)x;
+        carry = (uint64_t)(x >> 64);
+    }
+    fe_reduce_once(r, t, p, n);
+}
+
+/* r = a − b mod p. */
+FIELD_INLINE void fe_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                         int n)
+{
+    uint64_t t[FIELD_MAX_LIMBS], borrow = 0;
+    for (int i = 0; i < n; i++) {
+        field_u128 x = (field_u128)a[i] - b[i] - borrow;
+        t[i] = (uint64_t)x;
+        borrow = (uint64_t)(x >> 64) & 1;
+    }
+    const uint64_t mask = 0 - borrow;
+    uint64_t carry = 0;
+    for (int i = 0; i < n; i++) {
+        field_u128 x = (field_u128)t[i] + (p[i] & mask) + carry;
+        r[i] = (uint64_t)x;
+        carry = (uint64_t)(x >> 64);
+    }
+}
+
+/* r = −a mod p (0 stays 0). */
+FIELD_INLINE void fe_neg(uint64_t *r, const uint64_t *a, const uint64_t *p, int n)
+{
+    uint64_t nz = 0, borrow = 0, t[FIELD_MAX_LIMBS];
+    for (int i = 0; i < n; i++) nz |= a[i];
+    const uint64_t mask = 0 - (uint64_t)(nz != 0);
+    for (int i = 0; i < n; i++) {
+        field_u128 x = (field_u128)p[i] - a[i] - borrow;
+        t[i] = (uint64_t)x;
+        borrow = (uint64_t)(x >> 64) & 1;
+    }
+    for (int i = 0; i < n; i++) r[i] = t[i] & mask;
+}
+
+FIELD_INLINE bool fe_is_zero(const uint64_t *a, int n)
+{
+    uint64_t z = 0;
+    for (int i = 0; i < n; i++) z |= a[i];
+    return z == 0;
+}
+
+FIELD_INLINE bool fe_equal(const uint64_t *a, const uint64_t *b, int n)
+{
+    uint64_t z = 0;
+    for (int i = 0; i < n; i++) z |= a[i] ^ b[i];
+    return z == 0;
+}
+
+/* a < b as integers (variable time). */
+FIELD_INLINE bool fe_less_var(const uint64_t *a, const uint64_t *b, int n)
+{
+    for (int i = n - 1; i >= 0; i--)
+        if (a[i] != b[i]) return a[i] < b[i];
+    return false;
+}
+
+/* ---- per-field inline operations -------------------------------------------------------
+ * F_add, F_sub, F_neg, F_dbl (2a), F_mul, F_sqr, F_is_zero, F_equal, F_set_one, F_is_one:
+ * the contracts of the public mulred_F_* functions (include/mulred/field.h), inlined. */
+#define FIELD_DEFINE_INLINE_OPS(F, N, P, N0, ONE)                                                  \
+    FIELD_INLINE void F##_add(mulred_##F *r, const mulred_##F *a, const mulred_##F *b)             \
+    {                                                                                              \
+        fe_add(r->l, a->l, b->l, P, N);                                                            \
+    }                                                                                              \
+    FIELD_INLINE void F##_sub(mulred_##F *r, const mulred_##F *a, const mulred_##F *b)             \
+    {                                                                                              \
+        fe_sub(r->l, a->l, b->l, P, N);                                                            \
+    }                                                                                              \
+    FIELD_INLINE void F##_neg(mulred_##F *r, const mulred_##F *a)                                  \
+    {                                                                                              \
+        fe_neg(r->l, a->l, P, N);                                                                  \
+    }                                                                                              \
+    FIELD_INLINE void F##_dbl(mulred_##F *r, const mulred_##F *a)                                  \
+    {                                                                                              \
+        fe_add(r->l, a->l, a->l, P, N);                                                            \
+    }                                                                                              \
+    FIELD_INLINE void F##_mul(mulred_##F *r, const mulred_##F *a, const mulred_##F *b)             \
+    {                                                                                              \
+        if (mulred_field_mulx_enabled)                                                             \
+            mulred_mont_mul##N##_mulx(r->l, a->l, b->l, P, N0);                                    \
+        else                                                                                       \
+            mulred_mont_mul##N##_portable(r->l, a->l, b->l, P, N0);                                \
+    }                                                                                              \
+    FIELD_INLINE void F##_sqr(mulred_##F *r, const mulred_##F *a)                                  \
+    {                                                                                              \
+        if (mulred_field_mulx_enabled)                                                             \
+            mulred_mont_sqr##N##_mulx(r->l, a->l, P, N0);                                          \
+        else                                                                                       \
+            mulred_mont_sqr##N##_portable(r->l, a->l, P, N0);                                      \
+    }                                                                                              \
+    FIELD_INLINE bool F##_is_zero(const mulred_##F *a)                                             \
+    {                                                                                              \
+        return fe_is_zero(a->l, N);                                                                \
+    }                                                                                              \
+    FIELD_INLINE bool F##_equal(const mulred_##F *a, const mulred_##F *b)                          \
+    {                                                                                              \
+        return fe_equal(a->l, b->l, N);                                                            \
+    }                                                                                              \
+    FIELD_INLINE void F##_set_one(mulred_##F *r)                                                   \
+    {                                                                                              \
+        memcpy(r->l, ONE, sizeof r->l);                                                            \
+    }                                                                                              \
+    FIELD_INLINE bool F##_is_one(const mulred_##F *a)                                              \
+    {                                                                                              \
+        return fe_equal(a->l, ONE, N);                                                             \
+    }
+
+FIELD_DEFINE_INLINE_OPS(fp381, 6, FP381_P, FP381_N0, FP381_ONE)
+FIELD_DEFINE_INLINE_OPS(fp254, 4, FP254_P, FP254_N0, FP254_ONE)
+FIELD_DEFINE_INLINE_OPS(fr381, 4, FR381_P, FR381_N0, FR381_ONE)
+FIELD_DEFINE_INLINE_OPS(fr254, 4, FR254_P, FR254_N0, FR254_ONE)
+
+#endif
