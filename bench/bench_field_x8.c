@@ -159,6 +159,7 @@ typedef struct {
     mulred_fp381x8 *bi381, *bs381;
     mulred_fp254x8 *bi254, *bs254;
     void *scratch;
+    unsigned next;
 } op_arg;
 
 static void op_smul_chain(void *v)
@@ -218,6 +219,16 @@ static void op_smul_tput(void *v) /* 8 products */
     {                                                                                              \
         op_arg *o = v;                                                                             \
         mulred_##F##_batch_inv(o->bs##T, o->bi##T, BATCH_INV_N, o->scratch);                       \
+    }                                                                                              \
+    static void op_inv_var_##F(void *v) /* lanes differ from call to call */                       \
+    {                                                                                              \
+        op_arg *o = v;                                                                             \
+        mulred_##F##_inv_var(&o->r##T[0], &o->a##T[(o->next++) & 7]);                              \
+    }                                                                                              \
+    static void op_batch_inv_var_##F(void *v)                                                      \
+    {                                                                                              \
+        op_arg *o = v;                                                                             \
+        mulred_##F##_batch_inv_var(o->bs##T, o->bi##T, BATCH_INV_N, o->scratch);                   \
     }
 
 X8_OPS(fp381x8, 381)
@@ -372,6 +383,9 @@ int bench_fieldx8_measure(bench_fieldx8_row rows[2], int samples)
         row->inv_x8_ns = bench_median_ns(op_inv_##F, o, 4, samples) / 8;                           \
         row->batch_inv_x8_ns =                                                                     \
             bench_median_ns(op_batch_inv_##F, o, 4, samples) / (8 * BATCH_INV_N);                  \
+        row->inv_var_x8_ns = bench_median_ns(op_inv_var_##F, o, 40, samples) / 8;                  \
+        row->batch_inv_var_x8_ns =                                                                 \
+            bench_median_ns(op_batch_inv_var_##F, o, 4, samples) / (8 * BATCH_INV_N);              \
     } while (0)
         if (f) {
             MEASURE(fp254x8);
@@ -476,6 +490,8 @@ int mulred_bench_fieldx8(int argc, char **argv)
                 mulred_jw_double(&w, "fp_store_x8_ns", r->store_x8_ns);
                 mulred_jw_double(&w, "fp_inv_x8_ns", r->inv_x8_ns);
                 mulred_jw_double(&w, "fp_batch_inv_x8_ns", r->batch_inv_x8_ns);
+                mulred_jw_double(&w, "fp_inv_var_x8_ns", r->inv_var_x8_ns);
+                mulred_jw_double(&w, "fp_batch_inv_var_x8_ns", r->batch_inv_var_x8_ns);
                 const double best = r->mul_mulx_tput_ns && r->mul_mulx_tput_ns < r->mul_c_tput_ns
                                         ? r->mul_mulx_tput_ns
                                         : r->mul_c_tput_ns;
@@ -517,6 +533,10 @@ int mulred_bench_fieldx8(int argc, char **argv)
         snprintf(label, sizeof label, "x8 batch inversion, 8 chains of %d, per element",
                  BATCH_INV_N);
         table_row(label, r->batch_inv_x8_ns, base);
+        table_row("x8 inversion, gcd (variable-time) per element", r->inv_var_x8_ns, base);
+        snprintf(label, sizeof label, "x8 batch inversion, gcd, 8 chains of %d, per el.",
+                 BATCH_INV_N);
+        table_row(label, r->batch_inv_var_x8_ns, base);
         const double best_tput =
             r->mul_mulx_tput_ns && r->mul_mulx_tput_ns < base ? r->mul_mulx_tput_ns : base;
         const double best_chain =

@@ -24,6 +24,8 @@ typedef struct {
     double store_x8_ns;      /* x8 form -> scalar form (8 pointers), per element */
     double inv_x8_ns;        /* Fermat inversion of one batch, per element */
     double batch_inv_x8_ns;  /* batch inversion of 8 chains of 128 (1024 elements), per element */
+    double inv_var_x8_ns;    /* variable-time inversion (one gcd) of one batch, per element */
+    double batch_inv_var_x8_ns; /* the same batch inversion with inv_var, per element */
 } bench_fieldx8_row;
 
 /* Measures both fields on the calling thread: rows[0] BLS12-381, rows[1] BN254. `samples` is

@@ -40,7 +40,9 @@ typedef struct {
     void (*load)(xv *, const uint64_t *const src[8]);
     void (*store)(uint64_t *const dst[8], const xv *);
     void (*inv)(xv *, const xv *);
+    void (*inv_var)(xv *, const xv *);
     void (*batch_inv)(xv *, const xv *, size_t, void *);
+    void (*batch_inv_var)(xv *, const xv *, size_t, void *);
     void (*batch_begin)(xv *, const xv *, size_t, void *);
     void (*batch_finish)(xv *, const xv *, size_t, const void *, const xv *);
     size_t (*scratch_size)(size_t);
@@ -122,6 +124,13 @@ typedef struct {
         mulred_##NAME##_inv(&z, &x);                                                               \
         memcpy(r, &z, sizeof z);                                                                   \
     }                                                                                              \
+    static void NAME##_inv_var_w(xv *r, const xv *a)                                               \
+    {                                                                                              \
+        T x, z;                                                                                    \
+        memcpy(&x, a, sizeof x);                                                                   \
+        mulred_##NAME##_inv_var(&z, &x);                                                           \
+        memcpy(r, &z, sizeof z);                                                                   \
+    }                                                                                              \
     /* batches: arrays of T built from arrays of xv; in place when r == a */                       \
     static T *NAME##_arr(const xv *a, size_t n)                                                    \
     {                                                                                              \
@@ -143,6 +152,19 @@ typedef struct {
         } else {                                                                                   \
             T *z = NAME##_arr(r, n);                                                               \
             mulred_##NAME##_batch_inv(z, x, n, scratch);                                           \
+            NAME##_unarr(r, z, n);                                                                 \
+            free(x);                                                                               \
+        }                                                                                          \
+    }                                                                                              \
+    static void NAME##_batch_inv_var_w(xv *r, const xv *a, size_t n, void *scratch)                \
+    {                                                                                              \
+        T *x = NAME##_arr(a, n);                                                                   \
+        if (r == a) {                                                                              \
+            mulred_##NAME##_batch_inv_var(x, x, n, scratch);                                       \
+            NAME##_unarr(r, x, n);                                                                 \
+        } else {                                                                                   \
+            T *z = NAME##_arr(r, n);                                                               \
+            mulred_##NAME##_batch_inv_var(z, x, n, scratch);                                       \
             NAME##_unarr(r, z, n);                                                                 \
             free(x);                                                                               \
         }                                                                                          \
@@ -171,7 +193,8 @@ WRAP(fp254x8, mulred_fp254x8)
     .mul = NAME##_mul_w, .sqr = NAME##_sqr_w, .add = NAME##_add_w, .sub = NAME##_sub_w,            \
     .neg = NAME##_neg_w, .is_zero = NAME##_is_zero_w, .set_one = NAME##_set_one_w,                 \
     .select = NAME##_select_w, .load = NAME##_load_w, .store = NAME##_store_w,                     \
-    .inv = NAME##_inv_w, .batch_inv = NAME##_batch_inv_w, .batch_begin = NAME##_batch_begin_w,     \
+    .inv = NAME##_inv_w, .inv_var = NAME##_inv_var_w, .batch_inv = NAME##_batch_inv_w,             \
+    .batch_inv_var = NAME##_batch_inv_var_w, .batch_begin = NAME##_batch_begin_w,                  \
     .batch_finish = NAME##_batch_finish_w, .scratch_size = mulred_##NAME##_batch_inv_scratch_size
 
 static field fields[2] = {
@@ -408,6 +431,8 @@ static void test_constants(void)
         mpz_sub(t, t, f->p);
         check_limbs("2^(52N)-p", f, c->negp, t);
         check_limbs("R52 mod p", f, c->one, f->r52);
+        mpz_powm_ui(t, f->r52, 3, f->p);
+        check_limbs("R52^3 mod p", f, c->r3, t);
         /* n0 = -p^-1 mod 2^52 */
         mpz_set_ui(t, 0);
         mpz_setbit(t, 52);
@@ -908,16 +933,28 @@ static void test_inv(void)
     if (skip()) return;
     for (int fi = 0; fi < 2; fi++) {
         const field *f = &fields[fi];
-        int bad = 0;
-        for (int it = 0; it < 200; it++) {
-            xv a, r;
-            random_batch(&a, f);
-            f->inv(&r, &a);
-            bad += check_inverse(f, &r, &a);
-            f->inv(&a, &a); /* in place */
-            bad += memcmp(&a.l, &r.l, (size_t)f->n * 64) != 0;
+        for (int var = 0; var < 2; var++) {
+            void (*inv)(xv *, const xv *) = var ? f->inv_var : f->inv;
+            int bad = 0;
+            mpz_t z;
+            mpz_init(z);
+            for (int it = 0; it < (var ? 20000 : 200); it++) {
+                xv a, r;
+                random_batch(&a, f);
+                if (it < NKINDS) /* every lane the same edge kind: all zero, all p, all 1, ... */
+                    for (int j = 0; j < 8; j++) kind_value(z, f, it), lane_set(&a, j, z, f->n);
+                else if (it % 7 == 0) /* lanes all equal */
+                    for (int j = 1; j < 8; j++)
+                        for (int i = 0; i < f->n; i++) a.l[i][j] = a.l[i][0];
+                inv(&r, &a);
+                bad += check_inverse(f, &r, &a);
+                inv(&a, &a); /* in place */
+                bad += memcmp(&a.l, &r.l, (size_t)f->n * 64) != 0;
+            }
+            mpz_clear(z);
+            if (bad) printf("\n    %s %s: %d bad", f->name, var ? "inv_var" : "inv", bad);
+            CU_ASSERT_EQUAL(bad, 0);
         }
-        CU_ASSERT_EQUAL(bad, 0);
     }
 }
 
@@ -932,15 +969,17 @@ static void test_batch_inv(void)
             const size_t n = sizes[si];
             xv *a = aligned_alloc(64, n * sizeof *a), *r = aligned_alloc(64, n * sizeof *r);
             void *scratch = aligned_alloc(64, f->scratch_size(n) + 64);
-            for (int round = 0; round < 4; round++) {
+            for (int round = 0; round < 8; round++) {
+                void (*batch)(xv *, const xv *, size_t, void *) =
+                    round & 4 ? f->batch_inv_var : f->batch_inv;
                 mpz_t z;
                 mpz_init(z);
                 for (size_t i = 0; i < n; i++) {
                     random_batch(&a[i], f);
                     for (int j = 0; j < 8; j++) { /* zeros: scattered, whole chains, ends */
-                        int zero = round == 1   ? j == 0
-                                   : round == 2 ? (i == 0 || i == n - 1) && j % 2
-                                                : test_rand_below(10) == 0;
+                        int zero = round % 4 == 1   ? j == 0
+                                   : round % 4 == 2 ? (i == 0 || i == n - 1) && j % 2
+                                                    : test_rand_below(10) == 0;
                         if (zero) {
                             kind_value(z, f, test_rand_below(2) ? 0 : 3);
                             lane_set(&a[i], j, z, f->n);
@@ -948,14 +987,14 @@ static void test_batch_inv(void)
                     }
                 }
                 mpz_clear(z);
-                if (round == 3) { /* in place */
+                if (round % 4 == 3) { /* in place */
                     xv *copy = malloc(n * sizeof *copy);
                     memcpy(copy, a, n * sizeof *copy);
-                    f->batch_inv(a, a, n, scratch);
+                    batch(a, a, n, scratch);
                     for (size_t i = 0; i < n; i++) bad += check_inverse(f, &a[i], &copy[i]);
                     free(copy);
                 } else {
-                    f->batch_inv(r, a, n, scratch);
+                    batch(r, a, n, scratch);
                     for (size_t i = 0; i < n; i++) bad += check_inverse(f, &r[i], &a[i]);
                 }
             }
@@ -1007,6 +1046,7 @@ void test_register(void)
         {"edge values, all pairs, aliasing", test_edges},
         {"random batches against mpz", test_random}, {"chains of 10,000 operations", test_chains},
         {"is_zero_mask, set_one, select", test_helpers}, {"load from the scalar form", test_load},
-        {"store to the scalar form, round trips", test_store}, {"inversion (Fermat)", test_inv},
-        {"batch inversion", test_batch_inv});
+        {"store to the scalar form, round trips", test_store},
+        {"inversion: Fermat, and gcd (variable-time)", test_inv},
+        {"batch inversion: both kinds", test_batch_inv});
 }

@@ -103,6 +103,8 @@ static void derive(mulred_fieldx8_consts *c, const uint64_t *p64, int words, int
     x[0] = 1;
     for (int k = 0; k < 52 * limbs; k++) dbl_mod(x, p);
     to_radix52(c->one, x, limbs);
+    for (int k = 0; k < 2 * 52 * limbs; k++) dbl_mod(x, p);
+    to_radix52(c->r3, x, limbs);
 
     /* Newton: each step doubles the number of correct low bits of p^-1 (3 -> 96) */
     uint64_t inv = p64[0];

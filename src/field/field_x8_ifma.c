@@ -38,6 +38,7 @@
  * The 8 scattered elements meet the limb-major registers through an 8x8 transpose of 64-bit
  * words (unpack, vpermt2q, vshufi64x2: 24 shuffles).
  */
+#include <gmp.h>
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -302,6 +303,87 @@ IFMA_INLINE void store_x8(uint64_t *const dst[8], const __m512i *a, const consts
     for (int j = 0; j < 8; j++) _mm512_mask_storeu_epi64(dst[j], km, w[j]);
 }
 
+/* ---- variable-time inversion of 8 lanes with one extended gcd ------------------------------ */
+
+_Static_assert(sizeof(mp_limb_t) == 8, "GMP limbs of 64 bits");
+
+/* Lanes moved up (r_j = x_(j-s), the element 1 below) or down (r_j = x_(j+s), 1 above). */
+#define LANES_UP(r, x, one, s, n)                                                                  \
+    for (int j_ = 0; j_ < (n); j_++) (r)[j_] = _mm512_alignr_epi64((x)[j_], (one)[j_], 8 - (s))
+#define LANES_DOWN(r, x, one, s, n)                                                                \
+    for (int j_ = 0; j_ < (n); j_++) (r)[j_] = _mm512_alignr_epi64((one)[j_], (x)[j_], (s))
+
+/* r_j = x_j^-1, every x_j non-zero (x in [0, 2p), normalised).
+ * Prefix and suffix products across the lanes (Hillis-Steele scans, 3 multiplies each) give
+ * e_j = prod_(k != j) x_k and the total T = prod x_k; T as an integer W = tau R52 is inverted
+ * by mpn_gcdext (on W + p >= p, as mpn_gcdext wants U >= V), and W^-1 R52^3 / R52 = tau^-1 R52
+ * is the x8 form of the inverse of the total: r_j = e_j tau^-1. 9 multiplies and one gcd of
+ * 6 (or 4) words. */
+IFMA_INLINE void inv_lanes_var(__m512i *r, const __m512i *x, const consts *c, const int n,
+                               const int words)
+{
+    __m512i one[8], pre[8], suf[8], t[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++) one[j] = bcast(c->one[j]);
+    /* inclusive scans; the shift amounts are literals (valignq takes an immediate) */
+    LANES_UP(t, x, one, 1, n);
+    mont_mul(pre, x, t, c, n);
+    LANES_UP(t, pre, one, 2, n);
+    mont_mul(pre, pre, t, c, n);
+    LANES_UP(t, pre, one, 4, n);
+    mont_mul(pre, pre, t, c, n);
+    LANES_DOWN(t, x, one, 1, n);
+    mont_mul(suf, x, t, c, n);
+    LANES_DOWN(t, suf, one, 2, n);
+    mont_mul(suf, suf, t, c, n);
+    LANES_DOWN(t, suf, one, 4, n);
+    mont_mul(suf, suf, t, c, n);
+    LANES_UP(t, pre, one, 1, n);
+    LANES_DOWN(suf, suf, one, 1, n);
+    mont_mul(r, t, suf, c, n); /* e_j */
+
+    /* W = lane 7 of pre, 64-bit words; U = W + p */
+    uint64_t limb[8];
+    mp_limb_t u[8] = {0}, v[8] = {0}, g[8], s[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++) {
+        _Alignas(64) uint64_t lanes[8];
+        _mm512_store_si512((void *)lanes, pre[i]);
+        limb[i] = lanes[7];
+    }
+    for (int i = 0; i < n; i++) {
+        const int b = 52 * i, q = b >> 6, sh = b & 63;
+        u[q] |= limb[i] << sh;
+        if (sh > 12 && q + 1 < words) u[q + 1] |= limb[i] >> (64 - sh);
+    }
+    for (int i = 0; i < words; i++) v[i] = c->p64[i];
+    mp_limb_t carry = mpn_add_n(u, u, v, words);
+    (void)carry; /* W + p < 3p < 2^(64 words) */
+    mp_size_t sn = 0;
+    mpn_gcdext(g, s, &sn, u, words, v, words); /* g = 1: p is prime, W != 0 mod p */
+    uint64_t w[8] = {0};
+    if (sn < 0) { /* S < 0: W^-1 = p - |S| */
+        for (int i = 0; i < -sn; i++) w[i] = s[i];
+        mp_limb_t pw[8];
+        for (int i = 0; i < words; i++) pw[i] = c->p64[i];
+        mpn_sub(pw, pw, words, (mp_srcptr)w, -sn);
+        for (int i = 0; i < words; i++) w[i] = pw[i];
+    } else {
+        for (int i = 0; i < sn; i++) w[i] = s[i];
+    }
+    __m512i winv[8], r3[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++) {
+        const int b = 52 * i, q = b >> 6, sh = b & 63;
+        uint64_t l = w[q] >> sh;
+        if (sh > 12 && q + 1 < 8) l |= w[q + 1] << (64 - sh);
+        winv[i] = bcast(l & M52);
+        r3[i] = bcast(c->r3[i]);
+    }
+    mont_mul(winv, winv, r3, c, n); /* tau^-1 R52 */
+    mont_mul(r, r, winv, c, n);
+}
+
 /* ---- per-field functions --------------------------------------------------------------------- */
 
 /* Fermat inversion a^(p-2): 4-bit fixed windows over the exponent's bits, most significant
@@ -446,6 +528,26 @@ IFMA_INLINE void store_x8(uint64_t *const dst[8], const __m512i *a, const consts
         const __mmask8 z = zero_mask(x, c, N);                                                     \
         for (int j = 0; j < N; j++) inv[j] = _mm512_mask_blend_epi64(z, inv[j], zero);             \
         vstore(r[0].l, inv, N);                                                                    \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_inv_var(T *r, const T *a)                                     \
+    {                                                                                              \
+        const consts *c = C;                                                                       \
+        __m512i x[N], one[N], z[N];                                                                \
+        vload(x, a->l, N);                                                                         \
+        const __mmask8 zm = zero_mask(x, c, N);                                                    \
+        for (int j = 0; j < N; j++) one[j] = bcast(c->one[j]);                                     \
+        for (int j = 0; j < N; j++) x[j] = _mm512_mask_blend_epi64(zm, x[j], one[j]);              \
+        inv_lanes_var(z, x, c, N, WORDS);                                                          \
+        for (int j = 0; j < N; j++) z[j] = _mm512_maskz_mov_epi64((__mmask8)~zm, z[j]);            \
+        vstore(r->l, z, N);                                                                        \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_batch_inv_var(T *r, const T *a, size_t n, void *scratch)      \
+    {                                                                                              \
+        T total;                                                                                   \
+        if (n == 0) return;                                                                        \
+        mulred_##NAME##_batch_inv_begin(&total, a, n, scratch);                                    \
+        mulred_##NAME##_inv_var(&total, &total);                                                   \
+        mulred_##NAME##_batch_inv_finish(r, a, n, scratch, &total);                                \
     }                                                                                              \
     IFMA_TARGET void mulred_##NAME##_batch_inv(T *r, const T *a, size_t n, void *scratch)          \
     {                                                                                              \
