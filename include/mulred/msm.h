@@ -6,12 +6,13 @@
  *
  * Inputs
  *   points   mulred_G_affine (include/mulred/curve.h): Montgomery coordinates, fully reduced;
- *            the point at infinity is (0, 0) and is allowed anywhere. Points must be on the
- *            curve (unchecked: validate outside data with the curve layer first). Results are
- *            defined for points outside the order-r subgroup too (see "scalars").
+ *            the point at infinity is (0, 0) and is allowed anywhere. Points must be in G1,
+ *            the subgroup of order r (unchecked: validate outside data with the curve layer
+ *            first). For other points of the curve the result is unspecified but memory-safe
+ *            (the GLV endomorphism acts as λ only on G1).
  *   scalars  mulred_scalar256: any 256-bit integer, 4 little-endian 64-bit limbs, NOT
- *            Montgomery. The MSM computes Σ (sᵢ mod r)·Pᵢ, r the group order (fr381's or
- *            fr254's modulus); for points of the subgroup that is Σ sᵢ·Pᵢ.
+ *            Montgomery; r, the group order (fr381's or fr254's modulus), need not divide it
+ *            out: the MSM computes Σ (sᵢ mod r)·Pᵢ = Σ sᵢ·Pᵢ.
  *   G is g1_381 or g1_254 (the functions below exist for both: MULRED_MSM_DECLARE).
  *
  * Method (Pippenger with signed digits; src/msm/msm_impl.h has the design and its costs)
