@@ -78,7 +78,8 @@ typedef struct {
 /* Everything a tile works in, carved from the caller's scratch. */
 typedef struct {
     const mulred_msm_plan *plan;
-    unsigned nb; /* buckets of the current range */
+    unsigned nb;  /* bucket magnitudes of the current window and range */
+    unsigned rep; /* replicas: digit magnitude b of point i goes to slot b + nb·(i mod rep) */
     GA *bucket;
     GX *side;
     uint32_t *mark; /* epoch of the batch a bucket is in */
@@ -191,7 +192,7 @@ static size_t MI(layout)(MI(ctx) * t, const mulred_msm_plan *plan, void *scratch
         t->cap_exec = ce;
         t->seg_s = MI(carve)(&c, t->segments * sizeof(GA));
         t->seg_t = MI(carve)(&c, t->segments * sizeof(GA));
-        t->rpairs = MI(carve)(&c, t->segments * sizeof(MI(pair)));
+        t->rpairs = MI(carve)(&c, ce * sizeof(MI(pair)));
         t->q = MI(carve)(&c, ce * sizeof(GA));
         t->accs = MI(carve)(&c, ce * sizeof(GA *));
         t->pts = MI(carve)(&c, ce * sizeof(GA *));
@@ -414,25 +415,54 @@ static inline void MI(schedule)(MI(ctx) * t, uint32_t b, const GA *p, uint32_t f
         return;
     }
     t->mark[b] = t->epoch;
-    __builtin_prefetch(&t->bucket[b], 1);
-    __builtin_prefetch((const char *)&t->bucket[b] + sizeof(GA) - 1, 1);
     t->batch[t->nbatch++] = (MI(pair)){&t->bucket[b], p, flags};
     if (t->nbatch == t->cap) MI(flush)(t);
 }
 
-/* One (digit, point) of window w: the bucket range (b0, b1] of magnitudes is the tile's. */
-static inline void MI(add_digit)(MI(ctx) * t, int d, const GA *p, uint32_t flags, unsigned b0,
-                                 unsigned b1)
+/* Digit magnitudes (b0, b1] of window w, cut to the magnitudes the window can hold: the top
+ * window of a b-bit scalar holds b − c·w bits and |d| <= 2^(b − c·w) (1 when c divides b).
+ * Sets t->nb (0: nothing to do) and t->rep. Few buckets for many points would make batches
+ * collide all the time, so the bucket array is then split into replicas (a power of two,
+ * up to 16·batch slots), each point going to the replica of its index; the replicas are
+ * summed before the reduction (rep − 1 additions per bucket, at most M in all). */
+static void MI(window_range)(MI(ctx) * t, unsigned w, unsigned *b0, unsigned *b1)
 {
-    if (d == 0) return;
-    unsigned m = (unsigned)(d < 0 ? -d : d);
-    if (m <= b0 || m > b1) return;
-    if (d < 0) flags ^= PAIR_NEG;
-    const uint32_t b = m - 1 - b0;
-    if (t->plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
-        MI(schedule)(t, b, p, flags);
-    else
-        MI(side_add)(t, b, p, flags);
+    const mulred_msm_plan *plan = t->plan;
+    const unsigned c = plan->window_bits, M = plan->buckets;
+    unsigned hi = *b1;
+    if (w == plan->windows - 1) {
+        const unsigned top = plan->scalar_bits - c * w; /* < c */
+        if ((1u << top) < hi) hi = 1u << top;
+    }
+    t->nb = hi > *b0 ? hi - *b0 : 0;
+    *b1 = hi;
+    t->rep = 1;
+    if (t->nb && plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+        while ((size_t)t->nb * t->rep * 2 <= M && (size_t)t->nb * t->rep < 16 * (size_t)t->cap)
+            t->rep *= 2;
+}
+
+/* Points per block of the accumulation: the digits of a block are extracted first (a tight
+ * loop over the scalars), then its pairs are scheduled with the bucket and its mark
+ * prefetched MSM_SCHED_AHEAD pairs ahead. */
+#define MSM_BLOCK       128
+#define MSM_SCHED_AHEAD 12
+
+typedef struct {
+    uint32_t slot, flags;
+    const GA *pt;
+} MI(entry);
+
+/* Appends the pair of digit d (window range (b0, b1], replica offset slot0) to e. */
+static inline size_t MI(entry_add)(MI(entry) * e, size_t m, int d, const GA *p, uint32_t flags,
+                                   unsigned b0, unsigned b1, uint32_t slot0)
+{
+    const unsigned mag = (unsigned)(d < 0 ? -d : d);
+    if (mag <= b0 || mag > b1) return m; /* also d = 0 */
+    e[m].slot = mag - 1 - b0 + slot0;
+    e[m].flags = flags ^ (d < 0 ? PAIR_NEG : 0);
+    e[m].pt = p;
+    return m + 1;
 }
 
 static void MI(accumulate)(MI(ctx) * t, const GA *points, const mulred_msm_rscalar *k, size_t n,
@@ -440,29 +470,52 @@ static void MI(accumulate)(MI(ctx) * t, const GA *points, const mulred_msm_rscal
 {
     const mulred_msm_plan *plan = t->plan;
     const unsigned c = plan->window_bits;
-    memset(t->flag, 0, t->nb);
+    const uint32_t rmask = t->rep - 1;
+    const bool aff = plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE;
+    MI(entry) e[2 * MSM_BLOCK];
+    memset(t->flag, 0, (size_t)t->nb * t->rep);
     t->nbatch = t->nqueue = 0;
     t->epoch++;
-    for (size_t i = 0; i < n; i++) {
-        const GA *p = &points[i];
+    for (size_t i0 = 0; i0 < n; i0 += MSM_BLOCK) {
+        const size_t i1 = i0 + MSM_BLOCK < n ? i0 + MSM_BLOCK : n;
+        size_t m = 0;
         if (plan->glv) {
             const uint64_t top = ~(UINT64_C(1) << 63);
-            const uint64_t h1[2] = {k[i].l[0], k[i].l[1] & top},
-                           h2[2] = {k[i].l[2], k[i].l[3] & top};
-            const int d1 = msm_booth_digit(h1, 2, w, c);
-            const int d2 = msm_booth_digit(h2, 2, w, c);
-            if ((d1 | d2) == 0 || MI(inf)(p)) continue;
-            /* the signs of the halves ride in the top bits (see recode) */
-            const uint32_t s1 = (uint32_t)(k[i].l[1] >> 63), s2 = (uint32_t)(k[i].l[3] >> 63);
-            MI(add_digit)(t, d1, p, s1 ? PAIR_NEG : 0, b0, b1);
-            MI(add_digit)(t, d2, p, PAIR_ENDO | (s2 ? PAIR_NEG : 0), b0, b1);
+            for (size_t i = i0; i < i1; i++) {
+                const uint32_t slot0 = t->nb * ((uint32_t)i & rmask);
+                const uint64_t h1[2] = {k[i].l[0], k[i].l[1] & top},
+                               h2[2] = {k[i].l[2], k[i].l[3] & top};
+                /* the signs of the halves ride in bit 63 of their top limbs (see recode) */
+                const uint32_t s1 = (uint32_t)(k[i].l[1] >> 63), s2 = (uint32_t)(k[i].l[3] >> 63);
+                m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, w, c), &points[i], s1 * PAIR_NEG, b0,
+                                  b1, slot0);
+                m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, w, c), &points[i],
+                                  PAIR_ENDO | s2 * PAIR_NEG, b0, b1, slot0);
+            }
         } else {
-            const int d = msm_booth_digit(k[i].l, 4, w, c);
-            if (d == 0 || MI(inf)(p)) continue;
-            MI(add_digit)(t, d, p, 0, b0, b1);
+            for (size_t i = i0; i < i1; i++) {
+                const uint32_t slot0 = t->nb * ((uint32_t)i & rmask);
+                m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, w, c), &points[i], 0, b0, b1,
+                                  slot0);
+            }
+        }
+        /* infinity needs no test here: the executor skips it, and an empty bucket that takes
+         * it stays infinity */
+        if (!aff) {
+            for (size_t j = 0; j < m; j++) MI(side_add)(t, e[j].slot, e[j].pt, e[j].flags);
+            continue;
+        }
+        for (size_t j = 0; j < m; j++) {
+            if (j + MSM_SCHED_AHEAD < m) {
+                const uint32_t b = e[j + MSM_SCHED_AHEAD].slot;
+                __builtin_prefetch(&t->mark[b], 1);
+                __builtin_prefetch(&t->bucket[b], 1);
+                __builtin_prefetch((const char *)&t->bucket[b] + sizeof(GA) - 1, 1);
+            }
+            MI(schedule)(t, e[j].slot, e[j].pt, e[j].flags);
         }
     }
-    if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+    if (aff)
         while (t->nbatch || t->nqueue) MI(flush)(t);
 }
 
@@ -473,20 +526,17 @@ static void MI(fold_side)(MI(ctx) * t)
 {
     size_t m = 0;
     uint32_t idx[MSM_FOLD_CHUNK];
-    for (uint32_t j = 0; j <= t->nb; j++) {
-        if (j < t->nb && (t->flag[j] & BUCKET_SIDE)) {
+    const uint32_t slots = t->nb * t->rep;
+    for (uint32_t j = 0; j <= slots; j++) {
+        if (j < slots && (t->flag[j] & BUCKET_SIDE)) {
             t->fold_x[m] = t->side[j];
             idx[m++] = j;
         }
-        if (m == MSM_FOLD_CHUNK || (j == t->nb && m)) {
+        if (m == MSM_FOLD_CHUNK || (j == slots && m)) {
             GPUB(xyzz_batch_to_affine_var)(t->fold_a, t->fold_x, m, t->fold_scratch);
             for (size_t i = 0; i < m; i++)
                 t->rpairs[i] = (MI(pair)){&t->bucket[idx[i]], &t->fold_a[i], 0};
-            /* rpairs holds at least min(segments, 64) pairs: fold in pieces of that size */
-            for (size_t o = 0; o < m; o += t->segments) {
-                size_t len = m - o < t->segments ? m - o : t->segments;
-                MI(exec)(t, t->rpairs + o, len);
-            }
+            MI(exec)(t, t->rpairs, m);
             m = 0;
         }
     }
@@ -496,9 +546,19 @@ static void MI(fold_side)(MI(ctx) * t)
 static void MI(reduce_affine)(MI(ctx) * t, GJ *out, unsigned b0)
 {
     const unsigned nb = t->nb;
-    for (unsigned j = 0; j < nb; j++)
+    for (unsigned j = 0; j < nb * t->rep; j++)
         if (!(t->flag[j] & BUCKET_AFF)) MI(set_inf)(&t->bucket[j]);
     MI(fold_side)(t);
+    /* replicas: halve their number per round, pairs (j, j + half) in batches */
+    for (unsigned half = t->rep / 2; half >= 1; half /= 2) {
+        const size_t total = (size_t)nb * half;
+        for (size_t o = 0; o < total; o += t->cap_exec) {
+            const size_t len = total - o < t->cap_exec ? total - o : t->cap_exec;
+            for (size_t i = 0; i < len; i++)
+                t->rpairs[i] = (MI(pair)){&t->bucket[o + i], &t->bucket[o + i + total], 0};
+            MI(exec)(t, t->rpairs, len);
+        }
+    }
 
     unsigned K = t->segments;
     if (K > nb) K = nb;
@@ -600,8 +660,7 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
     if (n > UINT32_MAX) msm_misuse("tile of %zu points (at most 2^32 - 1)", n);
     MI(ctx) t;
     MI(layout)(&t, plan, scratch);
-    t.nb = b1 - b0;
-    if (t.mark) memset(t.mark, 0, t.nb * sizeof *t.mark);
+    if (t.mark) memset(t.mark, 0, plan->buckets * sizeof *t.mark);
     if (t.beta8) {
         const uint64_t *bp[8];
         FE beta;
@@ -613,12 +672,15 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
     GPUB(jacobian_set_infinity)(r);
     for (unsigned w = tile->window1; w-- > tile->window0;) {
         GJ s;
-        MI(accumulate)(&t, points, scalars, n, w, b0, b1);
+        unsigned lo = b0, hi = b1;
+        MI(window_range)(&t, w, &lo, &hi);
+        GPUB(msm_shift)(r, r, plan->window_bits);
+        if (t.nb == 0) continue;
+        MI(accumulate)(&t, points, scalars, n, w, lo, hi);
         if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
             MI(reduce_affine)(&t, &s, b0);
         else
             MI(reduce_xyzz)(&t, &s, b0);
-        GPUB(msm_shift)(r, r, plan->window_bits);
         GPUB(jacobian_add)(r, r, &s);
     }
 }
