@@ -110,6 +110,7 @@ typedef struct {
     mulred_msm_buckets bucket_form; /* XYZZ or AFFINE */
     mulred_msm_lanes lanes;         /* SCALAR or X8 */
     unsigned batch, queue;          /* batch-affine parameters (queue 0 = none) */
+    unsigned group;                 /* windows accumulated side by side in one pass */
 } mulred_msm_plan;
 
 /* A tile (see the header comment). bucket1 = 0 means all buckets (bucket0 ignored). */

@@ -72,14 +72,21 @@ typedef struct {
     uint32_t flags;
 } MI(pair);
 
+/* One window of a group: window w, digit magnitudes (b0, b0 + nb], rep replicas of nb slots
+ * from slot base (see window_slots). */
+typedef struct {
+    unsigned w, nb, rep;
+    uint32_t base;
+} MI(win);
+
 /* Segments of the reduction and the chunk of side buckets folded at once. */
 #define MSM_FOLD_CHUNK 64
 
 /* Everything a tile works in, carved from the caller's scratch. */
 typedef struct {
     const mulred_msm_plan *plan;
-    unsigned nb;  /* bucket magnitudes of the current window and range */
-    unsigned rep; /* replicas: digit magnitude b of point i goes to slot b + nb·(i mod rep) */
+    unsigned G; /* windows in the current group (their slots side by side) */
+    MI(win) win[MSM_MAX_GROUP];
     GA *bucket;
     GX *side;
     uint32_t *mark; /* epoch of the batch a bucket is in */
@@ -170,7 +177,7 @@ static size_t MI(layout)(MI(ctx) * t, const mulred_msm_plan *plan, void *scratch
 {
     MI(carver) c = {NULL, 0};
     if (scratch) c.base = (char *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-    const size_t M = plan->buckets;
+    const size_t M = (size_t)plan->buckets * plan->group; /* bucket slots */
     const bool aff = plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE;
     memset(t, 0, sizeof *t);
     t->plan = plan;
@@ -190,9 +197,10 @@ static size_t MI(layout)(MI(ctx) * t, const mulred_msm_plan *plan, void *scratch
         size_t ce = t->cap > t->segments ? t->cap : t->segments;
         if (ce < MSM_FOLD_CHUNK) ce = MSM_FOLD_CHUNK;
         t->cap_exec = ce;
-        t->seg_s = MI(carve)(&c, t->segments * sizeof(GA));
-        t->seg_t = MI(carve)(&c, t->segments * sizeof(GA));
-        t->rpairs = MI(carve)(&c, ce * sizeof(MI(pair)));
+        const size_t nseg = (size_t)t->segments * plan->group;
+        t->seg_s = MI(carve)(&c, nseg * sizeof(GA));
+        t->seg_t = MI(carve)(&c, nseg * sizeof(GA));
+        t->rpairs = MI(carve)(&c, (nseg > ce ? nseg : ce) * sizeof(MI(pair)));
         t->q = MI(carve)(&c, ce * sizeof(GA));
         t->accs = MI(carve)(&c, ce * sizeof(GA *));
         t->pts = MI(carve)(&c, ce * sizeof(GA *));
@@ -419,33 +427,34 @@ static inline void MI(schedule)(MI(ctx) * t, uint32_t b, const GA *p, uint32_t f
     if (t->nbatch == t->cap) MI(flush)(t);
 }
 
-/* Digit magnitudes (b0, b1] of window w, cut to the magnitudes the window can hold: the top
- * window of a b-bit scalar holds b − c·w bits and |d| <= 2^(b − c·w) (1 when c divides b).
- * Sets t->nb (0: nothing to do) and t->rep. Few buckets for many points would make batches
- * collide all the time, so the bucket array is then split into replicas (a power of two,
- * up to 16·batch slots), each point going to the replica of its index; the replicas are
- * summed before the reduction (rep − 1 additions per bucket, at most M in all). */
-static void MI(window_range)(MI(ctx) * t, unsigned w, unsigned *b0, unsigned *b1)
+/* The slots of window j of the current group: digit magnitudes (b0, nb + b0] (the tile's
+ * range cut to what the window can hold: the top window of a b-bit scalar holds b − c·w bits,
+ * so |d| <= 2^(b − c·w), 1 when c divides b), in rep replicas of nb slots from base: the pair
+ * of magnitude m and point i goes to slot base + (m − 1 − b0) + nb·(i mod rep). Few buckets for
+ * many points would make every batch collide, so a narrow window spreads over replicas (a
+ * power of two, up to the window's M slots or 16 batches), summed before the reduction (rep − 1
+ * additions per bucket, at most M). */
+
+static MI(win) MI(window_slots)(const MI(ctx) * t, unsigned w, unsigned j, unsigned b0, unsigned b1)
 {
     const mulred_msm_plan *plan = t->plan;
     const unsigned c = plan->window_bits, M = plan->buckets;
-    unsigned hi = *b1;
+    MI(win) r = {w, 0, 1, j * M};
     if (w == plan->windows - 1) {
         const unsigned top = plan->scalar_bits - c * w; /* < c */
-        if ((1u << top) < hi) hi = 1u << top;
+        if ((1u << top) < b1) b1 = 1u << top;
     }
-    t->nb = hi > *b0 ? hi - *b0 : 0;
-    *b1 = hi;
-    t->rep = 1;
-    if (t->nb && plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
-        while ((size_t)t->nb * t->rep * 2 <= M && (size_t)t->nb * t->rep < 16 * (size_t)t->cap)
-            t->rep *= 2;
+    r.nb = b1 > b0 ? b1 - b0 : 0;
+    if (r.nb && plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+        while ((size_t)r.nb * r.rep * 2 <= M && (size_t)r.nb * r.rep < 16 * (size_t)t->cap)
+            r.rep *= 2;
+    return r;
 }
 
 /* Points per block of the accumulation: the digits of a block are extracted first (a tight
  * loop over the scalars), then its pairs are scheduled with the bucket and its mark
  * prefetched MSM_SCHED_AHEAD pairs ahead. */
-#define MSM_BLOCK       128
+#define MSM_BLOCK_PAIRS 512
 #define MSM_SCHED_AHEAD 12
 
 typedef struct {
@@ -453,51 +462,56 @@ typedef struct {
     const GA *pt;
 } MI(entry);
 
-/* Appends the pair of digit d (window range (b0, b1], replica offset slot0) to e. */
+/* Appends the pair of digit d of window wi (replica of point i) to e. */
 static inline size_t MI(entry_add)(MI(entry) * e, size_t m, int d, const GA *p, uint32_t flags,
-                                   unsigned b0, unsigned b1, uint32_t slot0)
+                                   unsigned b0, const MI(win) * wi, size_t i)
 {
     const unsigned mag = (unsigned)(d < 0 ? -d : d);
-    if (mag <= b0 || mag > b1) return m; /* also d = 0 */
-    e[m].slot = mag - 1 - b0 + slot0;
+    if (mag <= b0 || mag > b0 + wi->nb) return m; /* also d = 0 */
+    e[m].slot = wi->base + (mag - 1 - b0) + wi->nb * ((uint32_t)i & (wi->rep - 1));
     e[m].flags = flags ^ (d < 0 ? PAIR_NEG : 0);
     e[m].pt = p;
     return m + 1;
 }
 
+/* Accumulates the windows t->win[0..G) of the points into their buckets. */
 static void MI(accumulate)(MI(ctx) * t, const GA *points, const mulred_msm_rscalar *k, size_t n,
-                           unsigned w, unsigned b0, unsigned b1)
+                           unsigned b0)
 {
     const mulred_msm_plan *plan = t->plan;
-    const unsigned c = plan->window_bits;
-    const uint32_t rmask = t->rep - 1;
+    const unsigned c = plan->window_bits, G = t->G;
     const bool aff = plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE;
-    MI(entry) e[2 * MSM_BLOCK];
-    memset(t->flag, 0, (size_t)t->nb * t->rep);
+    const size_t per_point = (size_t)G * (plan->glv ? 2 : 1);
+    const size_t block = per_point < MSM_BLOCK_PAIRS ? MSM_BLOCK_PAIRS / per_point : 1;
+    MI(entry) e[MSM_BLOCK_PAIRS > 2 * MSM_MAX_GROUP ? MSM_BLOCK_PAIRS : 2 * MSM_MAX_GROUP];
+    memset(t->flag, 0, (size_t)G * plan->buckets);
     t->nbatch = t->nqueue = 0;
     t->epoch++;
-    for (size_t i0 = 0; i0 < n; i0 += MSM_BLOCK) {
-        const size_t i1 = i0 + MSM_BLOCK < n ? i0 + MSM_BLOCK : n;
+    for (size_t i0 = 0; i0 < n; i0 += block) {
+        const size_t i1 = i0 + block < n ? i0 + block : n;
         size_t m = 0;
         if (plan->glv) {
             const uint64_t top = ~(UINT64_C(1) << 63);
             for (size_t i = i0; i < i1; i++) {
-                const uint32_t slot0 = t->nb * ((uint32_t)i & rmask);
                 const uint64_t h1[2] = {k[i].l[0], k[i].l[1] & top},
                                h2[2] = {k[i].l[2], k[i].l[3] & top};
                 /* the signs of the halves ride in bit 63 of their top limbs (see recode) */
                 const uint32_t s1 = (uint32_t)(k[i].l[1] >> 63), s2 = (uint32_t)(k[i].l[3] >> 63);
-                m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, w, c), &points[i], s1 * PAIR_NEG, b0,
-                                  b1, slot0);
-                m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, w, c), &points[i],
-                                  PAIR_ENDO | s2 * PAIR_NEG, b0, b1, slot0);
+                for (unsigned j = 0; j < G; j++) {
+                    const MI(win) *wi = &t->win[j];
+                    m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, wi->w, c), &points[i],
+                                      s1 * PAIR_NEG, b0, wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, wi->w, c), &points[i],
+                                      PAIR_ENDO | s2 * PAIR_NEG, b0, wi, i);
+                }
             }
         } else {
-            for (size_t i = i0; i < i1; i++) {
-                const uint32_t slot0 = t->nb * ((uint32_t)i & rmask);
-                m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, w, c), &points[i], 0, b0, b1,
-                                  slot0);
-            }
+            for (size_t i = i0; i < i1; i++)
+                for (unsigned j = 0; j < G; j++) {
+                    const MI(win) *wi = &t->win[j];
+                    m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, wi->w, c), &points[i], 0, b0,
+                                      wi, i);
+                }
         }
         /* infinity needs no test here: the executor skips it, and an empty bucket that takes
          * it stays infinity */
@@ -521,18 +535,24 @@ static void MI(accumulate)(MI(ctx) * t, const GA *points, const mulred_msm_rscal
 
 /* ---- reduction ------------------------------------------------------------------------------- */
 
+/* Runs m pairs in executor-sized pieces (the pairs of one call have distinct accumulators). */
+static void MI(exec_all)(MI(ctx) * t, MI(pair) * pr, size_t m)
+{
+    for (size_t o = 0; o < m; o += t->cap_exec)
+        MI(exec)(t, pr + o, m - o < t->cap_exec ? m - o : t->cap_exec);
+}
+
 /* Side buckets are folded into the affine ones (normalised in chunks, then batch-added). */
-static void MI(fold_side)(MI(ctx) * t)
+static void MI(fold_side)(MI(ctx) * t, uint32_t lo, uint32_t hi)
 {
     size_t m = 0;
     uint32_t idx[MSM_FOLD_CHUNK];
-    const uint32_t slots = t->nb * t->rep;
-    for (uint32_t j = 0; j <= slots; j++) {
-        if (j < slots && (t->flag[j] & BUCKET_SIDE)) {
+    for (uint32_t j = lo; j <= hi; j++) {
+        if (j < hi && (t->flag[j] & BUCKET_SIDE)) {
             t->fold_x[m] = t->side[j];
             idx[m++] = j;
         }
-        if (m == MSM_FOLD_CHUNK || (j == slots && m)) {
+        if (m == MSM_FOLD_CHUNK || (j == hi && m)) {
             GPUB(xyzz_batch_to_affine_var)(t->fold_a, t->fold_x, m, t->fold_scratch);
             for (size_t i = 0; i < m; i++)
                 t->rpairs[i] = (MI(pair)){&t->bucket[idx[i]], &t->fold_a[i], 0};
@@ -542,89 +562,116 @@ static void MI(fold_side)(MI(ctx) * t)
     }
 }
 
-/* Σ_j (b0 + j + 1)·B_j over the affine buckets j < nb, as a Jacobian point. */
+/* out[j] = Σ_i (b0 + i + 1)·B_(j,i) for every window j of the group (affine buckets), as
+ * Jacobian points. The segments of all the windows share each batch. */
 static void MI(reduce_affine)(MI(ctx) * t, GJ *out, unsigned b0)
 {
-    const unsigned nb = t->nb;
-    for (unsigned j = 0; j < nb * t->rep; j++)
-        if (!(t->flag[j] & BUCKET_AFF)) MI(set_inf)(&t->bucket[j]);
-    MI(fold_side)(t);
-    /* replicas: halve their number per round, pairs (j, j + half) in batches */
-    for (unsigned half = t->rep / 2; half >= 1; half /= 2) {
-        const size_t total = (size_t)nb * half;
-        for (size_t o = 0; o < total; o += t->cap_exec) {
-            const size_t len = total - o < t->cap_exec ? total - o : t->cap_exec;
-            for (size_t i = 0; i < len; i++)
-                t->rpairs[i] = (MI(pair)){&t->bucket[o + i], &t->bucket[o + i + total], 0};
-            MI(exec)(t, t->rpairs, len);
+    const unsigned G = t->G;
+    unsigned K[MSM_MAX_GROUP], L[MSM_MAX_GROUP], Lmax = 0;
+    for (unsigned j = 0; j < G; j++) {
+        const MI(win) *wi = &t->win[j];
+        const uint32_t slots = wi->nb * wi->rep;
+        for (uint32_t s = wi->base; s < wi->base + slots; s++)
+            if (!(t->flag[s] & BUCKET_AFF)) MI(set_inf)(&t->bucket[s]);
+        MI(fold_side)(t, wi->base, wi->base + slots);
+        /* replicas: halve their number per round, pairs (s, s + half·nb) */
+        for (unsigned half = wi->rep / 2; half >= 1; half /= 2) {
+            const size_t total = (size_t)wi->nb * half;
+            for (size_t o = 0; o < total; o += t->cap_exec) {
+                const size_t len = total - o < t->cap_exec ? total - o : t->cap_exec;
+                GA *bk = t->bucket + wi->base;
+                for (size_t i = 0; i < len; i++)
+                    t->rpairs[i] = (MI(pair)){&bk[o + i], &bk[o + i + total], 0};
+                MI(exec)(t, t->rpairs, len);
+            }
         }
+        K[j] = t->segments < wi->nb ? t->segments : wi->nb;
+        L[j] = K[j] ? (wi->nb + K[j] - 1) / K[j] : 0;
+        K[j] = L[j] ? (wi->nb + L[j] - 1) / L[j] : 0;
+        if (L[j] > Lmax) Lmax = L[j];
     }
-
-    unsigned K = t->segments;
-    if (K > nb) K = nb;
-    const unsigned L = (nb + K - 1) / K;
-    K = (nb + L - 1) / L;
-    for (unsigned s = 0; s < K; s++) {
-        MI(set_inf)(&t->seg_s[s]);
-        MI(set_inf)(&t->seg_t[s]);
-    }
-    for (unsigned st = L; st-- > 0;) {
+    /* running sums on K segments of L buckets per window: step st adds bucket sL + st into
+     * S_s, then S_s into T_s */
+    GA *S = t->seg_s, *T = t->seg_t;
+    for (unsigned j = 0; j < G; j++)
+        for (unsigned s = 0; s < K[j]; s++) {
+            MI(set_inf)(&S[j * t->segments + s]);
+            MI(set_inf)(&T[j * t->segments + s]);
+        }
+    for (unsigned st = Lmax; st-- > 0;) {
         size_t m = 0;
-        for (unsigned s = 0; s < K; s++) {
-            const unsigned j = s * L + st;
-            if (j < nb) t->rpairs[m++] = (MI(pair)){&t->seg_s[s], &t->bucket[j], 0};
+        for (unsigned j = 0; j < G; j++) {
+            if (st >= L[j]) continue;
+            for (unsigned s = 0; s < K[j]; s++) {
+                const unsigned i = s * L[j] + st;
+                if (i < t->win[j].nb)
+                    t->rpairs[m++] =
+                        (MI(pair)){&S[j * t->segments + s], &t->bucket[t->win[j].base + i], 0};
+            }
         }
-        MI(exec)(t, t->rpairs, m);
-        for (unsigned s = 0; s < K; s++) t->rpairs[s] = (MI(pair)){&t->seg_t[s], &t->seg_s[s], 0};
-        MI(exec)(t, t->rpairs, K);
+        MI(exec_all)(t, t->rpairs, m);
+        m = 0;
+        for (unsigned j = 0; j < G; j++) {
+            if (st >= L[j]) continue;
+            for (unsigned s = 0; s < K[j]; s++)
+                t->rpairs[m++] = (MI(pair)){&T[j * t->segments + s], &S[j * t->segments + s], 0};
+        }
+        MI(exec_all)(t, t->rpairs, m);
     }
-    /* Σ T_s + L·Σ s·S_s + b0·Σ S_s: a running sum over the segments */
-    GX run, u, tsum;
-    GPUB(xyzz_set_infinity)(&run);
-    GPUB(xyzz_set_infinity)(&u);
-    GPUB(xyzz_set_infinity)(&tsum);
-    for (unsigned s = K; s-- > 0;) {
-        GPUB(xyzz_add_affine)(&run, &run, &t->seg_s[s]);
-        if (s) GPUB(xyzz_add)(&u, &u, &run);
-        GPUB(xyzz_add_affine)(&tsum, &tsum, &t->seg_t[s]);
-    }
-    GJ a, b;
-    GPUB(xyzz_to_jacobian)(out, &tsum);
-    GPUB(xyzz_to_jacobian)(&a, &u);
-    if ((L & (L - 1)) == 0) {
-        unsigned sh = 0;
-        while ((1u << sh) < L) sh++;
-        GPUB(msm_shift)(&a, &a, sh);
-    } else {
-        const uint64_t k[4] = {L, 0, 0, 0};
-        GPUB(jacobian_mul_var)(&a, &a, k);
-    }
-    GPUB(jacobian_add)(out, out, &a);
-    if (b0) {
-        const uint64_t k[4] = {b0, 0, 0, 0};
-        GPUB(xyzz_to_jacobian)(&b, &run);
-        GPUB(jacobian_mul_var)(&b, &b, k);
-        GPUB(jacobian_add)(out, out, &b);
+    /* per window: Σ T_s + L·Σ s·S_s + b0·Σ S_s, a running sum over the segments */
+    for (unsigned j = 0; j < G; j++) {
+        const GA *Sj = S + j * t->segments, *Tj = T + j * t->segments;
+        GX run, u, tsum;
+        GPUB(xyzz_set_infinity)(&run);
+        GPUB(xyzz_set_infinity)(&u);
+        GPUB(xyzz_set_infinity)(&tsum);
+        for (unsigned s = K[j]; s-- > 0;) {
+            GPUB(xyzz_add_affine)(&run, &run, &Sj[s]);
+            if (s) GPUB(xyzz_add)(&u, &u, &run);
+            GPUB(xyzz_add_affine)(&tsum, &tsum, &Tj[s]);
+        }
+        GJ a, b;
+        GPUB(xyzz_to_jacobian)(&out[j], &tsum);
+        GPUB(xyzz_to_jacobian)(&a, &u);
+        if ((L[j] & (L[j] - 1)) == 0) {
+            unsigned sh = 0;
+            while ((1u << sh) < L[j]) sh++;
+            GPUB(msm_shift)(&a, &a, sh);
+        } else {
+            const uint64_t k[4] = {L[j], 0, 0, 0};
+            GPUB(jacobian_mul_var)(&a, &a, k);
+        }
+        GPUB(jacobian_add)(&out[j], &out[j], &a);
+        if (b0) {
+            const uint64_t k[4] = {b0, 0, 0, 0};
+            GPUB(xyzz_to_jacobian)(&b, &run);
+            GPUB(jacobian_mul_var)(&b, &b, k);
+            GPUB(jacobian_add)(&out[j], &out[j], &b);
+        }
     }
 }
 
-/* The same over XYZZ buckets (the side array), by one running sum. */
+/* The same over XYZZ buckets (the side array), by one running sum per window. */
 static void MI(reduce_xyzz)(MI(ctx) * t, GJ *out, unsigned b0)
 {
-    GX run, sum;
-    GPUB(xyzz_set_infinity)(&run);
-    GPUB(xyzz_set_infinity)(&sum);
-    for (unsigned j = t->nb; j-- > 0;) {
-        if (t->flag[j] & BUCKET_SIDE) GPUB(xyzz_add)(&run, &run, &t->side[j]);
-        GPUB(xyzz_add)(&sum, &sum, &run);
-    }
-    GPUB(xyzz_to_jacobian)(out, &sum);
-    if (b0) {
-        GJ b;
-        const uint64_t k[4] = {b0, 0, 0, 0};
-        GPUB(xyzz_to_jacobian)(&b, &run);
-        GPUB(jacobian_mul_var)(&b, &b, k);
-        GPUB(jacobian_add)(out, out, &b);
+    for (unsigned j = 0; j < t->G; j++) {
+        const MI(win) *wi = &t->win[j];
+        GX run, sum;
+        GPUB(xyzz_set_infinity)(&run);
+        GPUB(xyzz_set_infinity)(&sum);
+        for (unsigned i = wi->nb; i-- > 0;) {
+            if (t->flag[wi->base + i] & BUCKET_SIDE)
+                GPUB(xyzz_add)(&run, &run, &t->side[wi->base + i]);
+            GPUB(xyzz_add)(&sum, &sum, &run);
+        }
+        GPUB(xyzz_to_jacobian)(&out[j], &sum);
+        if (b0) {
+            GJ b;
+            const uint64_t k[4] = {b0, 0, 0, 0};
+            GPUB(xyzz_to_jacobian)(&b, &run);
+            GPUB(jacobian_mul_var)(&b, &b, k);
+            GPUB(jacobian_add)(&out[j], &out[j], &b);
+        }
     }
 }
 
@@ -660,7 +707,7 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
     if (n > UINT32_MAX) msm_misuse("tile of %zu points (at most 2^32 - 1)", n);
     MI(ctx) t;
     MI(layout)(&t, plan, scratch);
-    if (t.mark) memset(t.mark, 0, plan->buckets * sizeof *t.mark);
+    if (t.mark) memset(t.mark, 0, (size_t)plan->group * plan->buckets * sizeof *t.mark);
     if (t.beta8) {
         const uint64_t *bp[8];
         FE beta;
@@ -668,20 +715,29 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
         for (int j = 0; j < 8; j++) bp[j] = beta.l;
         X8(load)(t.beta8, bp);
     }
-    t.epoch = 0;
     GPUB(jacobian_set_infinity)(r);
-    for (unsigned w = tile->window1; w-- > tile->window0;) {
-        GJ s;
-        unsigned lo = b0, hi = b1;
-        MI(window_range)(&t, w, &lo, &hi);
-        GPUB(msm_shift)(r, r, plan->window_bits);
-        if (t.nb == 0) continue;
-        MI(accumulate)(&t, points, scalars, n, w, lo, hi);
-        if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
-            MI(reduce_affine)(&t, &s, b0);
-        else
-            MI(reduce_xyzz)(&t, &s, b0);
-        GPUB(jacobian_add)(r, r, &s);
+    /* groups of windows from the top; Horner over the windows */
+    for (unsigned hi = tile->window1; hi > tile->window0;) {
+        const unsigned lo = hi - tile->window0 > plan->group ? hi - plan->group : tile->window0;
+        t.G = 0;
+        for (unsigned w = hi; w-- > lo;) {
+            MI(win) wi = MI(window_slots)(&t, w, t.G, b0, b1);
+            if (wi.nb) t.win[t.G++] = wi;
+        }
+        GJ s[MSM_MAX_GROUP];
+        if (t.G) {
+            MI(accumulate)(&t, points, scalars, n, b0);
+            if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+                MI(reduce_affine)(&t, s, b0);
+            else
+                MI(reduce_xyzz)(&t, s, b0);
+        }
+        unsigned j = 0;
+        for (unsigned w = hi; w-- > lo;) {
+            GPUB(msm_shift)(r, r, plan->window_bits);
+            if (j < t.G && t.win[j].w == w) GPUB(jacobian_add)(r, r, &s[j++]);
+        }
+        hi = lo;
     }
 }
 
@@ -777,18 +833,25 @@ static void MI(plan_fill)(mulred_msm_plan *p, unsigned c, bool glv, mulred_msm_b
     if (form == MULRED_MSM_BUCKETS_AUTO)
         form = c >= MSM_COST.affine_from ? MULRED_MSM_BUCKETS_AFFINE : MULRED_MSM_BUCKETS_XYZZ;
     p->bucket_form = form;
-    /* batch: long enough to amortise the inversion, short enough that few pairs collide
-     * (a pair collides with probability about batch/M) */
-    unsigned batch = (unsigned)(o && o->batch > 0 ? o->batch : 0);
-    if (!batch) {
-        batch = p->buckets / 8;
-        if (batch > MSM_COST.batch_max) batch = MSM_COST.batch_max;
-        if (batch < 32) batch = 32;
+    /* batch: long enough to amortise the inversion (one per batch); windows are accumulated
+     * side by side until the bucket slots reach 16 batches, so that a pair collides with one
+     * already in the batch with probability below batch/(2·slots) ≈ 3% */
+    const unsigned forced = (unsigned)(o && o->batch > 0 ? o->batch : 0);
+    unsigned batch = forced ? forced : MSM_COST.batch_max;
+    unsigned group = 1;
+    if (form == MULRED_MSM_BUCKETS_AFFINE) {
+        while (group < p->windows && group < MSM_MAX_GROUP &&
+               (size_t)group * p->buckets < 16 * (size_t)batch)
+            group++;
+        const size_t slots = (size_t)group * p->buckets;
+        if (!forced && slots < 16 * (size_t)batch)
+            batch = slots / 16 < 32 ? 32 : (unsigned)(slots / 16);
     }
     unsigned queue = o && o->queue > 0 ? (unsigned)o->queue : batch / 4;
     if (o && o->queue < 0) queue = 0;
     p->batch = batch;
     p->queue = queue;
+    p->group = group;
 }
 
 void GPUB(msm_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts)

@@ -14,6 +14,8 @@
 
 /* Widest window: Booth digits of c bits have |d| <= 2^(c−1) buckets. */
 #define MSM_MAX_WINDOW_BITS 16
+/* Most windows accumulated side by side in one pass (plan->group). */
+#define MSM_MAX_GROUP 64
 
 /* API misuse: prints "mulred: msm: MESSAGE" and aborts. */
 _Noreturn void msm_misuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
