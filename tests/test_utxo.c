@@ -285,17 +285,39 @@ static void test_primitives(void)
     uint8_t buf[16];
     const uint8_t *p;
     uint64_t v;
-    /* CompactSize: round trip, canonical forms, Core's MAX_SIZE. */
-    uint64_t vals[] = {0, 1, 252, 253, 0xffff, 0x10000, 0x02000000};
-    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
-        size_t n = utxo_write_compact_size(buf, vals[i]);
+    /* CompactSize: the bytes the protocol defines (one byte below 253; else a marker 0xfd,
+     * 0xfe or 0xff and the value as a little-endian u16, u32 or u64), reading them back, every
+     * shorter prefix truncated. */
+    static const struct {
+        uint64_t value;
+        const char *hex;
+    } cs[] = {
+        {0, "00"},
+        {1, "01"},
+        {252, "fc"},
+        {253, "fdfd00"},
+        {0xffff, "fdffff"},
+        {0x10000, "fe00000100"},
+        {0x02000000, "fe00000002"}, /* Core's MAX_SIZE */
+        {0xffffffffu, "feffffffff"},
+        {0x100000000ull, "ff0000000001000000"},
+        {UINT64_MAX, "ffffffffffffffffff"},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        size_t n = utxo_write_compact_size(buf, cs[i].value), want_len;
+        uint8_t *want = test_unhex(cs[i].hex, &want_len);
+        CU_ASSERT_EQUAL(n, want_len);
+        CU_ASSERT(memcmp(buf, want, want_len) == 0);
+        free(want);
+        if (cs[i].value > 0x02000000) continue; /* above MAX_SIZE: refused when read (below) */
         p = buf;
         CU_ASSERT_EQUAL(utxo_read_compact_size(&v, &p, buf + n), UTXO_OK);
-        CU_ASSERT_EQUAL(v, vals[i]);
+        CU_ASSERT_EQUAL(v, cs[i].value);
         CU_ASSERT_EQUAL((size_t)(p - buf), n);
-        p = buf;
-        CU_ASSERT_EQUAL(utxo_read_compact_size(&v, &p, buf + n - 1),
-                        n == 1 ? UTXO_TRUNCATED : UTXO_TRUNCATED);
+        for (size_t k = 0; k < n; k++) {
+            p = buf;
+            CU_ASSERT_EQUAL(utxo_read_compact_size(&v, &p, buf + k), UTXO_TRUNCATED);
+        }
     }
     static const uint8_t nc1[] = {253, 252, 0}, nc2[] = {254, 0xff, 0xff, 0, 0},
                          nc3[] = {255, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0},
@@ -309,16 +331,40 @@ static void test_primitives(void)
     p = big;
     CU_ASSERT_EQUAL(utxo_read_compact_size(&v, &p, big + 5), UTXO_TOO_LARGE);
 
-    /* VARINT: round trip at 32 and 64 bits, overflow just past each width. */
-    uint64_t vv[] = {0, 127, 128, 255, 16511, 16512, 0xffffffffu, UINT64_MAX};
-    for (size_t i = 0; i < sizeof vv / sizeof vv[0]; i++) {
-        size_t n = utxo_write_varint(buf, vv[i]);
+    /* VARINT: Bitcoin Core's published bit patterns (src/test/serialize_tests.cpp,
+     * varints_bitpattern), plus 127/128 and 16511/16512 (the 1-2 and 2-3 byte boundaries:
+     * 0x7f, 0x8000, 0xff7f, 0x808000) and 2^32 (just past the 32-bit range), written and read
+     * back at 64 and 32 bits. */
+    static const struct {
+        uint64_t value;
+        const char *hex;
+    } vi[] = {
+        {0, "00"},
+        {0x7f, "7f"},
+        {0x80, "8000"},
+        {0x1234, "a334"},
+        {0xffff, "82fe7f"},
+        {0x123456, "c7e756"},
+        {0x80123456u, "86ffc7e756"},
+        {0xffffffffu, "8efefefe7f"},
+        {0x7fffffffffffffffull, "fefefefefefefefe7f"},
+        {0xffffffffffffffffull, "80fefefefefefefefe7f"},
+        {16511, "ff7f"},
+        {16512, "808000"},
+        {0x100000000ull, "8efefeff00"},
+    };
+    for (size_t i = 0; i < sizeof vi / sizeof vi[0]; i++) {
+        size_t n = utxo_write_varint(buf, vi[i].value), want_len;
+        uint8_t *want = test_unhex(vi[i].hex, &want_len);
+        CU_ASSERT_EQUAL(n, want_len);
+        CU_ASSERT(memcmp(buf, want, want_len) == 0);
+        free(want);
         p = buf;
         CU_ASSERT_EQUAL(utxo_read_varint(&v, &p, buf + n, 64), UTXO_OK);
-        CU_ASSERT_EQUAL(v, vv[i]);
+        CU_ASSERT_EQUAL(v, vi[i].value);
         p = buf;
         CU_ASSERT_EQUAL(utxo_read_varint(&v, &p, buf + n, 32),
-                        vv[i] <= 0xffffffffu ? UTXO_OK : UTXO_TOO_LARGE);
+                        vi[i].value <= 0xffffffffu ? UTXO_OK : UTXO_TOO_LARGE);
     }
     for (int i = 0; i < 2000; i++) {
         uint64_t x = test_rand64() >> test_rand_below(64);
@@ -326,10 +372,6 @@ static void test_primitives(void)
         p = buf;
         CU_ASSERT(utxo_read_varint(&v, &p, buf + n, 64) == UTXO_OK && v == x);
     }
-    /* 2^32 needs 5 bytes: 0x8e 0xfe 0xfe 0xff 0x00. */
-    size_t n = utxo_write_varint(buf, 0x100000000ull);
-    p = buf;
-    CU_ASSERT_EQUAL(utxo_read_varint(&v, &p, buf + n, 32), UTXO_TOO_LARGE);
     memset(buf, 0xff, 11);
     buf[11] = 0;
     p = buf;
