@@ -412,6 +412,7 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
                                          : mulred_error_set(err, rc, "%s", why);
         }
     }
+    MULRED_VERIFY(status != MULRED_OK || (job->nruns >= 1 && job->nruns == (naxis ? naxis : 1)));
     job->kind = kind;
     free(base), free(scratch), free(seen), free(entries), free(text);
     return status;

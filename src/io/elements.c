@@ -111,6 +111,7 @@ static int ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mulred_error
         pos++;
     }
     while (start + pos < hi && pos < got) {
+        MULRED_VERIFY(start + pos >= lo); /* a line belongs to the chunk holding its first byte */
         size_t line = pos, end = pos;
         while (end < got && buf[end] != '\n') end++;
         if (end == got && start + got < f->size) {
