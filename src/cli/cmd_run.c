@@ -56,16 +56,17 @@ static double load_average(void)
 
 static void run_usage(void)
 {
-    cli_out("Usage: mulred run JOBFILE [--json] [--output FILE]\n"
+    cli_out("Usage: mulred run JOBFILE [--json[=BOOL]] [--output FILE]\n"
             "\n"
             "Runs a job file: 'key = value' lines ('#' starts a comment) whose keys are the\n"
             "long options of the subcommand named by 'kind' (kind = muhash), parsed by the same\n"
             "code, so a value means the same in both:\n"
             "  kind, flavor, insert, remove, snapshot, txoutset-hash, synthetic, seed, threads,\n"
             "  output, json, progress\n"
-            "insert and remove may repeat. 'flavor = bitcoin, kaspa' runs the workload once per\n"
-            "flavor. Relative input paths are relative to the job file's directory; output is\n"
-            "relative to the current directory.\n"
+            "insert, remove and snapshot may repeat. 'flavor = bitcoin, kaspa' runs the workload\n"
+            "once per flavor. Relative input paths are relative to the job file's directory;\n"
+            "output is relative to the current directory. A flag is true/false in a job file\n"
+            "and --flag or --flag=BOOL on the command line.\n"
             "\n"
             "  --json[=BOOL]  print one JSON object: {job, status, exit_status, environment,\n"
             "                 runs: [one 'mulred muhash --json' object per run]}\n"
