@@ -109,6 +109,28 @@ static void test_file_errors(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/tmp: is a directory"));
 }
 
+/* Units of a synthetic set: blocks of MULRED_SYNTH_CHUNK elements, the last one shorter. */
+static void test_synthetic_units(void)
+{
+    static const struct {
+        uint64_t n, units;
+    } cases[] = {{0, 0},    {1, 1},    {1023, 1}, {1024, 1},
+                 {1025, 2}, {2048, 2}, {2049, 3}, {UINT64_MAX, UINT64_MAX / 1024 + 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t n = cases[i].n, u = mulred_synth_units(n);
+        CU_ASSERT_EQUAL(u, cases[i].units);
+        mulred_synth_set set = {MULRED_MUHASH_BITCOIN, 1, 99, 99, false};
+        mulred_synth_select(&set, n, 0, u);
+        CU_ASSERT(set.first == 0 && set.count == n); /* all units: the whole set */
+        if (u == 0) continue;
+        mulred_synth_select(&set, n, u - 1, u);
+        CU_ASSERT_EQUAL(set.first, (u - 1) * 1024);
+        CU_ASSERT_EQUAL(set.count, n - (u - 1) * 1024); /* the last block: the remainder */
+        mulred_synth_select(&set, n, u, u);
+        CU_ASSERT_EQUAL(set.count, 0);
+    }
+}
+
 static void test_synthetic(void)
 {
     for (int f = 0; f < 2; f++) {
@@ -169,5 +191,5 @@ void test_register(void)
 {
     TEST_SUITE("sources", {"element files: every rank/chunk split", test_file_splits},
                {"element files: errors name FILE:LINE", test_file_errors},
-               {"synthetic UTXO sets", test_synthetic});
+               {"synthetic units", test_synthetic_units}, {"synthetic UTXO sets", test_synthetic});
 }

@@ -105,7 +105,7 @@ int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
      * job-file form accepts. */
     struct option *longopts = calloc(kind->nkeys + cli_output_nkeys + 2, sizeof *longopts);
     void *opts = calloc(1, kind->opts_size), *result = calloc(1, kind->result_size);
-    mulred_error err;
+    mulred_error err; /* errors not yet printed; usage errors print at once */
     mulred_error_clear(&err);
     cli_parser p = {0};
     cli_output_opts out = {0};
@@ -181,7 +181,7 @@ int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
         status = cli_output_close(f, out.output, &err);
     }
 done:
-    if (status != MULRED_OK && status != MULRED_EUSAGE) cli_report(&err);
+    if (err.status != MULRED_OK) cli_report(&err);
     cli_parser_free(&p);
     free(longopts), free(opts), free(result);
     return status;
