@@ -50,8 +50,11 @@ static int group_setup(mulred_error *err)
 
 void dist_group_free(void)
 {
-    if (group_op != MPI_OP_NULL) MPI_Op_free(&group_op);
-    if (group_keyval != MPI_KEYVAL_INVALID) MPI_Type_free_keyval(&group_keyval);
+    if (group_op != MPI_OP_NULL)
+        MULRED_CHECK(MPI_Op_free(&group_op) == MPI_SUCCESS, "freeing the group reduce op");
+    if (group_keyval != MPI_KEYVAL_INVALID)
+        MULRED_CHECK(MPI_Type_free_keyval(&group_keyval) == MPI_SUCCESS,
+                     "freeing the group attribute key");
 }
 
 /* root >= 0: MPI_Reduce to root; root < 0: MPI_Allreduce. */
