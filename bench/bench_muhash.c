@@ -4,6 +4,7 @@
  * set, all measured in one run so that ratios are meaningful on a noisy machine. */
 #include <getopt.h>
 #include <gmp.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #include "mulred/muhash.h"
 #include "mulred/sources.h"
 #include "num3072/num3072.h"
-#include "util/json.h"
+#include "cli/json.h"
 #include "util/util.h"
 
 double bench_median_ns(void (*fn)(void *arg), void *arg, int reps, int samples)
@@ -123,11 +124,11 @@ static double run_seconds(const char *cmd)
     size_t n = fread(buf, 1, sizeof buf - 1, p);
     buf[n] = '\0';
     if (pclose(p) != 0) return -1;
-    mulred_error err;
-    mulred_json_value *v = mulred_json_parse(buf, n, "result", &err);
-    double s = mulred_json_get_number(v, "seconds", -1);
-    mulred_json_free(v);
-    return s;
+    json_t *v = json_loadb(buf, n, 0, NULL);
+    const json_t *s = json_object_get(v, "seconds");
+    double seconds = json_is_number(s) ? json_number_value(s) : -1;
+    json_decref(v);
+    return seconds;
 }
 
 typedef struct {

@@ -7,7 +7,7 @@
  *                before timing; building it is a separate line, it happens once per file);
  *   muhash 1t/2t the engine (mulred_muhash_reduce) over the whole file with 1 and 2 threads;
  *                its per-thread CPU split gives the decode share of the total;
- *   2 ranks      rank 0's and rank 1's shares (mulred_utxo_plan) reduced one after the other
+ *   2 ranks      rank 0's and rank 1's shares (mulred_plan_weighted) reduced one after the other
  *                with 1 thread each, in this process; the 2-rank time is the slower share (the
  *                ranks run concurrently on separate cores; the MPI reduce of two states costs
  *                ~2 µs). A real run: mpirun -n 2 mulred muhash --snapshot FILE --threads 1.
@@ -25,9 +25,10 @@
 #include "bench.h"
 #include "cli/cli.h"
 #include "io/utxo_source.h"
+#include "cli/json.h"
 #include "mulred/muhash.h"
+#include "mulred/plan.h"
 #include "mulred/utxo.h"
-#include "util/json.h"
 #include "util/util.h"
 
 #define MAINNET_COINS 180e6
@@ -74,7 +75,7 @@ static int decode_produce(void *ctx, size_t i, mulred_muhash_sink *sink, mulred_
 static int decode_threads(double *secs, const char *path, int threads, mulred_error *err)
 {
     mulred_utxo_source *s;
-    int rc = mulred_utxo_source_open(&s, path, 0, 1, err);
+    int rc = mulred_utxo_source_open(&s, path, NULL, err);
     if (rc) return rc;
     uint64_t first, end;
     mulred_utxo_source_range(s, &first, &end, NULL);
@@ -91,8 +92,12 @@ static int reduce_share(double *secs, mulred_muhash_stats *stats, mulred_muhash_
                         const char *path, int rank, int nranks, int threads, mulred_error *err)
 {
     mulred_utxo_source *s;
-    int rc = mulred_utxo_source_open(&s, path, rank, nranks, err);
+    int rc = mulred_utxo_source_open(&s, path, NULL, err);
     if (rc) return rc;
+    const uint64_t *coins_before;
+    uint64_t units = mulred_utxo_source_units(s, &coins_before);
+    mulred_unit_range r = mulred_plan_weighted(coins_before, units, rank, nranks);
+    mulred_utxo_source_select(s, r.first, r.end);
     double t0 = mulred_wtime();
     rc = mulred_muhash_reduce(st, MULRED_MUHASH_BITCOIN, mulred_utxo_source_muhash(s), 1, threads,
                               stats, err);
@@ -219,7 +224,7 @@ int mulred_bench_utxo(int argc, char **argv)
     uint8_t d_ref[32], d[32];
     for (int k = 0; k < R && rc == MULRED_OK; k++) {
         mulred_utxo_source *s;
-        if ((rc = mulred_utxo_source_open(&s, file, 0, 1, &err))) break;
+        if ((rc = mulred_utxo_source_open(&s, file, NULL, &err))) break;
         rc = decode_all(&dec[k], s, &err);
         mulred_utxo_source_close(s);
         if (rc || (rc = decode_threads(&dec2[k], file, 2, &err))) break;

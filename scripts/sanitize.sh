@@ -5,7 +5,7 @@
 . "$(dirname "$0")/common.sh"
 install_packages "${MULRED_PACKAGES[@]}" "${MULRED_TEST_PACKAGES[@]}"
 BUILD_DIR=${SANITIZE_BUILD_DIR:-$MULRED_ROOT/build-sanitize}
-build_mulred -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMULRED_SANITIZE=ON
+build_mulred -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMULRED_SANITIZE=ON -DMULRED_VERIFY=ON
 export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0:abort_on_error=0}
 export LSAN_OPTIONS=suppressions=$MULRED_ROOT/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -4,6 +4,7 @@
 
 #include "harness.h"
 #include "mulred/muhash.h"
+#include "mulred/plan.h"
 #include "mulred/sources.h"
 
 static void digest_hex(char hex[65], const mulred_muhash_state *s)
@@ -13,7 +14,8 @@ static void digest_hex(char hex[65], const mulred_muhash_state *s)
     mulred_muhash_display(hex, d, s->flavor);
 }
 
-/* Reduces `path` as rank r of n with the given chunk size, for every r, combining the ranks. */
+/* Reduces `path` as rank r of n (its units by the plan) with the given chunk size, for every r,
+ * combining the ranks. */
 static int file_digest(char hex[65], const char *path, int nranks, size_t chunk, int threads,
                        mulred_error *err)
 {
@@ -21,9 +23,11 @@ static int file_digest(char hex[65], const char *path, int nranks, size_t chunk,
     mulred_muhash_init(&total, MULRED_MUHASH_BITCOIN);
     for (int r = 0; r < nranks; r++) {
         mulred_element_file *f;
-        if (mulred_element_file_open_chunked(&f, path, false, r, nranks, chunk, err)) return err->status;
-        int st = mulred_muhash_reduce(&part, MULRED_MUHASH_BITCOIN, mulred_element_file_source(f),
-                                      1, threads, NULL, err);
+        if (mulred_element_file_open(&f, path, false, chunk, true, err)) return err->status;
+        CU_ASSERT(!mulred_element_file_is_stream(f));
+        mulred_unit_range u = mulred_plan_units(mulred_element_file_units(f), r, nranks);
+        const mulred_muhash_source *src = mulred_element_file_select(f, u.first, u.end);
+        int st = mulred_muhash_reduce(&part, MULRED_MUHASH_BITCOIN, src, 1, threads, NULL, err);
         mulred_element_file_close(f);
         if (st) return st;
         mulred_muhash_combine(&total, &part);
@@ -98,27 +102,32 @@ static void test_file_errors(void)
     }
     mulred_element_file *f;
     mulred_error err;
-    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/nonexistent/elements", false, 0, 1, &err),
+    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/nonexistent/elements", false, 0, true, &err),
                     MULRED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/nonexistent/elements: cannot open"));
-    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/tmp", false, 0, 1, &err), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/tmp", false, 0, true, &err), MULRED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/tmp: is a directory"));
 }
 
-static void test_split_range(void)
+/* Units of a synthetic set: blocks of MULRED_SYNTH_CHUNK elements, the last one shorter. */
+static void test_synthetic_units(void)
 {
-    for (int it = 0; it < 200; it++) {
-        uint64_t n = it < 100 ? (uint64_t)it : test_rand64() >> test_rand_below(64);
-        int nranks = 1 + (int)test_rand_below(17);
-        uint64_t next = 0;
-        for (int r = 0; r < nranks; r++) {
-            uint64_t first, count;
-            mulred_split_range(&first, &count, n, r, nranks);
-            CU_ASSERT_EQUAL(first, next);
-            CU_ASSERT(count <= n / (uint64_t)nranks + 1);
-            next = first + count;
-        }
-        CU_ASSERT_EQUAL(next, n);
+    static const struct {
+        uint64_t n, units;
+    } cases[] = {{0, 0},    {1, 1},    {1023, 1}, {1024, 1},
+                 {1025, 2}, {2048, 2}, {2049, 3}, {UINT64_MAX, UINT64_MAX / 1024 + 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t n = cases[i].n, u = mulred_synth_units(n);
+        CU_ASSERT_EQUAL(u, cases[i].units);
+        mulred_synth_set set = {MULRED_MUHASH_BITCOIN, 1, 99, 99, false};
+        mulred_synth_select(&set, n, 0, u);
+        CU_ASSERT(set.first == 0 && set.count == n); /* all units: the whole set */
+        if (u == 0) continue;
+        mulred_synth_select(&set, n, u - 1, u);
+        CU_ASSERT_EQUAL(set.first, (u - 1) * 1024);
+        CU_ASSERT_EQUAL(set.count, n - (u - 1) * 1024); /* the last block: the remainder */
+        mulred_synth_select(&set, n, u, u);
+        CU_ASSERT_EQUAL(set.count, 0);
     }
 }
 
@@ -156,16 +165,25 @@ static void test_synthetic(void)
         mulred_error err;
         CU_ASSERT_EQUAL(mulred_muhash_reduce(&s, flavor, &src, 1, 2, NULL, &err), MULRED_OK);
         digest_hex(whole, &s);
-        mulred_muhash_init(&t, flavor);
-        for (int r = 0; r < 3; r++) {
-            mulred_synth_set part = {flavor, 9, 0, 0, false};
-            mulred_split_range(&part.first, &part.count, 10000, r, 3);
-            mulred_synth_source(&src, &part);
-            CU_ASSERT_EQUAL(mulred_muhash_reduce(&u, flavor, &src, 1, 1 + r, NULL, &err), MULRED_OK);
-            mulred_muhash_combine(&t, &u);
+        for (int nranks = 1; nranks <= 12; nranks += 1 + nranks / 2) {
+            mulred_muhash_init(&t, flavor);
+            uint64_t covered = 0;
+            for (int r = 0; r < nranks; r++) {
+                mulred_synth_set part = {flavor, 9, 0, 0, false};
+                mulred_unit_range rr = mulred_plan_units(mulred_synth_units(10000), r, nranks);
+                mulred_synth_select(&part, 10000, rr.first, rr.end);
+                CU_ASSERT_EQUAL(part.first, covered); /* units of 1024 elements, in order */
+                CU_ASSERT(part.first % MULRED_SYNTH_CHUNK == 0);
+                covered += part.count;
+                mulred_synth_source(&src, &part);
+                CU_ASSERT_EQUAL(mulred_muhash_reduce(&u, flavor, &src, 1, 1 + r % 3, NULL, &err),
+                                MULRED_OK);
+                mulred_muhash_combine(&t, &u);
+            }
+            CU_ASSERT_EQUAL(covered, 10000);
+            digest_hex(split, &t);
+            CU_ASSERT_STRING_EQUAL(whole, split);
         }
-        digest_hex(split, &t);
-        CU_ASSERT_STRING_EQUAL(whole, split);
     }
 }
 
@@ -173,5 +191,5 @@ void test_register(void)
 {
     TEST_SUITE("sources", {"element files: every rank/chunk split", test_file_splits},
                {"element files: errors name FILE:LINE", test_file_errors},
-               {"split_range", test_split_range}, {"synthetic UTXO sets", test_synthetic});
+               {"synthetic units", test_synthetic_units}, {"synthetic UTXO sets", test_synthetic});
 }

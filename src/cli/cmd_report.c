@@ -3,8 +3,11 @@
  *
  * Inputs are what `mulred run --json` writes ({job, status, environment, runs: […]}, also the
  * placeholders slurm/scaling.sh writes before a job starts), bare `mulred muhash --json`
- * objects, or arrays of either. A file that is missing, unparsable, failed or still pending
- * becomes a row saying so: a sweep with a hole must show the hole.
+ * objects, or arrays of either, read with jansson. A file that is missing, failed, still pending
+ * or of the wrong shape becomes a row saying so: a sweep with a hole must show the hole. A file
+ * that is not JSON at all (RFC 8259 as jansson reads it: no leading zeros, no "1.", no lone
+ * surrogates, no raw control characters, no duplicate keys) is bad input: the report stops with
+ * exit status 2 naming the file, line and column, and prints nothing.
  *
  * Rows are grouped by workload (kind, flavor, elements inserted and removed). In each group the
  * baseline is the smallest successful configuration (fewest cores = ranks × threads, then fewest
@@ -18,9 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "cli/cli.h"
 #include "cli/report_math.h"
-#include "util/json.h"
 #include "util/util.h"
 
 typedef struct {
@@ -60,33 +64,52 @@ static report_row *rows_add(report_rows *rs)
     return row;
 }
 
-static int env_int(const mulred_json_value *env, const char *key)
+/* A member's string (NULL unless a string) or number (fallback unless a number); NULL objects
+ * and non-objects have no members. */
+static const char *jstr(const json_t *obj, const char *key)
 {
-    const char *s = mulred_json_get_string(env, key);
+    return json_string_value(json_object_get(obj, key));
+}
+
+static double jnum(const json_t *obj, const char *key, double fallback)
+{
+    const json_t *v = json_object_get(obj, key);
+    return json_is_number(v) ? json_number_value(v) : fallback;
+}
+
+/* A count that fits an int, else 0 (unknown). */
+static int jint(const json_t *obj, const char *key)
+{
+    double v = jnum(obj, key, 0);
+    return v >= 0 && v <= 1 << 30 ? (int)v : 0;
+}
+
+static int env_int(const json_t *env, const char *key)
+{
+    const char *s = jstr(env, key);
     return s ? atoi(s) : 0;
 }
 
-static double phase(const mulred_json_value *run, const char *name, const char *stat)
+static double phase(const json_t *run, const char *name, const char *stat)
 {
-    return mulred_json_get_number(mulred_json_get(mulred_json_get(run, "phases"), name), stat, NAN);
+    return jnum(json_object_get(json_object_get(run, "phases"), name), stat, NAN);
 }
 
 /* One `mulred muhash --json` object. */
-static void add_run(report_rows *rs, const mulred_json_value *run, const char *source,
-                    const char *job)
+static void add_run(report_rows *rs, const json_t *run, const char *source, const char *job)
 {
     report_row *row = rows_add(rs);
     snprintf(row->source, sizeof row->source, "%s", source);
     snprintf(row->job, sizeof row->job, "%s", job ? job : "");
-    const char *flavor = mulred_json_get_string(run, "flavor");
-    const char *hash = mulred_json_get_string(run, "muhash");
-    double ins = mulred_json_get_number(run, "inserted", NAN);
-    double rem = mulred_json_get_number(run, "removed", NAN);
-    row->elements = mulred_json_get_number(run, "elements", NAN);
-    row->nodes = (int)mulred_json_get_number(run, "nodes", 0);
-    row->ranks = (int)mulred_json_get_number(run, "ranks", 0);
-    row->threads = (int)mulred_json_get_number(run, "threads", 0);
-    row->seconds = mulred_json_get_number(run, "seconds", NAN);
+    const char *flavor = jstr(run, "flavor");
+    const char *hash = jstr(run, "muhash");
+    double ins = jnum(run, "inserted", NAN);
+    double rem = jnum(run, "removed", NAN);
+    row->elements = jnum(run, "elements", NAN);
+    row->nodes = jint(run, "nodes");
+    row->ranks = jint(run, "ranks");
+    row->threads = jint(run, "threads");
+    row->seconds = jnum(run, "seconds", NAN);
     row->mpi_reduce_min = phase(run, "mpi_reduce", "min");
     row->finalize_max = phase(run, "finalize", "max");
     double rd = phase(run, "read", "max"), gen = phase(run, "generate", "max");
@@ -99,7 +122,7 @@ static void add_run(report_rows *rs, const mulred_json_value *run, const char *s
 }
 
 static void add_problem(report_rows *rs, const char *source, const char *job, const char *status,
-                        const mulred_json_value *env)
+                        const json_t *env)
 {
     report_row *row = rows_add(rs);
     snprintf(row->source, sizeof row->source, "%s", source);
@@ -113,67 +136,68 @@ static void add_problem(report_rows *rs, const char *source, const char *job, co
     }
 }
 
-static void add_document(report_rows *rs, const mulred_json_value *v, const char *source, int depth)
+static void add_document(report_rows *rs, const json_t *v, const char *source, int depth)
 {
-    if (v->type == MULRED_JSON_ARRAY && depth == 0) {
-        for (size_t i = 0; i < v->count; i++) add_document(rs, &v->items[i], source, 1);
+    if (json_is_array(v) && depth == 0) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            add_document(rs, json_array_get(v, i), source, 1);
         return;
     }
-    if (v->type != MULRED_JSON_OBJECT) {
+    if (!json_is_object(v)) {
         add_problem(rs, source, NULL, "invalid: not a result object", NULL);
         return;
     }
-    const mulred_json_value *runs = mulred_json_get(v, "runs");
+    const json_t *runs = json_object_get(v, "runs");
     if (!runs) {
-        if (mulred_json_get(v, "muhash"))
+        if (json_object_get(v, "muhash"))
             add_run(rs, v, source, NULL);
         else
             add_problem(rs, source, NULL, "invalid: neither a run nor a job result", NULL);
         return;
     }
-    const char *job = mulred_json_get_string(v, "job");
-    const char *status = mulred_json_get_string(v, "status");
-    const mulred_json_value *env = mulred_json_get(v, "environment");
-    const mulred_json_value *load = mulred_json_get(v, "load_average");
-    if (runs->type == MULRED_JSON_ARRAY)
-        for (size_t i = 0; i < runs->count; i++)
-            if (runs->items[i].type == MULRED_JSON_OBJECT) {
-                add_run(rs, &runs->items[i], source, job);
-                rs->rows[rs->n - 1].load_start = mulred_json_get_number(load, "start", NAN);
-                rs->rows[rs->n - 1].load_end = mulred_json_get_number(load, "end", NAN);
-            }
+    const char *job = jstr(v, "job");
+    const char *status = jstr(v, "status");
+    const json_t *env = json_object_get(v, "environment");
+    const json_t *load = json_object_get(v, "load_average");
+    for (size_t i = 0; i < json_array_size(runs); i++) /* 0 unless an array */
+        if (json_is_object(json_array_get(runs, i))) {
+            add_run(rs, json_array_get(runs, i), source, job);
+            rs->rows[rs->n - 1].load_start = jnum(load, "start", NAN);
+            rs->rows[rs->n - 1].load_end = jnum(load, "end", NAN);
+        }
     if (!status || strcmp(status, "ok") != 0) {
         char why[96];
-        const mulred_json_value *code = mulred_json_get(v, "exit_status");
-        if (status && strcmp(status, "failed") == 0 && code && code->type == MULRED_JSON_NUMBER)
-            snprintf(why, sizeof why, "failed (exit %.0f)", code->number);
+        const json_t *code = json_object_get(v, "exit_status");
+        if (status && strcmp(status, "failed") == 0 && json_is_number(code))
+            snprintf(why, sizeof why, "failed (exit %.0f)", json_number_value(code));
         else if (status && strcmp(status, "submitted") == 0) /* scaling.sh placeholder */
             snprintf(why, sizeof why, "no result (submitted, never finished)");
         else
             snprintf(why, sizeof why, "%s", status ? status : "invalid: no status");
         add_problem(rs, source, job, why, env);
-    } else if (runs->type != MULRED_JSON_ARRAY || runs->count == 0) {
+    } else if (!json_is_array(runs) || json_array_size(runs) == 0) {
         add_problem(rs, source, job, "invalid: no runs", env);
     }
 }
 
-static void add_file(report_rows *rs, const char *path)
+/* Adds the rows of one file. A missing file is a row; a file that is not JSON is bad input
+ * (MULRED_EINPUT with "FILE: line L, column C: reason"). Integers beyond 64 bits (a seed of
+ * 2^64 − 1 is fine, jansson's integers are signed) are read as reals: the report uses every
+ * number as a double. */
+static int add_file(report_rows *rs, const char *path, mulred_error *err)
 {
     if (access(path, F_OK) != 0) {
         add_problem(rs, path, NULL, "missing", NULL);
-        return;
+        return MULRED_OK;
     }
-    mulred_error err;
-    mulred_error_clear(&err);
-    mulred_json_value *v = mulred_json_parse_file(path, &err);
-    if (!v) {
-        char why[600];
-        snprintf(why, sizeof why, "invalid: %s", err.message);
-        add_problem(rs, path, NULL, why, NULL);
-        return;
-    }
+    json_error_t jerr;
+    json_t *v = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &jerr);
+    if (!v)
+        return mulred_error_set(err, MULRED_EINPUT, "%s: line %d, column %d: %s", path, jerr.line,
+                                jerr.column, jerr.text);
     add_document(rs, v, path, 0);
-    mulred_json_free(v);
+    json_decref(v);
+    return MULRED_OK;
 }
 
 /* ---- grouping and metrics ---- */
@@ -609,7 +633,7 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
         out,
         "# Projected strong scaling — a MODEL, not a measurement\n\n"
         "Workload `%s`: %.4g %ss. Nodes of %g cores, each running %g rank(s) × %g thread(s).\n\n"
-        "Model: T(N) = items · c / (N · cores) + ⌈log₂ threads⌉ · op + ⌈log₂ P⌉ · (op + α + "
+        "Model: T(N) = items · c / (N · cores) + (threads − 1) · op + ⌈log₂ P⌉ · (op + α + "
         "m/β) + finalize\n\n"
         "| parameter | value | source |\n|---|---|---|\n"
         "| c, cost per %s per core | %s | %s |\n"
@@ -619,9 +643,9 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
         "| β, bandwidth | %.3g GB/s | %s |\n"
         "| finalize (rank 0) | %s | %s |\n\n"
         "Assumptions: items spread evenly over all cores (perfect balance, no stragglers);\n"
-        "per-core speed independent of node count; a binomial-tree MPI_Reduce; no I/O, "
-        "start-up or\nOS noise. Real runs fall below this curve; the gap is what to "
-        "measure.\n\n"
+        "per-core speed independent of node count; a rank's thread partials combined in "
+        "sequence;\na binomial-tree MPI_Reduce; no I/O, start-up or OS noise. Real runs fall "
+        "below this\ncurve; the gap is what to measure.\n\n"
         "| nodes | ranks | cores | predicted (s) | compute (s) | reduce (s) | speedup | "
         "efficiency |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
         w.name, w.items, w.item_name, m.cores_per_node, m.ranks_per_node,
@@ -708,7 +732,8 @@ static void report_usage(void)
         "  --cores-per-node C (default: the largest measured run, else 2)\n"
         "  --ranks-per-node R (default 1)  --max-nodes N (default 1024)\n"
         "\n"
-        "Exit status: 0 report written, 1 usage, 3 gnuplot missing or failed.\n");
+        "Exit status: 0 report written, 1 usage, 2 a file that is not JSON (named, with its\n"
+        "line), 3 gnuplot missing or failed.\n");
 }
 
 static int parse_positive(const char *s, double *out)
@@ -827,9 +852,13 @@ int mulred_cmd_report(int argc, char **argv)
     }
 
     report_rows rs = {0};
-    for (int i = optind; i < argc; i++) add_file(&rs, argv[i]);
     mulred_error err;
     mulred_error_clear(&err);
+    for (int i = optind; i < argc; i++)
+        if (add_file(&rs, argv[i], &err)) {
+            free(rs.rows);
+            return cli_report(&err);
+        }
     int status = MULRED_OK;
     if (proj) {
         if (!(po.cores_per_node > 0)) {

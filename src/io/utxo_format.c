@@ -496,6 +496,8 @@ static ssize_t reader_ensure(utxo_reader *r, size_t want, mulred_error *err)
         }
         r->len += (size_t)got;
     }
+    /* The contract of the reader: nothing at or past the limit is ever read. */
+    MULRED_VERIFY(r->pos <= r->len && r->len <= r->cap && r->buf_off + r->len <= r->limit);
     return (ssize_t)(r->len - r->pos);
 }
 
@@ -542,6 +544,7 @@ int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const 
         if (legacy) {
             size_t used = utxo_decode_coin(&coin, p, e, true, NULL, path, goff, at_eof, err);
             if (!used) return MULRED_EINPUT;
+            MULRED_VERIFY(used <= (size_t)(e - p) && coin.ser_len <= MULRED_UTXO_MAX_TXOUTSER);
             r.pos += used;
             ordinal++, left--;
             if (v && v->coin && (rc = v->coin(v->ctx, &coin, err))) return rc;
@@ -581,11 +584,13 @@ int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const 
             size_t used = utxo_decode_coin(&coin, r.buf + r.pos, r.buf + r.len, false, txid, path,
                                            coff, at_eof, err);
             if (!used) return MULRED_EINPUT;
+            MULRED_VERIFY(used <= r.len - r.pos && coin.ser_len <= MULRED_UTXO_MAX_TXOUTSER);
             r.pos += used;
             ordinal++, left--;
             if (v && v->coin && (rc = v->coin(v->ctx, &coin, err))) return rc;
         }
     }
     *end = r.buf_off + r.pos;
+    MULRED_VERIFY(left == 0 && *end <= limit);
     return MULRED_OK;
 }

@@ -20,7 +20,7 @@ static const uint8_t kaspa_finalize_key[] = "MuHashFinalize";
 mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor)
 {
     mulred_muhash_ctx *ctx = calloc(1, sizeof *ctx);
-    if (!ctx) abort();
+    if (!ctx) return NULL;
     ctx->flavor = flavor;
     if (flavor == MULRED_MUHASH_BITCOIN) ctx->sha = mulred_sha256_new();
     else {
@@ -29,6 +29,8 @@ mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor)
                                      sizeof kaspa_element_key - 1);
     }
     ctx->chacha = mulred_chacha20_new();
+    if (!ctx->chacha || (flavor == MULRED_MUHASH_BITCOIN ? !ctx->sha : !ctx->blake))
+        return mulred_muhash_ctx_free(ctx), NULL; /* out of memory */
     return ctx;
 }
 
@@ -158,7 +160,7 @@ void mulred_muhash_remove_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
 
 void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t)
 {
-    if (s->flavor != t->flavor) abort(); /* misuse: states of different flavors */
+    MULRED_CHECK(s->flavor == t->flavor, "combining states of different flavors");
     mulred_num3072_mul(&s->num, &s->num, &t->num);
     mulred_num3072_mul(&s->den, &s->den, &t->den);
 }

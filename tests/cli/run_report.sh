@@ -98,7 +98,7 @@ run_obj 4 1 3.0 abcdef0123456789abcd >"$R/104.json"            # a bare muhash -
 envelope failed 3 "" 8 >"$R/108.json"
 envelope submitted null "" 16 >"$R/116.json"
 envelope ok 0 "$(run_obj 2 2 2.0 ffffffffffffffffffff)" 2 >"$R/105.json"
-printf '{"job": "truncated' >"$R/107.json"
+printf '[1, {"job": "x.job"}]' >"$R/107.json"                 # JSON, but not results
 expect_status 0 "$MULRED" report "$R/101.json" "$R/102.json" "$R/104.json" "$R/108.json" \
     "$R/116.json" "$R/105.json" "$R/107.json" "$R/999.json" --csv "$T/report.csv" \
     --png "$T/report.png" --output "$T/report.md"
@@ -117,6 +117,28 @@ expect_equal "$(grep -c '"failed (exit 3)"' "$T/report.csv")" 1 "CSV failed row"
 expect_contains "$(head -n 1 "$T/report.csv")" "karp_flatt" "CSV header"
 expect_equal "$(head -c 4 "$T/report.png" | od -An -c | tr -d ' ')" '211PNG' "PNG written"
 expect_contains "$err" "runs failed, missing or pending" "holes summarized on stderr"
+
+# A file that is not JSON (RFC 8259, as jansson reads it) is bad input: exit 2, the file, line
+# and column named, nothing printed or written.
+bad_json() { # NAME TEXT
+    printf '%b' "$2" >"$R/$1.json"
+    rm -f "$T/bad.md"
+    expect_status 2 "$MULRED" report "$R/101.json" "$R/$1.json" --output "$T/bad.md"
+    expect_contains "$err" "$R/$1.json: line 1, column " "malformed JSON named ($1)"
+    expect_equal "$out" "" "nothing printed for malformed JSON ($1)"
+    [ ! -e "$T/bad.md" ] && pass || fail "report written despite malformed JSON ($1)"
+}
+bad_json truncated '{"job": "truncated'
+bad_json leading_zero '{"muhash":"ab","ranks":01}'
+bad_json bare_point '{"muhash":"ab","seconds":1.}'
+bad_json lone_surrogate '{"muhash":"\\ud800"}'
+bad_json unpaired_surrogate '{"muhash":"\\ud800\\u0041"}'
+bad_json low_surrogate '{"muhash":"\\udc00"}'
+bad_json control_char '{"muhash":"a\x01b"}'
+bad_json raw_newline '{"muhash":"a\nb"}'
+bad_json not_utf8 '{"muhash":"\xff"}'
+bad_json duplicate_key '{"muhash":"ab","muhash":"cd"}'
+expect_contains "$(cat "$R/lone_surrogate.json")" '\ud800' "the test file holds the escape itself"
 
 # Without gnuplot the PNG is an error, not a silent skip.
 expect_status 3 env PATH=/nonexistent "$MULRED" report "$R/101.json" --png "$T/nogp.png"
