@@ -529,7 +529,7 @@ static inline uint64_t GINT(fingerprint)(const GA *a)
     return a->x.l[0] ^ (a->y.l[0] * UINT64_C(0x9e3779b97f4a7c15)) ^ a->y.l[1];
 }
 
-#define G1_PREFETCH_AHEAD 6
+#define G1_PREFETCH_AHEAD 8
 
 void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, void *scratch)
 {
