@@ -27,6 +27,10 @@ static const bench_entry benches[] = {
     {"utxo", "snapshot coins/s: decode only vs full muhash, threads and ranks; projection",
      mulred_bench_utxo},
     {"mix", "the fast_mix family, perftest form (same as 'mulred mix bench')", mulred_bench_mix},
+    {"curve",
+     "fields and G1 of BLS12-381 and BN254: field kernels, additions, batch-affine, "
+     "scalar mul, subgroup check, decoding",
+     mulred_bench_curve},
 };
 
 int mulred_cmd_bench(int argc, char **argv)

@@ -76,8 +76,6 @@ static const uint64_t FR254_R3[4] = {0x5e94d8e1b4bf0040, 0x2a489cbe1cfbb6b8, 0x8
  * changed only by mulred_field_kernel_select (tests and benchmarks, between computations). */
 extern int mulred_field_mulx_enabled;
 
-/* "portable" or "mulx"; returns -1 when unknown or not supported by this CPU. */
-int mulred_field_kernel_select(const char *name);
 
 /* ---- generic limb helpers (a, b in [0, p), p odd, p < 2^(64n−1)) ------------------------ */
 
