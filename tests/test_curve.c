@@ -256,6 +256,8 @@ typedef struct {
     /* batch add over pointers into an array of the curve's own type */
     size_t (*batch_scratch)(size_t);
     void (*batch_add)(void *const *acc, const void *const *pts, size_t n, void *scratch);
+    void (*batch_add_signed)(void *const *acc, const void *const *pts, const uint8_t *neg, size_t n,
+                             void *scratch);
     /* field */
     void (*fe_from_mpz)(fe *, const mpz_t);
     void (*fe_to_mpz)(mpz_t, const fe *);
@@ -422,6 +424,13 @@ typedef struct {
     {                                                                                              \
         mulred_##G##_batch_add_affine_var((mulred_##G##_affine *const *)acc,                       \
                                           (const mulred_##G##_affine *const *)pts, n, scratch);    \
+    }                                                                                              \
+    static void G##_batch_add_signed(void *const *acc, const void *const *pts, const uint8_t *neg, \
+                                     size_t n, void *scratch)                                      \
+    {                                                                                              \
+        mulred_##G##_batch_add_affine_signed_var((mulred_##G##_affine *const *)acc,                \
+                                                 (const mulred_##G##_affine *const *)pts, neg, n,  \
+                                                 scratch);                                         \
     }
 
 WRAP_CURVE(g1_381, c381, fp381, 6)
@@ -434,8 +443,8 @@ WRAP_CURVE(g1_254, c254, fp254, 4)
             G##_j_set_inf, G##_j_neg, G##_j_dbl, G##_j_add, G##_j_madd, G##_j_mul, G##_x_from_a,   \
             G##_x_to_a, G##_x_to_j, G##_x_equal, G##_x_is_inf, G##_x_set_inf, G##_x_neg,           \
             G##_x_dbl, G##_x_add, G##_x_madd, G##_x_msub, G##_j_batch_to_a, G##_x_batch_to_a,      \
-            G##_batch_scratch, G##_batch_add, G##_fe_from_mpz, G##_fe_to_mpz, G##_fe_mul,          \
-            G##_fe_sqr                                                                             \
+            G##_batch_scratch, G##_batch_add, G##_batch_add_signed, G##_fe_from_mpz,               \
+            G##_fe_to_mpz, G##_fe_mul, G##_fe_sqr                                                  \
     }
 
 static const lib_curve libs[2] = {LIB_ENTRY(g1_381, c381), LIB_ENTRY(g1_254, c254)};
@@ -839,7 +848,9 @@ static void test_group_laws(void)
 }
 
 /* Batch-affine addition: n pairs of every kind against the reference. */
-static int batch_round(int ci, size_t n, int shape)
+/* signs: 0 the plain form; 1 the signed form with random signs (with the doubling and opposite
+ * shapes a minus sign swaps the two cases) */
+static int batch_round(int ci, size_t n, int shape, int signs)
 {
     const ref_curve *c = &curves[ci];
     const lib_curve *L = &libs[ci];
@@ -887,14 +898,26 @@ static int batch_round(int ci, size_t n, int shape)
         to_aff(ci, (aff *)(pts + i * sz), &rq[i]);
         accp[i] = accs + i * sz;
         ptsp[i] = pts + i * sz;
-        if (kind == 7 && i > 0) ptsp[i] = ptsp[i - 1], rp_set(&rq[i], &rq[i - 1]); /* shared */
+        /* one point shared with the previous pair (not when that pair's point is its own
+         * accumulator: a pts[j] that is another pair's acc is outside the contract) */
+        if (kind == 7 && i > 0 && ptsp[i - 1] != accp[i - 1])
+            ptsp[i] = ptsp[i - 1], rp_set(&rq[i], &rq[i - 1]);
         if (kind == 8) ptsp[i] = accp[i], rp_set(&rq[i], &ra[i]); /* the same object: doubling */
     }
-    L->batch_add(accp, ptsp, n, scratch);
+    uint8_t *neg = calloc(n + 1, 1);
+    CU_ASSERT_FATAL(neg != NULL);
+    if (signs) {
+        for (size_t i = 0; i < n; i++)
+            neg[i] = (uint8_t)(test_rand_below(2) * (1 + test_rand_below(255)));
+        L->batch_add_signed(accp, ptsp, neg, n, scratch);
+    } else {
+        L->batch_add(accp, ptsp, n, scratch);
+    }
     int bad = 0;
     ref_point want;
     rp_init(&want);
     for (size_t i = 0; i < n; i++) {
+        if (neg[i]) rp_neg(c, &rq[i], &rq[i]);
         rp_add(c, &want, &ra[i], &rq[i]);
         if (!aff_is(ci, (const aff *)(accs + i * sz), &want)) {
             if (!bad)
@@ -906,7 +929,7 @@ static int batch_round(int ci, size_t n, int shape)
     rp_clear(&want);
     for (size_t i = 0; i < n; i++) rp_clear(&ra[i]), rp_clear(&rq[i]);
     for (int i = 0; i < POOL; i++) rp_clear(&pool[i]);
-    free(accs), free(pts), free(accp), free(ptsp), free(ra), free(rq), free(scratch);
+    free(accs), free(pts), free(accp), free(ptsp), free(ra), free(rq), free(scratch), free(neg);
     return bad;
 }
 
@@ -915,9 +938,12 @@ static void batch_case(int ci)
     static const size_t sizes[] = {0, 1, 2, 3, 5, 8, 17, 64, 255, 1024};
     int bad = 0;
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
-        bad += batch_round(ci, sizes[si], 0);
-        if (sizes[si] > 0 && sizes[si] <= 64)
-            for (int shape = 1; shape <= 8; shape++) bad += batch_round(ci, sizes[si], shape);
+        for (int signs = 0; signs < 2; signs++) {
+            bad += batch_round(ci, sizes[si], 0, signs);
+            if (sizes[si] > 0 && sizes[si] <= 64)
+                for (int shape = 1; shape <= 8; shape++)
+                    bad += batch_round(ci, sizes[si], shape, signs);
+        }
     }
     CU_ASSERT_EQUAL(bad, 0);
 }
@@ -1825,7 +1851,7 @@ void test_register(void)
                {"on-curve check", test_on_curve},
                {"Jacobian and XYZZ additions and doublings, every case", test_additions},
                {"group laws", test_group_laws},
-               {"batch-affine addition against the reference", test_batch_add},
+               {"batch-affine addition (plain and signed) against the reference", test_batch_add},
                {"batch-affine addition: a repeated accumulator aborts", test_batch_duplicate},
                {"batch normalisation", test_batch_normalize},
                {"scalar multiplication against double-and-add", test_scalar_mul},

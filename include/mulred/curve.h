@@ -78,6 +78,11 @@
  *        compared when the result is written back: a miss needs a 64-bit collision).
  *        scratch: mulred_G_batch_add_affine_scratch_size(n) bytes, 8-byte aligned,
  *        caller-owned; nothing is allocated.
+ *   void mulred_G_batch_add_affine_signed_var(PA *const *acc, const PA *const *pts,
+ *                                             const uint8_t *neg, size_t n, void *scratch);
+ *        The same with *acc[i] <- *acc[i] − *pts[i] where neg[i] is non-zero (the signed
+ *        digits of Pippenger's buckets), without a negated copy of the point; same contract
+ *        and cost (one more field addition per subtracted pair).
  *
  *   void mulred_G_jacobian_mul_var(PJ *r, const PJ *a, const uint64_t k[4]);
  *        r = k·a for any 256-bit k (little-endian limbs; it need not be reduced mod r) and
@@ -178,6 +183,9 @@ typedef struct {
     void mulred_##G##_batch_add_affine_var(mulred_##G##_affine *const *acc,                        \
                                            const mulred_##G##_affine *const *pts, size_t n,        \
                                            void *scratch);                                         \
+    void mulred_##G##_batch_add_affine_signed_var(mulred_##G##_affine *const *acc,                 \
+                                                  const mulred_##G##_affine *const *pts,           \
+                                                  const uint8_t *neg, size_t n, void *scratch);    \
     void mulred_##G##_jacobian_mul_var(mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a,   \
                                        const uint64_t k[4]);                                       \
     void mulred_##G##_affine_endomorphism(mulred_##G##_affine *r, const mulred_##G##_affine *a);   \

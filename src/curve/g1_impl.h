@@ -531,10 +531,15 @@ static inline uint64_t GINT(fingerprint)(const GA *a)
 
 #define G1_PREFETCH_AHEAD 8
 
-void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, void *scratch)
+/* neg: NULL (all pairs add) or one byte per pair, non-zero to add −pts[i]; inlined twice so the
+ * unsigned form carries no sign tests. */
+static inline __attribute__((always_inline)) void GINT(batch_add_core)(GA *const *acc,
+                                                                       const GA *const *pts,
+                                                                       const uint8_t *neg, size_t n,
+                                                                       void *scratch)
 {
     if (n > UINT32_MAX) {
-        fprintf(stderr, "mulred: batch_add_affine_var: batch of %zu pairs (at most 2^32 - 1)\n", n);
+        fprintf(stderr, "mulred: batch_add_affine: batch of %zu pairs (at most 2^32 - 1)\n", n);
         abort();
     }
     FE *prefix = scratch;
@@ -552,15 +557,18 @@ void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, 
         GA *a = acc[i];
         const GA *p = pts[i];
         if (GINT(affine_inf)(p)) continue;
+        FE py = p->y;
+        if (neg && neg[i]) F(neg)(&py, &p->y);
         if (GINT(affine_inf)(a)) {
-            *a = *p;
+            a->x = p->x;
+            a->y = py;
             continue;
         }
         FE d;
         uint32_t doubling = 0;
         F(sub)(&d, &p->x, &a->x);
         if (F(is_zero)(&d)) {
-            if (!F(equal)(&p->y, &a->y)) { /* P + (−P) */
+            if (!F(equal)(&py, &a->y)) { /* P + (−P) */
                 GPUB(affine_set_infinity)(a);
                 continue;
             }
@@ -594,7 +602,7 @@ void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, 
         const GA *p = pts[i];
         if (GINT(fingerprint)(a) != ent[k].fingerprint) {
             fprintf(stderr,
-                    "mulred: batch_add_affine_var: an accumulator appears twice in one batch "
+                    "mulred: batch_add_affine: an accumulator appears twice in one batch "
                     "(pair %zu); its earlier result would be lost\n",
                     i);
             abort();
@@ -614,6 +622,9 @@ void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, 
             F(sqr)(&t, &a->x);
             F(dbl)(&lambda, &t);
             F(add)(&t, &lambda, &t);
+        } else if (neg && neg[i]) { /* λ = (−y2 − y1)/(x2 − x1) */
+            F(add)(&t, &p->y, &a->y);
+            F(neg)(&t, &t);
         } else { /* λ = (y2 − y1)/(x2 − x1) */
             F(sub)(&t, &p->y, &a->y);
         }
@@ -626,6 +637,17 @@ void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, 
         F(sub)(&a->y, &t, &a->y);
         a->x = x3;
     }
+}
+
+void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, void *scratch)
+{
+    GINT(batch_add_core)(acc, pts, NULL, n, scratch);
+}
+
+void GPUB(batch_add_affine_signed_var)(GA *const *acc, const GA *const *pts, const uint8_t *neg,
+                                       size_t n, void *scratch)
+{
+    GINT(batch_add_core)(acc, pts, neg, n, scratch);
 }
 
 /* ---- scalar multiplication ----------------------------------------------------------------- */
