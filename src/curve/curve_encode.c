@@ -39,22 +39,23 @@ static bool all_zero(const uint8_t *p, size_t n)
     return z == 0;
 }
 
-/* y is the larger of y and p − y: y > (p − 1)/2, i.e. 2y > p − 1 as integers */
+/* y is the larger of y and p − y: y > (p − 1)/2 as integers */
 static bool fp381_is_larger(const mulred_fp381 *y)
 {
-    mulred_fp381 neg;
-    uint64_t a[6], b[6];
-    mulred_fp381_neg(&neg, y);
+    static const uint64_t half[6] = {0xdcff7fffffffd555, 0x0f55ffff58a9ffff, 0xb39869507b587b12,
+                                     0xb23ba5c279c2895f, 0x258dd3db21a5d66b, 0x0d0088f51cbff34d};
+    uint64_t a[6];
     mulred_fp381_to_limbs(a, y);
-    mulred_fp381_to_limbs(b, &neg);
     for (int i = 5; i >= 0; i--)
-        if (a[i] != b[i]) return a[i] > b[i];
-    return false; /* y = 0 */
+        if (a[i] != half[i]) return a[i] > half[i];
+    return false;
 }
 
-static mulred_g1_status finish_381(mulred_g1_381_affine *r, mulred_g1_381_affine *p, unsigned flags)
+/* on_curve: the caller already knows (a decompressed y satisfies the equation) */
+static mulred_g1_status finish_381(mulred_g1_381_affine *r, mulred_g1_381_affine *p, unsigned flags,
+                                   bool on_curve)
 {
-    if (!mulred_g1_381_affine_is_on_curve(p)) {
+    if (!on_curve && !mulred_g1_381_affine_is_on_curve(p)) {
         mulred_g1_381_affine_set_infinity(r);
         return MULRED_G1_ECURVE;
     }
@@ -89,7 +90,7 @@ mulred_g1_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const 
     mulred_fp381_add(&rhs, &rhs, &four);
     if (!mulred_fp381_sqrt(&p.y, &rhs)) return MULRED_G1_ECURVE;
     if (fp381_is_larger(&p.y) != ((top & 0x20) != 0)) mulred_fp381_neg(&p.y, &p.y);
-    return finish_381(r, &p, flags);
+    return finish_381(r, &p, flags, true);
 }
 
 void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine *a)
@@ -113,7 +114,7 @@ mulred_g1_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uin
     if (!mulred_fp381_from_bytes(&p.x, in + 16) || !mulred_fp381_from_bytes(&p.y, in + 80))
         return MULRED_G1_ERANGE;
     if (mulred_g1_381_affine_is_infinity(&p)) return MULRED_G1_OK; /* all zero */
-    return finish_381(r, &p, flags);
+    return finish_381(r, &p, flags, false);
 }
 
 void mulred_g1_381_encode_eip2537(uint8_t out[128], const mulred_g1_381_affine *a)
