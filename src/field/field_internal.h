@@ -76,7 +76,6 @@ static const uint64_t FR254_R3[4] = {0x5e94d8e1b4bf0040, 0x2a489cbe1cfbb6b8, 0x8
  * changed only by mulred_field_kernel_select (tests and benchmarks, between computations). */
 extern int mulred_field_mulx_enabled;
 
-
 /* ---- generic limb helpers (a, b in [0, p), p odd, p < 2^(64n−1)) ------------------------ */
 
 /* Add and subtract with carry. On x86-64 the intrinsics become one ADC/SBB chain; gcc turns
@@ -149,39 +148,35 @@ FIELD_INLINE void fe_sub_c(uint64_t *r, const uint64_t *a, const uint64_t *b, co
  * Subtraction: SUB/SBB into t, the borrow as a mask, the masked limbs of p formed first (AND
  * clears the carry flag, so not inside the chain) and added with one ADD/ADC chain.
  * Constant time; results leave in registers, so r may alias a or b; a and b are reused as
- * scratch once loaded, and p is a memory operand (RIP-relative for the constant moduli):
- * 2n registers. gcc 12 compiles the C forms above to about twice the instructions (it selects
- * through the stack or branches). */
-#define FE_P(i) #i "*8+%[p]"
-
+ * scratch once loaded: 2n + 1 registers. gcc 12 compiles the C forms above to about twice the
+ * instructions (it selects through the stack or branches). */
 FIELD_INLINE void fe_add4_asm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p)
 {
     uint64_t t0, t1, t2, t3, s0, s1;
-    __asm__(
-        "movq 0(%[a]), %[t0]\n\t"
-        "addq 0(%[b]), %[t0]\n\t"
-        "movq 8(%[a]), %[t1]\n\t"
-        "adcq 8(%[b]), %[t1]\n\t"
-        "movq 16(%[a]), %[t2]\n\t"
-        "adcq 16(%[b]), %[t2]\n\t"
-        "movq 24(%[a]), %[t3]\n\t"
-        "adcq 24(%[b]), %[t3]\n\t"
-        "movq %[t0], %[s0]\n\t"
-        "subq " FE_P(0) ", %[s0]\n\t"
-                        "movq %[t1], %[s1]\n\t"
-                        "sbbq " FE_P(1) ", %[s1]\n\t"
-                                        "movq %[t2], %[a]\n\t"
-                                        "sbbq " FE_P(2) ", %[a]\n\t"
-                                                        "movq %[t3], %[b]\n\t"
-                                                        "sbbq " FE_P(3) ", %[b]\n\t"
-                                                                        "cmovncq %[s0], %[t0]\n\t"
-                                                                        "cmovncq %[s1], %[t1]\n\t"
-                                                                        "cmovncq %[a], %[t2]\n\t"
-                                                                        "cmovncq %[b], %[t3]\n\t"
-        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0),
-          [s1] "=&r"(s1), [a] "+&r"(a), [b] "+&r"(b)
-        : [p] "m"(*(const uint64_t(*)[4])p)
-        : "cc", "memory");
+    __asm__("movq 0(%[a]), %[t0]\n\t"
+            "addq 0(%[b]), %[t0]\n\t"
+            "movq 8(%[a]), %[t1]\n\t"
+            "adcq 8(%[b]), %[t1]\n\t"
+            "movq 16(%[a]), %[t2]\n\t"
+            "adcq 16(%[b]), %[t2]\n\t"
+            "movq 24(%[a]), %[t3]\n\t"
+            "adcq 24(%[b]), %[t3]\n\t"
+            "movq %[t0], %[s0]\n\t"
+            "subq 0(%[p]), %[s0]\n\t"
+            "movq %[t1], %[s1]\n\t"
+            "sbbq 8(%[p]), %[s1]\n\t"
+            "movq %[t2], %[a]\n\t"
+            "sbbq 16(%[p]), %[a]\n\t"
+            "movq %[t3], %[b]\n\t"
+            "sbbq 24(%[p]), %[b]\n\t"
+            "cmovncq %[s0], %[t0]\n\t"
+            "cmovncq %[s1], %[t1]\n\t"
+            "cmovncq %[a], %[t2]\n\t"
+            "cmovncq %[b], %[t3]\n\t"
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0),
+              [s1] "=&r"(s1), [a] "+&r"(a), [b] "+&r"(b)
+            : [p] "r"(p)
+            : "cc", "memory");
     r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
 }
 
@@ -198,19 +193,19 @@ FIELD_INLINE void fe_sub4_asm(uint64_t *r, const uint64_t *a, const uint64_t *b,
             "sbbq 24(%[b]), %[t3]\n\t"
             "sbbq %[b], %[b]\n\t" /* the borrow mask */
             "movq %[b], %[m0]\n\t"
-            "andq " FE_P(0) ", %[m0]\n\t"
-                            "movq %[b], %[m1]\n\t"
-                            "andq " FE_P(1) ", %[m1]\n\t"
-                                            "movq %[b], %[a]\n\t"
-                                            "andq " FE_P(2) ", %[a]\n\t"
-                                                            "andq " FE_P(3) ", %[b]\n\t"
-                                                                            "addq %[m0], %[t0]\n\t"
-                                                                            "adcq %[m1], %[t1]\n\t"
-                                                                            "adcq %[a], %[t2]\n\t"
-                                                                            "adcq %[b], %[t3]\n\t"
+            "andq 0(%[p]), %[m0]\n\t"
+            "movq %[b], %[m1]\n\t"
+            "andq 8(%[p]), %[m1]\n\t"
+            "movq %[b], %[a]\n\t"
+            "andq 16(%[p]), %[a]\n\t"
+            "andq 24(%[p]), %[b]\n\t"
+            "addq %[m0], %[t0]\n\t"
+            "adcq %[m1], %[t1]\n\t"
+            "adcq %[a], %[t2]\n\t"
+            "adcq %[b], %[t3]\n\t"
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [m0] "=&r"(m0),
               [m1] "=&r"(m1), [a] "+&r"(a), [b] "+&r"(b)
-            : [p] "m"(*(const uint64_t(*)[4])p)
+            : [p] "r"(p)
             : "cc", "memory");
     r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
 }
@@ -231,31 +226,27 @@ FIELD_INLINE void fe_add6_asm(uint64_t *r, const uint64_t *a, const uint64_t *b,
             "movq 40(%[a]), %[t5]\n\t"
             "adcq 40(%[b]), %[t5]\n\t"
             "movq %[t0], %[s0]\n\t"
-            "subq " FE_P(0) ", %[s0]\n\t"
-                            "movq %[t1], %[s1]\n\t"
-                            "sbbq " FE_P(1) ", %[s1]\n\t"
-                                            "movq %[t2], %[s2]\n\t"
-                                            "sbbq " FE_P(
-                                                2) ", %[s2]\n\t"
-                                                   "movq %[t3], %[s3]\n\t"
-                                                   "sbbq " FE_P(
-                                                       3) ", %[s3]\n\t"
-                                                          "movq %[t4], %[a]\n\t"
-                                                          "sbbq " FE_P(
-                                                              4) ", %[a]\n\t"
-                                                                 "movq %[t5], %[b]\n\t"
-                                                                 "sbbq " FE_P(
-                                                                     5) ", %[b]\n\t"
-                                                                        "cmovncq %[s0], %[t0]\n\t"
-                                                                        "cmovncq %[s1], %[t1]\n\t"
-                                                                        "cmovncq %[s2], %[t2]\n\t"
-                                                                        "cmovncq %[s3], %[t3]\n\t"
-                                                                        "cmovncq %[a], %[t4]\n\t"
-                                                                        "cmovncq %[b], %[t5]\n\t"
+            "subq 0(%[p]), %[s0]\n\t"
+            "movq %[t1], %[s1]\n\t"
+            "sbbq 8(%[p]), %[s1]\n\t"
+            "movq %[t2], %[s2]\n\t"
+            "sbbq 16(%[p]), %[s2]\n\t"
+            "movq %[t3], %[s3]\n\t"
+            "sbbq 24(%[p]), %[s3]\n\t"
+            "movq %[t4], %[a]\n\t"
+            "sbbq 32(%[p]), %[a]\n\t"
+            "movq %[t5], %[b]\n\t"
+            "sbbq 40(%[p]), %[b]\n\t"
+            "cmovncq %[s0], %[t0]\n\t"
+            "cmovncq %[s1], %[t1]\n\t"
+            "cmovncq %[s2], %[t2]\n\t"
+            "cmovncq %[s3], %[t3]\n\t"
+            "cmovncq %[a], %[t4]\n\t"
+            "cmovncq %[b], %[t5]\n\t"
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
               [a] "+&r"(a), [b] "+&r"(b)
-            : [p] "m"(*(const uint64_t(*)[6])p)
+            : [p] "r"(p)
             : "cc", "memory");
     r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3, r[4] = t4, r[5] = t5;
 }
@@ -263,48 +254,43 @@ FIELD_INLINE void fe_add6_asm(uint64_t *r, const uint64_t *a, const uint64_t *b,
 FIELD_INLINE void fe_sub6_asm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p)
 {
     uint64_t t0, t1, t2, t3, t4, t5, m0, m1, m2, m3;
-    __asm__(
-        "movq 0(%[a]), %[t0]\n\t"
-        "subq 0(%[b]), %[t0]\n\t"
-        "movq 8(%[a]), %[t1]\n\t"
-        "sbbq 8(%[b]), %[t1]\n\t"
-        "movq 16(%[a]), %[t2]\n\t"
-        "sbbq 16(%[b]), %[t2]\n\t"
-        "movq 24(%[a]), %[t3]\n\t"
-        "sbbq 24(%[b]), %[t3]\n\t"
-        "movq 32(%[a]), %[t4]\n\t"
-        "sbbq 32(%[b]), %[t4]\n\t"
-        "movq 40(%[a]), %[t5]\n\t"
-        "sbbq 40(%[b]), %[t5]\n\t"
-        "sbbq %[b], %[b]\n\t" /* the borrow mask */
-        "movq %[b], %[m0]\n\t"
-        "andq " FE_P(0) ", %[m0]\n\t"
-                        "movq %[b], %[m1]\n\t"
-                        "andq " FE_P(1) ", %[m1]\n\t"
-                                        "movq %[b], %[m2]\n\t"
-                                        "andq " FE_P(2) ", %[m2]\n\t"
-                                                        "movq %[b], %[m3]\n\t"
-                                                        "andq " FE_P(
-                                                            3) ", %[m3]\n\t"
-                                                               "movq %[b], %[a]\n\t"
-                                                               "andq " FE_P(
-                                                                   4) ", %[a]\n\t"
-                                                                      "andq " FE_P(
-                                                                          5) ", %[b]\n\t"
-                                                                             "addq %[m0], %[t0]\n\t"
-                                                                             "adcq %[m1], %[t1]\n\t"
-                                                                             "adcq %[m2], %[t2]\n\t"
-                                                                             "adcq %[m3], %[t3]\n\t"
-                                                                             "adcq %[a], %[t4]\n\t"
-                                                                             "adcq %[b], %[t5]\n\t"
-        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-          [t5] "=&r"(t5), [m0] "=&r"(m0), [m1] "=&r"(m1), [m2] "=&r"(m2), [m3] "=&r"(m3),
-          [a] "+&r"(a), [b] "+&r"(b)
-        : [p] "m"(*(const uint64_t(*)[6])p)
-        : "cc", "memory");
+    __asm__("movq 0(%[a]), %[t0]\n\t"
+            "subq 0(%[b]), %[t0]\n\t"
+            "movq 8(%[a]), %[t1]\n\t"
+            "sbbq 8(%[b]), %[t1]\n\t"
+            "movq 16(%[a]), %[t2]\n\t"
+            "sbbq 16(%[b]), %[t2]\n\t"
+            "movq 24(%[a]), %[t3]\n\t"
+            "sbbq 24(%[b]), %[t3]\n\t"
+            "movq 32(%[a]), %[t4]\n\t"
+            "sbbq 32(%[b]), %[t4]\n\t"
+            "movq 40(%[a]), %[t5]\n\t"
+            "sbbq 40(%[b]), %[t5]\n\t"
+            "sbbq %[b], %[b]\n\t" /* the borrow mask */
+            "movq %[b], %[m0]\n\t"
+            "andq 0(%[p]), %[m0]\n\t"
+            "movq %[b], %[m1]\n\t"
+            "andq 8(%[p]), %[m1]\n\t"
+            "movq %[b], %[m2]\n\t"
+            "andq 16(%[p]), %[m2]\n\t"
+            "movq %[b], %[m3]\n\t"
+            "andq 24(%[p]), %[m3]\n\t"
+            "movq %[b], %[a]\n\t"
+            "andq 32(%[p]), %[a]\n\t"
+            "andq 40(%[p]), %[b]\n\t"
+            "addq %[m0], %[t0]\n\t"
+            "adcq %[m1], %[t1]\n\t"
+            "adcq %[m2], %[t2]\n\t"
+            "adcq %[m3], %[t3]\n\t"
+            "adcq %[a], %[t4]\n\t"
+            "adcq %[b], %[t5]\n\t"
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+              [t5] "=&r"(t5), [m0] "=&r"(m0), [m1] "=&r"(m1), [m2] "=&r"(m2), [m3] "=&r"(m3),
+              [a] "+&r"(a), [b] "+&r"(b)
+            : [p] "r"(p)
+            : "cc", "memory");
     r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3, r[4] = t4, r[5] = t5;
 }
-#undef FE_P
 #endif
 
 /* r = a + b mod p. */
