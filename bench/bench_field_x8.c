@@ -18,7 +18,7 @@
 #include "bench.h"
 #include "cli/cli.h"
 #include "field/field_x8.h"
-#include "util/json.h"
+#include "cli/json.h"
 #include "util/util.h"
 
 typedef unsigned __int128 u128;
