@@ -628,6 +628,54 @@ static void test_kernels_chain(void)
     }
 }
 
+/* The limb helpers of field_internal.h on their own: the portable C forms of add and sub (the
+ * build of a non-x86 machine) and the x86-64 assembly forms, against mpz. */
+static void test_limb_helpers(void)
+{
+    int bad = 0;
+    mpz_t za, zb, want, got;
+    mpz_inits(za, zb, want, got, NULL);
+    for (int fi = 0; fi < NFIELDS; fi++) {
+        const field *f = &fields[fi];
+        const int n = f->n;
+        for (long it = 0; it < 20000 && !bad; it++) {
+            uint64_t a[MAXN], b[MAXN], r[MAXN];
+            if (it < NEDGES * NEDGES) {
+                edge_value(a, f, (int)(it % NEDGES));
+                edge_value(b, f, (int)(it / NEDGES));
+            } else {
+                random_value(a, f);
+                random_value(b, f);
+            }
+            to_mpz(za, a, n);
+            to_mpz(zb, b, n);
+            for (int form = 0; form < 2; form++) {
+                mpz_add(want, za, zb), mpz_mod(want, want, f->p);
+                if (form)
+                    fe_add(r, a, b, f->lib_p, n);
+                else
+                    fe_add_c(r, a, b, f->lib_p, n);
+                to_mpz(got, r, n);
+                bad += mpz_cmp(got, want) != 0;
+                mpz_sub(want, za, zb), mpz_mod(want, want, f->p);
+                if (form)
+                    fe_sub(r, a, b, f->lib_p, n);
+                else
+                    fe_sub_c(r, a, b, f->lib_p, n);
+                to_mpz(got, r, n);
+                bad += mpz_cmp(got, want) != 0;
+            }
+            mpz_neg(want, za), mpz_mod(want, want, f->p);
+            fe_neg(r, a, f->lib_p, n);
+            to_mpz(got, r, n);
+            bad += mpz_cmp(got, want) != 0;
+            if (bad) gmp_printf("\n    %s: a = %Zx, b = %Zx", f->name, za, zb);
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    mpz_clears(za, zb, want, got, NULL);
+}
+
 /* ---- the public API against mpz, under each kernel --------------------------------------- */
 
 /* value of an element (its residue times R^(−1)) */
@@ -1023,6 +1071,7 @@ void test_register(void)
                {"kernels: edge values and aliasing", test_kernels_edges},
                {"kernels: random inputs against mpz", test_kernels_random},
                {"kernels: chains of 10,000 products", test_kernels_chain},
+               {"limb helpers: C and assembly add, sub, neg", test_limb_helpers},
                {"add, sub, neg, mul, sqr, predicates", test_api_arith},
                {"inverse (divsteps and Fermat) against mpz_invert", test_api_inverse},
                {"batch inversion, zeros inside", test_api_batch_inverse},

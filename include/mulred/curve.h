@@ -78,10 +78,34 @@
  *        compared when the result is written back: a miss needs a 64-bit collision).
  *        scratch: mulred_G_batch_add_affine_scratch_size(n) bytes, 8-byte aligned,
  *        caller-owned; nothing is allocated.
+ *   void mulred_G_batch_add_affine_signed_var(PA *const *acc, const PA *const *pts,
+ *                                             const uint8_t *neg, size_t n, void *scratch);
+ *        The same with *acc[i] <- *acc[i] − *pts[i] where neg[i] is non-zero (the signed
+ *        digits of Pippenger's buckets), without a negated copy of the point; same contract
+ *        and cost (one more field addition per subtracted pair).
  *
  *   void mulred_G_jacobian_mul_var(PJ *r, const PJ *a, const uint64_t k[4]);
- *        r = k·a for any 256-bit k (little-endian limbs; it need not be reduced mod r).
- *        Width-5 wNAF over a table of odd multiples. Variable time.
+ *        r = k·a for any 256-bit k (little-endian limbs; it need not be reduced mod r) and
+ *        any point a of the curve. Width-5 wNAF over a table of odd multiples (~k bits
+ *        doublings). Variable time.
+ *
+ * GLV (the endomorphism φ(x, y) = (βx, y), β a cube root of unity in F; on G1, φ(P) = λ·P):
+ *   void mulred_G_affine_endomorphism(PA *r, const PA *a);   φ(a), 1M
+ *   void mulred_G_glv_lambda(uint64_t out[4]);               λ (canonical, < r)
+ *   void mulred_G_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,
+ *                               const uint64_t k[4]);
+ *        For any 256-bit k: k ≡ ±k1 + (±k2)·λ (mod r), the signs in neg1, neg2, with
+ *        k1, k2 < 2^128 (in fact < 2^127: Babai rounding against a reduced lattice basis).
+ *   void mulred_G_jacobian_mul_glv_var(PJ *r, const PJ *a, const uint64_t k[4]);
+ *        r = k·a for any 256-bit k, a IN G1 (the order-r subgroup; for g1_381 points outside
+ *        it give wrong results: use mul_var for those). Two 128-bit wNAF chains sharing the
+ *        doublings (about half of mul_var's). Variable time.
+ *
+ * Subgroup:
+ *   bool mulred_G_affine_in_g1_var(const PA *a);
+ *        a (on the curve: check is_on_curve first) lies in G1. g1_381: Scott's endomorphism
+ *        test φ'(P) = −x²·P (x the curve seed; about 128 doublings); g1_254: true (the
+ *        cofactor is 1). Variable time.
  */
 #ifndef MULRED_CURVE_H
 #define MULRED_CURVE_H
@@ -159,11 +183,67 @@ typedef struct {
     void mulred_##G##_batch_add_affine_var(mulred_##G##_affine *const *acc,                        \
                                            const mulred_##G##_affine *const *pts, size_t n,        \
                                            void *scratch);                                         \
+    void mulred_##G##_batch_add_affine_signed_var(mulred_##G##_affine *const *acc,                 \
+                                                  const mulred_##G##_affine *const *pts,           \
+                                                  const uint8_t *neg, size_t n, void *scratch);    \
     void mulred_##G##_jacobian_mul_var(mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a,   \
-                                       const uint64_t k[4]);
+                                       const uint64_t k[4]);                                       \
+    void mulred_##G##_affine_endomorphism(mulred_##G##_affine *r, const mulred_##G##_affine *a);   \
+    void mulred_##G##_glv_lambda(uint64_t out[4]);                                                 \
+    void mulred_##G##_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,        \
+                                    const uint64_t k[4]);                                          \
+    void mulred_##G##_jacobian_mul_glv_var(mulred_##G##_jacobian *r,                               \
+                                           const mulred_##G##_jacobian *a, const uint64_t k[4]);   \
+    bool mulred_##G##_affine_in_g1_var(const mulred_##G##_affine *a);
 
 MULRED_G1_DECLARE(g1_381)
 MULRED_G1_DECLARE(g1_254)
+
+/* ---- encodings ------------------------------------------------------------------------------
+ * Decoders take untrusted bytes and check everything, in this order, returning the first check
+ * that fails (the point is then set to infinity):
+ *   MULRED_G1_EFLAGS     compressed form without the compression flag (ZCash)
+ *   MULRED_G1_EINFINITY  infinity flag with any other bit set (ZCash)
+ *   MULRED_G1_EPADDING   non-zero padding bytes (EIP-2537)
+ *   MULRED_G1_ERANGE     a coordinate >= p (all)
+ *   MULRED_G1_ECURVE     not on the curve; for a compressed x: x³ + b has no square root
+ *   MULRED_G1_ESUBGROUP  on the curve but not in G1 (BLS12-381), unless
+ *                        MULRED_G1_SKIP_SUBGROUP_CHECK is passed (then the caller must check:
+ *                        mulred_g1_381_affine_in_g1_var)
+ * Encoders write the canonical form of a valid point. All are variable time. */
+typedef enum {
+    MULRED_G1_OK = 0,
+    MULRED_G1_EFLAGS,
+    MULRED_G1_EINFINITY,
+    MULRED_G1_EPADDING,
+    MULRED_G1_ERANGE,
+    MULRED_G1_ECURVE,
+    MULRED_G1_ESUBGROUP,
+} mulred_g1_status;
+
+#define MULRED_G1_SKIP_SUBGROUP_CHECK 1u
+
+/* A short description of a status ("coordinate not below p", ...), for error messages. */
+const char *mulred_g1_status_text(mulred_g1_status s);
+
+/* BLS12-381 G1, ZCash / IETF compressed (48 bytes): x big-endian, with the three top bits of
+ * byte 0 as flags: 0x80 compressed (must be set), 0x40 infinity (then every other bit is 0),
+ * 0x20 y is the larger of y and p − y. The generator encodes as 97f1d3a7…db22c6bb. */
+mulred_g1_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
+                                                 unsigned flags);
+void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine *a);
+
+/* BLS12-381 G1, EIP-2537 (128 bytes): x then y, each as 16 zero bytes and 48 big-endian bytes;
+ * all zero = infinity. */
+mulred_g1_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
+                                              unsigned flags);
+void mulred_g1_381_encode_eip2537(uint8_t out[128], const mulred_g1_381_affine *a);
+
+/* BN254 G1, EIP-196 (64 bytes): x then y, 32 bytes big-endian each; (0, 0) = infinity. The
+ * cofactor is 1: no subgroup check exists (flags are ignored). */
+mulred_g1_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
+                                             unsigned flags);
+void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a);
 
 #ifdef __cplusplus
 }

@@ -126,6 +126,10 @@ bool mulred_fp254_is_odd(const mulred_fp254 *a);
 
 /* The multiplication kernel in use: "portable" or "mulx". */
 const char *mulred_field_kernel_name(void);
+/* Chooses the kernel ("portable", "mulx"), for tests and benchmarks; returns -1 (and changes
+ * nothing) when the name is unknown or the CPU lacks the instructions. Call it only while no
+ * other thread is computing with the fields. */
+int mulred_field_kernel_select(const char *name);
 
 #ifdef __cplusplus
 }

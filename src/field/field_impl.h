@@ -101,11 +101,51 @@ void FPUB(pow)(FT *r, const FT *a, const uint64_t e[FIELD_N])
     *r = acc;
 }
 
+/* r = a^e for a PUBLIC exponent e (here: p − 2, (p + 1)/4, (p − 1)/2): sliding windows of up
+ * to 5 bits over the odd powers a, a³, ..., a^31. The sequence of operations depends on e
+ * only, so the time is constant in a. About bits(e) squarings and bits(e)/6 + 16
+ * multiplications, against bits(e)/4 + 14 and a masked 16-entry scan per window in pow. */
+static void FIELD_CAT(FIELD, _pow_pubexp)(FT *r, const FT *a, const uint64_t e[FIELD_N])
+{
+    FT odd[16], a2, acc;
+    odd[0] = *a;
+    FIN(sqr)(&a2, a);
+    for (int i = 1; i < 16; i++) FIN(mul)(&odd[i], &odd[i - 1], &a2);
+    int i = 64 * FIELD_N - 1;
+    while (i >= 0 && !((e[i / 64] >> (i % 64)) & 1)) i--;
+    if (i < 0) {
+        FIN(set_one)(r);
+        return;
+    }
+    bool first = true;
+    while (i >= 0) {
+        if (!((e[i / 64] >> (i % 64)) & 1)) {
+            FIN(sqr)(&acc, &acc);
+            i--;
+            continue;
+        }
+        /* the window [j, i]: at most 5 bits, ending on a set bit */
+        int j = i - 4 < 0 ? 0 : i - 4;
+        while (!((e[j / 64] >> (j % 64)) & 1)) j++;
+        unsigned v = 0;
+        for (int b = i; b >= j; b--) v = v << 1 | (unsigned)((e[b / 64] >> (b % 64)) & 1);
+        if (first) {
+            acc = odd[v >> 1];
+            first = false;
+        } else {
+            for (int b = i; b >= j; b--) FIN(sqr)(&acc, &acc);
+            FIN(mul)(&acc, &acc, &odd[v >> 1]);
+        }
+        i = j - 1;
+    }
+    *r = acc;
+}
+
 void FPUB(inv)(FT *r, const FT *a)
 {
     uint64_t e[FIELD_N];
     fe_sub_small(e, FIELD_P, 2, FIELD_N); /* p − 2 */
-    FPUB(pow)(r, a, e);
+    FIELD_CAT(FIELD, _pow_pubexp)(r, a, e);
 }
 
 void FPUB(inv_var)(FT *r, const FT *a)
@@ -193,7 +233,7 @@ bool FIELD_CAT(FT, _sqrt)(FT *r, const FT *a)
     uint64_t e[FIELD_N];
     FT s, check;
     fe_add_small_shift2(e, FIELD_P, FIELD_N); /* (p + 1) / 4 */
-    FPUB(pow)(&s, a, e);
+    FIELD_CAT(FIELD, _pow_pubexp)(&s, a, e);
     FIN(sqr)(&check, &s);
     *r = s;
     return FIN(equal)(&check, a);
@@ -205,7 +245,7 @@ bool FIELD_CAT(FT, _is_square)(const FT *a)
     FT s;
     fe_sub_small(e, FIELD_P, 1, FIELD_N);
     fe_shr1(e, FIELD_N); /* (p − 1) / 2 */
-    FPUB(pow)(&s, a, e);
+    FIELD_CAT(FIELD, _pow_pubexp)(&s, a, e);
     return FIN(is_zero)(&s) || FIN(is_one)(&s);
 }
 
