@@ -1022,6 +1022,18 @@ static void test_batch_inv(void)
             for (size_t i = 0; i < n; i++) bad += check_inverse(f, &r[i], &a[i]);
             free(a), free(r), free(scratch);
         }
+        /* n = 0: nothing is read or written; begin gives the product of nothing, 1 */
+        xv r0, total;
+        memset(&r0, 0x5a, sizeof r0);
+        f->batch_inv(&r0, &r0, 0, NULL);
+        f->batch_inv_var(&r0, &r0, 0, NULL);
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++) bad += r0.l[i][j] != 0x5a5a5a5a5a5a5a5au;
+        f->batch_begin(&total, &r0, 0, NULL);
+        mpz_t one;
+        mpz_init(one);
+        for (int j = 0; j < 8; j++) lane_elem(one, f, &total, j), bad += mpz_cmp_ui(one, 1) != 0;
+        mpz_clear(one);
         if (bad) printf("\n    %s batch inversion: %d bad", f->name, bad);
         CU_ASSERT_EQUAL(bad, 0);
     }

@@ -149,7 +149,13 @@ typedef struct {
     /* affine (x, y) integers of an affine or Jacobian point; returns 0 for infinity */
     int (*aff_coords)(mpz_t, mpz_t, const void *);
     int (*jac_coords)(mpz_t, mpz_t, const void *);
-    const uint64_t *beta;
+    void (*fixed_plan)(mulred_msm_plan *, size_t, const mulred_msm_options *);
+    size_t (*fixed_table_size)(const mulred_msm_plan *, size_t);
+    size_t (*fixed_build_scratch)(size_t);
+    void (*fixed_build)(void *, const mulred_msm_plan *, const void *, size_t, void *);
+    size_t (*fixed_scratch)(const mulred_msm_plan *, size_t);
+    void (*fixed)(void *, const mulred_msm_plan *, const void *, const mulred_scalar256 *, size_t,
+                  void *);
 } lib;
 
 #define WRAP(G, FP, N, BETA)                                                                       \
@@ -218,6 +224,16 @@ typedef struct {
         mpz_from_limbs(y, l, N);                                                                   \
         return 1;                                                                                  \
     }                                                                                              \
+    static void G##_w_fixed_build(void *t, const mulred_msm_plan *p, const void *pts, size_t n,    \
+                                  void *scr)                                                       \
+    {                                                                                              \
+        mulred_##G##_msm_fixed_table_build(t, p, pts, n, scr);                                     \
+    }                                                                                              \
+    static void G##_w_fixed(void *r, const mulred_msm_plan *p, const void *t,                      \
+                            const mulred_scalar256 *s, size_t n, void *scr)                        \
+    {                                                                                              \
+        mulred_##G##_msm_fixed_var(r, p, t, s, n, scr);                                            \
+    }                                                                                              \
     static int G##_w_jac_coords(mpz_t x, mpz_t y, const void *p)                                   \
     {                                                                                              \
         mulred_##G##_affine a;                                                                     \
@@ -234,7 +250,9 @@ WRAP(g1_254, fp254, 4, BETA254)
             mulred_##G##_msm_scratch_size, G##_w_serial, mulred_##G##_msm_recode,                  \
             mulred_##G##_msm_tile_scratch_size, G##_w_tile, G##_w_shift, G##_w_msm, G##_w_jac_add, \
             G##_w_jac_inf, G##_w_points, G##_w_progression, G##_w_aff_coords, G##_w_jac_coords,    \
-            NULL                                                                                   \
+            mulred_##G##_msm_fixed_plan, mulred_##G##_msm_fixed_table_size,                        \
+            mulred_##G##_msm_fixed_build_scratch_size, G##_w_fixed_build,                          \
+            mulred_##G##_msm_fixed_scratch_size, G##_w_fixed                                       \
     }
 
 static const lib libs[2] = {LIB(g1_381), LIB(g1_254)};
@@ -858,6 +876,89 @@ static void test_nested(void)
     }
 }
 
+/* Fixed-base tables: every width the fixed plan allows, both forms and lanes, with traps. */
+static void test_fixed_base(void)
+{
+    for (int ci = 0; ci < 2; ci++) {
+        const lib *L = &libs[ci];
+        const size_t sizes[4] = {1, 7, 300, 4096};
+        for (int si = 0; si < 4; si++) {
+            inst I;
+            inst_random(&I, ci, sizes[si]);
+            for (size_t i = 0; i < I.n; i += 5) { /* traps: infinity, 0, r, 2^256 − 1, r − 1 */
+                mpz_t t;
+                mpz_init(t);
+                switch (i / 5 % 5) {
+                case 0:
+                    mpz_set_ui(I.a[i], 0);
+                    break;
+                case 1:
+                    memset(&I.s[i], 0, sizeof I.s[i]);
+                    break;
+                case 2:
+                    mpz_to_scalar(&I.s[i], rc[ci].r);
+                    break;
+                case 3:
+                    memset(&I.s[i], 0xff, sizeof I.s[i]);
+                    break;
+                default:
+                    mpz_sub_ui(t, rc[ci].r, 1), mpz_to_scalar(&I.s[i], t);
+                    break;
+                }
+                mpz_clear(t);
+            }
+            inst_points(&I);
+            rpt want;
+            rpt_init(&want);
+            inst_expect(&I, &want);
+            int ok = 1;
+            void *table = NULL;
+            unsigned table_c = 0;
+            for (int c = 0; c <= MSM_MAX_WINDOW_BITS; c++) {
+                if (c && c < 4) continue;
+                if (si == 3 && c && c < 9) continue; /* big tables at 2^12: wide windows only */
+                for (int variant = 0; variant < 3; variant++) {
+                    if (variant == 2 && !have_x8()) continue;
+                    mulred_msm_options o = {.window_bits = c,
+                                            .buckets = variant == 0 ? MULRED_MSM_BUCKETS_XYZZ
+                                                                    : MULRED_MSM_BUCKETS_AFFINE,
+                                            .lanes = variant == 2 ? MULRED_MSM_LANES_X8
+                                                                  : MULRED_MSM_LANES_SCALAR};
+                    if (variant == 0 && c > 10) continue;   /* XYZZ with 2^15 buckets: slow */
+                    if (c == 0) o.buckets = 0, o.lanes = 0; /* the automatic plan */
+                    mulred_msm_plan plan;
+                    L->fixed_plan(&plan, I.n, &o);
+                    CU_ASSERT(plan.fixed && !plan.glv);
+                    if (plan.window_bits != table_c) { /* the table depends on c only */
+                        free(table);
+                        table = malloc(L->fixed_table_size(&plan, I.n) * L->aff);
+                        void *bs = malloc(L->fixed_build_scratch(I.n));
+                        CU_ASSERT_FATAL(table && bs);
+                        L->fixed_build(table, &plan, I.pts, I.n, bs);
+                        free(bs);
+                        table_c = plan.window_bits;
+                    }
+                    void *scr = malloc(L->fixed_scratch(&plan, I.n));
+                    CU_ASSERT_FATAL(scr != NULL);
+                    jac_buf r;
+                    L->fixed(&r, &plan, table, I.s, I.n, scr);
+                    const int good = jac_matches(ci, &r, &want);
+                    if (!good)
+                        printf("\n    MISMATCH fixed %s n=%zu c=%u form=%d lanes=%d (seed %llu)",
+                               rc[ci].name, I.n, plan.window_bits, plan.bucket_form, plan.lanes,
+                               (unsigned long long)test_seed());
+                    ok &= good;
+                    free(scr);
+                }
+            }
+            free(table);
+            CU_ASSERT(ok);
+            rpt_clear(&want);
+            inst_free(&I);
+        }
+    }
+}
+
 /* ---- registration -------------------------------------------------------------------------- */
 
 static void curve_params(void)
@@ -925,6 +1026,7 @@ void test_register(void)
         {"n = 1..300 against the reference, every variant", test_sizes},
         {"every window width 1..16, n = 300 and 2^12", test_window_widths},
         {"traps of the issue", test_traps}, {"tiles over windows x buckets x points", test_tiles},
+        {"fixed-base tables, every width", test_fixed_base},
         {"self-check at 2^16", test_self_check_2e16}, {"threads 1-3 identical", test_threads},
         {"nested: parallel region, tasks, single", test_nested});
 }

@@ -107,6 +107,7 @@ typedef struct {
     unsigned buckets;               /* 2^(c−1): bucket magnitudes 1..buckets */
     unsigned scalar_bits;           /* recoded scalars are < 2^scalar_bits */
     bool glv;                       /* recoded scalars are GLV halves (points Pᵢ and φ(Pᵢ)) */
+    bool fixed;                     /* a fixed-base plan (mulred_G_msm_fixed_plan) */
     mulred_msm_buckets bucket_form; /* XYZZ or AFFINE */
     mulred_msm_lanes lanes;         /* SCALAR or X8 */
     unsigned batch, queue;          /* batch-affine parameters (queue 0 = none) */
@@ -137,7 +138,18 @@ typedef struct {
                                      const mulred_scalar256 *scalars, size_t n, void *scratch);    \
     int mulred_##G##_msm_var(mulred_##G##_jacobian *r, const mulred_##G##_affine *points,          \
                              const mulred_scalar256 *scalars, size_t n,                            \
-                             const mulred_msm_options *opts, int threads, mulred_error *err);
+                             const mulred_msm_options *opts, int threads, mulred_error *err);      \
+    void mulred_##G##_msm_fixed_plan(mulred_msm_plan *plan, size_t n,                              \
+                                     const mulred_msm_options *opts);                              \
+    size_t mulred_##G##_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);               \
+    size_t mulred_##G##_msm_fixed_build_scratch_size(size_t n);                                    \
+    void mulred_##G##_msm_fixed_table_build(                                                       \
+        mulred_##G##_affine *table, const mulred_msm_plan *plan,                                   \
+        const mulred_##G##_affine *points, size_t n, void *scratch);                               \
+    size_t mulred_##G##_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);             \
+    void mulred_##G##_msm_fixed_var(mulred_##G##_jacobian *r, const mulred_msm_plan *plan,         \
+                                    const mulred_##G##_affine *table,                              \
+                                    const mulred_scalar256 *scalars, size_t n, void *scratch);
 
 /* The functions, for G in {g1_381, g1_254}:
  *
@@ -190,7 +202,27 @@ typedef struct {
  *   OpenMP parallel region or task (nested): it then creates tasks in the enclosing team under
  *   a taskgroup instead of a new team, so nothing deadlocks or oversubscribes. Allocates the
  *   recoded scalars and one scratch per thread; returns MULRED_OK, or MULRED_ERUNTIME (out of
- *   memory, r untouched). */
+ *   memory, r untouched).
+ *
+ * Fixed base (points known in advance, many MSMs over them: KZG commitments)
+ *   A table holds 2^(c·w)·Pᵢ for every window w (table row w, n points each, affine), so the
+ *   digits of every window go to one bucket set: W·n bucket additions and ONE reduction,
+ *   against W·n additions and W reductions (plus the doublings) without it.
+ * void mulred_G_msm_fixed_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+ *   A fixed-base plan for n points (no GLV: opts->glv > 0 aborts; c >= 4, at most 64 windows).
+ * size_t mulred_G_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
+ *   Points in the table: plan->windows · n (96 or 64 bytes each).
+ * size_t mulred_G_msm_fixed_build_scratch_size(size_t n);
+ * void mulred_G_msm_fixed_table_build(mulred_G_affine *table, const mulred_msm_plan *plan,
+ *                                     const mulred_G_affine *points, size_t n, void *scratch);
+ *   Fills the table (c doublings per entry in Jacobian coordinates, one batch normalisation per
+ *   row). The table depends on the points and on plan->window_bits only.
+ * size_t mulred_G_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
+ * void mulred_G_msm_fixed_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
+ *                             const mulred_G_affine *table, const mulred_scalar256 *scalars,
+ *                             size_t n, void *scratch);
+ *   r = Σ_{i<n} (scalars[i] mod r)·points[i] from the table built for those points with this
+ *   plan (or one with the same window_bits). Single-threaded. */
 MULRED_MSM_DECLARE(g1_381)
 MULRED_MSM_DECLARE(g1_254)
 

@@ -124,7 +124,8 @@ void mulred_fp381x8_inv_var(mulred_fp381x8 *r, const mulred_fp381x8 *a);
  * r[i] = a[i]^-1 per lane, with a lane holding 0 giving 0 and leaving the rest of its chain
  * unaffected. Cost: 3(n-1) multiplies + one inversion of the 8 chain products. Inputs and
  * outputs in [0, 2p); r may be a (in place) but must not otherwise overlap a; scratch holds
- * mulred_fp381x8_batch_inv_scratch_size(n) bytes, 64-byte aligned, not overlapping r or a.
+ * mulred_fp381x8_batch_inv_scratch_size(n) bytes (any alignment, 64 is the fast case), not
+ * overlapping r or a. n may be 0: nothing is written (begin gives total = 1).
  * The two halves are exposed for callers that invert the 8 chain products their own way
  * (e.g. store them, combine the 8 into one scalar inversion, load the results):
  *   begin:  total = product of the non-zero a[i] per lane (1 where all are 0); fills scratch.

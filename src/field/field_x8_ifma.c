@@ -41,6 +41,7 @@
 #include <gmp.h>
 #include <immintrin.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "field/field_x8.h"
 
@@ -384,6 +385,129 @@ IFMA_INLINE void inv_lanes_var(__m512i *r, const __m512i *x, const consts *c, co
     mont_mul(r, r, winv, c, n);
 }
 
+/* ---- batch inversion: Montgomery's trick, two interleaved chains per lane ---------------- */
+
+/* Values in memory here, N limbs of 8 words each, n * 8 words apart in arrays. */
+
+/* x = a with the lanes holding 0 replaced by 1; returns the mask of those lanes. */
+IFMA_INLINE __mmask8 load_nonzero(uint64_t *x, const uint64_t *a, const consts *c, const int n)
+{
+    __m512i v[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++) v[j] = _mm512_loadu_si512((const void *)(a + 8 * j));
+    const __mmask8 z = zero_mask(v, c, n);
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++)
+        _mm512_storeu_si512((void *)(x + 8 * j),
+                            _mm512_mask_blend_epi64(z, v[j], bcast(c->one[j])));
+    return z;
+}
+
+/* r = x with the lanes of mask z set to 0 */
+IFMA_INLINE void store_masked(uint64_t *r, const uint64_t *x, __mmask8 z, const int n)
+{
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++)
+        _mm512_storeu_si512((void *)(r + 8 * j),
+                            _mm512_maskz_loadu_epi64((__mmask8)~z, (const void *)(x + 8 * j)));
+}
+
+/* The 8-limb multiply stays out of line: two of them in flight need about 40 zmm registers,
+ * and the spills of the inlined pair cost more than the call (memory operands stay in L1). */
+__attribute__((noinline)) IFMA_TARGET static void mul_mem8(uint64_t *r, const uint64_t *a,
+                                                           const uint64_t *b)
+{
+    __m512i x[8], y[8], z[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++) {
+        x[j] = _mm512_loadu_si512((const void *)(a + 8 * j));
+        y[j] = _mm512_loadu_si512((const void *)(b + 8 * j));
+    }
+    mont_mul(z, x, y, mulred_fp381x8_consts, 8);
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++) _mm512_storeu_si512((void *)(r + 8 * j), z[j]);
+}
+
+IFMA_INLINE void mul_mem(uint64_t *r, const uint64_t *a, const uint64_t *b, const consts *c,
+                         const int n)
+{
+    if (n == 8) {
+        mul_mem8(r, a, b);
+        return;
+    }
+    __m512i x[8], y[8], z[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++) {
+        x[j] = _mm512_loadu_si512((const void *)(a + 8 * j));
+        y[j] = _mm512_loadu_si512((const void *)(b + 8 * j));
+    }
+    mont_mul(z, x, y, c, n);
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++) _mm512_storeu_si512((void *)(r + 8 * j), z[j]);
+}
+
+/* The even and the odd positions of each lane form two chains: pre[i] is the product of the
+ * (non-zero) values at the positions of i's chain up to i. The two multiplies of a step are
+ * independent, so they overlap instead of each waiting for the multiply before it (a single
+ * chain is bound by the multiply's latency): measured 0.74-0.86x the time of one chain for
+ * BN254 at 64-512 values per chain, unchanged (0.92-1.03x) for BLS12-381, whose multiply is
+ * throughput-bound already. */
+IFMA_INLINE void batch_begin(uint64_t *total, const uint64_t *a, size_t cnt, uint64_t *pre,
+                             const consts *c, const int n)
+{
+    const size_t st = 8 * (size_t)n;
+    _Alignas(64) uint64_t x[64];
+    load_nonzero(pre, a, c, n);
+    if (cnt == 1) {
+        memcpy(total, pre, st * sizeof *total);
+        return;
+    }
+    load_nonzero(pre + st, a + st, c, n);
+    for (size_t i = 2; i < cnt; i++) {
+        load_nonzero(x, a + i * st, c, n);
+        mul_mem(pre + i * st, pre + (i - 2) * st, x, c, n);
+    }
+    mul_mem(total, pre + (cnt - 1) * st, pre + (cnt - 2) * st, c, n);
+}
+
+/* One backward step at position idx >= 2 of the chain whose running inverse is inv. */
+IFMA_INLINE void batch_step(uint64_t *r, const uint64_t *a, const uint64_t *pre, size_t idx,
+                            uint64_t *inv, const consts *c, const int n)
+{
+    const size_t st = 8 * (size_t)n;
+    _Alignas(64) uint64_t x[64], t[64];
+    const __mmask8 z = load_nonzero(x, a + idx * st, c, n);
+    mul_mem(t, inv, pre + (idx - 2) * st, c, n); /* a[idx]^-1 */
+    mul_mem(inv, inv, x, c, n);
+    store_masked(r + idx * st, t, z, n);
+}
+
+IFMA_INLINE void batch_finish(uint64_t *r, const uint64_t *a, size_t cnt, const uint64_t *pre,
+                              const uint64_t *inv_total, const consts *c, const int n)
+{
+    const size_t st = 8 * (size_t)n;
+    _Alignas(64) uint64_t inv[2][64], x[64];
+    if (cnt == 1) {
+        store_masked(r, inv_total, load_nonzero(x, a, c, n), n);
+        return;
+    }
+    /* the inverses of the two chain products: 1/P_k = P_(1-k) / (P_0 P_1) */
+    const size_t top = cnt - 1, odd = top & 1 ? top : top - 1, even = top & 1 ? top - 1 : top;
+    mul_mem(inv[0], inv_total, pre + odd * st, c, n);
+    mul_mem(inv[1], inv_total, pre + even * st, c, n);
+    size_t i = cnt;
+    if (cnt & 1) { /* the top position is even: one step on its own */
+        batch_step(r, a, pre, top, inv[0], c, n);
+        i = top;
+    }
+    for (; i >= 4; i -= 2) { /* positions i - 1 (odd) and i - 2 (even) */
+        batch_step(r, a, pre, i - 1, inv[1], c, n);
+        batch_step(r, a, pre, i - 2, inv[0], c, n);
+    }
+    store_masked(r + st, inv[1], load_nonzero(x, a + st, c, n), n);
+    store_masked(r, inv[0], load_nonzero(x, a, c, n), n);
+}
+
 /* ---- per-field functions --------------------------------------------------------------------- */
 
 /* Fermat inversion a^(p-2): 4-bit fixed windows over the exponent's bits, most significant
@@ -488,46 +612,18 @@ IFMA_INLINE void inv_lanes_var(__m512i *r, const __m512i *x, const consts *c, co
     IFMA_TARGET void mulred_##NAME##_batch_inv_begin(T *total, const T *a, size_t n,               \
                                                      void *scratch)                                \
     {                                                                                              \
-        const consts *c = C;                                                                       \
-        T *pre = scratch;                                                                          \
-        __m512i one[N], acc[N], x[N];                                                              \
-        for (int j = 0; j < N; j++) one[j] = acc[j] = bcast(c->one[j]);                            \
-        for (size_t i = 0; i < n; i++) {                                                           \
-            vload(x, a[i].l, N);                                                                   \
-            const __mmask8 z = zero_mask(x, c, N);                                                 \
-            for (int j = 0; j < N; j++) x[j] = _mm512_mask_blend_epi64(z, x[j], one[j]);           \
-            if (i == 0)                                                                            \
-                for (int j = 0; j < N; j++) acc[j] = x[j];                                         \
-            else                                                                                   \
-                mont_mul(acc, acc, x, c, N);                                                       \
-            vstore(pre[i].l, acc, N);                                                              \
+        if (n == 0) {                                                                              \
+            mulred_##NAME##_set_one(total);                                                        \
+            return;                                                                                \
         }                                                                                          \
-        vstore(total->l, acc, N);                                                                  \
+        batch_begin(&total->l[0][0], &a[0].l[0][0], n, &((T *)scratch)[0].l[0][0], C, N);          \
     }                                                                                              \
     IFMA_TARGET void mulred_##NAME##_batch_inv_finish(T *r, const T *a, size_t n,                  \
                                                       const void *scratch, const T *inv_total)     \
     {                                                                                              \
-        const consts *c = C;                                                                       \
-        const T *pre = scratch;                                                                    \
-        const __m512i zero = _mm512_setzero_si512();                                               \
-        __m512i one[N], inv[N], x[N], y[N], t[N];                                                  \
         if (n == 0) return;                                                                        \
-        for (int j = 0; j < N; j++) one[j] = bcast(c->one[j]);                                     \
-        vload(inv, inv_total->l, N);                                                               \
-        for (size_t i = n - 1; i > 0; i--) {                                                       \
-            vload(x, a[i].l, N);                                                                   \
-            vload(y, pre[i - 1].l, N);                                                             \
-            const __mmask8 z = zero_mask(x, c, N);                                                 \
-            for (int j = 0; j < N; j++) x[j] = _mm512_mask_blend_epi64(z, x[j], one[j]);           \
-            mont_mul(t, inv, y, c, N);                                                             \
-            mont_mul(inv, inv, x, c, N);                                                           \
-            for (int j = 0; j < N; j++) t[j] = _mm512_mask_blend_epi64(z, t[j], zero);             \
-            vstore(r[i].l, t, N);                                                                  \
-        }                                                                                          \
-        vload(x, a[0].l, N);                                                                       \
-        const __mmask8 z = zero_mask(x, c, N);                                                     \
-        for (int j = 0; j < N; j++) inv[j] = _mm512_mask_blend_epi64(z, inv[j], zero);             \
-        vstore(r[0].l, inv, N);                                                                    \
+        batch_finish(&r[0].l[0][0], &a[0].l[0][0], n, &((const T *)scratch)[0].l[0][0],            \
+                     &inv_total->l[0][0], C, N);                                                   \
     }                                                                                              \
     IFMA_TARGET void mulred_##NAME##_inv_var(T *r, const T *a)                                     \
     {                                                                                              \

@@ -160,27 +160,32 @@ static const uint64_t BETA_254[4] = {0x71930c11d782e155, 0xa6bb947cffbe3323, 0xa
 
 /* ---- cost model ------------------------------------------------------------------------------ */
 
-/* Nanoseconds per operation, measured with `mulred bench msm --model` (see the table there);
- * the plan picks the window width, bucket form and GLV that minimise the modelled time. */
+/* Nanoseconds per operation, measured on Zen 5 (see the table in bench/bench_msm.c, `mulred
+ * bench msm --model`); the plan picks the window width, bucket form and GLV that minimise the
+ * modelled time (msm_impl.h, model_window). */
 typedef struct {
     double scan;          /* per point-digit read (once per bucket range) */
     double window;        /* fixed per window and bucket range */
+    double dbl;           /* a Jacobian doubling (Horner: c per window) */
     double xyzz_add;      /* an XYZZ mixed addition (accumulation, side buckets) */
     double xyzz_full;     /* an XYZZ full addition (running sums) */
     double aff_add[2];    /* a batch-affine pair without its share of the inversion [scalar, x8] */
     double inv[2];        /* one batch inversion [scalar, x8] */
+    double glv_factor;    /* a GLV pair costs this times a plain one (φ, two digits a point) */
     unsigned affine_from; /* the AUTO bucket form is AFFINE from this c up */
-    unsigned batch_max;   /* the longest automatic batch */
+    unsigned batch_max;   /* the automatic batch */
     int glv_auto;         /* GLV considered by the automatic plan */
 } msm_cost;
 
 static const msm_cost COST_381 = {
     .scan = 3,
     .window = 2000,
-    .xyzz_add = 420,
-    .xyzz_full = 560,
-    .aff_add = {240, 60},
-    .inv = {3000, 2200},
+    .dbl = 280,
+    .xyzz_add = 380,
+    .xyzz_full = 500,
+    .aff_add = {240, 70},
+    .inv = {4300, 3500},
+    .glv_factor = 1.15,
     .affine_from = 7,
     .batch_max = 512,
     .glv_auto = 1,
@@ -188,10 +193,12 @@ static const msm_cost COST_381 = {
 static const msm_cost COST_254 = {
     .scan = 3,
     .window = 1500,
-    .xyzz_add = 250,
-    .xyzz_full = 330,
-    .aff_add = {150, 30},
-    .inv = {2000, 1000},
+    .dbl = 160,
+    .xyzz_add = 220,
+    .xyzz_full = 300,
+    .aff_add = {98, 38},
+    .inv = {5600, 3100},
+    .glv_factor = 1.15,
     .affine_from = 7,
     .batch_max = 512,
     .glv_auto = 1,

@@ -77,6 +77,7 @@ typedef struct {
 typedef struct {
     unsigned w, nb, rep;
     uint32_t base;
+    const GA *pts; /* the points of this window (fixed base: the table row of 2^(cw)·Pᵢ) */
 } MI(win);
 
 /* Segments of the reduction and the chunk of side buckets folded at once. */
@@ -439,7 +440,7 @@ static MI(win) MI(window_slots)(const MI(ctx) * t, unsigned w, unsigned j, unsig
 {
     const mulred_msm_plan *plan = t->plan;
     const unsigned c = plan->window_bits, M = plan->buckets;
-    MI(win) r = {w, 0, 1, j * M};
+    MI(win) r = {w, 0, 1, j * M, NULL};
     if (w == plan->windows - 1) {
         const unsigned top = plan->scalar_bits - c * w; /* < c */
         if ((1u << top) < b1) b1 = 1u << top;
@@ -475,8 +476,7 @@ static inline size_t MI(entry_add)(MI(entry) * e, size_t m, int d, const GA *p, 
 }
 
 /* Accumulates the windows t->win[0..G) of the points into their buckets. */
-static void MI(accumulate)(MI(ctx) * t, const GA *points, const mulred_msm_rscalar *k, size_t n,
-                           unsigned b0)
+static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, unsigned b0)
 {
     const mulred_msm_plan *plan = t->plan;
     const unsigned c = plan->window_bits, G = t->G;
@@ -484,7 +484,7 @@ static void MI(accumulate)(MI(ctx) * t, const GA *points, const mulred_msm_rscal
     const size_t per_point = (size_t)G * (plan->glv ? 2 : 1);
     const size_t block = per_point < MSM_BLOCK_PAIRS ? MSM_BLOCK_PAIRS / per_point : 1;
     MI(entry) e[MSM_BLOCK_PAIRS > 2 * MSM_MAX_GROUP ? MSM_BLOCK_PAIRS : 2 * MSM_MAX_GROUP];
-    memset(t->flag, 0, (size_t)G * plan->buckets);
+    memset(t->flag, 0, (size_t)plan->group * plan->buckets);
     t->nbatch = t->nqueue = 0;
     t->epoch++;
     for (size_t i0 = 0; i0 < n; i0 += block) {
@@ -499,9 +499,9 @@ static void MI(accumulate)(MI(ctx) * t, const GA *points, const mulred_msm_rscal
                 const uint32_t s1 = (uint32_t)(k[i].l[1] >> 63), s2 = (uint32_t)(k[i].l[3] >> 63);
                 for (unsigned j = 0; j < G; j++) {
                     const MI(win) *wi = &t->win[j];
-                    m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, wi->w, c), &points[i],
+                    m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, wi->w, c), &wi->pts[i],
                                       s1 * PAIR_NEG, b0, wi, i);
-                    m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, wi->w, c), &points[i],
+                    m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, wi->w, c), &wi->pts[i],
                                       PAIR_ENDO | s2 * PAIR_NEG, b0, wi, i);
                 }
             }
@@ -509,8 +509,8 @@ static void MI(accumulate)(MI(ctx) * t, const GA *points, const mulred_msm_rscal
             for (size_t i = i0; i < i1; i++)
                 for (unsigned j = 0; j < G; j++) {
                     const MI(win) *wi = &t->win[j];
-                    m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, wi->w, c), &points[i], 0, b0,
-                                      wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, wi->w, c), &wi->pts[i], 0,
+                                      b0, wi, i);
                 }
         }
         /* infinity needs no test here: the executor skips it, and an empty bucket that takes
@@ -697,6 +697,7 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
                         void *scratch)
 {
     MI(check_plan)(plan);
+    if (plan->fixed) msm_misuse("a fixed-base plan given to msm_tile_var");
     unsigned b0 = tile->bucket0, b1 = tile->bucket1;
     if (b1 == 0) b0 = 0, b1 = plan->buckets;
     if (tile->window0 >= tile->window1 || tile->window1 > plan->windows || b0 >= b1 ||
@@ -722,11 +723,12 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
         t.G = 0;
         for (unsigned w = hi; w-- > lo;) {
             MI(win) wi = MI(window_slots)(&t, w, t.G, b0, b1);
+            wi.pts = points;
             if (wi.nb) t.win[t.G++] = wi;
         }
         GJ s[MSM_MAX_GROUP];
         if (t.G) {
-            MI(accumulate)(&t, points, scalars, n, b0);
+            MI(accumulate)(&t, scalars, n, b0);
             if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
                 MI(reduce_affine)(&t, s, b0);
             else
@@ -794,21 +796,25 @@ void GPUB(msm_serial_var)(GJ *r, const mulred_msm_plan *plan, const GA *points,
 
 /* ---- plan and cost model --------------------------------------------------------------------- */
 
-/* Model of one window over n point-digits with the given form: see msm_cost (msm.c). */
-static double MI(window_cost)(const msm_cost *cm, const mulred_msm_plan *p, double n,
-                              unsigned ranges)
+/* The cost model (constants: msm_cost in msm.c). One window accumulating `pairs` pairs into nb
+ * buckets, scanning `digits` digits: */
+static double MI(model_window)(const mulred_msm_plan *p, double pairs, double digits, unsigned nb,
+                               unsigned rep)
 {
-    const double M = (double)p->buckets;
+    const msm_cost *cm = &MSM_COST;
     const int x8 = p->lanes == MULRED_MSM_LANES_X8;
-    double cost = n * cm->scan * ranges + cm->window * ranges;
-    if (p->bucket_form == MULRED_MSM_BUCKETS_XYZZ) {
-        cost += n * cm->xyzz_add + M * 2 * cm->xyzz_full;
-    } else {
-        const double add = cm->aff_add[x8], inv = cm->inv[x8];
-        const double batch = p->batch < M ? p->batch : M;
-        cost += n * (add + inv / batch) + M * 2 * (add + inv / 64) + 3 * 64 * cm->xyzz_full;
-    }
-    return cost;
+    double t = digits * cm->scan + p->window_bits * cm->dbl + cm->window;
+    if (p->bucket_form == MULRED_MSM_BUCKETS_XYZZ)
+        return t + pairs * cm->xyzz_add + 2.0 * nb * cm->xyzz_full;
+    const double a = cm->aff_add[x8], inv = cm->inv[x8];
+    t += pairs * (a * (p->glv ? cm->glv_factor : 1.0) + inv / p->batch);
+    t += (rep - 1.0) * nb * (a + inv / p->batch); /* replicas */
+    unsigned K = MI(segments)(p->buckets, p->batch);
+    if (K > nb) K = nb;
+    const double L = K ? (nb + K - 1) / K : 0;
+    /* the group's windows share the 2L reduction batches */
+    t += 2.0 * nb * a + 2.0 * L * inv / p->group + 3.0 * K * cm->xyzz_full;
+    return t;
 }
 
 double GPUB(msm_cost_ns)(const mulred_msm_plan *plan, size_t n, unsigned windows,
@@ -817,15 +823,35 @@ double GPUB(msm_cost_ns)(const mulred_msm_plan *plan, size_t n, unsigned windows
     MI(check_plan)(plan);
     if (bucket_ranges == 0) bucket_ranges = 1;
     const double pts = (double)n * (plan->glv ? 2 : 1);
-    return windows * MI(window_cost)(&MSM_COST, plan, pts, bucket_ranges);
+    if (plan->fixed) /* one bucket set for every window's table row */
+        return MI(model_window)(plan, pts * plan->windows, pts * plan->windows, plan->buckets, 1);
+    double total = 0;
+    for (unsigned w = 0; w < windows; w++) {
+        unsigned nb = plan->buckets, rep = 1;
+        if (windows == plan->windows && w == windows - 1) { /* the top window, as window_slots */
+            const unsigned top = plan->scalar_bits - plan->window_bits * w;
+            if ((1u << top) < nb) nb = 1u << top;
+            if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+                while ((size_t)nb * rep * 2 <= plan->buckets &&
+                       (size_t)nb * rep < 16 * (size_t)plan->batch)
+                    rep *= 2;
+        }
+        const double per = (double)nb / plan->buckets / bucket_ranges;
+        total +=
+            bucket_ranges * MI(model_window)(plan, pts * per, (double)n, nb / bucket_ranges, rep);
+    }
+    return total;
 }
 
-static void MI(plan_fill)(mulred_msm_plan *p, unsigned c, bool glv, mulred_msm_buckets form,
-                          mulred_msm_lanes lanes, const mulred_msm_options *o)
+static void MI(plan_fill)(mulred_msm_plan *p, unsigned c, bool glv, bool fixed,
+                          mulred_msm_buckets form, mulred_msm_lanes lanes,
+                          const mulred_msm_options *o)
 {
+    memset(p, 0, sizeof *p);
     p->magic = MSM_MAGIC;
     p->window_bits = c;
     p->glv = glv;
+    p->fixed = fixed;
     p->scalar_bits = glv ? MSM_GLV_BITS : MSM_RBITS;
     p->windows = msm_windows(p->scalar_bits, c);
     p->buckets = 1u << (c - 1);
@@ -835,12 +861,13 @@ static void MI(plan_fill)(mulred_msm_plan *p, unsigned c, bool glv, mulred_msm_b
     p->bucket_form = form;
     /* batch: long enough to amortise the inversion (one per batch); windows are accumulated
      * side by side until the bucket slots reach 16 batches, so that a pair collides with one
-     * already in the batch with probability below batch/(2·slots) ≈ 3% */
+     * already in the batch with probability below batch/(2·slots) ≈ 3% (a fixed-base MSM has
+     * one bucket set for all its windows) */
     const unsigned forced = (unsigned)(o && o->batch > 0 ? o->batch : 0);
     unsigned batch = forced ? forced : MSM_COST.batch_max;
     unsigned group = 1;
     if (form == MULRED_MSM_BUCKETS_AFFINE) {
-        while (group < p->windows && group < MSM_MAX_GROUP &&
+        while (!fixed && group < p->windows && group < MSM_MAX_GROUP &&
                (size_t)group * p->buckets < 16 * (size_t)batch)
             group++;
         const size_t slots = (size_t)group * p->buckets;
@@ -854,7 +881,8 @@ static void MI(plan_fill)(mulred_msm_plan *p, unsigned c, bool glv, mulred_msm_b
     p->group = group;
 }
 
-void GPUB(msm_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts)
+static void MI(plan_any)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts,
+                         bool fixed)
 {
     const mulred_msm_options none = {0};
     const mulred_msm_options *o = opts ? opts : &none;
@@ -874,17 +902,23 @@ void GPUB(msm_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *o
     if (o->buckets != MULRED_MSM_BUCKETS_AUTO && o->buckets != MULRED_MSM_BUCKETS_XYZZ &&
         o->buckets != MULRED_MSM_BUCKETS_AFFINE)
         msm_misuse("unknown bucket form %d", (int)o->buckets);
-    const bool glv_choices[2] = {false, true};
+    if (fixed && o->glv > 0) msm_misuse("GLV with a fixed-base table");
     double best = 0;
     bool have = false;
     for (int gi = 0; gi < 2; gi++) {
-        const bool glv = glv_choices[gi];
-        if ((o->glv > 0 && !glv) || (o->glv < 0 && glv)) continue;
+        const bool glv = gi == 1;
+        if ((o->glv > 0 && !glv) || (o->glv < 0 && glv) || (fixed && glv)) continue;
         if (o->glv == 0 && glv && !MSM_COST.glv_auto) continue;
         for (unsigned c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
             if (o->window_bits && c != (unsigned)o->window_bits) continue;
+            if (fixed && msm_windows(MSM_RBITS, c) > MSM_MAX_GROUP) {
+                if (o->window_bits)
+                    msm_misuse("fixed-base window_bits %d: at most %d windows (c >= 4)",
+                               o->window_bits, MSM_MAX_GROUP);
+                continue;
+            }
             mulred_msm_plan p;
-            MI(plan_fill)(&p, c, glv, o->buckets, lanes, o);
+            MI(plan_fill)(&p, c, glv, fixed, o->buckets, lanes, o);
             const double cost = GPUB(msm_cost_ns)(&p, n, p.windows, 1);
             if (!have || cost < best) {
                 best = cost;
@@ -893,6 +927,73 @@ void GPUB(msm_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *o
             }
         }
     }
+}
+
+void GPUB(msm_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts)
+{
+    MI(plan_any)(plan, n, opts, false);
+}
+
+/* ---- fixed base ------------------------------------------------------------------------------ */
+
+void GPUB(msm_fixed_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts)
+{
+    MI(plan_any)(plan, n, opts, true);
+}
+
+size_t GPUB(msm_fixed_table_size)(const mulred_msm_plan *plan, size_t n)
+{
+    MI(check_plan)(plan);
+    return (size_t)plan->windows * n;
+}
+
+size_t GPUB(msm_fixed_build_scratch_size)(size_t n)
+{
+    return n * sizeof(GJ) + GPUB(batch_to_affine_scratch_size)(n) + 64;
+}
+
+void GPUB(msm_fixed_table_build)(GA *table, const mulred_msm_plan *plan, const GA *points, size_t n,
+                                 void *scratch)
+{
+    MI(check_plan)(plan);
+    if (!plan->fixed) msm_misuse("msm_fixed_table_build needs a fixed-base plan");
+    GJ *j = (GJ *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    void *norm = j + n;
+    memcpy(table, points, n * sizeof *table);
+    for (size_t i = 0; i < n; i++) GPUB(jacobian_from_affine)(&j[i], &points[i]);
+    for (unsigned w = 1; w < plan->windows; w++) {
+        for (size_t i = 0; i < n; i++) GPUB(msm_shift)(&j[i], &j[i], plan->window_bits);
+        GPUB(jacobian_batch_to_affine_var)(table + (size_t)w * n, j, n, norm);
+    }
+}
+
+size_t GPUB(msm_fixed_scratch_size)(const mulred_msm_plan *plan, size_t n)
+{
+    return GPUB(msm_tile_scratch_size)(plan) + n * sizeof(mulred_msm_rscalar) + 64;
+}
+
+void GPUB(msm_fixed_var)(GJ *r, const mulred_msm_plan *plan, const GA *table,
+                         const mulred_scalar256 *scalars, size_t n, void *scratch)
+{
+    MI(check_plan)(plan);
+    if (!plan->fixed) msm_misuse("msm_fixed_var needs a fixed-base plan");
+    if (n > UINT32_MAX) msm_misuse("fixed-base MSM of %zu points (at most 2^32 - 1)", n);
+    mulred_msm_rscalar *k = (mulred_msm_rscalar *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    GPUB(msm_recode)(k, scalars, n, plan);
+    MI(ctx) t;
+    MI(layout)(&t, plan, k + n);
+    if (t.mark) memset(t.mark, 0, plan->buckets * sizeof *t.mark);
+    /* every window's digits go to the one bucket set, window w reading table row w */
+    t.G = plan->windows;
+    for (unsigned w = 0; w < plan->windows; w++)
+        t.win[w] = (MI(win)){w, plan->buckets, 1, 0, table + (size_t)w * n};
+    MI(accumulate)(&t, k, n, 0);
+    t.G = 1;
+    t.win[0] = (MI(win)){0, plan->buckets, 1, 0, NULL};
+    if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+        MI(reduce_affine)(&t, r, 0);
+    else
+        MI(reduce_xyzz)(&t, r, 0);
 }
 
 #undef MSM_CAT_

@@ -17,7 +17,7 @@ common = ["fp_mul_ns", "fp_mul_portable_ns", "fp_sqr_ns", "fp_add_ns", "fp_inv_n
           "g1_add_batch_affine_ns", "g1_mul_ns", "g1_mul_wnaf_ns", "g1_subgroup_check_ns",
           "g1_on_curve_ns"]
 extra = {"bls12_381": ["g1_decompress_ns", "g1_decompress_no_subgroup_ns", "g1_decode_eip2537_ns"],
-         "bn254": ["g1_decode_eip196_ns"]}
+         "bn254": ["g1_decompress_ns", "g1_decode_eip196_ns"]}
 bad = []
 for curve in ("bls12_381", "bn254"):
     c = v[curve]
