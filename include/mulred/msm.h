@@ -226,6 +226,31 @@ typedef struct {
 MULRED_MSM_DECLARE(g1_381)
 MULRED_MSM_DECLARE(g1_254)
 
+/* A window range with threads: the share of one rank of a distributed MSM (a grid of point
+ * slices x window groups, see mulred/msm_grid.h).
+ *
+ * int mulred_G_msm_windows_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
+ *                              unsigned window0, unsigned window1,
+ *                              const mulred_G_affine *points, const mulred_scalar256 *scalars,
+ *                              size_t n, int threads, mulred_error *err);
+ *   r = the tile result T of the tile (points[0..n), windows [window0, window1), all buckets)
+ *   for the plan (made by mulred_G_msm_plan, not fixed-base; 0 <= window0 < window1 <=
+ *   plan->windows, else misuse): Σ_{w=window0}^{window1−1} 2^(c·(w − window0))·S_w. The
+ *   caller multiplies it by 2^(c·window0) (mulred_G_msm_shift). The same OpenMP driver as
+ *   mulred_G_msm_var (which is this function over every window): tiles over the range's
+ *   windows, bucket ranges and point slices, combined in a fixed order, nested-safe. r is the
+ *   same point for every thread count and the same bytes for every run with the same count
+ *   (its Jacobian form follows the split, which follows the thread count). Allocates the
+ *   recoded scalars and one tile scratch per thread; MULRED_OK or MULRED_ERUNTIME (out of
+ *   memory, r untouched). */
+#define MULRED_MSM_WINDOWS_DECLARE(G)                                                              \
+    int mulred_##G##_msm_windows_var(                                                              \
+        mulred_##G##_jacobian *r, const mulred_msm_plan *plan, unsigned window0, unsigned window1, \
+        const mulred_##G##_affine *points, const mulred_scalar256 *scalars, size_t n, int threads, \
+        mulred_error *err);
+MULRED_MSM_WINDOWS_DECLARE(g1_381)
+MULRED_MSM_WINDOWS_DECLARE(g1_254)
+
 #ifdef __cplusplus
 }
 #endif

@@ -52,5 +52,7 @@ typedef struct {
     unsigned windows, ranges, slices;
 } msm_split;
 msm_split msm_split_plan(const mulred_msm_plan *plan, size_t n, int threads);
+/* The same for `windows` windows of the plan (a window range: mulred_G_msm_windows_var). */
+msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_t n, int threads);
 
 #endif

@@ -17,7 +17,12 @@
 
 msm_split msm_split_plan(const mulred_msm_plan *plan, size_t n, int threads)
 {
-    msm_split s = {.n = n, .windows = plan->windows, .ranges = 1, .slices = 1};
+    return msm_split_windows(plan, plan->windows, n, threads);
+}
+
+msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_t n, int threads)
+{
+    msm_split s = {.n = n, .windows = windows, .ranges = 1, .slices = 1};
     const size_t want = 2 * (size_t)(threads > 0 ? threads : 1);
     if (threads <= 1 || s.windows >= want) return s;
     size_t r = (want + s.windows - 1) / s.windows;

@@ -31,6 +31,7 @@
 
 typedef struct {
     const mulred_msm_plan *plan;
+    unsigned window0; /* tile windows are window0 + the split's window index */
     const GA *points;
     const mulred_msm_rscalar *k;
     msm_split split;
@@ -56,7 +57,7 @@ static void MT(run_tile)(MT(job) * j, size_t idx)
             return;
         }
     }
-    mulred_msm_tile tile = {(unsigned)w, (unsigned)w + 1, 0, 0};
+    mulred_msm_tile tile = {j->window0 + (unsigned)w, j->window0 + (unsigned)w + 1, 0, 0};
     if (s->ranges > 1) {
         const unsigned M = j->plan->buckets;
         tile.bucket0 = (unsigned)((uint64_t)M * range / s->ranges);
@@ -100,21 +101,35 @@ int GPUB(msm_var)(GJ *r, const GA *points, const mulred_scalar256 *scalars, size
 {
     mulred_msm_plan plan;
     GPUB(msm_plan)(&plan, n, opts);
+    return GPUB(msm_windows_var)(r, &plan, 0, plan.windows, points, scalars, n, threads, err);
+}
+
+int GPUB(msm_windows_var)(GJ *r, const mulred_msm_plan *plan_in, unsigned window0, unsigned window1,
+                          const GA *points, const mulred_scalar256 *scalars, size_t n, int threads,
+                          mulred_error *err)
+{
+    const mulred_msm_plan plan = *plan_in;
+    if (plan.fixed || window0 >= window1 || window1 > plan.windows)
+        msm_misuse("msm_windows_var: windows [%u, %u) of a %splan of %u windows", window0, window1,
+                   plan.fixed ? "fixed-base " : "", plan.windows);
     const int T = threads > 0 ? threads : omp_get_max_threads();
     const bool nested = omp_in_parallel();
     if (n == 0) {
         GPUB(jacobian_set_infinity)(r);
         return MULRED_OK;
     }
-    if (T == 1 && !nested) { /* no team at all */
+    if (T == 1 && !nested) { /* no team at all: one tile over the whole window range */
         void *scratch = malloc(GPUB(msm_scratch_size)(&plan, n));
         if (!scratch) return mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
-        GPUB(msm_serial_var)(r, &plan, points, scalars, n, scratch);
+        mulred_msm_rscalar *k = (mulred_msm_rscalar *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+        GPUB(msm_recode)(k, scalars, n, &plan);
+        const mulred_msm_tile tile = {window0, window1, 0, 0};
+        GPUB(msm_tile_var)(r, &plan, &tile, points, k, n, k + n);
         free(scratch);
         return MULRED_OK;
     }
-    MT(job) j = {.plan = &plan, .points = points};
-    j.split = msm_split_plan(&plan, n, T);
+    MT(job) j = {.plan = &plan, .window0 = window0, .points = points};
+    j.split = msm_split_windows(&plan, window1 - window0, n, T);
     j.nslots = nested ? omp_get_num_threads() : T;
     j.scratch_bytes = GPUB(msm_tile_scratch_size)(&plan);
     const size_t ntiles = (size_t)j.split.windows * j.split.ranges * j.split.slices;
