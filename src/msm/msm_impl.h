@@ -7,9 +7,7 @@
  *   MSM_R         the group order r (uint64_t[4], the scalar field's modulus)
  *   MSM_RBITS     bits of r (255, 254)
  *   MSM_COST      the cost-model constants of this curve (msm_cost, msm.c)
- *   glv_split     static void glv_split(uint64_t k1[2], uint64_t k2[2], int *neg1, int *neg2,
- *                 const uint64_t k[4]): k ≡ ±k1 ± k2·λ (mod r), k < r; and MSM_GLV_BITS,
- *                 MSM_BETA (Montgomery limbs of β, φ(x, y) = (βx, y) = λ·(x, y))
+ *   MSM_GLV_BITS  the bound on the GLV halves of the curve layer's decomposition (< 2^127)
  *
  * Design and costs (M, S: one field multiplication, squaring)
  *
@@ -102,6 +100,7 @@ typedef struct {
     GA *q;          /* ±φ copies for the scalar path and the equal-x pairs */
     GA **accs;      /* accumulator pointers for the curve layer's batch addition */
     const GA **pts; /* point pointers for it */
+    uint8_t *neg;   /* and the signs */
     void *curve_scratch;
     MI(pair) * special; /* equal-x pairs taken out of the lanes */
     X8T *pre, *x1, *y1, *x2, *y2;
@@ -133,14 +132,11 @@ static inline void MI(set_inf)(GA *a)
 /* q = ±φ(p) per flags (q may equal p). */
 static inline void MI(apply)(GA *q, const GA *p, uint32_t flags)
 {
-    if (q != p) *q = *p;
-    if (MI(inf)(q)) return;
-    if (flags & PAIR_ENDO) {
-        FE beta;
-        memcpy(beta.l, MSM_BETA, sizeof beta.l);
-        F(mul)(&q->x, &q->x, &beta);
-    }
-    if (flags & PAIR_NEG) F(neg)(&q->y, &q->y);
+    if (flags & PAIR_ENDO)
+        GPUB(affine_endomorphism)(q, p); /* infinity stays (0, 0) */
+    else if (q != p)
+        *q = *p;
+    if ((flags & PAIR_NEG) && !MI(inf)(q)) F(neg)(&q->y, &q->y);
 }
 
 static void MI(check_plan)(const mulred_msm_plan *plan)
@@ -205,6 +201,7 @@ static size_t MI(layout)(MI(ctx) * t, const mulred_msm_plan *plan, void *scratch
         t->q = MI(carve)(&c, ce * sizeof(GA));
         t->accs = MI(carve)(&c, ce * sizeof(GA *));
         t->pts = MI(carve)(&c, ce * sizeof(GA *));
+        t->neg = MI(carve)(&c, ce);
         t->curve_scratch = MI(carve)(&c, GPUB(batch_add_affine_scratch_size)(ce));
         if (plan->lanes == MULRED_MSM_LANES_X8) {
             const size_t groups = (ce + 7) / 8;
@@ -223,6 +220,20 @@ static size_t MI(layout)(MI(ctx) * t, const mulred_msm_plan *plan, void *scratch
     return c.off + 64; /* + the alignment of the base */
 }
 
+/* β of the curve layer's φ(x, y) = (βx, y), in every lane: x(φ(G)) / x(G) (one inversion). */
+static void MI(load_beta8)(X8T *beta8)
+{
+    GA g, pg;
+    FE beta;
+    GPUB(generator)(&g);
+    GPUB(affine_endomorphism)(&pg, &g);
+    MSM_CAT(MSM_CAT(mulred_, FP), _inv_var)(&beta, &g.x);
+    F(mul)(&beta, &beta, &pg.x);
+    const uint64_t *bp[8];
+    for (int j = 0; j < 8; j++) bp[j] = beta.l;
+    X8(load)(beta8, bp);
+}
+
 /* ---- executors: n pairs *acc += ±φ(*pt), distinct accs, no pt among the accs ------------ */
 
 /* The scalar path: the curve layer's batch addition over ±φ copies. */
@@ -230,14 +241,15 @@ static void MI(exec_scalar)(MI(ctx) * t, const MI(pair) * pr, size_t m)
 {
     for (size_t i = 0; i < m; i++) {
         t->accs[i] = pr[i].acc;
-        if (pr[i].flags) {
-            MI(apply)(&t->q[i], pr[i].pt, pr[i].flags);
+        t->neg[i] = (uint8_t)(pr[i].flags & PAIR_NEG);
+        if (pr[i].flags & PAIR_ENDO) {
+            MI(apply)(&t->q[i], pr[i].pt, PAIR_ENDO);
             t->pts[i] = &t->q[i];
         } else {
             t->pts[i] = pr[i].pt;
         }
     }
-    GPUB(batch_add_affine_var)(t->accs, t->pts, m, t->curve_scratch);
+    GPUB(batch_add_affine_signed_var)(t->accs, t->pts, t->neg, m, t->curve_scratch);
 }
 
 /* Loads one group of 8 pairs (lane j: pair lp[j]) into slot g of the 8-lane arrays and
@@ -709,13 +721,7 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
     MI(ctx) t;
     MI(layout)(&t, plan, scratch);
     if (t.mark) memset(t.mark, 0, (size_t)plan->group * plan->buckets * sizeof *t.mark);
-    if (t.beta8) {
-        const uint64_t *bp[8];
-        FE beta;
-        memcpy(beta.l, MSM_BETA, sizeof beta.l);
-        for (int j = 0; j < 8; j++) bp[j] = beta.l;
-        X8(load)(t.beta8, bp);
-    }
+    if (t.beta8 && plan->glv) MI(load_beta8)(t.beta8);
     GPUB(jacobian_set_infinity)(r);
     /* groups of windows from the top; Horner over the windows */
     for (unsigned hi = tile->window1; hi > tile->window0;) {
@@ -766,8 +772,8 @@ void GPUB(msm_recode)(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_
         MI(reduce_mod_r)(k);
         if (plan->glv) {
             uint64_t k1[2], k2[2];
-            int n1, n2;
-            MI(glv_split)(k1, k2, &n1, &n2, k);
+            bool n1, n2;
+            GPUB(glv_decompose)(k1, &n1, k2, &n2, k);
             out[i].l[0] = k1[0];
             out[i].l[1] = k1[1] | (uint64_t)n1 << 63;
             out[i].l[2] = k2[0];
