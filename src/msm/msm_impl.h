@@ -75,7 +75,8 @@ typedef struct {
 typedef struct {
     unsigned w, nb, rep;
     uint32_t base;
-    const GA *pts; /* the points of this window (fixed base: the table row of 2^(cw)·Pᵢ) */
+    const GA *pts; /* point i of this window is pts[i·stride] (fixed base: 2^(cw)·Pᵢ) */
+    size_t stride;
 } MI(win);
 
 /* Segments of the reduction and the chunk of side buckets folded at once. */
@@ -452,7 +453,7 @@ static MI(win) MI(window_slots)(const MI(ctx) * t, unsigned w, unsigned j, unsig
 {
     const mulred_msm_plan *plan = t->plan;
     const unsigned c = plan->window_bits, M = plan->buckets;
-    MI(win) r = {w, 0, 1, j * M, NULL};
+    MI(win) r = {w, 0, 1, j * M, NULL, 1};
     if (w == plan->windows - 1) {
         const unsigned top = plan->scalar_bits - c * w; /* < c */
         if ((1u << top) < b1) b1 = 1u << top;
@@ -511,18 +512,19 @@ static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, u
                 const uint32_t s1 = (uint32_t)(k[i].l[1] >> 63), s2 = (uint32_t)(k[i].l[3] >> 63);
                 for (unsigned j = 0; j < G; j++) {
                     const MI(win) *wi = &t->win[j];
-                    m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, wi->w, c), &wi->pts[i],
-                                      s1 * PAIR_NEG, b0, wi, i);
-                    m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, wi->w, c), &wi->pts[i],
-                                      PAIR_ENDO | s2 * PAIR_NEG, b0, wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, wi->w, c),
+                                      &wi->pts[i * wi->stride], s1 * PAIR_NEG, b0, wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, wi->w, c),
+                                      &wi->pts[i * wi->stride], PAIR_ENDO | s2 * PAIR_NEG, b0, wi,
+                                      i);
                 }
             }
         } else {
             for (size_t i = i0; i < i1; i++)
                 for (unsigned j = 0; j < G; j++) {
                     const MI(win) *wi = &t->win[j];
-                    m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, wi->w, c), &wi->pts[i], 0,
-                                      b0, wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, wi->w, c),
+                                      &wi->pts[i * wi->stride], 0, b0, wi, i);
                 }
         }
         /* infinity needs no test here: the executor skips it, and an empty bucket that takes
@@ -955,7 +957,7 @@ size_t GPUB(msm_fixed_table_size)(const mulred_msm_plan *plan, size_t n)
 
 size_t GPUB(msm_fixed_build_scratch_size)(size_t n)
 {
-    return n * sizeof(GJ) + GPUB(batch_to_affine_scratch_size)(n) + 64;
+    return n * (sizeof(GJ) + sizeof(GA)) + GPUB(batch_to_affine_scratch_size)(n) + 64;
 }
 
 void GPUB(msm_fixed_table_build)(GA *table, const mulred_msm_plan *plan, const GA *points, size_t n,
@@ -964,12 +966,16 @@ void GPUB(msm_fixed_table_build)(GA *table, const mulred_msm_plan *plan, const G
     MI(check_plan)(plan);
     if (!plan->fixed) msm_misuse("msm_fixed_table_build needs a fixed-base plan");
     GJ *j = (GJ *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-    void *norm = j + n;
-    memcpy(table, points, n * sizeof *table);
-    for (size_t i = 0; i < n; i++) GPUB(jacobian_from_affine)(&j[i], &points[i]);
+    GA *row = (GA *)(j + n);
+    void *norm = row + n;
+    for (size_t i = 0; i < n; i++) {
+        table[i * plan->windows] = points[i];
+        GPUB(jacobian_from_affine)(&j[i], &points[i]);
+    }
     for (unsigned w = 1; w < plan->windows; w++) {
         for (size_t i = 0; i < n; i++) GPUB(msm_shift)(&j[i], &j[i], plan->window_bits);
-        GPUB(jacobian_batch_to_affine_var)(table + (size_t)w * n, j, n, norm);
+        GPUB(jacobian_batch_to_affine_var)(row, j, n, norm);
+        for (size_t i = 0; i < n; i++) table[i * plan->windows + w] = row[i];
     }
 }
 
@@ -992,10 +998,10 @@ void GPUB(msm_fixed_var)(GJ *r, const mulred_msm_plan *plan, const GA *table,
     /* every window's digits go to the one bucket set, window w reading table row w */
     t.G = plan->windows;
     for (unsigned w = 0; w < plan->windows; w++)
-        t.win[w] = (MI(win)){w, plan->buckets, 1, 0, table + (size_t)w * n};
+        t.win[w] = (MI(win)){w, plan->buckets, 1, 0, table + w, plan->windows};
     MI(accumulate)(&t, k, n, 0);
     t.G = 1;
-    t.win[0] = (MI(win)){0, plan->buckets, 1, 0, NULL};
+    t.win[0] = (MI(win)){0, plan->buckets, 1, 0, NULL, 1};
     if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
         MI(reduce_affine)(&t, r, 0);
     else
