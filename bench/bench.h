@@ -24,6 +24,7 @@ void bench_seed_workload(double *seconds, const bench_seed_config *configs, int 
 
 int mulred_bench_muhash(int argc, char **argv);
 int mulred_bench_utxo(int argc, char **argv);
+int mulred_bench_msm(int argc, char **argv);
 int mulred_bench_curve(int argc, char **argv);
 
 /* The 8-lane (AVX-512 IFMA) field rows of mulred bench curve, per element, in ns. The 8-lane

@@ -205,9 +205,10 @@ typedef struct {
  *   memory, r untouched).
  *
  * Fixed base (points known in advance, many MSMs over them: KZG commitments)
- *   A table holds 2^(c·w)·Pᵢ for every window w (table row w, n points each, affine), so the
- *   digits of every window go to one bucket set: W·n bucket additions and ONE reduction,
- *   against W·n additions and W reductions (plus the doublings) without it.
+ *   A table holds 2^(c·w)·Pᵢ for every window w (affine, at table[i·W + w]: point-major, so
+ *   the accumulation reads it sequentially), so the digits of every window go to one bucket
+ *   set: W·n bucket additions and ONE reduction, against W·n additions and W reductions (plus
+ *   the doublings) without it.
  * void mulred_G_msm_fixed_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
  *   A fixed-base plan for n points (no GLV: opts->glv > 0 aborts; c >= 4, at most 64 windows).
  * size_t mulred_G_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);

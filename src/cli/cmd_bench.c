@@ -27,6 +27,8 @@ static const bench_entry benches[] = {
      mulred_bench_muhash},
     {"utxo", "snapshot coins/s: decode only vs full muhash, threads and ranks; projection",
      mulred_bench_utxo},
+    {"msm", "MSM on BLS12-381 / BN254 G1: sizes, threads, what each technique is worth, KZG",
+     mulred_bench_msm},
     {"mix", "the fast_mix family, perftest form (same as 'mulred mix bench')", mulred_bench_mix},
     {"fieldx8", "8-lane IFMA Fp kernels per element vs scalar Montgomery (temporary)",
      mulred_bench_fieldx8},

@@ -7,9 +7,7 @@
  *   MSM_R         the group order r (uint64_t[4], the scalar field's modulus)
  *   MSM_RBITS     bits of r (255, 254)
  *   MSM_COST      the cost-model constants of this curve (msm_cost, msm.c)
- *   glv_split     static void glv_split(uint64_t k1[2], uint64_t k2[2], int *neg1, int *neg2,
- *                 const uint64_t k[4]): k ≡ ±k1 ± k2·λ (mod r), k < r; and MSM_GLV_BITS,
- *                 MSM_BETA (Montgomery limbs of β, φ(x, y) = (βx, y) = λ·(x, y))
+ *   MSM_GLV_BITS  the bound on the GLV halves of the curve layer's decomposition (< 2^127)
  *
  * Design and costs (M, S: one field multiplication, squaring)
  *
@@ -77,7 +75,8 @@ typedef struct {
 typedef struct {
     unsigned w, nb, rep;
     uint32_t base;
-    const GA *pts; /* the points of this window (fixed base: the table row of 2^(cw)·Pᵢ) */
+    const GA *pts; /* point i of this window is pts[i·stride] (fixed base: 2^(cw)·Pᵢ) */
+    size_t stride;
 } MI(win);
 
 /* Segments of the reduction and the chunk of side buckets folded at once. */
@@ -102,6 +101,7 @@ typedef struct {
     GA *q;          /* ±φ copies for the scalar path and the equal-x pairs */
     GA **accs;      /* accumulator pointers for the curve layer's batch addition */
     const GA **pts; /* point pointers for it */
+    uint8_t *neg;   /* and the signs */
     void *curve_scratch;
     MI(pair) * special; /* equal-x pairs taken out of the lanes */
     X8T *pre, *x1, *y1, *x2, *y2;
@@ -133,14 +133,11 @@ static inline void MI(set_inf)(GA *a)
 /* q = ±φ(p) per flags (q may equal p). */
 static inline void MI(apply)(GA *q, const GA *p, uint32_t flags)
 {
-    if (q != p) *q = *p;
-    if (MI(inf)(q)) return;
-    if (flags & PAIR_ENDO) {
-        FE beta;
-        memcpy(beta.l, MSM_BETA, sizeof beta.l);
-        F(mul)(&q->x, &q->x, &beta);
-    }
-    if (flags & PAIR_NEG) F(neg)(&q->y, &q->y);
+    if (flags & PAIR_ENDO)
+        GPUB(affine_endomorphism)(q, p); /* infinity stays (0, 0) */
+    else if (q != p)
+        *q = *p;
+    if ((flags & PAIR_NEG) && !MI(inf)(q)) F(neg)(&q->y, &q->y);
 }
 
 static void MI(check_plan)(const mulred_msm_plan *plan)
@@ -205,6 +202,7 @@ static size_t MI(layout)(MI(ctx) * t, const mulred_msm_plan *plan, void *scratch
         t->q = MI(carve)(&c, ce * sizeof(GA));
         t->accs = MI(carve)(&c, ce * sizeof(GA *));
         t->pts = MI(carve)(&c, ce * sizeof(GA *));
+        t->neg = MI(carve)(&c, ce);
         t->curve_scratch = MI(carve)(&c, GPUB(batch_add_affine_scratch_size)(ce));
         if (plan->lanes == MULRED_MSM_LANES_X8) {
             const size_t groups = (ce + 7) / 8;
@@ -223,6 +221,20 @@ static size_t MI(layout)(MI(ctx) * t, const mulred_msm_plan *plan, void *scratch
     return c.off + 64; /* + the alignment of the base */
 }
 
+/* β of the curve layer's φ(x, y) = (βx, y), in every lane: x(φ(G)) / x(G) (one inversion). */
+static void MI(load_beta8)(X8T *beta8)
+{
+    GA g, pg;
+    FE beta;
+    GPUB(generator)(&g);
+    GPUB(affine_endomorphism)(&pg, &g);
+    MSM_CAT(MSM_CAT(mulred_, FP), _inv_var)(&beta, &g.x);
+    F(mul)(&beta, &beta, &pg.x);
+    const uint64_t *bp[8];
+    for (int j = 0; j < 8; j++) bp[j] = beta.l;
+    X8(load)(beta8, bp);
+}
+
 /* ---- executors: n pairs *acc += ±φ(*pt), distinct accs, no pt among the accs ------------ */
 
 /* The scalar path: the curve layer's batch addition over ±φ copies. */
@@ -230,14 +242,15 @@ static void MI(exec_scalar)(MI(ctx) * t, const MI(pair) * pr, size_t m)
 {
     for (size_t i = 0; i < m; i++) {
         t->accs[i] = pr[i].acc;
-        if (pr[i].flags) {
-            MI(apply)(&t->q[i], pr[i].pt, pr[i].flags);
+        t->neg[i] = (uint8_t)(pr[i].flags & PAIR_NEG);
+        if (pr[i].flags & PAIR_ENDO) {
+            MI(apply)(&t->q[i], pr[i].pt, PAIR_ENDO);
             t->pts[i] = &t->q[i];
         } else {
             t->pts[i] = pr[i].pt;
         }
     }
-    GPUB(batch_add_affine_var)(t->accs, t->pts, m, t->curve_scratch);
+    GPUB(batch_add_affine_signed_var)(t->accs, t->pts, t->neg, m, t->curve_scratch);
 }
 
 /* Loads one group of 8 pairs (lane j: pair lp[j]) into slot g of the 8-lane arrays and
@@ -440,7 +453,7 @@ static MI(win) MI(window_slots)(const MI(ctx) * t, unsigned w, unsigned j, unsig
 {
     const mulred_msm_plan *plan = t->plan;
     const unsigned c = plan->window_bits, M = plan->buckets;
-    MI(win) r = {w, 0, 1, j * M, NULL};
+    MI(win) r = {w, 0, 1, j * M, NULL, 1};
     if (w == plan->windows - 1) {
         const unsigned top = plan->scalar_bits - c * w; /* < c */
         if ((1u << top) < b1) b1 = 1u << top;
@@ -499,18 +512,19 @@ static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, u
                 const uint32_t s1 = (uint32_t)(k[i].l[1] >> 63), s2 = (uint32_t)(k[i].l[3] >> 63);
                 for (unsigned j = 0; j < G; j++) {
                     const MI(win) *wi = &t->win[j];
-                    m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, wi->w, c), &wi->pts[i],
-                                      s1 * PAIR_NEG, b0, wi, i);
-                    m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, wi->w, c), &wi->pts[i],
-                                      PAIR_ENDO | s2 * PAIR_NEG, b0, wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, wi->w, c),
+                                      &wi->pts[i * wi->stride], s1 * PAIR_NEG, b0, wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, wi->w, c),
+                                      &wi->pts[i * wi->stride], PAIR_ENDO | s2 * PAIR_NEG, b0, wi,
+                                      i);
                 }
             }
         } else {
             for (size_t i = i0; i < i1; i++)
                 for (unsigned j = 0; j < G; j++) {
                     const MI(win) *wi = &t->win[j];
-                    m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, wi->w, c), &wi->pts[i], 0,
-                                      b0, wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, wi->w, c),
+                                      &wi->pts[i * wi->stride], 0, b0, wi, i);
                 }
         }
         /* infinity needs no test here: the executor skips it, and an empty bucket that takes
@@ -709,13 +723,7 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
     MI(ctx) t;
     MI(layout)(&t, plan, scratch);
     if (t.mark) memset(t.mark, 0, (size_t)plan->group * plan->buckets * sizeof *t.mark);
-    if (t.beta8) {
-        const uint64_t *bp[8];
-        FE beta;
-        memcpy(beta.l, MSM_BETA, sizeof beta.l);
-        for (int j = 0; j < 8; j++) bp[j] = beta.l;
-        X8(load)(t.beta8, bp);
-    }
+    if (t.beta8 && plan->glv) MI(load_beta8)(t.beta8);
     GPUB(jacobian_set_infinity)(r);
     /* groups of windows from the top; Horner over the windows */
     for (unsigned hi = tile->window1; hi > tile->window0;) {
@@ -766,8 +774,8 @@ void GPUB(msm_recode)(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_
         MI(reduce_mod_r)(k);
         if (plan->glv) {
             uint64_t k1[2], k2[2];
-            int n1, n2;
-            MI(glv_split)(k1, k2, &n1, &n2, k);
+            bool n1, n2;
+            GPUB(glv_decompose)(k1, &n1, k2, &n2, k);
             out[i].l[0] = k1[0];
             out[i].l[1] = k1[1] | (uint64_t)n1 << 63;
             out[i].l[2] = k2[0];
@@ -949,7 +957,7 @@ size_t GPUB(msm_fixed_table_size)(const mulred_msm_plan *plan, size_t n)
 
 size_t GPUB(msm_fixed_build_scratch_size)(size_t n)
 {
-    return n * sizeof(GJ) + GPUB(batch_to_affine_scratch_size)(n) + 64;
+    return n * (sizeof(GJ) + sizeof(GA)) + GPUB(batch_to_affine_scratch_size)(n) + 64;
 }
 
 void GPUB(msm_fixed_table_build)(GA *table, const mulred_msm_plan *plan, const GA *points, size_t n,
@@ -958,12 +966,16 @@ void GPUB(msm_fixed_table_build)(GA *table, const mulred_msm_plan *plan, const G
     MI(check_plan)(plan);
     if (!plan->fixed) msm_misuse("msm_fixed_table_build needs a fixed-base plan");
     GJ *j = (GJ *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-    void *norm = j + n;
-    memcpy(table, points, n * sizeof *table);
-    for (size_t i = 0; i < n; i++) GPUB(jacobian_from_affine)(&j[i], &points[i]);
+    GA *row = (GA *)(j + n);
+    void *norm = row + n;
+    for (size_t i = 0; i < n; i++) {
+        table[i * plan->windows] = points[i];
+        GPUB(jacobian_from_affine)(&j[i], &points[i]);
+    }
     for (unsigned w = 1; w < plan->windows; w++) {
         for (size_t i = 0; i < n; i++) GPUB(msm_shift)(&j[i], &j[i], plan->window_bits);
-        GPUB(jacobian_batch_to_affine_var)(table + (size_t)w * n, j, n, norm);
+        GPUB(jacobian_batch_to_affine_var)(row, j, n, norm);
+        for (size_t i = 0; i < n; i++) table[i * plan->windows + w] = row[i];
     }
 }
 
@@ -986,10 +998,10 @@ void GPUB(msm_fixed_var)(GJ *r, const mulred_msm_plan *plan, const GA *table,
     /* every window's digits go to the one bucket set, window w reading table row w */
     t.G = plan->windows;
     for (unsigned w = 0; w < plan->windows; w++)
-        t.win[w] = (MI(win)){w, plan->buckets, 1, 0, table + (size_t)w * n};
+        t.win[w] = (MI(win)){w, plan->buckets, 1, 0, table + w, plan->windows};
     MI(accumulate)(&t, k, n, 0);
     t.G = 1;
-    t.win[0] = (MI(win)){0, plan->buckets, 1, 0, NULL};
+    t.win[0] = (MI(win)){0, plan->buckets, 1, 0, NULL, 1};
     if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
         MI(reduce_affine)(&t, r, 0);
     else
