@@ -14,6 +14,7 @@
  * must be the same point (and a small instance the sum of the curve layer's scalar
  * multiplications). Timings are medians; compare ratios from one run. */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +24,10 @@
 
 #include "bench.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "mulred/curve.h"
 #include "mulred/kzg.h"
 #include "mulred/msm.h"
-#include "util/json.h"
 #include "util/util.h"
 
 /* ---- both curves behind one table ------------------------------------------------------------ */
@@ -423,21 +424,23 @@ static void run_anchors(bm_anchor *a, const char *cmd)
     }
     pclose(p);
     if (!buf) return;
-    mulred_error err;
-    mulred_json_value *v = mulred_json_parse(buf, n, "anchors", &err);
+    json_error_t jerr;
+    json_t *v = json_loadb(buf, n, 0, &jerr);
     free(buf);
     if (!v) return;
-    const mulred_json_value *msm = mulred_json_get(v, "msm");
-    for (size_t i = 0; msm && i < msm->count; i++) {
-        const int lg = (int)mulred_json_get_number(&msm->items[i], "log2n", -1);
-        if (lg >= 0 && lg < 20)
-            a->blst_ms[lg] = mulred_json_get_number(&msm->items[i], "median_ms", 0);
+    const json_t *msm = json_object_get(v, "msm");
+    for (size_t i = 0; i < json_array_size(msm); i++) {
+        const json_t *item = json_array_get(msm, i);
+        const json_t *lgv = json_object_get(item, "log2n"),
+                     *ms = json_object_get(item, "median_ms");
+        const int lg = json_is_number(lgv) ? (int)json_number_value(lgv) : -1;
+        if (lg >= 0 && lg < 20 && json_is_number(ms)) a->blst_ms[lg] = json_number_value(ms);
     }
-    const mulred_json_value *kzg = mulred_json_get(v, "kzg");
-    const mulred_json_value *b = kzg ? mulred_json_get(kzg, "blob_to_kzg_commitment") : NULL;
-    if (b) a->ckzg_ms = mulred_json_get_number(b, "median_ms", 0);
+    const json_t *b = json_object_get(json_object_get(v, "kzg"), "blob_to_kzg_commitment");
+    const json_t *bms = json_object_get(b, "median_ms");
+    if (json_is_number(bms)) a->ckzg_ms = json_number_value(bms);
     a->ok = a->blst_ms[16] > 0;
-    mulred_json_free(v);
+    json_decref(v);
 }
 
 /* ---- the cost-model sweep
