@@ -99,6 +99,11 @@ int mulred_msm_check_subgroup(const void *points, size_t n, mulred_msm_curve c,
 void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256 *scalars, size_t n,
                         mulred_msm_curve c);
 
+/* Starts the OpenMP team of `threads` threads (0: OMP_NUM_THREADS, else every core) so that
+ * timed phases after it pay no team start-up; returns the team size, the thread count the
+ * MSM phases then use. */
+int mulred_msm_threads_start(int threads);
+
 /* ---- synthetic point sets ----
  * Pair i of the set (seed) is a pure function of (curve, seed, i), never of the ranks or
  * threads that make it:

@@ -20,6 +20,8 @@ typedef struct {
 /* Subcommands (one file each: cmd_NAME.c). */
 int mulred_cmd_version(int argc, char **argv);
 int mulred_cmd_muhash(int argc, char **argv);
+int mulred_cmd_msm(int argc, char **argv);
+int mulred_cmd_kzg_commit(int argc, char **argv);
 int mulred_cmd_bench(int argc, char **argv);
 int mulred_cmd_mix(int argc, char **argv);
 int mulred_cmd_utxo(int argc, char **argv);

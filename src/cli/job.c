@@ -13,7 +13,7 @@
 
 /* ---- the table of kinds ---- */
 
-static const cli_job_kind *const job_kinds[] = {&cli_kind_muhash};
+static const cli_job_kind *const job_kinds[] = {&cli_kind_muhash, &cli_kind_msm};
 #define NKINDS (sizeof job_kinds / sizeof job_kinds[0])
 
 const cli_job_kind *cli_job_kind_find(const char *name)

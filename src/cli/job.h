@@ -3,8 +3,8 @@
  *
  * The command line and job files fill the same options struct through the same keys
  * (cli/options.h); run() computes on every rank (a collective: all ranks enter it with equal
- * options) and leaves the result on rank 0; write_json and write_text print it. A new kind (MSM)
- * is one more cli_job_kind and one more entry in the table of cli_job_kind_find. */
+ * options) and leaves the result on rank 0; write_json and write_text print it. A new kind is
+ * one more cli_job_kind and one more entry in the table of cli_job_kind_find. */
 #ifndef MULRED_CLI_JOB_H
 #define MULRED_CLI_JOB_H
 
@@ -40,6 +40,9 @@ typedef struct {
 } cli_job_kind;
 
 extern const cli_job_kind cli_kind_muhash;
+extern const cli_job_kind cli_kind_msm;
+/* Not a job-file kind (one commitment takes milliseconds): the command line only. */
+extern const cli_job_kind cli_kind_kzg_commit;
 
 /* The kinds a job file may name; NULL when name is none of them. */
 const cli_job_kind *cli_job_kind_find(const char *name);

@@ -85,3 +85,13 @@ void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256
         scalar_to_be(rec + R - 32, &scalars[i]);
     }
 }
+
+int mulred_msm_threads_start(int threads)
+{
+    const int T = threads > 0 ? threads : omp_get_max_threads();
+    int team = 1;
+#pragma omp parallel num_threads(T)
+#pragma omp single
+    team = omp_get_num_threads();
+    return team;
+}
