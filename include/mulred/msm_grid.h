@@ -93,6 +93,7 @@ typedef struct {
     unsigned top_windows;    /* windows of the top group (the group holding window W − 1) */
     double cost_ns;          /* modelled time: the slowest rank + the reduce */
     double rank_ns;          /* the slowest rank alone */
+    double msm_ns;           /* its MSM part (the tile, without input and validation) */
     double work_ns;          /* modelled work summed over the ranks (S·G ranks) */
     uint64_t rank_bytes;     /* modelled peak memory of the largest rank */
 } mulred_msm_grid;

@@ -489,7 +489,10 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_int(w, "ranks_used", (int)(g->slices * g->groups));
     mulred_jw_int(w, "top_group_windows", (int)g->top_windows);
     mulred_jw_bool(w, "forced", o->grid_slices != 0);
+    /* the model's single-thread seconds: the whole grid (slowest rank + reduce) and the
+     * slowest rank's tile alone (what mulred report --project calibrates against) */
     mulred_jw_double(w, "model_seconds", g->cost_ns * 1e-9);
+    mulred_jw_double(w, "model_msm_seconds", g->msm_ns * 1e-9);
     mulred_jw_object_end(w);
     mulred_jw_object_begin(w, "phases");
     for (int p = 0; p < NPHASES; p++) {

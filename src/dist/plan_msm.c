@@ -152,6 +152,7 @@ bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_msm_curve c, const mulred_m
     g->windows = W;
     g->top_windows = k;
     g->rank_ns = rank_ns;
+    g->msm_ns = slowest;
     g->cost_ns = rank_ns + tree_steps(p->ranks) * p->reduce_step_ns;
     g->work_ns = work;
     g->rank_bytes = bytes;
