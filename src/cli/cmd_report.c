@@ -368,13 +368,13 @@ static void write_markdown(FILE *out, const report_line *lines, size_t n,
                  "of each workload\n(cores = ranks × threads). Karp–Flatt is the experimentally "
                  "determined serial fraction\ne = (1/S − 1/p)/(1 − 1/p). Time is the total wall "
                  "time, max over ranks (MSM: the MSM alone,\ntiles and reduce, not reading, "
-                 "generating or validating the points); rate is elements or points\nper second "
-                 "of that time. "
-                 "CPU is the slowest rank's CPU time per thread in read + generate +\nhash (MuHash "
-                 "only): about what the time would be on cores of its own. Load is "
-                 "the host's 1-minute load average before and after\nthe job: when time is "
-                 "well above CPU and the load above the core count, other processes\nshared "
-                 "the cores and the row measures the machine as much as mulred.\n");
+                 "generating or validating the points); rate is elements or\npoints per second "
+                 "of that time. CPU is the slowest rank's CPU time per thread in read +\n"
+                 "generate + hash (MuHash only): about what the time would be on cores of its "
+                 "own. Load\nis the host's 1-minute load average before and after the job: "
+                 "when time is well above\nCPU and the load above the core count, other "
+                 "processes shared the cores and the row\nmeasures the machine as much as "
+                 "mulred.\n");
     for (int g = 0; g < ngroups; g++) {
         fprintf(out, "\n## %s\n\n", groups[g].name);
         fprintf(out, "| nodes | ranks | threads | cores | time (s) | CPU (s) | rate | speedup | "
