@@ -3,6 +3,7 @@
 
 #include "bench.h"
 #include "bench_field_x8.h"
+#include "bench_msm_ranks.h"
 #include "cli/cli.h"
 
 /* mulred mix bench under its benchmark name. */
@@ -29,6 +30,8 @@ static const bench_entry benches[] = {
      mulred_bench_utxo},
     {"msm", "MSM on BLS12-381 / BN254 G1: sizes, threads, what each technique is worth, KZG",
      mulred_bench_msm},
+    {"msm-ranks", "the distributed MSM at 2^18: 1 vs 2 ranks (mpirun, and each rank's tile)",
+     mulred_bench_msm_ranks},
     {"mix", "the fast_mix family, perftest form (same as 'mulred mix bench')", mulred_bench_mix},
     {"fieldx8", "8-lane IFMA Fp kernels per element vs scalar Montgomery (temporary)",
      mulred_bench_fieldx8},
