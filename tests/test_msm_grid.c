@@ -487,7 +487,7 @@ static void test_grid_larger(void)
     for (int c = 0; c < 2; c++)
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
             for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++)
-                for (int input = 0; input < 2; input++) {
+                for (int input = 0; input < 3; input++) {
                     mulred_msm_grid_params p;
                     mulred_msm_grid_defaults(&p, (mulred_msm_curve)c, (mulred_msm_input_kind)input,
                                              ns[i], ps[j], 2);

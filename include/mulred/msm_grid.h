@@ -77,7 +77,8 @@ typedef struct {
 
 typedef enum {
     MULRED_MSM_INPUT_SYNTHETIC = 0, /* points generated from (seed, index) */
-    MULRED_MSM_INPUT_FILE = 1,      /* pair files: read, decoded and validated */
+    MULRED_MSM_INPUT_FILE = 1,      /* hex pair files: counted, parsed, decoded, validated */
+    MULRED_MSM_INPUT_BINARY = 2,    /* binary pair files: decoded and validated */
 } mulred_msm_input_kind;
 
 /* Fills *p for an MSM of n points on P ranks of T threads: the measured input, validation

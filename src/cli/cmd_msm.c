@@ -361,7 +361,10 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     int nodes = 1;
     if (mulred_dist_node_count(&nodes, err)) goto done;
     mulred_msm_grid_params gp;
-    mulred_msm_grid_defaults(&gp, c, o->input ? MULRED_MSM_INPUT_FILE : MULRED_MSM_INPUT_SYNTHETIC,
+    mulred_msm_grid_defaults(&gp, c,
+                             !o->input   ? MULRED_MSM_INPUT_SYNTHETIC
+                             : o->binary ? MULRED_MSM_INPUT_BINARY
+                                         : MULRED_MSM_INPUT_FILE,
                              n, nranks, T);
     gp.memory_per_rank = o->memory ? o->memory : default_memory(nranks, nodes);
     if (o->grid_slices) {

@@ -167,6 +167,43 @@ static int classify(const window *w, uint64_t i)
     return BYTE_BAD;
 }
 
+/* The fast path of classify: 0..15 the value of a hex digit, HX_SPACE, HX_X ('x', 'X': a
+ * prefix's second byte or bad) or HX_BAD. A digit '0' may still be a prefix's first byte
+ * (zero_is_prefix). One table load a byte: the full classify of every byte cost 17 ns a
+ * character (5.4 µs a BLS12-381 record). */
+enum { HX_SPACE = 16, HX_X = 17, HX_BAD = 18 };
+/* clang-format off */
+static const uint8_t hex_classes[256] = {
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 16, 16, 16, 16, 16, 18, 18,  /* 0x00 */
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0x10 */
+    16, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0x20 */
+     0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 18, 18, 18, 18, 18, 18,  /* 0x30 */
+    18, 10, 11, 12, 13, 14, 15, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0x40 */
+    18, 18, 18, 18, 18, 18, 18, 18, 17, 18, 18, 18, 18, 18, 18, 18,  /* 0x50 */
+    18, 10, 11, 12, 13, 14, 15, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0x60 */
+    18, 18, 18, 18, 18, 18, 18, 18, 17, 18, 18, 18, 18, 18, 18, 18,  /* 0x70 */
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0x80 */
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0x90 */
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0xa0 */
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0xb0 */
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0xc0 */
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0xd0 */
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0xe0 */
+    18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,  /* 0xf0 */
+};
+/* clang-format on */
+static inline int hex_class(unsigned b)
+{
+    return hex_classes[b & 0xff];
+}
+
+/* Is the '0' at offset i the first byte of a "0x" prefix? */
+static inline bool zero_is_prefix(const window *w, uint64_t i)
+{
+    const int next = byte_at(w, i + 1);
+    return (next == 'x' || next == 'X') && (i == 0 || is_space(byte_at(w, i - 1)));
+}
+
 /* Reads [lo − 2, hi + 1) ∩ [0, size) into buf (hi − lo + 3 bytes) as a window. */
 static int read_window(window *w, uint8_t *buf, const mulred_pair_file *f, uint64_t lo, uint64_t hi,
                        mulred_error *err)
@@ -201,13 +238,15 @@ int mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint64_t first
         window w;
         uint64_t count = 0;
         if ((rc = read_window(&w, buf, f, lo, hi, err))) break;
+        const uint8_t *p = w.buf - w.base;
         for (uint64_t i = lo; i < hi; i++) {
-            const int k = classify(&w, i);
-            if (k == BYTE_BAD) {
+            const int k = hex_class(p[i]);
+            if (k < 16) {
+                count += !(p[i] == '0' && zero_is_prefix(&w, i));
+            } else if (k != HX_SPACE && classify(&w, i) != BYTE_PREFIX) {
                 rc = bad_byte(f, &w, i, err);
                 break;
             }
-            count += k == BYTE_DIGIT;
         }
         digits[u - first] = count;
     }
@@ -307,22 +346,37 @@ static int hex_seek_digit(hex_reader *r, uint64_t d, mulred_error *err)
     }
 }
 
-/* Fills raw with m records from the reader, offsets[k] = the byte of record k's first digit. */
+/* Fills raw with m records from the reader, offsets[k] = the byte of record k's first digit:
+ * one pass over the window's bytes, the rare ones ('0' before 'x', 'x') classified in full. */
 static int hex_records(hex_reader *r, uint8_t *raw, uint64_t *offsets, size_t m, size_t R,
                        mulred_error *err)
 {
-    for (size_t k = 0; k < m; k++)
-        for (size_t b = 0; b < R; b++) {
-            uint64_t o1, o2;
-            const int hi = hex_next(r, &o1, err);
-            if (hi == -2) return err->status;
-            const int lo = hex_next(r, &o2, err);
-            if (lo == -2) return err->status;
-            MULRED_CHECK(hi >= 0 && lo >= 0, "%s: the file changed after its count pass",
-                         r->f->path);
-            raw[k * R + b] = (uint8_t)(hi << 4 | lo);
-            if (b == 0) offsets[k] = o1;
+    const uint64_t need = 2 * (uint64_t)R * m, per = 2 * (uint64_t)R;
+    uint64_t got = 0, in_record = 0; /* digits so far, and within the current record */
+    size_t record = 0;
+    while (got < need) {
+        MULRED_CHECK(r->pos < r->f->size, "%s: the file changed after its count pass", r->f->path);
+        if (r->pos >= r->buf_end && hex_refill(r, err)) return err->status;
+        const uint8_t *p = r->w.buf - r->w.base;
+        uint64_t i = r->pos;
+        for (; i < r->buf_end && got < need; i++) {
+            const int k = hex_class(p[i]);
+            if (k >= 16) {
+                if (k == HX_SPACE) continue;
+                if (classify(&r->w, i) == BYTE_PREFIX) continue;
+                return bad_byte(r->f, &r->w, i, err);
+            }
+            if (p[i] == '0' && zero_is_prefix(&r->w, i)) continue;
+            if (in_record == 0) offsets[record] = i;
+            if (++in_record == per) in_record = 0, record++;
+            if (got & 1)
+                raw[got >> 1] |= (uint8_t)k;
+            else
+                raw[got >> 1] = (uint8_t)(k << 4);
+            got++;
         }
+        r->pos = i;
+    }
     return MULRED_OK;
 }
 
