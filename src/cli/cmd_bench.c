@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_field_x8.h"
 #include "cli/cli.h"
 
 /* mulred mix bench under its benchmark name. */
@@ -27,6 +28,8 @@ static const bench_entry benches[] = {
     {"utxo", "snapshot coins/s: decode only vs full muhash, threads and ranks; projection",
      mulred_bench_utxo},
     {"mix", "the fast_mix family, perftest form (same as 'mulred mix bench')", mulred_bench_mix},
+    {"fieldx8", "8-lane IFMA Fp kernels per element vs scalar Montgomery (temporary)",
+     mulred_bench_fieldx8},
 };
 
 int mulred_cmd_bench(int argc, char **argv)
