@@ -24,5 +24,14 @@ void bench_seed_workload(double *seconds, const bench_seed_config *configs, int 
 
 int mulred_bench_muhash(int argc, char **argv);
 int mulred_bench_utxo(int argc, char **argv);
+int mulred_bench_curve(int argc, char **argv);
+
+/* The 8-lane (AVX-512 IFMA) field rows of mulred bench curve, per element, in ns. The 8-lane
+ * field bench provides bench_field_x8_rows(curve, rows) (curve 0: BLS12-381 Fp, 1: BN254 Fp;
+ * returns 0 when measured); bench_curve.c declares it weak, so the rows print as n/a until it
+ * is linked in. */
+typedef struct {
+    double fp_mul_x8_ns, fp_sqr_x8_ns, fp_add_x8_ns;
+} bench_x8_rows;
 
 #endif

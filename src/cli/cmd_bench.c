@@ -30,6 +30,8 @@ static const bench_entry benches[] = {
     {"mix", "the fast_mix family, perftest form (same as 'mulred mix bench')", mulred_bench_mix},
     {"fieldx8", "8-lane IFMA Fp kernels per element vs scalar Montgomery (temporary)",
      mulred_bench_fieldx8},
+    {"curve", "BLS12-381 and BN254: field kernels, G1 additions, batch-affine, scalar mul",
+     mulred_bench_curve},
 };
 
 int mulred_cmd_bench(int argc, char **argv)
