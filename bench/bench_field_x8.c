@@ -18,7 +18,7 @@
 #include "bench.h"
 #include "cli/cli.h"
 #include "field/field_x8.h"
-#include "util/json.h"
+#include "cli/json.h"
 #include "util/util.h"
 
 typedef unsigned __int128 u128;
@@ -545,4 +545,18 @@ int mulred_bench_fieldx8(int argc, char **argv)
                r->mul_x8_ns / best_tput, r->mul_x8_chain_ns / best_chain);
     }
     return MULRED_OK;
+}
+
+/* The 8-lane rows of mulred bench curve (bench.h): both fields measured once, on first use. */
+int bench_field_x8_rows(int curve, bench_x8_rows *rows)
+{
+    static bench_fieldx8_row measured[2];
+    static int state; /* 0 not yet, 1 measured, -1 failed */
+    if (curve < 0 || curve > 1) return -1;
+    if (state == 0) state = bench_fieldx8_measure(measured, 15) == MULRED_OK ? 1 : -1;
+    if (state < 0 || measured[curve].mul_x8_ns <= 0) return -1; /* failed, or no IFMA */
+    rows->fp_mul_x8_ns = measured[curve].mul_x8_ns;
+    rows->fp_sqr_x8_ns = measured[curve].sqr_x8_ns;
+    rows->fp_add_x8_ns = measured[curve].add_x8_ns;
+    return 0;
 }

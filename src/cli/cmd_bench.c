@@ -28,7 +28,7 @@ static const bench_entry benches[] = {
     {"utxo", "snapshot coins/s: decode only vs full muhash, threads and ranks; projection",
      mulred_bench_utxo},
     {"mix", "the fast_mix family, perftest form (same as 'mulred mix bench')", mulred_bench_mix},
-    {"fieldx8", "8-lane IFMA Fp kernels per element vs scalar Montgomery (temporary)",
+    {"fieldx8", "8-lane IFMA Fp kernels in detail: conversions, inversion, scalar baselines",
      mulred_bench_fieldx8},
     {"curve", "BLS12-381 and BN254: field kernels, G1 additions, batch-affine, scalar mul",
      mulred_bench_curve},
