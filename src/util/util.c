@@ -94,15 +94,16 @@ static void cpu_probe(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
-    cpu_features.adx = __builtin_cpu_supports("adx");
     cpu_features.bmi2 = __builtin_cpu_supports("bmi2");
     cpu_features.avx2 = __builtin_cpu_supports("avx2");
     cpu_features.avx512f = __builtin_cpu_supports("avx512f");
     cpu_features.avx512vl = __builtin_cpu_supports("avx512vl");
     cpu_features.avx512ifma = __builtin_cpu_supports("avx512ifma");
-    /* gcc 12's __builtin_cpu_supports has no "sha"; read cpuid leaf 7, EBX bit 29. */
+    /* gcc 12's __builtin_cpu_supports has no "sha" and clang 14's no "adx": read cpuid leaf 7,
+     * EBX bits 19 (ADX) and 29 (SHA). */
     unsigned int a = 7, b = 0, c = 0, d = 0;
     __asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+    cpu_features.adx = (b >> 19) & 1;
     cpu_features.sha_ni = (b >> 29) & 1;
 #endif
     cpu_probed = 1;
