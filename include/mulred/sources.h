@@ -17,7 +17,10 @@ extern "C" {
 /* ---- element files ----
  * One element per line as hex (upper or lower case); blank lines and lines starting with '#'
  * are ignored; leading/trailing spaces, tabs and a CR before the newline are ignored; the last
- * line needs no newline. "-" is standard input (read whole by rank 0). The file is cut into
+ * line needs no newline. A line holds at most 2·MULRED_MUHASH_MAX_ELEMENT + 256 characters
+ * before its newline (a longer one is an error wherever it sits). "-" is standard input; it and
+ * other streams (pipes, a named FIFO, which must have its writer attached when it is opened:
+ * one without is an error, never a wait) are read whole by rank 0. A regular file is cut into
  * fixed byte ranges; a line belongs to the range holding its first byte, so ranks and threads
  * read only their ranges and need no line-boundary planning. Errors read "FILE:LINE: reason". */
 typedef struct mulred_element_file mulred_element_file;
