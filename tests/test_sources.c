@@ -121,8 +121,10 @@ static void test_line_limit(void)
         text[0] = '#';
         strcpy(text + limit + over, "\n00\n");
         const char *path = write_file("long.txt", text);
-        static const size_t chunks[] = {1, 4096, 0};
-        for (size_t k = 0; k < 3; k++) {
+        /* (Chunks of a few bytes would each read a maximal line: 10^5 of them, too slow for
+         * the sanitizer build.) The default chunk holds the whole line; 4096 does not. */
+        static const size_t chunks[] = {4096, 0};
+        for (size_t k = 0; k < 2; k++) {
             char got[65], full[600];
             mulred_error err;
             mulred_error_clear(&err);
