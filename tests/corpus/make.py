@@ -310,7 +310,7 @@ def snapshot_cases(out, vectors):
             msg = truncation_message(s, t)
             cmds = SNAPSHOT_COMMANDS[:]
             add(f"{v}-trunc-{t}", s.data[:t], msg,
-                [cmds[i % 3]] + (["mpi2 muhash --snapshot {f}"] if i % 25 == 7 else []))
+                [cmds[i % 3]] + (["mpi2 muhash --snapshot {f}"] if i % 60 == 7 else []))
 
     s = vec["dump-28_0"]
     d, size = s.data, len(s.data)
@@ -473,6 +473,8 @@ def file_kind_cases(r, commands, regular, kinds):
         if why is None:
             continue
         for i, c in enumerate(commands):
+            if c.startswith("mpi2") and name not in ("dir", "fifo"):
+                continue  # every rank meets the path the same way; two kinds suffice
             r.case(f"{name}.{i}", inp, c, 2, "{f}: " + why)
     for i, c in enumerate(commands):
         if not c.startswith("mpi2"):
@@ -506,7 +508,7 @@ def element_cases(out):
                              ("line-max+1-last-no-newline", "00\n#" + " " * MAX_LINE, 2),
                              ("line-400k-hex", "00\n" + "0" * 400_000 + "\n22\n", 2)]:
         bad(name, text.encode(), line, f"line longer than {MAX_LINE} characters",
-            (ins, "mpi2 " + ins))
+            (ins, "mpi2 " + ins) if name == "line-400k-hex" else (ins,))
 
     # Around the 256 KiB ranges: lines of 64 hex digits (65 bytes), a bad line in rank 1's range,
     # starting on a range boundary, straddling one, right after one.
