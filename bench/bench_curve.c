@@ -5,8 +5,8 @@
  * per pair for batches of 64 to 1024 (accumulators scattered over a bucket array, as in the
  * MSM), scalar multiplication with and without GLV, the subgroup check and decoding.
  *
- * The 8-lane rows (fp_mul_x8_ns and friends, per element) come from bench_field_x8_rows when
- * the 8-lane kernels are built in; until then they print as n/a (JSON null). */
+ * The 8-lane rows (fp_mul_x8_ns and friends, per element) come from bench_field_x8_rows
+ * (bench/bench_field_x8.c); they print as n/a (JSON null) on a CPU without AVX-512 IFMA. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +19,6 @@
 #include "cli/json.h"
 #include "util/util.h"
 
-/* The 8-lane rows, filled by the 8-lane field bench when it is linked in (weak: absent means
- * n/a). curve: 0 = BLS12-381 Fp, 1 = BN254 Fp. Returns 0 when the rows were measured. */
-__attribute__((weak)) int bench_field_x8_rows(int curve, bench_x8_rows *rows);
 
 enum { NBATCH = 5 };
 static const int batch_sizes[NBATCH] = {64, 128, 256, 512, 1024};
@@ -492,7 +489,7 @@ int mulred_bench_curve(int argc, char **argv)
     memset(rows, 0, sizeof rows);
     if (g1_381_measure(&rows[0], quick) || g1_254_measure(&rows[1], quick)) return MULRED_ERUNTIME;
     for (int i = 0; i < 2; i++)
-        rows[i].have_x8 = bench_field_x8_rows && bench_field_x8_rows(i, &rows[i].x8) == 0;
+        rows[i].have_x8 = bench_field_x8_rows(i, &rows[i].x8) == 0;
     if (json) {
         mulred_json_writer w;
         mulred_jw_init(&w, stdout);

@@ -546,3 +546,17 @@ int mulred_bench_fieldx8(int argc, char **argv)
     }
     return MULRED_OK;
 }
+
+/* The 8-lane rows of mulred bench curve (bench.h): both fields measured once, on first use. */
+int bench_field_x8_rows(int curve, bench_x8_rows *rows)
+{
+    static bench_fieldx8_row measured[2];
+    static int state; /* 0 not yet, 1 measured, -1 failed */
+    if (curve < 0 || curve > 1) return -1;
+    if (state == 0) state = bench_fieldx8_measure(measured, 15) == MULRED_OK ? 1 : -1;
+    if (state < 0 || measured[curve].mul_x8_ns <= 0) return -1; /* failed, or no IFMA */
+    rows->fp_mul_x8_ns = measured[curve].mul_x8_ns;
+    rows->fp_sqr_x8_ns = measured[curve].sqr_x8_ns;
+    rows->fp_add_x8_ns = measured[curve].add_x8_ns;
+    return 0;
+}

@@ -33,7 +33,7 @@ static const bench_entry benches[] = {
     {"msm-ranks", "the distributed MSM at 2^18: 1 vs 2 ranks (mpirun, and each rank's tile)",
      mulred_bench_msm_ranks},
     {"mix", "the fast_mix family, perftest form (same as 'mulred mix bench')", mulred_bench_mix},
-    {"fieldx8", "8-lane IFMA Fp kernels per element vs scalar Montgomery (temporary)",
+    {"fieldx8", "8-lane IFMA Fp kernels in detail: conversions, inversion, scalar baselines",
      mulred_bench_fieldx8},
     {"curve", "BLS12-381 and BN254: field kernels, G1 additions, batch-affine, scalar mul",
      mulred_bench_curve},
