@@ -983,7 +983,7 @@ static void test_file_kinds(void)
         CU_ASSERT_EQUAL(mulred_utxo_stats_scan(&st, paths[i], &err), MULRED_EINPUT);
         mulred_utxo_source *s = NULL;
         mulred_error_clear(&err);
-        CU_ASSERT_EQUAL(mulred_utxo_source_open(&s, paths[i], 0, 1, &err), MULRED_EINPUT);
+        CU_ASSERT_EQUAL(mulred_utxo_source_open(&s, paths[i], NULL, &err), MULRED_EINPUT);
     }
     unlink(fifo);
     unlink(dangling);
