@@ -1,5 +1,5 @@
-/* num3072 kernels (src/num3072/num3072_kernels.h): every MULX and IFMA kernel, the squarings
- * and the radix-2^52 domain API against GMP mpz (mpz_mul, then mpz_mod by p).
+/* num3072 kernels (src/num3072/num3072_kernels.h): every kernel of the table and the
+ * radix-2^52 domain API against GMP mpz (mpz_mul, then mpz_mod by p).
  *
  * Per kernel: all pairs of edge values (with r aliasing a, b, and both), random inputs (dense,
  * sparse limbs, sparse bits, near p, near 2^3072, all-ones/zero limb mixes, single limbs;
@@ -25,8 +25,7 @@ static mpz_t P;
 
 typedef struct {
     const char *name;
-    void (*mul)(uint64_t *, const uint64_t *, const uint64_t *); /* NULL for a squaring */
-    void (*sqr)(uint64_t *, const uint64_t *);
+    void (*mul)(uint64_t *, const uint64_t *, const uint64_t *);
     int (*available)(void);
     const char *needs;
 } kernel;
@@ -55,33 +54,17 @@ static void mul_r52_wrap(uint64_t *r, const uint64_t *a, const uint64_t *b)
     mulred_num3072_ifma_to64(r, x);
 }
 
-static void sqr_r52_wrap(uint64_t *r, const uint64_t *a)
-{
-    uint64_t x[64];
-    mulred_num3072_ifma_from64(x, a);
-    check_domain(x);
-    mulred_num3072_ifma_sqr_r52(x, x);
-    check_domain(x);
-    mulred_num3072_ifma_to64(r, x);
-}
-
 static int always_available(void)
 {
     return 1;
 }
 
 static const kernel kernels[] = {
-    {"mul_gmp (portable path)", num3072_mul_gmp, NULL, always_available, "-"},
-    {"mul_mulx (karatsuba 1)", mulred_num3072_mul_mulx, NULL, mulred_num3072_kernels_have_mulx,
+    {"mul_gmp (portable path)", num3072_mul_gmp, always_available, "-"},
+    {"mul_mulx (karatsuba 1)", mulred_num3072_mul_mulx, mulred_num3072_kernels_have_mulx,
      "bmi2+adx"},
-    {"mul_mulx_school", mulred_num3072_mul_mulx_school, NULL, mulred_num3072_kernels_have_mulx,
-     "bmi2+adx"},
-    {"mul_mulx_kara2", mulred_num3072_mul_mulx_kara2, NULL, mulred_num3072_kernels_have_mulx,
-     "bmi2+adx"},
-    {"mul_ifma", mulred_num3072_mul_ifma, NULL, mulred_num3072_kernels_have_ifma, "avx512ifma"},
-    {"sqr_ifma", NULL, mulred_num3072_sqr_ifma, mulred_num3072_kernels_have_ifma, "avx512ifma"},
-    {"ifma_mul_r52 (domain)", mul_r52_wrap, NULL, mulred_num3072_kernels_have_ifma, "avx512ifma"},
-    {"ifma_sqr_r52 (domain)", NULL, sqr_r52_wrap, mulred_num3072_kernels_have_ifma, "avx512ifma"},
+    {"mul_ifma", mulred_num3072_mul_ifma, mulred_num3072_kernels_have_ifma, "avx512ifma"},
+    {"ifma_mul_r52 (domain)", mul_r52_wrap, mulred_num3072_kernels_have_ifma, "avx512ifma"},
 };
 #define NKERNELS (int)(sizeof kernels / sizeof kernels[0])
 
@@ -213,14 +196,6 @@ static int congruent(const uint64_t *r, const uint64_t *a, const uint64_t *b)
     return ok;
 }
 
-static void apply(const kernel *k, uint64_t *r, const uint64_t *a, const uint64_t *b)
-{
-    if (k->mul)
-        k->mul(r, a, b);
-    else
-        k->sqr(r, a);
-}
-
 static long iterations(void)
 {
     const char *e = getenv("MULRED_KERNEL_TEST_ITERS");
@@ -231,25 +206,23 @@ static long iterations(void)
 /* One product and its aliasing variants; returns 0 on any mismatch. */
 static int check_one(const kernel *k, const uint64_t *a, const uint64_t *b0, int aliases)
 {
-    const uint64_t *b = k->mul ? b0 : a;
+    const uint64_t *b = b0;
     uint64_t r[L], x[L];
-    apply(k, r, a, b);
+    k->mul(r, a, b);
     if (!congruent(r, a, b)) return 0;
     if (!aliases) return 1;
     memcpy(x, a, sizeof x); /* r == a */
-    apply(k, x, x, b);
+    k->mul(x, x, b);
     if (memcmp(x, r, sizeof x)) return 0;
-    if (k->mul) {
-        memcpy(x, b, sizeof x); /* r == b */
-        k->mul(x, a, x);
-        if (memcmp(x, r, sizeof x)) return 0;
-        uint64_t s[L]; /* a == b, then r == a == b */
-        k->mul(s, a, a);
-        if (!congruent(s, a, a)) return 0;
-        memcpy(x, a, sizeof x);
-        k->mul(x, x, x);
-        if (memcmp(x, s, sizeof x)) return 0;
-    }
+    memcpy(x, b, sizeof x); /* r == b */
+    k->mul(x, a, x);
+    if (memcmp(x, r, sizeof x)) return 0;
+    uint64_t s[L]; /* a == b, then r == a == b */
+    k->mul(s, a, a);
+    if (!congruent(s, a, a)) return 0;
+    memcpy(x, a, sizeof x);
+    k->mul(x, x, x);
+    if (memcmp(x, s, sizeof x)) return 0;
     return 1;
 }
 
@@ -336,18 +309,8 @@ static void test_chain(void)
         to_mpz(zx, x);
         to_mpz(zy, y);
         for (int i = 0; i < 10000; i++) {
-            if (k->mul) {
-                k->mul(x, x, y);
-                mpz_mul(zx, zx, zy);
-            } else {
-                /* squaring chains collapse to 0/1 quickly on small values: mix in y */
-                k->sqr(x, x);
-                mpz_mul(zx, zx, zx);
-                if (i % 64 == 63) {
-                    x[i / 64 % L] ^= y[i / 64 % L];
-                    to_mpz(zx, x);
-                }
-            }
+            k->mul(x, x, y);
+            mpz_mul(zx, zx, zy);
             mpz_mod(zx, zx, P);
         }
         to_mpz(zr, x);

@@ -16,19 +16,11 @@
 #include <stdint.h>
 
 #include "mulred/mulred.h"
+#include "mulred/num3072.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define MULRED_NUM3072_LIMBS 48
-#define MULRED_NUM3072_BYTES 384
-
-/* A 3072-bit number as 48 little-endian 64-bit limbs. Values in [0, 2^3072); arithmetic keeps
- * results congruent mod p but not necessarily < p until mulred_num3072_reduce. */
-typedef struct {
-    uint64_t limb[MULRED_NUM3072_LIMBS];
-} mulred_num3072;
 
 typedef enum { MULRED_MUHASH_BITCOIN = 0, MULRED_MUHASH_KASPA = 1 } mulred_muhash_flavor;
 
@@ -85,20 +77,6 @@ size_t mulred_muhash_serialize(uint8_t *out, const mulred_muhash_state *s);
  * reduced at finalize); kaspa rejects a value >= p. Returns MULRED_OK or MULRED_EINPUT. */
 int mulred_muhash_parse(mulred_muhash_state *s, mulred_muhash_flavor flavor, const uint8_t *in,
                         size_t len, mulred_error *err);
-
-/* ---- 3072-bit arithmetic mod p (the group) ---- */
-void mulred_num3072_set_one(mulred_num3072 *r);
-bool mulred_num3072_is_one(const mulred_num3072 *a);
-/* r ≡ a·b mod p. r may alias a or b. 1·x and x·1 are copies (no multiplication). */
-void mulred_num3072_mul(mulred_num3072 *r, const mulred_num3072 *a, const mulred_num3072 *b);
-/* r = a mod p, in [0, p). */
-void mulred_num3072_reduce(mulred_num3072 *r, const mulred_num3072 *a);
-/* r = a^-1 mod p; 0 maps to 0. */
-void mulred_num3072_inverse(mulred_num3072 *r, const mulred_num3072 *a);
-void mulred_num3072_from_bytes(mulred_num3072 *r, const uint8_t in[384]); /* little-endian */
-void mulred_num3072_to_bytes(uint8_t out[384], const mulred_num3072 *a);  /* little-endian */
-/* The multiply path in use: "gmp", "mulx" or "ifma" (MULRED_KERNEL overrides the choice). */
-const char *mulred_num3072_kernel_name(void);
 
 /* ---- the parallel reduction ----
  * A source splits its elements into chunks; OpenMP threads take chunks dynamically and multiply

@@ -23,7 +23,7 @@ _Static_assert(sizeof(mp_limb_t) == sizeof(uint64_t), "GMP limbs must be 64-bit"
 
 static int limb_all_ones_above(const uint64_t *a)
 {
-    for (int i = 1; i < NUM3072_LIMBS; i++)
+    for (int i = 1; i < MULRED_NUM3072_LIMBS; i++)
         if (a[i] != UINT64_MAX) return 0;
     return 1;
 }
@@ -31,27 +31,30 @@ static int limb_all_ones_above(const uint64_t *a)
 /* a >= p  ⇔  limbs 1..47 are all ones and limb 0 >= 2^64 − C. */
 static int num3072_is_overflow(const uint64_t *a)
 {
-    return a[0] >= (uint64_t)0 - NUM3072_C && limb_all_ones_above(a);
+    return a[0] >= (uint64_t)0 - MULRED_NUM3072_C && limb_all_ones_above(a);
 }
 
 /* a − p = a + C − 2^3072 for a >= p: add C and drop the carry. */
 static void num3072_sub_p(uint64_t *a)
 {
-    mpn_add_1((mp_limb_t *)a, (const mp_limb_t *)a, NUM3072_LIMBS, NUM3072_C);
+    mpn_add_1((mp_limb_t *)a, (const mp_limb_t *)a, MULRED_NUM3072_LIMBS, MULRED_NUM3072_C);
 }
 
-void num3072_mul_gmp(uint64_t r[NUM3072_LIMBS], const uint64_t a[NUM3072_LIMBS],
-                     const uint64_t b[NUM3072_LIMBS])
+void num3072_mul_gmp(uint64_t r[MULRED_NUM3072_LIMBS], const uint64_t a[MULRED_NUM3072_LIMBS],
+                     const uint64_t b[MULRED_NUM3072_LIMBS])
 {
-    mp_limb_t t[2 * NUM3072_LIMBS], f[NUM3072_LIMBS];
-    if (a == b) mpn_sqr(t, (const mp_limb_t *)a, NUM3072_LIMBS);
-    else mpn_mul_n(t, (const mp_limb_t *)a, (const mp_limb_t *)b, NUM3072_LIMBS);
+    mp_limb_t t[2 * MULRED_NUM3072_LIMBS], f[MULRED_NUM3072_LIMBS];
+    if (a == b)
+        mpn_sqr(t, (const mp_limb_t *)a, MULRED_NUM3072_LIMBS);
+    else
+        mpn_mul_n(t, (const mp_limb_t *)a, (const mp_limb_t *)b, MULRED_NUM3072_LIMBS);
     /* First fold: L + H·C. */
-    mp_limb_t hi = mpn_mul_1(f, t + NUM3072_LIMBS, NUM3072_LIMBS, NUM3072_C);
-    hi += mpn_add_n((mp_limb_t *)r, t, f, NUM3072_LIMBS);
+    mp_limb_t hi = mpn_mul_1(f, t + MULRED_NUM3072_LIMBS, MULRED_NUM3072_LIMBS, MULRED_NUM3072_C);
+    hi += mpn_add_n((mp_limb_t *)r, t, f, MULRED_NUM3072_LIMBS);
     /* Second fold: hi < 2^22, so hi·C < 2^43 fits a limb. */
-    if (mpn_add_1((mp_limb_t *)r, (mp_limb_t *)r, NUM3072_LIMBS, hi * NUM3072_C))
-        mpn_add_1((mp_limb_t *)r, (mp_limb_t *)r, NUM3072_LIMBS, NUM3072_C); /* cannot carry */
+    if (mpn_add_1((mp_limb_t *)r, (mp_limb_t *)r, MULRED_NUM3072_LIMBS, hi * MULRED_NUM3072_C))
+        mpn_add_1((mp_limb_t *)r, (mp_limb_t *)r, MULRED_NUM3072_LIMBS,
+                  MULRED_NUM3072_C); /* cannot carry */
     if (num3072_is_overflow(r)) num3072_sub_p(r);
 }
 
@@ -135,7 +138,7 @@ void mulred_num3072_set_one(mulred_num3072 *r)
 bool mulred_num3072_is_one(const mulred_num3072 *a)
 {
     if (a->limb[0] != 1) return false;
-    for (int i = 1; i < NUM3072_LIMBS; i++)
+    for (int i = 1; i < MULRED_NUM3072_LIMBS; i++)
         if (a->limb[i]) return false;
     return true;
 }
@@ -168,10 +171,10 @@ void mulred_num3072_inverse(mulred_num3072 *r, const mulred_num3072 *a)
     mpz_t x, p, inv;
     mulred_num3072 t;
     mulred_num3072_reduce(&t, a);
-    mpz_roinit_n(x, (const mp_limb_t *)t.limb, NUM3072_LIMBS);
+    mpz_roinit_n(x, (const mp_limb_t *)t.limb, MULRED_NUM3072_LIMBS);
     mpz_init_set_ui(p, 1);
     mpz_mul_2exp(p, p, 3072);
-    mpz_sub_ui(p, p, NUM3072_C);
+    mpz_sub_ui(p, p, MULRED_NUM3072_C);
     mpz_init(inv);
     memset(r, 0, sizeof *r);
     if (mpz_sgn(x) != 0 && mpz_invert(inv, x, p)) {
@@ -184,10 +187,10 @@ void mulred_num3072_inverse(mulred_num3072 *r, const mulred_num3072 *a)
 
 void mulred_num3072_from_bytes(mulred_num3072 *r, const uint8_t in[384])
 {
-    for (int i = 0; i < NUM3072_LIMBS; i++) r->limb[i] = mulred_load_le64(in + 8 * i);
+    for (int i = 0; i < MULRED_NUM3072_LIMBS; i++) r->limb[i] = mulred_load_le64(in + 8 * i);
 }
 
 void mulred_num3072_to_bytes(uint8_t out[384], const mulred_num3072 *a)
 {
-    for (int i = 0; i < NUM3072_LIMBS; i++) mulred_store_le64(out + 8 * i, a->limb[i]);
+    for (int i = 0; i < MULRED_NUM3072_LIMBS; i++) mulred_store_le64(out + 8 * i, a->limb[i]);
 }

@@ -4,26 +4,23 @@
 
 #include <stdint.h>
 
-#include "mulred/muhash.h"
-
-#define NUM3072_LIMBS MULRED_NUM3072_LIMBS
-/* p = 2^3072 − NUM3072_C; 2^3072 ≡ NUM3072_C (mod p). */
-#define NUM3072_C 1103717u
+#include "mulred/num3072.h"
 
 /* A kernel: r ≡ a·b (mod p), inputs and output in [0, 2^3072), r may alias a or b. */
-typedef void (*num3072_mul_fn)(uint64_t r[NUM3072_LIMBS], const uint64_t a[NUM3072_LIMBS],
-                               const uint64_t b[NUM3072_LIMBS]);
+typedef void (*num3072_mul_fn)(uint64_t r[MULRED_NUM3072_LIMBS],
+                               const uint64_t a[MULRED_NUM3072_LIMBS],
+                               const uint64_t b[MULRED_NUM3072_LIMBS]);
 
 typedef struct {
-    const char *name;    /* "gmp", "mulx", "ifma" */
+    const char *name; /* "gmp", "mulx", "ifma" */
     num3072_mul_fn mul;
     int (*available)(void); /* CPU support */
 } num3072_kernel;
 
 /* The portable path: GMP mpn_mul_n / mpn_sqr, then fold the high half twice with ×C and one
  * conditional subtraction (output < p). */
-void num3072_mul_gmp(uint64_t r[NUM3072_LIMBS], const uint64_t a[NUM3072_LIMBS],
-                     const uint64_t b[NUM3072_LIMBS]);
+void num3072_mul_gmp(uint64_t r[MULRED_NUM3072_LIMBS], const uint64_t a[MULRED_NUM3072_LIMBS],
+                     const uint64_t b[MULRED_NUM3072_LIMBS]);
 
 /* Every kernel compiled in (the GMP one first), and a lookup by name (NULL if unknown). */
 const num3072_kernel *num3072_kernels(int *count);

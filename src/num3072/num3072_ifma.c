@@ -16,9 +16,6 @@
  * removes them. Normalisation (carry propagation) is done with lane-parallel carry rounds
  * repeated until no lane exceeds 2^52 - 1: usually one round; more only for rare carry chains.
  *
- * Squaring (square120): only the products a[i]*a[j], j > i (masked IFMAs on the windows that
- * straddle the diagonal), doubled, plus the diagonal squares: about 60% of the IFMAs.
- *
  * Conversions 64 <-> 52 bits are vectorised (vpermq / vpermt2q + variable shifts); to64 also
  * folds the bits above 3072 (limb 59 >> 4) times C back in (scalar, 128-bit).
  *
@@ -287,63 +284,6 @@ IFMA_INLINE void product120(__m512i z[15], const uint64_t pa[80], const uint64_t
     for (int k = 0; k < 15; k++) z[k] = _mm512_add_epi64(zl[k], zh[k]);
 }
 
-/* z[0..14] = a^2 (unnormalised, 120 limbs). Same schedule as product120 with b = a, but only
- * the products a[i]*a[j] with j > i (masked IFMAs on the windows that straddle the diagonal),
- * then doubled, then the squares a[i]^2 (lo52 at limb 2i, hi52 at limb 2i+1) are added. */
-IFMA_INLINE void square120(__m512i z[15], const uint64_t pa[80])
-{
-    const uint64_t *a = pa + 8;
-    __m512i zl[15], zh[15];
-#pragma GCC unroll 16
-    for (int k = 0; k < 15; k++) zl[k] = zh[k] = _mm512_setzero_si512();
-    __m512i bprev = _mm512_setzero_si512();
-#pragma GCC unroll 61
-    for (int i = 0; i <= 60; i++) {
-        const __m512i bi = _mm512_set1_epi64(i < 60 ? (long long)a[i] : 0);
-#pragma GCC unroll 15
-        for (int k = 0; k < 15; k++) {
-            const int o = 8 * k - i; /* lane l of the window: a[o + l] */
-            if (o + 7 >= 0 && o <= 59 && o + 7 > i - 1) {
-                /* lo: b = a[i], lanes with o + l > i; hi: b = a[i-1], lanes with o + l > i - 1 */
-                const int slo = i - o + 1 > 0 ? i - o + 1 : 0;
-                const int shi = i - o > 0 ? i - o : 0;
-                __m512i w;
-                LOADU_ASM(w, pa + 8 + o);
-                if (i < 60 && slo < 8) {
-                    if (slo == 0)
-                        zl[k] = _mm512_madd52lo_epu64(zl[k], bi, w);
-                    else
-                        zl[k] = _mm512_mask_madd52lo_epu64(zl[k], (__mmask8)(0xff << slo), bi, w);
-                }
-                if (i > 0 && shi < 8) {
-                    if (shi == 0)
-                        zh[k] = _mm512_madd52hi_epu64(zh[k], bprev, w);
-                    else
-                        zh[k] =
-                            _mm512_mask_madd52hi_epu64(zh[k], (__mmask8)(0xff << shi), bprev, w);
-                }
-            }
-        }
-        bprev = bi;
-    }
-    const __m512i ilo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
-    const __m512i ihi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
-#pragma GCC unroll 16
-    for (int k = 0; k < 15; k++) {
-        z[k] = _mm512_add_epi64(zl[k], zh[k]);
-        z[k] = _mm512_add_epi64(z[k], z[k]);
-    }
-#pragma GCC unroll 16
-    for (int v = 0; v < 8; v++) {
-        const __m512i av = _mm512_load_si512((const void *)(a + 8 * v));
-        const __m512i sl = _mm512_madd52lo_epu64(_mm512_setzero_si512(), av, av);
-        const __m512i sh = _mm512_madd52hi_epu64(_mm512_setzero_si512(), av, av);
-        z[2 * v] = _mm512_add_epi64(z[2 * v], _mm512_permutex2var_epi64(sl, ilo, sh));
-        if (2 * v + 1 < 15)
-            z[2 * v + 1] = _mm512_add_epi64(z[2 * v + 1], _mm512_permutex2var_epi64(sl, ihi, sh));
-    }
-}
-
 IFMA_INLINE void pad_copy(uint64_t pa[80], const __m512i x[8])
 {
     const __m512i zero = _mm512_setzero_si512();
@@ -394,30 +334,6 @@ IFMA_TARGET void mulred_num3072_mul_ifma(uint64_t r[48], const uint64_t a[48], c
     from64_vec(x, a);
     pad_copy(pa, x);
     product120(z, pa, bb);
-    reduce120(x, z);
-    to64_vec(r, x);
-}
-
-IFMA_TARGET void mulred_num3072_ifma_sqr_r52(uint64_t r[64], const uint64_t a[64])
-{
-    uint64_t pa[80] __attribute__((aligned(64)));
-    __m512i x[8], z[15];
-#pragma GCC unroll 16
-    for (int v = 0; v < 8; v++) x[v] = _mm512_loadu_si512((const void *)(a + 8 * v));
-    pad_copy(pa, x);
-    square120(z, pa);
-    reduce120(x, z);
-#pragma GCC unroll 16
-    for (int v = 0; v < 8; v++) _mm512_storeu_si512((void *)(r + 8 * v), x[v]);
-}
-
-IFMA_TARGET void mulred_num3072_sqr_ifma(uint64_t r[48], const uint64_t a[48])
-{
-    uint64_t pa[80] __attribute__((aligned(64)));
-    __m512i x[8], z[15];
-    from64_vec(x, a);
-    pad_copy(pa, x);
-    square120(z, pa);
     reduce120(x, z);
     to64_vec(r, x);
 }
