@@ -54,6 +54,11 @@ typedef struct mulred_blake2b_keyed_state {
 } mulred_blake2b_keyed_state;
 void mulred_blake2b256_keyed_init(mulred_blake2b_keyed_state *st, const uint8_t *key,
                                   size_t keylen);
+/* The same digest for one message, portable C (one compression per 128 bytes, none for the
+ * key): out receives the 32-byte digest of msg[0..len); msg is not read when len is 0; out may
+ * overlap msg. Thread-safe (the state is only read); any CPU. */
+void mulred_blake2b256_keyed(uint8_t out[32], const uint8_t *msg, size_t len,
+                             const mulred_blake2b_keyed_state *st);
 void mulred_blake2b256_keyed_x8(uint8_t *const out[8], const uint8_t *const msg[8],
                                 const size_t len[8], const mulred_blake2b_keyed_state *st);
 

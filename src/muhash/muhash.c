@@ -22,12 +22,11 @@ mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor)
     mulred_muhash_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) abort();
     ctx->flavor = flavor;
-    if (flavor == MULRED_MUHASH_BITCOIN) ctx->sha = mulred_sha256_new();
-    else {
-        ctx->blake = mulred_blake2b256_new(kaspa_element_key, sizeof kaspa_element_key - 1);
-        mulred_blake2b256_keyed_init(&ctx->blake_x8, kaspa_element_key,
+    if (flavor == MULRED_MUHASH_BITCOIN)
+        ctx->sha = mulred_sha256_new();
+    else
+        mulred_blake2b256_keyed_init(&ctx->blake_key, kaspa_element_key,
                                      sizeof kaspa_element_key - 1);
-    }
     ctx->chacha = mulred_chacha20_new();
     return ctx;
 }
@@ -36,7 +35,6 @@ void mulred_muhash_ctx_free(mulred_muhash_ctx *ctx)
 {
     if (!ctx) return;
     mulred_sha256_free(ctx->sha);
-    mulred_blake2b256_free(ctx->blake);
     mulred_chacha20_free(ctx->chacha);
     free(ctx);
 }
@@ -48,9 +46,12 @@ const char *mulred_muhash_flavor_name(mulred_muhash_flavor flavor)
 
 int mulred_muhash_flavor_parse(mulred_muhash_flavor *out, const char *name)
 {
-    if (strcmp(name, "bitcoin") == 0) *out = MULRED_MUHASH_BITCOIN;
-    else if (strcmp(name, "kaspa") == 0) *out = MULRED_MUHASH_KASPA;
-    else return -1;
+    if (strcmp(name, "bitcoin") == 0)
+        *out = MULRED_MUHASH_BITCOIN;
+    else if (strcmp(name, "kaspa") == 0)
+        *out = MULRED_MUHASH_KASPA;
+    else
+        return -1;
     return 0;
 }
 
@@ -63,8 +64,10 @@ void mulred_muhash_init(mulred_muhash_state *s, mulred_muhash_flavor flavor)
 
 void muhash_element_key(mulred_muhash_ctx *ctx, uint8_t key[32], const uint8_t *data, size_t len)
 {
-    if (ctx->flavor == MULRED_MUHASH_BITCOIN) mulred_sha256_digest(ctx->sha, key, data, len);
-    else mulred_blake2b256_digest(ctx->blake, key, data, len);
+    if (ctx->flavor == MULRED_MUHASH_BITCOIN)
+        mulred_sha256_digest(ctx->sha, key, data, len);
+    else
+        mulred_blake2b256_keyed(key, data, len, &ctx->blake_key);
 }
 
 void mulred_muhash_element(mulred_num3072 *out, mulred_muhash_ctx *ctx, const uint8_t *data,
@@ -127,10 +130,11 @@ static void muhash_accumulate_many(mulred_num3072 *acc, mulred_muhash_ctx *ctx,
                     mp[j] = h + j < m ? elems[i + h + j].data : NULL;
                     len[j] = h + j < m ? elems[i + h + j].len : 0;
                 }
-                mulred_blake2b256_keyed_x8(op, mp, len, &ctx->blake_x8);
+                mulred_blake2b256_keyed_x8(op, mp, len, &ctx->blake_key);
             }
         for (size_t j = 0; j < BLOCK; j++) {
-            if (j < m && shani) mulred_sha256_shani(keys[j], elems[i + j].data, elems[i + j].len);
+            if (j < m && shani)
+                mulred_sha256_shani(keys[j], elems[i + j].data, elems[i + j].len);
             else if (j < m && !blake_x8)
                 muhash_element_key(ctx, keys[j], elems[i + j].data, elems[i + j].len);
             kp[j] = keys[j < m ? j : 0]; /* a short block repeats key 0 in the unused lanes */
@@ -187,17 +191,18 @@ void mulred_muhash_finalize(uint8_t digest[32], const mulred_muhash_state *s)
         mulred_sha256_digest(h, digest, bytes, sizeof bytes);
         mulred_sha256_free(h);
     } else {
-        mulred_blake2b256 *h =
-            mulred_blake2b256_new(kaspa_finalize_key, sizeof kaspa_finalize_key - 1);
-        mulred_blake2b256_digest(h, digest, bytes, sizeof bytes);
-        mulred_blake2b256_free(h);
+        mulred_blake2b_keyed_state key;
+        mulred_blake2b256_keyed_init(&key, kaspa_finalize_key, sizeof kaspa_finalize_key - 1);
+        mulred_blake2b256_keyed(digest, bytes, sizeof bytes, &key);
     }
 }
 
 void mulred_muhash_display(char hex[65], const uint8_t digest[32], mulred_muhash_flavor flavor)
 {
-    if (flavor == MULRED_MUHASH_BITCOIN) mulred_hex_encode_reversed(hex, digest, 32);
-    else mulred_hex_encode(hex, digest, 32);
+    if (flavor == MULRED_MUHASH_BITCOIN)
+        mulred_hex_encode_reversed(hex, digest, 32);
+    else
+        mulred_hex_encode(hex, digest, 32);
 }
 
 size_t mulred_muhash_serialized_size(mulred_muhash_flavor flavor)

@@ -8,10 +8,9 @@
 
 struct mulred_muhash_ctx {
     mulred_muhash_flavor flavor;
-    mulred_sha256 *sha;        /* bitcoin */
-    mulred_blake2b256 *blake;  /* kaspa, keyed "MuHashElement" (one at a time, OpenSSL) */
-    mulred_blake2b_keyed_state blake_x8; /* kaspa: the same key for the 8-lane batched path */
-    mulred_chacha20 *chacha;
+    mulred_sha256 *sha;                   /* bitcoin, one element at a time (OpenSSL) */
+    mulred_blake2b_keyed_state blake_key; /* kaspa: BLAKE2b after the "MuHashElement" block */
+    mulred_chacha20 *chacha;              /* one keystream at a time (OpenSSL) */
 };
 
 /* key = H(element) for the context's flavor. */
