@@ -60,6 +60,29 @@ void mulred_muhash_insert_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
                                const mulred_bytes *elems, size_t n);
 void mulred_muhash_remove_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
                                const mulred_bytes *elems, size_t n);
+
+/* Many states at once (one per transaction, per block, per shard...): element i is inserted
+ * into, or with remove set removed from, states[state]. */
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+    size_t state; /* index into the states array */
+    bool remove;
+} mulred_muhash_item;
+/* Applies items[0..n) to states[0..nstates): each state ends equal (mod p, so its
+ * serialization and digest are the same bytes) to what inserting and removing its own items
+ * one at a time gives. The fast path for many small states: elements are hashed and expanded
+ * in lanes whatever state they belong to, and consecutive items for the same state and
+ * direction are multiplied in as one run, so group a state's items together. Items may come in
+ * any order, a state may get none; a state at the identity takes its first factor as a copy.
+ * Misuse aborts with a message: a state index >= nstates, a state of another flavor than ctx.
+ * ctx is the calling thread's; the states must not overlap. Variable-time (public data). */
+void mulred_muhash_update_many(mulred_muhash_state *states, size_t nstates,
+                               mulred_muhash_ctx *ctx, const mulred_muhash_item *items, size_t n);
+/* s ← s ∪ t[0] ∪ … ∪ t[n−1]: numerators and denominators multiply, the accumulator kept in the
+ * kernel's representation along the way; states at the identity cost nothing. Flavors must
+ * match and s must not be one of the t[i] (else abort with a message). */
+void mulred_muhash_combine_many(mulred_muhash_state *s, const mulred_muhash_state *t, size_t n);
 /* s ← s ∪ t (numerators and denominators multiply). Flavors must match (else abort). s may
  * alias t. */
 void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t);

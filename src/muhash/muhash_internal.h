@@ -16,4 +16,12 @@ struct mulred_muhash_ctx {
 /* key = H(element) for the context's flavor. */
 void muhash_element_key(mulred_muhash_ctx *ctx, uint8_t key[32], const uint8_t *data, size_t len);
 
+/* mulred_muhash_update_many and mulred_muhash_combine_many with the identity short-circuit
+ * optional (benchmarks measure what it saves; without it every factor is multiplied in, a
+ * state at 1 included). */
+void muhash_update_many(mulred_muhash_state *states, size_t nstates, mulred_muhash_ctx *ctx,
+                        const mulred_muhash_item *items, size_t n, bool short_circuit);
+void muhash_combine_many(mulred_muhash_state *s, const mulred_muhash_state *t, size_t n,
+                         bool short_circuit);
+
 #endif
