@@ -54,6 +54,50 @@ static void test_sha_ni(void)
     mulred_sha256_free(ref);
 }
 
+/* SHA-NI four messages at once against OpenSSL: lane 0 walks every length 0..300, the other
+ * lanes take lengths around the block boundaries (55/56 bytes need one or two final blocks) or
+ * random ones, so lanes of different block counts share calls; each message in its own
+ * allocation of exactly its length. */
+static void test_sha_ni_x4(void)
+{
+    if (!mulred_cpu()->sha_ni) {
+        printf("\n    (no SHA-NI on this CPU: the OpenSSL path is used, skipped)");
+        return;
+    }
+    static const size_t edges[] = {0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 300};
+    enum { NEDGE = sizeof edges / sizeof edges[0] };
+    mulred_sha256 *ref = mulred_sha256_new();
+    int bad = 0;
+    for (size_t len0 = 0; len0 <= 300; len0++) {
+        uint8_t *msg[4], out[4][32], want[32];
+        const uint8_t *mp[4];
+        uint8_t *op[4];
+        size_t len[4];
+        for (int i = 0; i < 4; i++) {
+            if (i == 0)
+                len[i] = len0;
+            else if (i < 3)
+                len[i] = edges[(len0 + 5 * (size_t)i) % NEDGE];
+            else
+                len[i] = test_rand_below(301);
+            msg[i] = malloc(len[i] ? len[i] : 1);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(msg[i]);
+            test_rand_bytes(msg[i], len[i]);
+            mp[i] = msg[i];
+            op[i] = out[i];
+        }
+        mulred_sha256_shani_x4(op, mp, len);
+        for (int i = 0; i < 4; i++) {
+            mulred_sha256_digest(ref, want, msg[i], len[i]);
+            if (memcmp(out[i], want, 32) != 0 && !bad++)
+                printf("\n    lane %d, length %zu: digest differs", i, len[i]);
+            free(msg[i]);
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    mulred_sha256_free(ref);
+}
+
 /* The 8-lane keyed BLAKE2b-256 against OpenSSL's keyed BLAKE2b: lane 0 walks every length
  * 0..300 while the other lanes take lengths around the block boundaries or random ones, so every
  * call mixes lanes of different block counts; every key length 1..64. Each message sits in its
@@ -140,6 +184,7 @@ static void test_blake2b_one(void)
 void test_register(void)
 {
     TEST_SUITE("hash", {"SHA-NI SHA-256 = OpenSSL", test_sha_ni},
+               {"SHA-NI SHA-256, four at once = OpenSSL", test_sha_ni_x4},
                {"keyed BLAKE2b-256, one message = OpenSSL", test_blake2b_one},
                {"8-lane keyed BLAKE2b-256 = OpenSSL", test_blake2b_x8},
                {"16-lane ChaCha20 = OpenSSL", test_chacha_x16});

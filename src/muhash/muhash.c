@@ -97,16 +97,17 @@ void mulred_muhash_remove(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const 
 }
 
 /* ---- batches ----------------------------------------------------------------------------
- * A block of up to BLOCK items is hashed first (bitcoin: SHA-NI where the CPU has it; kaspa:
- * 8-lane AVX-512 keyed BLAKE2b), then expanded (16-lane AVX-512 ChaCha20, one lane per key),
- * then each run of consecutive items bound for the same number (one state's numerator or
- * denominator) is multiplied in with one num3072_mul_many call, which keeps the accumulator in
- * the kernel's representation along the run. Per element on AMD EPYC Zen 5: digest ≈ 50 ns
- * (SHA-NI) or ≈ 33 ns (BLAKE2b x8), keystream ≈ 63 ns, IFMA multiply ≈ 195 ns, against ≈ 140
- * (SHA-256 through EVP) or ≈ 100 (BLAKE2b, one message) + 350 (ChaCha20 through EVP) + 210 ns
- * one element at a time. Lanes are filled only when it pays: a group of fewer than 3 keys or
- * messages goes through the one-at-a-time code (a 16-lane keystream call costs about three
- * EVP keystreams, an 8-lane BLAKE2b call about three one-message digests). */
+ * A block of up to BLOCK items is hashed first (bitcoin: SHA-NI, four messages interleaved,
+ * where the CPU has it; kaspa: 8-lane AVX-512 keyed BLAKE2b), then expanded (16-lane AVX-512
+ * ChaCha20, one lane per key), then each run of consecutive items bound for the same number
+ * (one state's numerator or denominator) is multiplied in with one num3072_mul_many call, which
+ * keeps the accumulator in the kernel's representation along the run. Per element on AMD EPYC
+ * Zen 5: digest ≈ 50 ns (SHA-NI x4, 58 bytes) or ≈ 33 ns (BLAKE2b x8), keystream ≈ 60 ns, IFMA
+ * multiply ≈ 195 ns; one element at a time: ≈ 140 (SHA-256 through EVP) or ≈ 120 (BLAKE2b, one
+ * message) + 350 (ChaCha20 through EVP) + 210 ns. Lanes are filled only when it pays: a group
+ * of fewer than 3 messages or keys goes through the one-at-a-time code (a 16-lane keystream
+ * costs about three EVP keystreams, an 8-lane BLAKE2b about three one-message digests, four
+ * SHA-NI messages about two single ones). */
 enum { BLOCK = 32, LANES_MIN = 3 };
 
 static void muhash_misuse(const char *what)
@@ -120,8 +121,22 @@ static void muhash_block_keys(mulred_muhash_ctx *ctx, uint8_t (*keys)[32],
                               const mulred_muhash_item *it, size_t m)
 {
     const mulred_cpu_features *cpu = mulred_cpu();
+    size_t j = 0;
+    uint8_t spare[32]; /* the digests of unused lanes */
     if (ctx->flavor == MULRED_MUHASH_BITCOIN) {
-        for (size_t j = 0; j < m; j++) {
+        if (cpu->sha_ni)
+            for (; j + LANES_MIN <= m; j += 4) { /* an unused lane hashes the empty message */
+                uint8_t *op[4];
+                const uint8_t *mp[4];
+                size_t len[4];
+                for (size_t h = 0; h < 4; h++) {
+                    op[h] = j + h < m ? keys[j + h] : spare;
+                    mp[h] = j + h < m ? it[j + h].data : NULL;
+                    len[h] = j + h < m ? it[j + h].len : 0;
+                }
+                mulred_sha256_shani_x4(op, mp, len);
+            }
+        for (; j < m; j++) {
             if (cpu->sha_ni)
                 mulred_sha256_shani(keys[j], it[j].data, it[j].len);
             else
@@ -129,8 +144,6 @@ static void muhash_block_keys(mulred_muhash_ctx *ctx, uint8_t (*keys)[32],
         }
         return;
     }
-    size_t j = 0;
-    uint8_t spare[32]; /* the digests of unused lanes */
     if (cpu->avx512f)
         for (; j + LANES_MIN <= m; j += 8) { /* unused lanes hash the empty message: free */
             uint8_t *op[8];
