@@ -151,8 +151,8 @@ static void kernel_choose(void)
         } else {
             char names[128] = "";
             for (int i = 0; i < NKERNELS; i++)
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                         i ? ", " : "", kernel_table[i].name);
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                         kernel_table[i].name);
             fprintf(stderr, "mulred: MULRED_KERNEL=%s is %s; choosing the kernel\n", forced,
                     k ? "not supported by this CPU" : "not a kernel name");
             if (!k) fprintf(stderr, "mulred: kernels: %s\n", names);

@@ -11,9 +11,9 @@
  * a 256-bit IFMA does half the work of a 512-bit one in the same slot, so these kernels are
  * about twice as slow there; the one-time measurement at first use decides on each machine.
  *
- * Accumulators: 120 output limbs are 30 ymm vectors, more than the 16 + 16 registers of
- * separate low/high accumulators allow, so the product runs in passes of at most 8 output
- * vectors, each pass broadcasting the b limbs it needs again (a broadcast is one load).
+ * Accumulators: 120 output limbs are 30 ymm vectors, more than the registers hold next to
+ * the windows, so the product runs in passes of at most 8 output vectors, each pass
+ * broadcasting the b limbs it needs again (a broadcast is one load).
  *
  * VARIABLE-TIME, as the 512-bit kernels.
  */
@@ -25,32 +25,39 @@
     __asm__ volatile("vmovdqu64 %1, %0" : "=v"(dst) : "m"(*(const __m256i_u *)(mem)))
 
 /* Output vectors [k0, k1) (4 limbs each, k1 - k0 <= 8) of the product of the window operand
- * (n limbs at pa + 8, zero limbs before and after) and the n limbs of b, unnormalised. */
+ * (n limbs at pa + 8, zero limbs before and after) and the n limbs of b, unnormalised.
+ * As product_windows (num3072_ifma_impl.h), a window depends only on o = 4k - i, so i runs by
+ * residue class r = i mod 4: with j = (i - r)/4 the pass needs windows m = k - j, o = 4m - r,
+ * for k in [k0, k1): all of them at j = 0, then one new window (m = k0 - j) per step while one
+ * drops out. Each window is loaded once per pass and class, the live ones stay in registers
+ * (k1 - k0 windows, as many accumulators, two broadcasts). */
 IFMA_INLINE void product_ymm_pass(__m256i *z, const uint64_t *pa, const uint64_t *b, const int n,
                                   const int k0, const int k1)
 {
-    __m256i zl[8], zh[8];
+    __m256i lo[8], hi[8]; /* separate chains: two dependent IFMAs per step would wait */
 #pragma GCC unroll 8
-    for (int k = 0; k < k1 - k0; k++) zl[k] = zh[k] = _mm256_setzero_si256();
-    __m256i bprev = _mm256_setzero_si256();
-#pragma GCC unroll 61
-    for (int i = 0; i <= n; i++) {
-        __m256i bi = _mm256_setzero_si256();
-        if (i < n) BCAST_ASM(bi, b + i);
+    for (int k = 0; k < k1 - k0; k++) lo[k] = hi[k] = _mm256_setzero_si256();
+#pragma GCC unroll 4
+    for (int r = 0; r < 4; r++) {
+        __m256i w[48]; /* window m at w[m + 16]: m >= k0 - n/4 > -16, m < k1 <= 30 */
+#pragma GCC unroll 16
+        for (int j = 0; 4 * j + r <= n; j++) {
+            const int i = 4 * j + r;
+            __m256i bl = _mm256_setzero_si256(), bh = _mm256_setzero_si256();
+            if (i < n) BCAST_ASM(bl, b + i);
+            if (i > 0) BCAST_ASM(bh, b + i - 1);
 #pragma GCC unroll 8
-        for (int k = k0; k < k1; k++) {
-            const int o = 4 * k - i; /* lane l of the window: a[o + l] */
-            if (o + 3 >= 0 && o <= n - 1) {
-                __m256i w;
-                LOADU256_ASM(w, pa + 8 + o);
-                if (i < n) zl[k - k0] = _mm256_madd52lo_epu64(zl[k - k0], bi, w);
-                if (i > 0) zh[k - k0] = _mm256_madd52hi_epu64(zh[k - k0], bprev, w);
+            for (int k = k0; k < k1; k++) {
+                const int m = k - j, o = 4 * m - r; /* lane l of the window: a[o + l] */
+                if (o + 3 < 0 || o > n - 1) continue;
+                if (j == 0 || k == k0) LOADU256_ASM(w[m + 16], pa + 8 + o);
+                if (i < n) lo[k - k0] = _mm256_madd52lo_epu64(lo[k - k0], bl, w[m + 16]);
+                if (i > 0) hi[k - k0] = _mm256_madd52hi_epu64(hi[k - k0], bh, w[m + 16]);
             }
         }
-        bprev = bi;
     }
 #pragma GCC unroll 8
-    for (int k = k0; k < k1; k++) z[k] = _mm256_add_epi64(zl[k - k0], zh[k - k0]);
+    for (int k = k0; k < k1; k++) z[k] = _mm256_add_epi64(lo[k - k0], hi[k - k0]);
 }
 
 /* Pairs of ymm vectors as zmm vectors: z[k] = y[2k] | y[2k+1] << 256. */
