@@ -450,31 +450,35 @@ IFMA_INLINE void kara_combine(__m512i F[15], const __m512i z0[8], const __m512i 
 }
 
 /* z[0..7] = a*b for 30-limb halves, unnormalised (lanes < 2^58): pa a half stored for windows,
- * b 30 limbs broadcast. Here the window of every (i, k) pair is loaded (143 loads for 280
- * IFMAs) into separate low and high accumulators: with 8 output vectors, product_windows
- * leaves too little independent work per step (measured on Zen 5: 10% slower in the Karatsuba
- * kernel). */
+ * b 30 limbs broadcast. By window class as product_windows (at most 5 windows per class), but
+ * with separate low and high accumulators: with 8 output vectors one accumulator per vector
+ * would leave too little independent work per step. */
 IFMA_INLINE void product60(__m512i z[8], const ifma_half *pa, const uint64_t *b)
 {
     __m512i zl[8], zh[8];
 #pragma GCC unroll 8
     for (int k = 0; k < 8; k++) zl[k] = zh[k] = _mm512_setzero_si512();
-    __m512i bprev = _mm512_setzero_si512();
-#pragma GCC unroll 31
-    for (int i = 0; i <= 30; i++) {
-        __m512i bi = _mm512_setzero_si512();
-        if (i < 30) BCAST_ASM(bi, b + i);
 #pragma GCC unroll 8
-        for (int k = 0; k < 8; k++) {
-            const int o = 8 * k - i; /* lane l of the window: a[o + l] */
-            if (o + 7 >= 0 && o <= 29) {
-                __m512i w;
-                LOADU_ASM(w, pa->limb + 8 + o);
-                if (i < 30) zl[k] = _mm512_madd52lo_epu64(zl[k], bi, w);
-                if (i > 0) zh[k] = _mm512_madd52hi_epu64(zh[k], bprev, w);
+    for (int r = 0; r < 8; r++) {
+        __m512i w[5];
+#pragma GCC unroll 5
+        for (int m = 0; m < 5; m++) {
+            const int o = 8 * m - r;
+            if (o + 7 >= 0 && o <= 29) LOADU_ASM(w[m], pa->limb + 8 + o);
+        }
+#pragma GCC unroll 4
+        for (int i = r; i <= 30; i += 8) {
+            __m512i bl = _mm512_setzero_si512(), bh = _mm512_setzero_si512();
+            if (i < 30) BCAST_ASM(bl, b + i);
+            if (i > 0) BCAST_ASM(bh, b + i - 1);
+#pragma GCC unroll 5
+            for (int m = 0; m < 5; m++) {
+                const int o = 8 * m - r, k = (o + i) / 8;
+                if (o + 7 < 0 || o > 29 || k >= 8) continue;
+                if (i < 30) zl[k] = _mm512_madd52lo_epu64(zl[k], bl, w[m]);
+                if (i > 0) zh[k] = _mm512_madd52hi_epu64(zh[k], bh, w[m]);
             }
         }
-        bprev = bi;
     }
 #pragma GCC unroll 8
     for (int k = 0; k < 8; k++) z[k] = _mm512_add_epi64(zl[k], zh[k]);
