@@ -79,13 +79,14 @@ typedef struct {
  * ctx is the calling thread's; the states must not overlap. Variable-time (public data). */
 void mulred_muhash_update_many(mulred_muhash_state *states, size_t nstates,
                                mulred_muhash_ctx *ctx, const mulred_muhash_item *items, size_t n);
+
+/* s ← s ∪ t (numerators and denominators multiply). Flavors must match (else abort). s may
+ * alias t. */
+void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t);
 /* s ← s ∪ t[0] ∪ … ∪ t[n−1]: numerators and denominators multiply, the accumulator kept in the
  * kernel's representation along the way; states at the identity cost nothing. Flavors must
  * match and s must not be one of the t[i] (else abort with a message). */
 void mulred_muhash_combine_many(mulred_muhash_state *s, const mulred_muhash_state *t, size_t n);
-/* s ← s ∪ t (numerators and denominators multiply). Flavors must match (else abort). s may
- * alias t. */
-void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t);
 /* The 32-byte digest in hash output order. A product with 0 finalizes to the hash of 384 zero
  * bytes. Costs one inversion. */
 void mulred_muhash_finalize(uint8_t digest[32], const mulred_muhash_state *s);
