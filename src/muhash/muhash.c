@@ -111,6 +111,7 @@ void mulred_muhash_remove(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const 
  * costs about three EVP keystreams, an 8-lane BLAKE2b about three one-message digests, four
  * SHA-NI messages about two single ones). */
 enum { BLOCK = 32, LANES_MIN = 3 };
+_Static_assert(BLOCK % 16 == 0, "16-lane keystream calls must fit a block");
 
 static void muhash_misuse(const char *what)
 {
