@@ -249,4 +249,34 @@ EOF
 [ "$(grep -c '^| 1 | [12] | 1 | [12] | .* | ok | results/' results/sweep.md)" = 4 ] ||
     die "results/sweep.md lacks the 4 ok rows"
 
+log "msm: sbatch -n 2 slurm/mulred.sbatch jobs/msm-2e20.job, and a sweep over 1 and 2 tasks"
+MSM_REFERENCE=$WORK/msm-reference.json
+timeout 120 "$MULRED" run "$ROOT/jobs/msm-2e20.job" --json --output "$MSM_REFERENCE"
+check_msm() { # FILE RANKS: the job's own result equals the one-process run
+    python3 - "$1" "$2" "$MSM_REFERENCE" <<'EOF' || die "msm result $1 is wrong"
+import json, sys
+doc, ranks = json.load(open(sys.argv[1])), int(sys.argv[2])
+ref = json.load(open(sys.argv[3]))["runs"][0]
+assert doc["status"] == "ok" and doc["exit_status"] == 0, doc["status"]
+(run,) = doc["runs"]
+assert run["ranks"] == ranks and run["curve"] == "bls12-381", (run["ranks"], run["curve"])
+assert run["result"] == ref["result"] and run["points"] == 1 << 20, run["result"]
+print(f'  ok: {sys.argv[1]}: {run["points"]} points, grid {run["grid"]["slices"]}x{run["grid"]["groups"]}, msm {run["seconds"]:.3f} s')
+EOF
+}
+id=$(timeout 30 sbatch --parsable -n 2 -t 5 "$ROOT/slurm/mulred.sbatch" "$ROOT/jobs/msm-2e20.job")
+wait_job "$id"
+check_msm "results/$id.json" 2
+rm -rf results
+timeout 20 bash "$ROOT/slurm/scaling.sh" "$ROOT/jobs/msm-2e20.job" --tasks 1,2 --chain --time 00:05:00 \
+    --report msm-sweep >msm-sweep.out 2>&1 || { cat msm-sweep.out; die "scaling.sh failed (msm)"; }
+mapfile -t ids < <(sed -n 's/^submitted job \([0-9]*\).*/\1/p' msm-sweep.out)
+[ ${#ids[@]} -eq 3 ] || die "expected 2 msm runs and a collect job, got: ${ids[*]}"
+for id in "${ids[@]}"; do wait_job "$id"; done
+check_msm "results/${ids[0]}.json" 1
+check_msm "results/${ids[1]}.json" 2
+cat results/msm-sweep.md
+[ "$(grep -c '^| 1 | [12] | 1 | [12] | .* points/s .* | ok | results/' results/msm-sweep.md)" = 2 ] ||
+    die "results/msm-sweep.md lacks the 2 ok msm rows"
+
 log "passed in $(( $(date +%s) - start )) s"

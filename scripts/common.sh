@@ -7,7 +7,7 @@ BUILD_DIR=${BUILD_DIR:-$MULRED_ROOT/build}
 # Debian 12 packages mulred builds, tests and runs with.
 MULRED_PACKAGES=(gcc libc6-dev make cmake pkg-config git ca-certificates
     libopenmpi-dev openmpi-bin libgmp-dev libssl-dev libsecp256k1-dev libcunit1-dev
-    gnuplot-nox)
+    libjansson-dev gnuplot-nox)
 # What the test suite needs beyond that: python3 reads JSON in the script tests (a minimal
 # Debian image has none of it); everything else they call is in Debian's essential set
 # (coreutils, grep, sed, mawk, diffutils, findutils, hostname).

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -79,8 +80,33 @@ const char *test_tmpdir(void)
     return dir;
 }
 
+char *test_run_child(void (*fn)(void), int *wstatus)
+{
+    int fds[2];
+    CU_ASSERT_FATAL(pipe(fds) == 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        fn();
+        _exit(0);
+    }
+    close(fds[1]);
+    char *text = calloc(1, 4096);
+    CU_ASSERT_FATAL(text != NULL);
+    size_t n = 0;
+    ssize_t r;
+    while (n < 4095 && (r = read(fds[0], text + n, 4095 - n)) > 0) n += (size_t)r;
+    close(fds[0]);
+    CU_ASSERT_FATAL(waitpid(pid, wstatus, 0) == pid);
+    return text;
+}
+
 uint8_t *test_unhex(const char *hex, size_t *len)
 {
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hex);
     size_t n = strlen(hex);
     if (n >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex += 2, n -= 2;
     CU_ASSERT_FATAL(n % 2 == 0);

@@ -34,6 +34,9 @@ uint64_t test_rand_below(uint64_t n);
 const char *test_vector_path(const char *rel);
 /* Directory for temporary files of this test run (created on first use). */
 const char *test_tmpdir(void);
+/* Runs fn in a child process (forked: fn may abort) and returns what it wrote to stderr
+ * (malloc'd, NUL-terminated, at most 4 KiB); *wstatus gets waitpid's status. */
+char *test_run_child(void (*fn)(void), int *wstatus);
 /* Hex string to bytes; asserts it is well-formed. Returns malloc'd buffer, length in *len. */
 uint8_t *test_unhex(const char *hex, size_t *len);
 

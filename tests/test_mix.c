@@ -179,8 +179,9 @@ static void test_stream_reference(void)
     CU_ASSERT_EQUAL(a, 0x8020000ull);
     CU_ASSERT_EQUAL(b, 0x800000000401ull);
 
-    /* Values from a python3 transcription of the same spec (the generator keyed with the two
-     * pi constants, 4 rounds). */
+    /* Values computed by tests/tools/mix_kat.py, a Python transcription of the same spec (the
+     * generator keyed with the two pi constants, 4 rounds); tests/repo/mix_kat.sh checks that
+     * it reproduces this table. */
     static const struct {
         uint64_t seed, index, lo, hi;
     } kat[] = {
@@ -288,7 +289,8 @@ static void test_half_rounds_by_hand(void)
     CU_ASSERT(eq128(y, (mulred_u128){0x8020000ull, 0x800000000401ull}));
 }
 
-/* Values from a python3 transcription of the variant descriptions (published rounds). */
+/* Values computed by tests/tools/mix_kat.py from the variant descriptions (published rounds);
+ * tests/repo/mix_kat.sh checks that it reproduces this table. */
 static void test_known_answers(void)
 {
     static const struct {

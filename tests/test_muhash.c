@@ -1,6 +1,7 @@
 /* MuHash3072: the published vectors of Bitcoin Core and Kaspa, and the multiset properties,
  * through the library; the parallel engine against the sequential path. */
 #include <gmp.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,27 +9,31 @@
 #include "mulred/muhash.h"
 #include "hash/hash.h"
 #include "num3072/num3072.h"
-#include "util/json.h"
 #include "util/util.h"
 
-static mulred_json_value *load(const char *rel)
+static json_t *load(const char *rel)
 {
-    mulred_error err;
-    mulred_json_value *v = mulred_json_parse_file(test_vector_path(rel), &err);
-    if (!v) printf("\n    %s\n", err.message);
+    json_error_t err;
+    json_t *v = json_load_file(test_vector_path(rel), JSON_REJECT_DUPLICATES, &err);
+    if (!v) printf("\n    %s: line %d: %s\n", rel, err.line, err.text);
     return v;
 }
 
+/* A member's string; NULL when absent or not a string. */
+static const char *str_of(const json_t *obj, const char *key)
+{
+    return json_string_value(json_object_get(obj, key));
+}
+
 /* Applies a vector case's insert/remove lists (hex strings) to s. */
-static void apply_lists(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const mulred_json_value *c)
+static void apply_lists(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const json_t *c)
 {
     static const char *keys[] = {"insert", "remove"};
     for (int k = 0; k < 2; k++) {
-        const mulred_json_value *list = mulred_json_get(c, keys[k]);
-        if (!list) continue;
-        for (size_t i = 0; i < list->count; i++) {
+        const json_t *list = json_object_get(c, keys[k]);
+        for (size_t i = 0; i < json_array_size(list); i++) {
             size_t len;
-            uint8_t *b = test_unhex(list->items[i].string, &len);
+            uint8_t *b = test_unhex(json_string_value(json_array_get(list, i)), &len);
             if (k == 0)
                 mulred_muhash_insert(s, ctx, b, len);
             else
@@ -47,29 +52,30 @@ static void display_of(char hex[65], const mulred_muhash_state *s)
 
 static void check_cases(const char *rel, mulred_muhash_flavor flavor)
 {
-    mulred_json_value *v = load(rel);
+    json_t *v = load(rel);
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    const mulred_json_value *cases = mulred_json_get(v, "cases");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(cases);
-    CU_ASSERT(cases->count >= 2);
+    const json_t *cases = json_object_get(v, "cases");
+    CU_ASSERT_FATAL(json_array_size(cases) >= 2);
     mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(flavor);
-    for (size_t i = 0; i < cases->count; i++) {
+    for (size_t i = 0; i < json_array_size(cases); i++) {
         mulred_muhash_state s;
         char hex[65];
         mulred_muhash_init(&s, flavor);
-        apply_lists(&s, ctx, &cases->items[i]);
+        apply_lists(&s, ctx, json_array_get(cases, i));
         display_of(hex, &s);
-        CU_ASSERT_STRING_EQUAL(hex, mulred_json_get_string(&cases->items[i], "display"));
+        const char *want = str_of(json_array_get(cases, i), "display");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+        CU_ASSERT_STRING_EQUAL(hex, want);
     }
     /* serialization */
-    const mulred_json_value *ser = mulred_json_get(v, "serialization");
+    const json_t *ser = json_object_get(v, "serialization");
     mulred_muhash_state s;
     mulred_muhash_init(&s, flavor);
     apply_lists(&s, ctx, ser);
     uint8_t out[768];
     size_t n = mulred_muhash_serialize(out, &s);
     size_t want_len;
-    uint8_t *want = test_unhex(mulred_json_get_string(ser, "hex"), &want_len);
+    uint8_t *want = test_unhex(str_of(ser, "hex"), &want_len);
     CU_ASSERT_EQUAL(n, want_len);
     CU_ASSERT(memcmp(out, want, n) == 0);
     /* parse round trip */
@@ -82,7 +88,7 @@ static void check_cases(const char *rel, mulred_muhash_flavor flavor)
     CU_ASSERT_STRING_EQUAL(h1, h2);
     free(want);
     mulred_muhash_ctx_free(ctx);
-    mulred_json_free(v);
+    json_decref(v);
 }
 
 /* The vectors through every multiply kernel this CPU runs. */
@@ -110,13 +116,13 @@ static void test_kaspa_vectors(void)
 
 static void test_bitcoin_overflow(void)
 {
-    mulred_json_value *v = load("bitcoin/muhash.json");
+    json_t *v = load("bitcoin/muhash.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    const mulred_json_value *o = mulred_json_get(v, "overflow");
+    const json_t *o = json_object_get(v, "overflow");
     size_t nl, dl, rl;
-    uint8_t *num = test_unhex(mulred_json_get_string(o, "numerator_hex"), &nl);
-    uint8_t *den = test_unhex(mulred_json_get_string(o, "denominator_hex"), &dl);
-    uint8_t *raw = test_unhex(mulred_json_get_string(o, "raw"), &rl);
+    uint8_t *num = test_unhex(str_of(o, "numerator_hex"), &nl);
+    uint8_t *den = test_unhex(str_of(o, "denominator_hex"), &dl);
+    uint8_t *raw = test_unhex(str_of(o, "raw"), &rl);
     CU_ASSERT_FATAL(nl == 384 && dl == 384 && rl == 32);
     uint8_t buf[768];
     memcpy(buf, num, 384);
@@ -131,21 +137,21 @@ static void test_bitcoin_overflow(void)
     /* wrong length is bad input */
     CU_ASSERT_EQUAL(mulred_muhash_parse(&s, MULRED_MUHASH_BITCOIN, buf, 767, &err), MULRED_EINPUT);
     free(num), free(den), free(raw);
-    mulred_json_free(v);
+    json_decref(v);
 }
 
 static void test_kaspa_parse_and_cumulative(void)
 {
-    mulred_json_value *v = load("kaspa/muhash.json");
+    json_t *v = load("kaspa/muhash.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    const mulred_json_value *parse = mulred_json_get(v, "parse");
+    const json_t *parse = json_object_get(v, "parse");
     static const char *lists[] = {"must_fail", "must_parse"};
     for (int k = 0; k < 2; k++) {
-        const mulred_json_value *l = mulred_json_get(parse, lists[k]);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(l);
-        for (size_t i = 0; i < l->count; i++) {
+        const json_t *l = json_object_get(parse, lists[k]);
+        CU_ASSERT_FATAL(json_array_size(l) > 0);
+        for (size_t i = 0; i < json_array_size(l); i++) {
             size_t len;
-            uint8_t *b = test_unhex(l->items[i].string, &len);
+            uint8_t *b = test_unhex(json_string_value(json_array_get(l, i)), &len);
             mulred_muhash_state s;
             mulred_error err;
             mulred_error_clear(&err);
@@ -156,32 +162,35 @@ static void test_kaspa_parse_and_cumulative(void)
         }
     }
     /* single and cumulative digests; then removing in reverse walks back to empty */
-    const mulred_json_value *tv = mulred_json_get(v, "test_vectors");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(tv);
+    const json_t *tv = json_object_get(v, "test_vectors");
+    size_t ntv = json_array_size(tv);
+    CU_ASSERT_FATAL(ntv > 0);
     mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(MULRED_MUHASH_KASPA);
     mulred_muhash_state cum, single;
     mulred_muhash_init(&cum, MULRED_MUHASH_KASPA);
     char hex[65];
-    char **cum_hex = calloc(tv->count, sizeof *cum_hex);
-    for (size_t i = 0; i < tv->count; i++) {
+    char **cum_hex = calloc(ntv, sizeof *cum_hex);
+    for (size_t i = 0; i < ntv; i++) {
+        const json_t *t = json_array_get(tv, i);
         size_t len;
-        uint8_t *b = test_unhex(mulred_json_get_string(&tv->items[i], "data"), &len);
+        uint8_t *b = test_unhex(str_of(t, "data"), &len);
         mulred_muhash_init(&single, MULRED_MUHASH_KASPA);
         mulred_muhash_insert(&single, ctx, b, len);
         display_of(hex, &single);
-        CU_ASSERT_STRING_EQUAL(hex, mulred_json_get_string(&tv->items[i], "single"));
+        CU_ASSERT_STRING_EQUAL(hex, str_of(t, "single"));
         mulred_muhash_insert(&cum, ctx, b, len);
         display_of(hex, &cum);
-        CU_ASSERT_STRING_EQUAL(hex, mulred_json_get_string(&tv->items[i], "cumulative"));
+        CU_ASSERT_STRING_EQUAL(hex, str_of(t, "cumulative"));
         cum_hex[i] = strdup(hex);
         free(b);
     }
-    const char *empty = mulred_json_get_string(&mulred_json_get(v, "cases")->items[0], "display");
-    for (size_t i = tv->count; i-- > 0;) {
+    const char *empty = str_of(json_array_get(json_object_get(v, "cases"), 0), "display");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(empty);
+    for (size_t i = ntv; i-- > 0;) {
         display_of(hex, &cum);
         CU_ASSERT_STRING_EQUAL(hex, cum_hex[i]);
         size_t len;
-        uint8_t *b = test_unhex(mulred_json_get_string(&tv->items[i], "data"), &len);
+        uint8_t *b = test_unhex(str_of(json_array_get(tv, i), "data"), &len);
         mulred_muhash_remove(&cum, ctx, b, len);
         free(b);
         free(cum_hex[i]);
@@ -190,7 +199,7 @@ static void test_kaspa_parse_and_cumulative(void)
     display_of(hex, &cum);
     CU_ASSERT_STRING_EQUAL(hex, empty);
     mulred_muhash_ctx_free(ctx);
-    mulred_json_free(v);
+    json_decref(v);
 }
 
 /* ---- properties on random multisets, both flavors ---- */

@@ -44,22 +44,58 @@ static void test_tree_steps(void)
     CU_ASSERT_EQUAL(mulred_tree_steps(1025), 11);
 }
 
+/* The projection against numbers worked by hand (not through its formula), for the engine as
+ * it runs: thread partials combined one after another, rank partials in a binomial tree.
+ *
+ * Workload: 10^6 items of 1 µs, op 2 µs, 1000-byte partials, finalize 50 µs.
+ * Machine A: 4 cores and 2 ranks per node (2 threads per rank), α = 1 µs, β = 10^9 B/s:
+ *   1 node:  compute 10^6 × 1 µs / 4 cores                  = 250 000 µs
+ *            threads: 2 partials, 1 combine × 2 µs           =       2 µs
+ *            ranks: 2, ⌈log₂ 2⌉ = 1 step × (2 + 1 + 1000/10^9 s = 1 µs) = 4 µs
+ *            finalize                                        =      50 µs
+ *            total                                           = 250 056 µs
+ *   8 nodes: compute 10^6 µs / 32 cores                      =  31 250 µs
+ *            threads: still 2 per rank                       =       2 µs
+ *            ranks: 16, 4 steps × 4 µs                       =      16 µs
+ *            total 31 250 + 2 + 16 + 50                      =  31 318 µs
+ * Machine B: 16 cores, 2 ranks per node (8 threads per rank), same network:
+ *   1 node:  compute 10^6 µs / 16                            =  62 500 µs
+ *            threads: 8 partials, 7 combines × 2 µs          =      14 µs
+ *            (a tree would take 3 × 2 µs = 6 µs: the model must say 14)
+ *            ranks: 2, 1 step                                =       4 µs
+ *            total 62 500 + 14 + 4 + 50                      =  62 568 µs
+ * One rank of one thread per node (machine C: 1 core, 1 rank): 1 node has no combine and no
+ * reduce step: 10^6 µs + 50 µs = 1 000 050 µs. */
 static void test_model(void)
 {
-    const mulred_model_workload w = {"t", "item", 1e6, 1e-6, 2e-6, 1000, 5e-5};
-    const mulred_model_machine m = {4, 2, 1e-6, 1e9};
-    mulred_model_time t = mulred_model_predict(&w, &m, 1);
-    NEAR(t.compute, 1e6 * 1e-6 / 4);
-    NEAR(t.thread_combine, 1 * 2e-6);               /* 2 threads per rank: one step */
-    NEAR(t.reduce, 1 * (2e-6 + 1e-6 + 1000 / 1e9)); /* 2 ranks: one step */
-    NEAR(t.finalize, 5e-5);
-    NEAR(t.total, t.compute + t.thread_combine + t.reduce + t.finalize);
-    mulred_model_time t8 = mulred_model_predict(&w, &m, 8); /* 16 ranks: 4 steps */
-    NEAR(t8.compute, t.compute / 8);
-    NEAR(t8.reduce, 4 * (2e-6 + 1e-6 + 1e-6));
-    /* Efficiency falls with nodes: the reduce grows while compute shrinks. */
-    double e8 = mulred_efficiency(mulred_speedup(t.total, t8.total), 8);
-    CU_ASSERT(e8 < 1.0 && e8 > 0.5);
+    const mulred_model_workload w = {"t", "item", 1e6, 1e-6, 2e-6, 1000, 50e-6};
+    const mulred_model_machine a = {4, 2, 1e-6, 1e9}, b = {16, 2, 1e-6, 1e9}, c = {1, 1, 1e-6, 1e9};
+    mulred_model_time t = mulred_model_predict(&w, &a, 1);
+    NEAR(t.compute, 0.250000);
+    NEAR(t.thread_combine, 0.000002);
+    NEAR(t.reduce, 0.000004);
+    NEAR(t.finalize, 0.000050);
+    NEAR(t.total, 0.250056);
+    t = mulred_model_predict(&w, &a, 8);
+    NEAR(t.compute, 0.031250);
+    NEAR(t.thread_combine, 0.000002);
+    NEAR(t.reduce, 0.000016);
+    NEAR(t.total, 0.031318);
+    t = mulred_model_predict(&w, &b, 1);
+    NEAR(t.compute, 0.062500);
+    NEAR(t.thread_combine, 0.000014);
+    NEAR(t.reduce, 0.000004);
+    NEAR(t.total, 0.062568);
+    t = mulred_model_predict(&w, &c, 1);
+    NEAR(t.thread_combine, 0.0);
+    NEAR(t.reduce, 0.0);
+    NEAR(t.total, 1.000050);
+    /* Efficiency falls with nodes: the reduce grows while compute shrinks. On machine A,
+     * 250 056 / 31 318 = 7.9845 on 8 nodes: 99.81 %. */
+    mulred_model_time t1 = mulred_model_predict(&w, &a, 1), t8 = mulred_model_predict(&w, &a, 8);
+    NEAR(mulred_speedup(t1.total, t8.total), 250056.0 / 31318.0);
+    CU_ASSERT_DOUBLE_EQUAL(mulred_efficiency(mulred_speedup(t1.total, t8.total), 8), 0.998052,
+                           1e-6);
 }
 
 void test_register(void)

@@ -1,9 +1,15 @@
 /* Element files and synthetic sets: any split into ranks and chunks yields the same multiset. */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "mulred/muhash.h"
+#include "mulred/plan.h"
 #include "mulred/sources.h"
 
 static void digest_hex(char hex[65], const mulred_muhash_state *s)
@@ -13,7 +19,8 @@ static void digest_hex(char hex[65], const mulred_muhash_state *s)
     mulred_muhash_display(hex, d, s->flavor);
 }
 
-/* Reduces `path` as rank r of n with the given chunk size, for every r, combining the ranks. */
+/* Reduces `path` as rank r of n (its units by the plan) with the given chunk size, for every r,
+ * combining the ranks. */
 static int file_digest(char hex[65], const char *path, int nranks, size_t chunk, int threads,
                        mulred_error *err)
 {
@@ -21,9 +28,11 @@ static int file_digest(char hex[65], const char *path, int nranks, size_t chunk,
     mulred_muhash_init(&total, MULRED_MUHASH_BITCOIN);
     for (int r = 0; r < nranks; r++) {
         mulred_element_file *f;
-        if (mulred_element_file_open_chunked(&f, path, false, r, nranks, chunk, err)) return err->status;
-        int st = mulred_muhash_reduce(&part, MULRED_MUHASH_BITCOIN, mulred_element_file_source(f),
-                                      1, threads, NULL, err);
+        if (mulred_element_file_open(&f, path, false, chunk, true, err)) return err->status;
+        CU_ASSERT(!mulred_element_file_is_stream(f));
+        mulred_unit_range u = mulred_plan_units(mulred_element_file_units(f), r, nranks);
+        const mulred_muhash_source *src = mulred_element_file_select(f, u.first, u.end);
+        int st = mulred_muhash_reduce(&part, MULRED_MUHASH_BITCOIN, src, 1, threads, NULL, err);
         mulred_element_file_close(f);
         if (st) return st;
         mulred_muhash_combine(&total, &part);
@@ -98,27 +107,115 @@ static void test_file_errors(void)
     }
     mulred_element_file *f;
     mulred_error err;
-    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/nonexistent/elements", false, 0, 1, &err),
+    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/nonexistent/elements", false, 0, true, &err),
                     MULRED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/nonexistent/elements: cannot open"));
-    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/tmp", false, 0, 1, &err), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/tmp", false, 0, true, &err), MULRED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/tmp: is a directory"));
 }
 
-static void test_split_range(void)
+/* The digest of an element stream read whole by one rank (all its units). */
+static int stream_digest(char hex[65], const char *path, mulred_error *err)
 {
-    for (int it = 0; it < 200; it++) {
-        uint64_t n = it < 100 ? (uint64_t)it : test_rand64() >> test_rand_below(64);
-        int nranks = 1 + (int)test_rand_below(17);
-        uint64_t next = 0;
-        for (int r = 0; r < nranks; r++) {
-            uint64_t first, count;
-            mulred_split_range(&first, &count, n, r, nranks);
-            CU_ASSERT_EQUAL(first, next);
-            CU_ASSERT(count <= n / (uint64_t)nranks + 1);
-            next = first + count;
+    mulred_element_file *f;
+    if (mulred_element_file_open(&f, path, false, 0, true, err)) return err->status;
+    CU_ASSERT(mulred_element_file_is_stream(f));
+    const mulred_muhash_source *src =
+        mulred_element_file_select(f, 0, mulred_element_file_units(f));
+    mulred_muhash_state s;
+    int st = mulred_muhash_reduce(&s, MULRED_MUHASH_BITCOIN, src, 1, 1, NULL, err);
+    mulred_element_file_close(f);
+    if (st) return st;
+    uint8_t d[32];
+    mulred_muhash_finalize(d, &s);
+    mulred_muhash_display(hex, d, MULRED_MUHASH_BITCOIN);
+    return MULRED_OK;
+}
+
+/* A line longer than the limit is refused wherever it sits and whatever the chunk size (it was
+ * accepted when its chunk's buffer happened to hold it whole: at the start of a large chunk). */
+static void test_line_limit(void)
+{
+    const size_t limit = 2 * MULRED_MUHASH_MAX_ELEMENT + 256;
+    char *text = malloc(limit + 16);
+    for (int over = 0; over <= 1; over++) {
+        memset(text, ' ', limit + over);
+        text[0] = '#';
+        strcpy(text + limit + over, "\n00\n");
+        const char *path = write_file("long.txt", text);
+        /* (Chunks of a few bytes would each read a maximal line: 10^5 of them, too slow for
+         * the sanitizer build.) The default chunk holds the whole line; 4096 does not. */
+        static const size_t chunks[] = {4096, 0};
+        for (size_t k = 0; k < 2; k++) {
+            char got[65], full[600];
+            mulred_error err;
+            mulred_error_clear(&err);
+            int st = file_digest(got, path, 1, chunks[k], 1, &err);
+            CU_ASSERT_EQUAL(st, over ? MULRED_EINPUT : MULRED_OK);
+            snprintf(full, sizeof full, "%s:1: line longer than %zu characters", path, limit);
+            if (over) CU_ASSERT_STRING_EQUAL(err.message, full);
         }
-        CU_ASSERT_EQUAL(next, n);
+    }
+    free(text);
+}
+
+/* A named FIFO without a writer is refused at once (it hung the open); with its writer attached
+ * it is read to its end like a pipe. */
+static void test_fifo(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/elements.fifo", test_tmpdir());
+    unlink(path);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0600), 0);
+    mulred_element_file *f = NULL;
+    mulred_error err;
+    mulred_error_clear(&err);
+    CU_ASSERT_EQUAL(mulred_element_file_open(&f, path, false, 0, true, &err), MULRED_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "elements.fifo: a FIFO with no writer"));
+    /* A writer attached: a child holds the write end and writes after a pause, so the reader
+     * usually meets a writer without data yet; `keep`, a second reader, keeps the FIFO's buffer
+     * alive whichever runs first. */
+    int keep = open(path, O_RDONLY | O_NONBLOCK), w = open(path, O_WRONLY | O_NONBLOCK);
+    CU_ASSERT_FATAL(keep >= 0 && w >= 0);
+    const char text[] = "0001\n# x\n02\n";
+    pid_t child = fork();
+    if (child == 0) {
+        usleep(100000);
+        _exit(write(w, text, sizeof text - 1) == (ssize_t)(sizeof text - 1) ? 0 : 1);
+    }
+    close(w);
+    mulred_error_clear(&err);
+    char got[65], want[65];
+    int st = stream_digest(got, path, &err), status = -1;
+    waitpid(child, &status, 0);
+    close(keep);
+    CU_ASSERT_EQUAL(status, 0);
+    CU_ASSERT_EQUAL(st, MULRED_OK);
+    CU_ASSERT_STRING_EQUAL(err.message, "");
+    CU_ASSERT_EQUAL(file_digest(want, write_file("fifo_ref.txt", text), 1, 0, 1, &err), MULRED_OK);
+    CU_ASSERT_STRING_EQUAL(got, want);
+    unlink(path);
+}
+
+/* Units of a synthetic set: blocks of MULRED_SYNTH_CHUNK elements, the last one shorter. */
+static void test_synthetic_units(void)
+{
+    static const struct {
+        uint64_t n, units;
+    } cases[] = {{0, 0},    {1, 1},    {1023, 1}, {1024, 1},
+                 {1025, 2}, {2048, 2}, {2049, 3}, {UINT64_MAX, UINT64_MAX / 1024 + 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t n = cases[i].n, u = mulred_synth_units(n);
+        CU_ASSERT_EQUAL(u, cases[i].units);
+        mulred_synth_set set = {MULRED_MUHASH_BITCOIN, 1, 99, 99, false};
+        mulred_synth_select(&set, n, 0, u);
+        CU_ASSERT(set.first == 0 && set.count == n); /* all units: the whole set */
+        if (u == 0) continue;
+        mulred_synth_select(&set, n, u - 1, u);
+        CU_ASSERT_EQUAL(set.first, (u - 1) * 1024);
+        CU_ASSERT_EQUAL(set.count, n - (u - 1) * 1024); /* the last block: the remainder */
+        mulred_synth_select(&set, n, u, u);
+        CU_ASSERT_EQUAL(set.count, 0);
     }
 }
 
@@ -156,16 +253,25 @@ static void test_synthetic(void)
         mulred_error err;
         CU_ASSERT_EQUAL(mulred_muhash_reduce(&s, flavor, &src, 1, 2, NULL, &err), MULRED_OK);
         digest_hex(whole, &s);
-        mulred_muhash_init(&t, flavor);
-        for (int r = 0; r < 3; r++) {
-            mulred_synth_set part = {flavor, 9, 0, 0, false};
-            mulred_split_range(&part.first, &part.count, 10000, r, 3);
-            mulred_synth_source(&src, &part);
-            CU_ASSERT_EQUAL(mulred_muhash_reduce(&u, flavor, &src, 1, 1 + r, NULL, &err), MULRED_OK);
-            mulred_muhash_combine(&t, &u);
+        for (int nranks = 1; nranks <= 12; nranks += 1 + nranks / 2) {
+            mulred_muhash_init(&t, flavor);
+            uint64_t covered = 0;
+            for (int r = 0; r < nranks; r++) {
+                mulred_synth_set part = {flavor, 9, 0, 0, false};
+                mulred_unit_range rr = mulred_plan_units(mulred_synth_units(10000), r, nranks);
+                mulred_synth_select(&part, 10000, rr.first, rr.end);
+                CU_ASSERT_EQUAL(part.first, covered); /* units of 1024 elements, in order */
+                CU_ASSERT(part.first % MULRED_SYNTH_CHUNK == 0);
+                covered += part.count;
+                mulred_synth_source(&src, &part);
+                CU_ASSERT_EQUAL(mulred_muhash_reduce(&u, flavor, &src, 1, 1 + r % 3, NULL, &err),
+                                MULRED_OK);
+                mulred_muhash_combine(&t, &u);
+            }
+            CU_ASSERT_EQUAL(covered, 10000);
+            digest_hex(split, &t);
+            CU_ASSERT_STRING_EQUAL(whole, split);
         }
-        digest_hex(split, &t);
-        CU_ASSERT_STRING_EQUAL(whole, split);
     }
 }
 
@@ -173,5 +279,7 @@ void test_register(void)
 {
     TEST_SUITE("sources", {"element files: every rank/chunk split", test_file_splits},
                {"element files: errors name FILE:LINE", test_file_errors},
-               {"split_range", test_split_range}, {"synthetic UTXO sets", test_synthetic});
+               {"element files: line limit", test_line_limit},
+               {"element files: named FIFOs", test_fifo},
+               {"synthetic units", test_synthetic_units}, {"synthetic UTXO sets", test_synthetic});
 }

@@ -1,10 +1,12 @@
 #define _GNU_SOURCE
-/* util layer: hex, counts, JSON reader/writer round trip, reading vectors. */
+/* util layer: hex, little-endian, median, the checked assertion. */
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "harness.h"
-#include "util/json.h"
 #include "util/util.h"
 
 static void test_hex(void)
@@ -32,20 +34,6 @@ static void test_hex(void)
     }
 }
 
-static void test_counts(void)
-{
-    uint64_t v;
-    CU_ASSERT(mulred_parse_count("200000", &v) == 0 && v == 200000);
-    CU_ASSERT(mulred_parse_count("2e5", &v) == 0 && v == 200000);
-    CU_ASSERT(mulred_parse_count("1M", &v) == 0 && v == 1000000);
-    CU_ASSERT(mulred_parse_count("3k", &v) == 0 && v == 3000);
-    CU_ASSERT(mulred_parse_count("-1", &v) != 0);
-    CU_ASSERT(mulred_parse_count("1.5", &v) != 0);
-    CU_ASSERT(mulred_parse_count("12x", &v) != 0);
-    CU_ASSERT(mulred_parse_count("", &v) != 0);
-    CU_ASSERT(mulred_parse_count("99999999999999999999999", &v) != 0);
-}
-
 static void test_le(void)
 {
     uint8_t b[8];
@@ -56,78 +44,6 @@ static void test_le(void)
     CU_ASSERT_EQUAL(b[7], (uint8_t)(x >> 56));
 }
 
-static void test_json_roundtrip(void)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    mulred_json_writer w;
-    mulred_jw_init(&w, f);
-    mulred_jw_object_begin(&w, NULL);
-    mulred_jw_string(&w, "s", "a\"b\\c\n\x01");
-    mulred_jw_uint(&w, "u", 18446744073709551615ull);
-    mulred_jw_double(&w, "d", 1.5e-7);
-    mulred_jw_bool(&w, "t", true);
-    mulred_jw_null(&w, "n");
-    mulred_jw_array_begin(&w, "a");
-    mulred_jw_int(&w, NULL, -3);
-    mulred_jw_object_begin(&w, NULL);
-    mulred_jw_object_end(&w);
-    mulred_jw_array_end(&w);
-    mulred_jw_object_end(&w);
-    mulred_jw_finish(&w);
-    fclose(f);
-
-    mulred_error err;
-    mulred_json_value *v = mulred_json_parse(text, len, "mem", &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    CU_ASSERT_STRING_EQUAL(mulred_json_get_string(v, "s"), "a\"b\\c\n\x01");
-    CU_ASSERT_STRING_EQUAL(mulred_json_get(v, "u")->string, "18446744073709551615");
-    CU_ASSERT_DOUBLE_EQUAL(mulred_json_get_number(v, "d", 0), 1.5e-7, 1e-15);
-    CU_ASSERT(mulred_json_get(v, "t")->boolean);
-    CU_ASSERT_EQUAL(mulred_json_get(v, "n")->type, MULRED_JSON_NULL);
-    const mulred_json_value *a = mulred_json_get(v, "a");
-    CU_ASSERT_EQUAL_FATAL(a->count, 2);
-    CU_ASSERT_DOUBLE_EQUAL(a->items[0].number, -3, 0);
-    CU_ASSERT_EQUAL(a->items[1].type, MULRED_JSON_OBJECT);
-    mulred_json_free(v);
-    free(text);
-}
-
-static void test_json_errors(void)
-{
-    static const char *bad[] = {"", "{", "[1,]", "{\"a\" 1}", "\"abc", "tru", "[1] x", "{\"a\":-}",
-                                "\"\\q\""};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        mulred_error err;
-        mulred_error_clear(&err);
-        mulred_json_value *v = mulred_json_parse(bad[i], strlen(bad[i]), "t.json", &err);
-        CU_ASSERT_PTR_NULL(v);
-        CU_ASSERT_EQUAL(err.status, MULRED_EINPUT);
-        CU_ASSERT_NSTRING_EQUAL(err.message, "t.json: byte ", 13);
-        mulred_json_free(v);
-    }
-    mulred_error err;
-    const char *unicode = "\"\\u00e9\\ud83d\\ude00\"";
-    mulred_json_value *v = mulred_json_parse(unicode, strlen(unicode), "u", &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    CU_ASSERT_STRING_EQUAL(v->string, "\xc3\xa9\xf0\x9f\x98\x80");
-    mulred_json_free(v);
-}
-
-static void test_vectors_readable(void)
-{
-    mulred_error err;
-    mulred_json_value *v = mulred_json_parse_file(test_vector_path("bitcoin/muhash.json"), &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    CU_ASSERT_PTR_NOT_NULL(mulred_json_get(v, "cases"));
-    mulred_json_free(v);
-    mulred_error_clear(&err);
-    CU_ASSERT_PTR_NULL(mulred_json_parse_file("/nonexistent/x.json", &err));
-    CU_ASSERT_EQUAL(err.status, MULRED_EINPUT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/nonexistent/x.json"));
-}
-
 static void test_median(void)
 {
     double v[] = {5, 1, 3, 2, 4};
@@ -136,9 +52,50 @@ static void test_median(void)
     CU_ASSERT_DOUBLE_EQUAL(mulred_median(w, 4), 2.5, 0);
 }
 
+#ifndef MULRED_VERIFY_CHECKS
+#error "the unit suites are built with MULRED_VERIFY_CHECKS (tests/CMakeLists.txt)"
+#endif
+
+static void fail_check(void)
+{
+    int three = 3;
+    MULRED_CHECK(three == 4, "three is %d", three);
+}
+static const int fail_check_line = __LINE__ - 2; /* the check's line */
+
+static int count_evaluation(void)
+{
+    static int evaluations;
+    return ++evaluations;
+}
+static void fail_verify(void)
+{
+    MULRED_VERIFY(count_evaluation() == 0);
+}
+
+/* MULRED_CHECK prints file, line, condition and message, then aborts. MULRED_VERIFY does the
+ * same in this build (the suites link the library and compile themselves with
+ * MULRED_VERIFY_CHECKS on, see tests/CMakeLists.txt). */
+static void test_checks(void)
+{
+    int ws = 0;
+    char *err = test_run_child(fail_check, &ws);
+    CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
+    char want[128];
+    snprintf(want, sizeof want,
+             "mulred: tests/test_util.c:%d: check failed: three == 4: three is 3\n",
+             fail_check_line);
+    CU_ASSERT_STRING_EQUAL(err, want);
+    free(err);
+    MULRED_CHECK(1 + 1 == 2, "not reached"); /* a true check returns */
+    err = test_run_child(fail_verify, &ws);
+    CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "check failed: count_evaluation() == 0: invariant broken"));
+    free(err);
+}
+
 void test_register(void)
 {
-    TEST_SUITE("util", {"hex", test_hex}, {"counts", test_counts}, {"little-endian", test_le},
-               {"json round trip", test_json_roundtrip}, {"json errors", test_json_errors},
-               {"vectors readable", test_vectors_readable}, {"median", test_median});
+    TEST_SUITE("util", {"hex", test_hex}, {"little-endian", test_le}, {"median", test_median},
+               {"checked assertions", test_checks});
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gmp.h>
+#include <jansson.h>
 #include <openssl/evp.h>
 #include <secp256k1.h>
 #include <stdio.h>
@@ -19,8 +20,8 @@
 #include "io/utxo_index.h"
 #include "io/utxo_internal.h"
 #include "mulred/muhash.h"
+#include "mulred/plan.h"
 #include "mulred/utxo.h"
-#include "util/json.h"
 #include "util/util.h"
 
 #define DUMP_MUHASH "dd659196637ca2e8cb75e822474d74af7003d25da349eb6ddd98cea49b9c2d38"
@@ -62,8 +63,12 @@ static int lib_muhash(char hex[65], const char *path, int nranks, int threads,
     uint64_t coins = 0;
     for (int r = 0; r < nranks; r++) {
         mulred_utxo_source *s;
-        int rc = mulred_utxo_source_open_ex(&s, path, r, nranks, opt, err);
+        int rc = mulred_utxo_source_open(&s, path, opt, err);
         if (rc) return rc;
+        const uint64_t *coins_before;
+        uint64_t units = mulred_utxo_source_units(s, &coins_before);
+        mulred_unit_range u = mulred_plan_weighted(coins_before, units, r, nranks);
+        mulred_utxo_source_select(s, u.first, u.end);
         mulred_muhash_state st;
         mulred_muhash_stats stats;
         rc = mulred_muhash_reduce(&st, MULRED_MUHASH_BITCOIN, mulred_utxo_source_muhash(s), 1,
@@ -280,17 +285,39 @@ static void test_primitives(void)
     uint8_t buf[16];
     const uint8_t *p;
     uint64_t v;
-    /* CompactSize: round trip, canonical forms, Core's MAX_SIZE. */
-    uint64_t vals[] = {0, 1, 252, 253, 0xffff, 0x10000, 0x02000000};
-    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
-        size_t n = utxo_write_compact_size(buf, vals[i]);
+    /* CompactSize: the bytes the protocol defines (one byte below 253; else a marker 0xfd,
+     * 0xfe or 0xff and the value as a little-endian u16, u32 or u64), reading them back, every
+     * shorter prefix truncated. */
+    static const struct {
+        uint64_t value;
+        const char *hex;
+    } cs[] = {
+        {0, "00"},
+        {1, "01"},
+        {252, "fc"},
+        {253, "fdfd00"},
+        {0xffff, "fdffff"},
+        {0x10000, "fe00000100"},
+        {0x02000000, "fe00000002"}, /* Core's MAX_SIZE */
+        {0xffffffffu, "feffffffff"},
+        {0x100000000ull, "ff0000000001000000"},
+        {UINT64_MAX, "ffffffffffffffffff"},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        size_t n = utxo_write_compact_size(buf, cs[i].value), want_len;
+        uint8_t *want = test_unhex(cs[i].hex, &want_len);
+        CU_ASSERT_EQUAL(n, want_len);
+        CU_ASSERT(memcmp(buf, want, want_len) == 0);
+        free(want);
+        if (cs[i].value > 0x02000000) continue; /* above MAX_SIZE: refused when read (below) */
         p = buf;
         CU_ASSERT_EQUAL(utxo_read_compact_size(&v, &p, buf + n), UTXO_OK);
-        CU_ASSERT_EQUAL(v, vals[i]);
+        CU_ASSERT_EQUAL(v, cs[i].value);
         CU_ASSERT_EQUAL((size_t)(p - buf), n);
-        p = buf;
-        CU_ASSERT_EQUAL(utxo_read_compact_size(&v, &p, buf + n - 1),
-                        n == 1 ? UTXO_TRUNCATED : UTXO_TRUNCATED);
+        for (size_t k = 0; k < n; k++) {
+            p = buf;
+            CU_ASSERT_EQUAL(utxo_read_compact_size(&v, &p, buf + k), UTXO_TRUNCATED);
+        }
     }
     static const uint8_t nc1[] = {253, 252, 0}, nc2[] = {254, 0xff, 0xff, 0, 0},
                          nc3[] = {255, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0},
@@ -304,16 +331,40 @@ static void test_primitives(void)
     p = big;
     CU_ASSERT_EQUAL(utxo_read_compact_size(&v, &p, big + 5), UTXO_TOO_LARGE);
 
-    /* VARINT: round trip at 32 and 64 bits, overflow just past each width. */
-    uint64_t vv[] = {0, 127, 128, 255, 16511, 16512, 0xffffffffu, UINT64_MAX};
-    for (size_t i = 0; i < sizeof vv / sizeof vv[0]; i++) {
-        size_t n = utxo_write_varint(buf, vv[i]);
+    /* VARINT: Bitcoin Core's published bit patterns (src/test/serialize_tests.cpp,
+     * varints_bitpattern), plus 127/128 and 16511/16512 (the 1-2 and 2-3 byte boundaries:
+     * 0x7f, 0x8000, 0xff7f, 0x808000) and 2^32 (just past the 32-bit range), written and read
+     * back at 64 and 32 bits. */
+    static const struct {
+        uint64_t value;
+        const char *hex;
+    } vi[] = {
+        {0, "00"},
+        {0x7f, "7f"},
+        {0x80, "8000"},
+        {0x1234, "a334"},
+        {0xffff, "82fe7f"},
+        {0x123456, "c7e756"},
+        {0x80123456u, "86ffc7e756"},
+        {0xffffffffu, "8efefefe7f"},
+        {0x7fffffffffffffffull, "fefefefefefefefe7f"},
+        {0xffffffffffffffffull, "80fefefefefefefefe7f"},
+        {16511, "ff7f"},
+        {16512, "808000"},
+        {0x100000000ull, "8efefeff00"},
+    };
+    for (size_t i = 0; i < sizeof vi / sizeof vi[0]; i++) {
+        size_t n = utxo_write_varint(buf, vi[i].value), want_len;
+        uint8_t *want = test_unhex(vi[i].hex, &want_len);
+        CU_ASSERT_EQUAL(n, want_len);
+        CU_ASSERT(memcmp(buf, want, want_len) == 0);
+        free(want);
         p = buf;
         CU_ASSERT_EQUAL(utxo_read_varint(&v, &p, buf + n, 64), UTXO_OK);
-        CU_ASSERT_EQUAL(v, vv[i]);
+        CU_ASSERT_EQUAL(v, vi[i].value);
         p = buf;
         CU_ASSERT_EQUAL(utxo_read_varint(&v, &p, buf + n, 32),
-                        vv[i] <= 0xffffffffu ? UTXO_OK : UTXO_TOO_LARGE);
+                        vi[i].value <= 0xffffffffu ? UTXO_OK : UTXO_TOO_LARGE);
     }
     for (int i = 0; i < 2000; i++) {
         uint64_t x = test_rand64() >> test_rand_below(64);
@@ -321,10 +372,6 @@ static void test_primitives(void)
         p = buf;
         CU_ASSERT(utxo_read_varint(&v, &p, buf + n, 64) == UTXO_OK && v == x);
     }
-    /* 2^32 needs 5 bytes: 0x8e 0xfe 0xfe 0xff 0x00. */
-    size_t n = utxo_write_varint(buf, 0x100000000ull);
-    p = buf;
-    CU_ASSERT_EQUAL(utxo_read_varint(&v, &p, buf + n, 32), UTXO_TOO_LARGE);
     memset(buf, 0xff, 11);
     buf[11] = 0;
     p = buf;
@@ -426,7 +473,7 @@ static void expect_bad(const char *name, const bld *x, long offset, const char *
     mulred_utxo_options opt = {.no_save = true, .chunk_bytes = 1};
     mulred_utxo_source *s = NULL;
     mulred_error_clear(&err);
-    CU_ASSERT_EQUAL(mulred_utxo_source_open_ex(&s, path, 0, 1, &opt, &err), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_utxo_source_open(&s, path, &opt, &err), MULRED_EINPUT);
     CU_ASSERT_PTR_NULL(s);
     bool written = true;
     CU_ASSERT_EQUAL(mulred_utxo_index_ensure(path, NULL, &written, &err), MULRED_EINPUT);
@@ -658,15 +705,18 @@ static void test_core_vectors(void)
     for (int i = 0; i < 2; i++) {
         char rel[64];
         snprintf(rel, sizeof rel, "bitcoin/%s.json", names[i]);
-        mulred_error err;
-        mulred_json_value *j = mulred_json_parse_file(test_vector_path(rel), &err);
+        json_error_t jerr;
+        json_t *j = json_load_file(test_vector_path(rel), JSON_REJECT_DUPLICATES, &jerr);
         CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+        const json_t *coins = json_object_get(j, "coins");
+        CU_ASSERT_FATAL(json_is_integer(coins));
         snprintf(rel, sizeof rel, "bitcoin/%s.dat", names[i]);
-        check_vector(rel, mulred_json_get_string(j, "muhash"),
-                     mulred_json_get_string(j, "txoutset_hash"),
-                     (uint64_t)mulred_json_get_number(j, "coins", 0),
-                     mulred_json_get_string(j, "network"), mulred_json_get_string(j, "base_hash"));
-        mulred_json_free(j);
+        check_vector(rel, json_string_value(json_object_get(j, "muhash")),
+                     json_string_value(json_object_get(j, "txoutset_hash")),
+                     (uint64_t)json_integer_value(coins),
+                     json_string_value(json_object_get(j, "network")),
+                     json_string_value(json_object_get(j, "base_hash")));
+        json_decref(j);
     }
 }
 
@@ -769,34 +819,6 @@ static void test_key_order(void)
 }
 
 /* ---- index ---- */
-
-static void test_plan(void)
-{
-    for (int trial = 0; trial < 200; trial++) {
-        uint64_t n = test_rand_below(50);
-        uint64_t *ord = malloc((n + 1) * sizeof *ord), maxc = 0;
-        ord[0] = 0;
-        for (uint64_t i = 1; i <= n; i++) {
-            uint64_t c = 1 + test_rand_below(trial % 2 ? 1000 : 5);
-            ord[i] = ord[i - 1] + c;
-            if (c > maxc) maxc = c;
-        }
-        for (int P = 1; P <= 9; P++) {
-            uint64_t prev_end = 0;
-            for (int r = 0; r < P; r++) {
-                uint64_t first, end;
-                mulred_utxo_plan(&first, &end, ord, n, r, P);
-                CU_ASSERT_EQUAL(first, prev_end);
-                CU_ASSERT(first <= end && end <= n);
-                uint64_t coins = ord[end] - ord[first], ideal = ord[n] / (uint64_t)P;
-                CU_ASSERT(coins <= ideal + 2 * maxc + 1);
-                prev_end = end;
-            }
-            CU_ASSERT_EQUAL(prev_end, n);
-        }
-        free(ord);
-    }
-}
 
 static void test_index_lifecycle(void)
 {
@@ -928,6 +950,81 @@ static void test_index_lies(void)
     close(fd);
 }
 
+/* ---- what sits at the path: not a snapshot, not an index ---- */
+
+/* Bugs the corpus found: a FIFO (snapshot or index path) hung the open or the read; /dev/zero
+ * behind the index path was read without end; a 4-byte file "utxo" was reported as bad magic
+ * with an uninitialized byte in the message. */
+static void test_file_kinds(void)
+{
+    mulred_error err;
+    mulred_utxo_header h;
+    char *four = tmp_path("four.dat");
+    write_bytes(four, (const uint8_t *)"utxo", 4);
+    mulred_error_clear(&err);
+    CU_ASSERT_EQUAL(mulred_utxo_read_header(&h, four, &err), MULRED_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "four.dat: byte 4: truncated header (4 bytes;"));
+
+    char *fifo = tmp_path("fifo.dat");
+    unlink(fifo);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    char *dangling = tmp_path("dangling.dat");
+    unlink(dangling);
+    CU_ASSERT_EQUAL_FATAL(symlink("/nonexistent/snapshot.dat", dangling), 0);
+    const char *paths[] = {fifo, "/dev/null", test_tmpdir(), dangling};
+    const char *why[] = {"not a regular file", "not a regular file", "not a regular file",
+                         "cannot open"};
+    for (int i = 0; i < 4; i++) {
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_utxo_read_header(&h, paths[i], &err), MULRED_EINPUT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.message, why[i]));
+        mulred_utxo_stats st;
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_utxo_stats_scan(&st, paths[i], &err), MULRED_EINPUT);
+        mulred_utxo_source *s = NULL;
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_utxo_source_open(&s, paths[i], NULL, &err), MULRED_EINPUT);
+    }
+    unlink(fifo);
+    unlink(dangling);
+
+    /* At the index path: a FIFO (replaced by the rebuilt index), /dev/zero behind a symlink and
+     * a sparse file larger than any index of this snapshot (both rejected unread, then replaced),
+     * a directory (left alone; the index lives in memory). The result is right every time. */
+    char path[4096], idx[4200], want[65], hex[65];
+    snprintf(path, sizeof path, "%s", tmp_path("kinds.dat"));
+    snprintf(idx, sizeof idx, "%s.idx", path);
+    size_t len;
+    uint8_t *b = read_bytes(test_vector_path("bitcoin/dump-28_0.dat"), &len);
+    write_bytes(path, b, len);
+    free(b);
+    for (int kind = 0; kind < 4; kind++) {
+        unlink(idx);
+        rmdir(idx);
+        if (kind == 0) CU_ASSERT_EQUAL_FATAL(mkfifo(idx, 0600), 0);
+        if (kind == 1) CU_ASSERT_EQUAL_FATAL(symlink("/dev/zero", idx), 0);
+        if (kind == 2) {
+            int fd = open(idx, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            CU_ASSERT_FATAL(fd >= 0);
+            CU_ASSERT_EQUAL(ftruncate(fd, (off_t)1 << 36), 0); /* 64 GiB, no blocks */
+            close(fd);
+        }
+        if (kind == 3) CU_ASSERT_EQUAL_FATAL(mkdir(idx, 0755), 0);
+        mulred_utxo_index_info info;
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_utxo_index_build(&info, path, NULL, false, &err), MULRED_OK);
+        CU_ASSERT_FALSE(info.loaded);
+        CU_ASSERT_EQUAL(info.saved, kind != 3);
+        struct stat st;
+        CU_ASSERT_EQUAL(lstat(idx, &st), 0);
+        CU_ASSERT(kind == 3 ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode) && st.st_size < 4096);
+        CU_ASSERT_EQUAL(lib_muhash(hex, path, 2, 1, NULL, &err), MULRED_OK);
+        snprintf(want, sizeof want, "%s", DUMP_MUHASH);
+        CU_ASSERT_STRING_EQUAL(hex, want);
+    }
+    rmdir(idx);
+}
+
 /* ---- random corruption ---- */
 
 static void corrupt_file(const char *vector, int header_bytes)
@@ -992,7 +1089,7 @@ void test_register(void)
                {"dump-28_0 and dump-27_0", test_dump_vectors},
                {"Core-written regtest vectors", test_core_vectors},
                {"synthetic vs slow path, 1-4 ranks x 1-2 threads", test_synthetic},
-               {"database key order", test_key_order}, {"rank plan", test_plan},
-               {"index lifecycle", test_index_lifecycle}, {"lying index", test_index_lies},
-               {"truncations and bit flips", test_corruption});
+               {"database key order", test_key_order}, {"index lifecycle", test_index_lifecycle},
+               {"lying index", test_index_lies}, {"truncations and bit flips", test_corruption},
+               {"FIFOs, devices, directories, symlinks", test_file_kinds});
 }

@@ -37,7 +37,7 @@ typedef struct {
 } mulred_bytes;
 
 /* Hashing contexts of one thread (digest and keystream contexts, reused for every element;
- * nothing is allocated per element). Not shareable between threads. */
+ * nothing is allocated per element). Not shareable between threads. NULL when out of memory. */
 typedef struct mulred_muhash_ctx mulred_muhash_ctx;
 mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor);
 void mulred_muhash_ctx_free(mulred_muhash_ctx *ctx);
@@ -139,6 +139,33 @@ typedef struct {
 int mulred_muhash_reduce(mulred_muhash_state *out, mulred_muhash_flavor flavor,
                          const mulred_muhash_source *sources, size_t nsources, int threads,
                          mulred_muhash_stats *stats, mulred_error *err);
+
+/* Options of mulred_muhash_reduce_ex beyond the thread count. */
+typedef struct {
+    int threads; /* 0: OMP_NUM_THREADS, else all cores */
+    /* When non-NULL, called by thread 0 (from inside the parallel region, so it must not call
+     * MPI) after each chunk it finishes, with the chunks done so far by all threads and the
+     * total; for a progress display. */
+    void (*progress)(void *arg, uint64_t done, uint64_t total);
+    void *progress_arg;
+} mulred_muhash_reduce_opts;
+/* mulred_muhash_reduce with options. Errors: the first chunk error (as mulred_muhash_reduce);
+ * MULRED_ERUNTIME when a thread's buffers or hashing contexts cannot be allocated. */
+int mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_flavor flavor,
+                            const mulred_muhash_source *sources, size_t nsources,
+                            const mulred_muhash_reduce_opts *opts, mulred_muhash_stats *stats,
+                            mulred_error *err);
+/* Starts the OpenMP team of `threads` threads (0: the default, as above) and loads libcrypto's
+ * algorithms, so that a timed reduction that follows pays for neither (≈ 3 ms the first time).
+ * Optional; idempotent. Returns the team size. */
+int mulred_muhash_threads_start(int threads);
+
+/* The MuHash group for the engine (mulred/group.h, mulred_dist_reduce): an element is a whole
+ * mulred_muhash_state (its padding bytes travel too and are ignored); identity is the flavor's
+ * empty set; combine is mulred_muhash_combine (states of different flavors abort). The
+ * descriptor is static: valid for the life of the process. */
+struct mulred_group;
+const struct mulred_group *mulred_muhash_group(mulred_muhash_flavor flavor);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* Element sources for the MuHash reduction: hex element files (one element per line) and
- * synthetic UTXO sets generated from (seed, index). Each is split for `nranks` ranks; rank
- * `rank` gets its share as a mulred_muhash_source whose chunks its threads take. */
+ * synthetic UTXO sets generated from (seed, index). Each is cut into work units that do not
+ * depend on the number of ranks (see mulred/plan.h); a rank selects its run of units and gets
+ * it as a mulred_muhash_source whose chunks (one per unit) its threads take. */
 #ifndef MULRED_SOURCES_H
 #define MULRED_SOURCES_H
 
@@ -17,17 +18,31 @@ extern "C" {
 /* ---- element files ----
  * One element per line as hex (upper or lower case); blank lines and lines starting with '#'
  * are ignored; leading/trailing spaces, tabs and a CR before the newline are ignored; the last
- * line needs no newline. "-" is standard input (read whole by rank 0). The file is cut into
- * fixed byte ranges; a line belongs to the range holding its first byte, so ranks and threads
- * read only their ranges and need no line-boundary planning. Errors read "FILE:LINE: reason". */
+ * line needs no newline. A line holds at most 2·MULRED_MUHASH_MAX_ELEMENT + 256 characters
+ * before its newline (a longer one is an error wherever it sits). The units are fixed byte
+ * ranges of chunk_bytes (0: 256 KiB; tests use small ones to put boundaries inside lines); a
+ * line belongs to the unit holding its first byte, so ranks and threads read only their ranges
+ * and need no line-boundary planning. Errors read "FILE:LINE: reason" (MULRED_EINPUT); a
+ * missing file or a directory is MULRED_EINPUT too, out of memory MULRED_ERUNTIME.
+ *
+ * A regular file is only opened here (its units are read later with pread, by whichever rank
+ * selects them). A stream ("-" for standard input, a pipe such as <(zcat list.gz), a character
+ * device, a named FIFO — which must have its writer attached when it is opened: one without is
+ * an error, never a wait) can be read only once, so it is read whole here when read_stream is
+ * true, and is not read at all (0 units) when it is false: exactly one rank should read a
+ * stream and reduce all its units. */
 typedef struct mulred_element_file mulred_element_file;
-int mulred_element_file_open(mulred_element_file **out, const char *path, bool remove, int rank,
-                             int nranks, mulred_error *err);
-/* Chunk size in bytes (tests use small ones to put boundaries inside lines); 0 = default. */
-int mulred_element_file_open_chunked(mulred_element_file **out, const char *path, bool remove,
-                                     int rank, int nranks, size_t chunk_bytes, mulred_error *err);
-const mulred_muhash_source *mulred_element_file_source(mulred_element_file *f);
-/* Bytes of the file this rank reads. */
+int mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
+                             size_t chunk_bytes, bool read_stream, mulred_error *err);
+/* True when the file is a stream (read once, at open). */
+bool mulred_element_file_is_stream(const mulred_element_file *f);
+/* Its number of units: ⌈bytes / chunk_bytes⌉. */
+uint64_t mulred_element_file_units(const mulred_element_file *f);
+/* Selects the units [first, end) (first <= end <= units; all of them after open) and returns
+ * them as a source whose chunk i is unit first + i. The source lives as long as f. */
+const mulred_muhash_source *mulred_element_file_select(mulred_element_file *f, uint64_t first,
+                                                       uint64_t end);
+/* Bytes of the file in the selected units. */
 uint64_t mulred_element_file_bytes(const mulred_element_file *f);
 void mulred_element_file_close(mulred_element_file *f);
 
@@ -40,15 +55,22 @@ void mulred_element_file_close(mulred_element_file *f);
 #define MULRED_SYNTH_MAX_ELEMENT 1728 /* 63 fixed bytes (kaspa) + a 1650-byte script */
 size_t mulred_synth_element(uint8_t out[MULRED_SYNTH_MAX_ELEMENT], mulred_muhash_flavor flavor,
                             uint64_t seed, uint64_t index);
-/* The elements [first, first + count) as a source (chunks of 1024 elements). */
+/* The elements [first, first + count) as a source with chunks of MULRED_SYNTH_CHUNK elements
+ * counted from first. The source keeps a pointer to set. */
 typedef struct {
     mulred_muhash_flavor flavor;
     uint64_t seed, first, count;
     bool remove;
 } mulred_synth_set;
 void mulred_synth_source(mulred_muhash_source *out, mulred_synth_set *set);
-/* The share of rank `rank` among `nranks` of n items: [*first, *first + *count). */
-void mulred_split_range(uint64_t *first, uint64_t *count, uint64_t n, int rank, int nranks);
+/* The units of a synthetic set of n elements are blocks of MULRED_SYNTH_CHUNK elements (1024
+ * elements ≈ 0.4 ms of work: the scheduling cost, ≈ 1 µs per chunk, stays far below 1%, and the
+ * last chunk a thread takes bounds the imbalance at the end); the last may be shorter. */
+#define MULRED_SYNTH_CHUNK 1024
+uint64_t mulred_synth_units(uint64_t n);
+/* Sets set->first and set->count to the elements of units [first, end) of a set of n elements
+ * (first <= end <= mulred_synth_units(n)), so that its chunks are those units. */
+void mulred_synth_select(mulred_synth_set *set, uint64_t n, uint64_t first, uint64_t end);
 
 #ifdef __cplusplus
 }

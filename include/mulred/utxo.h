@@ -61,8 +61,9 @@ typedef struct {
 } mulred_utxo_header;
 
 /* Reads and checks the header (magic, version, network magic, size) of the snapshot at path.
- * Does not read the body. MULRED_EINPUT on a bad header, MULRED_ERUNTIME when the file cannot
- * be opened or read. */
+ * Does not read the body. MULRED_EINPUT on a bad header or when path is not a readable regular
+ * file (missing, permission denied, a directory, FIFO or device: never waits on a FIFO);
+ * MULRED_ERUNTIME on a read error or when descriptors or memory run out. */
 int mulred_utxo_read_header(mulred_utxo_header *h, const char *path, mulred_error *err);
 /* The block hash in display order (64 hex chars + NUL). */
 void mulred_utxo_block_hash_hex(char hex[65], const mulred_utxo_header *h);
@@ -113,30 +114,30 @@ int mulred_utxo_index_build(mulred_utxo_index_info *info, const char *path,
                             const mulred_utxo_options *opt, bool force, mulred_error *err);
 
 /* ---- parallel MuHash source ----
- * Rank `rank` of `nranks` gets a contiguous range of chunks holding about coins/nranks coins
- * (a pure function of the index: mulred_utxo_plan). Each chunk is read with pread and decoded;
- * every coin's TxOutSer goes to mulred_muhash_sink_add(sink, bytes, len, false). The chunk's
- * decoder checks that it decodes exactly the coins the index says (ordinals) and ends on the
- * next chunk's first byte; the rank holding the last chunk checks that the coins end at the end
- * of the file. So the whole-file checks hold across any number of ranks. */
+ * The work units of a snapshot are its index chunks; their coin counts differ, so a rank plans
+ * its share by coins (mulred_plan_weighted over mulred_utxo_source_units). Each selected chunk
+ * is read with pread and decoded; every coin's TxOutSer goes to mulred_muhash_sink_add(sink,
+ * bytes, len, false). The chunk's decoder checks that it decodes exactly the coins the index
+ * says (ordinals) and ends on the next chunk's first byte; the chunk that is last in the file
+ * checks that the coins end at the end of the file. So the whole-file checks hold however the
+ * chunks are shared out. opt may be NULL (defaults). */
 typedef struct mulred_utxo_source mulred_utxo_source;
-int mulred_utxo_source_open(mulred_utxo_source **out, const char *path, int rank, int nranks,
-                            mulred_error *err);
-int mulred_utxo_source_open_ex(mulred_utxo_source **out, const char *path, int rank, int nranks,
-                               const mulred_utxo_options *opt, mulred_error *err);
+int mulred_utxo_source_open(mulred_utxo_source **out, const char *path,
+                            const mulred_utxo_options *opt, mulred_error *err);
+/* The number of units (index chunks) and, in *coins_before, the running coin counts: unit u
+ * holds coins [coins_before[u], coins_before[u+1]); coins_before[0] = 0 and
+ * coins_before[units] = the coin count. The array lives as long as s. */
+uint64_t mulred_utxo_source_units(const mulred_utxo_source *s, const uint64_t **coins_before);
+/* Selects the units [first, end) (first <= end <= units; all of them after open). */
+void mulred_utxo_source_select(mulred_utxo_source *s, uint64_t first, uint64_t end);
+/* The selected units as a source whose chunk i is unit first + i; lives as long as s. */
 const mulred_muhash_source *mulred_utxo_source_muhash(mulred_utxo_source *s);
 const mulred_utxo_header *mulred_utxo_source_header(const mulred_utxo_source *s);
-/* Coins of this rank's share, and its chunk range [first, end) in the index. */
+/* Coins of the selected units, and their range [first, end) among the index's chunks. */
 uint64_t mulred_utxo_source_coins(const mulred_utxo_source *s);
 void mulred_utxo_source_range(const mulred_utxo_source *s, uint64_t *first_chunk,
                               uint64_t *end_chunk, uint64_t *total_chunks);
 void mulred_utxo_source_close(mulred_utxo_source *s);
-
-/* The rank planning function: chunk ordinals ord[0..nchunks] (ord[0] = 0, ord[nchunks] = total
- * coins, non-decreasing) → rank's chunk range [*first, *end): rank r starts at the first chunk
- * whose first ordinal is >= r·total/nranks. Ranges are contiguous and cover all chunks. */
-void mulred_utxo_plan(uint64_t *first, uint64_t *end, const uint64_t *ord, uint64_t nchunks,
-                      int rank, int nranks);
 
 /* ---- sequential results ---- */
 /* hash_serialized_3 (`dumptxoutset`'s txoutset_hash): double SHA-256 over every coin's TxOutSer,

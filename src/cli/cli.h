@@ -4,6 +4,8 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "mulred/mulred.h"
@@ -18,6 +20,8 @@ typedef struct {
 /* Subcommands (one file each: cmd_NAME.c). */
 int mulred_cmd_version(int argc, char **argv);
 int mulred_cmd_muhash(int argc, char **argv);
+int mulred_cmd_msm(int argc, char **argv);
+int mulred_cmd_kzg_commit(int argc, char **argv);
 int mulred_cmd_bench(int argc, char **argv);
 int mulred_cmd_mix(int argc, char **argv);
 int mulred_cmd_utxo(int argc, char **argv);
@@ -38,5 +42,12 @@ void cli_getopt_reset(void);
 int cli_bad_option(const char *cmd, int argc, char **argv);
 /* The version line: "mulred 0.1.0 (git REV)". */
 const char *cli_version_line(void);
+
+/* A count as options take it (the grammar of cli_parse_count in cli/options.h: 200000, 2e5,
+ * 200k; no sign, no leading zeros). Returns 0, or -1 when s is not one. */
+int mulred_parse_count(const char *s, uint64_t *out);
+/* A rate with an SI prefix ("1.23 M elements/s"), seconds with a unit ("1.20 ms"). */
+void mulred_format_seconds(char *out, size_t cap, double seconds);
+void mulred_format_rate(char *out, size_t cap, double per_second, const char *unit);
 
 #endif

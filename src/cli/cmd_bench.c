@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_field_x8.h"
+#include "bench_msm_ranks.h"
 #include "cli/cli.h"
 
 /* mulred mix bench under its benchmark name. */
@@ -26,7 +28,15 @@ static const bench_entry benches[] = {
      mulred_bench_muhash},
     {"utxo", "snapshot coins/s: decode only vs full muhash, threads and ranks; projection",
      mulred_bench_utxo},
+    {"msm", "MSM on BLS12-381 / BN254 G1: sizes, threads, what each technique is worth, KZG",
+     mulred_bench_msm},
+    {"msm-ranks", "the distributed MSM at 2^18: 1 vs 2 ranks (mpirun, and each rank's tile)",
+     mulred_bench_msm_ranks},
     {"mix", "the fast_mix family, perftest form (same as 'mulred mix bench')", mulred_bench_mix},
+    {"fieldx8", "8-lane IFMA Fp kernels in detail: conversions, inversion, scalar baselines",
+     mulred_bench_fieldx8},
+    {"curve", "BLS12-381 and BN254: field kernels, G1 additions, batch-affine, scalar mul",
+     mulred_bench_curve},
 };
 
 int mulred_cmd_bench(int argc, char **argv)

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_mix.h"
 #include "cli/cli.h"
-#include "mix/mix_bench.h"
+#include "cli/json.h"
 #include "mulred/mix.h"
-#include "util/json.h"
 #include "util/util.h"
 
 #define DEFAULT_TRIALS 4000

@@ -1,21 +1,23 @@
 /* mulred muhash: the MuHash3072 of element files, synthetic UTXO sets and (bitcoin) UTXO
- * snapshots, on every rank of the MPI job with its OpenMP threads.
+ * snapshots, on every rank of the MPI job with its OpenMP threads; also `kind = muhash` in a
+ * job file (one options struct and one key table for both, cli/job.h).
  *
- * Phases, each timed: open (ranks get their shares), read/generate + hash (threads), local
- * reduce (thread partials), MPI reduce (rank partials, custom op), finalize (rank 0: one
- * inversion and the digest). A failure on any rank is agreed on by all ranks before the next
- * collective, so a bad file ends every rank with the same exit status and nothing hangs. */
+ * Phases, each timed: open (ranks select their units of every input by the plan of
+ * mulred/plan.h), read/generate + hash (threads), local reduce (thread partials), MPI reduce
+ * (rank partials through the generic group reduction with the MuHash group), finalize (rank 0:
+ * one inversion and the digest). A failure on any rank is agreed on by all ranks before the
+ * next collective, so a bad file ends every rank with the same exit status and nothing hangs. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/job.h"
 #include "cli/progress.h"
 #include "mulred/dist.h"
 #include "mulred/muhash.h"
+#include "mulred/plan.h"
 #include "mulred/sources.h"
 #include "mulred/utxo.h"
-#include "muhash/muhash_threads.h"
-#include "util/json.h"
 #include "util/util.h"
 
 static void muhash_usage(void)
@@ -36,7 +38,7 @@ static void muhash_usage(void)
         "  --remove FILE       elements to remove (same format)\n"
         "  --synthetic N       insert N synthetic UTXO-like elements generated from\n"
         "                      (seed, index): TxOutSer (bitcoin) or Kaspa UTXO elements\n"
-        "  --seed S            seed of the synthetic set (default 1)\n"
+        "  --seed S            seed of the synthetic set: decimal or 0x hex (default 1)\n"
         "  --snapshot FILE     a Bitcoin Core dumptxoutset file (v2 or legacy; flavor\n"
         "                      bitcoin): gives gettxoutsetinfo's muhash, and prints coins,\n"
         "                      base_block_hash, network and format_version. Ranks and threads\n"
@@ -48,7 +50,8 @@ static void muhash_usage(void)
         "\n"
         "Options:\n"
         "  --flavor F          bitcoin (default) or kaspa\n"
-        "  --threads T         threads per rank (default: OMP_NUM_THREADS, else all cores)\n"
+        "  --threads T         threads per rank, 1-4096 (default: OMP_NUM_THREADS, else all\n"
+        "                      cores)\n"
         "  --json              print one JSON object: muhash, flavor, inserted, removed,\n"
         "                      ranks, threads, nodes, per-phase times (min/avg/max over ranks;\n"
         "                      total runs from opening the inputs to the digest: process\n"
@@ -57,6 +60,7 @@ static void muhash_usage(void)
         "  --progress          show a progress bar on stderr (default: when a terminal)\n"
         "  --no-progress       never show it\n"
         "  -h, --help          this help\n"
+        "A flag may carry a value, as in a job file: --json=false, --progress=true.\n"
         "\n"
         "Exit status: 0 success, 1 usage error, 2 bad input (the message names the file\n"
         "and line or byte offset; no digest is printed), 3 runtime or MPI failure.\n");
@@ -73,88 +77,139 @@ typedef struct {
     const char *snapshot[MAX_FILES];
     int nsnapshot;
     bool txoutset_hash;
-    int threads;
-    bool json;
-    const char *output;
+    int threads;  /* 0: OMP_NUM_THREADS, else all cores */
     int progress; /* 1 force, -1 never, 0 auto */
 } muhash_opts;
 
-static int parse_opts(muhash_opts *o, int argc, char **argv, bool *help)
+/* ---- keys ---- */
+
+static int set_flavor(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    enum { OPT_INSERT = 256, OPT_REMOVE, OPT_SYNTH, OPT_SEED, OPT_FLAVOR, OPT_THREADS, OPT_JSON,
-           OPT_OUTPUT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_SNAPSHOT, OPT_TXOUTSET };
-    static const struct option opts[] = {
-        {"insert", required_argument, 0, OPT_INSERT},
-        {"remove", required_argument, 0, OPT_REMOVE},
-        {"synthetic", required_argument, 0, OPT_SYNTH},
-        {"seed", required_argument, 0, OPT_SEED},
-        {"flavor", required_argument, 0, OPT_FLAVOR},
-        {"threads", required_argument, 0, OPT_THREADS},
-        {"json", no_argument, 0, OPT_JSON},
-        {"output", required_argument, 0, OPT_OUTPUT},
-        {"progress", no_argument, 0, OPT_PROGRESS},
-        {"no-progress", no_argument, 0, OPT_NO_PROGRESS},
-        {"snapshot", required_argument, 0, OPT_SNAPSHOT},
-        {"txoutset-hash", no_argument, 0, OPT_TXOUTSET},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
-    memset(o, 0, sizeof *o);
-    o->seed = 1;
-    *help = false;
-    cli_getopt_reset();
-    int c;
-    uint64_t v;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h': *help = true; return MULRED_OK;
-        case OPT_INSERT:
-        case OPT_REMOVE: {
-            int *n = c == OPT_INSERT ? &o->ninsert : &o->nremove;
-            if (*n == MAX_FILES) return cli_usage_error("muhash", "at most %d files per option", MAX_FILES);
-            (c == OPT_INSERT ? o->insert : o->remove)[(*n)++] = optarg;
-            break;
-        }
-        case OPT_SYNTH:
-            if (mulred_parse_count(optarg, &o->synthetic))
-                return cli_usage_error("muhash", "--synthetic: '%s' is not a count", optarg);
-            o->has_synthetic = true;
-            break;
-        case OPT_SEED:
-            if (mulred_parse_count(optarg, &o->seed))
-                return cli_usage_error("muhash", "--seed: '%s' is not a non-negative integer", optarg);
-            break;
-        case OPT_FLAVOR:
-            if (mulred_muhash_flavor_parse(&o->flavor, optarg))
-                return cli_usage_error("muhash", "--flavor: '%s' is not bitcoin or kaspa", optarg);
-            break;
-        case OPT_THREADS:
-            if (mulred_parse_count(optarg, &v) || v < 1 || v > 4096)
-                return cli_usage_error("muhash", "--threads: '%s' is not a count in 1..4096", optarg);
-            o->threads = (int)v;
-            break;
-        case OPT_SNAPSHOT:
-            if (o->nsnapshot == MAX_FILES) return cli_usage_error("muhash", "at most %d snapshots", MAX_FILES);
-            o->snapshot[o->nsnapshot++] = optarg;
-            break;
-        case OPT_TXOUTSET: o->txoutset_hash = true; break;
-        case OPT_JSON: o->json = true; break;
-        case OPT_OUTPUT: o->output = optarg; break;
-        case OPT_PROGRESS: o->progress = 1; break;
-        case OPT_NO_PROGRESS: o->progress = -1; break;
-        default: return cli_bad_option("muhash", argc, argv);
-        }
-    }
-    if (optind < argc) return cli_usage_error("muhash", "unexpected argument '%s'", argv[optind]);
-    if (!o->ninsert && !o->nremove && !o->has_synthetic && !o->nsnapshot)
-        return cli_usage_error("muhash", "no input: give --insert, --remove, --synthetic or --snapshot");
-    if (o->nsnapshot && o->flavor != MULRED_MUHASH_BITCOIN)
-        return cli_usage_error("muhash", "--snapshot needs --flavor bitcoin (snapshots are Bitcoin Core's)");
-    if (o->txoutset_hash && o->nsnapshot != 1)
-        return cli_usage_error("muhash", "--txoutset-hash needs exactly one --snapshot");
+    if (mulred_muhash_flavor_parse(&((muhash_opts *)vo)->flavor, v))
+        return snprintf(why, cap, "bad flavor '%s' (bitcoin or kaspa)", v), MULRED_EUSAGE;
     return MULRED_OK;
 }
 
-/* Everything a rank holds open: its share of each input as a source. */
+static int add_path(const char **list, int *n, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    if (*n == MAX_FILES)
+        return snprintf(why, cap, "at most %d files for %s", MAX_FILES, p->label), MULRED_EUSAGE;
+    const char *kept = cli_parser_path(p, v);
+    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
+    list[(*n)++] = kept;
+    return MULRED_OK;
+}
+
+static int set_insert(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    muhash_opts *o = vo;
+    return add_path(o->insert, &o->ninsert, v, p, why, cap);
+}
+
+static int set_remove(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    muhash_opts *o = vo;
+    return add_path(o->remove, &o->nremove, v, p, why, cap);
+}
+
+static int set_snapshot(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    muhash_opts *o = vo;
+    return add_path(o->snapshot, &o->nsnapshot, v, p, why, cap);
+}
+
+static int set_txoutset(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_bool(&((muhash_opts *)vo)->txoutset_hash, v, p, why, cap) ? MULRED_EUSAGE
+                                                                               : MULRED_OK;
+}
+
+static int set_synthetic(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    muhash_opts *o = vo;
+    if (cli_parse_count(&o->synthetic, v, 1, UINT64_MAX, p, why, cap)) return MULRED_EUSAGE;
+    o->has_synthetic = true;
+    return MULRED_OK;
+}
+
+static int set_seed(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_uint(&((muhash_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? MULRED_EUSAGE
+                                                                                  : MULRED_OK;
+}
+
+static int set_threads(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    uint64_t n;
+    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return MULRED_EUSAGE;
+    ((muhash_opts *)vo)->threads = (int)n;
+    return MULRED_OK;
+}
+
+static int set_progress(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    bool on;
+    if (cli_parse_bool(&on, v, p, why, cap)) return MULRED_EUSAGE;
+    ((muhash_opts *)vo)->progress = on ? 1 : -1;
+    return MULRED_OK;
+}
+
+static int set_no_progress(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    bool on;
+    if (cli_parse_bool(&on, v, p, why, cap)) return MULRED_EUSAGE;
+    ((muhash_opts *)vo)->progress = on ? -1 : 0; /* --no-progress=false: back to automatic */
+    return MULRED_OK;
+}
+
+static const cli_key muhash_keys[] = {
+    /* name, flag, repeatable, command line only, setter */
+    {"flavor", false, false, false, set_flavor},
+    {"insert", false, true, false, set_insert},
+    {"remove", false, true, false, set_remove},
+    {"snapshot", false, true, false, set_snapshot},
+    {"txoutset-hash", true, false, false, set_txoutset},
+    {"synthetic", false, false, false, set_synthetic},
+    {"seed", false, false, false, set_seed},
+    {"threads", false, false, false, set_threads},
+    {"progress", true, false, false, set_progress},
+    {"no-progress", true, false, true, set_no_progress},
+};
+
+static void muhash_defaults(void *vo)
+{
+    muhash_opts *o = vo;
+    memset(o, 0, sizeof *o);
+    o->flavor = MULRED_MUHASH_BITCOIN;
+    o->seed = 1;
+}
+
+static int muhash_check(const void *vo, const char *dash, const char **fault, char *why, size_t cap)
+{
+    const muhash_opts *o = vo;
+    if (!o->ninsert && !o->nremove && !o->has_synthetic && !o->nsnapshot) {
+        *fault = NULL;
+        snprintf(why, cap, "no input: give %sinsert, %sremove, %ssynthetic or %ssnapshot", dash,
+                 dash, dash, dash);
+        return MULRED_EUSAGE;
+    }
+    if (o->nsnapshot && o->flavor != MULRED_MUHASH_BITCOIN) {
+        *fault = "flavor";
+        snprintf(why, cap, "%ssnapshot needs %sflavor bitcoin (snapshots are Bitcoin Core's)", dash,
+                 dash);
+        return MULRED_EUSAGE;
+    }
+    if (o->txoutset_hash && o->nsnapshot != 1) {
+        *fault = "txoutset-hash";
+        snprintf(why, cap, "%stxoutset-hash needs exactly one %ssnapshot", dash, dash);
+        return MULRED_EUSAGE;
+    }
+    return MULRED_OK;
+}
+
+/* ---- run ---- */
+
+/* Everything a rank holds open: its units of each input as a source. */
 typedef struct {
     mulred_element_file *files[2 * MAX_FILES];
     int nfiles;
@@ -171,6 +226,9 @@ static void inputs_close(muhash_inputs *in)
     for (int i = 0; i < in->nsnapshots; i++) mulred_utxo_source_close(in->snapshots[i]);
 }
 
+/* Opens every input and selects this rank's units by the plan: equal units (byte ranges,
+ * element blocks) by count, snapshot chunks by coins. A stream is read by rank 0, which takes
+ * all its units. */
 static int inputs_open(muhash_inputs *in, const muhash_opts *o, int rank, int nranks,
                        mulred_error *err)
 {
@@ -180,22 +238,31 @@ static int inputs_open(muhash_inputs *in, const muhash_opts *o, int rank, int nr
         for (int i = 0; i < n; i++) {
             mulred_element_file *f;
             const char *path = (k ? o->remove : o->insert)[i];
-            if (mulred_element_file_open(&f, path, k == 1, rank, nranks, err)) return err->status;
+            if (mulred_element_file_open(&f, path, k == 1, 0, rank == 0, err)) return err->status;
             in->files[in->nfiles++] = f;
-            in->sources[in->nsources++] = *mulred_element_file_source(f);
+            uint64_t units = mulred_element_file_units(f);
+            mulred_unit_range r = mulred_element_file_is_stream(f)
+                                      ? (mulred_unit_range){0, units}
+                                      : mulred_plan_units(units, rank, nranks);
+            in->sources[in->nsources++] = *mulred_element_file_select(f, r.first, r.end);
         }
     }
     for (int i = 0; i < o->nsnapshot; i++) {
-        /* The index was made (or found) by rank 0 before this; see mulred_cmd_muhash. */
+        /* The index was made (or found) by rank 0 before this; see muhash_run. */
         mulred_utxo_source *src;
-        if (mulred_utxo_source_open(&src, o->snapshot[i], rank, nranks, err)) return err->status;
+        if (mulred_utxo_source_open(&src, o->snapshot[i], NULL, err)) return err->status;
         in->snapshots[in->nsnapshots++] = src;
+        const uint64_t *coins_before;
+        uint64_t units = mulred_utxo_source_units(src, &coins_before);
+        mulred_unit_range r = mulred_plan_weighted(coins_before, units, rank, nranks);
+        mulred_utxo_source_select(src, r.first, r.end);
         in->sources[in->nsources++] = *mulred_utxo_source_muhash(src);
     }
     if (o->has_synthetic) {
         in->synth.flavor = o->flavor;
         in->synth.seed = o->seed;
-        mulred_split_range(&in->synth.first, &in->synth.count, o->synthetic, rank, nranks);
+        mulred_unit_range r = mulred_plan_units(mulred_synth_units(o->synthetic), rank, nranks);
+        mulred_synth_select(&in->synth, o->synthetic, r.first, r.end);
         mulred_synth_source(&in->sources[in->nsources++], &in->synth);
     }
     return MULRED_OK;
@@ -213,169 +280,195 @@ typedef struct {
     char txoutset_hash[65];
 } snapshot_info;
 
-static void print_result(FILE *out, const muhash_opts *o, const char *hex, uint64_t inserted,
-                         uint64_t removed, int ranks, int threads, int nodes,
-                         double phases[NPHASES][3], const snapshot_info *snap)
+typedef struct {
+    char hex[65];
+    uint64_t inserted, removed;
+    int ranks, threads, nodes;
+    double phases[NPHASES][3]; /* min, avg, max over ranks */
+    snapshot_info snap;
+} muhash_result;
+
+static int muhash_run(const void *vo, void *vr, mulred_error *err)
 {
-    char block[65] = "";
-    if (snap->have) mulred_utxo_block_hash_hex(block, &snap->header);
-    double total = phases[PH_TOTAL][2];
-    double rate = total > 0 ? (double)(inserted + removed) / total : 0;
-    if (o->json) {
-        mulred_json_writer w;
-        mulred_jw_init(&w, out);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "muhash", hex);
-        mulred_jw_string(&w, "flavor", mulred_muhash_flavor_name(o->flavor));
-        mulred_jw_uint(&w, "inserted", inserted);
-        mulred_jw_uint(&w, "removed", removed);
-        mulred_jw_uint(&w, "elements", inserted + removed);
-        if (o->has_synthetic) {
-            mulred_jw_uint(&w, "synthetic", o->synthetic);
-            mulred_jw_uint(&w, "seed", o->seed);
-        }
-        if (snap->have) {
-            mulred_jw_uint(&w, "coins", snap->coins);
-            mulred_jw_string(&w, "base_block_hash", block);
-            mulred_jw_string(&w, "network", snap->header.network);
-            mulred_jw_int(&w, "format_version", snap->header.format_version);
-            if (o->txoutset_hash) mulred_jw_string(&w, "txoutset_hash", snap->txoutset_hash);
-        }
-        mulred_jw_int(&w, "ranks", ranks);
-        mulred_jw_int(&w, "threads", threads);
-        mulred_jw_int(&w, "nodes", nodes);
-        mulred_jw_double(&w, "seconds", total);
-        mulred_jw_double(&w, "elements_per_second", rate);
-        mulred_jw_object_begin(&w, "phases");
-        for (int p = 0; p < NPHASES; p++) {
-            mulred_jw_object_begin(&w, phase_names[p]);
-            mulred_jw_double(&w, "min", phases[p][0]);
-            mulred_jw_double(&w, "avg", phases[p][1]);
-            mulred_jw_double(&w, "max", phases[p][2]);
-            mulred_jw_object_end(&w);
-        }
-        mulred_jw_object_end(&w);
-        mulred_jw_string(&w, "kernel", mulred_num3072_kernel_name());
-        mulred_jw_string(&w, "version", mulred_version());
-        mulred_jw_string(&w, "git_revision", mulred_git_revision());
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-        return;
+    const muhash_opts *o = vo;
+    muhash_result *res = vr;
+    memset(res, 0, sizeof *res);
+    int rank = mulred_dist_rank(), nranks = mulred_dist_size();
+    /* Process set-up stays outside the timed phases, like MPI_Init: the OpenMP team starts
+     * and libcrypto loads its providers (≈ 3 ms on first use). */
+    mulred_muhash_threads_start(o->threads);
+    double t0 = mulred_wtime();
+
+    /* Rank 0 makes sure each snapshot has a fresh index (one validating scan on first use)
+     * before any rank plans its share from it. */
+    if (rank == 0)
+        for (int i = 0; i < o->nsnapshot && err->status == MULRED_OK; i++)
+            mulred_utxo_index_ensure(o->snapshot[i], NULL, NULL, err);
+    if (mulred_dist_agree(err)) return err->status;
+
+    muhash_inputs in;
+    inputs_open(&in, o, rank, nranks, err);
+    if (mulred_dist_agree(err)) {
+        inputs_close(&in);
+        return err->status;
     }
+
+    snapshot_info *snap = &res->snap;
+    if (in.nsnapshots) {
+        snap->have = true;
+        snap->header = *mulred_utxo_source_header(in.snapshots[0]);
+        for (int i = 0; i < in.nsnapshots; i++)
+            snap->coins += mulred_utxo_source_header(in.snapshots[i])->coins;
+    }
+    cli_progress bar;
+    cli_progress_init(&bar, o->progress, o->has_synthetic ? o->synthetic / (uint64_t)nranks : 0,
+                      "elements");
+    mulred_muhash_reduce_opts ropts = {o->threads, cli_progress_update, &bar};
+    mulred_muhash_state state;
+    memset(&state, 0, sizeof state); /* its padding crosses MPI too */
+    mulred_muhash_stats stats;
+    mulred_muhash_reduce_ex(&state, o->flavor, in.sources, in.nsources, &ropts, &stats, err);
+    cli_progress_finish(&bar);
+    inputs_close(&in);
+    if (mulred_dist_agree(err)) return err->status;
+
+    double t1 = mulred_wtime();
+    mulred_dist_reduce(&state, mulred_muhash_group(o->flavor), 0, err);
+    double t2 = mulred_wtime();
+    if (mulred_dist_agree(err)) return err->status;
+
+    if (rank == 0) {
+        uint8_t digest[32];
+        mulred_muhash_finalize(digest, &state);
+        mulred_muhash_display(res->hex, digest, o->flavor);
+        if (o->txoutset_hash && mulred_utxo_txoutset_hash(digest, o->snapshot[0], err) == MULRED_OK)
+            mulred_hex_encode_reversed(snap->txoutset_hash, digest, 32);
+    }
+    if (mulred_dist_agree(err)) return err->status;
+    double t3 = mulred_wtime();
+
+    double local[NPHASES] = {0};
+    double per_thread = stats.threads > 0 ? 1.0 / stats.threads : 0;
+    double produce = stats.produce_cpu * per_thread;
+    local[o->ninsert || o->nremove || o->nsnapshot ? PH_READ : PH_GENERATE] = produce;
+    local[PH_HASH] = stats.hash_cpu * per_thread;
+    local[PH_LOCAL] = stats.combine_wall;
+    local[PH_MPI] = t2 - t1;
+    local[PH_FINALIZE] = t3 - t2;
+    local[PH_TOTAL] = t3 - t0;
+    int rc = MULRED_OK;
+    for (int p = 0; p < NPHASES && rc == MULRED_OK; p++)
+        rc = mulred_dist_minavgmax(local[p], res->phases[p], err);
+    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(&res->inserted, stats.inserted, err);
+    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(&res->removed, stats.removed, err);
+    if (rc == MULRED_OK) rc = mulred_dist_node_count(&res->nodes, err);
+    res->ranks = nranks;
+    res->threads = stats.threads;
+    return rc;
+}
+
+/* ---- results ---- */
+
+static void muhash_write_json(mulred_json_writer *w, const void *vo, const void *vr)
+{
+    const muhash_opts *o = vo;
+    const muhash_result *res = vr;
+    const snapshot_info *snap = &res->snap;
+    double total = res->phases[PH_TOTAL][2];
+    double rate = total > 0 ? (double)(res->inserted + res->removed) / total : 0;
+    mulred_jw_object_begin(w, NULL);
+    mulred_jw_string(w, "muhash", res->hex);
+    mulred_jw_string(w, "flavor", mulred_muhash_flavor_name(o->flavor));
+    mulred_jw_uint(w, "inserted", res->inserted);
+    mulred_jw_uint(w, "removed", res->removed);
+    mulred_jw_uint(w, "elements", res->inserted + res->removed);
+    if (o->has_synthetic) {
+        mulred_jw_uint(w, "synthetic", o->synthetic);
+        mulred_jw_uint(w, "seed", o->seed);
+    }
+    if (snap->have) {
+        char block[65];
+        mulred_utxo_block_hash_hex(block, &snap->header);
+        mulred_jw_uint(w, "coins", snap->coins);
+        mulred_jw_string(w, "base_block_hash", block);
+        mulred_jw_string(w, "network", snap->header.network);
+        mulred_jw_int(w, "format_version", snap->header.format_version);
+        if (o->txoutset_hash) mulred_jw_string(w, "txoutset_hash", snap->txoutset_hash);
+    }
+    mulred_jw_int(w, "ranks", res->ranks);
+    mulred_jw_int(w, "threads", res->threads);
+    mulred_jw_int(w, "nodes", res->nodes);
+    mulred_jw_double(w, "seconds", total);
+    mulred_jw_double(w, "elements_per_second", rate);
+    mulred_jw_object_begin(w, "phases");
+    for (int p = 0; p < NPHASES; p++) {
+        mulred_jw_object_begin(w, phase_names[p]);
+        mulred_jw_double(w, "min", res->phases[p][0]);
+        mulred_jw_double(w, "avg", res->phases[p][1]);
+        mulred_jw_double(w, "max", res->phases[p][2]);
+        mulred_jw_object_end(w);
+    }
+    mulred_jw_object_end(w);
+    mulred_jw_string(w, "kernel", mulred_num3072_kernel_name());
+    mulred_jw_string(w, "version", mulred_version());
+    mulred_jw_string(w, "git_revision", mulred_git_revision());
+    mulred_jw_object_end(w);
+}
+
+static void muhash_write_text(FILE *out, const void *vo, const void *vr)
+{
+    const muhash_opts *o = vo;
+    const muhash_result *res = vr;
+    const snapshot_info *snap = &res->snap;
+    double total = res->phases[PH_TOTAL][2];
+    double rate = total > 0 ? (double)(res->inserted + res->removed) / total : 0;
     char t[32], r[48], h[32], m[32];
     mulred_format_seconds(t, sizeof t, total);
     mulred_format_rate(r, sizeof r, rate, "elements");
-    mulred_format_seconds(h, sizeof h, phases[PH_HASH][2]);
-    mulred_format_seconds(m, sizeof m, phases[PH_MPI][2]);
-    fprintf(out, "muhash   %s\n", hex);
+    mulred_format_seconds(h, sizeof h, res->phases[PH_HASH][2]);
+    mulred_format_seconds(m, sizeof m, res->phases[PH_MPI][2]);
+    fprintf(out, "muhash   %s\n", res->hex);
     fprintf(out, "flavor   %s\n", mulred_muhash_flavor_name(o->flavor));
-    fprintf(out, "elements %llu inserted, %llu removed\n", (unsigned long long)inserted,
-            (unsigned long long)removed);
+    fprintf(out, "elements %llu inserted, %llu removed\n", (unsigned long long)res->inserted,
+            (unsigned long long)res->removed);
     if (snap->have) {
+        char block[65];
+        mulred_utxo_block_hash_hex(block, &snap->header);
         fprintf(out, "snapshot %llu coins, base block %s, network %s, format %s\n",
                 (unsigned long long)snap->coins, block,
                 snap->header.network[0] ? snap->header.network : "unknown (legacy file)",
                 snap->header.format_version == 2 ? "v2" : "legacy");
         if (o->txoutset_hash) fprintf(out, "txoutset_hash %s\n", snap->txoutset_hash);
     }
+    int ranks = res->ranks, threads = res->threads, nodes = res->nodes;
     fprintf(out, "layout   %d rank%s x %d thread%s on %d node%s (kernel %s)\n", ranks,
             ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s",
             mulred_num3072_kernel_name());
     fprintf(out, "time     %s (hash %s per thread, MPI reduce %s), %s\n", t, h, m, r);
 }
 
+static void muhash_describe(char *out, size_t cap, const void *vo)
+{
+    snprintf(out, cap, "flavor %s", mulred_muhash_flavor_name(((const muhash_opts *)vo)->flavor));
+}
+
+const cli_job_kind cli_kind_muhash = {
+    .name = "muhash",
+    .keys = muhash_keys,
+    .nkeys = sizeof muhash_keys / sizeof muhash_keys[0],
+    .axis = "flavor",
+    .opts_size = sizeof(muhash_opts),
+    .result_size = sizeof(muhash_result),
+    .defaults = muhash_defaults,
+    .check = muhash_check,
+    .run = muhash_run,
+    .write_json = muhash_write_json,
+    .write_text = muhash_write_text,
+    .describe = muhash_describe,
+    .usage = muhash_usage,
+};
+
 int mulred_cmd_muhash(int argc, char **argv)
 {
-    muhash_opts o;
-    bool help;
-    int st = parse_opts(&o, argc, argv, &help);
-    if (st) return st;
-    if (help) {
-        muhash_usage();
-        return MULRED_OK;
-    }
-    int rank = mulred_dist_rank(), nranks = mulred_dist_size();
-    mulred_error err;
-    mulred_error_clear(&err);
-    /* Process set-up stays outside the timed phases, like MPI_Init: the OpenMP team starts
-     * and libcrypto loads its providers (≈ 3 ms on first use). */
-    mulred_muhash_threads_start(o.threads);
-    double t0 = mulred_wtime();
-
-    /* Rank 0 makes sure each snapshot has a fresh index (one validating scan on first use)
-     * before any rank plans its share from it. */
-    if (rank == 0)
-        for (int i = 0; i < o.nsnapshot && err.status == MULRED_OK; i++)
-            mulred_utxo_index_ensure(o.snapshot[i], NULL, NULL, &err);
-    if (mulred_dist_agree(&err)) return cli_report(&err);
-
-    muhash_inputs in;
-    inputs_open(&in, &o, rank, nranks, &err);
-    if (mulred_dist_agree(&err)) {
-        inputs_close(&in);
-        return cli_report(&err);
-    }
-
-    cli_progress bar;
-    snapshot_info snap = {0};
-    if (in.nsnapshots) {
-        snap.have = true;
-        snap.header = *mulred_utxo_source_header(in.snapshots[0]);
-        for (int i = 0; i < in.nsnapshots; i++)
-            snap.coins += mulred_utxo_source_header(in.snapshots[i])->coins;
-    }
-    cli_progress_init(&bar, o.progress, o.has_synthetic ? o.synthetic / (uint64_t)nranks : 0,
-                      "elements");
-    mulred_muhash_reduce_opts ropts = {o.threads, cli_progress_update, &bar};
-    mulred_muhash_state state;
-    mulred_muhash_stats stats;
-    mulred_muhash_reduce_ex(&state, o.flavor, in.sources, in.nsources, &ropts, &stats, &err);
-    cli_progress_finish(&bar);
-    inputs_close(&in);
-    if (mulred_dist_agree(&err)) return cli_report(&err);
-
-    double t1 = mulred_wtime();
-    if (mulred_dist_reduce_muhash(&state, 0, &err) == MULRED_OK) mulred_error_clear(&err);
-    double t2 = mulred_wtime();
-    if (mulred_dist_agree(&err)) return cli_report(&err);
-
-    char hex[65] = "";
-    if (rank == 0) {
-        uint8_t digest[32];
-        mulred_muhash_finalize(digest, &state);
-        mulred_muhash_display(hex, digest, o.flavor);
-        if (o.txoutset_hash && mulred_utxo_txoutset_hash(digest, o.snapshot[0], &err) == MULRED_OK)
-            mulred_hex_encode_reversed(snap.txoutset_hash, digest, 32);
-    }
-    if (mulred_dist_agree(&err)) return cli_report(&err);
-    double t3 = mulred_wtime();
-
-    double local[NPHASES] = {0};
-    double per_thread = stats.threads > 0 ? 1.0 / stats.threads : 0;
-    double produce = stats.produce_cpu * per_thread;
-    local[o.ninsert || o.nremove || o.nsnapshot ? PH_READ : PH_GENERATE] = produce;
-    local[PH_HASH] = stats.hash_cpu * per_thread;
-    local[PH_LOCAL] = stats.combine_wall;
-    local[PH_MPI] = t2 - t1;
-    local[PH_FINALIZE] = t3 - t2;
-    local[PH_TOTAL] = t3 - t0;
-    double phases[NPHASES][3];
-    for (int p = 0; p < NPHASES; p++) mulred_dist_minavgmax(local[p], phases[p]);
-    uint64_t inserted = mulred_dist_sum_u64(stats.inserted);
-    uint64_t removed = mulred_dist_sum_u64(stats.removed);
-    int nodes = mulred_dist_node_count();
-
-    if (rank == 0) {
-        FILE *out = stdout;
-        if (o.output && !(out = fopen(o.output, "w"))) {
-            mulred_error_set(&err, MULRED_ERUNTIME, "%s: cannot write the result", o.output);
-            return cli_report(&err);
-        }
-        print_result(out, &o, hex, inserted, removed, nranks, stats.threads, nodes, phases, &snap);
-        if (out != stdout && fclose(out) != 0) {
-            mulred_error_set(&err, MULRED_ERUNTIME, "%s: cannot write the result", o.output);
-            return cli_report(&err);
-        }
-    }
-    return MULRED_OK;
+    return cli_run_kind(&cli_kind_muhash, argc, argv);
 }

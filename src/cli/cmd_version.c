@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mulred/field.h"
 #include "mulred/muhash.h"
 #include "util/util.h"
 
@@ -23,7 +24,10 @@ int mulred_cmd_version(int argc, char **argv)
     cli_out("num3072 multiply: %s (MULRED_KERNEL=gmp|mulx|ifma|ifma_kara|ifma256|ifma256_kara "
             "overrides)\n",
             mulred_num3072_kernel_name());
-    cli_out("element keystream: %s\n",
-            mulred_cpu()->avx512f ? "16-lane AVX-512 ChaCha20 (batches), OpenSSL (single)" : "OpenSSL");
+    cli_out("field multiply (BLS12-381, BN254): %s (MULRED_FIELD_KERNEL=portable|mulx overrides)\n",
+            mulred_field_kernel_name());
+    cli_out("element keystream: %s\n", mulred_cpu()->avx512f
+                                           ? "16-lane AVX-512 ChaCha20 (batches), OpenSSL (single)"
+                                           : "OpenSSL");
     return MULRED_OK;
 }

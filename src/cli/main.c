@@ -9,6 +9,10 @@
 static const mulred_command commands[] = {
     {"muhash", "MuHash3072 of element files, synthetic UTXO sets and Bitcoin Core snapshots",
      mulred_cmd_muhash, true},
+    {"msm", "multi-scalar multiplication on BLS12-381 / BN254 G1: pair files, synthetic sets",
+     mulred_cmd_msm, true},
+    {"kzg-commit", "EIP-4844 KZG commitment of a blob (trusted setup, cached tables)",
+     mulred_cmd_kzg_commit, false},
     {"utxo", "Bitcoin Core UTXO snapshots: index, info, synth", mulred_cmd_utxo, false},
     {"mix", "fast_mix avalanche lab and timing; the synthetic-workload generator", mulred_cmd_mix,
      false},
@@ -24,13 +28,13 @@ static const mulred_command commands[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "Usage: mulred [--help] [--version] COMMAND [OPTIONS]\n"
-            "\n"
-            "Large commutative-group products, bit-exact, on MPI ranks and OpenMP threads:\n"
-            "MuHash3072 multiset hashes (Bitcoin Core, Kaspa) and their UTXO snapshots.\n"
-            "\n"
-            "Commands:\n");
+    fprintf(out, "Usage: mulred [--help] [--version] COMMAND [OPTIONS]\n"
+                 "\n"
+                 "Large commutative-group products, bit-exact, on MPI ranks and OpenMP threads:\n"
+                 "MuHash3072 multiset hashes (Bitcoin Core, Kaspa) and their UTXO snapshots, and\n"
+                 "multi-scalar multiplication on BLS12-381 and BN254 G1 (KZG commitments).\n"
+                 "\n"
+                 "Commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n"

@@ -27,7 +27,8 @@ static inline double mulred_karp_flatt(double speedup, double p)
     return (1.0 / speedup - 1.0 / p) / (1.0 - 1.0 / p);
 }
 
-/* ceil(log2(n)) for n >= 1: the steps of a binomial-tree reduce over n participants. */
+/* ceil(log2(n)) for n >= 1: the steps of a binomial-tree reduce over n participants (what
+ * MPI_Reduce does with a commutative op over the ranks). */
 static inline double mulred_tree_steps(double n)
 {
     return n > 1 ? ceil(log2(n) - 1e-9) : 0;
@@ -58,9 +59,12 @@ typedef struct {
     double compute, thread_combine, reduce, finalize, total;
 } mulred_model_time;
 
-/* Predicted wall time on `nodes` nodes:
+/* Predicted wall time on `nodes` nodes, as the engine runs:
  *   compute        = items · item_seconds / (nodes · cores_per_node)      (perfect balance)
- *   thread_combine = ceil(log2 threads per rank) · op                      (tree in a rank)
+ *   thread_combine = (threads per rank − 1) · op     (the partials of a rank's threads are
+ *                    combined one after another, in thread order, by one thread: a fixed order
+ *                    makes the result independent of scheduling, and at ≤ 64 threads the
+ *                    sequence costs microseconds, never worth a tree's barriers)
  *   reduce         = ceil(log2 P) · (op + latency + bytes / bandwidth)     (MPI_Reduce, P ranks)
  *   finalize       = finalize_seconds                                     (rank 0 only)
  * I/O, start-up and imbalance are not modelled. */
@@ -71,7 +75,7 @@ static inline mulred_model_time mulred_model_predict(const mulred_model_workload
     double cores = nodes * m->cores_per_node, ranks = nodes * m->ranks_per_node;
     double threads = m->cores_per_node / m->ranks_per_node;
     t.compute = w->items * w->item_seconds / cores;
-    t.thread_combine = mulred_tree_steps(threads) * w->op_seconds;
+    t.thread_combine = (threads > 1 ? threads - 1 : 0) * w->op_seconds;
     t.reduce = mulred_tree_steps(ranks) * (w->op_seconds + m->latency_seconds +
                                            w->message_bytes / m->bandwidth_bytes_per_second);
     t.finalize = w->finalize_seconds;

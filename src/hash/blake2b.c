@@ -72,7 +72,8 @@ static void blake2b_compress(uint64_t h[8], const uint8_t block[128], uint64_t t
 
 void mulred_blake2b256_keyed_init(mulred_blake2b_keyed_state *st, const uint8_t *key, size_t keylen)
 {
-    if (keylen < 1 || keylen > 64) abort(); /* misuse: a keyed hash needs a 1..64-byte key */
+    MULRED_CHECK(keylen >= 1 && keylen <= 64, "a keyed hash needs a 1..64-byte key, got %zu",
+                 keylen);
     uint8_t block[128] = {0};
     memcpy(block, key, keylen);
     uint64_t h[8];

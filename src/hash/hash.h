@@ -1,5 +1,6 @@
 /* hash layer: thin wrappers over OpenSSL libcrypto (EVP). Each context is created once and
- * reused for every message: nothing is allocated per call. Not shareable between threads. */
+ * reused for every message: nothing is allocated per call. Not shareable between threads.
+ * Constructors (…_new) return NULL when out of memory; other failures of libcrypto abort. */
 #ifndef MULRED_HASH_H
 #define MULRED_HASH_H
 
@@ -66,5 +67,10 @@ void mulred_blake2b256_keyed(uint8_t out[32], const uint8_t *msg, size_t len,
                              const mulred_blake2b_keyed_state *st);
 void mulred_blake2b256_keyed_x8(uint8_t *const out[8], const uint8_t *const msg[8],
                                 const size_t len[8], const mulred_blake2b_keyed_state *st);
+
+/* One-shot SHA-256 of data through libcrypto, with no context kept: for data hashed once
+ * (snapshot index fingerprints and checksums). Returns 0, or -1 when libcrypto cannot allocate
+ * its temporary context (out of memory). Thread-safe. */
+int mulred_sha256_once(uint8_t out[32], const uint8_t *data, size_t len);
 
 #endif

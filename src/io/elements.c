@@ -2,7 +2,8 @@
  *
  * Chunk c covers bytes [c·S, (c+1)·S) and owns the lines whose first byte lies there. To find
  * its first line a chunk looks at the byte before its start; its last line may run past its end,
- * so it reads up to one maximal line further. Ranks take contiguous runs of chunks. Memory per
+ * so it reads up to one maximal line further. Chunks are the file's work units: ranks select
+ * contiguous runs of them (the plan is the caller's, mulred/plan.h). Memory per
  * chunk in flight: S + one maximal line. Line numbers are needed only for error messages, so a
  * failing chunk counts newlines from the start of the file then, and never otherwise. */
 #include <errno.h>
@@ -28,8 +29,9 @@ struct mulred_element_file {
     char *memory;
     uint64_t size;
     size_t chunk;
-    uint64_t first_chunk, nchunks;
-    bool remove;
+    uint64_t units;                /* ⌈size / chunk⌉ */
+    uint64_t first_chunk, nchunks; /* the selected units */
+    bool remove, stream;
     mulred_muhash_source source;
 };
 
@@ -109,9 +111,13 @@ static int ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mulred_error
         pos++;
     }
     while (start + pos < hi && pos < got) {
+        MULRED_VERIFY(start + pos >= lo); /* a line belongs to the chunk holding its first byte */
         size_t line = pos, end = pos;
         while (end < got && buf[end] != '\n') end++;
-        if (end == got && start + got < f->size) {
+        /* The limit holds wherever the line sits: the buffer reaches at least MAX_LINE + 1 bytes
+         * past any line start before hi (so a line that does not end in it is too long), and a
+         * line must not be accepted or refused depending on the chunk size. */
+        if (end - line > MAX_LINE) {
             st = ef_line_error(f, start + line, err, "line longer than %zu characters",
                                (size_t)MAX_LINE);
             goto out;
@@ -146,18 +152,10 @@ out:
     return st;
 }
 
-void mulred_split_range(uint64_t *first, uint64_t *count, uint64_t n, int rank, int nranks)
+int mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
+                             size_t chunk_bytes, bool read_stream, mulred_error *err)
 {
-    /* Balanced to within one item; computed in 128 bits so n·rank cannot overflow. */
-    uint64_t a = (uint64_t)((unsigned __int128)n * (unsigned)rank / (unsigned)nranks);
-    uint64_t b = (uint64_t)((unsigned __int128)n * (unsigned)(rank + 1) / (unsigned)nranks);
-    *first = a;
-    *count = b - a;
-}
-
-int mulred_element_file_open_chunked(mulred_element_file **out, const char *path, bool remove,
-                                     int rank, int nranks, size_t chunk_bytes, mulred_error *err)
-{
+    *out = NULL;
     mulred_element_file *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path))) {
         free(f);
@@ -167,7 +165,7 @@ int mulred_element_file_open_chunked(mulred_element_file **out, const char *path
     f->remove = remove;
     f->chunk = chunk_bytes ? chunk_bytes : DEFAULT_CHUNK;
     /* Regular files are read in ranges by every rank. Streams (standard input, pipes such as
-     * <(zcat list.gz), character devices) can be read only once, so rank 0 reads them whole. */
+     * <(zcat list.gz), character devices) can be read only once, so one rank reads them whole. */
     struct stat sb;
     bool stream = strcmp(path, "-") == 0;
     if (!stream) {
@@ -182,8 +180,9 @@ int mulred_element_file_open_chunked(mulred_element_file **out, const char *path
         }
         stream = !S_ISREG(sb.st_mode);
     }
+    f->stream = stream;
     if (stream) {
-        if (rank == 0) {
+        if (read_stream) {
             size_t len;
             if (mulred_read_file(path, &f->memory, &len, err)) {
                 mulred_element_file_close(f);
@@ -200,22 +199,30 @@ int mulred_element_file_open_chunked(mulred_element_file **out, const char *path
         }
         f->size = (uint64_t)sb.st_size;
     }
-    uint64_t total = (f->size + f->chunk - 1) / f->chunk;
-    if (stream) f->first_chunk = 0, f->nchunks = total; /* all on rank 0 (others: none) */
-    else mulred_split_range(&f->first_chunk, &f->nchunks, total, rank, nranks);
-    f->source = (mulred_muhash_source){(size_t)f->nchunks, ef_produce, f};
+    f->units = f->size / f->chunk + (f->size % f->chunk != 0);
+    mulred_element_file_select(f, 0, f->units);
     *out = f;
     return MULRED_OK;
 }
 
-int mulred_element_file_open(mulred_element_file **out, const char *path, bool remove, int rank,
-                             int nranks, mulred_error *err)
+bool mulred_element_file_is_stream(const mulred_element_file *f)
 {
-    return mulred_element_file_open_chunked(out, path, remove, rank, nranks, 0, err);
+    return f->stream;
 }
 
-const mulred_muhash_source *mulred_element_file_source(mulred_element_file *f)
+uint64_t mulred_element_file_units(const mulred_element_file *f)
 {
+    return f->units;
+}
+
+const mulred_muhash_source *mulred_element_file_select(mulred_element_file *f, uint64_t first,
+                                                       uint64_t end)
+{
+    MULRED_CHECK(first <= end && end <= f->units, "units [%llu, %llu) of %llu",
+                 (unsigned long long)first, (unsigned long long)end, (unsigned long long)f->units);
+    f->first_chunk = first;
+    f->nchunks = end - first;
+    f->source = (mulred_muhash_source){(size_t)f->nchunks, ef_produce, f};
     return &f->source;
 }
 

@@ -9,9 +9,7 @@
 #include "mulred/sources.h"
 #include "util/util.h"
 
-/* 1024 elements ≈ 0.4 ms of work: scheduling costs ≈ 1 µs per chunk, and the last chunk a
- * thread takes bounds the imbalance at the end. */
-enum { SYNTH_CHUNK = 1024, STREAM_BLOCKS_PER_ELEMENT = 128 };
+enum { SYNTH_CHUNK = MULRED_SYNTH_CHUNK, STREAM_BLOCKS_PER_ELEMENT = 128 };
 
 /* Writes the script for selector `sel` (0..999) using random bytes rnd; returns its length. */
 static size_t synth_script(uint8_t *out, unsigned sel, const uint8_t *rnd, uint64_t w)
@@ -104,6 +102,21 @@ static int synth_produce(void *vset, size_t c, mulred_muhash_sink *sink, mulred_
         mulred_muhash_sink_add(sink, buf, n, set->remove);
     }
     return MULRED_OK;
+}
+
+uint64_t mulred_synth_units(uint64_t n)
+{
+    return n / SYNTH_CHUNK + (n % SYNTH_CHUNK != 0);
+}
+
+void mulred_synth_select(mulred_synth_set *set, uint64_t n, uint64_t first, uint64_t end)
+{
+    MULRED_CHECK(first <= end && end <= mulred_synth_units(n), "units [%llu, %llu) of %llu",
+                 (unsigned long long)first, (unsigned long long)end,
+                 (unsigned long long)mulred_synth_units(n));
+    uint64_t lo = first * SYNTH_CHUNK, hi = end == mulred_synth_units(n) ? n : end * SYNTH_CHUNK;
+    set->first = lo;
+    set->count = first == end ? 0 : hi - lo;
 }
 
 void mulred_synth_source(mulred_muhash_source *out, mulred_synth_set *set)

@@ -77,7 +77,7 @@ int utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len, uin
      * significant byte, stored last, is < 0x80 on every network) and a coin count that fits
      * (a legacy coin takes at least 39 bytes). Anything else starting like the magic, or
      * implausible, is "bad magic". */
-    if (len >= 4 && memcmp(buf, v2_magic, 4) == 0)
+    if (len >= 5 && memcmp(buf, v2_magic, 4) == 0)
         return utxo_fail(err, path, 0, "bad magic (not a snapshot: 'utxo' followed by 0x%02x)",
                          buf[4]);
     if (len < MULRED_UTXO_LEGACY_HEADER_BYTES) {
@@ -98,12 +98,19 @@ int utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len, uin
     return MULRED_OK;
 }
 
+/* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused as not a regular
+ * file); it changes nothing for regular files. A path that names nothing readable (missing,
+ * permission denied, a dangling symlink, a loop) is bad input; running out of descriptors or
+ * memory is a runtime failure. */
 int utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *err)
 {
-    int f = open(path, O_RDONLY | O_CLOEXEC);
-    if (f < 0)
-        return mulred_error_set(err, errno == ENOENT ? MULRED_EINPUT : MULRED_ERUNTIME,
-                                "%s: cannot open: %s", path, strerror(errno));
+    int f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (f < 0) {
+        int e = errno;
+        bool runtime = e == EMFILE || e == ENFILE || e == ENOMEM || e == EIO || e == EINTR;
+        return mulred_error_set(err, runtime ? MULRED_ERUNTIME : MULRED_EINPUT,
+                                "%s: cannot open: %s", path, strerror(e));
+    }
     struct stat st;
     if (fstat(f, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(f);
@@ -496,6 +503,8 @@ static ssize_t reader_ensure(utxo_reader *r, size_t want, mulred_error *err)
         }
         r->len += (size_t)got;
     }
+    /* The contract of the reader: nothing at or past the limit is ever read. */
+    MULRED_VERIFY(r->pos <= r->len && r->len <= r->cap && r->buf_off + r->len <= r->limit);
     return (ssize_t)(r->len - r->pos);
 }
 
@@ -542,6 +551,7 @@ int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const 
         if (legacy) {
             size_t used = utxo_decode_coin(&coin, p, e, true, NULL, path, goff, at_eof, err);
             if (!used) return MULRED_EINPUT;
+            MULRED_VERIFY(used <= (size_t)(e - p) && coin.ser_len <= MULRED_UTXO_MAX_TXOUTSER);
             r.pos += used;
             ordinal++, left--;
             if (v && v->coin && (rc = v->coin(v->ctx, &coin, err))) return rc;
@@ -581,11 +591,13 @@ int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const 
             size_t used = utxo_decode_coin(&coin, r.buf + r.pos, r.buf + r.len, false, txid, path,
                                            coff, at_eof, err);
             if (!used) return MULRED_EINPUT;
+            MULRED_VERIFY(used <= r.len - r.pos && coin.ser_len <= MULRED_UTXO_MAX_TXOUTSER);
             r.pos += used;
             ordinal++, left--;
             if (v && v->coin && (rc = v->coin(v->ctx, &coin, err))) return rc;
         }
     }
     *end = r.buf_off + r.pos;
+    MULRED_VERIFY(left == 0 && *end <= limit);
     return MULRED_OK;
 }

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-/* The sidecar index of a snapshot (FILE.idx) and the rank plan.
+/* The sidecar index of a snapshot (FILE.idx).
  *
  * Why: a snapshot can only be parsed from its start (groups have variable length), so ranks and
  * threads need known group boundaries to start at. One sequential scan (decode only, ~0.2 µs per
@@ -26,13 +26,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hash/hash.h"
 #include "io/utxo_index.h"
 #include "util/util.h"
 
@@ -63,11 +63,6 @@ int mulred_utxo_index_path(char *out, size_t cap, const char *path)
     return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
-static void sha256(uint8_t out[32], const void *data, size_t len)
-{
-    EVP_Digest(data, len, out, NULL, EVP_sha256(), NULL);
-}
-
 int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h, const char *path,
                      mulred_error *err)
 {
@@ -85,14 +80,17 @@ int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h
         fp->file_size > h->body_offset + TAIL_BYTES ? fp->file_size - TAIL_BYTES : h->body_offset;
     size_t tlen = (size_t)(fp->file_size - tail_start);
     if (pread(fd, buf, hlen, 0) != (ssize_t)hlen) goto io;
-    sha256(fp->header_digest, buf, hlen);
+    if (mulred_sha256_once(fp->header_digest, buf, hlen)) goto oom;
     if (pread(fd, buf, tlen, (off_t)tail_start) != (ssize_t)tlen) goto io;
-    sha256(fp->tail_digest, buf, tlen);
+    if (mulred_sha256_once(fp->tail_digest, buf, tlen)) goto oom;
     free(buf);
     return MULRED_OK;
 io:
     free(buf);
     return mulred_error_set(err, MULRED_ERUNTIME, "%s: read error while fingerprinting", path);
+oom:
+    free(buf);
+    return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
 }
 
 /* ---- building ---- */
@@ -193,7 +191,10 @@ int utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err
         mulred_store_le64(p, x->off[i]), p += 8;
         mulred_store_le64(p, x->ord[i]), p += 8;
     }
-    sha256(p, b, (size_t)(p - b));
+    if (mulred_sha256_once(p, b, (size_t)(p - b))) {
+        free(b);
+        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    }
     /* Write a temporary file and rename it: readers (other ranks) never see a partial index. */
     char tmp[4400], host[128] = "";
     gethostname(host, sizeof host - 1); /* ranks on several nodes may share a file system */
@@ -216,6 +217,49 @@ int utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err
     return rc;
 }
 
+/* Reads the index file whole, only when it is a regular file no larger than an index of this
+ * snapshot can be (chunks <= coins): whatever sits at the index path (a FIFO, /dev/zero behind a
+ * symlink, a huge file) must neither hang the loader nor fill memory. 0, or 1 with why set. */
+static int read_index_file(char **data, size_t *len, const char *path, const mulred_utxo_header *h,
+                           char *why, size_t whycap)
+{
+    uint64_t max_chunks = h->coins < h->file_size ? h->coins : h->file_size;
+    uint64_t max_len = max_chunks < (UINT64_MAX - INDEX_FIXED_BYTES - 64) / 16
+                           ? INDEX_FIXED_BYTES + 32 + 16 * (max_chunks + 1)
+                           : UINT64_MAX;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        snprintf(why, whycap, "missing");
+        return 1;
+    }
+    struct stat st;
+    const char *bad = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        bad = "not a regular file";
+    else if ((uint64_t)st.st_size > max_len)
+        bad = "too large for this snapshot";
+    char *buf = bad ? NULL : malloc((size_t)st.st_size + 1);
+    size_t n = bad ? 0 : (size_t)st.st_size, got = 0;
+    if (!bad && !buf) bad = "out of memory";
+    while (!bad && got < n) {
+        ssize_t r = pread(fd, buf + got, n - got, (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0)
+            bad = "unreadable";
+        else
+            got += (size_t)r;
+    }
+    close(fd);
+    if (bad) {
+        free(buf);
+        snprintf(why, whycap, "%s", bad);
+        return 1;
+    }
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
 /* Loads idx_path; returns 0 when it is a valid, fresh index for this snapshot (fingerprint fp),
  * else 1 (missing, corrupt, stale, inconsistent) with a short reason in why. */
 int utxo_index_load(utxo_index *x, const char *idx_path, const mulred_utxo_header *h,
@@ -225,11 +269,7 @@ int utxo_index_load(utxo_index *x, const char *idx_path, const mulred_utxo_heade
     memset(x, 0, sizeof *x);
     char *data = NULL;
     size_t len = 0;
-    mulred_error e;
-    if (access(idx_path, R_OK) != 0 || mulred_read_file(idx_path, &data, &len, &e)) {
-        snprintf(why, whycap, "missing");
-        return 1;
-    }
+    if (read_index_file(&data, &len, idx_path, h, why, whycap)) return 1;
     const uint8_t *b = (const uint8_t *)data, *p = b + 8;
     uint8_t digest[32];
 #define REJECT(msg)                                                                                \
@@ -239,7 +279,7 @@ int utxo_index_load(utxo_index *x, const char *idx_path, const mulred_utxo_heade
     } while (0)
     if (len < INDEX_FIXED_BYTES + 16 + 32 || memcmp(b, INDEX_MAGIC, 8) != 0) REJECT("not an index");
     if (mulred_load_le32(p) != INDEX_VERSION) REJECT("other index version");
-    sha256(digest, b, len - 32);
+    if (mulred_sha256_once(digest, b, len - 32)) REJECT("out of memory");
     if (memcmp(digest, b + len - 32, 32) != 0) REJECT("corrupt (checksum)");
     x->chunk_bytes = mulred_load_le32(p + 4), p += 8;
     x->fp.file_size = mulred_load_le64(p), p += 8;
@@ -338,32 +378,4 @@ int mulred_utxo_index_ensure(const char *path, const mulred_utxo_options *opt, b
     int rc = mulred_utxo_index_build(&info, path, opt, false, err);
     if (written) *written = rc == MULRED_OK && (info.loaded || info.saved);
     return rc;
-}
-
-void mulred_utxo_plan(uint64_t *first, uint64_t *end, const uint64_t *ord, uint64_t nchunks,
-                      int rank, int nranks)
-{
-    /* Rank r starts at the first chunk whose first coin has ordinal >= floor(r·total/P):
-     * contiguous, covering, and within one chunk of coins/P each. */
-    uint64_t total = ord[nchunks];
-    uint64_t bound[2];
-    for (int k = 0; k < 2; k++) {
-        int r = rank + k;
-        if (r >= nranks) {
-            bound[k] = nchunks;
-            continue;
-        }
-        unsigned __int128 target = (unsigned __int128)total * (unsigned)r / (unsigned)nranks;
-        uint64_t lo = 0, hi = nchunks; /* first i in [0, nchunks] with ord[i] >= target */
-        while (lo < hi) {
-            uint64_t mid = lo + (hi - lo) / 2;
-            if (ord[mid] >= target)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        bound[k] = r == 0 ? 0 : lo;
-    }
-    *first = bound[0];
-    *end = bound[1];
 }

@@ -1,32 +1,24 @@
 #define _GNU_SOURCE
-/* A rank's share of a snapshot as chunks, and the sequential scans (txoutset hash, statistics).
+/* A snapshot's index chunks as work units, and the sequential scans (txoutset hash,
+ * statistics).
  *
  * Whole-file validity across ranks: the index was built by a validating scan; still, each chunk
  * decoder checks that its bytes hold exactly ord[c+1] − ord[c] coins and end exactly at
  * off[c+1], and the last chunk checks that off[n] is the end of the file. Every rank validates
- * its own range, so the union of the ranks' checks is the whole-file check, whatever P. */
-#include <openssl/evp.h>
+ * the chunks it selected, so when the selections cover every chunk (as a plan's do) the union
+ * of the ranks' checks is the whole-file check, whatever P. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "hash/hash.h"
 #include "io/utxo_index.h"
 #include "io/utxo_source.h"
 #include "util/util.h"
 
-int mulred_utxo_source_open(mulred_utxo_source **out, const char *path, int rank, int nranks,
-                            mulred_error *err)
+int mulred_utxo_source_open(mulred_utxo_source **out, const char *path,
+                            const mulred_utxo_options *opt, mulred_error *err)
 {
-    return mulred_utxo_source_open_ex(out, path, rank, nranks, NULL, err);
-}
-
-int mulred_utxo_source_open_ex(mulred_utxo_source **out, const char *path, int rank, int nranks,
-                               const mulred_utxo_options *opt, mulred_error *err)
-{
-    if (nranks < 1 || rank < 0 || rank >= nranks) {
-        fprintf(stderr, "mulred_utxo_source_open: rank %d of %d\n", rank, nranks);
-        abort();
-    }
     *out = NULL;
     mulred_utxo_source *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
@@ -43,9 +35,24 @@ int mulred_utxo_source_open_ex(mulred_utxo_source **out, const char *path, int r
         free(s);
         return rc;
     }
-    mulred_utxo_plan(&s->first, &s->end, s->index.ord, s->index.nchunks, rank, nranks);
+    mulred_utxo_source_select(s, 0, s->index.nchunks);
     *out = s;
     return MULRED_OK;
+}
+
+uint64_t mulred_utxo_source_units(const mulred_utxo_source *s, const uint64_t **coins_before)
+{
+    if (coins_before) *coins_before = s->index.ord;
+    return s->index.nchunks;
+}
+
+void mulred_utxo_source_select(mulred_utxo_source *s, uint64_t first, uint64_t end)
+{
+    MULRED_CHECK(first <= end && end <= s->index.nchunks, "units [%llu, %llu) of %llu",
+                 (unsigned long long)first, (unsigned long long)end,
+                 (unsigned long long)s->index.nchunks);
+    s->first = first;
+    s->end = end;
 }
 
 const mulred_utxo_header *mulred_utxo_source_header(const mulred_utxo_source *s)
@@ -80,11 +87,7 @@ int utxo_source_decode_chunk(const mulred_utxo_source *s, size_t i, const utxo_v
 {
     uint64_t c = s->first + i;
     const utxo_index *x = &s->index;
-    if (c >= s->end) {
-        fprintf(stderr, "utxo_source_decode_chunk: chunk %zu of %llu\n", i,
-                (unsigned long long)(s->end - s->first));
-        abort();
-    }
+    MULRED_CHECK(c < s->end, "chunk %zu of %llu", i, (unsigned long long)(s->end - s->first));
     uint64_t end = 0;
     int rc = utxo_decode_range(&end, s->fd, &s->header, s->path, x->off[c], x->off[c + 1],
                                x->ord[c], x->ord[c + 1] - x->ord[c], v, buf, err);
@@ -110,7 +113,7 @@ typedef struct {
 } group_item;
 
 typedef struct {
-    EVP_MD_CTX *md;
+    mulred_sha256 *md;
     uint8_t txid[32];
     bool open;
     uint8_t *bytes;
@@ -130,7 +133,7 @@ static void txoutset_flush(txoutset_ctx *t)
 {
     if (t->nitems > 1) qsort(t->items, t->nitems, sizeof *t->items, cmp_item);
     for (size_t i = 0; i < t->nitems; i++)
-        EVP_DigestUpdate(t->md, t->bytes + t->items[i].off, t->items[i].len);
+        mulred_sha256_update(t->md, t->bytes + t->items[i].off, t->items[i].len);
     t->nitems = t->nbytes = 0;
     t->open = false;
 }
@@ -189,21 +192,19 @@ static int scan_file(mulred_utxo_header *h, const char *path, const utxo_visitor
 int mulred_utxo_txoutset_hash(uint8_t out[32], const char *path, mulred_error *err)
 {
     txoutset_ctx t = {0};
-    t.md = EVP_MD_CTX_new();
-    if (!t.md || !EVP_DigestInit_ex(t.md, EVP_sha256(), NULL)) {
-        EVP_MD_CTX_free(t.md);
-        return mulred_error_set(err, MULRED_ERUNTIME, "SHA-256 unavailable");
-    }
+    if (!(t.md = mulred_sha256_new()))
+        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    mulred_sha256_init(t.md);
     utxo_visitor v = {.coin = txoutset_coin, .ctx = &t};
     mulred_utxo_header h;
     int rc = scan_file(&h, path, &v, err);
     if (rc == MULRED_OK) {
         txoutset_flush(&t);
         uint8_t first[32];
-        EVP_DigestFinal_ex(t.md, first, NULL);
-        EVP_Digest(first, 32, out, NULL, EVP_sha256(), NULL); /* SHA256d, as HashWriter */
+        mulred_sha256_final(t.md, first);
+        mulred_sha256_digest(t.md, out, first, 32); /* SHA256d, as HashWriter */
     }
-    EVP_MD_CTX_free(t.md);
+    mulred_sha256_free(t.md);
     free(t.bytes);
     free(t.items);
     return rc;

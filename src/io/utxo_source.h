@@ -10,11 +10,11 @@ struct mulred_utxo_source {
     int fd;
     mulred_utxo_header header;
     utxo_index index;
-    uint64_t first, end; /* this rank's chunks [first, end) */
+    uint64_t first, end; /* the selected chunks [first, end) */
     mulred_muhash_source muhash;
 };
 
-/* Decodes chunk i of the rank's share (0 <= i < end − first) with the visitor, checking that it
+/* Decodes chunk i of the selection (0 <= i < end − first) with the visitor, checking that it
  * holds exactly its coins, ends on the next chunk's first byte and, for the file's last chunk,
  * at the end of the file. buf: UTXO_READ_BUFFER bytes of caller scratch. */
 int utxo_source_decode_chunk(const mulred_utxo_source *s, size_t i, const utxo_visitor *v,

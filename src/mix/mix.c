@@ -15,6 +15,7 @@
 
 #include "mix/mix_internal.h"
 #include "mulred/mix.h"
+#include "util/check.h"
 
 typedef struct {
     uint32_t a, b, c, d;
@@ -165,7 +166,7 @@ static const mulred_mix_info infos[MULRED_MIX_NVARIANTS] = {
 
 const mulred_mix_info *mulred_mix_variant_info(mulred_mix_variant v)
 {
-    if ((unsigned)v >= MULRED_MIX_NVARIANTS) abort();
+    MULRED_CHECK((unsigned)v < MULRED_MIX_NVARIANTS, "no mix variant %d", (int)v);
     return &infos[v];
 }
 
@@ -189,11 +190,9 @@ void mulred_mix_pool_init(mulred_mix_pool *pool, mulred_u128 value)
 static void check_half_rounds(mulred_mix_variant v, unsigned half_rounds)
 {
     const mulred_mix_info *info = mulred_mix_variant_info(v);
-    if (half_rounds < info->half_min || half_rounds > info->half_max) {
-        fprintf(stderr, "mulred_mix: %s takes %u-%u half-rounds, got %u\n", info->name,
-                info->half_min, info->half_max, half_rounds);
-        abort();
-    }
+    MULRED_CHECK(half_rounds >= info->half_min && half_rounds <= info->half_max,
+                 "%s takes %u-%u half-rounds, got %u", info->name, info->half_min, info->half_max,
+                 half_rounds);
 }
 
 mulred_u128 mulred_mix_permute(mulred_mix_variant v, unsigned half_rounds, mulred_u128 x)
@@ -222,8 +221,8 @@ mulred_u128 mulred_mix_permute(mulred_mix_variant v, unsigned half_rounds, mulre
             fastmix2_64_half(&a, &b, fastmix2_64_rot[h & 1][0], fastmix2_64_rot[h & 1][1]);
         return (mulred_u128){a, b};
     default:
-        fprintf(stderr, "mulred_mix_permute: %s is not xor-first\n", infos[v].name);
-        abort();
+        mulred_check_fail(__FILE__, __LINE__, "xor-first variant", "%s is not xor-first",
+                          infos[v].name);
     }
 }
 
@@ -248,8 +247,8 @@ mulred_u128 mulred_mix_unpermute(mulred_mix_variant v, unsigned half_rounds, mul
         if (v == MULRED_MIX_GENERATOR) a ^= MIX_STREAM_K0, b ^= MIX_STREAM_K1;
         return (mulred_u128){a, b};
     default:
-        fprintf(stderr, "mulred_mix_unpermute: %s is not invertible\n", infos[v].name);
-        abort();
+        mulred_check_fail(__FILE__, __LINE__, "invertible variant", "%s is not invertible",
+                          infos[v].name);
     }
 }
 
@@ -336,8 +335,8 @@ void mulred_mix_fastmix2_64(mulred_mix_pool *pool, mulred_u128 input, unsigned r
         fastmix2_64_rounds(pool, input, 4);
         break;
     default:
-        fprintf(stderr, "mulred_mix_fastmix2_64: rounds must be 1-4, got %u\n", rounds);
-        abort();
+        mulred_check_fail(__FILE__, __LINE__, "rounds in 1..4",
+                          "fastmix2_64 takes 1-4 rounds, got %u", rounds);
     }
 }
 

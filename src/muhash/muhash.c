@@ -23,7 +23,7 @@ static const uint8_t kaspa_finalize_key[] = "MuHashFinalize";
 mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor)
 {
     mulred_muhash_ctx *ctx = calloc(1, sizeof *ctx);
-    if (!ctx) abort();
+    if (!ctx) return NULL;
     ctx->flavor = flavor;
     if (flavor == MULRED_MUHASH_BITCOIN)
         ctx->sha = mulred_sha256_new();
@@ -31,6 +31,8 @@ mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor)
         mulred_blake2b256_keyed_init(&ctx->blake_key, kaspa_element_key,
                                      sizeof kaspa_element_key - 1);
     ctx->chacha = mulred_chacha20_new();
+    if (!ctx->chacha || (flavor == MULRED_MUHASH_BITCOIN && !ctx->sha))
+        return mulred_muhash_ctx_free(ctx), NULL; /* out of memory */
     return ctx;
 }
 
@@ -113,12 +115,6 @@ void mulred_muhash_remove(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const 
 enum { BLOCK = 32, LANES_MIN = 3 };
 _Static_assert(BLOCK % 16 == 0, "16-lane keystream calls must fit a block");
 
-static void muhash_misuse(const char *what)
-{
-    fprintf(stderr, "mulred: misuse of the MuHash API: %s\n", what);
-    abort();
-}
-
 /* keys[j] = H(element j) for j < m. */
 static void muhash_block_keys(mulred_muhash_ctx *ctx, uint8_t (*keys)[32],
                               const mulred_muhash_item *it, size_t m)
@@ -198,9 +194,10 @@ void muhash_update_many(mulred_muhash_state *states, size_t nstates, mulred_muha
         const mulred_muhash_item *it = items + i;
         const size_t m = n - i < BLOCK ? n - i : BLOCK;
         for (size_t j = 0; j < m; j++) {
-            if (it[j].state >= nstates) muhash_misuse("an item's state index is out of range");
-            if (states[it[j].state].flavor != ctx->flavor)
-                muhash_misuse("a state's flavor differs from the context's");
+            MULRED_CHECK(it[j].state < nstates, "item %zu names state %zu of %zu", i + j,
+                         (size_t)it[j].state, nstates);
+            MULRED_CHECK(states[it[j].state].flavor == ctx->flavor,
+                         "a state's flavor differs from the context's");
         }
         muhash_block_keys(ctx, keys, it, m);
         muhash_block_streams(ctx, stream, (const uint8_t(*)[32])keys, m);
@@ -248,8 +245,8 @@ void muhash_combine_many(mulred_muhash_state *s, const mulred_muhash_state *t, s
 {
     const uint64_t *run[BLOCK];
     for (size_t i = 0; i < n; i++) {
-        if (t[i].flavor != s->flavor) muhash_misuse("combining states of different flavors");
-        if (&t[i] == s) muhash_misuse("combine_many: s is one of the states it absorbs");
+        MULRED_CHECK(t[i].flavor == s->flavor, "combining states of different flavors");
+        MULRED_CHECK(&t[i] != s, "combine_many: s is one of the states it absorbs");
     }
     for (int side = 0; side < 2; side++) {
         mulred_num3072 *acc = side ? &s->den : &s->num;
@@ -271,7 +268,7 @@ void mulred_muhash_combine_many(mulred_muhash_state *s, const mulred_muhash_stat
 
 void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t)
 {
-    if (s->flavor != t->flavor) abort(); /* misuse: states of different flavors */
+    MULRED_CHECK(s->flavor == t->flavor, "combining states of different flavors");
     mulred_num3072_mul(&s->num, &s->num, &t->num);
     mulred_num3072_mul(&s->den, &s->den, &t->den);
 }

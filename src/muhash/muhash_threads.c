@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "muhash/muhash_internal.h"
-#include "muhash/muhash_threads.h"
 #include "util/util.h"
 
 enum { SINK_BATCH = 64, SINK_ARENA = 1 << 18 };
@@ -47,7 +46,8 @@ static void sink_flush(mulred_muhash_sink *s)
 
 void mulred_muhash_sink_add(mulred_muhash_sink *s, const uint8_t *data, size_t len, bool remove)
 {
-    if (len > MULRED_MUHASH_MAX_ELEMENT) abort(); /* misuse: sources check lengths */
+    MULRED_CHECK(len <= MULRED_MUHASH_MAX_ELEMENT, "element of %zu bytes (sources check lengths)",
+                 len);
     int k = remove ? 1 : 0;
     if (s->nbatch[k] == SINK_BATCH || s->arena_used + len > SINK_ARENA) sink_flush(s);
     uint8_t *copy = s->arena + s->arena_used;
@@ -115,7 +115,7 @@ int mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_flavor flavo
         mulred_muhash_sink sink = {.partial = &partial};
         sink.ctx = mulred_muhash_ctx_new(flavor);
         sink.arena = malloc(SINK_ARENA);
-        if (!sink.arena) {
+        if (!sink.arena || !sink.ctx) {
 #pragma omp atomic write
             oom = 1;
         }

@@ -2,8 +2,22 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "mulred_version.h"
+#include "util/check.h"
+
+void mulred_check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mulred: %s:%d: check failed: %s: ", file, line, cond);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+    abort();
+}
 
 int mulred_error_set(mulred_error *err, int status, const char *fmt, ...)
 {

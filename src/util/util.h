@@ -1,4 +1,4 @@
-/* util layer: hex and bytes, little-endian helpers, timers, CPU features, files, JSON.
+/* util layer: hex and bytes, little-endian helpers, timers, CPU features, files, checks.
  * Internal to libmulred and its command; nothing here depends on another layer. */
 #ifndef MULRED_UTIL_H
 #define MULRED_UTIL_H
@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "mulred/mulred.h"
+#include "util/check.h"
 
 /* ---- bytes ---- */
 static inline uint32_t mulred_load_le32(const uint8_t *p)
@@ -67,15 +68,10 @@ const char *mulred_cpu_describe(void);
 int mulred_cpu_count(void);
 
 /* ---- files ---- */
-/* Reads a whole file ("-" is standard input) into a NUL-terminated malloc'd buffer. */
+/* Reads a whole file ("-" is standard input) into a NUL-terminated malloc'd buffer. Never waits
+ * for a writer: a named FIFO with no writer attached is MULRED_EINPUT ("a FIFO with no writer").
+ * Open and read failures are MULRED_EINPUT naming the file (and the byte offset of a failed
+ * read); out of memory is MULRED_ERUNTIME. */
 int mulred_read_file(const char *path, char **data, size_t *len, mulred_error *err);
-
-/* ---- misc ---- */
-/* Parses a non-negative integer with an optional exponent form (1e6, 2e5) or suffix k/M/G
- * (powers of 1000). Returns 0 on success. */
-int mulred_parse_count(const char *s, uint64_t *out);
-/* Formats a count with SI suffix ("1.23 M"), seconds with units ("1.2 ms"). */
-void mulred_format_seconds(char *out, size_t cap, double seconds);
-void mulred_format_rate(char *out, size_t cap, double per_second, const char *unit);
 
 #endif

@@ -23,7 +23,7 @@ bad_job twice_flavor 1 "flavor 'kaspa' listed twice" "flavor = kaspa, kaspa\n"
 bad_job duplicate 3 "'synthetic' already set on line 2" "kind = muhash\nsynthetic = 10\nsynthetic = 20\n"
 bad_job bad_threads 2 "bad value '0' for 'threads'" "kind = muhash\nthreads = 0\n"
 bad_job bad_bool 2 "bad value 'maybe' for 'json'" "kind = muhash\njson = maybe\n"
-bad_job bad_kind 1 "unsupported kind 'msm'" "kind = msm\n"
+bad_job bad_kind 1 "unsupported kind 'kzg-commit' (supported: muhash, msm)" "kind = kzg-commit\n"
 bad_job no_kind 2 "missing 'kind'" "synthetic = 10\nseed = 3\n"
 expect_status 2 "$MULRED" run "$T/does-not-exist.job"
 expect_contains "$err" "does-not-exist.job" "unreadable job file named"
@@ -98,17 +98,17 @@ run_obj 4 1 3.0 abcdef0123456789abcd >"$R/104.json"            # a bare muhash -
 envelope failed 3 "" 8 >"$R/108.json"
 envelope submitted null "" 16 >"$R/116.json"
 envelope ok 0 "$(run_obj 2 2 2.0 ffffffffffffffffffff)" 2 >"$R/105.json"
-printf '{"job": "truncated' >"$R/107.json"
+printf '[1, {"job": "x.job"}]' >"$R/107.json"                 # JSON, but not results
 expect_status 0 "$MULRED" report "$R/101.json" "$R/102.json" "$R/104.json" "$R/108.json" \
     "$R/116.json" "$R/105.json" "$R/107.json" "$R/999.json" --csv "$T/report.csv" \
     --png "$T/report.png" --output "$T/report.md"
 md=$(cat "$T/report.md")
-expect_contains "$md" "| 1 | 1 | 1 | 1 | 10.000 | 10.000 | 1.00 | 100 % | — |" "baseline row"
-expect_contains "$md" "| 1 | 2 | 1 | 2 | 5.500 | 5.500 | 1.82 | 91 % | 0.100 |" "2-rank row: S, E, Karp-Flatt"
-expect_contains "$md" "| 1 | 4 | 1 | 4 | 3.000 | 3.000 | 3.33 | 83 % | 0.067 | \`abcdef012345…\` | — | ok |" "4-rank row (no load)"
+expect_contains "$md" "| 1 | 1 | 1 | 1 | 10.000 | 10.000 | 100.00 k elements/s | 1.00 | 100 % | — |" "baseline row"
+expect_contains "$md" "| 1 | 2 | 1 | 2 | 5.500 | 5.500 | 181.82 k elements/s | 1.82 | 91 % | 0.100 |" "2-rank row: S, E, Karp-Flatt"
+expect_contains "$md" "| 1 | 4 | 1 | 4 | 3.000 | 3.000 | 333.33 k elements/s | 3.33 | 83 % | 0.067 | \`abcdef012345…\` | — | ok |" "4-rank row (no load)"
 expect_contains "$md" "| 0.5 → 1.2 | ok | $R/102.json |" "host load shown"
-expect_contains "$md" "| 1 | 8 | 1 | 8 | — | — | — | — | — | — | — | failed (exit 3) |" "failed run shown"
-expect_contains "$md" "| 1 | 16 | 1 | 16 | — | — | — | — | — | — | — | no result (submitted, never finished) |" "pending run shown"
+expect_contains "$md" "| 1 | 8 | 1 | 8 | — | — | — | — | — | — | — | — | failed (exit 3) |" "failed run shown"
+expect_contains "$md" "| 1 | 16 | 1 | 16 | — | — | — | — | — | — | — | — | no result (submitted, never finished) |" "pending run shown"
 expect_contains "$md" "**MISMATCH**" "a different MuHash is flagged"
 expect_contains "$md" "missing | $R/999.json" "missing file shown"
 expect_contains "$md" "invalid: " "unparsable file shown"
@@ -117,6 +117,28 @@ expect_equal "$(grep -c '"failed (exit 3)"' "$T/report.csv")" 1 "CSV failed row"
 expect_contains "$(head -n 1 "$T/report.csv")" "karp_flatt" "CSV header"
 expect_equal "$(head -c 4 "$T/report.png" | od -An -c | tr -d ' ')" '211PNG' "PNG written"
 expect_contains "$err" "runs failed, missing or pending" "holes summarized on stderr"
+
+# A file that is not JSON (RFC 8259, as jansson reads it) is bad input: exit 2, the file, line
+# and column named, nothing printed or written.
+bad_json() { # NAME TEXT
+    printf '%b' "$2" >"$R/$1.json"
+    rm -f "$T/bad.md"
+    expect_status 2 "$MULRED" report "$R/101.json" "$R/$1.json" --output "$T/bad.md"
+    expect_contains "$err" "$R/$1.json: line 1, column " "malformed JSON named ($1)"
+    expect_equal "$out" "" "nothing printed for malformed JSON ($1)"
+    [ ! -e "$T/bad.md" ] && pass || fail "report written despite malformed JSON ($1)"
+}
+bad_json truncated '{"job": "truncated'
+bad_json leading_zero '{"muhash":"ab","ranks":01}'
+bad_json bare_point '{"muhash":"ab","seconds":1.}'
+bad_json lone_surrogate '{"muhash":"\\ud800"}'
+bad_json unpaired_surrogate '{"muhash":"\\ud800\\u0041"}'
+bad_json low_surrogate '{"muhash":"\\udc00"}'
+bad_json control_char '{"muhash":"a\x01b"}'
+bad_json raw_newline '{"muhash":"a\nb"}'
+bad_json not_utf8 '{"muhash":"\xff"}'
+bad_json duplicate_key '{"muhash":"ab","muhash":"cd"}'
+expect_contains "$(cat "$R/lone_surrogate.json")" '\ud800' "the test file holds the escape itself"
 
 # Without gnuplot the PNG is an error, not a silent skip.
 expect_status 3 env PATH=/nonexistent "$MULRED" report "$R/101.json" --png "$T/nogp.png"
@@ -134,9 +156,39 @@ expect_contains "$out" "measured on loopback" "latency from results"
 expect_contains "$out" "| 1024 |" "up to 1024 nodes"
 expect_equal "$(wc -l <"$T/model.csv")" 12 "11 node counts + header"
 expect_equal "$(head -c 4 "$T/model.png" | od -An -c | tr -d ' ')" '211PNG' "model PNG"
-expect_status 0 "$MULRED" report --project --workload msm-2e26 --items 67108864 --item-cost 2e-6 \
+expect_status 0 "$MULRED" report --project --workload other-2e26 --items 67108864 --item-cost 2e-6 \
     --op-cost 4e-7 --message-bytes 144 --max-nodes 64
-expect_contains "$out" "Workload \`msm-2e26\`" "other workloads plug in"
+expect_contains "$out" "Workload \`other-2e26\`" "other workloads plug in"
+
+# ---- msm results: points/s, the point compared, and the MSM projection ----
+msm_obj() { # RANKS THREADS SECONDS RESULT
+    printf '{"result":"%s","curve":"bls12-381","points":1000000,"synthetic":1000000,"seed":1,"ranks":%s,"threads":%s,"nodes":1,"seconds":%s,"points_per_second":1,"window":13,"glv":true,"windows":10,"grid":{"slices":%s,"groups":1,"ranks_used":%s,"top_group_windows":10,"forced":false,"model_seconds":1.2,"model_msm_seconds":1.0},"phases":{"read":{"min":0,"avg":0,"max":0},"generate":{"min":0.5,"avg":0.5,"max":0.5},"validate":{"min":0,"avg":0,"max":0},"msm":{"min":2,"avg":2,"max":%s},"reduce":{"min":3e-05,"avg":3e-05,"max":3e-05},"total":{"min":3,"avg":3,"max":3}},"version":"0.1.0","git_revision":"x"}' \
+        "$4" "$1" "$2" "$3" "$1" "$1" "$3"
+}
+# 128-byte EIP-2537 points as hex: 16 zero bytes, x (48 bytes), 16 zero bytes, y
+P0=$(printf '%032d' 0) Z64=$(printf '%064d' 0)
+R1=${P0}17f1d3a73197d7942695638c4fa9ac0f$Z64$P0$Z64$P0
+R2=${P0}08b3f481e3aaa0f1a09e30ed741d8ae4$Z64$P0$Z64$P0
+[ ${#R1} -eq 256 ] || fail "test point is ${#R1} digits"
+envelope ok 0 "$(msm_obj 1 2 2.0 "$R1")" 1 >"$R/201.json"
+envelope ok 0 "$(msm_obj 2 2 1.0 "$R1")" 2 >"$R/202.json"
+msm_obj 4 2 0.6 "$R2" >"$R/204.json"
+expect_status 0 "$MULRED" report "$R/201.json" "$R/202.json" "$R/204.json" --csv "$T/msm.csv"
+expect_contains "$out" "## msm bls12-381, 1000000 points, synthetic seed 1" "msm workload group"
+expect_contains "$out" "| 1 | 1 | 2 | 2 | 2.000 | — | 500.00 k points/s | 1.00 | 100 % | — | \`17f1d3a73197…\` |" "msm baseline row: points/s, the point's x"
+expect_contains "$out" "| 1 | 2 | 2 | 4 | 1.000 | — | 1.00 M points/s | 2.00 | 100 % | 0.000 |" "msm 2-rank row"
+expect_contains "$out" "**MISMATCH**" "a different MSM result is flagged"
+expect_contains "$(cat "$T/msm.csv")" '"points/s"' "CSV rate unit"
+expect_status 0 "$MULRED" report --project "$R/201.json" "$R/202.json" --cores-per-node 64 \
+    --csv "$T/msm-model.csv"
+expect_contains "$out" "# Projected strong scaling of an MSM — a MODEL, not a measurement" "MSM model labelled"
+expect_contains "$out" "Workload \`msm-2e26\`: an MSM of 6.711e+07 points on bls12-381 G1" "msm-2e26 chosen from the results"
+expect_contains "$out" "| κ, measured MSM time × threads / modelled single-thread time | 4.000 | measured (smallest msm run) |" "κ = 2 s x 2 threads / 1 s"
+expect_contains "$out" "| input (generate or read) per point per core | 1.00 us | measured |" "input = 0.5 s x 2 / 10^6"
+expect_contains "$out" "| α, message latency | 30.00 us | measured on loopback |" "latency from the msm runs"
+expect_contains "$out" "## Points resident in memory (no input cost)" "resident regime"
+expect_contains "$out" "| 1024 | 1024 | 65536 |" "up to 1024 nodes"
+expect_equal "$(wc -l <"$T/msm-model.csv")" 23 "2 regimes x 11 node counts + header"
 expect_status 1 "$MULRED" report --project --workload other
 expect_status 1 "$MULRED" report --project --latency -1
 finish

@@ -1,4 +1,4 @@
-#include "mix/mix_bench.h"
+#include "bench_mix.h"
 
 #include <stdlib.h>
 
@@ -52,7 +52,7 @@ size_t mix_bench_entries(const mix_bench_entry **out)
 
 mix_bench_time mix_bench_run(size_t i, uint64_t calls)
 {
-    if (i >= NENTRIES) abort();
+    MULRED_CHECK(i < NENTRIES, "no bench entry %zu", i);
     void (*fn)(mulred_mix_pool *, mulred_u128) = entry_fn[i];
     mulred_mix_pool pool;
     mulred_mix_pool_init(&pool, (mulred_u128){0x0123456789abcdefull, 0xfedcba9876543210ull});

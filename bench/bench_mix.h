@@ -1,9 +1,10 @@
-/* Timing of the fast_mix family (mulred mix bench). Internal to libmulred and its command.
+/* Timing of the fast_mix family (mulred mix bench, mulred bench mix): benchmark code, built
+ * into the command only.
  * Each call goes through the library's exported entry point, serially dependent through the
  * pool as in the kernel's interrupt path, so a time per call is latency plus call overhead,
  * the quantity the 2014 perftest compared. */
-#ifndef MULRED_MIX_BENCH_H
-#define MULRED_MIX_BENCH_H
+#ifndef MULRED_BENCH_MIX_H
+#define MULRED_BENCH_MIX_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,512 @@
+/* mulred bench curve: per-operation medians on one thread for the fields and G1 of BLS12-381
+ * and BN254 (thread CPU time, medians of batches), measured in one run so that the ratios
+ * between paths mean something on a noisy machine: the field multiply on each kernel
+ * (portable, MULX), the curve additions in each coordinate system, the batch-affine addition
+ * per pair for batches of 64 to 1024 (accumulators scattered over a bucket array, as in the
+ * MSM), scalar multiplication with and without GLV, the subgroup check and decoding.
+ *
+ * The 8-lane rows (fp_mul_x8_ns and friends, per element) come from bench_field_x8_rows
+ * (bench/bench_field_x8.c); they print as n/a (JSON null) on a CPU without AVX-512 IFMA. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli/cli.h"
+#include "mulred/curve.h"
+#include "mulred/field.h"
+#include "cli/json.h"
+#include "util/util.h"
+
+
+enum { NBATCH = 5 };
+static const int batch_sizes[NBATCH] = {64, 128, 256, 512, 1024};
+
+typedef struct {
+    double fp_mul, fp_mul_portable, fp_mul_mulx, fp_sqr, fp_add, fp_inv, fp_inv_fermat, fp_sqrt;
+    double fr_mul;
+    double add_jacobian, add_mixed, add_mixed_jacobian, add_xyzz, dbl, dbl_xyzz;
+    double batch[NBATCH];
+    double mul_glv, mul_wnaf, subgroup, on_curve, decompress, decompress_nocheck, decode;
+    bench_x8_rows x8;
+    int have_x8;
+} curve_rows;
+
+/* Deterministic inputs: a fixed xorshift stream (the values only need to be typical). */
+static uint64_t bench_rng = 0x9e3779b97f4a7c15ull;
+static uint64_t bench_rand(void)
+{
+    bench_rng ^= bench_rng << 13;
+    bench_rng ^= bench_rng >> 7;
+    bench_rng ^= bench_rng << 17;
+    return bench_rng;
+}
+
+/* One instance per curve: G (g1_381), F (fp381), R (fr381), N limbs. */
+#define BENCH_CURVE(G, F, R, N)                                                                    \
+    typedef struct {                                                                               \
+        mulred_##F a, b, c;                                                                        \
+        mulred_##R ra, rb;                                                                         \
+        mulred_##G##_affine pa, pb;                                                                \
+        mulred_##G##_jacobian ja, jb;                                                              \
+        mulred_##G##_xyzz xa, xb;                                                                  \
+        uint64_t k[4];                                                                             \
+        uint8_t enc[128];                                                                          \
+        /* batch-affine: a bucket array, a point stream, pointer arrays, scratch */                \
+        mulred_##G##_affine *buckets, *points;                                                     \
+        mulred_##G##_affine **accp;                                                                \
+        uint32_t *order; /* a random permutation of the buckets: windows of it are distinct */     \
+        const mulred_##G##_affine **ptsp;                                                          \
+        void *scratch;                                                                             \
+        size_t nbuckets, npoints, next, batch;                                                     \
+    } G##_arg;                                                                                     \
+    static void G##_op_fp_mul(void *v)                                                             \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##F##_mul(&o->a, &o->a, &o->b);                                                     \
+    }                                                                                              \
+    static void G##_op_fp_sqr(void *v)                                                             \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##F##_sqr(&o->a, &o->a);                                                            \
+    }                                                                                              \
+    static void G##_op_fp_add(void *v)                                                             \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##F##_add(&o->a, &o->a, &o->b);                                                     \
+    }                                                                                              \
+    static void G##_op_fp_inv(void *v)                                                             \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##F##_inv_var(&o->a, &o->a);                                                        \
+    }                                                                                              \
+    static void G##_op_fp_inv_fermat(void *v)                                                      \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##F##_inv(&o->a, &o->a);                                                            \
+    }                                                                                              \
+    static void G##_op_fp_sqrt(void *v)                                                            \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##F##_sqrt(&o->c, &o->a);                                                           \
+        mulred_##F##_add(&o->a, &o->a, &o->b);                                                     \
+    }                                                                                              \
+    static void G##_op_fr_mul(void *v)                                                             \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##R##_mul(&o->ra, &o->ra, &o->rb);                                                  \
+    }                                                                                              \
+    static void G##_op_add_jac(void *v)                                                            \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##G##_jacobian_add(&o->ja, &o->ja, &o->jb);                                         \
+    }                                                                                              \
+    static void G##_op_add_mixed(void *v)                                                          \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##G##_xyzz_add_affine(&o->xa, &o->xa, &o->pb);                                      \
+    }                                                                                              \
+    static void G##_op_add_mixed_jac(void *v)                                                      \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##G##_jacobian_add_affine(&o->ja, &o->ja, &o->pb);                                  \
+    }                                                                                              \
+    static void G##_op_add_xyzz(void *v)                                                           \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##G##_xyzz_add(&o->xa, &o->xa, &o->xb);                                             \
+    }                                                                                              \
+    static void G##_op_dbl(void *v)                                                                \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##G##_jacobian_double(&o->ja, &o->ja);                                              \
+    }                                                                                              \
+    static void G##_op_dbl_xyzz(void *v)                                                           \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        mulred_##G##_xyzz_double(&o->xa, &o->xa);                                                  \
+    }                                                                                              \
+    static void G##_op_mul_glv(void *v)                                                            \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        o->k[0] ^= bench_rand();                                                                   \
+        mulred_##G##_jacobian_mul_glv_var(&o->jb, &o->ja, o->k);                                   \
+    }                                                                                              \
+    static void G##_op_mul_wnaf(void *v)                                                           \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        o->k[0] ^= bench_rand();                                                                   \
+        mulred_##G##_jacobian_mul_var(&o->jb, &o->ja, o->k);                                       \
+    }                                                                                              \
+    static void G##_op_subgroup(void *v)                                                           \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        if (!mulred_##G##_affine_in_g1_var(&o->pa)) abort();                                       \
+    }                                                                                              \
+    static void G##_op_on_curve(void *v)                                                           \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        if (!mulred_##G##_affine_is_on_curve(&o->pa)) abort();                                     \
+    }                                                                                              \
+    /* n pairs: the next n buckets of a random permutation (distinct within a batch, as the        \
+     * MSM's collision queue guarantees), the next n points of the stream */                       \
+    static void G##_op_batch(void *v)                                                              \
+    {                                                                                              \
+        G##_arg *o = v;                                                                            \
+        const size_t n = o->batch;                                                                 \
+        if (o->next + n > o->npoints) o->next = 0;                                                 \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            o->accp[i] = &o->buckets[o->order[o->next + i]];                                       \
+            o->ptsp[i] = &o->points[o->next + i];                                                  \
+        }                                                                                          \
+        o->next += n;                                                                              \
+        mulred_##G##_batch_add_affine_var(o->accp, o->ptsp, n, o->scratch);                        \
+    }                                                                                              \
+    /* n points k·G for random k: the stream of the batch bench */                                \
+    static void G##_random_points(mulred_##G##_affine *out, size_t n,                              \
+                                  const mulred_##G##_affine *g)                                    \
+    {                                                                                              \
+        mulred_##G##_jacobian *j = malloc(n * sizeof *j), jg;                                      \
+        void *s = malloc(mulred_##G##_batch_to_affine_scratch_size(n));                            \
+        if (!j || !s) abort();                                                                     \
+        mulred_##G##_jacobian_from_affine(&jg, g);                                                 \
+        mulred_##G##_jacobian_mul_glv_var(&j[0], &jg, (uint64_t[4]){bench_rand(), bench_rand()});  \
+        for (size_t i = 1; i < n; i++) { /* a random walk: j[i] = j[i−1] + 2^k·G */             \
+            if (i % 64 == 0) {                                                                     \
+                uint64_t k[4] = {bench_rand(), bench_rand(), bench_rand(), bench_rand() >> 3};     \
+                mulred_##G##_jacobian_mul_glv_var(&jg, &jg, k);                                    \
+            }                                                                                      \
+            mulred_##G##_jacobian_add(&j[i], &j[i - 1], &jg);                                      \
+        }                                                                                          \
+        mulred_##G##_jacobian_batch_to_affine_var(out, j, n, s);                                   \
+        free(j);                                                                                   \
+        free(s);                                                                                   \
+    }                                                                                              \
+    /* pb = 5·G, ja = 7·G, xa = 2·G and xb = 10·G in XYZZ form (ZZ ≠ 1) */                   \
+    static void G##_setup_points(G##_arg *o)                                                       \
+    {                                                                                              \
+        mulred_##G##_jacobian g;                                                                   \
+        mulred_##G##_jacobian_from_affine(&g, &o->pa);                                             \
+        mulred_##G##_jacobian_mul_var(&o->jb, &g, (uint64_t[4]){5});                               \
+        mulred_##G##_jacobian_to_affine(&o->pb, &o->jb);                                           \
+        mulred_##G##_jacobian_mul_var(&o->ja, &g, (uint64_t[4]){7});                               \
+        mulred_##G##_xyzz_from_affine(&o->xa, &o->pa);                                             \
+        mulred_##G##_xyzz_double(&o->xa, &o->xa);                                                  \
+        mulred_##G##_xyzz_from_affine(&o->xb, &o->pb);                                             \
+        mulred_##G##_xyzz_double(&o->xb, &o->xb);                                                  \
+    }                                                                                              \
+    static void G##_measure_decode(curve_rows *r, G##_arg *o, int samples);                        \
+    static int G##_measure(curve_rows *r, int quick)                                               \
+    {                                                                                              \
+        const int S = quick ? 7 : 21;                                                              \
+        G##_arg *o = calloc(1, sizeof *o);                                                         \
+        if (!o) return -1;                                                                         \
+        for (int i = 0; i < N; i++) o->a.l[i] = bench_rand(), o->b.l[i] = bench_rand();            \
+        o->a.l[N - 1] >>= 4, o->b.l[N - 1] >>= 4; /* below p */                                    \
+        for (int i = 0; i < 4; i++) o->ra.l[i] = bench_rand(), o->rb.l[i] = bench_rand();          \
+        o->ra.l[3] >>= 4, o->rb.l[3] >>= 4;                                                        \
+        for (int i = 0; i < 4; i++) o->k[i] = bench_rand();                                        \
+        o->k[3] >>= 1; /* 255-bit scalars */                                                       \
+        mulred_##G##_generator(&o->pa);                                                            \
+        G##_setup_points(o);                                                                       \
+        const char *def = mulred_field_kernel_name();                                              \
+        mulred_field_kernel_select("portable");                                                    \
+        r->fp_mul_portable = bench_median_ns(G##_op_fp_mul, o, 20000, S);                          \
+        r->fp_mul_mulx = 0;                                                                        \
+        if (mulred_field_kernel_select("mulx") == 0)                                               \
+            r->fp_mul_mulx = bench_median_ns(G##_op_fp_mul, o, 20000, S);                          \
+        mulred_field_kernel_select(def);                                                           \
+        r->fp_mul = bench_median_ns(G##_op_fp_mul, o, 20000, S);                                   \
+        r->fp_sqr = bench_median_ns(G##_op_fp_sqr, o, 20000, S);                                   \
+        r->fp_add = bench_median_ns(G##_op_fp_add, o, 50000, S);                                   \
+        r->fp_inv = bench_median_ns(G##_op_fp_inv, o, 500, S);                                     \
+        r->fp_inv_fermat = bench_median_ns(G##_op_fp_inv_fermat, o, 40, S);                        \
+        r->fp_sqrt = bench_median_ns(G##_op_fp_sqrt, o, 40, S);                                    \
+        r->fr_mul = bench_median_ns(G##_op_fr_mul, o, 20000, S);                                   \
+        r->add_jacobian = bench_median_ns(G##_op_add_jac, o, 2000, S);                             \
+        r->add_mixed = bench_median_ns(G##_op_add_mixed, o, 2000, S);                              \
+        r->add_mixed_jacobian = bench_median_ns(G##_op_add_mixed_jac, o, 2000, S);                 \
+        r->add_xyzz = bench_median_ns(G##_op_add_xyzz, o, 2000, S);                                \
+        r->dbl = bench_median_ns(G##_op_dbl, o, 2000, S);                                          \
+        r->dbl_xyzz = bench_median_ns(G##_op_dbl_xyzz, o, 2000, S);                                \
+        r->mul_glv = bench_median_ns(G##_op_mul_glv, o, 10, S);                                    \
+        r->mul_wnaf = bench_median_ns(G##_op_mul_wnaf, o, 10, S);                                  \
+        r->subgroup = bench_median_ns(G##_op_subgroup, o, 20, S);                                  \
+        r->on_curve = bench_median_ns(G##_op_on_curve, o, 5000, S);                                \
+        G##_measure_decode(r, o, S);                                                               \
+        /* batch-affine: 2^14 buckets (1.5 MB for BLS12-381, 1 MB for BN254), 2^14 points */       \
+        o->nbuckets = 1u << 14;                                                                    \
+        o->npoints = 1u << 14;                                                                     \
+        o->buckets = malloc(o->nbuckets * sizeof *o->buckets);                                     \
+        o->points = malloc(o->npoints * sizeof *o->points);                                        \
+        o->accp = malloc(1024 * sizeof *o->accp);                                                  \
+        o->ptsp = malloc(1024 * sizeof *o->ptsp);                                                  \
+        o->scratch = malloc(mulred_##G##_batch_add_affine_scratch_size(1024));                     \
+        o->order = malloc(o->npoints * sizeof *o->order);                                          \
+        if (!o->buckets || !o->points || !o->accp || !o->ptsp || !o->scratch || !o->order)         \
+            return -1;                                                                             \
+        for (size_t i = 0; i < o->npoints; i++) o->order[i] = (uint32_t)(i % o->nbuckets);         \
+        for (size_t i = o->npoints; i > 1; i--) { /* Fisher–Yates */                             \
+            const size_t j = bench_rand() % i;                                                     \
+            const uint32_t t = o->order[i - 1];                                                    \
+            o->order[i - 1] = o->order[j], o->order[j] = t;                                        \
+        }                                                                                          \
+        G##_random_points(o->buckets, o->nbuckets, &o->pa);                                        \
+        G##_random_points(o->points, o->npoints, &o->pb);                                          \
+        for (int b = 0; b < NBATCH; b++) {                                                         \
+            o->batch = (size_t)batch_sizes[b];                                                     \
+            r->batch[b] =                                                                          \
+                bench_median_ns(G##_op_batch, o, 4096 / batch_sizes[b] + 1, S) / batch_sizes[b];   \
+        }                                                                                          \
+        free(o->buckets), free(o->points), free(o->accp), free(o->ptsp), free(o->scratch);         \
+        free(o->order);                                                                            \
+        free(o);                                                                                   \
+        return 0;                                                                                  \
+    }
+
+BENCH_CURVE(g1_381, fp381, fr381, 6)
+BENCH_CURVE(g1_254, fp254, fr254, 4)
+
+static void g1_381_op_decompress(void *v)
+{
+    g1_381_arg *o = v;
+    mulred_g1_381_affine p;
+    if (mulred_g1_381_decode_compressed(&p, o->enc, 0) != MULRED_G1_OK) abort();
+}
+static void g1_381_op_decompress_nocheck(void *v)
+{
+    g1_381_arg *o = v;
+    mulred_g1_381_affine p;
+    if (mulred_g1_381_decode_compressed(&p, o->enc, MULRED_G1_SKIP_SUBGROUP_CHECK) != MULRED_G1_OK)
+        abort();
+}
+static void g1_381_op_decode(void *v)
+{
+    g1_381_arg *o = v;
+    mulred_g1_381_affine p;
+    if (mulred_g1_381_decode_eip2537(&p, o->enc, 0) != MULRED_G1_OK) abort();
+}
+static void g1_381_measure_decode(curve_rows *r, g1_381_arg *o, int samples)
+{
+    mulred_g1_381_encode_compressed(o->enc, &o->pb);
+    r->decompress = bench_median_ns(g1_381_op_decompress, o, 20, samples);
+    r->decompress_nocheck = bench_median_ns(g1_381_op_decompress_nocheck, o, 40, samples);
+    mulred_g1_381_encode_eip2537(o->enc, &o->pb);
+    r->decode = bench_median_ns(g1_381_op_decode, o, 20, samples);
+}
+
+static void g1_254_op_decode(void *v)
+{
+    g1_254_arg *o = v;
+    mulred_g1_254_affine p;
+    if (mulred_g1_254_decode_eip196(&p, o->enc, 0) != MULRED_G1_OK) abort();
+}
+/* BN254 has no compressed encoding in mulred (EIP-196 is uncompressed): the row times what a
+ * decompression does, y from x (x³ + 3, a square root, the sign), on the same point */
+static void g1_254_op_recover_y(void *v)
+{
+    g1_254_arg *o = v;
+    mulred_fp254 rhs, three, y;
+    mulred_fp254_sqr(&rhs, &o->pb.x);
+    mulred_fp254_mul(&rhs, &rhs, &o->pb.x);
+    mulred_fp254_set_u64(&three, 3);
+    mulred_fp254_add(&rhs, &rhs, &three);
+    if (!mulred_fp254_sqrt(&y, &rhs)) abort();
+    if (mulred_fp254_is_odd(&y) != mulred_fp254_is_odd(&o->pb.y)) mulred_fp254_neg(&y, &y);
+    if (!mulred_fp254_equal(&y, &o->pb.y)) abort();
+}
+static void g1_254_measure_decode(curve_rows *r, g1_254_arg *o, int samples)
+{
+    mulred_g1_254_encode_eip196(o->enc, &o->pb);
+    r->decompress = r->decompress_nocheck = bench_median_ns(g1_254_op_recover_y, o, 40, samples);
+    r->decode = bench_median_ns(g1_254_op_decode, o, 2000, samples);
+}
+
+static void bench_curve_usage(void)
+{
+    cli_out("Usage: mulred bench curve [--quick] [--json]\n"
+            "\n"
+            "Per-operation medians on one thread (thread CPU time), BLS12-381 and BN254:\n"
+            "Fp multiply on every kernel this CPU runs (portable, MULX) and the one in use,\n"
+            "square, add, inverse (divsteps; Fermat), sqrt; Fr multiply; G1 Jacobian add,\n"
+            "XYZZ + affine (mixed) add, Jacobian + affine add, XYZZ add, doublings; the\n"
+            "batch-affine addition per pair for batches of 64..1024 (accumulators scattered\n"
+            "over 2^14 buckets, points streamed, as in the MSM); 255-bit scalar multiplication\n"
+            "with GLV and without; the subgroup check; decoding (BLS12-381: compressed with\n"
+            "and without the subgroup check, EIP-2537; BN254: y from x as a decompression\n"
+            "would, EIP-196). Ratios are within this run. 8-lane (AVX-512 IFMA) rows appear\n"
+            "when those kernels are built in.\n"
+            "  --quick   7 samples per row instead of 21\n"
+            "  --json    one JSON object, nested by curve, units in the names\n");
+}
+
+static void json_curve(mulred_json_writer *w, const char *name, const curve_rows *r, int bls)
+{
+    mulred_jw_object_begin(w, name);
+    mulred_jw_double(w, "fp_mul_ns", r->fp_mul);
+    mulred_jw_double(w, "fp_mul_portable_ns", r->fp_mul_portable);
+    if (r->fp_mul_mulx)
+        mulred_jw_double(w, "fp_mul_mulx_ns", r->fp_mul_mulx);
+    else
+        mulred_jw_null(w, "fp_mul_mulx_ns");
+    mulred_jw_double(w, "fp_sqr_ns", r->fp_sqr);
+    mulred_jw_double(w, "fp_add_ns", r->fp_add);
+    mulred_jw_double(w, "fp_inv_ns", r->fp_inv);
+    mulred_jw_double(w, "fp_inv_fermat_ns", r->fp_inv_fermat);
+    mulred_jw_double(w, "fp_sqrt_ns", r->fp_sqrt);
+    mulred_jw_double(w, "fr_mul_ns", r->fr_mul);
+    /* the 8-lane rows, per element (filled by bench_field_x8_rows) */
+    if (r->have_x8) {
+        mulred_jw_double(w, "fp_mul_x8_ns", r->x8.fp_mul_x8_ns);
+        mulred_jw_double(w, "fp_sqr_x8_ns", r->x8.fp_sqr_x8_ns);
+        mulred_jw_double(w, "fp_add_x8_ns", r->x8.fp_add_x8_ns);
+    } else {
+        mulred_jw_null(w, "fp_mul_x8_ns");
+        mulred_jw_null(w, "fp_sqr_x8_ns");
+        mulred_jw_null(w, "fp_add_x8_ns");
+    }
+    mulred_jw_double(w, "g1_add_jacobian_ns", r->add_jacobian);
+    mulred_jw_double(w, "g1_add_mixed_ns", r->add_mixed);
+    mulred_jw_double(w, "g1_add_mixed_jacobian_ns", r->add_mixed_jacobian);
+    mulred_jw_double(w, "g1_add_xyzz_ns", r->add_xyzz);
+    mulred_jw_double(w, "g1_double_ns", r->dbl);
+    mulred_jw_double(w, "g1_double_xyzz_ns", r->dbl_xyzz);
+    mulred_jw_double(w, "g1_add_batch_affine_ns", r->batch[NBATCH - 1]);
+    mulred_jw_object_begin(w, "g1_add_batch_affine_ns_by_batch");
+    for (int b = 0; b < NBATCH; b++) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", batch_sizes[b]);
+        mulred_jw_double(w, key, r->batch[b]);
+    }
+    mulred_jw_object_end(w);
+    mulred_jw_double(w, "g1_mul_ns", r->mul_glv);
+    mulred_jw_double(w, "g1_mul_wnaf_ns", r->mul_wnaf);
+    mulred_jw_double(w, "g1_subgroup_check_ns", r->subgroup);
+    mulred_jw_double(w, "g1_on_curve_ns", r->on_curve);
+    if (bls) {
+        mulred_jw_double(w, "g1_decompress_ns", r->decompress);
+        mulred_jw_double(w, "g1_decompress_no_subgroup_ns", r->decompress_nocheck);
+        mulred_jw_double(w, "g1_decode_eip2537_ns", r->decode);
+    } else {
+        mulred_jw_double(w, "g1_decompress_ns", r->decompress); /* y from x: sqrt and sign */
+        mulred_jw_double(w, "g1_decode_eip196_ns", r->decode);
+    }
+    mulred_jw_object_end(w);
+}
+
+static void print_x8(const char *what, int have, double v, double scalar)
+{
+    if (have)
+        printf("| %-44s | %10.1f | %.2f x scalar mul |\n", what, v, v / scalar);
+    else
+        printf("| %-44s | %10s | 8-lane kernels not built in |\n", what, "n/a");
+}
+
+static void table_curve(const char *title, const curve_rows *r, int bls)
+{
+    printf("\n%s\n\n", title);
+    printf("| operation                                    |         ns | ratio |\n");
+    printf("|----------------------------------------------|------------|-------|\n");
+    printf("| fp mul, portable kernel                      | %10.1f | 1.00 |\n",
+           r->fp_mul_portable);
+    if (r->fp_mul_mulx)
+        printf("| fp mul, MULX kernel                          | %10.1f | %.2f x portable |\n",
+               r->fp_mul_mulx, r->fp_mul_mulx / r->fp_mul_portable);
+    printf("| fp mul (kernel in use)                       | %10.1f |  |\n", r->fp_mul);
+    printf("| fp sqr                                       | %10.1f | %.2f x mul |\n", r->fp_sqr,
+           r->fp_sqr / r->fp_mul);
+    printf("| fp add                                       | %10.1f | %.2f x mul |\n", r->fp_add,
+           r->fp_add / r->fp_mul);
+    print_x8("fp mul, 8 lanes, per element", r->have_x8, r->x8.fp_mul_x8_ns, r->fp_mul);
+    print_x8("fp sqr, 8 lanes, per element", r->have_x8, r->x8.fp_sqr_x8_ns, r->fp_mul);
+    print_x8("fp add, 8 lanes, per element", r->have_x8, r->x8.fp_add_x8_ns, r->fp_mul);
+    printf("| fp inverse (divsteps, variable time)         | %10.1f | %.0f x mul |\n", r->fp_inv,
+           r->fp_inv / r->fp_mul);
+    printf("| fp inverse (Fermat)                          | %10.1f | %.2f x divsteps |\n",
+           r->fp_inv_fermat, r->fp_inv_fermat / r->fp_inv);
+    printf("| fp sqrt                                      | %10.1f | %.0f x mul |\n", r->fp_sqrt,
+           r->fp_sqrt / r->fp_mul);
+    printf("| fr mul                                       | %10.1f |  |\n", r->fr_mul);
+    printf("| G1 add, Jacobian                             | %10.1f | %.1f x mul |\n",
+           r->add_jacobian, r->add_jacobian / r->fp_mul);
+    printf("| G1 add, XYZZ + affine (mixed)                | %10.1f | %.1f x mul |\n", r->add_mixed,
+           r->add_mixed / r->fp_mul);
+    printf("| G1 add, Jacobian + affine                    | %10.1f | %.1f x mul |\n",
+           r->add_mixed_jacobian, r->add_mixed_jacobian / r->fp_mul);
+    printf("| G1 add, XYZZ + XYZZ (incl. one XYZZ double)   | %10.1f |  |\n", r->add_xyzz);
+    printf("| G1 double, Jacobian                          | %10.1f | %.1f x mul |\n", r->dbl,
+           r->dbl / r->fp_mul);
+    printf("| G1 double, XYZZ                              | %10.1f | %.1f x mul |\n", r->dbl_xyzz,
+           r->dbl_xyzz / r->fp_mul);
+    for (int b = 0; b < NBATCH; b++)
+        printf("| G1 batch-affine add per pair, batch %4d     | %10.1f | %.2f x mixed add, %.1f x "
+               "mul |\n",
+               batch_sizes[b], r->batch[b], r->batch[b] / r->add_mixed, r->batch[b] / r->fp_mul);
+    printf("| G1 scalar mul, 255-bit, GLV + wNAF           | %10.1f | %.2f x wNAF |\n", r->mul_glv,
+           r->mul_glv / r->mul_wnaf);
+    printf("| G1 scalar mul, 255-bit, wNAF (no GLV)        | %10.1f |  |\n", r->mul_wnaf);
+    if (bls)
+        printf("| G1 subgroup check (endomorphism)             | %10.1f | %.2f x scalar mul |\n",
+               r->subgroup, r->subgroup / r->mul_glv);
+    else
+        printf("| G1 subgroup check (cofactor 1: none needed)  | %10.1f |  |\n", r->subgroup);
+    printf("| G1 on-curve check                            | %10.1f |  |\n", r->on_curve);
+    if (bls) {
+        printf("| G1 decompress (ZCash), with subgroup check   | %10.1f |  |\n", r->decompress);
+        printf("| G1 decompress (ZCash), no subgroup check     | %10.1f |  |\n",
+               r->decompress_nocheck);
+        printf("| G1 decode EIP-2537 (128 B), all checks       | %10.1f |  |\n", r->decode);
+    } else {
+        printf("| G1 decompress-equivalent: y from x (sqrt)    | %10.1f |  |\n", r->decompress);
+        printf("| G1 decode EIP-196 (64 B), all checks         | %10.1f |  |\n", r->decode);
+    }
+}
+
+int mulred_bench_curve(int argc, char **argv)
+{
+    enum { OPT_JSON = 256, OPT_QUICK };
+    static const struct option opts[] = {{"json", no_argument, 0, OPT_JSON},
+                                         {"quick", no_argument, 0, OPT_QUICK},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int json = 0, quick = 0, c;
+    cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            bench_curve_usage();
+            return MULRED_OK;
+        } else if (c == OPT_JSON)
+            json = 1;
+        else if (c == OPT_QUICK)
+            quick = 1;
+        else
+            return cli_bad_option("bench curve", argc, argv);
+    }
+    if (optind < argc)
+        return cli_usage_error("bench curve", "unexpected argument '%s'", argv[optind]);
+    curve_rows rows[2];
+    memset(rows, 0, sizeof rows);
+    if (g1_381_measure(&rows[0], quick) || g1_254_measure(&rows[1], quick)) return MULRED_ERUNTIME;
+    for (int i = 0; i < 2; i++)
+        rows[i].have_x8 = bench_field_x8_rows(i, &rows[i].x8) == 0;
+    if (json) {
+        mulred_json_writer w;
+        mulred_jw_init(&w, stdout);
+        mulred_jw_object_begin(&w, NULL);
+        mulred_jw_string(&w, "cpu", mulred_cpu_describe());
+        mulred_jw_string(&w, "field_kernel", mulred_field_kernel_name());
+        mulred_jw_string(&w, "clock", "thread CPU time, median per operation");
+        json_curve(&w, "bls12_381", &rows[0], 1);
+        json_curve(&w, "bn254", &rows[1], 0);
+        mulred_jw_object_end(&w);
+        mulred_jw_finish(&w);
+        return MULRED_OK;
+    }
+    printf("Fields and G1, one thread, medians of thread CPU time (%d samples per row); field\n"
+           "kernel in use: %s; cpu: %s\n",
+           quick ? 7 : 21, mulred_field_kernel_name(), mulred_cpu_describe());
+    table_curve("BLS12-381 (Fp 381 bits, 6 limbs)", &rows[0], 1);
+    table_curve("BN254 (Fp 254 bits, 4 limbs)", &rows[1], 0);
+    return MULRED_OK;
+}

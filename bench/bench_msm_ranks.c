@@ -1,0 +1,359 @@
+/* mulred bench msm-ranks: the distributed MSM on 1 vs 2 ranks (one thread each) at 2^18 points
+ * (--log2n), both curves, two ways:
+ *
+ *   mpirun     `mulred msm --synthetic N --threads 1 --json` as child processes under mpirun with
+ *              1 and 2 ranks, taking turns, `seconds` of each (the MSM alone: tiles and reduce,
+ *              not generating the points); median of --reps rounds and the spread of the
+ *              per-round ratios. The real thing, and at the mercy of the machine's other load.
+ *   in-process the same grid's two tiles computed one after the other in this process, each
+ *              timed in thread CPU time, against the one-rank tile: 2-rank speedup = t1 /
+ *              max(rank 0, rank 1). What the grid costs (repeated reductions, imbalance) with
+ *              the machine's noise and MPI taken out. Also the two forced grids 2x1 (points
+ *              only) and 1x2 (windows only), so the planner's choice can be checked.
+ *
+ * mulred_bench_msm_ranks_measure is the measurement without printing, for other benches
+ * (mulred bench msm can call it for its rows). */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "bench_msm_ranks.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "mulred/curve.h"
+#include "mulred/msm.h"
+#include "mulred/msm_grid.h"
+#include "mulred/msm_io.h"
+#include "util/util.h"
+
+#define MAX_REPS 64
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile (0..1) of v[0..n), nearest rank; sorts v. */
+static double quantile(double *v, int n, double q)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    int i = (int)(q * (n - 1) + 0.5);
+    return v[i < 0 ? 0 : i >= n ? n - 1 : i];
+}
+
+static double thread_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ---- in one process ---- */
+
+typedef struct {
+    int (*windows)(void *r, const mulred_msm_plan *plan, unsigned w0, unsigned w1,
+                   const void *points, const mulred_scalar256 *scalars, size_t n, int threads,
+                   mulred_error *err);
+    void (*plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+} ranks_ops;
+
+static int g381_windows(void *r, const mulred_msm_plan *p, unsigned a, unsigned b, const void *pts,
+                        const mulred_scalar256 *s, size_t n, int t, mulred_error *e)
+{
+    return mulred_g1_381_msm_windows_var(r, p, a, b, pts, s, n, t, e);
+}
+static int g254_windows(void *r, const mulred_msm_plan *p, unsigned a, unsigned b, const void *pts,
+                        const mulred_scalar256 *s, size_t n, int t, mulred_error *e)
+{
+    return mulred_g1_254_msm_windows_var(r, p, a, b, pts, s, n, t, e);
+}
+static const ranks_ops ops[2] = {{g381_windows, mulred_g1_381_msm_plan},
+                                 {g254_windows, mulred_g1_254_msm_plan}};
+
+/* Thread CPU seconds of rank `rank`'s tile under grid g (recoding included, as in the driver). */
+static double rank_seconds(mulred_msm_curve c, const mulred_msm_grid *g, uint64_t n, int rank,
+                           const uint8_t *points, const mulred_scalar256 *scalars)
+{
+    const mulred_msm_share s = mulred_msm_grid_share(g, n, rank);
+    if (s.idle || s.point0 == s.point1) return 0;
+    const size_t aff = mulred_msm_affine_bytes(c), ns = (size_t)(s.point1 - s.point0);
+    const mulred_msm_options o = mulred_msm_grid_options(g);
+    mulred_msm_plan plan;
+    ops[c].plan(&plan, ns, &o);
+    uint64_t r[18];
+    mulred_error err;
+    const double t0 = thread_cpu();
+    if (ops[c].windows(r, &plan, s.window0, s.window1, points + s.point0 * aff, scalars + s.point0,
+                       ns, 1, &err))
+        return -1;
+    return thread_cpu() - t0;
+}
+
+static int grid_for(mulred_msm_grid *g, mulred_msm_curve c, uint64_t n, int P, unsigned S,
+                    unsigned G)
+{
+    mulred_msm_grid_params p;
+    mulred_msm_grid_defaults(&p, c, MULRED_MSM_INPUT_SYNTHETIC, n, P, 1);
+    p.slices = S, p.groups = G;
+    mulred_error err;
+    return mulred_msm_grid_plan(g, c, &p, &err);
+}
+
+/* The in-process rows: the planner's grid for 2 ranks, then 2x1 and 1x2. */
+static int measure_inprocess(bench_msm_ranks_result *res, mulred_msm_curve c, int log2n, int reps)
+{
+    const uint64_t n = UINT64_C(1) << log2n;
+    const size_t aff = mulred_msm_affine_bytes(c);
+    uint8_t *points = malloc(n * aff);
+    mulred_scalar256 *scalars = malloc(n * sizeof *scalars);
+    mulred_error err;
+    if (!points || !scalars || mulred_msm_synth(points, scalars, c, 1, 0, n, 1, &err)) {
+        free(points), free(scalars);
+        return -1;
+    }
+    mulred_msm_grid one, grids[3];
+    if (grid_for(&one, c, n, 1, 0, 0) || grid_for(&grids[0], c, n, 2, 0, 0) ||
+        grid_for(&grids[1], c, n, 2, 2, 1) || grid_for(&grids[2], c, n, 2, 1, 2)) {
+        free(points), free(scalars);
+        return -1;
+    }
+    double t1[MAX_REPS], sp[3][MAX_REPS], r0[3][MAX_REPS], r1[3][MAX_REPS];
+    for (int k = 0; k < reps; k++) {
+        t1[k] = rank_seconds(c, &one, n, 0, points, scalars);
+        for (int g = 0; g < 3; g++) {
+            r0[g][k] = rank_seconds(c, &grids[g], n, 0, points, scalars);
+            r1[g][k] = rank_seconds(c, &grids[g], n, 1, points, scalars);
+            const double slow = r0[g][k] > r1[g][k] ? r0[g][k] : r1[g][k];
+            sp[g][k] = slow > 0 ? t1[k] / slow : 0;
+        }
+    }
+    res->inproc_one_ms = quantile(t1, reps, 0.5) * 1e3;
+    res->inproc_one_grid = one;
+    for (int g = 0; g < 3; g++) {
+        res->inproc[g].grid = grids[g];
+        res->inproc[g].rank0_ms = quantile(r0[g], reps, 0.5) * 1e3;
+        res->inproc[g].rank1_ms = quantile(r1[g], reps, 0.5) * 1e3;
+        res->inproc[g].speedup = quantile(sp[g], reps, 0.5);
+        res->inproc[g].speedup_p10 = quantile(sp[g], reps, 0.1);
+        res->inproc[g].speedup_p90 = quantile(sp[g], reps, 0.9);
+    }
+    free(points), free(scalars);
+    return 0;
+}
+
+/* ---- child processes under mpirun ---- */
+
+/* `seconds` and the grid of a `mulred msm --json` run, or -1. */
+static double run_msm(const char *cmd, unsigned *slices, unsigned *groups)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    if (pclose(p) != 0) return -1;
+    json_t *v = json_loadb(buf, n, 0, NULL);
+    const json_t *s = json_object_get(v, "seconds"), *g = json_object_get(v, "grid");
+    const double seconds = json_is_number(s) ? json_number_value(s) : -1;
+    *slices = (unsigned)json_integer_value(json_object_get(g, "slices"));
+    *groups = (unsigned)json_integer_value(json_object_get(g, "groups"));
+    json_decref(v);
+    return seconds;
+}
+
+static int measure_mpirun(bench_msm_ranks_result *res, mulred_msm_curve c, int log2n, int reps)
+{
+    char self[4096];
+    const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) return -1;
+    self[len] = '\0';
+    const char *mpiexec = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
+    const char *root = getuid() == 0 ? "--allow-run-as-root" : "";
+    double t[2][MAX_REPS], ratio[MAX_REPS];
+    for (int k = 0; k < reps; k++) {
+        for (int P = 1; P <= 2; P++) {
+            char cmd[8192];
+            snprintf(cmd, sizeof cmd,
+                     "'%s' -n %d --oversubscribe --bind-to none %s -x OMP_NUM_THREADS=1 '%s' msm "
+                     "--curve %s --synthetic %llu --threads 1 --json",
+                     mpiexec, P, root, self, mulred_msm_curve_name(c),
+                     (unsigned long long)(UINT64_C(1) << log2n));
+            t[P - 1][k] = run_msm(cmd, &res->mpirun_slices, &res->mpirun_groups);
+            if (t[P - 1][k] <= 0) {
+                fprintf(stderr, "mulred bench: failed: %s\n", cmd);
+                return -1;
+            }
+        }
+        ratio[k] = t[0][k] / t[1][k];
+    }
+    res->mpirun_one_ms = quantile(t[0], reps, 0.5) * 1e3;
+    res->mpirun_two_ms = quantile(t[1], reps, 0.5) * 1e3;
+    res->mpirun_speedup = quantile(ratio, reps, 0.5);
+    res->mpirun_p10 = quantile(ratio, reps, 0.1);
+    res->mpirun_p90 = quantile(ratio, reps, 0.9);
+    return 0;
+}
+
+int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_msm_curve c, int log2n,
+                                   int reps, bool mpirun)
+{
+    memset(res, 0, sizeof *res);
+    res->curve = c;
+    res->log2n = log2n;
+    if (reps > MAX_REPS) reps = MAX_REPS;
+    res->reps = reps;
+    if (measure_inprocess(res, c, log2n, reps)) return -1;
+    if (mpirun && measure_mpirun(res, c, log2n, reps)) return -1;
+    res->have_mpirun = mpirun;
+    return 0;
+}
+
+/* ---- the command ---- */
+
+static void usage(void)
+{
+    cli_out("Usage: mulred bench msm-ranks [--log2n L] [--reps R] [--no-mpirun] [--json]\n"
+            "\n"
+            "The distributed MSM on 1 vs 2 ranks of one thread, 2^L synthetic points (default\n"
+            "18), both curves: child processes under mpirun (the MSM's own seconds, 1 and 2\n"
+            "ranks taking turns; median of R rounds, default 9, and the spread of the per-round\n"
+            "speedups), and in one process the two ranks' tiles in thread CPU time for the\n"
+            "planner's grid and for the forced grids 2x1 (points only) and 1x2 (windows only).\n"
+            "MPIEXEC overrides the launcher (default mpirun).\n");
+}
+
+static void grid_name(char *out, size_t cap, const mulred_msm_grid *g)
+{
+    snprintf(out, cap, "%ux%u c=%u%s", g->slices, g->groups, g->window_bits, g->glv ? " GLV" : "");
+}
+
+int mulred_bench_msm_ranks(int argc, char **argv)
+{
+    enum { OPT_LOG2N = 256, OPT_REPS, OPT_NOMPI, OPT_JSON };
+    static const struct option opts[] = {{"log2n", required_argument, 0, OPT_LOG2N},
+                                         {"reps", required_argument, 0, OPT_REPS},
+                                         {"no-mpirun", no_argument, 0, OPT_NOMPI},
+                                         {"json", no_argument, 0, OPT_JSON},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int log2n = 18, reps = 9, mpirun = 1, json = 0, c;
+    cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        char *end;
+        long v;
+        switch (c) {
+        case 'h':
+            usage();
+            return MULRED_OK;
+        case OPT_LOG2N:
+        case OPT_REPS:
+            v = strtol(optarg, &end, 10);
+            if (*end || v < (c == OPT_REPS ? 1 : 4) || v > (c == OPT_REPS ? MAX_REPS : 24))
+                return cli_usage_error("bench msm-ranks", "%s: '%s' out of range",
+                                       c == OPT_REPS ? "--reps" : "--log2n", optarg);
+            if (c == OPT_REPS)
+                reps = (int)v;
+            else
+                log2n = (int)v;
+            break;
+        case OPT_NOMPI:
+            mpirun = 0;
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        default:
+            return cli_bad_option("bench msm-ranks", argc, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("bench msm-ranks", "unexpected argument '%s'", argv[optind]);
+    bench_msm_ranks_result res[2];
+    for (int ci = 0; ci < 2; ci++)
+        if (mulred_bench_msm_ranks_measure(&res[ci], (mulred_msm_curve)ci, log2n, reps, mpirun)) {
+            fprintf(stderr, "mulred bench msm-ranks: measurement failed\n");
+            return MULRED_ERUNTIME;
+        }
+    static const char *kinds[3] = {"planner", "points only", "windows only"};
+    if (json) {
+        mulred_json_writer w;
+        mulred_jw_init(&w, stdout);
+        mulred_jw_object_begin(&w, NULL);
+        mulred_jw_int(&w, "log2n", log2n);
+        mulred_jw_int(&w, "reps", reps);
+        mulred_jw_array_begin(&w, "curves");
+        for (int ci = 0; ci < 2; ci++) {
+            const bench_msm_ranks_result *r = &res[ci];
+            char gn[64];
+            mulred_jw_object_begin(&w, NULL);
+            mulred_jw_string(&w, "curve", mulred_msm_curve_name(r->curve));
+            if (r->have_mpirun) {
+                mulred_jw_object_begin(&w, "mpirun");
+                snprintf(gn, sizeof gn, "%ux%u", r->mpirun_slices, r->mpirun_groups);
+                mulred_jw_string(&w, "grid", gn);
+                mulred_jw_double(&w, "ms_1_rank", r->mpirun_one_ms);
+                mulred_jw_double(&w, "ms_2_ranks", r->mpirun_two_ms);
+                mulred_jw_double(&w, "speedup", r->mpirun_speedup);
+                mulred_jw_double(&w, "speedup_p10", r->mpirun_p10);
+                mulred_jw_double(&w, "speedup_p90", r->mpirun_p90);
+                mulred_jw_object_end(&w);
+            }
+            mulred_jw_double(&w, "inprocess_ms_1_rank", r->inproc_one_ms);
+            mulred_jw_array_begin(&w, "inprocess");
+            for (int g = 0; g < 3; g++) {
+                mulred_jw_object_begin(&w, NULL);
+                mulred_jw_string(&w, "kind", kinds[g]);
+                grid_name(gn, sizeof gn, &r->inproc[g].grid);
+                mulred_jw_string(&w, "grid", gn);
+                mulred_jw_double(&w, "rank0_ms", r->inproc[g].rank0_ms);
+                mulred_jw_double(&w, "rank1_ms", r->inproc[g].rank1_ms);
+                mulred_jw_double(&w, "speedup", r->inproc[g].speedup);
+                mulred_jw_double(&w, "speedup_p10", r->inproc[g].speedup_p10);
+                mulred_jw_double(&w, "speedup_p90", r->inproc[g].speedup_p90);
+                mulred_jw_object_end(&w);
+            }
+            mulred_jw_array_end(&w);
+            mulred_jw_object_end(&w);
+        }
+        mulred_jw_array_end(&w);
+        mulred_jw_object_end(&w);
+        mulred_jw_finish(&w);
+        return MULRED_OK;
+    }
+    printf("MSM of 2^%d synthetic points, 1 vs 2 ranks of one thread (medians of %d rounds;\n"
+           "speedup = 1-rank time / 2-rank time, p10-p90 over the rounds)\n\n",
+           log2n, reps);
+    printf("| curve     | how          | grid (2 ranks)    | 1 rank ms | 2 ranks ms        | "
+           "speedup | p10-p90     |\n"
+           "|-----------|--------------|-------------------|-----------|-------------------|"
+           "---------|-------------|\n");
+    for (int ci = 0; ci < 2; ci++) {
+        const bench_msm_ranks_result *r = &res[ci];
+        char gn[64], two[48];
+        if (r->have_mpirun) {
+            snprintf(gn, sizeof gn, "%ux%u", r->mpirun_slices, r->mpirun_groups);
+            snprintf(two, sizeof two, "%.1f", r->mpirun_two_ms);
+            printf("| %-9s | mpirun       | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   |\n",
+                   mulred_msm_curve_name(r->curve), gn, r->mpirun_one_ms, two, r->mpirun_speedup,
+                   r->mpirun_p10, r->mpirun_p90);
+        }
+        for (int g = 0; g < 3; g++) {
+            grid_name(gn, sizeof gn, &r->inproc[g].grid);
+            snprintf(two, sizeof two, "%.1f + %.1f", r->inproc[g].rank0_ms, r->inproc[g].rank1_ms);
+            printf("| %-9s | %-12s | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   |\n",
+                   mulred_msm_curve_name(r->curve), g == 0 ? "in-process" : kinds[g], gn,
+                   r->inproc_one_ms, two, r->inproc[g].speedup, r->inproc[g].speedup_p10,
+                   r->inproc[g].speedup_p90);
+        }
+    }
+    printf("\nmpirun rows: wall seconds of the MSM (tiles and reduce) in fresh processes; "
+           "in-process rows:\nthread CPU time of each rank's tile computed in turn (2 ranks' "
+           "time = the slower one).\n");
+    return MULRED_OK;
+}

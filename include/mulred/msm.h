@@ -1,0 +1,258 @@
+/* Multi-scalar multiplication on G1 of BLS12-381 and BN254: R = Σ sᵢ·Pᵢ.
+ *
+ * VARIABLE TIME. Every function here branches on the scalars and on the points (bucket
+ * indices are scalar digits; memory is addressed by them): use it on public data only (KZG
+ * commitments, provers' public inputs, verification), never on secret scalars.
+ *
+ * Inputs
+ *   points   mulred_G_affine (include/mulred/curve.h): Montgomery coordinates, fully reduced;
+ *            the point at infinity is (0, 0) and is allowed anywhere. Points must be in G1,
+ *            the subgroup of order r (unchecked: validate outside data with the curve layer
+ *            first). For other points of the curve the result is unspecified but memory-safe
+ *            (the GLV endomorphism acts as λ only on G1).
+ *   scalars  mulred_scalar256: any 256-bit integer, 4 little-endian 64-bit limbs, NOT
+ *            Montgomery; r, the group order (fr381's or fr254's modulus), need not divide it
+ *            out: the MSM computes Σ (sᵢ mod r)·Pᵢ = Σ sᵢ·Pᵢ.
+ *   G is g1_381 or g1_254 (the functions below exist for both: MULRED_MSM_DECLARE).
+ *
+ * Method (Pippenger with signed digits; src/msm/msm_impl.h has the design and its costs)
+ *   A plan fixes the window width c (1..16), the number of windows W and the bucket form.
+ *   Each scalar is first recoded (reduced mod r, and with GLV split into two halves of about
+ *   128 bits); a recoded scalar k of b bits (b = plan.scalar_bits, k < 2^b) is read as W =
+ *   floor(b/c) + 1 signed Booth digits, window w being
+ *       d_w = v_w + k_(cw−1) − 2^c·k_(cw+c−1),   v_w = bits [cw, cw + c) of k, k_(−1) = 0,
+ *   so d_w ∈ [−2^(c−1), 2^(c−1)] and k = Σ_w d_w·2^(cw). Each digit depends only on c + 1 bits
+ *   of k: there is no carry chain between windows, so any window range can be computed on its
+ *   own from the recoded scalars alone (the top window's digit is never negative because
+ *   k < 2^b <= 2^(cW−1): the carry out of the last window is always 0).
+ *   The digit d of window w sends ±Pᵢ to bucket |d| (buckets 1..2^(c−1)); a window's sum is
+ *   Σ_j j·B_j by running sums; R = Σ_w 2^(cw)·S_w.
+ *
+ * Tiles: the unit of threads, ranks and checkpoints
+ *   A tile is (point range) × (window range [window0, window1)) × (bucket range: digit
+ *   magnitudes in [bucket0 + 1, bucket1]). Its result, a Jacobian point, is
+ *       T = Σ_{w = window0}^{window1 − 1} 2^(c·(w − window0)) · Σ_i Σ_{d = d_(i,w), bucket0 < |d|
+ * <= bucket1} d·Pᵢ (with GLV both halves of every scalar, on Pᵢ and on φ(Pᵢ)). The caller
+ * multiplies T by 2^(c·window0) (mulred_G_msm_shift) and adds tile results: the full MSM is the sum
+ * over a partition of points × windows × buckets. Tiles over disjoint ranges are independent;
+ *   threads add their results in a fixed order, so the result never depends on scheduling.
+ *
+ * Memory: kernels allocate nothing; they take caller scratch sized by a _scratch_size query
+ * (8-byte alignment suffices; 64 is faster). The scratch of a tile depends on the plan only
+ * (2^(c−1) buckets and one batch), not on the number of points. Only the recoded scalars
+ * (32 bytes per point) grow with n.
+ * Aliasing: outputs must not overlap inputs unless stated.
+ * Misuse (a plan not made by mulred_G_msm_plan, a tile outside the plan, n above 2^32 − 1 per
+ * tile) prints a message and aborts. No function here fails on data. */
+#ifndef MULRED_MSM_H
+#define MULRED_MSM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mulred/curve.h"
+#include "mulred/mulred.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A 256-bit integer: l[0] least significant. Not reduced, not Montgomery. */
+typedef struct {
+    uint64_t l[4];
+} mulred_scalar256;
+
+/* A recoded scalar (mulred_G_msm_recode): private layout, 32 bytes, valid only with the plan
+ * (curve, GLV choice) it was made for. */
+typedef struct {
+    uint64_t l[4];
+} mulred_msm_rscalar;
+
+/* How buckets accumulate points. */
+typedef enum {
+    MULRED_MSM_BUCKETS_AUTO = 0,
+    /* XYZZ buckets, one mixed addition per point (8M + 2S): no batching, best for small c. */
+    MULRED_MSM_BUCKETS_XYZZ = 1,
+    /* Affine buckets added in batches sharing one inversion (about 6M per point); a point whose
+     * bucket is already in the current batch waits in the collision queue; when the queue is
+     * full it goes to an XYZZ side bucket instead. Best for large c. */
+    MULRED_MSM_BUCKETS_AFFINE = 2,
+} mulred_msm_buckets;
+
+/* Field arithmetic of the batch additions. */
+typedef enum {
+    MULRED_MSM_LANES_AUTO = 0,   /* X8 when the CPU has AVX-512 IFMA, else SCALAR */
+    MULRED_MSM_LANES_SCALAR = 1, /* one field element at a time (portable or MULX kernel) */
+    MULRED_MSM_LANES_X8 = 2,     /* 8 batch pairs per vector op (AVX-512 IFMA); aborts if absent */
+} mulred_msm_lanes;
+
+/* Choices a caller may force (benchmarks, tests); zero-initialised = every choice automatic.
+ * Negative or zero fields mean "automatic". */
+typedef struct {
+    int window_bits; /* c in 1..16; 0 = cost model */
+    int glv;         /* 1 = on, -1 = off, 0 = automatic */
+    mulred_msm_buckets buckets;
+    mulred_msm_lanes lanes;
+    int batch; /* pairs per batch-affine batch (8..4096); 0 = automatic */
+    int queue; /* collision-queue depth (0..4096); -1 = none (every collision
+                * goes to an XYZZ side bucket); 0 = automatic */
+} mulred_msm_options;
+
+/* A plan: every choice fixed. Plain data; build it with mulred_G_msm_plan. */
+typedef struct {
+    uint32_t magic;                 /* identifies the curve; checked by every function */
+    unsigned window_bits;           /* c */
+    unsigned windows;               /* W = floor(scalar_bits / c) + 1 */
+    unsigned buckets;               /* 2^(c−1): bucket magnitudes 1..buckets */
+    unsigned scalar_bits;           /* recoded scalars are < 2^scalar_bits */
+    bool glv;                       /* recoded scalars are GLV halves (points Pᵢ and φ(Pᵢ)) */
+    bool fixed;                     /* a fixed-base plan (mulred_G_msm_fixed_plan) */
+    mulred_msm_buckets bucket_form; /* XYZZ or AFFINE */
+    mulred_msm_lanes lanes;         /* SCALAR or X8 */
+    unsigned batch, queue;          /* batch-affine parameters (queue 0 = none) */
+    unsigned group;                 /* windows accumulated side by side in one pass */
+} mulred_msm_plan;
+
+/* A tile (see the header comment). bucket1 = 0 means all buckets (bucket0 ignored). */
+typedef struct {
+    unsigned window0, window1; /* 0 <= window0 < window1 <= plan.windows */
+    unsigned bucket0, bucket1; /* 0 <= bucket0 < bucket1 <= plan.buckets, or bucket1 = 0 */
+} mulred_msm_tile;
+
+#define MULRED_MSM_DECLARE(G)                                                                      \
+    void mulred_##G##_msm_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);   \
+    double mulred_##G##_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,       \
+                                    unsigned bucket_ranges);                                       \
+    void mulred_##G##_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,    \
+                                 const mulred_msm_plan *plan);                                     \
+    size_t mulred_##G##_msm_tile_scratch_size(const mulred_msm_plan *plan);                        \
+    void mulred_##G##_msm_tile_var(mulred_##G##_jacobian *r, const mulred_msm_plan *plan,          \
+                                   const mulred_msm_tile *tile, const mulred_##G##_affine *points, \
+                                   const mulred_msm_rscalar *scalars, size_t n, void *scratch);    \
+    void mulred_##G##_msm_shift(mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a,          \
+                                unsigned bits);                                                    \
+    size_t mulred_##G##_msm_scratch_size(const mulred_msm_plan *plan, size_t n);                   \
+    void mulred_##G##_msm_serial_var(mulred_##G##_jacobian *r, const mulred_msm_plan *plan,        \
+                                     const mulred_##G##_affine *points,                            \
+                                     const mulred_scalar256 *scalars, size_t n, void *scratch);    \
+    int mulred_##G##_msm_var(mulred_##G##_jacobian *r, const mulred_##G##_affine *points,          \
+                             const mulred_scalar256 *scalars, size_t n,                            \
+                             const mulred_msm_options *opts, int threads, mulred_error *err);      \
+    void mulred_##G##_msm_fixed_plan(mulred_msm_plan *plan, size_t n,                              \
+                                     const mulred_msm_options *opts);                              \
+    size_t mulred_##G##_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);               \
+    size_t mulred_##G##_msm_fixed_build_scratch_size(size_t n);                                    \
+    void mulred_##G##_msm_fixed_table_build(                                                       \
+        mulred_##G##_affine *table, const mulred_msm_plan *plan,                                   \
+        const mulred_##G##_affine *points, size_t n, void *scratch);                               \
+    size_t mulred_##G##_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);             \
+    void mulred_##G##_msm_fixed_var(mulred_##G##_jacobian *r, const mulred_msm_plan *plan,         \
+                                    const mulred_##G##_affine *table,                              \
+                                    const mulred_scalar256 *scalars, size_t n, void *scratch);
+
+/* The functions, for G in {g1_381, g1_254}:
+ *
+ * void mulred_G_msm_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+ *   The plan for an MSM of n points (n = the points one tile set covers: for a distributed
+ *   MSM, the points of one slice). opts may be NULL (all automatic). Forced choices are
+ *   honoured when valid and abort otherwise (X8 lanes on a CPU without IFMA, c outside 1..16).
+ *   The automatic window width minimises the cost model below. Automatic choices depend on
+ *   the CPU (8-lane kernels or not): the ranks of one distributed MSM must share one plan (make
+ *   it once and send it, or force window_bits and glv), since recoded scalars and tiles are
+ *   only meaningful under the plan that made them.
+ *
+ * double mulred_G_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
+ *                             unsigned bucket_ranges);
+ *   The cost model: estimated single-thread nanoseconds of tiles covering n points, `windows`
+ *   windows and each window split into `bucket_ranges` bucket ranges, on the machine the
+ *   constants were measured on (src/msm/msm_impl.h tabulates them). For planners comparing
+ *   grids (ratios matter, not absolute values).
+ *
+ * void mulred_G_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
+ *                          const mulred_msm_plan *plan);
+ *   out[i] = the recoded in[i] for i < n (reduced mod r; GLV halves when plan->glv). out may
+ *   equal in (in place, cast) but must not otherwise overlap it. About 20-100 ns per scalar.
+ *
+ * size_t mulred_G_msm_tile_scratch_size(const mulred_msm_plan *plan);
+ * void mulred_G_msm_tile_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
+ *                            const mulred_msm_tile *tile, const mulred_G_affine *points,
+ *                            const mulred_msm_rscalar *scalars, size_t n, void *scratch);
+ *   r = the tile result T above over points[0..n) and scalars[0..n) (recoded with this plan).
+ *   n may be 0 (r = infinity); n <= 2^32 − 1. scratch: tile_scratch_size(plan) bytes.
+ *
+ * void mulred_G_msm_shift(mulred_G_jacobian *r, const mulred_G_jacobian *a, unsigned bits);
+ *   r = 2^bits·a (bits doublings). r may alias a.
+ *
+ * size_t mulred_G_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
+ * void mulred_G_msm_serial_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
+ *                              const mulred_G_affine *points, const mulred_scalar256 *scalars,
+ *                              size_t n, void *scratch);
+ *   r = Σ_{i<n} (scalars[i] mod r)·points[i] on the calling thread: recode, one tile per
+ *   window, Horner over the windows. scratch: msm_scratch_size(plan, n) bytes (the tile scratch
+ *   plus 32n bytes of recoded scalars).
+ *
+ * int mulred_G_msm_var(mulred_G_jacobian *r, const mulred_G_affine *points,
+ *                      const mulred_scalar256 *scalars, size_t n,
+ *                      const mulred_msm_options *opts, int threads, mulred_error *err);
+ *   The same sum with OpenMP tasks (src/msm/msm_threads.c): tiles over windows, then bucket
+ *   ranges, then (only when those are too few for the threads) point ranges, results combined
+ *   in a fixed order, so r is the same for every thread count and schedule. threads: tasks
+ *   for at most that many threads; 0 = omp_get_max_threads(). Safe to call from inside an
+ *   OpenMP parallel region or task (nested): it then creates tasks in the enclosing team under
+ *   a taskgroup instead of a new team, so nothing deadlocks or oversubscribes. Allocates the
+ *   recoded scalars and one scratch per thread; returns MULRED_OK, or MULRED_ERUNTIME (out of
+ *   memory, r untouched).
+ *
+ * Fixed base (points known in advance, many MSMs over them: KZG commitments)
+ *   A table holds 2^(c·w)·Pᵢ for every window w (affine, at table[i·W + w]: point-major, so
+ *   the accumulation reads it sequentially), so the digits of every window go to one bucket
+ *   set: W·n bucket additions and ONE reduction, against W·n additions and W reductions (plus
+ *   the doublings) without it.
+ * void mulred_G_msm_fixed_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+ *   A fixed-base plan for n points (no GLV: opts->glv > 0 aborts; c >= 4, at most 64 windows).
+ * size_t mulred_G_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
+ *   Points in the table: plan->windows · n (96 or 64 bytes each).
+ * size_t mulred_G_msm_fixed_build_scratch_size(size_t n);
+ * void mulred_G_msm_fixed_table_build(mulred_G_affine *table, const mulred_msm_plan *plan,
+ *                                     const mulred_G_affine *points, size_t n, void *scratch);
+ *   Fills the table (c doublings per entry in Jacobian coordinates, one batch normalisation per
+ *   row). The table depends on the points and on plan->window_bits only.
+ * size_t mulred_G_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
+ * void mulred_G_msm_fixed_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
+ *                             const mulred_G_affine *table, const mulred_scalar256 *scalars,
+ *                             size_t n, void *scratch);
+ *   r = Σ_{i<n} (scalars[i] mod r)·points[i] from the table built for those points with this
+ *   plan (or one with the same window_bits). Single-threaded. */
+MULRED_MSM_DECLARE(g1_381)
+MULRED_MSM_DECLARE(g1_254)
+
+/* A window range with threads: the share of one rank of a distributed MSM (a grid of point
+ * slices x window groups, see mulred/msm_grid.h).
+ *
+ * int mulred_G_msm_windows_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
+ *                              unsigned window0, unsigned window1,
+ *                              const mulred_G_affine *points, const mulred_scalar256 *scalars,
+ *                              size_t n, int threads, mulred_error *err);
+ *   r = the tile result T of the tile (points[0..n), windows [window0, window1), all buckets)
+ *   for the plan (made by mulred_G_msm_plan, not fixed-base; 0 <= window0 < window1 <=
+ *   plan->windows, else misuse): Σ_{w=window0}^{window1−1} 2^(c·(w − window0))·S_w. The
+ *   caller multiplies it by 2^(c·window0) (mulred_G_msm_shift). The same OpenMP driver as
+ *   mulred_G_msm_var (which is this function over every window): tiles over the range's
+ *   windows, bucket ranges and point slices, combined in a fixed order, nested-safe. r is the
+ *   same point for every thread count and the same bytes for every run with the same count
+ *   (its Jacobian form follows the split, which follows the thread count). Allocates the
+ *   recoded scalars and one tile scratch per thread; MULRED_OK or MULRED_ERUNTIME (out of
+ *   memory, r untouched). */
+#define MULRED_MSM_WINDOWS_DECLARE(G)                                                              \
+    int mulred_##G##_msm_windows_var(                                                              \
+        mulred_##G##_jacobian *r, const mulred_msm_plan *plan, unsigned window0, unsigned window1, \
+        const mulred_##G##_affine *points, const mulred_scalar256 *scalars, size_t n, int threads, \
+        mulred_error *err);
+MULRED_MSM_WINDOWS_DECLARE(g1_381)
+MULRED_MSM_WINDOWS_DECLARE(g1_254)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,52 @@
+/* Work units and their plan over ranks.
+ *
+ * Every input is cut into numbered work units by its own rule, without knowing the number of
+ * ranks: element files into fixed byte ranges (mulred_element_file_units), synthetic sets into
+ * blocks of MULRED_SYNTH_CHUNK elements (mulred_synth_units), snapshots into their index chunks
+ * (mulred_utxo_source_units), and next MSM into tiles. Units are therefore the same whatever
+ * the rank count, so a checkpoint that records finished units stays valid when a job restarts
+ * on another number of ranks. The plan then gives each rank one contiguous run of units, by one
+ * rule for every source:
+ *
+ *   rank r of P starts at the first unit u whose work before it, cum[u], is at least ⌊W·r/P⌋,
+ *   where W is the total work; rank 0 starts at unit 0 and rank P−1 ends at the last unit.
+ *
+ * Units of equal work (cum[u] = u) make that ⌊n·r/P⌋: mulred_plan_units is this rule without
+ * the array. Pure functions: no MPI, no allocation; thread-safe. Arithmetic is done in 128 bits,
+ * so any n, W < 2^64 and P < 2^31 work. */
+#ifndef MULRED_PLAN_H
+#define MULRED_PLAN_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Units [first, end) of one rank; empty when first == end. */
+typedef struct {
+    uint64_t first, end;
+} mulred_unit_range;
+
+/* Rank `rank`'s share of n units of equal work: [⌊n·rank/P⌋, ⌊n·(rank+1)/P⌋). The shares are
+ * contiguous, in rank order, cover every unit once, and differ in size by at most one.
+ * Misuse (nranks < 1, rank outside [0, nranks)) aborts. */
+mulred_unit_range mulred_plan_units(uint64_t n, int rank, int nranks);
+
+/* Rank `rank`'s share of n units of unequal work given by running totals cum[0..n]: cum[0] = 0,
+ * non-decreasing, cum[u+1] − cum[u] the work of unit u (coins of a snapshot chunk), cum[n] = W.
+ * Contiguous, in rank order, covering every unit once; each rank's work differs from W/P by at
+ * most the largest unit's work. Units of zero work at a boundary go to the later rank.
+ * Time O(log n). Misuse as above, or cum not starting at 0, aborts. */
+mulred_unit_range mulred_plan_weighted(const uint64_t *cum, uint64_t n, int rank, int nranks);
+
+/* The number of units of `unit` items each that hold n items: ⌈n / unit⌉ (unit >= 1). */
+static inline uint64_t mulred_plan_unit_count(uint64_t n, uint64_t unit)
+{
+    return n / unit + (n % unit != 0);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,568 @@
+/* mulred msm: Σ sᵢ·Pᵢ on G1 of BLS12-381 or BN254 over every rank of the MPI job and its OpenMP
+ * threads; also `kind = msm` in a job file (one options struct and one key table for both,
+ * cli/job.h).
+ *
+ * Phases, each timed (min/avg/max over ranks):
+ *   read / generate  hex files: every rank counts the digits of its run of units and the counts
+ *                    are summed over ranks (an allreduce of a vector group), so each rank finds
+ *                    its slice; then each rank reads and decodes its slice (binary files: at
+ *                    once); synthetic sets: each rank generates its slice
+ *   validate         the subgroup check, the points of a slice shared by the ranks of its column
+ *   msm              each rank's tile: its slice x its window group, with its threads, shifted
+ *   reduce           mulred_dist_reduce with the curve's point-addition group
+ * The grid (point slices x window groups, mulred/msm_grid.h) is computed by every rank from
+ * the same inputs; the ranks then check that they agree (a fingerprint's min and max), since a
+ * rank with another grid would silently add the wrong tiles. A failure on any rank is agreed
+ * on by all before the next collective: a bad file ends every rank with exit 2, no result. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/job.h"
+#include "mulred/curve.h"
+#include "mulred/dist.h"
+#include "mulred/msm.h"
+#include "mulred/msm_grid.h"
+#include "mulred/msm_io.h"
+#include "mulred/plan.h"
+#include "util/util.h"
+
+static void msm_usage(void)
+{
+    cli_out(
+        "Usage: mulred msm --curve bls12-381|bn254 (--input FILE [--binary] | --synthetic N\n"
+        "                  [--seed S]) [--threads T] [--grid SxG] [--memory-per-rank BYTES]\n"
+        "                  [--json] [--output FILE]\n"
+        "\n"
+        "Multi-scalar multiplication R = s1*P1 + ... + sk*Pk on G1 of BLS12-381 or BN254\n"
+        "(Pippenger with signed digits, batch-affine buckets, GLV). Under mpirun the ranks form\n"
+        "a grid of point slices x window groups chosen by a cost model; each rank reads or\n"
+        "generates only its slice, computes its tile with its threads, and the partial sums\n"
+        "meet in MPI_Reduce. The result does not depend on the ranks, threads or grid.\n"
+        "Variable time: for public data (commitments, provers' inputs), never secret scalars.\n"
+        "\n"
+        "Inputs (exactly one):\n"
+        "  --input FILE      pairs of a point and a 32-byte big-endian scalar:\n"
+        "                    bls12-381: 160-byte records, the 128-byte EIP-2537 point\n"
+        "                    (x, y: 16 zero bytes + 48 bytes each; all zero = infinity);\n"
+        "                    bn254: 96-byte records, x and y of 32 bytes (EIP-196; (0, 0) =\n"
+        "                    infinity). Hex text (either case; whitespace anywhere and a 0x\n"
+        "                    at the start of a token are ignored), or raw bytes with --binary.\n"
+        "                    Scalars may be any 256-bit value. Every point is checked before\n"
+        "                    any arithmetic (padding, coordinates < p, on the curve, in G1).\n"
+        "                    A regular file: ranks read it at offsets.\n"
+        "  --synthetic N     N valid G1 points and scalars below r generated from (seed, index)\n"
+        "                    on every rank (no file); point i is a known multiple of G\n"
+        "  --seed S          seed of the synthetic set: decimal or 0x hex (default 1)\n"
+        "\n"
+        "Options:\n"
+        "  --curve C         bls12-381 or bn254 (required)\n"
+        "  --binary          --input holds raw bytes, not hex\n"
+        "  --threads T       threads per rank, 1-4096 (default: OMP_NUM_THREADS, else all\n"
+        "                    cores)\n"
+        "  --grid SxG        force S point slices x G window groups (S*G <= ranks, else exit\n"
+        "                    3; the rest idle); default: the grid of least modelled time\n"
+        "  --memory-per-rank BYTES  the most a rank may hold (points, scalars, scratch; 4G =\n"
+        "                    4e9); default 80%% of the node's memory over its ranks\n"
+        "  --json            one JSON object: result, curve, points, seconds (the MSM alone:\n"
+        "                    tiles and reduce, not reading), points_per_second, window, glv,\n"
+        "                    windows, grid, ranks, threads, nodes, phases (read, generate,\n"
+        "                    validate, msm, reduce, total: min/avg/max over ranks), version,\n"
+        "                    git_revision\n"
+        "  --output FILE     write the result to FILE instead of standard output\n"
+        "  -h, --help        this help\n"
+        "A flag may carry a value, as in a job file: --binary=false, --json=true.\n"
+        "\n"
+        "Output: the result as hex: bls12-381 its 128-byte EIP-2537 encoding, bn254 its 64-byte\n"
+        "x || y (all zero: the point at infinity).\n"
+        "Exit status: 0 success, 1 usage error, 2 bad input (the message names the file, the\n"
+        "pair index or byte offset and the failed check; no result is printed), 3 runtime or\n"
+        "MPI failure.\n");
+}
+
+typedef struct {
+    mulred_msm_curve curve;
+    bool has_curve;
+    const char *input;
+    bool binary;
+    uint64_t synthetic, seed;
+    bool has_synthetic;
+    int threads; /* 0: OMP_NUM_THREADS, else all cores */
+    unsigned grid_slices, grid_groups;
+    uint64_t memory; /* 0: from the node's memory */
+} msm_opts;
+
+/* ---- keys ---- */
+
+static int set_curve(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    msm_opts *o = vo;
+    if (mulred_msm_curve_parse(&o->curve, v))
+        return cli_bad_value(p, v, "bls12-381 or bn254", why, cap);
+    o->has_curve = true;
+    return MULRED_OK;
+}
+
+static int set_input(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    const char *kept = cli_parser_path(p, v);
+    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
+    ((msm_opts *)vo)->input = kept;
+    return MULRED_OK;
+}
+
+static int set_binary(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? MULRED_EUSAGE : MULRED_OK;
+}
+
+static int set_synthetic(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    msm_opts *o = vo;
+    if (cli_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap)) return MULRED_EUSAGE;
+    o->has_synthetic = true;
+    return MULRED_OK;
+}
+
+static int set_seed(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? MULRED_EUSAGE
+                                                                               : MULRED_OK;
+}
+
+static int set_threads(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    uint64_t n;
+    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return MULRED_EUSAGE;
+    ((msm_opts *)vo)->threads = (int)n;
+    return MULRED_OK;
+}
+
+/* SxG: two counts from 1 to 2^20 joined by an 'x'. */
+static int set_grid(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    static const char expected[] = "SLICESxGROUPS, two counts from 1 to 1048576: 2x1, 1x4";
+    msm_opts *o = vo;
+    const char *x = strchr(v, 'x');
+    char a[32], b[32];
+    uint64_t s, g;
+    if (!x || (size_t)(x - v) >= sizeof a || strlen(x + 1) >= sizeof b)
+        return cli_bad_value(p, v, expected, why, cap);
+    memcpy(a, v, (size_t)(x - v));
+    a[x - v] = '\0';
+    strcpy(b, x + 1);
+    if (mulred_parse_count(a, &s) || mulred_parse_count(b, &g) || s < 1 || g < 1 ||
+        s > (1u << 20) || g > (1u << 20))
+        return cli_bad_value(p, v, expected, why, cap);
+    o->grid_slices = (unsigned)s;
+    o->grid_groups = (unsigned)g;
+    return MULRED_OK;
+}
+
+static int set_memory(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap) ? MULRED_EUSAGE
+                                                                                     : MULRED_OK;
+}
+
+static const cli_key msm_keys[] = {
+    /* name, flag, repeatable, command line only, setter */
+    {"curve", false, false, false, set_curve},
+    {"input", false, false, false, set_input},
+    {"binary", true, false, false, set_binary},
+    {"synthetic", false, false, false, set_synthetic},
+    {"seed", false, false, false, set_seed},
+    {"threads", false, false, false, set_threads},
+    {"grid", false, false, false, set_grid},
+    {"memory-per-rank", false, false, false, set_memory},
+};
+
+static void msm_defaults(void *vo)
+{
+    msm_opts *o = vo;
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+}
+
+static int msm_check(const void *vo, const char *dash, const char **fault, char *why, size_t cap)
+{
+    const msm_opts *o = vo;
+    if (!o->has_curve) {
+        *fault = NULL;
+        snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
+        return MULRED_EUSAGE;
+    }
+    if (!o->input == !o->has_synthetic) {
+        *fault = o->input ? "synthetic" : NULL;
+        snprintf(why, cap, "give exactly one input: %sinput FILE or %ssynthetic N", dash, dash);
+        return MULRED_EUSAGE;
+    }
+    if (o->binary && !o->input) {
+        *fault = "binary";
+        snprintf(why, cap, "%sbinary applies to %sinput", dash, dash);
+        return MULRED_EUSAGE;
+    }
+    return MULRED_OK;
+}
+
+/* ---- run ---- */
+
+enum { PH_READ, PH_GENERATE, PH_VALIDATE, PH_MSM, PH_REDUCE, PH_TOTAL, NPHASES };
+static const char *phase_names[NPHASES] = {"read", "generate", "validate",
+                                           "msm",  "reduce",   "total"};
+
+typedef struct {
+    char hex[2 * 128 + 1];
+    uint64_t points;
+    int ranks, threads, nodes;
+    mulred_msm_grid grid;
+    double phases[NPHASES][3];
+    double seconds; /* rank 0: from the validated inputs to the reduced result */
+} msm_result;
+
+/* A Jacobian point of either curve. */
+typedef struct {
+    uint64_t l[18];
+} msm_jac;
+
+/* Per-curve entry points. */
+typedef struct {
+    void (*plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+    int (*windows)(void *r, const mulred_msm_plan *plan, unsigned w0, unsigned w1,
+                   const void *points, const mulred_scalar256 *scalars, size_t n, int threads,
+                   mulred_error *err);
+    void (*shift)(void *r, const void *a, unsigned bits);
+    size_t result_bytes;
+    void (*encode)(uint8_t *out, const void *jac);
+} msm_ops;
+
+static int g381_windows(void *r, const mulred_msm_plan *plan, unsigned w0, unsigned w1,
+                        const void *points, const mulred_scalar256 *scalars, size_t n, int threads,
+                        mulred_error *err)
+{
+    return mulred_g1_381_msm_windows_var(r, plan, w0, w1, points, scalars, n, threads, err);
+}
+static void g381_shift(void *r, const void *a, unsigned bits)
+{
+    mulred_g1_381_msm_shift(r, a, bits);
+}
+static void g381_encode(uint8_t *out, const void *jac)
+{
+    mulred_g1_381_affine a;
+    mulred_g1_381_jacobian_to_affine(&a, jac);
+    mulred_g1_381_encode_eip2537(out, &a);
+}
+static int g254_windows(void *r, const mulred_msm_plan *plan, unsigned w0, unsigned w1,
+                        const void *points, const mulred_scalar256 *scalars, size_t n, int threads,
+                        mulred_error *err)
+{
+    return mulred_g1_254_msm_windows_var(r, plan, w0, w1, points, scalars, n, threads, err);
+}
+static void g254_shift(void *r, const void *a, unsigned bits)
+{
+    mulred_g1_254_msm_shift(r, a, bits);
+}
+static void g254_encode(uint8_t *out, const void *jac)
+{
+    mulred_g1_254_affine a;
+    mulred_g1_254_jacobian_to_affine(&a, jac);
+    mulred_g1_254_encode_eip196(out, &a);
+}
+
+static const msm_ops ops[2] = {
+    {mulred_g1_381_msm_plan, g381_windows, g381_shift, 128, g381_encode},
+    {mulred_g1_254_msm_plan, g254_windows, g254_shift, 64, g254_encode},
+};
+
+/* Digit counts of a hex pair file summed over ranks: a vector of u64 as one group element. */
+static void counts_identity(void *elem, const mulred_group *g)
+{
+    memset(elem, 0, g->elem_bytes);
+}
+
+static void counts_combine(void *acc, const void *in, const mulred_group *g)
+{
+    uint64_t *a = acc;
+    const uint64_t *b = in;
+    for (size_t i = 0; i < g->elem_bytes / sizeof *a; i++) a[i] += b[i];
+}
+
+/* Every rank counts its run of units; the sums reach every rank; the file learns its pairs. */
+static int index_hex_file(mulred_pair_file *f, int rank, int nranks, mulred_error *err)
+{
+    const uint64_t units = mulred_pair_file_units(f);
+    if (!units) return mulred_dist_agree(err);
+    if (units > (uint64_t)INT32_MAX / sizeof(uint64_t)) {
+        mulred_error_set(err, MULRED_ERUNTIME, "msm: pair file too large to index (%llu units)",
+                         (unsigned long long)units);
+        return mulred_dist_agree(err);
+    }
+    uint64_t *digits = calloc(units, sizeof *digits);
+    if (!digits) mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    const mulred_unit_range r = mulred_plan_units(units, rank, nranks);
+    if (err->status == MULRED_OK) mulred_pair_file_count(digits + r.first, f, r.first, r.end, err);
+    if (mulred_dist_agree(err)) {
+        free(digits);
+        return err->status;
+    }
+    const mulred_group sum = {"digit-counts", units * sizeof *digits, counts_identity,
+                              counts_combine, NULL};
+    if (mulred_dist_allreduce(digits, &sum, err) == MULRED_OK)
+        mulred_pair_file_index(f, digits, err);
+    free(digits);
+    return mulred_dist_agree(err);
+}
+
+/* 80% of the node's memory shared by its ranks. */
+static uint64_t default_memory(int nranks, int nodes)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 0;
+    const uint64_t per_node = (uint64_t)pages * (uint64_t)page / 10 * 8;
+    const uint64_t ranks_here = (uint64_t)((nranks + nodes - 1) / (nodes > 0 ? nodes : 1));
+    return per_node / (ranks_here ? ranks_here : 1);
+}
+
+/* A number every rank computes from its grid; equal on all ranks iff their grids are. */
+static double grid_fingerprint(const mulred_msm_grid *g)
+{
+    uint64_t h = 1469598103934665603ull;
+    const uint64_t v[5] = {g->slices, g->groups, g->window_bits, g->glv, g->top_windows};
+    for (int i = 0; i < 5; i++) h = (h ^ v[i]) * 1099511628211ull;
+    return (double)(h >> 12); /* 52 bits: exact in a double */
+}
+
+static int msm_run(const void *vo, void *vr, mulred_error *err)
+{
+    const msm_opts *o = vo;
+    msm_result *res = vr;
+    memset(res, 0, sizeof *res);
+    const int rank = mulred_dist_rank(), nranks = mulred_dist_size();
+    const mulred_msm_curve c = o->curve;
+    const msm_ops *op = &ops[c];
+    const size_t aff = mulred_msm_affine_bytes(c);
+    /* outside the timed phases, like MPI_Init: the OpenMP team starts */
+    const int T = mulred_msm_threads_start(o->threads);
+    double local[NPHASES] = {0};
+    const double t0 = mulred_wtime();
+
+    mulred_pair_file *file = NULL;
+    void *points = NULL;
+    mulred_scalar256 *scalars = NULL;
+    uint64_t n = o->synthetic;
+    if (o->input) {
+        mulred_pair_file_open(&file, o->input, c, o->binary, 0, err);
+        if (mulred_dist_agree(err) || index_hex_file(file, rank, nranks, err)) goto done;
+        n = mulred_pair_file_pairs(file);
+    }
+
+    /* the grid: the same on every rank, which the ranks check */
+    int nodes = 1;
+    if (mulred_dist_node_count(&nodes, err)) goto done;
+    mulred_msm_grid_params gp;
+    mulred_msm_grid_defaults(&gp, c,
+                             !o->input   ? MULRED_MSM_INPUT_SYNTHETIC
+                             : o->binary ? MULRED_MSM_INPUT_BINARY
+                                         : MULRED_MSM_INPUT_FILE,
+                             n, nranks, T);
+    gp.memory_per_rank = o->memory ? o->memory : default_memory(nranks, nodes);
+    if (o->grid_slices) {
+        if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)nranks) {
+            mulred_error_set(err, MULRED_ERUNTIME,
+                             "msm: --grid %ux%u needs %llu ranks; this job has %d", o->grid_slices,
+                             o->grid_groups, (unsigned long long)o->grid_slices * o->grid_groups,
+                             nranks);
+            mulred_dist_agree(err);
+            goto done;
+        }
+        gp.slices = o->grid_slices, gp.groups = o->grid_groups;
+    }
+    mulred_msm_grid_plan(&res->grid, c, &gp, err);
+    if (mulred_dist_agree(err)) goto done;
+    double fp[3];
+    if (mulred_dist_minavgmax(grid_fingerprint(&res->grid), fp, err)) goto done;
+    if (fp[0] != fp[2]) {
+        mulred_error_set(err, MULRED_ERUNTIME,
+                         "msm: the ranks chose different grids (nodes of different kinds?)");
+        mulred_dist_agree(err);
+        goto done;
+    }
+    const mulred_msm_share share = mulred_msm_grid_share(&res->grid, n, rank);
+    const size_t ns = (size_t)(share.point1 - share.point0);
+
+    /* read or generate the slice */
+    points = malloc(ns * aff + 1);
+    scalars = malloc(ns * sizeof *scalars + 1);
+    if (!points || !scalars) mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
+    const double t1 = mulred_wtime();
+    if (err->status == MULRED_OK) {
+        if (file)
+            mulred_pair_file_read(points, scalars, file, share.point0, share.point1, T, err);
+        else
+            mulred_msm_synth(points, scalars, c, o->seed, share.point0, ns, T, err);
+    }
+    const double t2 = mulred_wtime();
+    local[file ? PH_READ : PH_GENERATE] = t2 - (file ? t0 : t1);
+    if (mulred_dist_agree(err)) goto done;
+
+    /* validate this rank's part of its column's points */
+    const double t2v = mulred_wtime();
+    if (file)
+        mulred_msm_check_subgroup((uint8_t *)points + (share.check0 - share.point0) * aff,
+                                  (size_t)(share.check1 - share.check0), c, share.check0, o->input,
+                                  T, err);
+    local[PH_VALIDATE] = mulred_wtime() - t2v;
+    if (mulred_dist_agree(err)) goto done;
+    const double t3 = mulred_wtime();
+
+    /* the tile: slice x window group, shifted to its windows' weight */
+    msm_jac partial;
+    const mulred_group *group = mulred_msm_point_group(c);
+    group->identity(&partial, group);
+    if (!share.idle && ns) {
+        const mulred_msm_options mo = mulred_msm_grid_options(&res->grid);
+        mulred_msm_plan plan;
+        op->plan(&plan, ns, &mo);
+        if (op->windows(&partial, &plan, share.window0, share.window1, points, scalars, ns, T,
+                        err) == MULRED_OK)
+            op->shift(&partial, &partial, plan.window_bits * share.window0);
+    }
+    local[PH_MSM] = mulred_wtime() - t3;
+    if (mulred_dist_agree(err)) goto done;
+    const double t4 = mulred_wtime();
+    mulred_dist_reduce(&partial, group, 0, err);
+    const double t5 = mulred_wtime();
+    local[PH_REDUCE] = t5 - t4;
+    if (mulred_dist_agree(err)) goto done;
+    if (rank == 0) {
+        uint8_t out[128];
+        op->encode(out, &partial);
+        mulred_hex_encode(res->hex, out, op->result_bytes);
+        res->seconds = t5 - t3;
+    }
+    local[PH_TOTAL] = mulred_wtime() - t0;
+    for (int p = 0; p < NPHASES && err->status == MULRED_OK; p++)
+        mulred_dist_minavgmax(local[p], res->phases[p], err);
+    res->points = n;
+    res->ranks = nranks;
+    res->threads = T;
+    res->nodes = nodes;
+done:
+    free(points);
+    free(scalars);
+    mulred_pair_file_close(file);
+    return err->status;
+}
+
+/* ---- results ---- */
+
+static double points_per_second(const msm_result *res)
+{
+    return res->seconds > 0 ? (double)res->points / res->seconds : 0;
+}
+
+static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
+{
+    const msm_opts *o = vo;
+    const msm_result *res = vr;
+    const mulred_msm_grid *g = &res->grid;
+    mulred_jw_object_begin(w, NULL);
+    mulred_jw_string(w, "result", res->hex);
+    mulred_jw_string(w, "curve", mulred_msm_curve_name(o->curve));
+    mulred_jw_uint(w, "points", res->points);
+    if (o->input) {
+        mulred_jw_string(w, "input", o->input);
+        mulred_jw_bool(w, "binary", o->binary);
+    } else {
+        mulred_jw_uint(w, "synthetic", o->synthetic);
+        mulred_jw_uint(w, "seed", o->seed);
+    }
+    mulred_jw_int(w, "ranks", res->ranks);
+    mulred_jw_int(w, "threads", res->threads);
+    mulred_jw_int(w, "nodes", res->nodes);
+    mulred_jw_double(w, "seconds", res->seconds);
+    mulred_jw_double(w, "points_per_second", points_per_second(res));
+    mulred_jw_int(w, "window", (int)g->window_bits);
+    mulred_jw_bool(w, "glv", g->glv);
+    mulred_jw_int(w, "windows", (int)g->windows);
+    mulred_jw_object_begin(w, "grid");
+    mulred_jw_int(w, "slices", (int)g->slices);
+    mulred_jw_int(w, "groups", (int)g->groups);
+    mulred_jw_int(w, "ranks_used", (int)(g->slices * g->groups));
+    mulred_jw_int(w, "top_group_windows", (int)g->top_windows);
+    mulred_jw_bool(w, "forced", o->grid_slices != 0);
+    /* the model's single-thread seconds: the whole grid (slowest rank + reduce) and the
+     * slowest rank's tile alone (what mulred report --project calibrates against) */
+    mulred_jw_double(w, "model_seconds", g->cost_ns * 1e-9);
+    mulred_jw_double(w, "model_msm_seconds", g->msm_ns * 1e-9);
+    mulred_jw_object_end(w);
+    mulred_jw_object_begin(w, "phases");
+    for (int p = 0; p < NPHASES; p++) {
+        mulred_jw_object_begin(w, phase_names[p]);
+        mulred_jw_double(w, "min", res->phases[p][0]);
+        mulred_jw_double(w, "avg", res->phases[p][1]);
+        mulred_jw_double(w, "max", res->phases[p][2]);
+        mulred_jw_object_end(w);
+    }
+    mulred_jw_object_end(w);
+    mulred_jw_string(w, "version", mulred_version());
+    mulred_jw_string(w, "git_revision", mulred_git_revision());
+    mulred_jw_object_end(w);
+}
+
+static void msm_write_text(FILE *out, const void *vo, const void *vr)
+{
+    const msm_opts *o = vo;
+    const msm_result *res = vr;
+    const mulred_msm_grid *g = &res->grid;
+    char t[32], r[48], in[32], v[32], red[32], tot[32];
+    mulred_format_seconds(t, sizeof t, res->seconds);
+    mulred_format_rate(r, sizeof r, points_per_second(res), "points");
+    mulred_format_seconds(in, sizeof in, res->phases[o->input ? PH_READ : PH_GENERATE][2]);
+    mulred_format_seconds(v, sizeof v, res->phases[PH_VALIDATE][2]);
+    mulred_format_seconds(red, sizeof red, res->phases[PH_REDUCE][2]);
+    mulred_format_seconds(tot, sizeof tot, res->phases[PH_TOTAL][2]);
+    fprintf(out, "msm      %s\n", res->hex);
+    if (o->input)
+        fprintf(out, "input    %s, %llu pairs, curve %s\n", o->input,
+                (unsigned long long)res->points, mulred_msm_curve_name(o->curve));
+    else
+        fprintf(out, "input    %llu synthetic pairs (seed %llu), curve %s\n",
+                (unsigned long long)res->points, (unsigned long long)o->seed,
+                mulred_msm_curve_name(o->curve));
+    fprintf(out, "grid     %u slice%s x %u window group%s; c = %u, %s, %u windows\n", g->slices,
+            g->slices == 1 ? "" : "s", g->groups, g->groups == 1 ? "" : "s", g->window_bits,
+            g->glv ? "GLV" : "no GLV", g->windows);
+    fprintf(out, "layout   %d rank%s x %d thread%s on %d node%s\n", res->ranks,
+            res->ranks == 1 ? "" : "s", res->threads, res->threads == 1 ? "" : "s", res->nodes,
+            res->nodes == 1 ? "" : "s");
+    fprintf(out, "time     msm %s (%s); %s %s, validate %s, reduce %s, total %s\n", t, r,
+            o->input ? "read" : "generate", in, v, red, tot);
+}
+
+static void msm_describe(char *out, size_t cap, const void *vo)
+{
+    snprintf(out, cap, "curve %s", mulred_msm_curve_name(((const msm_opts *)vo)->curve));
+}
+
+const cli_job_kind cli_kind_msm = {
+    .name = "msm",
+    .keys = msm_keys,
+    .nkeys = sizeof msm_keys / sizeof msm_keys[0],
+    .axis = "curve",
+    .opts_size = sizeof(msm_opts),
+    .result_size = sizeof(msm_result),
+    .defaults = msm_defaults,
+    .check = msm_check,
+    .run = msm_run,
+    .write_json = msm_write_json,
+    .write_text = msm_write_text,
+    .describe = msm_describe,
+    .usage = msm_usage,
+};
+
+int mulred_cmd_msm(int argc, char **argv)
+{
+    return cli_run_kind(&cli_kind_msm, argc, argv);
+}

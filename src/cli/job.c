@@ -1,0 +1,426 @@
+/* The command-line driver of a job kind and the job-file reader (see job.h). Both fill the
+ * kind's options struct through its key table, so they accept and reject the same values. */
+#include "cli/job.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "mulred/dist.h"
+#include "util/util.h"
+
+/* ---- the table of kinds ---- */
+
+static const cli_job_kind *const job_kinds[] = {&cli_kind_muhash, &cli_kind_msm};
+#define NKINDS (sizeof job_kinds / sizeof job_kinds[0])
+
+const cli_job_kind *cli_job_kind_find(const char *name)
+{
+    for (size_t i = 0; i < NKINDS; i++)
+        if (strcmp(job_kinds[i]->name, name) == 0) return job_kinds[i];
+    return NULL;
+}
+
+const char *cli_job_kind_names(void)
+{
+    static char names[256];
+    if (!names[0])
+        for (size_t i = 0; i < NKINDS; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     job_kinds[i]->name);
+    return names;
+}
+
+/* ---- output ---- */
+
+static int set_json(void *opts, const char *value, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_bool(&((cli_output_opts *)opts)->json, value, p, why, cap) ? MULRED_EUSAGE
+                                                                                : MULRED_OK;
+}
+
+/* Relative to the current directory, like --output: a result goes where the job is run. */
+static int set_output(void *opts, const char *value, cli_parser *p, char *why, size_t cap)
+{
+    const char *kept = cli_parser_keep(p, value);
+    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
+    ((cli_output_opts *)opts)->output = kept;
+    return MULRED_OK;
+}
+
+const cli_key cli_output_keys[] = {
+    {"json", true, false, false, set_json},
+    {"output", false, false, false, set_output},
+};
+const size_t cli_output_nkeys = sizeof cli_output_keys / sizeof cli_output_keys[0];
+
+FILE *cli_output_open(const char *path, mulred_error *err)
+{
+    if (!path) return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write the result: %s", path,
+                         strerror(errno));
+    return f;
+}
+
+int cli_output_close(FILE *out, const char *path, mulred_error *err)
+{
+    bool ok = !ferror(out);
+    if (out != stdout)
+        ok = fclose(out) == 0 && ok;
+    else
+        ok = fflush(out) == 0 && ok;
+    if (!ok)
+        return mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write the result",
+                                path ? path : "standard output");
+    return MULRED_OK;
+}
+
+/* ---- the command line ---- */
+
+/* Applies one key to opts; value NULL for a flag given without a value (--json). Returns
+ * MULRED_OK, MULRED_EUSAGE (why set) or MULRED_ERUNTIME. */
+static int apply_key(const cli_key *k, void *opts, const char *value, cli_parser *p,
+                     const char *label, char *why, size_t cap)
+{
+    p->label = label;
+    if (!k->flag && !*value)
+        return snprintf(why, cap, "missing value for %s", label), MULRED_EUSAGE;
+    return k->set(opts, k->flag && !value ? "true" : value, p, why, cap);
+}
+
+int cli_apply_key(const cli_key *k, void *opts, const char *value, cli_parser *p, const char *label,
+                  char *why, size_t cap)
+{
+    return apply_key(k, opts, value, p, label, why, cap);
+}
+
+int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
+{
+    /* getopt_long's table: the kind's keys (val 256 + i), the output keys (val 512 + i), help.
+     * A flag takes an optional value (--json, --json=false) so that it accepts exactly what its
+     * job-file form accepts. */
+    struct option *longopts = calloc(kind->nkeys + cli_output_nkeys + 2, sizeof *longopts);
+    void *opts = calloc(1, kind->opts_size), *result = calloc(1, kind->result_size);
+    mulred_error err; /* errors not yet printed; usage errors print at once */
+    mulred_error_clear(&err);
+    cli_parser p = {0};
+    cli_output_opts out = {0};
+    int status = MULRED_OK;
+    if (!longopts || !opts || !result) {
+        status = mulred_error_set(&err, MULRED_ERUNTIME, "out of memory");
+        goto done;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < kind->nkeys; i++)
+        longopts[n++] = (struct option){kind->keys[i].name,
+                                        kind->keys[i].flag ? optional_argument : required_argument,
+                                        NULL, 256 + (int)i};
+    for (size_t i = 0; i < cli_output_nkeys; i++)
+        longopts[n++] = (struct option){
+            cli_output_keys[i].name,
+            cli_output_keys[i].flag ? optional_argument : required_argument, NULL, 512 + (int)i};
+    longopts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    kind->defaults(opts);
+    cli_getopt_reset();
+    int c;
+    char why[512], label[80];
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            kind->usage();
+            goto done;
+        }
+        const cli_key *k;
+        void *target;
+        if (c >= 256 && c < 256 + (int)kind->nkeys)
+            k = &kind->keys[c - 256], target = opts;
+        else if (c >= 512 && c < 512 + (int)cli_output_nkeys)
+            k = &cli_output_keys[c - 512], target = &out;
+        else {
+            status = cli_bad_option(kind->name, argc, argv);
+            goto done;
+        }
+        snprintf(label, sizeof label, "'--%s'", k->name);
+        int rc = apply_key(k, target, optarg, &p, label, why, sizeof why);
+        if (rc == MULRED_EUSAGE) {
+            status = cli_usage_error(kind->name, "%s", why);
+            goto done;
+        }
+        if (rc) {
+            status = mulred_error_set(&err, rc, "%s", why);
+            goto done;
+        }
+    }
+    if (optind < argc) {
+        status = cli_usage_error(kind->name, "unexpected argument '%s'", argv[optind]);
+        goto done;
+    }
+    const char *fault = NULL;
+    if (kind->check(opts, "--", &fault, why, sizeof why)) {
+        status = cli_usage_error(kind->name, "%s", why);
+        goto done;
+    }
+    status = kind->run(opts, result, &err);
+    if (status == MULRED_OK && cli_is_root()) {
+        FILE *f = cli_output_open(out.output, &err);
+        if (!f) {
+            status = err.status;
+            goto done;
+        }
+        if (out.json) {
+            mulred_json_writer w;
+            mulred_jw_init(&w, f);
+            kind->write_json(&w, opts, result);
+            mulred_jw_finish(&w);
+        } else {
+            kind->write_text(f, opts, result);
+        }
+        status = cli_output_close(f, out.output, &err);
+    }
+done:
+    if (err.status != MULRED_OK) cli_report(&err);
+    cli_parser_free(&p);
+    free(longopts), free(opts), free(result);
+    return status;
+}
+
+/* ---- job files ---- */
+
+typedef struct {
+    int line;
+    char *key, *value; /* point into the file's text */
+} job_entry;
+
+static int job_error(mulred_error *err, const cli_job *job, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int job_error(mulred_error *err, const cli_job *job, int line, const char *fmt, ...)
+{
+    char reason[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    return mulred_error_set(err, MULRED_EINPUT, "%s:%d: %s", job->path, line, reason);
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n')) e--;
+    *e = '\0';
+    return s;
+}
+
+/* Splits the text into `key = value` entries (comments and blank lines dropped). */
+static int job_lines(cli_job *job, char *text, job_entry **entries, size_t *n, int *last_line,
+                     mulred_error *err)
+{
+    size_t cap = 0;
+    int line = 0;
+    *entries = NULL;
+    *n = 0;
+    for (char *next = text, *l; (l = next) != NULL;) {
+        line++;
+        char *nl = strchr(l, '\n');
+        next = nl && nl[1] ? nl + 1 : NULL;
+        if (nl) *nl = '\0';
+        char *hash = strchr(l, '#');
+        if (hash) *hash = '\0';
+        char *s = trim(l);
+        if (!*s) continue;
+        char *eq = strchr(s, '=');
+        if (!eq) return job_error(err, job, line, "expected 'key = value', got '%s'", s);
+        *eq = '\0';
+        char *key = trim(s), *value = trim(eq + 1);
+        if (!*key) return job_error(err, job, line, "missing key before '='");
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 32;
+            job_entry *grown = realloc(*entries, cap * sizeof *grown);
+            if (!grown) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+            *entries = grown;
+        }
+        (*entries)[(*n)++] = (job_entry){line, key, value};
+    }
+    *last_line = line;
+    return MULRED_OK;
+}
+
+static void job_key_list(char *out, size_t cap, const cli_job_kind *kind)
+{
+    snprintf(out, cap, "kind");
+    for (size_t i = 0; i < cli_output_nkeys; i++)
+        snprintf(out + strlen(out), cap - strlen(out), ", %s", cli_output_keys[i].name);
+    for (size_t i = 0; i < kind->nkeys; i++)
+        if (!kind->keys[i].command_line_only)
+            snprintf(out + strlen(out), cap - strlen(out), ", %s", kind->keys[i].name);
+}
+
+int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
+{
+    memset(job, 0, sizeof *job);
+    job->path = path;
+    snprintf(job->dir, sizeof job->dir, "%s", path);
+    char *slash = strrchr(job->dir, '/');
+    if (slash)
+        *(slash == job->dir ? slash + 1 : slash) = '\0';
+    else
+        strcpy(job->dir, ".");
+    job->parser.base_dir = job->dir;
+
+    char *text = NULL;
+    size_t len = 0;
+    if (mulred_read_file(path, &text, &len, err)) {
+        if (err->status != MULRED_ERUNTIME) err->status = MULRED_EINPUT; /* unreadable job */
+        return err->status;
+    }
+    if (strlen(text) != len) {
+        free(text);
+        return mulred_error_set(err, MULRED_EINPUT, "%s: contains a NUL byte", path);
+    }
+    job_entry *entries = NULL;
+    size_t n = 0;
+    int last_line = 0, status = job_lines(job, text, &entries, &n, &last_line, err);
+    void *base = NULL, *scratch = NULL;
+    const char *axis_items[CLI_JOB_MAX_RUNS];
+    int naxis = 0, axis_line = 0, kind_line = 0;
+    int *seen = NULL; /* line where each single-valued key of the kind was set */
+    int seen_output[8] = {0};
+    char why[512], label[80];
+
+    /* The kind decides which keys exist, so it is read first. Without one the lines are still
+     * checked in order (as the first kind's) so that their errors come first, then the missing
+     * kind is reported. */
+    const cli_job_kind *kind = NULL;
+    for (size_t i = 0; status == MULRED_OK && i < n; i++) {
+        if (strcmp(entries[i].key, "kind") != 0) continue;
+        if (kind_line)
+            status =
+                job_error(err, job, entries[i].line, "'kind' already set on line %d", kind_line);
+        else if (!*entries[i].value)
+            status = job_error(err, job, entries[i].line, "missing value for 'kind'");
+        else if (!(kind = cli_job_kind_find(entries[i].value)))
+            status = job_error(err, job, entries[i].line, "unsupported kind '%s' (supported: %s)",
+                               entries[i].value, cli_job_kind_names());
+        kind_line = entries[i].line;
+    }
+    const cli_job_kind *k = kind ? kind : cli_job_kind_find("muhash");
+    if (status == MULRED_OK) {
+        base = calloc(1, k->opts_size);
+        scratch = calloc(1, k->opts_size);
+        seen = calloc(k->nkeys + 1, sizeof *seen);
+        if (!base || !scratch || !seen)
+            status = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+        else
+            k->defaults(base);
+    }
+    for (size_t i = 0; status == MULRED_OK && i < n; i++) {
+        job_entry *e = &entries[i];
+        if (strcmp(e->key, "kind") == 0) continue;
+        snprintf(label, sizeof label, "'%s'", e->key);
+        const cli_key *key = cli_key_find(cli_output_keys, cli_output_nkeys, e->key);
+        void *target = &job->out;
+        int *seen_at = key ? &seen_output[key - cli_output_keys] : NULL;
+        if (!key) {
+            key = cli_key_find(k->keys, k->nkeys, e->key);
+            if (key && key->command_line_only) key = NULL;
+            target = base;
+            seen_at = key ? &seen[key - k->keys] : NULL;
+        }
+        if (!key) {
+            char keys[512];
+            job_key_list(keys, sizeof keys, k);
+            status = job_error(err, job, e->line, "unknown key '%s' (keys: %s)", e->key, keys);
+            break;
+        }
+        if (!*e->value) {
+            status = job_error(err, job, e->line, "missing value for '%s'", e->key);
+            break;
+        }
+        if (!key->repeatable && *seen_at) {
+            status = job_error(err, job, e->line, "'%s' already set on line %d", e->key, *seen_at);
+            break;
+        }
+        *seen_at = e->line;
+        int rc;
+        if (k->axis && strcmp(e->key, k->axis) == 0) {
+            /* A list: each item is checked now, applied to its own run below. */
+            axis_line = e->line;
+            rc = MULRED_OK;
+            for (char *save = NULL, *item = strtok_r(e->value, ",", &save); item && !rc;
+                 item = strtok_r(NULL, ",", &save)) {
+                item = trim(item);
+                if (!*item) continue;
+                for (int j = 0; j < naxis; j++)
+                    if (strcmp(axis_items[j], item) == 0) {
+                        snprintf(why, sizeof why, "%s '%s' listed twice", e->key, item);
+                        rc = MULRED_EUSAGE;
+                    }
+                if (!rc && naxis == CLI_JOB_MAX_RUNS) {
+                    snprintf(why, sizeof why, "more than %d values for '%s'", CLI_JOB_MAX_RUNS,
+                             e->key);
+                    rc = MULRED_EUSAGE;
+                }
+                if (!rc) {
+                    memcpy(scratch, base, k->opts_size);
+                    rc = apply_key(key, scratch, item, &job->parser, label, why, sizeof why);
+                }
+                if (!rc) axis_items[naxis++] = item;
+            }
+            if (!rc && naxis == 0) {
+                snprintf(why, sizeof why, "missing value for '%s'", e->key);
+                rc = MULRED_EUSAGE;
+            }
+        } else {
+            rc = apply_key(key, target, e->value, &job->parser, label, why, sizeof why);
+        }
+        if (rc == MULRED_EUSAGE)
+            status = job_error(err, job, e->line, "%s", why);
+        else if (rc)
+            status = mulred_error_set(err, rc, "%s", why);
+    }
+    if (status == MULRED_OK && !kind)
+        status = job_error(err, job, last_line, "missing 'kind' (kind = %s)", cli_job_kind_names());
+    /* One run per axis item (or one run): each is checked as a whole, as the command line is. */
+    for (int r = 0; status == MULRED_OK && r < (naxis ? naxis : 1); r++) {
+        void *opts = malloc(k->opts_size);
+        if (!opts) {
+            status = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+            break;
+        }
+        job->runs[job->nruns++] = opts;
+        memcpy(opts, base, k->opts_size);
+        int rc = MULRED_OK;
+        if (naxis) {
+            snprintf(label, sizeof label, "'%s'", k->axis);
+            rc = apply_key(cli_key_find(k->keys, k->nkeys, k->axis), opts, axis_items[r],
+                           &job->parser, label, why, sizeof why);
+        }
+        const char *fault = NULL;
+        if (!rc) rc = k->check(opts, "", &fault, why, sizeof why);
+        if (rc) {
+            int line = kind_line;
+            const cli_key *fk = fault ? cli_key_find(k->keys, k->nkeys, fault) : NULL;
+            if (fk && k->axis && strcmp(fault, k->axis) == 0 && axis_line)
+                line = axis_line;
+            else if (fk && seen[fk - k->keys])
+                line = seen[fk - k->keys];
+            status = rc == MULRED_EUSAGE ? job_error(err, job, line, "%s", why)
+                                         : mulred_error_set(err, rc, "%s", why);
+        }
+    }
+    MULRED_VERIFY(status != MULRED_OK || (job->nruns >= 1 && job->nruns == (naxis ? naxis : 1)));
+    job->kind = kind;
+    free(base), free(scratch), free(seen), free(entries), free(text);
+    return status;
+}
+
+void cli_job_free(cli_job *job)
+{
+    for (int r = 0; r < job->nruns; r++) free(job->runs[r]);
+    job->nruns = 0;
+    cli_parser_free(&job->parser);
+}

@@ -1,0 +1,97 @@
+/* Kinds of job: what `mulred KIND [options]` computes and what `kind = KIND` in a job file runs,
+ * with one options struct, one key table, one run function and one result writer per kind.
+ *
+ * The command line and job files fill the same options struct through the same keys
+ * (cli/options.h); run() computes on every rank (a collective: all ranks enter it with equal
+ * options) and leaves the result on rank 0; write_json and write_text print it. A new kind is
+ * one more cli_job_kind and one more entry in the table of cli_job_kind_find. */
+#ifndef MULRED_CLI_JOB_H
+#define MULRED_CLI_JOB_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/json.h"
+#include "cli/options.h"
+#include "mulred/mulred.h"
+
+typedef struct {
+    const char *name; /* "muhash": the job's kind and the subcommand */
+    const cli_key *keys;
+    size_t nkeys;
+    /* A key whose job-file value may be a comma-separated list (flavor = bitcoin, kaspa): the
+     * job then runs once per item, in the order written. NULL: none. */
+    const char *axis;
+    size_t opts_size, result_size;
+    void (*defaults)(void *opts);
+    /* Checks the options as a whole once every key is set. Returns MULRED_OK, or
+     * MULRED_EUSAGE with the reason in why and, in *fault, the name of the key at fault (a job
+     * file names the line that set it). dash is "--" on the command line and "" in a job file,
+     * for naming keys in the reason. */
+    int (*check)(const void *opts, const char *dash, const char **fault, char *why, size_t cap);
+    /* Collective. Returns MULRED_OK, or a status with err set (the same status on every rank;
+     * the message on rank 0). result is meaningful on rank 0. */
+    int (*run)(const void *opts, void *result, mulred_error *err);
+    void (*write_json)(mulred_json_writer *w, const void *opts, const void *result);
+    void (*write_text)(FILE *out, const void *opts, const void *result);
+    /* What distinguishes one run of a job from another ("flavor kaspa"). */
+    void (*describe)(char *out, size_t cap, const void *opts);
+    void (*usage)(void);
+} cli_job_kind;
+
+extern const cli_job_kind cli_kind_muhash;
+extern const cli_job_kind cli_kind_msm;
+/* Not a job-file kind (one commitment takes milliseconds): the command line only. */
+extern const cli_job_kind cli_kind_kzg_commit;
+
+/* The kinds a job file may name; NULL when name is none of them. */
+const cli_job_kind *cli_job_kind_find(const char *name);
+/* "muhash" (the names of all kinds, comma-separated, for messages). */
+const char *cli_job_kind_names(void);
+
+/* Where and how a result is printed: --json and --output FILE on the command line, json and
+ * output in a job file (one parser for both). */
+typedef struct {
+    bool json;
+    const char *output; /* NULL: standard output */
+} cli_output_opts;
+extern const cli_key cli_output_keys[];
+extern const size_t cli_output_nkeys;
+
+/* Sets one key from the command line or a job file: value NULL for a flag given without one
+ * (it means true); an empty value is "missing value for LABEL". Returns MULRED_OK,
+ * MULRED_EUSAGE with the reason in why, or MULRED_ERUNTIME. */
+int cli_apply_key(const cli_key *k, void *opts, const char *value, cli_parser *p, const char *label,
+                  char *why, size_t cap);
+
+/* `mulred KIND [options]`: parses argv (argv[0] is the subcommand) with the kind's keys plus
+ * --json, --output FILE and --help, checks, runs on every rank and prints the result on rank
+ * 0. A flag takes an optional value, --json=false, as in a job file. Returns the exit status. */
+int cli_run_kind(const cli_job_kind *kind, int argc, char **argv);
+
+/* Opens the result file on rank 0 (NULL path: stdout). Returns NULL and sets err
+ * (MULRED_ERUNTIME) when it cannot. */
+FILE *cli_output_open(const char *path, mulred_error *err);
+/* Closes what cli_output_open returned; a failed write or close sets err. */
+int cli_output_close(FILE *out, const char *path, mulred_error *err);
+
+/* ---- job files ---- */
+#define CLI_JOB_MAX_RUNS 8
+typedef struct {
+    const char *path; /* the job file as given */
+    const cli_job_kind *kind;
+    void *runs[CLI_JOB_MAX_RUNS]; /* options of each run (kind->opts_size bytes each) */
+    int nruns;
+    cli_output_opts out;
+    cli_parser parser; /* owns the strings the options point to */
+    char dir[4096];    /* the job's directory: relative inputs start there */
+} cli_job;
+
+/* Reads and checks a whole job file before anything runs: `key = value` lines, `#` comments,
+ * keys kind (required), json, output and the keys of the kind. Returns MULRED_OK, or
+ * MULRED_EINPUT with "FILE:LINE: reason" (MULRED_ERUNTIME when out of memory). Every rank
+ * parses the file and reaches the same verdict. cli_job_free releases it either way. */
+int cli_job_parse(cli_job *job, const char *path, mulred_error *err);
+void cli_job_free(cli_job *job);
+
+#endif

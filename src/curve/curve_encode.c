@@ -1,0 +1,146 @@
+/* Encodings of G1 points: ZCash/IETF compressed and EIP-2537 for BLS12-381, EIP-196 for BN254.
+ *
+ * Sources: the ZCash protocol specification (appendix "BLS12-381", point serialization) and
+ * draft-irtf-cfrg-pairing-friendly-curves (appendix C, "ZCash serialization format"); EIP-2537
+ * ("Encoding of G1 points"); EIP-196 ("Encoding"). The decoders treat their input as untrusted
+ * and name the first failed check (curve.h). */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mulred/curve.h"
+#include "mulred/field.h"
+
+const char *mulred_g1_status_text(mulred_g1_status s)
+{
+    switch (s) {
+    case MULRED_G1_OK:
+        return "valid";
+    case MULRED_G1_EFLAGS:
+        return "compression flag not set";
+    case MULRED_G1_EINFINITY:
+        return "non-canonical point at infinity (bits set beside the infinity flag)";
+    case MULRED_G1_EPADDING:
+        return "non-zero padding bytes";
+    case MULRED_G1_ERANGE:
+        return "coordinate not below the field modulus";
+    case MULRED_G1_ECURVE:
+        return "point not on the curve";
+    case MULRED_G1_ESUBGROUP:
+        return "point not in the prime-order subgroup G1";
+    }
+    return "unknown status";
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t z = 0;
+    for (size_t i = 0; i < n; i++) z |= p[i];
+    return z == 0;
+}
+
+/* y is the larger of y and p − y: y > (p − 1)/2 as integers */
+static bool fp381_is_larger(const mulred_fp381 *y)
+{
+    static const uint64_t half[6] = {0xdcff7fffffffd555, 0x0f55ffff58a9ffff, 0xb39869507b587b12,
+                                     0xb23ba5c279c2895f, 0x258dd3db21a5d66b, 0x0d0088f51cbff34d};
+    uint64_t a[6];
+    mulred_fp381_to_limbs(a, y);
+    for (int i = 5; i >= 0; i--)
+        if (a[i] != half[i]) return a[i] > half[i];
+    return false;
+}
+
+/* on_curve: the caller already knows (a decompressed y satisfies the equation) */
+static mulred_g1_status finish_381(mulred_g1_381_affine *r, mulred_g1_381_affine *p, unsigned flags,
+                                   bool on_curve)
+{
+    if (!on_curve && !mulred_g1_381_affine_is_on_curve(p)) {
+        mulred_g1_381_affine_set_infinity(r);
+        return MULRED_G1_ECURVE;
+    }
+    if (!(flags & MULRED_G1_SKIP_SUBGROUP_CHECK) && !mulred_g1_381_affine_in_g1_var(p)) {
+        mulred_g1_381_affine_set_infinity(r);
+        return MULRED_G1_ESUBGROUP;
+    }
+    *r = *p;
+    return MULRED_G1_OK;
+}
+
+mulred_g1_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
+                                                 unsigned flags)
+{
+    const uint8_t top = in[0];
+    mulred_g1_381_affine_set_infinity(r);
+    if (!(top & 0x80)) return MULRED_G1_EFLAGS;
+    if (top & 0x40) {
+        if ((top & 0x3f) || !all_zero(in + 1, 47)) return MULRED_G1_EINFINITY;
+        return MULRED_G1_OK;
+    }
+    uint8_t xb[48];
+    memcpy(xb, in, 48);
+    xb[0] &= 0x1f;
+    mulred_g1_381_affine p;
+    if (!mulred_fp381_from_bytes(&p.x, xb)) return MULRED_G1_ERANGE;
+    /* y² = x³ + 4 */
+    mulred_fp381 rhs, four;
+    mulred_fp381_sqr(&rhs, &p.x);
+    mulred_fp381_mul(&rhs, &rhs, &p.x);
+    mulred_fp381_set_u64(&four, 4);
+    mulred_fp381_add(&rhs, &rhs, &four);
+    if (!mulred_fp381_sqrt(&p.y, &rhs)) return MULRED_G1_ECURVE;
+    if (fp381_is_larger(&p.y) != ((top & 0x20) != 0)) mulred_fp381_neg(&p.y, &p.y);
+    return finish_381(r, &p, flags, true);
+}
+
+void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine *a)
+{
+    if (mulred_g1_381_affine_is_infinity(a)) {
+        memset(out, 0, 48);
+        out[0] = 0xc0;
+        return;
+    }
+    mulred_fp381_to_bytes(out, &a->x);
+    out[0] |= 0x80;
+    if (fp381_is_larger(&a->y)) out[0] |= 0x20;
+}
+
+mulred_g1_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
+                                              unsigned flags)
+{
+    mulred_g1_381_affine_set_infinity(r);
+    if (!all_zero(in, 16) || !all_zero(in + 64, 16)) return MULRED_G1_EPADDING;
+    mulred_g1_381_affine p;
+    if (!mulred_fp381_from_bytes(&p.x, in + 16) || !mulred_fp381_from_bytes(&p.y, in + 80))
+        return MULRED_G1_ERANGE;
+    if (mulred_g1_381_affine_is_infinity(&p)) return MULRED_G1_OK; /* all zero */
+    return finish_381(r, &p, flags, false);
+}
+
+void mulred_g1_381_encode_eip2537(uint8_t out[128], const mulred_g1_381_affine *a)
+{
+    memset(out, 0, 128);
+    if (mulred_g1_381_affine_is_infinity(a)) return;
+    mulred_fp381_to_bytes(out + 16, &a->x);
+    mulred_fp381_to_bytes(out + 80, &a->y);
+}
+
+mulred_g1_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
+                                             unsigned flags)
+{
+    (void)flags;
+    mulred_g1_254_affine_set_infinity(r);
+    mulred_g1_254_affine p;
+    if (!mulred_fp254_from_bytes(&p.x, in) || !mulred_fp254_from_bytes(&p.y, in + 32))
+        return MULRED_G1_ERANGE;
+    if (mulred_g1_254_affine_is_infinity(&p)) return MULRED_G1_OK; /* (0, 0) */
+    if (!mulred_g1_254_affine_is_on_curve(&p)) return MULRED_G1_ECURVE;
+    *r = p;
+    return MULRED_G1_OK;
+}
+
+void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a)
+{
+    mulred_fp254_to_bytes(out, &a->x); /* infinity (0, 0) gives 64 zero bytes */
+    mulred_fp254_to_bytes(out + 32, &a->y);
+}

@@ -1,0 +1,44 @@
+/* Internal: the generic Montgomery multiplication kernels of the field layer (the kernel table
+ * that tests/test_field.c checks against GMP).
+ *
+ * One kernel per limb count n (4 or 6) and path, the modulus a parameter. Every kernel has the
+ * same contract:
+ *
+ *   r = a·b·2^(−64n) mod p, fully reduced: r in [0, p).
+ *   p: n little-endian 64-bit limbs, odd, p < 2^(64n − 1) (so 2p fits n limbs: no carry word is
+ *      needed, see field_portable.c; every field of mulred qualifies).
+ *   n0 = −p^(−1) mod 2^64.
+ *   a, b in [0, p) (a value in [p, 2^(64n)) gives a result < 2p that is not reduced: misuse).
+ *   r may alias a and/or b. No heap, no tables: constant time.
+ *
+ * The MULX kernels use MULX, ADCX and ADOX (inline assembly, which the assembler accepts
+ * whatever the compile flags): call them only when mulred_field_have_mulx() is true.
+ *
+ * Squaring: sqr(r, a) == mul(r, a, a) in value. */
+#ifndef MULRED_FIELD_KERNELS_H
+#define MULRED_FIELD_KERNELS_H
+
+#include <stdint.h>
+
+/* Portable C with unsigned __int128: the interleaved CIOS loop. */
+void mulred_mont_mul4_portable(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
+                               const uint64_t p[4], uint64_t n0);
+void mulred_mont_mul6_portable(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
+                               const uint64_t p[6], uint64_t n0);
+void mulred_mont_sqr4_portable(uint64_t r[4], const uint64_t a[4], const uint64_t p[4],
+                               uint64_t n0);
+void mulred_mont_sqr6_portable(uint64_t r[6], const uint64_t a[6], const uint64_t p[6],
+                               uint64_t n0);
+
+/* x86-64 MULX/ADCX/ADOX (requires BMI2 + ADX). */
+void mulred_mont_mul4_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
+                           const uint64_t p[4], uint64_t n0);
+void mulred_mont_mul6_mulx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
+                           const uint64_t p[6], uint64_t n0);
+void mulred_mont_sqr4_mulx(uint64_t r[4], const uint64_t a[4], const uint64_t p[4], uint64_t n0);
+void mulred_mont_sqr6_mulx(uint64_t r[6], const uint64_t a[6], const uint64_t p[6], uint64_t n0);
+
+/* BMI2 and ADX (the project's cached CPUID probe). */
+int mulred_field_have_mulx(void);
+
+#endif

@@ -1,0 +1,1027 @@
+/* Template of the MSM kernels (include/mulred/msm.h), written once and included by msm.c once
+ * per curve, with:
+ *   G1            the curve (g1_381, g1_254): public names mulred_G1_msm_*
+ *   FP            its base field (fp381, fp254): the inline ops of field/field_internal.h
+ *   FX8           the 8-lane type of FP (fp381x8, fp254x8: field/field_x8.h)
+ *   MSM_MAGIC     plan->magic of this curve
+ *   MSM_R         the group order r (uint64_t[4], the scalar field's modulus)
+ *   MSM_RBITS     bits of r (255, 254)
+ *   MSM_COST      the cost-model constants of this curve (msm_cost, msm.c)
+ *   MSM_GLV_BITS  the bound on the GLV halves of the curve layer's decomposition (< 2^127)
+ *
+ * Design and costs (M, S: one field multiplication, squaring)
+ *
+ * Buckets. Window w sends each point Pᵢ with Booth digit d ≠ 0 to bucket |d| (negated when
+ * d < 0). Two bucket forms:
+ *   XYZZ: one mixed addition per point, 8M + 2S, scalar code. No batching, so it is the form
+ *     for small c, where batches would be short.
+ *   AFFINE (batch-affine): a pair (bucket, point) joins the current batch; a full batch is
+ *     added with one shared inversion (Montgomery's trick): 5M + 1S per pair for the slope and
+ *     result, 3M for the trick, so about 6M per point against 10 for XYZZ, plus one inversion
+ *     per batch. A bucket may appear only once per batch: a point whose bucket is already in
+ *     the batch waits in the collision queue, which refills the next batch first; when the
+ *     queue is full the point goes to an XYZZ side bucket (8M + 2S, folded into the affine
+ *     bucket before the reduction). An empty bucket just takes the point (a copy, no addition).
+ *     With the 8-lane kernels (AVX-512 IFMA, field_x8.h) eight pairs share every vector
+ *     operation: the batch is cut into groups of 8, lane j of the prefix products is its own
+ *     Montgomery chain, and the 8 chain products are inverted together (one gcd). On Zen 5 an
+ *     8-lane multiply costs 6 ns per element against 38 for the scalar 6-limb one (BLS12-381;
+ *     2.5 against 17-25 for BN254), so the 8-lane pair costs about a quarter of the scalar one.
+ *     The rare pairs with equal x (doubling, or P + (−P)) are taken out of the lanes (their
+ *     lane computes a dummy into a sink) and finished by the curve layer's batch addition.
+ *
+ * Reduction of a window: Σ_j j·B_j by running sums (S += B_j, T += S from the top), which is
+ *   inherently serial. With affine buckets it runs on K interleaved segments of L = M/K
+ *   buckets each: step t adds bucket sL + t into S_s for every segment s in one batch, then
+ *   S_s into T_s in a second batch, so 2M batch-affine additions in 2L batches of K pairs. The
+ *   segments meet in a short XYZZ running sum: Σ_j j·B_j = Σ_s T_s + L·Σ_s s·S_s (3K mixed or
+ *   full XYZZ additions). K ≈ sqrt(M) balances the 2L batch inversions against the 3K serial
+ *   XYZZ additions.
+ *
+ * Tiles and windows: every window of a tile is accumulated and reduced in turn (the buckets
+ *   are reused), then the window sums meet by Horner (c doublings per window).
+ *
+ * Everything here is variable time. */
+
+#define MSM_CAT_(a, b) a##b
+#define MSM_CAT(a, b)  MSM_CAT_(a, b)
+#define GPUB(name)     MSM_CAT(MSM_CAT(mulred_, G1), _##name) /* mulred_G1_name */
+#define GA             MSM_CAT(MSM_CAT(mulred_, G1), _affine)
+#define GJ             MSM_CAT(MSM_CAT(mulred_, G1), _jacobian)
+#define GX             MSM_CAT(MSM_CAT(mulred_, G1), _xyzz)
+#define FE             MSM_CAT(mulred_, FP)
+#define F(name)        MSM_CAT(FP, _##name)                    /* inline field op */
+#define X8T            MSM_CAT(mulred_, FX8)                   /* 8-lane type */
+#define X8(name)       MSM_CAT(MSM_CAT(mulred_, FX8), _##name) /* 8-lane op */
+#define MI(name)       MSM_CAT(G1, _msm_##name)                /* file-local helper */
+#define NLIMBS         (sizeof(FE) / 8)
+
+/* Flags of a pair: the point enters negated and/or through the endomorphism φ. */
+#define PAIR_NEG  1u
+#define PAIR_ENDO 2u
+
+/* Bucket flags. */
+#define BUCKET_AFF  1u /* the affine bucket holds a point (else: empty, stale contents) */
+#define BUCKET_SIDE 2u /* the XYZZ side bucket holds a point */
+
+typedef struct {
+    GA *acc;
+    const GA *pt;
+    uint32_t flags;
+} MI(pair);
+
+/* One window of a group: window w, digit magnitudes (b0, b0 + nb], rep replicas of nb slots
+ * from slot base (see window_slots). */
+typedef struct {
+    unsigned w, nb, rep;
+    uint32_t base;
+    const GA *pts; /* point i of this window is pts[i·stride] (fixed base: 2^(cw)·Pᵢ) */
+    size_t stride;
+} MI(win);
+
+/* Segments of the reduction and the chunk of side buckets folded at once. */
+#define MSM_FOLD_CHUNK 64
+
+/* Everything a tile works in, carved from the caller's scratch. */
+typedef struct {
+    const mulred_msm_plan *plan;
+    unsigned G; /* windows in the current group (their slots side by side) */
+    MI(win) win[MSM_MAX_GROUP];
+    GA *bucket;
+    GX *side;
+    uint32_t *mark; /* epoch of the batch a bucket is in */
+    uint8_t *flag;
+    uint32_t epoch;
+    MI(pair) * batch;
+    size_t nbatch, cap;
+    MI(pair) * queue;
+    size_t nqueue, qcap;
+    /* executor (cap_exec = max(batch, segments) pairs) */
+    size_t cap_exec;
+    GA *q;          /* ±φ copies for the scalar path and the equal-x pairs */
+    GA **accs;      /* accumulator pointers for the curve layer's batch addition */
+    const GA **pts; /* point pointers for it */
+    uint8_t *neg;   /* and the signs */
+    void *curve_scratch;
+    MI(pair) * special; /* equal-x pairs taken out of the lanes */
+    X8T *pre, *x1, *y1, *x2, *y2;
+    GA **dst;       /* 8 per group: where each lane's result goes */
+    uint8_t *zmask; /* per group: lanes taken out (equal x) */
+    GA *sink;       /* 8 dummy destinations */
+    X8T *beta8;     /* β in every lane (GLV) */
+    /* reduction */
+    unsigned segments;
+    GA *seg_s, *seg_t;
+    MI(pair) * rpairs;
+    GX *fold_x;
+    GA *fold_a;
+    void *fold_scratch;
+} MI(ctx);
+
+/* ---- small helpers ------------------------------------------------------------------------- */
+
+static inline bool MI(inf)(const GA *a)
+{
+    return F(is_zero)(&a->x) && F(is_zero)(&a->y);
+}
+
+static inline void MI(set_inf)(GA *a)
+{
+    memset(a, 0, sizeof *a);
+}
+
+/* q = ±φ(p) per flags (q may equal p). */
+static inline void MI(apply)(GA *q, const GA *p, uint32_t flags)
+{
+    if (flags & PAIR_ENDO)
+        GPUB(affine_endomorphism)(q, p); /* infinity stays (0, 0) */
+    else if (q != p)
+        *q = *p;
+    if ((flags & PAIR_NEG) && !MI(inf)(q)) F(neg)(&q->y, &q->y);
+}
+
+static void MI(check_plan)(const mulred_msm_plan *plan)
+{
+    if (!plan || plan->magic != MSM_MAGIC)
+        msm_misuse("a plan not made by mulred_%s_msm_plan", MSM_NAME);
+}
+
+/* ---- scratch layout ------------------------------------------------------------------------ */
+
+typedef struct {
+    char *base;
+    size_t off;
+} MI(carver);
+
+static void *MI(carve)(MI(carver) * c, size_t bytes)
+{
+    c->off = (c->off + 63) & ~(size_t)63;
+    void *p = c->base ? c->base + c->off : NULL;
+    c->off += bytes;
+    return p;
+}
+
+static unsigned MI(segments)(unsigned buckets, unsigned batch)
+{
+    /* K ≈ sqrt(3M) rounded to a multiple of 8 (whole 8-lane groups), 8 <= K <= 512 */
+    unsigned k = 8;
+    while (k < 512 && (size_t)(k + 8) * (k + 8) <= 3 * (size_t)buckets) k += 8;
+    (void)batch;
+    return k;
+}
+
+/* Lays out the context over scratch (NULL: only sizes it). Returns the bytes used. */
+static size_t MI(layout)(MI(ctx) * t, const mulred_msm_plan *plan, void *scratch)
+{
+    MI(carver) c = {NULL, 0};
+    if (scratch) c.base = (char *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    const size_t M = (size_t)plan->buckets * plan->group; /* bucket slots */
+    const bool aff = plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE;
+    memset(t, 0, sizeof *t);
+    t->plan = plan;
+    t->side = MI(carve)(&c, M * sizeof(GX));
+    t->flag = MI(carve)(&c, M);
+    t->fold_x = MI(carve)(&c, MSM_FOLD_CHUNK * sizeof(GX));
+    t->fold_a = MI(carve)(&c, MSM_FOLD_CHUNK * sizeof(GA));
+    t->fold_scratch = MI(carve)(&c, GPUB(batch_to_affine_scratch_size)(MSM_FOLD_CHUNK));
+    if (aff) {
+        t->bucket = MI(carve)(&c, M * sizeof(GA));
+        t->mark = MI(carve)(&c, M * sizeof(uint32_t));
+        t->cap = plan->batch;
+        t->qcap = plan->queue;
+        t->batch = MI(carve)(&c, t->cap * sizeof(MI(pair)));
+        t->queue = MI(carve)(&c, (t->qcap ? t->qcap : 1) * sizeof(MI(pair)));
+        t->segments = MI(segments)(plan->buckets, plan->batch);
+        size_t ce = t->cap > t->segments ? t->cap : t->segments;
+        if (ce < MSM_FOLD_CHUNK) ce = MSM_FOLD_CHUNK;
+        t->cap_exec = ce;
+        const size_t nseg = (size_t)t->segments * plan->group;
+        t->seg_s = MI(carve)(&c, nseg * sizeof(GA));
+        t->seg_t = MI(carve)(&c, nseg * sizeof(GA));
+        t->rpairs = MI(carve)(&c, (nseg > ce ? nseg : ce) * sizeof(MI(pair)));
+        t->q = MI(carve)(&c, ce * sizeof(GA));
+        t->accs = MI(carve)(&c, ce * sizeof(GA *));
+        t->pts = MI(carve)(&c, ce * sizeof(GA *));
+        t->neg = MI(carve)(&c, ce);
+        t->curve_scratch = MI(carve)(&c, GPUB(batch_add_affine_scratch_size)(ce));
+        if (plan->lanes == MULRED_MSM_LANES_X8) {
+            const size_t groups = (ce + 7) / 8;
+            t->special = MI(carve)(&c, ce * sizeof(MI(pair)));
+            t->pre = MI(carve)(&c, groups * sizeof(X8T));
+            t->x1 = MI(carve)(&c, groups * sizeof(X8T));
+            t->y1 = MI(carve)(&c, groups * sizeof(X8T));
+            t->x2 = MI(carve)(&c, groups * sizeof(X8T));
+            t->y2 = MI(carve)(&c, groups * sizeof(X8T));
+            t->dst = MI(carve)(&c, groups * 8 * sizeof(GA *));
+            t->zmask = MI(carve)(&c, groups);
+            t->sink = MI(carve)(&c, 8 * sizeof(GA));
+            t->beta8 = MI(carve)(&c, sizeof(X8T));
+        }
+    }
+    return c.off + 64; /* + the alignment of the base */
+}
+
+/* β of the curve layer's φ(x, y) = (βx, y), in every lane: x(φ(G)) / x(G) (one inversion). */
+static void MI(load_beta8)(X8T *beta8)
+{
+    GA g, pg;
+    FE beta;
+    GPUB(generator)(&g);
+    GPUB(affine_endomorphism)(&pg, &g);
+    MSM_CAT(MSM_CAT(mulred_, FP), _inv_var)(&beta, &g.x);
+    F(mul)(&beta, &beta, &pg.x);
+    const uint64_t *bp[8];
+    for (int j = 0; j < 8; j++) bp[j] = beta.l;
+    X8(load)(beta8, bp);
+}
+
+/* ---- executors: n pairs *acc += ±φ(*pt), distinct accs, no pt among the accs ------------ */
+
+/* The scalar path: the curve layer's batch addition over ±φ copies. */
+static void MI(exec_scalar)(MI(ctx) * t, const MI(pair) * pr, size_t m)
+{
+    for (size_t i = 0; i < m; i++) {
+        t->accs[i] = pr[i].acc;
+        t->neg[i] = (uint8_t)(pr[i].flags & PAIR_NEG);
+        if (pr[i].flags & PAIR_ENDO) {
+            MI(apply)(&t->q[i], pr[i].pt, PAIR_ENDO);
+            t->pts[i] = &t->q[i];
+        } else {
+            t->pts[i] = pr[i].pt;
+        }
+    }
+    GPUB(batch_add_affine_signed_var)(t->accs, t->pts, t->neg, m, t->curve_scratch);
+}
+
+/* Loads one group of 8 pairs (lane j: pair lp[j]) into slot g of the 8-lane arrays and
+ * multiplies its slope denominators into the prefix chain. */
+static void MI(x8_forward)(MI(ctx) * t, size_t g, MI(pair) * lp, size_t *nspecial)
+{
+    const uint64_t *sx1[8], *sy1[8], *sx2[8], *sy2[8];
+    unsigned neg = 0, endo = 0;
+    for (int j = 0; j < 8; j++) {
+        sx1[j] = lp[j].acc->x.l;
+        sy1[j] = lp[j].acc->y.l;
+        sx2[j] = lp[j].pt->x.l;
+        sy2[j] = lp[j].pt->y.l;
+        if (lp[j].flags & PAIR_NEG) neg |= 1u << j;
+        if (lp[j].flags & PAIR_ENDO) endo |= 1u << j;
+        t->dst[8 * g + j] = lp[j].acc;
+    }
+    X8T *x1 = &t->x1[g], *y1 = &t->y1[g], *x2 = &t->x2[g], *y2 = &t->y2[g], d;
+    X8(load)(x1, sx1);
+    X8(load)(y1, sy1);
+    X8(load)(x2, sx2);
+    X8(load)(y2, sy2);
+    if (neg) {
+        X8(neg)(&d, y2);
+        X8(select)(y2, y2, &d, neg);
+    }
+    if (endo) {
+        X8(mul)(&d, x2, t->beta8);
+        X8(select)(x2, x2, &d, endo);
+    }
+    X8(sub)(&d, x2, x1);
+    const unsigned z = X8(is_zero_mask)(&d);
+    t->zmask[g] = (uint8_t)z;
+    if (z) {
+        X8T one;
+        X8(set_one)(&one);
+        X8(select)(&d, &d, &one, z);
+        for (int j = 0; j < 8; j++)
+            if (z >> j & 1) {
+                if (lp[j].acc != &t->sink[j]) t->special[(*nspecial)++] = lp[j];
+                t->dst[8 * g + j] = &t->sink[j];
+            }
+    }
+    if (g == 0)
+        t->pre[0] = d;
+    else
+        X8(mul)(&t->pre[g], &t->pre[g - 1], &d);
+}
+
+/* The 8-lane path. Trivial pairs (an infinity) are finished while the groups are formed;
+ * equal-x pairs go to the curve layer's batch addition after the lanes. */
+static void MI(exec_x8)(MI(ctx) * t, const MI(pair) * pr, size_t m)
+{
+    MI(pair) lp[8];
+    size_t g = 0, nspecial = 0;
+    int lane = 0;
+    for (size_t i = 0; i < m; i++) {
+        GA *a = pr[i].acc;
+        const GA *p = pr[i].pt;
+        if (MI(inf)(p)) continue;
+        if (MI(inf)(a)) {
+            MI(apply)(a, p, pr[i].flags);
+            continue;
+        }
+        lp[lane++] = pr[i];
+        if (lane == 8) {
+            MI(x8_forward)(t, g++, lp, &nspecial);
+            lane = 0;
+        }
+    }
+    if (lane) {
+        /* pad with dummy pairs into the sink: x = 0 against x = 1, never equal (the values
+         * need not be points: only the sink sees the results) */
+        static const GA dummy_pt = {.x = {{1}}};
+        for (int j = lane; j < 8; j++) {
+            MI(set_inf)(&t->sink[j]);
+            lp[j] = (MI(pair)){&t->sink[j], &dummy_pt, 0};
+        }
+        MI(x8_forward)(t, g++, lp, &nspecial);
+    }
+    if (g) {
+        X8T inv, dinv, d, lam, x3, t1;
+        X8(inv_var)(&inv, &t->pre[g - 1]);
+        for (size_t k = g; k-- > 0;) {
+            const X8T *x1 = &t->x1[k], *y1 = &t->y1[k], *x2 = &t->x2[k], *y2 = &t->y2[k];
+            if (k > 0) {
+                X8(mul)(&dinv, &inv, &t->pre[k - 1]);
+                X8(sub)(&d, x2, x1);
+                if (t->zmask[k]) {
+                    X8T one;
+                    X8(set_one)(&one);
+                    X8(select)(&d, &d, &one, t->zmask[k]);
+                }
+                X8(mul)(&inv, &inv, &d);
+            } else {
+                dinv = inv;
+            }
+            X8(sub)(&t1, y2, y1);
+            X8(mul)(&lam, &t1, &dinv);
+            X8(sqr)(&t1, &lam);
+            X8(sub)(&t1, &t1, x1);
+            X8(sub)(&x3, &t1, x2);
+            X8(sub)(&t1, x1, &x3);
+            X8(mul)(&t1, &lam, &t1);
+            X8(sub)(&t1, &t1, y1);
+            uint64_t *dx[8], *dy[8];
+            for (int j = 0; j < 8; j++) {
+                dx[j] = t->dst[8 * k + j]->x.l;
+                dy[j] = t->dst[8 * k + j]->y.l;
+            }
+            X8(store)(dx, &x3);
+            X8(store)(dy, &t1);
+        }
+    }
+    if (nspecial) MI(exec_scalar)(t, t->special, nspecial);
+}
+
+static void MI(exec)(MI(ctx) * t, const MI(pair) * pr, size_t m)
+{
+    if (m == 0) return;
+    if (t->plan->lanes == MULRED_MSM_LANES_X8)
+        MI(exec_x8)(t, pr, m);
+    else
+        MI(exec_scalar)(t, pr, m);
+}
+
+/* ---- accumulation ---------------------------------------------------------------------------- */
+
+/* side[b] += ±φ(p) */
+static void MI(side_add)(MI(ctx) * t, uint32_t b, const GA *p, uint32_t flags)
+{
+    GA q;
+    const GA *pp = p;
+    if (flags & PAIR_ENDO) {
+        MI(apply)(&q, p, flags & PAIR_ENDO);
+        pp = &q;
+    }
+    if (!(t->flag[b] & BUCKET_SIDE)) {
+        GPUB(xyzz_from_affine)(&t->side[b], pp);
+        if (flags & PAIR_NEG) GPUB(xyzz_neg)(&t->side[b], &t->side[b]);
+        t->flag[b] |= BUCKET_SIDE;
+    } else if (flags & PAIR_NEG) {
+        GPUB(xyzz_sub_affine)(&t->side[b], &t->side[b], pp);
+    } else {
+        GPUB(xyzz_add_affine)(&t->side[b], &t->side[b], pp);
+    }
+}
+
+/* Executes the batch, then refills the next one from the queue (oldest first); repeats while
+ * the refill fills it. */
+static void MI(flush)(MI(ctx) * t)
+{
+    do {
+        MI(exec)(t, t->batch, t->nbatch);
+        t->nbatch = 0;
+        t->epoch++;
+        size_t keep = 0;
+        for (size_t i = 0; i < t->nqueue; i++) {
+            const MI(pair) e = t->queue[i];
+            const size_t b = (size_t)(e.acc - t->bucket);
+            if (t->mark[b] == t->epoch || t->nbatch == t->cap) {
+                t->queue[keep++] = e;
+            } else {
+                t->mark[b] = t->epoch;
+                t->batch[t->nbatch++] = e;
+            }
+        }
+        t->nqueue = keep;
+    } while (t->nbatch == t->cap);
+}
+
+static inline void MI(schedule)(MI(ctx) * t, uint32_t b, const GA *p, uint32_t flags)
+{
+    if (t->mark[b] == t->epoch) { /* the bucket is in this batch */
+        if (t->nqueue < t->qcap)
+            t->queue[t->nqueue++] = (MI(pair)){&t->bucket[b], p, flags};
+        else
+            MI(side_add)(t, b, p, flags);
+        return;
+    }
+    if (!(t->flag[b] & BUCKET_AFF)) { /* empty: take the point */
+        MI(apply)(&t->bucket[b], p, flags);
+        t->flag[b] |= BUCKET_AFF;
+        return;
+    }
+    t->mark[b] = t->epoch;
+    t->batch[t->nbatch++] = (MI(pair)){&t->bucket[b], p, flags};
+    if (t->nbatch == t->cap) MI(flush)(t);
+}
+
+/* The slots of window j of the current group: digit magnitudes (b0, nb + b0] (the tile's
+ * range cut to what the window can hold: the top window of a b-bit scalar holds b − c·w bits,
+ * so |d| <= 2^(b − c·w), 1 when c divides b), in rep replicas of nb slots from base: the pair
+ * of magnitude m and point i goes to slot base + (m − 1 − b0) + nb·(i mod rep). Few buckets for
+ * many points would make every batch collide, so a narrow window spreads over replicas (a
+ * power of two, up to the window's M slots or 16 batches), summed before the reduction (rep − 1
+ * additions per bucket, at most M). */
+
+static MI(win) MI(window_slots)(const MI(ctx) * t, unsigned w, unsigned j, unsigned b0, unsigned b1)
+{
+    const mulred_msm_plan *plan = t->plan;
+    const unsigned c = plan->window_bits, M = plan->buckets;
+    MI(win) r = {w, 0, 1, j * M, NULL, 1};
+    if (w == plan->windows - 1) {
+        const unsigned top = plan->scalar_bits - c * w; /* < c */
+        if ((1u << top) < b1) b1 = 1u << top;
+    }
+    r.nb = b1 > b0 ? b1 - b0 : 0;
+    if (r.nb && plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+        while ((size_t)r.nb * r.rep * 2 <= M && (size_t)r.nb * r.rep < 16 * (size_t)t->cap)
+            r.rep *= 2;
+    return r;
+}
+
+/* Points per block of the accumulation: the digits of a block are extracted first (a tight
+ * loop over the scalars), then its pairs are scheduled with the bucket and its mark
+ * prefetched MSM_SCHED_AHEAD pairs ahead. */
+#define MSM_BLOCK_PAIRS 512
+#define MSM_SCHED_AHEAD 12
+
+typedef struct {
+    uint32_t slot, flags;
+    const GA *pt;
+} MI(entry);
+
+/* Appends the pair of digit d of window wi (replica of point i) to e. */
+static inline size_t MI(entry_add)(MI(entry) * e, size_t m, int d, const GA *p, uint32_t flags,
+                                   unsigned b0, const MI(win) * wi, size_t i)
+{
+    const unsigned mag = (unsigned)(d < 0 ? -d : d);
+    if (mag <= b0 || mag > b0 + wi->nb) return m; /* also d = 0 */
+    e[m].slot = wi->base + (mag - 1 - b0) + wi->nb * ((uint32_t)i & (wi->rep - 1));
+    e[m].flags = flags ^ (d < 0 ? PAIR_NEG : 0);
+    e[m].pt = p;
+    return m + 1;
+}
+
+/* Accumulates the windows t->win[0..G) of the points into their buckets. */
+static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, unsigned b0)
+{
+    const mulred_msm_plan *plan = t->plan;
+    const unsigned c = plan->window_bits, G = t->G;
+    const bool aff = plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE;
+    const size_t per_point = (size_t)G * (plan->glv ? 2 : 1);
+    const size_t block = per_point < MSM_BLOCK_PAIRS ? MSM_BLOCK_PAIRS / per_point : 1;
+    MI(entry) e[MSM_BLOCK_PAIRS > 2 * MSM_MAX_GROUP ? MSM_BLOCK_PAIRS : 2 * MSM_MAX_GROUP];
+    memset(t->flag, 0, (size_t)plan->group * plan->buckets);
+    t->nbatch = t->nqueue = 0;
+    t->epoch++;
+    for (size_t i0 = 0; i0 < n; i0 += block) {
+        const size_t i1 = i0 + block < n ? i0 + block : n;
+        size_t m = 0;
+        if (plan->glv) {
+            const uint64_t top = ~(UINT64_C(1) << 63);
+            for (size_t i = i0; i < i1; i++) {
+                const uint64_t h1[2] = {k[i].l[0], k[i].l[1] & top},
+                               h2[2] = {k[i].l[2], k[i].l[3] & top};
+                /* the signs of the halves ride in bit 63 of their top limbs (see recode) */
+                const uint32_t s1 = (uint32_t)(k[i].l[1] >> 63), s2 = (uint32_t)(k[i].l[3] >> 63);
+                for (unsigned j = 0; j < G; j++) {
+                    const MI(win) *wi = &t->win[j];
+                    m = MI(entry_add)(e, m, msm_booth_digit(h1, 2, wi->w, c),
+                                      &wi->pts[i * wi->stride], s1 * PAIR_NEG, b0, wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(h2, 2, wi->w, c),
+                                      &wi->pts[i * wi->stride], PAIR_ENDO | s2 * PAIR_NEG, b0, wi,
+                                      i);
+                }
+            }
+        } else {
+            for (size_t i = i0; i < i1; i++)
+                for (unsigned j = 0; j < G; j++) {
+                    const MI(win) *wi = &t->win[j];
+                    m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, wi->w, c),
+                                      &wi->pts[i * wi->stride], 0, b0, wi, i);
+                }
+        }
+        /* infinity needs no test here: the executor skips it, and an empty bucket that takes
+         * it stays infinity */
+        if (!aff) {
+            for (size_t j = 0; j < m; j++) MI(side_add)(t, e[j].slot, e[j].pt, e[j].flags);
+            continue;
+        }
+        for (size_t j = 0; j < m; j++) {
+            if (j + MSM_SCHED_AHEAD < m) {
+                const uint32_t b = e[j + MSM_SCHED_AHEAD].slot;
+                __builtin_prefetch(&t->mark[b], 1);
+                __builtin_prefetch(&t->bucket[b], 1);
+                __builtin_prefetch((const char *)&t->bucket[b] + sizeof(GA) - 1, 1);
+            }
+            MI(schedule)(t, e[j].slot, e[j].pt, e[j].flags);
+        }
+    }
+    if (aff)
+        while (t->nbatch || t->nqueue) MI(flush)(t);
+}
+
+/* ---- reduction ------------------------------------------------------------------------------- */
+
+/* Runs m pairs in executor-sized pieces (the pairs of one call have distinct accumulators). */
+static void MI(exec_all)(MI(ctx) * t, MI(pair) * pr, size_t m)
+{
+    for (size_t o = 0; o < m; o += t->cap_exec)
+        MI(exec)(t, pr + o, m - o < t->cap_exec ? m - o : t->cap_exec);
+}
+
+/* Side buckets are folded into the affine ones (normalised in chunks, then batch-added). */
+static void MI(fold_side)(MI(ctx) * t, uint32_t lo, uint32_t hi)
+{
+    size_t m = 0;
+    uint32_t idx[MSM_FOLD_CHUNK];
+    for (uint32_t j = lo; j <= hi; j++) {
+        if (j < hi && (t->flag[j] & BUCKET_SIDE)) {
+            t->fold_x[m] = t->side[j];
+            idx[m++] = j;
+        }
+        if (m == MSM_FOLD_CHUNK || (j == hi && m)) {
+            GPUB(xyzz_batch_to_affine_var)(t->fold_a, t->fold_x, m, t->fold_scratch);
+            for (size_t i = 0; i < m; i++)
+                t->rpairs[i] = (MI(pair)){&t->bucket[idx[i]], &t->fold_a[i], 0};
+            MI(exec)(t, t->rpairs, m);
+            m = 0;
+        }
+    }
+}
+
+/* out[j] = Σ_i (b0 + i + 1)·B_(j,i) for every window j of the group (affine buckets), as
+ * Jacobian points. The segments of all the windows share each batch. */
+static void MI(reduce_affine)(MI(ctx) * t, GJ *out, unsigned b0)
+{
+    const unsigned G = t->G;
+    unsigned K[MSM_MAX_GROUP], L[MSM_MAX_GROUP], Lmax = 0;
+    for (unsigned j = 0; j < G; j++) {
+        const MI(win) *wi = &t->win[j];
+        const uint32_t slots = wi->nb * wi->rep;
+        for (uint32_t s = wi->base; s < wi->base + slots; s++)
+            if (!(t->flag[s] & BUCKET_AFF)) MI(set_inf)(&t->bucket[s]);
+        MI(fold_side)(t, wi->base, wi->base + slots);
+        /* replicas: halve their number per round, pairs (s, s + half·nb) */
+        for (unsigned half = wi->rep / 2; half >= 1; half /= 2) {
+            const size_t total = (size_t)wi->nb * half;
+            for (size_t o = 0; o < total; o += t->cap_exec) {
+                const size_t len = total - o < t->cap_exec ? total - o : t->cap_exec;
+                GA *bk = t->bucket + wi->base;
+                for (size_t i = 0; i < len; i++)
+                    t->rpairs[i] = (MI(pair)){&bk[o + i], &bk[o + i + total], 0};
+                MI(exec)(t, t->rpairs, len);
+            }
+        }
+        K[j] = t->segments < wi->nb ? t->segments : wi->nb;
+        L[j] = K[j] ? (wi->nb + K[j] - 1) / K[j] : 0;
+        K[j] = L[j] ? (wi->nb + L[j] - 1) / L[j] : 0;
+        if (L[j] > Lmax) Lmax = L[j];
+    }
+    /* running sums on K segments of L buckets per window: step st adds bucket sL + st into
+     * S_s, then S_s into T_s */
+    GA *S = t->seg_s, *T = t->seg_t;
+    for (unsigned j = 0; j < G; j++)
+        for (unsigned s = 0; s < K[j]; s++) {
+            MI(set_inf)(&S[j * t->segments + s]);
+            MI(set_inf)(&T[j * t->segments + s]);
+        }
+    for (unsigned st = Lmax; st-- > 0;) {
+        size_t m = 0;
+        for (unsigned j = 0; j < G; j++) {
+            if (st >= L[j]) continue;
+            for (unsigned s = 0; s < K[j]; s++) {
+                const unsigned i = s * L[j] + st;
+                if (i < t->win[j].nb)
+                    t->rpairs[m++] =
+                        (MI(pair)){&S[j * t->segments + s], &t->bucket[t->win[j].base + i], 0};
+            }
+        }
+        MI(exec_all)(t, t->rpairs, m);
+        m = 0;
+        for (unsigned j = 0; j < G; j++) {
+            if (st >= L[j]) continue;
+            for (unsigned s = 0; s < K[j]; s++)
+                t->rpairs[m++] = (MI(pair)){&T[j * t->segments + s], &S[j * t->segments + s], 0};
+        }
+        MI(exec_all)(t, t->rpairs, m);
+    }
+    /* per window: Σ T_s + L·Σ s·S_s + b0·Σ S_s, a running sum over the segments */
+    for (unsigned j = 0; j < G; j++) {
+        const GA *Sj = S + j * t->segments, *Tj = T + j * t->segments;
+        GX run, u, tsum;
+        GPUB(xyzz_set_infinity)(&run);
+        GPUB(xyzz_set_infinity)(&u);
+        GPUB(xyzz_set_infinity)(&tsum);
+        for (unsigned s = K[j]; s-- > 0;) {
+            GPUB(xyzz_add_affine)(&run, &run, &Sj[s]);
+            if (s) GPUB(xyzz_add)(&u, &u, &run);
+            GPUB(xyzz_add_affine)(&tsum, &tsum, &Tj[s]);
+        }
+        GJ a, b;
+        GPUB(xyzz_to_jacobian)(&out[j], &tsum);
+        GPUB(xyzz_to_jacobian)(&a, &u);
+        if ((L[j] & (L[j] - 1)) == 0) {
+            unsigned sh = 0;
+            while ((1u << sh) < L[j]) sh++;
+            GPUB(msm_shift)(&a, &a, sh);
+        } else {
+            const uint64_t k[4] = {L[j], 0, 0, 0};
+            GPUB(jacobian_mul_var)(&a, &a, k);
+        }
+        GPUB(jacobian_add)(&out[j], &out[j], &a);
+        if (b0) {
+            const uint64_t k[4] = {b0, 0, 0, 0};
+            GPUB(xyzz_to_jacobian)(&b, &run);
+            GPUB(jacobian_mul_var)(&b, &b, k);
+            GPUB(jacobian_add)(&out[j], &out[j], &b);
+        }
+    }
+}
+
+/* The same over XYZZ buckets (the side array), by one running sum per window. */
+static void MI(reduce_xyzz)(MI(ctx) * t, GJ *out, unsigned b0)
+{
+    for (unsigned j = 0; j < t->G; j++) {
+        const MI(win) *wi = &t->win[j];
+        GX run, sum;
+        GPUB(xyzz_set_infinity)(&run);
+        GPUB(xyzz_set_infinity)(&sum);
+        for (unsigned i = wi->nb; i-- > 0;) {
+            if (t->flag[wi->base + i] & BUCKET_SIDE)
+                GPUB(xyzz_add)(&run, &run, &t->side[wi->base + i]);
+            GPUB(xyzz_add)(&sum, &sum, &run);
+        }
+        GPUB(xyzz_to_jacobian)(&out[j], &sum);
+        if (b0) {
+            GJ b;
+            const uint64_t k[4] = {b0, 0, 0, 0};
+            GPUB(xyzz_to_jacobian)(&b, &run);
+            GPUB(jacobian_mul_var)(&b, &b, k);
+            GPUB(jacobian_add)(&out[j], &out[j], &b);
+        }
+    }
+}
+
+/* ---- public functions --------------------------------------------------------------------------
+ */
+
+void GPUB(msm_shift)(GJ *r, const GJ *a, unsigned bits)
+{
+    if (r != a) *r = *a;
+    for (unsigned i = 0; i < bits && !GPUB(jacobian_is_infinity)(r); i++)
+        GPUB(jacobian_double)(r, r);
+}
+
+size_t GPUB(msm_tile_scratch_size)(const mulred_msm_plan *plan)
+{
+    MI(check_plan)(plan);
+    MI(ctx) t;
+    return MI(layout)(&t, plan, NULL);
+}
+
+void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_tile *tile,
+                        const GA *points, const mulred_msm_rscalar *scalars, size_t n,
+                        void *scratch)
+{
+    MI(check_plan)(plan);
+    if (plan->fixed) msm_misuse("a fixed-base plan given to msm_tile_var");
+    unsigned b0 = tile->bucket0, b1 = tile->bucket1;
+    if (b1 == 0) b0 = 0, b1 = plan->buckets;
+    if (tile->window0 >= tile->window1 || tile->window1 > plan->windows || b0 >= b1 ||
+        b1 > plan->buckets)
+        msm_misuse("tile windows [%u, %u) buckets (%u, %u] outside the plan (%u windows, %u "
+                   "buckets)",
+                   tile->window0, tile->window1, b0, b1, plan->windows, plan->buckets);
+    if (n > UINT32_MAX) msm_misuse("tile of %zu points (at most 2^32 - 1)", n);
+    MI(ctx) t;
+    MI(layout)(&t, plan, scratch);
+    if (t.mark) memset(t.mark, 0, (size_t)plan->group * plan->buckets * sizeof *t.mark);
+    if (t.beta8 && plan->glv) MI(load_beta8)(t.beta8);
+    GPUB(jacobian_set_infinity)(r);
+    /* groups of windows from the top; Horner over the windows */
+    for (unsigned hi = tile->window1; hi > tile->window0;) {
+        const unsigned lo = hi - tile->window0 > plan->group ? hi - plan->group : tile->window0;
+        t.G = 0;
+        for (unsigned w = hi; w-- > lo;) {
+            MI(win) wi = MI(window_slots)(&t, w, t.G, b0, b1);
+            wi.pts = points;
+            if (wi.nb) t.win[t.G++] = wi;
+        }
+        GJ s[MSM_MAX_GROUP];
+        if (t.G) {
+            MI(accumulate)(&t, scalars, n, b0);
+            if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+                MI(reduce_affine)(&t, s, b0);
+            else
+                MI(reduce_xyzz)(&t, s, b0);
+        }
+        unsigned j = 0;
+        for (unsigned w = hi; w-- > lo;) {
+            GPUB(msm_shift)(r, r, plan->window_bits);
+            if (j < t.G && t.win[j].w == w) GPUB(jacobian_add)(r, r, &s[j++]);
+        }
+        hi = lo;
+    }
+}
+
+/* Reduction mod r: k < 2^256 < 6r for both curves, so a few subtractions. */
+static void MI(reduce_mod_r)(uint64_t k[4])
+{
+    while (!fe_less_var(k, MSM_R, 4)) {
+        uint64_t borrow = 0;
+        for (int i = 0; i < 4; i++) {
+            const field_u128 x = (field_u128)k[i] - MSM_R[i] - borrow;
+            k[i] = (uint64_t)x;
+            borrow = (uint64_t)(x >> 64) & 1;
+        }
+    }
+}
+
+void GPUB(msm_recode)(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
+                      const mulred_msm_plan *plan)
+{
+    MI(check_plan)(plan);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k[4];
+        memcpy(k, in[i].l, sizeof k);
+        MI(reduce_mod_r)(k);
+        if (plan->glv) {
+            uint64_t k1[2], k2[2];
+            bool n1, n2;
+            GPUB(glv_decompose)(k1, &n1, k2, &n2, k);
+            out[i].l[0] = k1[0];
+            out[i].l[1] = k1[1] | (uint64_t)n1 << 63;
+            out[i].l[2] = k2[0];
+            out[i].l[3] = k2[1] | (uint64_t)n2 << 63;
+        } else {
+            memcpy(out[i].l, k, sizeof k);
+        }
+    }
+}
+
+size_t GPUB(msm_scratch_size)(const mulred_msm_plan *plan, size_t n)
+{
+    return GPUB(msm_tile_scratch_size)(plan) + n * sizeof(mulred_msm_rscalar) + 64;
+}
+
+void GPUB(msm_serial_var)(GJ *r, const mulred_msm_plan *plan, const GA *points,
+                          const mulred_scalar256 *scalars, size_t n, void *scratch)
+{
+    MI(check_plan)(plan);
+    mulred_msm_rscalar *k = (mulred_msm_rscalar *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    void *tile_scratch = k + n;
+    GPUB(msm_recode)(k, scalars, n, plan);
+    const mulred_msm_tile tile = {0, plan->windows, 0, 0};
+    GPUB(msm_tile_var)(r, plan, &tile, points, k, n, tile_scratch);
+}
+
+/* ---- plan and cost model --------------------------------------------------------------------- */
+
+/* The cost model (constants: msm_cost in msm.c). One window accumulating `pairs` pairs into nb
+ * buckets, scanning `digits` digits: */
+static double MI(model_window)(const mulred_msm_plan *p, double pairs, double digits, unsigned nb,
+                               unsigned rep)
+{
+    const msm_cost *cm = &MSM_COST;
+    const int x8 = p->lanes == MULRED_MSM_LANES_X8;
+    double t = digits * cm->scan + p->window_bits * cm->dbl + cm->window;
+    if (p->bucket_form == MULRED_MSM_BUCKETS_XYZZ)
+        return t + pairs * cm->xyzz_add + 2.0 * nb * cm->xyzz_full;
+    const double a = cm->aff_add[x8], inv = cm->inv[x8];
+    t += pairs * (a * (p->glv ? cm->glv_factor : 1.0) + inv / p->batch);
+    t += (rep - 1.0) * nb * (a + inv / p->batch); /* replicas */
+    unsigned K = MI(segments)(p->buckets, p->batch);
+    if (K > nb) K = nb;
+    const double L = K ? (nb + K - 1) / K : 0;
+    /* the group's windows share the 2L reduction batches */
+    t += 2.0 * nb * a + 2.0 * L * inv / p->group + 3.0 * K * cm->xyzz_full;
+    return t;
+}
+
+double GPUB(msm_cost_ns)(const mulred_msm_plan *plan, size_t n, unsigned windows,
+                         unsigned bucket_ranges)
+{
+    MI(check_plan)(plan);
+    if (bucket_ranges == 0) bucket_ranges = 1;
+    const double pts = (double)n * (plan->glv ? 2 : 1);
+    if (plan->fixed) /* one bucket set for every window's table row */
+        return MI(model_window)(plan, pts * plan->windows, pts * plan->windows, plan->buckets, 1);
+    double total = 0;
+    for (unsigned w = 0; w < windows; w++) {
+        unsigned nb = plan->buckets, rep = 1;
+        if (windows == plan->windows && w == windows - 1) { /* the top window, as window_slots */
+            const unsigned top = plan->scalar_bits - plan->window_bits * w;
+            if ((1u << top) < nb) nb = 1u << top;
+            if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+                while ((size_t)nb * rep * 2 <= plan->buckets &&
+                       (size_t)nb * rep < 16 * (size_t)plan->batch)
+                    rep *= 2;
+        }
+        const double per = (double)nb / plan->buckets / bucket_ranges;
+        total +=
+            bucket_ranges * MI(model_window)(plan, pts * per, (double)n, nb / bucket_ranges, rep);
+    }
+    return total;
+}
+
+static void MI(plan_fill)(mulred_msm_plan *p, unsigned c, bool glv, bool fixed,
+                          mulred_msm_buckets form, mulred_msm_lanes lanes,
+                          const mulred_msm_options *o)
+{
+    memset(p, 0, sizeof *p);
+    p->magic = MSM_MAGIC;
+    p->window_bits = c;
+    p->glv = glv;
+    p->fixed = fixed;
+    p->scalar_bits = glv ? MSM_GLV_BITS : MSM_RBITS;
+    p->windows = msm_windows(p->scalar_bits, c);
+    p->buckets = 1u << (c - 1);
+    p->lanes = lanes;
+    if (form == MULRED_MSM_BUCKETS_AUTO)
+        form = c >= MSM_COST.affine_from ? MULRED_MSM_BUCKETS_AFFINE : MULRED_MSM_BUCKETS_XYZZ;
+    p->bucket_form = form;
+    /* batch: long enough to amortise the inversion (one per batch); windows are accumulated
+     * side by side until the bucket slots reach 16 batches, so that a pair collides with one
+     * already in the batch with probability below batch/(2·slots) ≈ 3% (a fixed-base MSM has
+     * one bucket set for all its windows) */
+    const unsigned forced = (unsigned)(o && o->batch > 0 ? o->batch : 0);
+    unsigned batch = forced ? forced : MSM_COST.batch_max;
+    unsigned group = 1;
+    if (form == MULRED_MSM_BUCKETS_AFFINE) {
+        while (!fixed && group < p->windows && group < MSM_MAX_GROUP &&
+               (size_t)group * p->buckets < 16 * (size_t)batch)
+            group++;
+        const size_t slots = (size_t)group * p->buckets;
+        if (!forced && slots < 16 * (size_t)batch)
+            batch = slots / 16 < 32 ? 32 : (unsigned)(slots / 16);
+    }
+    unsigned queue = o && o->queue > 0 ? (unsigned)o->queue : batch / 4;
+    if (o && o->queue < 0) queue = 0;
+    p->batch = batch;
+    p->queue = queue;
+    p->group = group;
+}
+
+static void MI(plan_any)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts,
+                         bool fixed)
+{
+    const mulred_msm_options none = {0};
+    const mulred_msm_options *o = opts ? opts : &none;
+    if (o->window_bits < 0 || o->window_bits > MSM_MAX_WINDOW_BITS)
+        msm_misuse("window_bits %d (1..%d, or 0 for the cost model)", o->window_bits,
+                   MSM_MAX_WINDOW_BITS);
+    if (o->batch && (o->batch < 8 || o->batch > 4096))
+        msm_misuse("batch %d (8..4096, or 0)", o->batch);
+    if (o->queue > 4096) msm_misuse("queue %d (-1..4096)", o->queue);
+    mulred_msm_lanes lanes = o->lanes;
+    if (lanes == MULRED_MSM_LANES_AUTO)
+        lanes = mulred_fieldx8_have_ifma() ? MULRED_MSM_LANES_X8 : MULRED_MSM_LANES_SCALAR;
+    else if (lanes == MULRED_MSM_LANES_X8 && !mulred_fieldx8_have_ifma())
+        msm_misuse("8-lane kernels requested on a CPU without AVX-512 IFMA");
+    else if (lanes != MULRED_MSM_LANES_SCALAR && lanes != MULRED_MSM_LANES_X8)
+        msm_misuse("unknown lanes %d", (int)lanes);
+    if (o->buckets != MULRED_MSM_BUCKETS_AUTO && o->buckets != MULRED_MSM_BUCKETS_XYZZ &&
+        o->buckets != MULRED_MSM_BUCKETS_AFFINE)
+        msm_misuse("unknown bucket form %d", (int)o->buckets);
+    if (fixed && o->glv > 0) msm_misuse("GLV with a fixed-base table");
+    double best = 0;
+    bool have = false;
+    for (int gi = 0; gi < 2; gi++) {
+        const bool glv = gi == 1;
+        if ((o->glv > 0 && !glv) || (o->glv < 0 && glv) || (fixed && glv)) continue;
+        if (o->glv == 0 && glv && !MSM_COST.glv_auto) continue;
+        for (unsigned c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
+            if (o->window_bits && c != (unsigned)o->window_bits) continue;
+            if (fixed && msm_windows(MSM_RBITS, c) > MSM_MAX_GROUP) {
+                if (o->window_bits)
+                    msm_misuse("fixed-base window_bits %d: at most %d windows (c >= 4)",
+                               o->window_bits, MSM_MAX_GROUP);
+                continue;
+            }
+            mulred_msm_plan p;
+            MI(plan_fill)(&p, c, glv, fixed, o->buckets, lanes, o);
+            const double cost = GPUB(msm_cost_ns)(&p, n, p.windows, 1);
+            if (!have || cost < best) {
+                best = cost;
+                *plan = p;
+                have = true;
+            }
+        }
+    }
+}
+
+void GPUB(msm_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts)
+{
+    MI(plan_any)(plan, n, opts, false);
+}
+
+/* ---- fixed base ------------------------------------------------------------------------------ */
+
+void GPUB(msm_fixed_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts)
+{
+    MI(plan_any)(plan, n, opts, true);
+}
+
+size_t GPUB(msm_fixed_table_size)(const mulred_msm_plan *plan, size_t n)
+{
+    MI(check_plan)(plan);
+    return (size_t)plan->windows * n;
+}
+
+size_t GPUB(msm_fixed_build_scratch_size)(size_t n)
+{
+    return n * (sizeof(GJ) + sizeof(GA)) + GPUB(batch_to_affine_scratch_size)(n) + 64;
+}
+
+void GPUB(msm_fixed_table_build)(GA *table, const mulred_msm_plan *plan, const GA *points, size_t n,
+                                 void *scratch)
+{
+    MI(check_plan)(plan);
+    if (!plan->fixed) msm_misuse("msm_fixed_table_build needs a fixed-base plan");
+    GJ *j = (GJ *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    GA *row = (GA *)(j + n);
+    void *norm = row + n;
+    for (size_t i = 0; i < n; i++) {
+        table[i * plan->windows] = points[i];
+        GPUB(jacobian_from_affine)(&j[i], &points[i]);
+    }
+    for (unsigned w = 1; w < plan->windows; w++) {
+        for (size_t i = 0; i < n; i++) GPUB(msm_shift)(&j[i], &j[i], plan->window_bits);
+        GPUB(jacobian_batch_to_affine_var)(row, j, n, norm);
+        for (size_t i = 0; i < n; i++) table[i * plan->windows + w] = row[i];
+    }
+}
+
+size_t GPUB(msm_fixed_scratch_size)(const mulred_msm_plan *plan, size_t n)
+{
+    return GPUB(msm_tile_scratch_size)(plan) + n * sizeof(mulred_msm_rscalar) + 64;
+}
+
+void GPUB(msm_fixed_var)(GJ *r, const mulred_msm_plan *plan, const GA *table,
+                         const mulred_scalar256 *scalars, size_t n, void *scratch)
+{
+    MI(check_plan)(plan);
+    if (!plan->fixed) msm_misuse("msm_fixed_var needs a fixed-base plan");
+    if (n > UINT32_MAX) msm_misuse("fixed-base MSM of %zu points (at most 2^32 - 1)", n);
+    mulred_msm_rscalar *k = (mulred_msm_rscalar *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    GPUB(msm_recode)(k, scalars, n, plan);
+    MI(ctx) t;
+    MI(layout)(&t, plan, k + n);
+    if (t.mark) memset(t.mark, 0, plan->buckets * sizeof *t.mark);
+    /* every window's digits go to the one bucket set, window w reading table row w */
+    t.G = plan->windows;
+    for (unsigned w = 0; w < plan->windows; w++)
+        t.win[w] = (MI(win)){w, plan->buckets, 1, 0, table + w, plan->windows};
+    MI(accumulate)(&t, k, n, 0);
+    t.G = 1;
+    t.win[0] = (MI(win)){0, plan->buckets, 1, 0, NULL, 1};
+    if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+        MI(reduce_affine)(&t, r, 0);
+    else
+        MI(reduce_xyzz)(&t, r, 0);
+}
+
+#undef MSM_CAT_
+#undef MSM_CAT
+#undef GPUB
+#undef GA
+#undef GJ
+#undef GX
+#undef FE
+#undef F
+#undef X8T
+#undef X8
+#undef MI
+#undef NLIMBS
+#undef PAIR_NEG
+#undef PAIR_ENDO
+#undef BUCKET_AFF
+#undef BUCKET_SIDE
+#undef MSM_FOLD_CHUNK

@@ -1,0 +1,58 @@
+/* Internal interface of the msm layer: what msm.c (the kernels), msm_threads.c (the OpenMP
+ * driver) and msm_fixed.c (fixed-base tables, KZG) share. */
+#ifndef MULRED_MSM_INTERNAL_H
+#define MULRED_MSM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mulred/msm.h"
+
+/* plan->magic of each curve ("MSM" and a curve byte). */
+#define MSM_MAGIC_G1_381 UINT32_C(0x4d534d81)
+#define MSM_MAGIC_G1_254 UINT32_C(0x4d534d54)
+
+/* Widest window: Booth digits of c bits have |d| <= 2^(c−1) buckets. */
+#define MSM_MAX_WINDOW_BITS 16
+/* Most windows accumulated side by side in one pass (plan->group). */
+#define MSM_MAX_GROUP 64
+
+/* API misuse: prints "mulred: msm: MESSAGE" and aborts. */
+_Noreturn void msm_misuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The Booth digit of window w (see include/mulred/msm.h) of a k of `limbs` 64-bit limbs
+ * (c·w + c <= 64·limbs + 1 is not required: bits beyond the limbs read as 0). */
+static inline int msm_booth_digit(const uint64_t *k, unsigned limbs, unsigned w, unsigned c)
+{
+    const uint64_t mask = (UINT64_C(2) << c) - 1; /* c + 1 bits */
+    uint64_t t;
+    if (w == 0) {
+        t = (k[0] << 1) & mask;
+    } else {
+        const unsigned lo = c * w - 1, q = lo >> 6, s = lo & 63;
+        t = q < limbs ? k[q] >> s : 0;
+        if (s + c + 1 > 64 && q + 1 < limbs) t |= k[q + 1] << (64 - s);
+        t &= mask;
+    }
+    return (int)((t >> 1) + (t & 1)) - (int)((t >> c) << c);
+}
+
+/* Number of windows for scalar_bits-bit recoded scalars: floor(bits / c) + 1, so that
+ * c·W − 1 >= bits and the top Booth digit never borrows. */
+static inline unsigned msm_windows(unsigned scalar_bits, unsigned c)
+{
+    return scalar_bits / c + 1;
+}
+
+/* How the OpenMP driver cuts an MSM of n points for `threads` threads: every window into
+ * `ranges` bucket ranges (equal counts of digit magnitudes) and the points into `slices`
+ * (equal counts). Tile index = (window·ranges + range)·slices + slice. */
+typedef struct {
+    size_t n;
+    unsigned windows, ranges, slices;
+} msm_split;
+msm_split msm_split_plan(const mulred_msm_plan *plan, size_t n, int threads);
+/* The same for `windows` windows of the plan (a window range: mulred_G_msm_windows_var). */
+msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_t n, int threads);
+
+#endif

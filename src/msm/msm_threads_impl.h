@@ -1,0 +1,181 @@
+/* Template of the OpenMP MSM driver (mulred_G_msm_var, include/mulred/msm.h), included by
+ * msm_threads.c once per curve with G1 set (g1_381, g1_254). Creates threads.
+ *
+ * Work split. The unit is a tile of one window: windows are independent and cost about the
+ * same (n bucket additions plus a reduction of 2^(c−1) buckets), so W tiles, one per window,
+ * keep T threads busy when W >= 2T (tasks are taken dynamically; the imbalance is at most one
+ * window in W/T). With fewer windows each window is also cut into R bucket ranges (digit
+ * magnitudes), R = ceil(2T / W) up to 8: every range rescans the window's n digits (about 3 ns
+ * each against 60-300 ns per bucket addition) but adds only its own points, so nothing is
+ * done twice except the scan. Only when W·8 ranges are still fewer than 2T tasks are the
+ * points cut into slices too (every slice repeats the reduction of its buckets).
+ *
+ * Determinism: tile results are stored by index and summed in a fixed order (slices, then
+ * ranges, within a window; Horner over windows), so the Jacobian result, not only the point,
+ * is the same for every thread count and schedule.
+ *
+ * Nesting: called outside any active parallel region, it starts one team of `threads` and a
+ * single thread creates the tasks; called inside one (a parallel region or a task), it
+ * creates the tasks in the enclosing team under a taskgroup and waits for them there, so the
+ * caller's thread executes tasks while it waits: no new team, no deadlock, no more threads
+ * than the enclosing team has. Scratch is one per executing thread (the thread number of the
+ * team that runs the tasks), allocated when that thread takes its first tile: tiles contain
+ * no task scheduling point, so a thread runs one tile at a time. */
+
+#define MT_CAT_(a, b) a##b
+#define MT_CAT(a, b)  MT_CAT_(a, b)
+#define GPUB(name)    MT_CAT(MT_CAT(mulred_, G1), _##name)
+#define GA            MT_CAT(MT_CAT(mulred_, G1), _affine)
+#define GJ            MT_CAT(MT_CAT(mulred_, G1), _jacobian)
+#define MT(name)      MT_CAT(G1, _mt_##name)
+
+typedef struct {
+    const mulred_msm_plan *plan;
+    unsigned window0; /* tile windows are window0 + the split's window index */
+    const GA *points;
+    const mulred_msm_rscalar *k;
+    msm_split split;
+    GJ *results; /* [window][range][slice] */
+    void **scratch;
+    size_t scratch_bytes;
+    int nslots;
+    _Atomic int failed;
+} MT(job);
+
+static void MT(run_tile)(MT(job) * j, size_t idx)
+{
+    if (atomic_load(&j->failed)) return;
+    const msm_split *s = &j->split;
+    const size_t slice = idx % s->slices, range = idx / s->slices % s->ranges,
+                 w = idx / s->slices / s->ranges;
+    int tid = omp_get_thread_num();
+    if (tid < 0 || tid >= j->nslots) tid = 0; /* not reached: tasks run in the team sized here */
+    if (!j->scratch[tid]) {
+        j->scratch[tid] = malloc(j->scratch_bytes);
+        if (!j->scratch[tid]) {
+            atomic_store(&j->failed, 1);
+            return;
+        }
+    }
+    mulred_msm_tile tile = {j->window0 + (unsigned)w, j->window0 + (unsigned)w + 1, 0, 0};
+    if (s->ranges > 1) {
+        const unsigned M = j->plan->buckets;
+        tile.bucket0 = (unsigned)((uint64_t)M * range / s->ranges);
+        tile.bucket1 = (unsigned)((uint64_t)M * (range + 1) / s->ranges);
+    }
+    const size_t p0 = s->n * slice / s->slices, p1 = s->n * (slice + 1) / s->slices;
+    GPUB(msm_tile_var)
+    (&j->results[idx], j->plan, &tile, j->points + p0, j->k + p0, p1 - p0, j->scratch[tid]);
+}
+
+static void MT(recode_chunk)(MT(job) * j, const mulred_scalar256 *scalars, size_t c)
+{
+    const size_t p0 = c * MSM_RECODE_CHUNK,
+                 p1 = p0 + MSM_RECODE_CHUNK < j->split.n ? p0 + MSM_RECODE_CHUNK : j->split.n;
+    GPUB(msm_recode)((mulred_msm_rscalar *)j->k + p0, scalars + p0, p1 - p0, j->plan);
+}
+
+/* Creates the tasks of the job and waits for them (taskgroup): recoding, then the tiles. */
+static void MT(tasks)(MT(job) * j, const mulred_scalar256 *scalars)
+{
+    const size_t chunks = (j->split.n + MSM_RECODE_CHUNK - 1) / MSM_RECODE_CHUNK;
+#pragma omp taskgroup
+    {
+        for (size_t c = 0; c < chunks; c++) {
+#pragma omp task firstprivate(c) shared(j, scalars)
+            MT(recode_chunk)(j, scalars, c);
+        }
+    }
+    const size_t ntiles = (size_t)j->split.windows * j->split.ranges * j->split.slices;
+#pragma omp taskgroup
+    {
+        for (size_t i = 0; i < ntiles; i++) {
+#pragma omp task firstprivate(i) shared(j)
+            MT(run_tile)(j, i);
+        }
+    }
+}
+
+int GPUB(msm_var)(GJ *r, const GA *points, const mulred_scalar256 *scalars, size_t n,
+                  const mulred_msm_options *opts, int threads, mulred_error *err)
+{
+    mulred_msm_plan plan;
+    GPUB(msm_plan)(&plan, n, opts);
+    return GPUB(msm_windows_var)(r, &plan, 0, plan.windows, points, scalars, n, threads, err);
+}
+
+int GPUB(msm_windows_var)(GJ *r, const mulred_msm_plan *plan_in, unsigned window0, unsigned window1,
+                          const GA *points, const mulred_scalar256 *scalars, size_t n, int threads,
+                          mulred_error *err)
+{
+    const mulred_msm_plan plan = *plan_in;
+    if (plan.fixed || window0 >= window1 || window1 > plan.windows)
+        msm_misuse("msm_windows_var: windows [%u, %u) of a %splan of %u windows", window0, window1,
+                   plan.fixed ? "fixed-base " : "", plan.windows);
+    const int T = threads > 0 ? threads : omp_get_max_threads();
+    const bool nested = omp_in_parallel();
+    if (n == 0) {
+        GPUB(jacobian_set_infinity)(r);
+        return MULRED_OK;
+    }
+    if (T == 1 && !nested) { /* no team at all: one tile over the whole window range */
+        void *scratch = malloc(GPUB(msm_scratch_size)(&plan, n));
+        if (!scratch) return mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
+        mulred_msm_rscalar *k = (mulred_msm_rscalar *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+        GPUB(msm_recode)(k, scalars, n, &plan);
+        const mulred_msm_tile tile = {window0, window1, 0, 0};
+        GPUB(msm_tile_var)(r, &plan, &tile, points, k, n, k + n);
+        free(scratch);
+        return MULRED_OK;
+    }
+    MT(job) j = {.plan = &plan, .window0 = window0, .points = points};
+    j.split = msm_split_windows(&plan, window1 - window0, n, T);
+    j.nslots = nested ? omp_get_num_threads() : T;
+    j.scratch_bytes = GPUB(msm_tile_scratch_size)(&plan);
+    const size_t ntiles = (size_t)j.split.windows * j.split.ranges * j.split.slices;
+    mulred_msm_rscalar *k = malloc(n * sizeof *k);
+    j.k = k;
+    j.results = malloc(ntiles * sizeof *j.results);
+    j.scratch = calloc((size_t)j.nslots, sizeof *j.scratch);
+    atomic_init(&j.failed, 0);
+    int status = MULRED_OK;
+    if (!k || !j.results || !j.scratch) {
+        status = mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
+        goto done;
+    }
+    if (nested) {
+        MT(tasks)(&j, scalars);
+    } else {
+#pragma omp parallel num_threads(T)
+#pragma omp single
+        MT(tasks)(&j, scalars);
+    }
+    if (atomic_load(&j.failed)) {
+        status = mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
+        goto done;
+    }
+    /* Horner over the windows; within a window, ranges then slices in index order */
+    GJ acc;
+    GPUB(jacobian_set_infinity)(&acc);
+    for (unsigned w = j.split.windows; w-- > 0;) {
+        GPUB(msm_shift)(&acc, &acc, plan.window_bits);
+        const size_t base = (size_t)w * j.split.ranges * j.split.slices;
+        for (size_t i = 0; i < (size_t)j.split.ranges * j.split.slices; i++)
+            GPUB(jacobian_add)(&acc, &acc, &j.results[base + i]);
+    }
+    *r = acc;
+done:
+    if (j.scratch)
+        for (int i = 0; i < j.nslots; i++) free(j.scratch[i]);
+    free(j.scratch);
+    free(j.results);
+    free(k);
+    return status;
+}
+
+#undef MT_CAT_
+#undef MT_CAT
+#undef GPUB
+#undef GA
+#undef GJ
+#undef MT

@@ -1,0 +1,140 @@
+# mulred msm and mulred kzg-commit through the command: help, usage errors, the published
+# vectors (EIP-2537 G1MSM and G1MUL cases of the EIPs repository, valid and failing; EIP-196
+# ecMul cases of go-ethereum, whose 96-byte input is one BN254 pair), the text and binary forms
+# of the same file, job files of kind msm, and the KZG commitments of the c-kzg-4844 cases.
+. "$(dirname "$0")/../lib.sh"
+V=$MULRED_VECTORS
+T=$TEST_TMP
+
+# help and usage
+expect_status 0 "$MULRED" msm --help
+expect_contains "$out" "Usage: mulred msm --curve bls12-381|bn254" "msm --help"
+expect_contains "$out" "--grid SxG" "msm --help lists --grid"
+expect_status 0 "$MULRED" kzg-commit --help
+expect_contains "$out" "Usage: mulred kzg-commit --setup FILE --blob FILE" "kzg-commit --help"
+expect_status 0 "$MULRED" --help
+expect_contains "$out" "kzg-commit" "mulred --help lists kzg-commit"
+usage() { # WANT-IN-STDERR ARGS...
+    local want=$1; shift
+    expect_status 1 "$MULRED" "$@"
+    expect_contains "$err" "$want" "usage: $*"
+    expect_equal "$out" "" "usage: no output for $*"
+}
+usage "no curve: give --curve" msm --synthetic 10
+usage "bad value 'bls12_381' for '--curve' (bls12-381 or bn254)" msm --curve bls12_381 --synthetic 10
+usage "give exactly one input: --input FILE or --synthetic N" msm --curve bn254
+usage "give exactly one input" msm --curve bn254 --synthetic 10 --input x
+usage "--binary applies to --input" msm --curve bn254 --synthetic 10 --binary
+usage "bad value '2y2' for '--grid'" msm --curve bn254 --synthetic 10 --grid 2y2
+usage "bad value '0x1' for '--grid'" msm --curve bn254 --synthetic 10 --grid 0x1
+usage "bad value '0' for '--threads'" msm --curve bn254 --synthetic 10 --threads 0
+usage "bad value '0' for '--synthetic'" msm --curve bn254 --synthetic 0
+usage "bad value '010' for '--seed'" msm --curve bn254 --synthetic 10 --seed 010
+expect_status 3 "$MULRED" msm --curve bn254 --synthetic 10 --grid 1x2
+expect_contains "$err" "--grid 1x2 needs 2 ranks; this job has 1" "grid larger than the job: exit 3"
+usage "is unknown" msm --curve bn254 --synthetic 10 --flavor kaspa
+usage "give --setup FILE and --blob FILE" kzg-commit --setup x
+usage "--cache and --no-cache exclude each other" kzg-commit --setup x --blob y --cache z --no-cache
+
+# The vector cases as files: NAME.in (hex), NAME.want (hex or "error: TEXT").
+python3 - "$V" "$T" <<'EOF'
+import json, os, sys
+v, t = sys.argv[1], sys.argv[2]
+os.makedirs(t + "/vec", exist_ok=True)
+for sub, name in [("eip2537", "msm_G1_bls"), ("eip2537", "mul_G1_bls"), ("eip2537", "fail-msm_G1_bls"),
+                  ("eip2537", "fail-mul_G1_bls"), ("eip196", "bn256ScalarMul")]:
+    for i, case in enumerate(json.load(open(f"{v}/{sub}/{name}.json"))):
+        base = f"{t}/vec/{name}.{i:03d}"
+        open(base + ".in", "w").write(case["Input"])
+        open(base + ".want", "w").write(case.get("Expected") or "error: " + case["ExpectedError"])
+EOF
+count=0
+for f in "$T"/vec/*.in; do
+    base=${f%.in} want=$(cat "$base.want")
+    curve=bls12-381
+    case $base in *bn256*) curve=bn254 ;; esac
+    case $want in
+        error:*)
+            # the precompile's reason mapped to mulred's check (a zero-length input is "empty")
+            case $want in
+                *"invalid input length"*) why="no pairs \(empty input\)|[0-9]+ hex digits: not a whole number of 160-byte pairs" ;;
+                *"top bytes"*) why="point: non-zero padding bytes" ;;
+                *"fp.Element"* | *"invalid field element"*) why="point: coordinate not below the field modulus" ;;
+                *"not on curve"*) why="point: point not on the curve" ;;
+                *subgroup*) why="point: point not in the prime-order subgroup G1" ;;
+                *) why="UNMAPPED $want" ;;
+            esac
+            expect_status 2 "$MULRED" msm --curve $curve --input "$f"
+            if printf '%s\n' "$err" | grep -Eq "^mulred: $f: (pair [0-9]+( \(byte [0-9]+\))?: )?($why)"; then pass
+            else fail "$(basename "$base"): '$why' not in: $err"; fi
+            expect_equal "$out" "" "$(basename "$base"): no result" ;;
+        *)
+            expect_status 0 "$MULRED" msm --curve $curve --input "$f" --threads 2
+            expect_equal "$(printf '%s\n' "$out" | awk '/^msm / {print $2}')" "$want" "$(basename "$base")" ;;
+    esac
+    count=$((count + 1))
+done
+[ $count -ge 200 ] || fail "only $count vector cases found"
+echo "$count vector cases"
+
+# one case in every form: binary, 0x prefix, one line per record, JSON
+multi=$(grep -l . "$T"/vec/msm_G1_bls.010.in) # bls_g1msm_multiple: 7 pairs
+want=$(cat "${multi%.in}.want")
+python3 -c 'import sys; open(sys.argv[2], "wb").write(bytes.fromhex(open(sys.argv[1]).read()))' "$multi" "$T/multi.bin"
+expect_status 0 "$MULRED" msm --curve bls12-381 --input "$T/multi.bin" --binary
+expect_equal "$(printf '%s\n' "$out" | awk '/^msm / {print $2}')" "$want" "binary form"
+{ printf '0x'; cat "$multi"; } | fold -w 320 | sed 's/^/  /' >"$T/multi.lines"
+expect_status 0 "$MULRED" msm --curve bls12-381 --input "$T/multi.lines" --json
+expect_contains "$out" "\"result\":\"$want\"" "one record per line, indented, 0x"
+expect_contains "$out" "\"points\":7," "JSON points"
+for key in seconds points_per_second window glv windows grid ranks threads nodes phases version git_revision; do
+    expect_contains "$out" "\"$key\":" "JSON key $key"
+done
+expect_status 2 "$MULRED" msm --curve bls12-381 --input "$T/multi.bin"
+expect_contains "$err" "multi.bin: byte 0: 0x00 is not a hex digit" "binary read as hex"
+expect_status 2 "$MULRED" msm --curve bls12-381 --input "$T/nonexistent"
+expect_contains "$err" "nonexistent: cannot open" "missing file"
+
+# job files: kind = msm, curve as a list
+cp "$multi" "$T/multi.hex"
+printf 'kind = msm\ncurve = bls12-381\ninput = multi.hex\nthreads = 2\n' >"$T/m.job"
+expect_status 0 "$MULRED" run "$T/m.job" --json
+expect_contains "$out" "\"result\":\"$want\"" "job file of kind msm"
+printf 'kind = msm\ncurve = bls12-381, bn254\nsynthetic = 3000\nseed = 9\n' >"$T/c.job"
+expect_status 0 "$MULRED" run "$T/c.job"
+expect_contains "$out" "run 1/2: kind msm, curve bls12-381" "first curve"
+expect_contains "$out" "run 2/2: kind msm, curve bn254" "second curve"
+a=$("$MULRED" msm --curve bn254 --synthetic 3000 --seed 9 | awk '/^msm / {print $2}')
+expect_contains "$out" "msm      $a" "job run = command line"
+printf 'kind = msm\ncurve = bn254\nsynthetic = 30\ngrid = 3\n' >"$T/g.job"
+expect_status 2 "$MULRED" run "$T/g.job"
+expect_contains "$err" "g.job:4: bad value '3' for 'grid'" "job grid refused with its line"
+printf 'kind = msm\nsynthetic = 30\n' >"$T/n.job"
+expect_status 2 "$MULRED" run "$T/n.job"
+expect_contains "$err" "n.job:1: no curve: give curve bls12-381 or curve bn254" "job without curve"
+
+# KZG: every c-kzg-4844 blob_to_kzg_commitment case (a read-only copy of the setup, so the
+# cache goes where --cache says)
+K=$(readonly_vectors kzg)
+n_kzg=0
+for y in "$K"/blob_to_kzg_commitment/*.yaml; do
+    blob=$(sed -n "s/^ *blob: *'\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$y")
+    want=$(sed -n "s/^output: *'\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$y")
+    printf '%s\n' "$blob" >"$T/blob"
+    if [ "$want" = null ]; then
+        expect_status 2 "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob" --cache "$T/kzg.table"
+        expect_contains "$err" "mulred: $T/blob: " "$(basename "$y"): rejected, the blob named"
+        expect_equal "$out" "" "$(basename "$y"): no commitment"
+    else
+        expect_status 0 "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob" --cache "$T/kzg.table"
+        expect_equal "$out" "$want" "$(basename "$y")"
+    fi
+    n_kzg=$((n_kzg + 1))
+done
+expect_equal "$n_kzg" 11 "KZG cases"
+expect_status 0 "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob" --no-cache --json
+for key in commitment seconds setup_seconds cache window version; do
+    expect_contains "$out" "\"$key\":" "kzg JSON key $key"
+done
+expect_contains "$out" '"cache":"memory"' "--no-cache builds in memory"
+finish

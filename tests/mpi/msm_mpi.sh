@@ -1,0 +1,88 @@
+# The distributed MSM under mpiexec: the same result for ranks 1-4 x threads 1-3 and for every
+# grid the planner can choose (forced with --grid: every S x G with S*G <= ranks), on pair files
+# of both curves (hex text with whitespace everywhere, and binary) and on synthetic sets, equal
+# to references computed independently: tests/tools/msm_ref.py (Python integers) for the files,
+# tests/mpi/msm_synth_ref.c (mpz, from the set's declared logarithms) for synthetic sets. Bad pair
+# files exit 2 on every rank count, with the pair index and the check named, and no result.
+. "$(dirname "$0")/../lib.sh"
+: "${MULRED_SOURCE_DIR:?set by CTest}" "${MULRED_TEST_BIN_DIR:?set by CTest}"
+REF=$MULRED_SOURCE_DIR/tests/tools/msm_ref.py
+T=$TEST_TMP
+
+result() { awk '/^msm / { print $2 }'; }
+
+# every grid of P ranks: S x G with S*G <= P
+grids() {
+    local P=$1 s g
+    for ((s = 1; s <= P; s++)); do for ((g = 1; s * g <= P; g++)); do echo "${s}x$g"; done; done
+}
+
+for curve in bls12-381 bn254; do
+    # 5000 BLS12-381 pairs are 1.6 MB of hex: two count units, slices across them
+    n=$([ $curve = bls12-381 ] && echo 5000 || echo 9000)
+    want=$(python3 "$REF" pairs --curve $curve --n $n --seed 7 --out "$T/$curve")
+    [ ${#want} -ge 128 ] || fail "$curve: no reference from msm_ref.py"
+    want_syn=$("$MULRED_TEST_BIN_DIR/msm_synth_ref" $curve 20000 5)
+    for input in hex bin synthetic; do
+        case $input in
+            hex) args=(--input "$T/$curve.hex"); w=$want ;;
+            bin) args=(--input "$T/$curve.bin" --binary); w=$want ;;
+            synthetic) args=(--synthetic 20000 --seed 5); w=$want_syn ;;
+        esac
+        # ranks x threads, the planner's own grid
+        for ranks in 1 2 3 4; do
+            for threads in 1 2 3; do
+                [ $input = bin ] && [ $threads = 2 ] && continue # binary: fewer rounds
+                expect_status 0 mpi $ranks "$MULRED" msm --curve $curve "${args[@]}" --threads $threads
+                expect_equal "$(printf '%s\n' "$out" | result)" "$w" "$curve $input, $ranks ranks x $threads threads"
+                expect_equal "$(printf '%s\n' "$out" | grep -c '^msm ')" 1 "$curve $input: only rank 0 prints"
+            done
+        done
+        # every grid of 1-4 ranks
+        for ranks in 1 2 3 4; do
+            [ $input = bin ] && [ $ranks -lt 4 ] && continue
+            for grid in $(grids $ranks); do
+                expect_status 0 mpi $ranks "$MULRED" msm --curve $curve "${args[@]}" --threads 2 --grid "$grid" --json
+                expect_contains "$out" "\"result\":\"$w\"" "$curve $input, $ranks ranks, grid $grid"
+                s=${grid%x*} g=${grid#*x}
+                expect_contains "$out" "\"grid\":{\"slices\":$s,\"groups\":$g," "$curve $input: grid $grid used"
+            done
+        done
+    done
+    # a grid larger than the job fails on every rank (exit 3: the launch does not fit the job)
+    expect_status 3 mpi 2 "$MULRED" msm --curve $curve --synthetic 100 --grid 2x2
+    expect_contains "$err" "--grid 2x2 needs 4 ranks; this job has 2" "$curve: grid too large"
+
+    # bad files: the last pairs are read by the last rank; every rank exits 2, rank 0 reports
+    bads=(range curve hexchar)
+    [ $curve = bls12-381 ] && bads+=(padding subgroup)
+    for bad in "${bads[@]}"; do
+        at=$((n - 3))
+        python3 "$REF" pairs --curve $curve --n $n --seed 7 --out "$T/bad" --bad $bad --at $at >/dev/null
+        case $bad in
+            range) why="pair $at (byte [0-9]*): point: coordinate not below the field modulus" ;;
+            curve) why="pair $at (byte [0-9]*): point: point not on the curve" ;;
+            padding) why="pair $at (byte [0-9]*): point: non-zero padding bytes" ;;
+            subgroup) why="pair $at: point: point not in the prime-order subgroup G1" ;;
+            hexchar) why="byte [0-9]*: 'g' is not a hex digit" ;;
+        esac
+        for ranks in 1 3 4; do
+            for form in hex bin; do
+                [ $bad = hexchar ] && [ $form = bin ] && continue
+                bin=()
+                [ $form = bin ] && bin=(--binary)
+                expect_status 2 mpi $ranks "$MULRED" msm --curve $curve --input "$T/bad.$form" "${bin[@]}" --threads 2
+                if printf '%s\n' "$err" | grep -q "^mulred: $T/bad.$form: $why\$"; then pass; else
+                    fail "$curve $bad $form, $ranks ranks: '$why' not in: $err"
+                fi
+                expect_equal "$out" "" "$curve $bad $form, $ranks ranks: no result"
+                expect_equal "$(printf '%s\n' "$err" | grep -c '^mulred:')" 1 "$curve $bad: one message"
+            done
+        done
+    done
+    # a partial record: the length is checked before anything is read
+    head -c $(( $(wc -c <"$T/$curve.bin") - 5 )) "$T/$curve.bin" >"$T/short.bin"
+    expect_status 2 mpi 3 "$MULRED" msm --curve $curve --input "$T/short.bin" --binary
+    expect_contains "$err" "short.bin: $(( $(wc -c <"$T/$curve.bin") - 5 )) bytes: not a whole number of" "$curve: partial record"
+done
+finish

@@ -1,0 +1,321 @@
+/* The command layer's value grammar (src/cli/options.c: one parser per key for the command
+ * line and job files) and its JSON writer (src/cli/json.c), whose output is read back with
+ * jansson, the reader every command uses; and the malformed JSON jansson must refuse. */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "cli/options.h"
+#include "harness.h"
+
+typedef struct {
+    const char *text;
+    int ok;
+    uint64_t value;
+} num_case;
+
+static void test_uint(void)
+{
+    static const num_case cases[] = {
+        {"0", 1, 0},
+        {"16", 1, 16},
+        {"0x10", 1, 16},
+        {"0X1f", 1, 31},
+        {"0x0010", 1, 16},
+        {"18446744073709551615", 1, UINT64_MAX},
+        {"0xffffffffffffffff", 1, UINT64_MAX},
+        {"010", 0, 0}, /* octal in C, ten elsewhere: refused */
+        {"00", 0, 0},
+        {"", 0, 0},
+        {"0x", 0, 0},
+        {"0x1g", 0, 0},
+        {"-1", 0, 0},
+        {"+1", 0, 0},
+        {" 1", 0, 0},
+        {"1 ", 0, 0},
+        {"1e6", 0, 0},
+        {"1k", 0, 0},
+        {"1.0", 0, 0},
+        {"18446744073709551616", 0, 0},
+        {"0x10000000000000000", 0, 0},
+        {"99999999999999999999999", 0, 0},
+    };
+    cli_parser p = {.label = "'seed'"};
+    char why[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t v = 12345;
+        int rc = cli_parse_uint(&v, cases[i].text, UINT64_MAX, &p, why, sizeof why);
+        CU_ASSERT_EQUAL(rc == 0, cases[i].ok);
+        if (cases[i].ok) CU_ASSERT_EQUAL(v, cases[i].value);
+        if (!cases[i].ok) {
+            char want[64];
+            snprintf(want, sizeof want, "bad value '%s' for 'seed' (", cases[i].text);
+            CU_ASSERT_NSTRING_EQUAL(why, want, strlen(want));
+        }
+    }
+    /* printf writes what the parser must read back, in both bases. */
+    for (int i = 0; i < 2000; i++) {
+        uint64_t x = test_rand64() >> test_rand_below(64), v = 0;
+        char text[32];
+        snprintf(text, sizeof text, i % 2 ? "%" PRIu64 : "0x%" PRIx64, x);
+        CU_ASSERT(cli_parse_uint(&v, text, UINT64_MAX, &p, why, sizeof why) == 0 && v == x);
+    }
+    uint64_t v;
+    CU_ASSERT_EQUAL(cli_parse_uint(&v, "101", 100, &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(cli_parse_uint(&v, "100", 100, &p, why, sizeof why), 0);
+}
+
+static void test_count(void)
+{
+    static const num_case cases[] = {
+        {"0", 1, 0},
+        {"200000", 1, 200000},
+        {"2e5", 1, 200000},
+        {"2E5", 1, 200000},
+        {"2e+5", 1, 200000},
+        {"2.5e5", 1, 250000},
+        {"2.50e5", 1, 250000},
+        {"12.5e1", 1, 125},
+        {"0.5e1", 1, 5},
+        {"2.0", 1, 2},
+        {"200k", 1, 200000},
+        {"200K", 1, 200000},
+        {"3M", 1, 3000000},
+        {"3G", 1, 3000000000},
+        {"1e19", 1, 10000000000000000000ull},
+        {"18446744073709551615", 1, UINT64_MAX},
+        {"1.5", 0, 0},    /* not a whole number */
+        {"1.25e1", 0, 0}, /* 12.5 */
+        {"1.", 0, 0},     /* no digits after the point (JSON refuses it too) */
+        {".5e1", 0, 0},
+        {"1e", 0, 0},
+        {"1e-3", 0, 0},
+        {"010", 0, 0},
+        {"00", 0, 0},
+        {"-1", 0, 0},
+        {"+1", 0, 0},
+        {"", 0, 0},
+        {" 7", 0, 0},
+        {"0x10", 0, 0},
+        {"1km", 0, 0},
+        {"1m", 0, 0},
+        {"1e20", 0, 0},
+        {"18446744073709551616", 0, 0},
+        {"18446744073709552k", 0, 0},
+        {"1e99999", 0, 0},
+    };
+    cli_parser p = {.label = "'synthetic'"};
+    char why[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t v = 12345;
+        int rc = cli_parse_count(&v, cases[i].text, 0, UINT64_MAX, &p, why, sizeof why);
+        CU_ASSERT_EQUAL(rc == 0, cases[i].ok);
+        if (rc == 0 && !cases[i].ok)
+            printf("\n    accepted '%s' as %" PRIu64 "\n", cases[i].text, v);
+        if (cases[i].ok) CU_ASSERT_EQUAL(v, cases[i].value);
+    }
+    for (int i = 0; i < 2000; i++) {
+        uint64_t x = test_rand64() >> test_rand_below(64), v = 0;
+        char text[40];
+        snprintf(text, sizeof text, "%" PRIu64, x);
+        CU_ASSERT(cli_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 && v == x);
+        x >>= 10;
+        snprintf(text, sizeof text, "%" PRIu64 "k", x);
+        CU_ASSERT(cli_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 &&
+                  v == x * 1000);
+        /* m·10^e with a fraction: 1234e3 written as 1.234e6 */
+        uint64_t m = 1 + test_rand_below(100000);
+        snprintf(text, sizeof text, "%" PRIu64 ".%03" PRIu64 "e6", m / 1000, m % 1000);
+        CU_ASSERT(cli_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 &&
+                  v == m * 1000);
+    }
+    /* bounds: threads take 1..4096 */
+    uint64_t v;
+    p.label = "'threads'";
+    CU_ASSERT_EQUAL(cli_parse_count(&v, "0", 1, 4096, &p, why, sizeof why), -1);
+    CU_ASSERT_STRING_EQUAL(why, "bad value '0' for 'threads' (a count from 1 to 4096)");
+    CU_ASSERT_EQUAL(cli_parse_count(&v, "4097", 1, 4096, &p, why, sizeof why), -1);
+    CU_ASSERT(cli_parse_count(&v, "4096", 1, 4096, &p, why, sizeof why) == 0 && v == 4096);
+    CU_ASSERT(cli_parse_count(&v, "4k", 1, 4096, &p, why, sizeof why) == 0 && v == 4000);
+    /* the other commands' form */
+    CU_ASSERT(mulred_parse_count("2e5", &v) == 0 && v == 200000);
+    CU_ASSERT(mulred_parse_count("010", &v) == -1);
+}
+
+static void test_bool(void)
+{
+    cli_parser p = {.label = "'json'"};
+    char why[128];
+    bool b;
+    static const char *yes[] = {"true", "yes", "on", "1"}, *no[] = {"false", "no", "off", "0"};
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT(cli_parse_bool(&b, yes[i], &p, why, sizeof why) == 0 && b);
+        CU_ASSERT(cli_parse_bool(&b, no[i], &p, why, sizeof why) == 0 && !b);
+    }
+    CU_ASSERT_EQUAL(cli_parse_bool(&b, "maybe", &p, why, sizeof why), -1);
+    CU_ASSERT_STRING_EQUAL(why, "bad value 'maybe' for 'json' (true or false)");
+    CU_ASSERT_EQUAL(cli_parse_bool(&b, "True", &p, why, sizeof why), -1);
+}
+
+static void test_paths(void)
+{
+    cli_parser p = {.base_dir = "jobs"};
+    CU_ASSERT_STRING_EQUAL(cli_parser_path(&p, "a.txt"), "jobs/a.txt");
+    CU_ASSERT_STRING_EQUAL(cli_parser_path(&p, "/abs/a.txt"), "/abs/a.txt");
+    p.base_dir = NULL; /* the command line: as given */
+    CU_ASSERT_STRING_EQUAL(cli_parser_path(&p, "a.txt"), "a.txt");
+    for (int i = 0; i < 100; i++) CU_ASSERT_PTR_NOT_NULL(cli_parser_keep(&p, "x"));
+    CU_ASSERT_EQUAL(p.nstrings, 103);
+    cli_parser_free(&p);
+    CU_ASSERT_EQUAL(p.nstrings, 0);
+}
+
+/* Writes with the writer into memory; returns the text (malloc'd). */
+static char *written(void (*fill)(mulred_json_writer *w))
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    mulred_json_writer w;
+    mulred_jw_init(&w, f);
+    fill(&w);
+    mulred_jw_finish(&w);
+    fclose(f);
+    return text;
+}
+
+static void fill_small(mulred_json_writer *w)
+{
+    mulred_jw_object_begin(w, NULL);
+    mulred_jw_uint(w, "a", 1);
+    mulred_jw_array_begin(w, "b");
+    mulred_jw_bool(w, NULL, true);
+    mulred_jw_null(w, NULL);
+    mulred_jw_double(w, NULL, 0.25);
+    mulred_jw_object_begin(w, NULL);
+    mulred_jw_object_end(w);
+    mulred_jw_array_end(w);
+    mulred_jw_object_end(w);
+}
+
+static const char *strings[] = {
+    "plain",
+    "quote \" backslash \\ slash /",
+    "\n\t\r\x01\x1f\x7f",
+    "caf\xc3\xa9 \xf0\x9f\x98\x80", /* é, U+1F600 */
+    "bad \xff byte",                /* not UTF-8 */
+    "cut \xe2\x82",                 /* a truncated sequence */
+    "overlong \xc0\xaf",            /* '/' in two bytes */
+    "surrogate \xed\xa0\x80",       /* U+D800 in UTF-8 */
+    "beyond \xf4\x90\x80\x80",      /* U+110000 */
+};
+/* What a reader must get back: invalid bytes become U+FFFD, one per byte. */
+static const char *strings_read[] = {
+    "plain",
+    "quote \" backslash \\ slash /",
+    "\n\t\r\x01\x1f\x7f",
+    "caf\xc3\xa9 \xf0\x9f\x98\x80",
+    "bad \xef\xbf\xbd byte",
+    "cut \xef\xbf\xbd\xef\xbf\xbd",
+    "overlong \xef\xbf\xbd\xef\xbf\xbd",
+    "surrogate \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+    "beyond \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+};
+#define NSTRINGS (sizeof strings / sizeof strings[0])
+
+static void fill_all(mulred_json_writer *w)
+{
+    mulred_jw_object_begin(w, NULL);
+    mulred_jw_array_begin(w, "s");
+    for (size_t i = 0; i < NSTRINGS; i++) mulred_jw_string(w, NULL, strings[i]);
+    mulred_jw_array_end(w);
+    mulred_jw_string(w, "key \"\xff\"", "v");
+    mulred_jw_uint(w, "umax", UINT64_MAX);
+    mulred_jw_int(w, "imin", INT64_MIN);
+    mulred_jw_double(w, "d", 1.5e-7);
+    mulred_jw_double(w, "nan", 0.0 / 0.0);
+    mulred_jw_double(w, "inf", 1.0 / 0.0);
+    mulred_jw_object_end(w);
+}
+
+static void test_writer(void)
+{
+    char *text = written(fill_small);
+    CU_ASSERT_STRING_EQUAL(text, "{\"a\":1,\"b\":[true,null,0.25,{}]}\n");
+    free(text);
+
+    text = written(fill_all);
+    json_error_t e;
+    /* Integers as reals: jansson's integers are signed 64-bit, 2^64 − 1 is not one. */
+    json_t *v = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &e);
+    if (!v) printf("\n    %s: %s\n", text, e.text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    const json_t *s = json_object_get(v, "s");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(s), NSTRINGS);
+    for (size_t i = 0; i < NSTRINGS; i++)
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(s, i)), strings_read[i]);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(v, "key \"\xef\xbf\xbd\"")), "v");
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(v, "umax")), 18446744073709551615.0,
+                           0);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(v, "imin")), -9223372036854775808.0,
+                           0);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(v, "d")), 1.5e-7, 1e-22);
+    CU_ASSERT(json_is_null(json_object_get(v, "nan")));
+    CU_ASSERT(json_is_null(json_object_get(v, "inf")));
+    /* the integers exactly, as text */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"umax\":18446744073709551615,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"imin\":-9223372036854775808,"));
+    json_decref(v);
+    free(text);
+}
+
+/* What every reader of JSON in mulred (report, the tests' vectors) refuses, with the flags it
+ * uses: RFC 8259 violations that a lenient hand-written reader let through. */
+static void test_reader_refuses(void)
+{
+    static const char *bad[] = {
+        "{\"a\":01}",                 /* leading zero */
+        "{\"a\":-01}",                /* leading zero after a sign */
+        "{\"a\":1.}",                 /* no digit after the point */
+        "{\"a\":.5}",                 /* no digit before it */
+        "{\"a\":+1}",                 /* plus sign */
+        "{\"a\":\"\\ud800\"}",        /* lone high surrogate */
+        "{\"a\":\"\\udc00\"}",        /* lone low surrogate */
+        "{\"a\":\"\\ud800\\u0041\"}", /* high surrogate with a non-surrogate */
+        "{\"a\":\"\\ud800\\ud800\"}", /* two high surrogates */
+        "{\"a\":\"x\x01y\"}",         /* raw control character */
+        "{\"a\":\"x\ny\"}",           /* raw newline in a string */
+        "{\"a\":\"\x80\"}",           /* not UTF-8 */
+        "{\"a\":\"\\u0000\"}",        /* NUL */
+        "{\"a\":1,\"a\":2}",          /* duplicate key */
+        "{\"a\":1} x",                /* trailing garbage */
+        "{\"a\":1e999}",              /* overflows a double */
+        "[1,]",
+        "",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_error_t e;
+        json_t *v = json_loads(bad[i], JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &e);
+        CU_ASSERT_PTR_NULL(v);
+        if (v) printf("\n    accepted: %s\n", bad[i]);
+        json_decref(v);
+    }
+    json_error_t e;
+    json_t *ok = json_loads("{\"a\":\"\\ud83d\\ude00\",\"b\":-0,\"c\":1e2}", 0, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ok); /* a proper surrogate pair */
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(ok, "a")), "\xf0\x9f\x98\x80");
+    json_decref(ok);
+}
+
+void test_register(void)
+{
+    TEST_SUITE("cli", {"unsigned integers (seed)", test_uint}, {"counts", test_count},
+               {"booleans", test_bool}, {"paths and the string pool", test_paths},
+               {"JSON writer, read back with jansson", test_writer},
+               {"jansson refuses malformed JSON", test_reader_refuses});
+}

@@ -1,0 +1,179 @@
+/* The plan of work units over ranks (src/dist/plan.c): every unit to exactly one rank, in rank
+ * order, balanced, for every small unit and rank count, and for counts near 2^64 (boundaries
+ * checked with GMP). */
+#include <gmp.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+#include "mulred/plan.h"
+
+/* Checks that the ranges of all P ranks are contiguous, in rank order and cover [0, n) exactly
+ * once, by counting how often each unit is handed out. */
+static void check_cover(const mulred_unit_range *r, int P, uint64_t n)
+{
+    unsigned char *count = calloc(n + 1, 1);
+    CU_ASSERT_FATAL(count != NULL);
+    uint64_t next = 0;
+    for (int k = 0; k < P; k++) {
+        CU_ASSERT_EQUAL(r[k].first, next);
+        CU_ASSERT(r[k].first <= r[k].end && r[k].end <= n);
+        for (uint64_t u = r[k].first; u < r[k].end && u < n; u++) count[u]++;
+        next = r[k].end;
+    }
+    CU_ASSERT_EQUAL(next, n);
+    for (uint64_t u = 0; u < n; u++) CU_ASSERT_EQUAL(count[u], 1);
+    free(count);
+}
+
+static void test_units_small(void)
+{
+    mulred_unit_range r[40];
+    for (uint64_t n = 0; n <= 100; n++)
+        for (int P = 1; P <= 40; P++) {
+            uint64_t smallest = UINT64_MAX, largest = 0;
+            for (int k = 0; k < P; k++) {
+                r[k] = mulred_plan_units(n, k, P);
+                uint64_t size = r[k].end - r[k].first;
+                if (size < smallest) smallest = size;
+                if (size > largest) largest = size;
+            }
+            check_cover(r, P, n);
+            /* balanced: every share is ⌊n/P⌋ or ⌈n/P⌉ units */
+            CU_ASSERT(largest - smallest <= 1);
+            CU_ASSERT_EQUAL(smallest, n / (uint64_t)P);
+        }
+}
+
+/* Random running totals with zero-work units, equal units and one huge unit mixed in. */
+static uint64_t *random_cum(uint64_t n, uint64_t *maxw)
+{
+    uint64_t *cum = malloc((n + 1) * sizeof *cum);
+    CU_ASSERT_FATAL(cum != NULL);
+    cum[0] = 0;
+    *maxw = 0;
+    int style = (int)test_rand_below(4);
+    for (uint64_t u = 0; u < n; u++) {
+        uint64_t w = style == 0   ? test_rand_below(3)                    /* many zeros */
+                     : style == 1 ? 7                                     /* equal */
+                     : style == 2 ? (test_rand_below(10) == 0 ? 1000 : 1) /* spiky */
+                                  : test_rand_below(1000);
+        cum[u + 1] = cum[u] + w;
+        if (w > *maxw) *maxw = w;
+    }
+    return cum;
+}
+
+static void test_weighted_small(void)
+{
+    mulred_unit_range r[24];
+    for (int trial = 0; trial < 400; trial++) {
+        uint64_t n = test_rand_below(60), maxw;
+        uint64_t *cum = random_cum(n, &maxw);
+        double W = (double)cum[n];
+        for (int P = 1; P <= 24; P++) {
+            for (int k = 0; k < P; k++) {
+                r[k] = mulred_plan_weighted(cum, n, k, P);
+                /* each rank's work is within the largest unit of the ideal W/P */
+                double w = (double)(cum[r[k].end] - cum[r[k].first]);
+                CU_ASSERT(w <= W / P + (double)maxw + 1e-9);
+                CU_ASSERT(w >= W / P - (double)maxw - 1e-9);
+            }
+            check_cover(r, P, n);
+        }
+        free(cum);
+    }
+    /* Equal units make the weighted rule the even one: one rule for every source. */
+    for (uint64_t n = 0; n <= 50; n++) {
+        uint64_t *cum = malloc((n + 1) * sizeof *cum);
+        for (uint64_t u = 0; u <= n; u++) cum[u] = u;
+        for (int P = 1; P <= 20; P++)
+            for (int k = 0; k < P; k++) {
+                mulred_unit_range a = mulred_plan_weighted(cum, n, k, P);
+                mulred_unit_range b = mulred_plan_units(n, k, P);
+                CU_ASSERT(a.first == b.first && a.end == b.end);
+            }
+        free(cum);
+    }
+    /* All work in the last unit; units of no work at the ends are still covered. */
+    uint64_t zeros[] = {0, 0, 0, 0, 5, 5, 5};
+    for (int P = 1; P <= 8; P++) {
+        for (int k = 0; k < P; k++) r[k] = mulred_plan_weighted(zeros, 6, k, P);
+        check_cover(r, P, 6);
+    }
+}
+
+/* ⌊a·r/P⌋ with GMP. */
+static uint64_t gmp_boundary(uint64_t a, uint64_t r, uint64_t P)
+{
+    mpz_t x;
+    mpz_init_set_ui(x, a);
+    mpz_mul_ui(x, x, r);
+    mpz_fdiv_q_ui(x, x, P);
+    uint64_t v = mpz_get_ui(x);
+    mpz_clear(x);
+    return v;
+}
+
+static void test_huge(void)
+{
+    const uint64_t ns[] = {UINT64_MAX, UINT64_MAX - 1, (uint64_t)1 << 63, 0xfedcba9876543210ull};
+    const int Ps[] = {1, 2, 3, 7, 1000003, INT_MAX};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (size_t j = 0; j < sizeof Ps / sizeof Ps[0]; j++) {
+            int P = Ps[j];
+            const int ks[] = {0, 1, P / 2, P - 2, P - 1};
+            for (size_t t = 0; t < 5; t++) {
+                int k = ks[t];
+                if (k < 0 || k >= P) continue;
+                mulred_unit_range r = mulred_plan_units(ns[i], k, P);
+                CU_ASSERT_EQUAL(r.first, gmp_boundary(ns[i], (uint64_t)k, (uint64_t)P));
+                CU_ASSERT_EQUAL(r.end, gmp_boundary(ns[i], (uint64_t)k + 1, (uint64_t)P));
+                if (k + 1 < P) CU_ASSERT_EQUAL(r.end, mulred_plan_units(ns[i], k + 1, P).first);
+            }
+            CU_ASSERT_EQUAL(mulred_plan_units(ns[i], P - 1, P).end, ns[i]);
+        }
+    /* Work near 2^64: two units of 2^63 and 2^63 − 1 over 3 ranks. */
+    uint64_t cum[] = {0, (uint64_t)1 << 63, UINT64_MAX};
+    mulred_unit_range r[3];
+    for (int k = 0; k < 3; k++) r[k] = mulred_plan_weighted(cum, 2, k, 3);
+    check_cover(r, 3, 2);
+    /* ⌊W/3⌋ ≈ 0.33·2^64 <= 2^63: rank 1 starts at unit 1; ⌊2W/3⌋ > 2^63: rank 2 at unit 2. */
+    CU_ASSERT(r[0].end == 1 && r[1].first == 1 && r[1].end == 2 && r[2].first == 2);
+}
+
+static void plan_bad_rank(void)
+{
+    mulred_plan_units(10, 3, 3);
+}
+
+static void plan_bad_cum(void)
+{
+    uint64_t cum[] = {1, 2};
+    mulred_plan_weighted(cum, 1, 0, 1);
+}
+
+static void test_misuse(void)
+{
+    int ws = 0;
+    char *err = test_run_child(plan_bad_rank, &ws);
+    CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "src/dist/plan.c:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "rank 3 of 3"));
+    free(err);
+    err = test_run_child(plan_bad_cum, &ws);
+    CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "running totals must start at 0"));
+    free(err);
+}
+
+void test_register(void)
+{
+    TEST_SUITE("plan", {"equal units: every n <= 100 over every P <= 40", test_units_small},
+               {"weighted units: cover, order, balance", test_weighted_small},
+               {"counts near 2^64 (GMP boundaries)", test_huge},
+               {"misuse aborts with a message", test_misuse});
+}
