@@ -110,7 +110,7 @@ static void check_kernel(const char *kernel, const char *what, const uint64_t r[
  * acc·x[0]⋯x[n−1] mod p for acc = a on return. */
 static void chain_ref(const mpz_t A, const mpz_t B, size_t n)
 {
-    mpz_set(R, A);
+    mpz_mod(R, A, P);
     for (size_t j = 0; j < n; j++) {
         mpz_mul(R, R, j % 2 ? A : B);
         mpz_mod(R, R, P);
