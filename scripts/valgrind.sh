@@ -7,7 +7,7 @@
 install_packages "${MULRED_PACKAGES[@]}" valgrind
 build_mulred
 cd "$BUILD_DIR/tests"
-for t in test_num3072 test_num3072_kernels test_muhash test_sources; do
+for t in test_num3072 test_num3072_kernels test_hash test_muhash test_sources; do
     for kernel in gmp mulx; do
         echo "== valgrind $t (MULRED_KERNEL=$kernel)"
         MULRED_KERNEL=$kernel MULRED_KERNEL_TEST_FORCE_MULX=1 MULRED_KERNEL_TEST_ITERS=2000 \

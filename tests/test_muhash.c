@@ -34,8 +34,10 @@ static void apply_lists(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const js
         for (size_t i = 0; i < json_array_size(list); i++) {
             size_t len;
             uint8_t *b = test_unhex(json_string_value(json_array_get(list, i)), &len);
-            if (k == 0) mulred_muhash_insert(s, ctx, b, len);
-            else mulred_muhash_remove(s, ctx, b, len);
+            if (k == 0)
+                mulred_muhash_insert(s, ctx, b, len);
+            else
+                mulred_muhash_remove(s, ctx, b, len);
             free(b);
         }
     }
@@ -127,7 +129,8 @@ static void test_bitcoin_overflow(void)
     memcpy(buf + 384, den, 384);
     mulred_muhash_state s;
     mulred_error err;
-    CU_ASSERT_EQUAL_FATAL(mulred_muhash_parse(&s, MULRED_MUHASH_BITCOIN, buf, 768, &err), MULRED_OK);
+    CU_ASSERT_EQUAL_FATAL(mulred_muhash_parse(&s, MULRED_MUHASH_BITCOIN, buf, 768, &err),
+                          MULRED_OK);
     uint8_t d[32];
     mulred_muhash_finalize(d, &s);
     CU_ASSERT(memcmp(d, raw, 32) == 0);
@@ -220,8 +223,10 @@ static void digest_of_order(char hex[65], mulred_muhash_flavor f, const int *ord
     mulred_muhash_init(&s, f);
     for (int i = 0; i < n; i++) {
         int e = order[i];
-        if (rem && e % 3 == 0) mulred_muhash_remove(&s, ctx, elem_data[e], elem_len[e]);
-        else mulred_muhash_insert(&s, ctx, elem_data[e], elem_len[e]);
+        if (rem && e % 3 == 0)
+            mulred_muhash_remove(&s, ctx, elem_data[e], elem_len[e]);
+        else
+            mulred_muhash_insert(&s, ctx, elem_data[e], elem_len[e]);
     }
     display_of(hex, &s);
     mulred_muhash_ctx_free(ctx);
@@ -355,8 +360,10 @@ static void test_parallel_engine(void)
         mulred_muhash_state ref;
         mulred_muhash_init(&ref, flavor);
         for (int i = 0; i < NELEM; i++) {
-            if (i % 5 == 0) mulred_muhash_remove(&ref, ctx, elem_data[i], elem_len[i]);
-            else mulred_muhash_insert(&ref, ctx, elem_data[i], elem_len[i]);
+            if (i % 5 == 0)
+                mulred_muhash_remove(&ref, ctx, elem_data[i], elem_len[i]);
+            else
+                mulred_muhash_insert(&ref, ctx, elem_data[i], elem_len[i]);
         }
         display_of(want, &ref);
         mulred_muhash_ctx_free(ctx);
@@ -391,95 +398,6 @@ static void test_parallel_engine(void)
     }
 }
 
-/* The 16-lane keystream against OpenSSL on random keys (skipped without AVX-512F). */
-static void test_chacha_x16(void)
-{
-    if (!mulred_cpu()->avx512f) {
-        printf("\n    (no AVX-512F: the 16-lane keystream is not used on this CPU, skipped)");
-        return;
-    }
-    mulred_chacha20 *ref = mulred_chacha20_new();
-    for (int it = 0; it < 50; it++) {
-        uint8_t keys[16][32], out[16][384], want[384];
-        const uint8_t *kp[16];
-        uint8_t *op[16];
-        for (int j = 0; j < 16; j++) {
-            test_rand_bytes(keys[j], 32);
-            if (it == 0) memset(keys[j], j == 0 ? 0x00 : 0xff, 32);
-            kp[j] = keys[j];
-            op[j] = out[j];
-        }
-        mulred_chacha20_384_x16(op, kp);
-        for (int j = 0; j < 16; j++) {
-            mulred_chacha20_keystream(ref, want, sizeof want, keys[j]);
-            CU_ASSERT(memcmp(out[j], want, sizeof want) == 0);
-        }
-    }
-    mulred_chacha20_free(ref);
-}
-
-/* SHA-NI SHA-256 against OpenSSL on every length 0..300 (skipped without SHA-NI). */
-static void test_sha_ni(void)
-{
-    if (!mulred_cpu()->sha_ni) {
-        printf("\n    (no SHA-NI on this CPU: the OpenSSL path is used, skipped)");
-        return;
-    }
-    mulred_sha256 *ref = mulred_sha256_new();
-    uint8_t msg[300], a[32], b[32];
-    for (size_t len = 0; len <= sizeof msg; len++) {
-        test_rand_bytes(msg, len);
-        mulred_sha256_shani(a, msg, len);
-        mulred_sha256_digest(ref, b, msg, len);
-        CU_ASSERT(memcmp(a, b, 32) == 0);
-    }
-    mulred_sha256_free(ref);
-}
-
-/* The 8-lane keyed BLAKE2b-256 against OpenSSL's keyed BLAKE2b: lane 0 walks every length
- * 0..300 while the other lanes take lengths around the block boundaries or random ones, so every
- * call mixes lanes of different block counts; every key length 1..64. Each message sits in its
- * own allocation of exactly its length, so a read past it shows under ASan. */
-static void test_blake2b_x8(void)
-{
-    if (!mulred_cpu()->avx512f) {
-        printf("\n    (no AVX-512F: the 8-lane BLAKE2b is not used on this CPU, skipped)");
-        return;
-    }
-    static const size_t edges[] = {0, 1, 127, 128, 129, 255, 256, 257, 300};
-    enum { NEDGE = sizeof edges / sizeof edges[0] };
-    for (size_t keylen = 1; keylen <= 64; keylen++) {
-        uint8_t key[64];
-        test_rand_bytes(key, keylen);
-        mulred_blake2b256 *ref = mulred_blake2b256_new(key, keylen);
-        mulred_blake2b_keyed_state st;
-        mulred_blake2b256_keyed_init(&st, key, keylen);
-        for (size_t len0 = 0; len0 <= 300; len0++) {
-            uint8_t *msg[8], out[8][32], want[32];
-            const uint8_t *mp[8];
-            uint8_t *op[8];
-            size_t len[8];
-            for (int i = 0; i < 8; i++) {
-                if (i == 0) len[i] = len0;
-                else if (i < 5) len[i] = edges[(len0 + 3 * (size_t)i) % NEDGE];
-                else len[i] = test_rand_below(301);
-                msg[i] = malloc(len[i] ? len[i] : 1);
-                CU_ASSERT_PTR_NOT_NULL_FATAL(msg[i]);
-                test_rand_bytes(msg[i], len[i]);
-                mp[i] = msg[i];
-                op[i] = out[i];
-            }
-            mulred_blake2b256_keyed_x8(op, mp, len, &st);
-            for (int i = 0; i < 8; i++) {
-                mulred_blake2b256_digest(ref, want, msg[i], len[i]);
-                CU_ASSERT(memcmp(out[i], want, 32) == 0);
-                free(msg[i]);
-            }
-        }
-        mulred_blake2b256_free(ref);
-    }
-}
-
 /* insert_many (batched hashing) against one-at-a-time inserts for every batch length 0..40. */
 static void test_insert_many_lengths(void)
 {
@@ -504,6 +422,194 @@ static void test_insert_many_lengths(void)
     }
 }
 
+/* ---- many states at once ---- */
+
+/* The serialization of every state as mpz computes it from the element numbers: bitcoin
+ * num ‖ den reduced, kaspa num/den mod p (the multiplications and the inverse are mpz's). */
+static void mpz_serialization(uint8_t *out, mulred_muhash_flavor f, mpz_t num, mpz_t den,
+                              const mpz_t p)
+{
+    mpz_t t;
+    mpz_init(t);
+    if (f == MULRED_MUHASH_BITCOIN) {
+        memset(out, 0, 768);
+        mpz_export(out, NULL, -1, 1, 0, 0, num);
+        mpz_export(out + 384, NULL, -1, 1, 0, 0, den);
+    } else {
+        memset(out, 0, 384);
+        CU_ASSERT_FATAL(mpz_invert(t, den, p) != 0);
+        mpz_mul(t, t, num);
+        mpz_mod(t, t, p);
+        mpz_export(out, NULL, -1, 1, 0, 0, t);
+    }
+    mpz_clear(t);
+}
+
+enum { MAXSTATES = 100 };
+
+/* Destination patterns: 0 all one state, 1 uniform random, 2 runs of random length per state,
+ * 3 transaction-like (state k gets 2 removes then 2 inserts), 4 alternating directions. */
+static void make_items(mulred_muhash_item *it, size_t n, size_t nstates, int pattern)
+{
+    size_t st = 0, left = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t e = test_rand_below(NELEM);
+        bool rm = test_rand_below(3) == 0;
+        switch (pattern) {
+        case 0:
+            st = 0;
+            break;
+        case 1:
+            st = test_rand_below(nstates);
+            break;
+        case 2:
+            if (!left) st = test_rand_below(nstates), left = 1 + test_rand_below(9);
+            left--;
+            break;
+        case 3:
+            st = (i / 4) % nstates;
+            rm = i % 4 < 2;
+            break;
+        default:
+            st = test_rand_below(nstates);
+            rm = i % 2;
+        }
+        it[i] = (mulred_muhash_item){elem_data[e], elem_len[e], st, rm};
+    }
+}
+
+/* update_many against one item at a time (the same serialization) and against mpz products of
+ * the element numbers, for batch sizes around the lane counts (8, 16) and the block (32), every
+ * destination pattern, states starting empty or not, both flavors, every kernel. */
+static void test_update_many(void)
+{
+    static const size_t sizes[] = {0,  1,  2,  3,  4,  7,  8,  9,  15, 16,
+                                   17, 31, 32, 33, 47, 63, 64, 65, 200};
+    static const size_t nstates_list[] = {1, 2, 7, MAXSTATES};
+    static mulred_muhash_item items[200];
+    static mulred_muhash_state batched[MAXSTATES], ref[MAXSTATES];
+    const char *active = mulred_num3072_kernel_name();
+    int nk;
+    const num3072_kernel *k = num3072_kernels(&nk);
+    mpz_t p, x, num[MAXSTATES], den[MAXSTATES];
+    mpz_inits(p, x, NULL);
+    for (size_t i = 0; i < MAXSTATES; i++) mpz_inits(num[i], den[i], NULL);
+    mpz_set_ui(p, 1);
+    mpz_mul_2exp(p, p, 3072);
+    mpz_sub_ui(p, p, 1103717);
+    random_elements();
+    long bad = 0, checked = 0;
+    for (int ki = 0; ki < nk; ki++) {
+        if (num3072_kernel_select(k[ki].name) != 0) continue;
+        for (int f = 0; f < 2; f++) {
+            mulred_muhash_flavor flavor = (mulred_muhash_flavor)f;
+            mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(flavor);
+            for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+                for (size_t ni = 0; ni < sizeof nstates_list / sizeof nstates_list[0]; ni++) {
+                    const size_t n = sizes[si], nstates = nstates_list[ni];
+                    const int pattern = (int)test_rand_below(5);
+                    make_items(items, n, nstates, pattern);
+                    for (size_t i = 0; i < nstates; i++) {
+                        mulred_muhash_init(&ref[i], flavor);
+                        mpz_set_ui(num[i], 1);
+                        mpz_set_ui(den[i], 1);
+                        if (test_rand_below(2)) { /* a state that already holds an element */
+                            size_t e = test_rand_below(NELEM);
+                            mulred_num3072 v;
+                            mulred_muhash_element(&v, ctx, elem_data[e], elem_len[e]);
+                            mulred_muhash_insert(&ref[i], ctx, elem_data[e], elem_len[e]);
+                            mpz_import(num[i], 48, -1, 8, 0, 0, v.limb);
+                            mpz_mod(num[i], num[i], p);
+                        }
+                        batched[i] = ref[i];
+                    }
+                    for (size_t i = 0; i < n; i++) {
+                        mulred_muhash_state *r = &ref[items[i].state];
+                        mulred_num3072 v;
+                        mulred_muhash_element(&v, ctx, items[i].data, items[i].len);
+                        mpz_import(x, 48, -1, 8, 0, 0, v.limb);
+                        mpz_t *side = items[i].remove ? den : num;
+                        mpz_mul(side[items[i].state], side[items[i].state], x);
+                        mpz_mod(side[items[i].state], side[items[i].state], p);
+                        if (items[i].remove)
+                            mulred_muhash_remove(r, ctx, items[i].data, items[i].len);
+                        else
+                            mulred_muhash_insert(r, ctx, items[i].data, items[i].len);
+                    }
+                    mulred_muhash_update_many(batched, nstates, ctx, items, n);
+                    for (size_t i = 0; i < nstates; i++) {
+                        uint8_t sa[768], sb[768], sm[768];
+                        size_t la = mulred_muhash_serialize(sa, &ref[i]);
+                        size_t lb = mulred_muhash_serialize(sb, &batched[i]);
+                        mpz_serialization(sm, flavor, num[i], den[i], p);
+                        int ok = la == lb && memcmp(sa, sb, la) == 0 && memcmp(sm, sb, lb) == 0;
+                        if (!ok && !bad++)
+                            printf("\n    kernel %s, %s: %zu items, %zu states, pattern %d: state "
+                                   "%zu differs",
+                                   k[ki].name, mulred_muhash_flavor_name(flavor), n, nstates,
+                                   pattern, i);
+                        checked++;
+                    }
+                }
+            mulred_muhash_ctx_free(ctx);
+        }
+    }
+    printf("\n    %ld states checked", checked);
+    CU_ASSERT_EQUAL(bad, 0);
+    num3072_kernel_select(active);
+    for (size_t i = 0; i < MAXSTATES; i++) mpz_clears(num[i], den[i], NULL);
+    mpz_clears(p, x, NULL);
+}
+
+/* combine_many against combine one state at a time and against mpz, with states at the
+ * identity among them, both flavors. */
+static void test_combine_many(void)
+{
+    random_elements();
+    for (int f = 0; f < 2; f++) {
+        mulred_muhash_flavor flavor = (mulred_muhash_flavor)f;
+        mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(flavor);
+        for (size_t n = 0; n <= 70; n += 1 + n / 8) {
+            mulred_muhash_state t[70], a, b;
+            mpz_t p, num, den, x;
+            mpz_inits(p, num, den, x, NULL);
+            mpz_set_ui(p, 1);
+            mpz_mul_2exp(p, p, 3072);
+            mpz_sub_ui(p, p, 1103717);
+            mpz_set_ui(num, 1);
+            mpz_set_ui(den, 1);
+            for (size_t i = 0; i < n; i++) {
+                mulred_muhash_init(&t[i], flavor);
+                for (int j = (int)test_rand_below(4); j > 0; j--) { /* 0..3 elements */
+                    size_t e = test_rand_below(NELEM);
+                    bool rm = test_rand_below(2);
+                    mulred_num3072 v;
+                    mulred_muhash_element(&v, ctx, elem_data[e], elem_len[e]);
+                    mpz_import(x, 48, -1, 8, 0, 0, v.limb);
+                    mpz_mul(rm ? den : num, rm ? den : num, x);
+                    if (rm)
+                        mulred_muhash_remove(&t[i], ctx, elem_data[e], elem_len[e]);
+                    else
+                        mulred_muhash_insert(&t[i], ctx, elem_data[e], elem_len[e]);
+                }
+            }
+            mpz_mod(num, num, p);
+            mpz_mod(den, den, p);
+            mulred_muhash_init(&a, flavor);
+            mulred_muhash_init(&b, flavor);
+            for (size_t i = 0; i < n; i++) mulred_muhash_combine(&a, &t[i]);
+            mulred_muhash_combine_many(&b, t, n);
+            uint8_t sa[768], sb[768], sm[768];
+            size_t la = mulred_muhash_serialize(sa, &a), lb = mulred_muhash_serialize(sb, &b);
+            mpz_serialization(sm, flavor, num, den, p);
+            CU_ASSERT(la == lb && memcmp(sa, sb, la) == 0);
+            CU_ASSERT(memcmp(sm, sb, lb) == 0);
+            mpz_clears(p, num, den, x, NULL);
+        }
+        mulred_muhash_ctx_free(ctx);
+    }
+}
+
 void test_register(void)
 {
     TEST_SUITE("muhash vectors", {"bitcoin cases and serialization", test_bitcoin_vectors},
@@ -513,8 +619,7 @@ void test_register(void)
     TEST_SUITE("muhash properties", {"order, removal, combine, round trip", test_properties},
                {"against an mpz product", test_against_mpz},
                {"parallel engine = sequential", test_parallel_engine},
-               {"16-lane ChaCha20 = OpenSSL", test_chacha_x16},
-               {"SHA-NI SHA-256 = OpenSSL", test_sha_ni},
-               {"8-lane keyed BLAKE2b-256 = OpenSSL", test_blake2b_x8},
-               {"insert_many = insert, every batch length", test_insert_many_lengths});
+               {"insert_many = insert, every batch length", test_insert_many_lengths},
+               {"update_many = one at a time = mpz, many states", test_update_many},
+               {"combine_many = combine = mpz", test_combine_many});
 }

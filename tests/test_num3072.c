@@ -10,7 +10,7 @@ static mpz_t P;
 
 static void to_mpz(mpz_t z, const mulred_num3072 *a)
 {
-    mpz_import(z, NUM3072_LIMBS, -1, sizeof(uint64_t), 0, 0, a->limb);
+    mpz_import(z, MULRED_NUM3072_LIMBS, -1, sizeof(uint64_t), 0, 0, a->limb);
 }
 
 /* Edge values: 0, 1, 2, p−1, p, p+1, 2^3072−1, all-ones limbs patterns, single limbs. */
@@ -24,18 +24,41 @@ static void edge_value(mulred_num3072 *r, int i)
     mpz_t z;
     mpz_init(z);
     switch (i) {
-    case 0: break;
-    case 1: r->limb[0] = 1; break;
-    case 2: r->limb[0] = 2; break;
-    case 3: mpz_sub_ui(z, P, 1); break;
-    case 4: mpz_set(z, P); break;
-    case 5: mpz_add_ui(z, P, 1); break;
-    case 6: memset(r->limb, 0xff, sizeof r->limb); break;
-    case 7: mpz_add_ui(z, P, 1103716); break; /* 2^3072 − 1 via p */
-    case 8: for (int k = 0; k < NUM3072_LIMBS; k += 2) r->limb[k] = UINT64_MAX; break;
-    case 9: r->limb[NUM3072_LIMBS - 1] = UINT64_MAX; break;
-    case 10: r->limb[0] = UINT64_MAX; break;
-    case 11: mpz_sub_ui(z, P, 2); break; /* −2: products near the top */
+    case 0:
+        break;
+    case 1:
+        r->limb[0] = 1;
+        break;
+    case 2:
+        r->limb[0] = 2;
+        break;
+    case 3:
+        mpz_sub_ui(z, P, 1);
+        break;
+    case 4:
+        mpz_set(z, P);
+        break;
+    case 5:
+        mpz_add_ui(z, P, 1);
+        break;
+    case 6:
+        memset(r->limb, 0xff, sizeof r->limb);
+        break;
+    case 7:
+        mpz_add_ui(z, P, 1103716);
+        break; /* 2^3072 − 1 via p */
+    case 8:
+        for (int k = 0; k < MULRED_NUM3072_LIMBS; k += 2) r->limb[k] = UINT64_MAX;
+        break;
+    case 9:
+        r->limb[MULRED_NUM3072_LIMBS - 1] = UINT64_MAX;
+        break;
+    case 10:
+        r->limb[0] = UINT64_MAX;
+        break;
+    case 11:
+        mpz_sub_ui(z, P, 2);
+        break; /* −2: products near the top */
     }
     if (mpz_sgn(z)) mpz_export(r->limb, NULL, -1, sizeof(uint64_t), 0, 0, z);
     mpz_clear(z);
@@ -45,25 +68,25 @@ static void random_value(mulred_num3072 *r)
 {
     switch (test_rand_below(4)) {
     case 0: /* dense random */
-        for (int i = 0; i < NUM3072_LIMBS; i++) r->limb[i] = test_rand64();
+        for (int i = 0; i < MULRED_NUM3072_LIMBS; i++) r->limb[i] = test_rand64();
         break;
     case 1: /* sparse */
         memset(r, 0, sizeof *r);
-        for (int k = 0; k < 3; k++) r->limb[test_rand_below(NUM3072_LIMBS)] = test_rand64();
+        for (int k = 0; k < 3; k++) r->limb[test_rand_below(MULRED_NUM3072_LIMBS)] = test_rand64();
         break;
     case 2: /* near p and 2^3072: top limbs all ones */
-        for (int i = 0; i < NUM3072_LIMBS; i++) r->limb[i] = UINT64_MAX;
+        for (int i = 0; i < MULRED_NUM3072_LIMBS; i++) r->limb[i] = UINT64_MAX;
         r->limb[0] -= test_rand_below(3 * 1103717);
         break;
     default: /* random bytes with all-ones or zero limbs mixed in */
-        for (int i = 0; i < NUM3072_LIMBS; i++) {
+        for (int i = 0; i < MULRED_NUM3072_LIMBS; i++) {
             uint64_t k = test_rand_below(3);
             r->limb[i] = k == 0 ? 0 : k == 1 ? UINT64_MAX : test_rand64();
         }
     }
 }
 
-/* Checks r ≡ a·b (mod p) and r < 2^3072 (by type); with strict, also r < p. */
+/* Checks r ≡ a·b (mod p) with mpz (r < 2^3072 holds by type). */
 static int check_product(const mulred_num3072 *r, const mulred_num3072 *a, const mulred_num3072 *b)
 {
     mpz_t za, zb, zr;
@@ -79,10 +102,13 @@ static int check_product(const mulred_num3072 *r, const mulred_num3072 *a, const
     return ok;
 }
 
+/* The GMP path promises a fully reduced product: r < p and r ≡ a·b, judged by mpz. */
 static void test_gmp_fully_reduces(void)
 {
+    mpz_t zr;
+    mpz_init(zr);
     for (int it = 0; it < 2000; it++) {
-        mulred_num3072 a, b, r, red;
+        mulred_num3072 a, b, r;
         if (it < edge_count() * edge_count()) {
             edge_value(&a, it % edge_count());
             edge_value(&b, it / edge_count());
@@ -91,9 +117,11 @@ static void test_gmp_fully_reduces(void)
             random_value(&b);
         }
         num3072_mul_gmp(r.limb, a.limb, b.limb);
-        mulred_num3072_reduce(&red, &r);
-        CU_ASSERT(memcmp(&red, &r, sizeof r) == 0);
+        to_mpz(zr, &r);
+        CU_ASSERT(mpz_cmp(zr, P) < 0);
+        CU_ASSERT(check_product(&r, &a, &b));
     }
+    mpz_clear(zr);
 }
 
 static void test_identity_short_circuit(void)
@@ -120,9 +148,11 @@ static void test_identity_short_circuit(void)
 static void test_reduce_inverse_bytes(void)
 {
     for (int it = 0; it < 200; it++) {
-        mulred_num3072 a, r, inv, prod;
-        if (it < edge_count()) edge_value(&a, it);
-        else random_value(&a);
+        mulred_num3072 a, r, inv;
+        if (it < edge_count())
+            edge_value(&a, it);
+        else
+            random_value(&a);
         mulred_num3072_reduce(&r, &a);
         mpz_t za, zr;
         mpz_inits(za, zr, NULL);
@@ -131,24 +161,30 @@ static void test_reduce_inverse_bytes(void)
         mpz_mod(za, za, P);
         CU_ASSERT(mpz_cmp(za, zr) == 0);
         mulred_num3072_inverse(&inv, &a);
+        mpz_t zinv, want;
+        mpz_inits(zinv, want, NULL);
+        to_mpz(zinv, &inv);
         if (mpz_sgn(za) == 0) {
             CU_ASSERT(mpz_sgn(zr) == 0);
-            mulred_num3072 zero = {{0}};
-            CU_ASSERT(memcmp(&inv, &zero, sizeof zero) == 0);
+            CU_ASSERT(mpz_sgn(zinv) == 0); /* 0 maps to 0 */
         } else {
-            num3072_mul_gmp(prod.limb, a.limb, inv.limb);
-            CU_ASSERT(prod.limb[0] == 1);
-            mulred_num3072 one;
-            mulred_num3072_set_one(&one);
-            CU_ASSERT(memcmp(&prod, &one, sizeof one) == 0);
+            CU_ASSERT_FATAL(mpz_invert(want, za, P) != 0); /* p is prime */
+            CU_ASSERT(mpz_cmp(zinv, want) == 0);           /* and it is the reduced inverse */
         }
-        mpz_clears(za, zr, NULL);
-        uint8_t bytes[384];
+        mpz_clears(zinv, want, NULL);
+        /* bytes: the 384-byte little-endian encoding of the integer, as mpz_export writes it */
+        uint8_t bytes[384], want_bytes[384] = {0};
         mulred_num3072 back;
+        to_mpz(za, &a);
+        mpz_export(want_bytes, NULL, -1, 1, 0, 0, za);
         mulred_num3072_to_bytes(bytes, &a);
-        CU_ASSERT(bytes[0] == (uint8_t)a.limb[0] && bytes[8] == (uint8_t)a.limb[1]);
+        CU_ASSERT(memcmp(bytes, want_bytes, sizeof bytes) == 0);
+        test_rand_bytes(bytes, sizeof bytes);
+        mpz_import(za, sizeof bytes, -1, 1, 0, 0, bytes);
         mulred_num3072_from_bytes(&back, bytes);
-        CU_ASSERT(memcmp(&back, &a, sizeof a) == 0);
+        to_mpz(zr, &back);
+        CU_ASSERT(mpz_cmp(zr, za) == 0);
+        mpz_clears(za, zr, NULL);
     }
 }
 

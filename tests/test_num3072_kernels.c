@@ -1,10 +1,14 @@
-/* num3072 kernels (src/num3072/num3072_kernels.h): every MULX and IFMA kernel, the squarings
- * and the radix-2^52 domain API against GMP mpz (mpz_mul, then mpz_mod by p).
+/* num3072 kernels (src/num3072/num3072.h, num3072_kernels.h): every kernel of the library's
+ * table, its multiply and its product of many factors, against GMP mpz (mpz_mul, then mpz_mod
+ * by p), and the choice of the kernel at first use.
  *
  * Per kernel: all pairs of edge values (with r aliasing a, b, and both), random inputs (dense,
  * sparse limbs, sparse bits, near p, near 2^3072, all-ones/zero limb mixes, single limbs;
- * equal operands now and then), and a chain x <- x*y of 10,000 steps. A kernel is skipped,
- * with a message, only when the CPU lacks its instructions.
+ * equal operands now and then), a chain x <- x*y of 10,000 steps, and mul_many over runs of
+ * 0..40 factors (edge and random, repeated factors, the accumulator at 0, 1 and p + 1) and over
+ * 10,000 factors in runs of random length, through the kernel and through num3072_mul_many
+ * with and without the identity short-circuit. A kernel is skipped, with a message, only when
+ * the CPU lacks its instructions.
  * MULRED_KERNEL_TEST_ITERS sets the random iterations per kernel (default 100000; use a
  * smaller value under valgrind). Valgrind 3.19 executes MULX/ADCX/ADOX but its virtual CPUID
  * hides ADX (and it has no AVX-512 at all): MULRED_KERNEL_TEST_FORCE_MULX=1 runs the MULX
@@ -19,71 +23,15 @@
 #include "num3072/num3072_kernels.h"
 
 #define L  MULRED_NUM3072_LIMBS
-#define CP MULRED_NUM3072_C
+#define CP 1103717u /* p = 2^3072 - CP, written out here: the tests do not take it from the code   \
+                     */
 
 static mpz_t P;
 
-typedef struct {
-    const char *name;
-    void (*mul)(uint64_t *, const uint64_t *, const uint64_t *); /* NULL for a squaring */
-    void (*sqr)(uint64_t *, const uint64_t *);
-    int (*available)(void);
-    const char *needs;
-} kernel;
+typedef num3072_kernel kernel;
 
-/* ---- the domain API wrapped as 64-bit kernels (they also check the domain invariants) ---- */
-
-static int domain_bad; /* set when a domain value breaks the invariant */
-
-static void check_domain(const uint64_t x[64])
-{
-    for (int i = 0; i < 60; i++)
-        if (x[i] >> 52) domain_bad = 1;
-    for (int i = 60; i < 64; i++)
-        if (x[i]) domain_bad = 1;
-}
-
-static void mul_r52_wrap(uint64_t *r, const uint64_t *a, const uint64_t *b)
-{
-    uint64_t x[64], y[64];
-    mulred_num3072_ifma_from64(x, a);
-    mulred_num3072_ifma_from64(y, b);
-    check_domain(x);
-    check_domain(y);
-    mulred_num3072_ifma_mul_r52(x, x, y); /* r aliases a */
-    check_domain(x);
-    mulred_num3072_ifma_to64(r, x);
-}
-
-static void sqr_r52_wrap(uint64_t *r, const uint64_t *a)
-{
-    uint64_t x[64];
-    mulred_num3072_ifma_from64(x, a);
-    check_domain(x);
-    mulred_num3072_ifma_sqr_r52(x, x);
-    check_domain(x);
-    mulred_num3072_ifma_to64(r, x);
-}
-
-static int always_available(void)
-{
-    return 1;
-}
-
-static const kernel kernels[] = {
-    {"mul_gmp (portable path)", num3072_mul_gmp, NULL, always_available, "-"},
-    {"mul_mulx (karatsuba 1)", mulred_num3072_mul_mulx, NULL, mulred_num3072_kernels_have_mulx,
-     "bmi2+adx"},
-    {"mul_mulx_school", mulred_num3072_mul_mulx_school, NULL, mulred_num3072_kernels_have_mulx,
-     "bmi2+adx"},
-    {"mul_mulx_kara2", mulred_num3072_mul_mulx_kara2, NULL, mulred_num3072_kernels_have_mulx,
-     "bmi2+adx"},
-    {"mul_ifma", mulred_num3072_mul_ifma, NULL, mulred_num3072_kernels_have_ifma, "avx512ifma"},
-    {"sqr_ifma", NULL, mulred_num3072_sqr_ifma, mulred_num3072_kernels_have_ifma, "avx512ifma"},
-    {"ifma_mul_r52 (domain)", mul_r52_wrap, NULL, mulred_num3072_kernels_have_ifma, "avx512ifma"},
-    {"ifma_sqr_r52 (domain)", NULL, sqr_r52_wrap, mulred_num3072_kernels_have_ifma, "avx512ifma"},
-};
-#define NKERNELS (int)(sizeof kernels / sizeof kernels[0])
+static const kernel *kernels;
+static int nkernels;
 
 /* ---- values ----------------------------------------------------------------------------- */
 
@@ -213,14 +161,6 @@ static int congruent(const uint64_t *r, const uint64_t *a, const uint64_t *b)
     return ok;
 }
 
-static void apply(const kernel *k, uint64_t *r, const uint64_t *a, const uint64_t *b)
-{
-    if (k->mul)
-        k->mul(r, a, b);
-    else
-        k->sqr(r, a);
-}
-
 static long iterations(void)
 {
     const char *e = getenv("MULRED_KERNEL_TEST_ITERS");
@@ -231,25 +171,23 @@ static long iterations(void)
 /* One product and its aliasing variants; returns 0 on any mismatch. */
 static int check_one(const kernel *k, const uint64_t *a, const uint64_t *b0, int aliases)
 {
-    const uint64_t *b = k->mul ? b0 : a;
+    const uint64_t *b = b0;
     uint64_t r[L], x[L];
-    apply(k, r, a, b);
+    k->mul(r, a, b);
     if (!congruent(r, a, b)) return 0;
     if (!aliases) return 1;
     memcpy(x, a, sizeof x); /* r == a */
-    apply(k, x, x, b);
+    k->mul(x, x, b);
     if (memcmp(x, r, sizeof x)) return 0;
-    if (k->mul) {
-        memcpy(x, b, sizeof x); /* r == b */
-        k->mul(x, a, x);
-        if (memcmp(x, r, sizeof x)) return 0;
-        uint64_t s[L]; /* a == b, then r == a == b */
-        k->mul(s, a, a);
-        if (!congruent(s, a, a)) return 0;
-        memcpy(x, a, sizeof x);
-        k->mul(x, x, x);
-        if (memcmp(x, s, sizeof x)) return 0;
-    }
+    memcpy(x, b, sizeof x); /* r == b */
+    k->mul(x, a, x);
+    if (memcmp(x, r, sizeof x)) return 0;
+    uint64_t s[L]; /* a == b, then r == a == b */
+    k->mul(s, a, a);
+    if (!congruent(s, a, a)) return 0;
+    memcpy(x, a, sizeof x);
+    k->mul(x, x, x);
+    if (memcmp(x, s, sizeof x)) return 0;
     return 1;
 }
 
@@ -278,11 +216,10 @@ static int skip(const kernel *k)
 
 static void test_edges(void)
 {
-    for (int ki = 0; ki < NKERNELS; ki++) {
+    for (int ki = 0; ki < nkernels; ki++) {
         const kernel *k = &kernels[ki];
         if (skip(k)) continue;
         int bad = 0;
-        domain_bad = 0;
         for (int i = 0; i < NEDGES; i++)
             for (int j = 0; j < NEDGES; j++) {
                 uint64_t a[L], b[L];
@@ -293,7 +230,6 @@ static void test_edges(void)
                 }
             }
         CU_ASSERT_EQUAL(bad, 0);
-        CU_ASSERT_EQUAL(domain_bad, 0);
     }
 }
 
@@ -301,11 +237,10 @@ static void test_random(void)
 {
     const long n = iterations();
     printf("\n    %ld random inputs per kernel", n);
-    for (int ki = 0; ki < NKERNELS; ki++) {
+    for (int ki = 0; ki < nkernels; ki++) {
         const kernel *k = &kernels[ki];
         if (skip(k)) continue;
         long bad = 0;
-        domain_bad = 0;
         for (long it = 0; it < n; it++) {
             uint64_t a[L], b[L];
             random_value(a);
@@ -318,13 +253,12 @@ static void test_random(void)
             }
         }
         CU_ASSERT_EQUAL(bad, 0);
-        CU_ASSERT_EQUAL(domain_bad, 0);
     }
 }
 
 static void test_chain(void)
 {
-    for (int ki = 0; ki < NKERNELS; ki++) {
+    for (int ki = 0; ki < nkernels; ki++) {
         const kernel *k = &kernels[ki];
         if (skip(k)) continue;
         uint64_t x[L], y[L];
@@ -336,18 +270,8 @@ static void test_chain(void)
         to_mpz(zx, x);
         to_mpz(zy, y);
         for (int i = 0; i < 10000; i++) {
-            if (k->mul) {
-                k->mul(x, x, y);
-                mpz_mul(zx, zx, zy);
-            } else {
-                /* squaring chains collapse to 0/1 quickly on small values: mix in y */
-                k->sqr(x, x);
-                mpz_mul(zx, zx, zx);
-                if (i % 64 == 63) {
-                    x[i / 64 % L] ^= y[i / 64 % L];
-                    to_mpz(zx, x);
-                }
-            }
+            k->mul(x, x, y);
+            mpz_mul(zx, zx, zy);
             mpz_mod(zx, zx, P);
         }
         to_mpz(zr, x);
@@ -358,48 +282,151 @@ static void test_chain(void)
     }
 }
 
-/* The domain API on its own: round trip, and a long product accumulated in radix 2^52. */
-static void test_domain(void)
+/* acc = acc0 * x[0] * ... * x[n-1] (mod p), judged by mpz */
+static int product_ok(const uint64_t *acc, const uint64_t *acc0, uint64_t (*x)[L], size_t n)
 {
-    if (!mulred_num3072_kernels_have_ifma()) {
-        printf("\n    (domain API: CPU lacks avx512ifma, skipped)");
-        return;
+    mpz_t want, f, got;
+    mpz_inits(want, f, got, NULL);
+    to_mpz(want, acc0);
+    mpz_mod(want, want, P);
+    for (size_t j = 0; j < n; j++) {
+        to_mpz(f, x[j]);
+        mpz_mul(want, want, f);
+        mpz_mod(want, want, P);
     }
-    domain_bad = 0;
-    for (int it = 0; it < 2000; it++) {
-        uint64_t a[L], back[L], x[64];
-        if (it < NEDGES)
-            edge_value(a, it);
+    to_mpz(got, acc);
+    mpz_mod(got, got, P);
+    int ok = mpz_cmp(got, want) == 0;
+    mpz_clears(want, f, got, NULL);
+    return ok;
+}
+
+enum { MANY = 40 };
+
+/* Factors for a mul_many run: edge and random values, some repeated (x[j] may alias x[i]). */
+static void many_factors(uint64_t (*x)[L], const uint64_t **xp, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        if (test_rand_below(8) == 0)
+            edge_value(x[j], (int)test_rand_below(NEDGES));
         else
-            random_value(a);
-        mulred_num3072_ifma_from64(x, a);
-        check_domain(x);
-        mulred_num3072_ifma_to64(back, x);
-        CU_ASSERT(memcmp(back, a, sizeof a) == 0); /* exact: from64 is a change of radix */
+            random_value(x[j]);
+        xp[j] = x[j];
+        if (j > 0 && test_rand_below(8) == 0) xp[j] = xp[test_rand_below(j)];
     }
-    /* acc <- acc * e_i for 10,000 random e_i, kept in the domain, against mpz */
-    uint64_t acc52[64], e52[64], e[L], out[L];
-    uint64_t one[L] = {1};
-    mpz_t zacc, ze, zr;
-    mpz_inits(zacc, ze, zr, NULL);
-    mpz_set_ui(zacc, 1);
-    mulred_num3072_ifma_from64(acc52, one);
-    for (int i = 0; i < 10000; i++) {
-        random_value(e);
-        if (i % 1000 == 999) edge_value(e, 5); /* p + 1 == 1: an unreduced element */
-        mulred_num3072_ifma_from64(e52, e);
-        mulred_num3072_ifma_mul_r52(acc52, acc52, e52);
-        check_domain(acc52);
-        to_mpz(ze, e);
-        mpz_mul(zacc, zacc, ze);
-        mpz_mod(zacc, zacc, P);
+}
+
+/* mul_many through the kernel itself and through num3072_mul_many (with this kernel active,
+ * with and without the short-circuit), for every run length 0..40 and accumulators 0, 1, p+1,
+ * random; each result against mpz. */
+static void test_many(void)
+{
+    const char *active = mulred_num3072_kernel_name();
+    static uint64_t x[MANY][L];
+    static uint64_t flat[MANY][L];
+    const uint64_t *xp[MANY];
+    for (int ki = 0; ki < nkernels; ki++) {
+        const kernel *k = &kernels[ki];
+        if (skip(k)) continue;
+        int forced = !k->available();
+        long bad = 0;
+        for (int rep = 0; rep < 20; rep++)
+            for (size_t n = 0; n <= MANY; n++) {
+                uint64_t acc0[L], acc[L];
+                switch (rep % 4) {
+                case 0:
+                    random_value(acc0);
+                    break;
+                case 1:
+                    edge_value(acc0, 1);
+                    break; /* 1 */
+                case 2:
+                    edge_value(acc0, 5);
+                    break; /* p + 1 == 1, not the representation 1 */
+                default:
+                    edge_value(acc0, (int)test_rand_below(NEDGES));
+                }
+                many_factors(x, xp, n);
+                for (size_t j = 0; j < n; j++) memcpy(flat[j], xp[j], sizeof flat[j]);
+                if (k->mul_many) {
+                    memcpy(acc, acc0, sizeof acc);
+                    k->mul_many(acc, xp, n);
+                    if (!product_ok(acc, acc0, flat, n) && !bad++)
+                        printf("\n    kernel %s: mul_many of %zu factors differs", k->name, n);
+                }
+                if (forced) continue; /* num3072_kernel_select refuses what CPUID hides */
+                CU_ASSERT_FATAL(num3072_kernel_select(k->name) == 0);
+                for (int sc = 0; sc < 2; sc++) {
+                    mulred_num3072 m;
+                    memcpy(m.limb, acc0, sizeof acc0);
+                    num3072_mul_many(&m, xp, n, sc);
+                    if (!product_ok(m.limb, acc0, flat, n) && !bad++)
+                        printf("\n    kernel %s: num3072_mul_many (short-circuit %d) of %zu "
+                               "factors differs",
+                               k->name, sc, n);
+                }
+            }
+        CU_ASSERT_EQUAL(bad, 0);
     }
-    mulred_num3072_ifma_to64(out, acc52);
-    to_mpz(zr, out);
-    mpz_mod(zr, zr, P);
-    CU_ASSERT(mpz_cmp(zr, zacc) == 0);
-    CU_ASSERT_EQUAL(domain_bad, 0);
-    mpz_clears(zacc, ze, zr, NULL);
+    num3072_kernel_select(active);
+}
+
+/* 10,000 factors in runs of 1..64 into one accumulator, per kernel, against mpz. */
+static void test_many_chain(void)
+{
+    static uint64_t x[64][L];
+    const uint64_t *xp[64];
+    for (int ki = 0; ki < nkernels; ki++) {
+        const kernel *k = &kernels[ki];
+        if (skip(k) || !k->mul_many) continue;
+        uint64_t acc[L];
+        mpz_t want, f, got;
+        mpz_inits(want, f, got, NULL);
+        random_value(acc);
+        to_mpz(want, acc);
+        for (int done = 0; done < 10000;) {
+            size_t n = 1 + test_rand_below(64);
+            many_factors(x, xp, n);
+            for (size_t j = 0; j < n; j++) {
+                to_mpz(f, xp[j]);
+                mpz_mul(want, want, f);
+                mpz_mod(want, want, P);
+            }
+            k->mul_many(acc, xp, n);
+            done += (int)n;
+        }
+        to_mpz(got, acc);
+        mpz_mod(got, got, P);
+        if (mpz_cmp(got, want) != 0) printf("\n    kernel %s: chain of mul_many differs", k->name);
+        CU_ASSERT(mpz_cmp(got, want) == 0);
+        mpz_clears(want, f, got, NULL);
+    }
+}
+
+/* The choice at first use: an available kernel, chosen by one of the documented ways; when
+ * measured, the preferred kernel and every kernel that beat it were timed, and a kernel other
+ * than the preferred one won by the margin. MULRED_KERNEL's effect is checked by the command
+ * tests (a fresh process per value). */
+static void test_selection(void)
+{
+    const num3072_selection *s = num3072_kernel_selection();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s->kernel);
+    CU_ASSERT(s->kernel->available());
+    CU_ASSERT(strcmp(s->how, "forced") == 0 || strcmp(s->how, "measured") == 0 ||
+              strcmp(s->how, "default") == 0);
+    printf("\n    chosen: %s (%s, %.1f us)", s->kernel->name, s->how, s->seconds * 1e6);
+    if (strcmp(s->how, "measured") == 0) {
+        int preferred = -1, chosen = -1;
+        for (int k = 0; k < nkernels; k++) {
+            if (kernels[k].available()) preferred = k;
+            if (&kernels[k] == s->kernel) chosen = k;
+            if (s->ns[k] > 0) printf(" %s %.0f ns", kernels[k].name, s->ns[k]);
+        }
+        CU_ASSERT_FATAL(preferred >= 0 && chosen >= 0);
+        CU_ASSERT(kernels[chosen].candidate);
+        CU_ASSERT(s->ns[preferred] > 0 && s->ns[chosen] > 0);
+        if (chosen != preferred) CU_ASSERT(s->ns[chosen] < 0.92 * s->ns[preferred]);
+    }
 }
 
 void test_register(void)
@@ -407,7 +434,11 @@ void test_register(void)
     mpz_init_set_ui(P, 1);
     mpz_mul_2exp(P, P, 3072);
     mpz_sub_ui(P, P, CP);
+    kernels = num3072_kernels(&nkernels);
     TEST_SUITE("num3072_kernels", {"edge values and aliasing", test_edges},
                {"random inputs against mpz", test_random},
-               {"chains of 10,000 products", test_chain}, {"radix-2^52 domain API", test_domain});
+               {"chains of 10,000 products", test_chain},
+               {"mul_many, every run length 0..40", test_many},
+               {"mul_many, 10,000 factors in runs", test_many_chain},
+               {"the kernel chosen at first use", test_selection});
 }

@@ -16,19 +16,11 @@
 #include <stdint.h>
 
 #include "mulred/mulred.h"
+#include "mulred/num3072.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define MULRED_NUM3072_LIMBS 48
-#define MULRED_NUM3072_BYTES 384
-
-/* A 3072-bit number as 48 little-endian 64-bit limbs. Values in [0, 2^3072); arithmetic keeps
- * results congruent mod p but not necessarily < p until mulred_num3072_reduce. */
-typedef struct {
-    uint64_t limb[MULRED_NUM3072_LIMBS];
-} mulred_num3072;
 
 typedef enum { MULRED_MUHASH_BITCOIN = 0, MULRED_MUHASH_KASPA = 1 } mulred_muhash_flavor;
 
@@ -68,9 +60,33 @@ void mulred_muhash_insert_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
                                const mulred_bytes *elems, size_t n);
 void mulred_muhash_remove_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
                                const mulred_bytes *elems, size_t n);
+
+/* Many states at once (one per transaction, per block, per shard...): element i is inserted
+ * into, or with remove set removed from, states[state]. */
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+    size_t state; /* index into the states array */
+    bool remove;
+} mulred_muhash_item;
+/* Applies items[0..n) to states[0..nstates): each state ends equal (mod p, so its
+ * serialization and digest are the same bytes) to what inserting and removing its own items
+ * one at a time gives. The fast path for many small states: elements are hashed and expanded
+ * in lanes whatever state they belong to, and consecutive items for the same state and
+ * direction are multiplied in as one run, so group a state's items together. Items may come in
+ * any order, a state may get none; a state at the identity takes its first factor as a copy.
+ * Misuse aborts with a message: a state index >= nstates, a state of another flavor than ctx.
+ * ctx is the calling thread's; the states must not overlap. Variable-time (public data). */
+void mulred_muhash_update_many(mulred_muhash_state *states, size_t nstates,
+                               mulred_muhash_ctx *ctx, const mulred_muhash_item *items, size_t n);
+
 /* s ← s ∪ t (numerators and denominators multiply). Flavors must match (else abort). s may
  * alias t. */
 void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t);
+/* s ← s ∪ t[0] ∪ … ∪ t[n−1]: numerators and denominators multiply, the accumulator kept in the
+ * kernel's representation along the way; states at the identity cost nothing. Flavors must
+ * match and s must not be one of the t[i] (else abort with a message). */
+void mulred_muhash_combine_many(mulred_muhash_state *s, const mulred_muhash_state *t, size_t n);
 /* The 32-byte digest in hash output order. A product with 0 finalizes to the hash of 384 zero
  * bytes. Costs one inversion. */
 void mulred_muhash_finalize(uint8_t digest[32], const mulred_muhash_state *s);
@@ -85,20 +101,6 @@ size_t mulred_muhash_serialize(uint8_t *out, const mulred_muhash_state *s);
  * reduced at finalize); kaspa rejects a value >= p. Returns MULRED_OK or MULRED_EINPUT. */
 int mulred_muhash_parse(mulred_muhash_state *s, mulred_muhash_flavor flavor, const uint8_t *in,
                         size_t len, mulred_error *err);
-
-/* ---- 3072-bit arithmetic mod p (the group) ---- */
-void mulred_num3072_set_one(mulred_num3072 *r);
-bool mulred_num3072_is_one(const mulred_num3072 *a);
-/* r ≡ a·b mod p. r may alias a or b. 1·x and x·1 are copies (no multiplication). */
-void mulred_num3072_mul(mulred_num3072 *r, const mulred_num3072 *a, const mulred_num3072 *b);
-/* r = a mod p, in [0, p). */
-void mulred_num3072_reduce(mulred_num3072 *r, const mulred_num3072 *a);
-/* r = a^-1 mod p; 0 maps to 0. */
-void mulred_num3072_inverse(mulred_num3072 *r, const mulred_num3072 *a);
-void mulred_num3072_from_bytes(mulred_num3072 *r, const uint8_t in[384]); /* little-endian */
-void mulred_num3072_to_bytes(uint8_t out[384], const mulred_num3072 *a);  /* little-endian */
-/* The multiply path in use: "gmp", "mulx" or "ifma" (MULRED_KERNEL overrides the choice). */
-const char *mulred_num3072_kernel_name(void);
 
 /* ---- the parallel reduction ----
  * A source splits its elements into chunks; OpenMP threads take chunks dynamically and multiply

@@ -21,7 +21,8 @@ int mulred_cmd_version(int argc, char **argv)
     if (optind < argc) return cli_usage_error("version", "unexpected argument '%s'", argv[optind]);
     cli_out("%s\n", cli_version_line());
     cli_out("cpu: %s\n", mulred_cpu_describe());
-    cli_out("num3072 multiply: %s (MULRED_KERNEL=gmp|mulx|ifma overrides)\n",
+    cli_out("num3072 multiply: %s (MULRED_KERNEL=gmp|mulx|ifma|ifma_kara|ifma256|ifma256_kara "
+            "overrides)\n",
             mulred_num3072_kernel_name());
     cli_out("field multiply (BLS12-381, BN254): %s (MULRED_FIELD_KERNEL=portable|mulx overrides)\n",
             mulred_field_kernel_name());

@@ -24,86 +24,20 @@
  * (≈ 1350 vector operations per block) dominate: fully unrolling them (sigma indices as
  * constants) gained nothing. Constant time for given lengths.
  *
- * The OpenSSL path (mulred_blake2b256_digest) stays the reference and the fallback: the tests
- * compare both on every length 0..300 in mixed lanes and on keys of 1..64 bytes. */
+ * The OpenSSL path (mulred_blake2b256_digest) stays the reference: the tests compare both on
+ * every length 0..300 in mixed lanes and on keys of 1..64 bytes. The portable one-message code
+ * (blake2b.c) is the fallback. */
 #include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash/blake2b_internal.h"
 #include "hash/hash.h"
-#include "util/util.h"
 
 /* Message words and digests are read and written as little-endian 64-bit words directly. */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "x86-64 is little-endian");
 
 #define X8_TARGET __attribute__((target("avx512f")))
-
-static const uint64_t blake2b_iv[8] = {0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull,
-                                       0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull,
-                                       0x510e527fade682d1ull, 0x9b05688c2b3e6c1full,
-                                       0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull};
-
-/* Message word schedule; rounds 10 and 11 reuse rows 0 and 1. */
-static const uint8_t blake2b_sigma[12][16] = {
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
-    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
-    {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
-    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
-    {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
-    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
-    {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
-    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
-    {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3}};
-
-/* ---- scalar compression: used once per key (init), not per message ---- */
-
-static uint64_t rotr64(uint64_t x, int n) { return x >> n | x << (64 - n); }
-
-#define G1(a, b, c, d, x, y)                                                                       \
-    do {                                                                                           \
-        a += b + (x), d = rotr64(d ^ a, 32), c += d, b = rotr64(b ^ c, 24);                        \
-        a += b + (y), d = rotr64(d ^ a, 16), c += d, b = rotr64(b ^ c, 63);                        \
-    } while (0)
-
-static void blake2b_compress1(uint64_t h[8], const uint8_t block[128], uint64_t t, int last)
-{
-    uint64_t v[16], m[16];
-    for (int i = 0; i < 16; i++) m[i] = mulred_load_le64(block + 8 * i);
-    for (int i = 0; i < 8; i++) v[i] = h[i], v[8 + i] = blake2b_iv[i];
-    v[12] ^= t; /* the high counter word is 0: the key block is the only block here */
-    if (last) v[14] = ~v[14];
-    for (int r = 0; r < 12; r++) {
-        const uint8_t *s = blake2b_sigma[r];
-        G1(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);
-        G1(v[1], v[5], v[9], v[13], m[s[2]], m[s[3]]);
-        G1(v[2], v[6], v[10], v[14], m[s[4]], m[s[5]]);
-        G1(v[3], v[7], v[11], v[15], m[s[6]], m[s[7]]);
-        G1(v[0], v[5], v[10], v[15], m[s[8]], m[s[9]]);
-        G1(v[1], v[6], v[11], v[12], m[s[10]], m[s[11]]);
-        G1(v[2], v[7], v[8], v[13], m[s[12]], m[s[13]]);
-        G1(v[3], v[4], v[9], v[14], m[s[14]], m[s[15]]);
-    }
-    for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[8 + i];
-}
-
-void mulred_blake2b256_keyed_init(mulred_blake2b_keyed_state *st, const uint8_t *key,
-                                  size_t keylen)
-{
-    MULRED_CHECK(keylen >= 1 && keylen <= 64, "a keyed hash needs a 1..64-byte key, got %zu",
-                 keylen);
-    uint8_t block[128] = {0};
-    memcpy(block, key, keylen);
-    uint64_t h[8];
-    memcpy(h, blake2b_iv, sizeof h);
-    h[0] ^= 0x01010000u ^ (uint64_t)keylen << 8 ^ 32u; /* parameter block: fanout, depth 1 */
-    memcpy(st->h, h, sizeof h);
-    blake2b_compress1(st->h, block, 128, 0); /* the key block before a non-empty message */
-    blake2b_compress1(h, block, 128, 1);     /* the key block as the final block: empty message */
-    for (int i = 0; i < 4; i++) mulred_store_le64(st->empty + 8 * i, h[i]);
-}
 
 /* ---- 8 lanes ---- */
 
@@ -178,12 +112,12 @@ void mulred_blake2b256_keyed_x8(uint8_t *const out[8], const uint8_t *const msg[
         }
         __m512i v[16];
         for (int w = 0; w < 8; w++) v[w] = h[w];
-        for (int w = 0; w < 8; w++) v[8 + w] = _mm512_set1_epi64((long long)blake2b_iv[w]);
+        for (int w = 0; w < 8; w++) v[8 + w] = _mm512_set1_epi64((long long)mulred_blake2b_iv[w]);
         v[12] = _mm512_xor_si512(v[12], _mm512_loadu_si512(t0));
         v[13] = _mm512_xor_si512(v[13], _mm512_loadu_si512(t1));
         v[14] = _mm512_mask_xor_epi64(v[14], last, v[14], _mm512_set1_epi64(-1));
         for (int rd = 0; rd < 12; rd++) {
-            const uint8_t *s = blake2b_sigma[rd];
+            const uint8_t *s = mulred_blake2b_sigma[rd];
             G8(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);
             G8(v[1], v[5], v[9], v[13], m[s[2]], m[s[3]]);
             G8(v[2], v[6], v[10], v[14], m[s[4]], m[s[5]]);
@@ -200,7 +134,8 @@ void mulred_blake2b256_keyed_x8(uint8_t *const out[8], const uint8_t *const msg[
     uint64_t d[4][8];
     for (int w = 0; w < 4; w++) _mm512_storeu_si512(d[w], h[w]);
     for (int i = 0; i < 8; i++) {
-        if (len[i] == 0) memcpy(out[i], st->empty, 32);
+        if (len[i] == 0)
+            memcpy(out[i], st->empty, 32);
         else
             for (int w = 0; w < 4; w++) memcpy(out[i] + 8 * w, &d[w][i], 8);
     }

@@ -37,6 +37,11 @@ void mulred_chacha20_keystream(mulred_chacha20 *c, uint8_t *out, size_t len, con
 
 /* One-shot SHA-256 with the SHA extensions; call only when mulred_cpu()->sha_ni. */
 void mulred_sha256_shani(uint8_t out[32], const uint8_t *data, size_t len);
+/* The same for four messages at once (their compressions interleaved): out[i] receives the
+ * digest of msg[i][0..len[i]); lengths may differ and be 0 (msg[i] is then not read); out[i]
+ * may not overlap msg[j]. Call only when mulred_cpu()->sha_ni. */
+void mulred_sha256_shani_x4(uint8_t *const out[4], const uint8_t *const msg[4],
+                            const size_t len[4]);
 
 /* The 384-byte MuHash keystream (blocks 0..5, nonce 0) for 16 keys at once with AVX-512F;
  * call only when mulred_cpu()->avx512f. out[i] receives 384 bytes for key[i]. */
@@ -55,6 +60,11 @@ typedef struct mulred_blake2b_keyed_state {
 } mulred_blake2b_keyed_state;
 void mulred_blake2b256_keyed_init(mulred_blake2b_keyed_state *st, const uint8_t *key,
                                   size_t keylen);
+/* The same digest for one message, portable C (one compression per 128 bytes, none for the
+ * key): out receives the 32-byte digest of msg[0..len); msg is not read when len is 0; out may
+ * overlap msg. Thread-safe (the state is only read); any CPU. */
+void mulred_blake2b256_keyed(uint8_t out[32], const uint8_t *msg, size_t len,
+                             const mulred_blake2b_keyed_state *st);
 void mulred_blake2b256_keyed_x8(uint8_t *const out[8], const uint8_t *const msg[8],
                                 const size_t len[8], const mulred_blake2b_keyed_state *st);
 

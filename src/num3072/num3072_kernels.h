@@ -7,7 +7,7 @@
  *   congruent to a*b mod p; it need not be < p (the caller reduces fully at finalize).
  *   r may alias a and/or b. No heap allocation.
  *   All kernels are VARIABLE-TIME (rare data-dependent carry fix-up loops, and the Karatsuba
- *   sign handling branches on data). MuHash hashes public data, so this is acceptable; do not
+ *   sign handling depends on data). MuHash hashes public data, so this is acceptable; do not
  *   use these kernels on secrets.
  *
  * Each kernel is compiled with a function-level target attribute: call it only when the CPU
@@ -16,11 +16,10 @@
 #ifndef MULRED_NUM3072_KERNELS_H
 #define MULRED_NUM3072_KERNELS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#define MULRED_NUM3072_LIMBS     48       /* 64-bit limbs */
-#define MULRED_NUM3072_C         1103717u /* p = 2^3072 - C */
-#define MULRED_NUM3072_R52_LIMBS 64       /* radix-2^52 storage: 60 used limbs + 4 zero pad */
+#include "mulred/num3072.h"
 
 /* ---- MULX / ADCX / ADOX (requires BMI2 + ADX) ---------------------------------------- */
 
@@ -28,27 +27,23 @@
 void mulred_num3072_mul_mulx(uint64_t r[48], const uint64_t a[48], const uint64_t b[48]);
 /* (No MULX squaring: it did not beat mul_mulx(r, a, a); see num3072_mulx.c.) */
 
-/* Variants kept for measurement (same contract): plain 48x48 schoolbook, Karatsuba depth 2. */
-void mulred_num3072_mul_mulx_school(uint64_t r[48], const uint64_t a[48], const uint64_t b[48]);
-void mulred_num3072_mul_mulx_kara2(uint64_t r[48], const uint64_t a[48], const uint64_t b[48]);
-
 /* ---- AVX-512 IFMA (requires AVX512F + AVX512VL + AVX512IFMA) -------------------------- */
 
-/* Default on CPUs with IFMA. sqr_ifma(r, a) == mul_ifma(r, a, a) in value, about 25% faster. */
+/* Radix 2^52, 60 limbs, products with vpmadd52luq/huq (num3072_ifma_impl.h). Each kernel has
+ * a mul and a mul_many (the contract of num3072_kernel in num3072.h: acc ≡ acc·x[0]⋯x[n−1],
+ * the accumulator kept in radix 2^52 between factors; no x[j] may overlap acc).
+ *   ifma:          512-bit schoolbook (the default);
+ *   ifma_kara:     512-bit, one Karatsuba level over 30-limb halves;
+ *   ifma256:       256-bit schoolbook (for CPUs that split 512-bit instructions);
+ *   ifma256_kara:  256-bit, one Karatsuba level. */
 void mulred_num3072_mul_ifma(uint64_t r[48], const uint64_t a[48], const uint64_t b[48]);
-void mulred_num3072_sqr_ifma(uint64_t r[48], const uint64_t a[48]);
-
-/* Radix-2^52 "domain" API, for long products (MuHash accumulators).
- * A domain value is uint64_t[64] (alignment 8 is enough; 64 is better): limbs 0..59 each
- * < 2^52, limbs 60..63 zero; it represents sum(limb[i] * 2^(52 i)) < 2^3120, any residue
- * class representative (not reduced below p or 2^3072).
- *   from64: 64-bit limbs (any value < 2^3072) -> domain. r52 must not overlap a.
- *   to64:   domain -> 64-bit limbs, output < 2^3072 and congruent mod p. r must not overlap a52.
- *   mul_r52 / sqr_r52: domain x domain -> domain (r may alias a and/or b). */
-void mulred_num3072_ifma_from64(uint64_t r52[64], const uint64_t a[48]);
-void mulred_num3072_ifma_to64(uint64_t r[48], const uint64_t a52[64]);
-void mulred_num3072_ifma_mul_r52(uint64_t r[64], const uint64_t a[64], const uint64_t b[64]);
-void mulred_num3072_ifma_sqr_r52(uint64_t r[64], const uint64_t a[64]);
+void mulred_num3072_mul_many_ifma(uint64_t acc[48], const uint64_t *const x[], size_t n);
+void mulred_num3072_mul_ifma_kara(uint64_t r[48], const uint64_t a[48], const uint64_t b[48]);
+void mulred_num3072_mul_many_ifma_kara(uint64_t acc[48], const uint64_t *const x[], size_t n);
+void mulred_num3072_mul_ifma256(uint64_t r[48], const uint64_t a[48], const uint64_t b[48]);
+void mulred_num3072_mul_many_ifma256(uint64_t acc[48], const uint64_t *const x[], size_t n);
+void mulred_num3072_mul_ifma256_kara(uint64_t r[48], const uint64_t a[48], const uint64_t b[48]);
+void mulred_num3072_mul_many_ifma256_kara(uint64_t acc[48], const uint64_t *const x[], size_t n);
 
 /* ---- Run-time feature checks --------------------------------------------------------- */
 int mulred_num3072_kernels_have_mulx(void); /* BMI2 and ADX */

@@ -1,17 +1,13 @@
 /* MULX/ADCX/ADOX kernels for products mod p = 2^3072 - 1103717 (MuHash3072).
  *
- * Basecases (both operand scanning with two carry chains, ADCX and ADOX):
- *  - blocked (N = 24, 48): an 8-limb block of a against all of b, the 9-limb running window
- *    in r8..r15 + one register, one store per row of 8 products (about 1.1 cycles/product on
- *    the EPYC this was tuned on, Zen 5 class);
- *  - row-wise (N = 12, for kara2): each row adds into memory (mulx, adcx, adox, store per
- *    product; about 1.4 cycles/product).
- * On top of it: subtractive Karatsuba (|a0-a1|*|b0-b1| with a sign, so no carry limbs), one
- * level for the default kernel (3 x 24x24 blocked), two levels for the kara2 variant
- * (9 x 12x12 row-wise), none for the school variant (48x48 blocked).
- * No MULX squaring: the Karatsuba squaring (three half-size squares, 9 x 12x12 at depth 2) was
- * measured slower than mul_mulx (a dedicated triangle basecase would be needed), so it was
- * dropped; use mul_mulx(r, a, a).
+ * Basecase (operand scanning with two carry chains, ADCX and ADOX): an 8-limb block of a
+ * against all of b, the 9-limb running window in r8..r15 + one register, one store per row of
+ * 8 products (about 1.1 cycles/product on the EPYC this was tuned on, Zen 5 class).
+ * On top of it: one level of subtractive Karatsuba (|a0-a1|*|b0-b1| with a sign, so no carry
+ * limbs): 3 x 24x24. Measured against it and dropped: the plain 48x48 schoolbook (slower), a
+ * second Karatsuba level over a 12x12 row-wise basecase (slower: the row-wise basecase runs at
+ * about 1.4 cycles/product), and a Karatsuba squaring (three half-size squares; it needs a
+ * triangle basecase to beat mul_mulx(r, a, a)).
  *
  * Reduction (fused): 2^3072 == C (mod p), C = 1103717, so H*2^3072 + L == L + H*C; the
  * 49-word result folds its top word once more, and a final carry out of 2^3072 adds C again.
@@ -37,45 +33,6 @@ int mulred_num3072_kernels_have_mulx(void)
     const mulred_cpu_features *f = mulred_cpu(); /* the project's cached CPUID probe */
     return f->bmi2 && f->adx;
 }
-
-/* t[0..2N) = a[0..N) * b[0..N), N even. t must not overlap a or b. */
-#define DEFINE_MUL_BASECASE(N)                                                                     \
-    static MULX_TARGET __attribute__((noinline)) void mul_basecase_##N(                            \
-        uint64_t *t, const uint64_t *a, const uint64_t *b)                                         \
-    {                                                                                              \
-        memset(t, 0, 2 * (N) * sizeof(uint64_t));                                                  \
-        uint64_t *tp = t;                                                                          \
-        const uint64_t *bp = b;                                                                    \
-        uint64_t cnt = (N);                                                                        \
-        __asm__ volatile("1:\n\t"                                                                  \
-                         "movq (%[bp]), %%rdx\n\t"                                                 \
-                         "xorl %%eax, %%eax\n\t"                                                   \
-                         "xorl %%r11d, %%r11d\n\t"                                                 \
-                         ".set MULRED_J, 0\n\t"                                                    \
-                         ".rept " #N "/2\n\t"                                                      \
-                         "mulx MULRED_J*8(%[a]), %%r8, %%r9\n\t"                                   \
-                         "adcx %%r11, %%r8\n\t"                                                    \
-                         "adox MULRED_J*8(%[tp]), %%r8\n\t"                                        \
-                         "movq %%r8, MULRED_J*8(%[tp])\n\t"                                        \
-                         "mulx MULRED_J*8+8(%[a]), %%r10, %%r11\n\t"                               \
-                         "adcx %%r9, %%r10\n\t"                                                    \
-                         "adox MULRED_J*8+8(%[tp]), %%r10\n\t"                                     \
-                         "movq %%r10, MULRED_J*8+8(%[tp])\n\t"                                     \
-                         ".set MULRED_J, MULRED_J+2\n\t"                                           \
-                         ".endr\n\t"                                                               \
-                         "adcx %%rax, %%r11\n\t"                                                   \
-                         "adox %%rax, %%r11\n\t"                                                   \
-                         "movq %%r11, " #N "*8(%[tp])\n\t"                                         \
-                         "leaq 8(%[tp]), %[tp]\n\t"                                                \
-                         "leaq 8(%[bp]), %[bp]\n\t"                                                \
-                         "decq %[cnt]\n\t"                                                         \
-                         "jnz 1b\n\t"                                                              \
-                         : [tp] "+r"(tp), [bp] "+r"(bp), [cnt] "+r"(cnt)                           \
-                         : [a] "r"(a)                                                              \
-                         : "rax", "rdx", "r8", "r9", "r10", "r11", "cc", "memory");                \
-    }
-
-DEFINE_MUL_BASECASE(12) /* the 12x12 base of kara2 (12 is not a multiple of 8) */
 
 /* Register-window basecase: for an 8-limb block a8 of a, the running window T0..T7 (r8..r15)
  * of the block's partial product stays in registers; each row (one limb b[i]) is 8 x (mulx,
@@ -170,7 +127,6 @@ DEFINE_MUL_BLOCK8(acc, "adcx (%[t]), %%r8\n\t")
         for (int jb = 1; jb < (N) / 8; jb++) mul_block8_acc(t + 8 * jb, a + 8 * jb, b, b + (N));   \
     }
 DEFINE_MUL_BLOCKED(24)
-DEFINE_MUL_BLOCKED(48)
 
 /* ---- multi-word helpers (plain C; GCC emits adc/sbb chains) ---------------------------- */
 
@@ -241,30 +197,14 @@ ALWAYS_INLINE void kara_combine(uint64_t *r, const uint64_t *m, int neg, int n)
 
 /* ---- multiplication --------------------------------------------------------------------- */
 
-static MULX_TARGET void kara_24_d1(uint64_t *r, const uint64_t *a, const uint64_t *b)
-{
-    uint64_t da[12], db[12], m[24];
-    int neg = absdiff(da, a, a + 12, 12) ^ absdiff(db, b, b + 12, 12);
-    mul_basecase_12(r, a, b);
-    mul_basecase_12(r + 24, a + 12, b + 12);
-    mul_basecase_12(m, da, db);
-    kara_combine(r, m, neg, 24);
-}
-
-/* t[0..96) = a*b; depth 1: base 24x24; depth 2: base 12x12 */
-static MULX_TARGET void kara_48(uint64_t *t, const uint64_t *a, const uint64_t *b, int depth)
+/* t[0..96) = a*b: one Karatsuba level over the 24x24 blocked basecase */
+static MULX_TARGET void kara_48(uint64_t *t, const uint64_t *a, const uint64_t *b)
 {
     uint64_t da[24], db[24], m[48];
     int neg = absdiff(da, a, a + 24, 24) ^ absdiff(db, b, b + 24, 24);
-    if (depth == 1) {
-        mul_blocked_24(t, a, b);
-        mul_blocked_24(t + 48, a + 24, b + 24);
-        mul_blocked_24(m, da, db);
-    } else {
-        kara_24_d1(t, a, b);
-        kara_24_d1(t + 48, a + 24, b + 24);
-        kara_24_d1(m, da, db);
-    }
+    mul_blocked_24(t, a, b);
+    mul_blocked_24(t + 48, a + 24, b + 24);
+    mul_blocked_24(m, da, db);
     kara_combine(t, m, neg, 48);
 }
 
@@ -306,25 +246,9 @@ static MULX_TARGET void fold96(uint64_t r[48], const uint64_t t[96])
     memcpy(r, w, sizeof w);
 }
 
-MULX_TARGET void mulred_num3072_mul_mulx_school(uint64_t r[48], const uint64_t a[48],
-                                                const uint64_t b[48])
-{
-    uint64_t t[96];
-    mul_blocked_48(t, a, b);
-    fold96(r, t);
-}
-
 MULX_TARGET void mulred_num3072_mul_mulx(uint64_t r[48], const uint64_t a[48], const uint64_t b[48])
 {
     uint64_t t[96];
-    kara_48(t, a, b, 1);
-    fold96(r, t);
-}
-
-MULX_TARGET void mulred_num3072_mul_mulx_kara2(uint64_t r[48], const uint64_t a[48],
-                                               const uint64_t b[48])
-{
-    uint64_t t[96];
-    kara_48(t, a, b, 2);
+    kara_48(t, a, b);
     fold96(r, t);
 }

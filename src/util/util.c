@@ -109,6 +109,15 @@ static void cpu_probe(void)
     __asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
     cpu_features.adx = (b >> 19) & 1;
     cpu_features.sha_ni = (b >> 29) & 1;
+    a = 0, c = 0;
+    __asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+    cpu_features.amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* AuthenticAMD */
+    a = 1, c = 0;
+    __asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+    int base = (int)(a >> 8) & 0xf, ext = (int)(a >> 20) & 0xff;
+    cpu_features.family = base == 0xf ? base + ext : base;
+    cpu_features.model = (int)(a >> 4) & 0xf;
+    if (base == 0xf || base == 6) cpu_features.model |= (int)((a >> 16) & 0xf) << 4;
 #endif
     cpu_probed = 1;
 }
@@ -129,6 +138,15 @@ const char *mulred_cpu_describe(void)
     size_t n = strlen(buf);
     if (n) buf[n - 1] = '\0';
     return buf;
+}
+
+const char *mulred_cpu_generation(void)
+{
+    const mulred_cpu_features *f = mulred_cpu();
+    if (!f->amd) return "";
+    if (f->family == 26) return "Zen 5";
+    if (f->family == 25) return f->avx512f ? "Zen 4" : "Zen 3";
+    return "";
 }
 
 int mulred_cpu_count(void)

@@ -54,8 +54,14 @@ double mulred_median(double *v, size_t n);           /* sorts v */
 /* ---- CPU features (x86-64 cpuid; all false elsewhere) ---- */
 typedef struct {
     bool adx, bmi2, avx2, avx512f, avx512vl, avx512ifma, sha_ni;
+    int family, model; /* cpuid leaf 1 with the extended fields folded in (0 elsewhere) */
+    bool amd;
 } mulred_cpu_features;
 const mulred_cpu_features *mulred_cpu(void);
+/* The AMD generation when it is known ("Zen 5" for family 26; "Zen 4" for family 25 with
+ * AVX-512, which Zen 3 lacks), else "": benchmarks print it beside their figures, since Zen 4
+ * executes 512-bit instructions in two halves and Zen 5 does not. */
+const char *mulred_cpu_generation(void);
 /* Space-separated list of the features above that this CPU has. */
 const char *mulred_cpu_describe(void);
 /* Number of online processors. */

@@ -49,6 +49,24 @@ expect_contains "$out" '"inserted":3' "inserted count"
 expect_status 0 "$MULRED" muhash --flavor kaspa --insert "$TEST_TMP/kaspa3" --remove "$TEST_TMP/kaspa3b"
 expect_contains "$out" "544eb3142c000f0ad2c76ac41f4222abbababed830eeafee4b6dc56b52d5cac0" "insert+remove = empty"
 
+# MULRED_KERNEL forces a multiply kernel: every kernel gives the same digests (a vector and a
+# synthetic set, batched and one at a time); a kernel this CPU lacks, or an unknown name, is
+# reported on stderr and the kernel is chosen as usual.
+synth_want=$(MULRED_KERNEL=gmp "$MULRED" muhash --flavor kaspa --synthetic 3000 --threads 2 --json | sed 's/.*"muhash":"\([0-9a-f]*\)".*/\1/')
+for kernel in gmp mulx ifma ifma_kara ifma256 ifma256_kara nosuchkernel; do
+    expect_status 0 env MULRED_KERNEL=$kernel "$MULRED" muhash --flavor kaspa --insert "$TEST_TMP/kaspa3" --json
+    expect_contains "$out" "\"muhash\":\"$want\"" "kaspa vector with MULRED_KERNEL=$kernel"
+    if [ -z "$err" ]; then
+        expect_contains "$out" "\"kernel\":\"$kernel\"" "MULRED_KERNEL=$kernel in use"
+    else
+        expect_contains "$err" "MULRED_KERNEL=$kernel is not" "MULRED_KERNEL=$kernel refused"
+    fi
+    expect_status 0 env MULRED_KERNEL=$kernel "$MULRED" muhash --flavor kaspa --synthetic 3000 --threads 2 --json
+    expect_contains "$out" "\"muhash\":\"$synth_want\"" "synthetic set with MULRED_KERNEL=$kernel"
+done
+expect_status 0 env MULRED_KERNEL=nosuchkernel "$MULRED" version
+expect_contains "$err" "kernels: gmp, mulx" "unknown kernel lists the kernels"
+
 # --output writes the result to a file, nothing to stdout
 expect_status 0 "$MULRED" muhash --synthetic 1000 --json --output "$TEST_TMP/result.json"
 expect_equal "$out" "" "stdout with --output"

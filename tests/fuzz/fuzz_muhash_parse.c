@@ -101,18 +101,23 @@ static void check_flavor(mulred_muhash_flavor flavor, const uint8_t *data, size_
     mpz_clears(a, b, x, NULL);
 }
 
-/* Two states back to back: combine, then compare with the products mod p. */
+/* Two states s, t back to back: combine, then compare with the products mod p; then
+ * combine_many of s with {t, t} (one batched run) against s·t·t mod p. */
 static void check_combine(mulred_muhash_flavor flavor, const uint8_t *data)
 {
     const size_t want = flavor == MULRED_MUHASH_BITCOIN ? 2 * NB : NB;
-    mulred_muhash_state s, t;
+    mulred_muhash_state s, t[2], s2;
     mulred_error err;
     if (mulred_muhash_parse(&s, flavor, data, want, &err) ||
-        mulred_muhash_parse(&t, flavor, data + want, want, &err))
+        mulred_muhash_parse(&t[0], flavor, data + want, want, &err))
         return;
-    mulred_muhash_combine(&s, &t);
-    uint8_t ser[2 * NB], ref[2 * NB];
+    t[1] = t[0];
+    s2 = s;
+    mulred_muhash_combine(&s, &t[0]);
+    mulred_muhash_combine_many(&s2, t, 2);
+    uint8_t ser[2 * NB], ser2[2 * NB], ref[2 * NB], ref2[2 * NB];
     mulred_muhash_serialize(ser, &s);
+    mulred_muhash_serialize(ser2, &s2);
     mpz_t a, b;
     mpz_inits(a, b, NULL);
     if (flavor == MULRED_MUHASH_BITCOIN) {
@@ -122,6 +127,9 @@ static void check_combine(mulred_muhash_flavor flavor, const uint8_t *data)
             mpz_mul(a, a, b);
             mpz_mod(a, a, P);
             to_le(ref + half * NB, a);
+            mpz_mul(a, a, b);
+            mpz_mod(a, a, P);
+            to_le(ref2 + half * NB, a);
         }
     } else {
         from_le(a, data);
@@ -129,8 +137,13 @@ static void check_combine(mulred_muhash_flavor flavor, const uint8_t *data)
         mpz_mul(a, a, b);
         mpz_mod(a, a, P);
         to_le(ref, a);
+        mpz_mul(a, a, b);
+        mpz_mod(a, a, P);
+        to_le(ref2, a);
     }
     FUZZ_CHECK(memcmp(ser, ref, want) == 0, "%s: combine differs from the GMP product",
+               mulred_muhash_flavor_name(flavor));
+    FUZZ_CHECK(memcmp(ser2, ref2, want) == 0, "%s: combine_many differs from the GMP product",
                mulred_muhash_flavor_name(flavor));
     mpz_clears(a, b, NULL);
 }

@@ -1,12 +1,15 @@
-/* The 3072-bit multiply kernels mod p = 2^3072 − 1103717, differential: the GMP path, every
- * MULX kernel and every IFMA kernel (64-bit limbs, squaring, and the radix-2^52 domain, also
- * chained on unreduced domain values) on fuzzer-chosen operands, each output checked to be
- * below 2^3072 (or, in the domain, within its limb bounds) and congruent to the mpz product mod
- * p; the public multiply (with its identity short-circuit), reduce and inverse against mpz.
- * Kernels the CPU lacks are not called.
+/* The 3072-bit multiply kernels mod p = 2^3072 − 1103717, differential: every kernel of the
+ * library's table the CPU runs (gmp, mulx, ifma, ifma_kara, ifma256, ifma256_kara), its single
+ * multiply (also with r aliasing a, b or both) and its mul_many (a chain of 0..7 factors, the
+ * accumulator kept in the kernel's representation between them, so unreduced intermediates are
+ * reached), each output checked to be congruent to the mpz product mod p (every value is below
+ * 2^3072 by its type); the dispatch num3072_mul_many with and without the identity
+ * short-circuit for each selected kernel; the public multiply (with its identity
+ * short-circuit), reduce and inverse against mpz. Kernels the CPU lacks are not called.
  *
  * Input: a selector byte (low nibble a, high nibble b), a flag byte (bit 0, 1: flip bits of a,
- * b; bit 2: b = a), then operand bytes. Each operand is either raw input bytes (little-endian,
+ * b; bit 2: b = a; bits 3-5: the number of mul_many factors, which alternate b, a, b, …), then
+ * operand bytes. Each operand is either raw input bytes (little-endian,
  * zero-extended) or one of 12 edge values (0, 1, p − 1, p, p + 1, 2^3072 − 1, C, 2^3071, …),
  * optionally xor-ed in its low limbs with input bytes, so short inputs reach the edges. */
 #include "fuzz_common.h"
@@ -14,7 +17,6 @@
 #include <gmp.h>
 
 #include "num3072/num3072.h"
-#include "num3072/num3072_kernels.h"
 
 #define L 48
 
@@ -96,23 +98,38 @@ static void check(const char *name, const uint64_t r[L])
     FUZZ_CHECK(mpz_cmp(T, R) == 0, "%s: result not congruent to a*b mod p", name);
 }
 
-static void check_domain(const char *name, const uint64_t x[64])
+/* check() for the kernel `kernel`, operation `what`. */
+static void check_kernel(const char *kernel, const char *what, const uint64_t r[L])
 {
-    for (int i = 0; i < 60; i++) FUZZ_CHECK(x[i] >> 52 == 0, "%s: domain limb %d >= 2^52", name, i);
-    for (int i = 60; i < 64; i++) FUZZ_CHECK(x[i] == 0, "%s: domain pad limb %d nonzero", name, i);
+    char name[80];
+    snprintf(name, sizeof name, "%s, %s", kernel, what);
+    check(name, r);
+}
+
+/* The factors of a mul_many chain: b, a, b, a, … (n of them); R = a·b mod p on entry and
+ * acc·x[0]⋯x[n−1] mod p for acc = a on return. */
+static void chain_ref(const mpz_t A, const mpz_t B, size_t n)
+{
+    mpz_mod(R, A, P);
+    for (size_t j = 0; j < n; j++) {
+        mpz_mul(R, R, j % 2 ? A : B);
+        mpz_mod(R, R, P);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static bool init;
-    static int have_mulx, have_ifma;
+    static const num3072_kernel *ks;
+    static int nk;
+    static const char *active;
     if (!init) {
         mpz_inits(P, R, T, NULL);
         mpz_set_ui(P, 1);
         mpz_mul_2exp(P, P, 3072);
         mpz_sub_ui(P, P, MULRED_NUM3072_C);
-        have_mulx = mulred_num3072_kernels_have_mulx();
-        have_ifma = mulred_num3072_kernels_have_ifma();
+        ks = num3072_kernels(&nk);
+        active = num3072_kernel_active()->name;
         init = true;
     }
     if (size < 2) return 0;
@@ -131,53 +148,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mpz_mul(R, A, B);
     mpz_mod(R, R, P);
 
+    const size_t nchain = (size_t)(data[1] >> 3 & 7);
+    const uint64_t *chain[8];
+    for (size_t j = 0; j < nchain; j++) chain[j] = j % 2 ? a : b;
+
     num3072_mul_gmp(r, a, b);
-    check("gmp", r);
-    memcpy(r, a, sizeof r);
-    num3072_mul_gmp(r, r, b); /* r aliases a */
-    check("gmp, aliased", r);
-    if (have_mulx) {
-        mulred_num3072_mul_mulx(r, a, b);
-        check("mulx", r);
-        mulred_num3072_mul_mulx_school(r, a, b);
-        check("mulx_school", r);
-        mulred_num3072_mul_mulx_kara2(r, a, b);
-        check("mulx_kara2", r);
+    check("gmp direct", r);
+    for (int k = 0; k < nk; k++) {
+        const num3072_kernel *kn = &ks[k];
+        if (!kn->available()) continue;
+        kn->mul(r, a, b);
+        check_kernel(kn->name, "mul", r);
+        memcpy(r, a, sizeof r);
+        kn->mul(r, r, b);
+        check_kernel(kn->name, "mul, r aliases a", r);
         memcpy(r, b, sizeof r);
-        mulred_num3072_mul_mulx(r, a, r); /* r aliases b */
-        check("mulx, aliased", r);
-    }
-    if (have_ifma) {
-        mulred_num3072_mul_ifma(r, a, b);
-        check("ifma", r);
-        if (memcmp(a, b, sizeof a) == 0) {
-            mulred_num3072_sqr_ifma(r, a);
-            check("sqr_ifma", r);
+        kn->mul(r, a, r);
+        check_kernel(kn->name, "mul, r aliases b", r);
+        if (data[1] & 4) {
+            memcpy(r, a, sizeof r);
+            kn->mul(r, r, r);
+            check_kernel(kn->name, "square, r aliases both", r);
         }
-        uint64_t x[64], y[64], z[64];
-        mulred_num3072_ifma_from64(x, a);
-        mulred_num3072_ifma_from64(y, b);
-        check_domain("from64", x);
-        check_domain("from64", y);
-        mulred_num3072_ifma_mul_r52(z, x, y);
-        check_domain("mul_r52", z);
-        mulred_num3072_ifma_to64(r, z);
-        check("ifma domain", r);
-        /* Chained on unreduced domain values: (a·b)·(a·b) and (a·b)² against R². */
-        uint64_t w[64];
-        mulred_num3072_ifma_mul_r52(w, z, z);
-        check_domain("mul_r52 chained", w);
-        mulred_num3072_ifma_sqr_r52(z, z); /* r aliases a */
-        check_domain("sqr_r52 chained", z);
-        mpz_mul(R, R, R);
-        mpz_mod(R, R, P);
-        mulred_num3072_ifma_to64(r, w);
-        check("ifma domain chain (mul)", r);
-        mulred_num3072_ifma_to64(r, z);
-        check("ifma domain chain (sqr)", r);
+        /* mul_many on a chain, then the dispatch with this kernel selected. */
+        chain_ref(A, B, nchain);
+        if (kn->mul_many) {
+            memcpy(r, a, sizeof r);
+            kn->mul_many(r, chain, nchain);
+            check_kernel(kn->name, "mul_many", r);
+        }
+        FUZZ_CHECK(num3072_kernel_select(kn->name) == 0, "%s: available but not selectable",
+                   kn->name);
+        for (int sc = 0; sc < 2; sc++) {
+            mulred_num3072 acc;
+            memcpy(acc.limb, a, sizeof a);
+            num3072_mul_many(&acc, chain, nchain, sc);
+            check_kernel(kn->name, sc ? "num3072_mul_many, short-circuit" : "num3072_mul_many",
+                         acc.limb);
+        }
         mpz_mul(R, A, B);
         mpz_mod(R, R, P);
     }
+    FUZZ_CHECK(num3072_kernel_select(active) == 0, "the active kernel %s", active);
 
     /* The public operations. */
     mulred_num3072 na, nb, nr;
