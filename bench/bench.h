@@ -22,6 +22,12 @@ typedef struct {
 void bench_seed_workload(double *seconds, const bench_seed_config *configs, int nconfigs, int txs,
                          int samples);
 
+/* Runs this executable with args (args[0] is its name, NULL-terminated) as a fresh process, its
+ * output discarded, standard input from stdin_path (NULL: /dev/null). Returns the child's peak
+ * resident set size in KiB (wait4's ru_maxrss), or -1 when it could not run or did not exit 0;
+ * *wall (when non-NULL) gets its wall time in seconds. */
+long bench_peak_rss_kib(const char *const args[], const char *stdin_path, double *wall);
+
 int mulred_bench_muhash(int argc, char **argv);
 int mulred_bench_utxo(int argc, char **argv);
 int mulred_bench_curve(int argc, char **argv);

@@ -1,7 +1,8 @@
 /* mulred bench muhash: per-operation medians on one thread (the multiply floor, every kernel,
  * element hashing per flavor, insert, finalize), the rusty-kaspa seed workload with and without
- * the identity short-circuit, and (--scaling) 1 vs 2 threads and 1 vs 2 ranks on a synthetic
- * set, all measured in one run so that ratios are meaningful on a noisy machine. */
+ * the identity short-circuit, (--scaling) 1 vs 2 threads and 1 vs 2 ranks on a synthetic set,
+ * and (--memory) the peak resident memory of `mulred muhash --insert` on element files of two
+ * sizes, all measured in one run so that ratios are meaningful on a noisy machine. */
 #include <getopt.h>
 #include <gmp.h>
 #include <jansson.h>
@@ -188,6 +189,87 @@ static int bench_scaling(scaling_run runs[3], uint64_t n, int reps)
     return 0;
 }
 
+/* Writes `lines` synthetic bitcoin elements (TxOutSer, seed 1) as hex lines to path. */
+static int write_element_file(const char *path, uint64_t lines)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    static char iobuf[1 << 20];
+    setvbuf(f, iobuf, _IOFBF, sizeof iobuf);
+    uint8_t e[MULRED_SYNTH_MAX_ELEMENT];
+    char hex[2 * MULRED_SYNTH_MAX_ELEMENT + 2];
+    for (uint64_t i = 0; i < lines; i++) {
+        size_t n = mulred_synth_element(e, MULRED_MUHASH_BITCOIN, 1, i);
+        mulred_hex_encode(hex, e, n);
+        hex[2 * n] = '\n';
+        fwrite(hex, 1, 2 * n + 1, f);
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+typedef struct {
+    const char *name;
+    double kib, lo, hi;
+} rss_row;
+
+/* Median [min, max] over reps fresh runs of `mulred muhash ARGS` of the peak resident set. */
+static int rss_row_measure(rss_row *r, const char *const args[], const char *stdin_path, int reps)
+{
+    double v[16];
+    for (int i = 0; i < reps; i++)
+        if ((v[i] = (double)bench_peak_rss_kib(args, stdin_path, NULL)) < 0) return -1;
+    r->kib = mulred_median(v, (size_t)reps);
+    r->lo = v[0], r->hi = v[reps - 1];
+    return 0;
+}
+
+/* Peak resident memory of `mulred muhash --insert FILE` on element files of lines/10 and lines
+ * lines, 1 and 2 threads, and of the same small file through standard input (a stream: read
+ * whole by rank 0), beside the start-up baseline. */
+static int bench_memory(rss_row rows[6], uint64_t lines, uint64_t file_bytes[2], int reps)
+{
+    const char *tmp = getenv("TMPDIR");
+    char path[2][4096];
+    uint64_t n[2] = {lines / 10 ? lines / 10 : 1, lines};
+    int rc = 0;
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        snprintf(path[k], sizeof path[k], "%s/mulred-bench-elements-%ld-%d.txt",
+                 tmp && tmp[0] ? tmp : "/tmp", (long)getpid(), k);
+        rc = write_element_file(path[k], n[k]);
+        FILE *f = rc ? NULL : fopen(path[k], "r");
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            file_bytes[k] = (uint64_t)ftell(f);
+            fclose(f);
+        }
+    }
+    static char names[5][96];
+    const char *base[] = {"mulred", "muhash", "--synthetic", "1", "--threads", "1", NULL};
+    rows[0].name = "start-up baseline (--synthetic 1)";
+    if (rc == 0) rc = rss_row_measure(&rows[0], base, NULL, reps);
+    for (int k = 0; k < 2 && rc == 0; k++)
+        for (int t = 1; t <= 2 && rc == 0; t++) {
+            char *name = names[2 * k + t - 1];
+            snprintf(name, sizeof names[0], "--insert FILE, %llu lines, %d thread%s",
+                     (unsigned long long)n[k], t, t > 1 ? "s" : "");
+            const char *args[] = {"mulred", "muhash", "--insert", path[k], "--threads",
+                                  t == 1 ? "1" : "2", "--no-progress", NULL};
+            rows[1 + 2 * k + t - 1].name = name;
+            rc = rss_row_measure(&rows[1 + 2 * k + t - 1], args, NULL, reps);
+        }
+    if (rc == 0) {
+        snprintf(names[4], sizeof names[4], "--insert - (stdin), %llu lines, 1 thread",
+                 (unsigned long long)n[0]);
+        rows[5].name = names[4];
+        const char *args[] = {"mulred", "muhash", "--insert", "-", "--threads", "1",
+                              "--no-progress", NULL};
+        rc = rss_row_measure(&rows[5], args, path[0], reps);
+    }
+    unlink(path[0]);
+    unlink(path[1]);
+    return rc;
+}
+
 static void bench_muhash_usage(void)
 {
     cli_out("Usage: mulred bench muhash [--scaling] [--elements N] [--json]\n"
@@ -205,19 +287,27 @@ static void bench_muhash_usage(void)
             "                  or $MPIEXEC), median of 9 runs each, and print the speedups;\n"
             "                  then the reduction alone in this process, 1 vs 2 threads\n"
             "  --elements N    the synthetic set size for --scaling\n"
+            "  --memory        also the peak resident memory of 'mulred muhash --insert FILE'\n"
+            "                  (a fresh process; wait4's ru_maxrss, median of 3) on element\n"
+            "                  files of L/10 and L lines, 1 and 2 threads, and of the small one\n"
+            "                  through standard input, against the start-up baseline\n"
+            "  --lines L       lines of the larger file for --memory (default 1e7: about 1.2 GB\n"
+            "                  in $TMPDIR, removed afterwards)\n"
             "  --json          one JSON object instead of tables\n");
 }
 
 int mulred_bench_muhash(int argc, char **argv)
 {
-    enum { OPT_SCALING = 256, OPT_ELEMENTS, OPT_JSON };
+    enum { OPT_SCALING = 256, OPT_ELEMENTS, OPT_JSON, OPT_MEMORY, OPT_LINES };
     static const struct option opts[] = {{"scaling", no_argument, 0, OPT_SCALING},
                                          {"elements", required_argument, 0, OPT_ELEMENTS},
+                                         {"memory", no_argument, 0, OPT_MEMORY},
+                                         {"lines", required_argument, 0, OPT_LINES},
                                          {"json", no_argument, 0, OPT_JSON},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    int scaling = 0, json = 0, c;
-    uint64_t nelem = 200000;
+    int scaling = 0, json = 0, memory = 0, c;
+    uint64_t nelem = 200000, lines = 10000000;
     cli_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'h') {
@@ -225,6 +315,11 @@ int mulred_bench_muhash(int argc, char **argv)
             return MULRED_OK;
         } else if (c == OPT_SCALING) scaling = 1;
         else if (c == OPT_JSON) json = 1;
+        else if (c == OPT_MEMORY) memory = 1;
+        else if (c == OPT_LINES) {
+            if (mulred_parse_count(optarg, &lines) || lines == 0)
+                return cli_usage_error("bench muhash", "--lines: '%s' is not a count", optarg);
+        }
         else if (c == OPT_ELEMENTS) {
             if (mulred_parse_count(optarg, &nelem) || nelem == 0)
                 return cli_usage_error("bench muhash", "--elements: '%s' is not a count", optarg);
@@ -288,6 +383,12 @@ int mulred_bench_muhash(int argc, char **argv)
         if (bench_scaling(runs, nelem, 9)) return MULRED_ERUNTIME;
         bench_engine_threads(&engine1, &engine2, nelem, 9);
     }
+    rss_row rss[6];
+    uint64_t rss_bytes[2] = {0, 0};
+    if (memory && bench_memory(rss, lines, rss_bytes, 3)) {
+        fprintf(stderr, "mulred bench: a 'mulred muhash' run for --memory failed\n");
+        return MULRED_ERUNTIME;
+    }
 
     if (json) {
         mulred_json_writer w;
@@ -331,6 +432,17 @@ int mulred_bench_muhash(int argc, char **argv)
             mulred_jw_double(&w, "engine_threads1_s", engine1);
             mulred_jw_double(&w, "engine_threads2_s", engine2);
             mulred_jw_double(&w, "engine_speedup_2_threads", engine1 / engine2);
+            mulred_jw_object_end(&w);
+        }
+        if (memory) {
+            static const char *keys[6] = {"baseline", "small_1thread", "small_2threads",
+                                          "file_1thread", "file_2threads", "small_stdin"};
+            mulred_jw_object_begin(&w, "peak_rss_kib");
+            mulred_jw_uint(&w, "small_lines", lines / 10 ? lines / 10 : 1);
+            mulred_jw_uint(&w, "small_file_bytes", rss_bytes[0]);
+            mulred_jw_uint(&w, "lines", lines);
+            mulred_jw_uint(&w, "file_bytes", rss_bytes[1]);
+            for (int k = 0; k < 6; k++) mulred_jw_double(&w, keys[k], rss[k].kib);
             mulred_jw_object_end(&w);
         }
         mulred_jw_object_end(&w);
@@ -377,6 +489,20 @@ int mulred_bench_muhash(int argc, char **argv)
                    runs[0].seconds / runs[k].seconds);
         printf("\nThe reduction alone, in this process (warm), median of 9: 1 thread %.3f s, "
                "2 threads %.3f s, speedup %.2f\n", engine1, engine2, engine1 / engine2);
+    }
+    if (memory) {
+        printf("\nPeak resident memory of 'mulred muhash' (a fresh process per run, wait4's "
+               "ru_maxrss),\nmedian [min-max] of 3; element files of %.0f MB and %.0f MB\n\n",
+               (double)rss_bytes[0] / 1e6, (double)rss_bytes[1] / 1e6);
+        printf("| run                                           |      MiB | min-max     |\n");
+        printf("|-----------------------------------------------|----------|-------------|\n");
+        for (int k = 0; k < 6; k++)
+            printf("| %-45s | %8.1f | %5.1f-%5.1f |\n", rss[k].name, rss[k].kib / 1024,
+                   rss[k].lo / 1024, rss[k].hi / 1024);
+        printf("\n10x the lines: %+.1f MiB (1 thread), %+.1f MiB (2 threads); standard input is "
+               "read whole: %+.1f MiB over the file read in ranges\n",
+               (rss[3].kib - rss[1].kib) / 1024, (rss[4].kib - rss[2].kib) / 1024,
+               (rss[5].kib - rss[1].kib) / 1024);
     }
     return MULRED_OK;
 }

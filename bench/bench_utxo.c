@@ -11,6 +11,8 @@
  *                with 1 thread each, in this process; the 2-rank time is the slower share (the
  *                ranks run concurrently on separate cores; the MPI reduce of two states costs
  *                ~2 µs). A real run: mpirun -n 2 mulred muhash --snapshot FILE --threads 1.
+ * Peak resident memory: a fresh `mulred muhash --snapshot` process per run (bench_rss.c), on the
+ * file and on a synthetic one a tenth its size, 1 and 2 threads, beside the start-up baseline.
  * The projection assumes the per-coin CPU cost measured here, the measured 2-thread
  * efficiency for every doubling of cores inside a node, perfect scaling across nodes (each
  * reads a disjoint byte range), and an aggregate file-system read bandwidth (--fs-gbps). */
@@ -122,6 +124,23 @@ static double best_of(const double *v, int n)
     return m;
 }
 
+/* Median over reps fresh runs of `mulred muhash --snapshot|--synthetic ARG --threads T` of the
+ * peak resident set (KiB), with its spread; -1 when a run fails. */
+static double rss_median(double *lo, double *hi, const char *input_opt, const char *arg,
+                         int threads, int reps)
+{
+    char t[16];
+    snprintf(t, sizeof t, "%d", threads);
+    const char *args[] = {"mulred", "muhash", input_opt, arg, "--threads", t, "--no-progress",
+                          NULL};
+    double v[100];
+    for (int i = 0; i < reps; i++)
+        if ((v[i] = (double)bench_peak_rss_kib(args, NULL, NULL)) < 0) return -1;
+    double m = mulred_median(v, (size_t)reps); /* sorts v */
+    *lo = v[0], *hi = v[reps - 1];
+    return m;
+}
+
 static void usage(void)
 {
     cli_out("Usage: mulred bench utxo [--coins N] [--file SNAPSHOT] [--reps R] [--keep]\n"
@@ -131,9 +150,12 @@ static void usage(void)
             "$TMPDIR, removed afterwards unless --keep) or on --file: decode only vs full\n"
             "MuHash, 1 vs 2 threads, 1 vs 2 ranks (simulated in-process: the slower of the\n"
             "two shares; the real thing is 'mpirun -n 2 mulred muhash --snapshot FILE').\n"
-            "Then a PROJECTION for a mainnet-size snapshot (180 M coins, 9 GB) on 1, 16, 256\n"
-            "and 1024 nodes of C cores (default: this machine's) reading at G GB/s in\n"
-            "aggregate (default 20).\n");
+            "Then the peak resident memory of 'mulred muhash --snapshot' (a fresh process;\n"
+            "wait4's ru_maxrss, median of R runs) on the snapshot and on one a tenth its size,\n"
+            "with 1 and 2 threads, against the start-up baseline: reading is bounded by\n"
+            "buffers per thread, not by the file. Then a PROJECTION for a mainnet-size snapshot\n"
+            "(180 M coins, 9 GB) on 1, 16, 256 and 1024 nodes of C cores (default: this\n"
+            "machine's) reading at G GB/s in aggregate (default 20).\n");
 }
 
 int mulred_bench_utxo(int argc, char **argv)
@@ -193,7 +215,7 @@ int mulred_bench_utxo(int argc, char **argv)
 
     mulred_error err;
     mulred_error_clear(&err);
-    char synth[4096];
+    char synth[4096], small[4200] = "";
     const char *tmp = getenv("TMPDIR");
     double t_synth = 0;
     if (!file) {
@@ -276,6 +298,29 @@ int mulred_bench_utxo(int argc, char **argv)
     }
     double index_mainnet = MAINNET_COINS * (t_index / n);
 
+    /* Peak resident memory: the command on this snapshot and on one a tenth its size (its
+     * index made first, so that both runs only read), 1 and 2 threads, and the start-up
+     * baseline of the same binary. */
+    double rss[2][2], rss_lo[2][2] = {{0}}, rss_hi[2][2] = {{0}};
+    double rss_base, base_lo = 0, base_hi = 0;
+    uint64_t small_coins = coins / 10 ? coins / 10 : 1;
+    mulred_utxo_header hs;
+    snprintf(small, sizeof small, "%s/mulred-bench-utxo-%ld-small.dat",
+             tmp && tmp[0] ? tmp : "/tmp", (long)getpid());
+    if ((rc = mulred_utxo_synth(small, small_coins, 2, false, &err)) ||
+        (rc = mulred_utxo_index_ensure(small, NULL, NULL, &err)) ||
+        (rc = mulred_utxo_read_header(&hs, small, &err)))
+        goto done;
+    rss_base = rss_median(&base_lo, &base_hi, "--synthetic", "1", 1, R);
+    for (int k = 0; k < 2; k++)
+        for (int t = 0; t < 2; t++)
+            rss[k][t] = rss_median(&rss_lo[k][t], &rss_hi[k][t], "--snapshot", k ? file : small,
+                                   t + 1, R);
+    if (rss_base < 0 || rss[0][0] < 0 || rss[0][1] < 0 || rss[1][0] < 0 || rss[1][1] < 0) {
+        rc = mulred_error_set(&err, MULRED_ERUNTIME, "peak RSS: a 'mulred muhash' run failed");
+        goto done;
+    }
+
     if (json) {
         mulred_json_writer w;
         mulred_jw_init(&w, stdout);
@@ -300,6 +345,15 @@ int mulred_bench_utxo(int argc, char **argv)
         mulred_jw_double(&w, "speedup_2threads", T1 / T2);
         mulred_jw_double(&w, "speedup_2ranks", T1 / T_2r);
         mulred_jw_double(&w, "cores_obtained_2threads", cores_got);
+        mulred_jw_object_begin(&w, "peak_rss_kib");
+        mulred_jw_double(&w, "baseline", rss_base);
+        mulred_jw_uint(&w, "small_coins", small_coins);
+        mulred_jw_uint(&w, "small_file_bytes", hs.file_size);
+        mulred_jw_double(&w, "small_1thread", rss[0][0]);
+        mulred_jw_double(&w, "small_2threads", rss[0][1]);
+        mulred_jw_double(&w, "file_1thread", rss[1][0]);
+        mulred_jw_double(&w, "file_2threads", rss[1][1]);
+        mulred_jw_object_end(&w);
         mulred_jw_object_begin(&w, "projection_mainnet");
         mulred_jw_double(&w, "coins", MAINNET_COINS);
         mulred_jw_uint(&w, "cores_per_node", cores);
@@ -351,6 +405,19 @@ int mulred_bench_utxo(int argc, char **argv)
                 cores_got < 1.8 ? " (the machine is busy: speedups are understated)" : "");
         cli_out("  per-coin cost: %.3f us (decode %.3f us, hash+multiply %.3f us)\n",
                 per_coin * 1e6, s1.produce_cpu / n * 1e6, s1.hash_cpu / n * 1e6);
+        cli_out("\n  peak resident memory of 'mulred muhash --snapshot FILE' (fresh process,\n"
+                "  wait4's ru_maxrss, median [min-max] of %d runs):\n", R);
+        cli_out("    start-up baseline (--synthetic 1)      %7.1f MiB [%.1f-%.1f]\n",
+                rss_base / 1024, base_lo / 1024, base_hi / 1024);
+        for (int k = 0; k < 2; k++)
+            for (int t = 0; t < 2; t++)
+                cli_out("    %9llu coins, %5.1f MB, %d thread%s  %7.1f MiB [%.1f-%.1f]\n",
+                        (unsigned long long)(k ? coins : small_coins),
+                        (double)(k ? h.file_size : hs.file_size) / 1e6, t + 1, t ? "s" : " ",
+                        rss[k][t] / 1024, rss_lo[k][t] / 1024, rss_hi[k][t] / 1024);
+        cli_out("    %.0fx the coins: %+.1f MiB (1 thread), %+.1f MiB (2 threads)\n",
+                (double)coins / (double)small_coins, (rss[1][0] - rss[0][0]) / 1024,
+                (rss[1][1] - rss[0][1]) / 1024);
         cli_out("\n  PROJECTION (not a measurement) for a mainnet-size snapshot: 180 M coins,\n"
                 "  9 GB; %llu cores per node at this machine's per-coin cost and 2-thread\n"
                 "  efficiency (%.0f%%), %.0f GB/s aggregate reads, MPI tree reduce:\n",
@@ -364,6 +431,11 @@ int mulred_bench_utxo(int argc, char **argv)
         }
     }
 done:
+    if (small[0]) {
+        unlink(small);
+        char idx[4300];
+        if (mulred_utxo_index_path(idx, sizeof idx, small) == 0) unlink(idx);
+    }
     if (file == synth && !keep) {
         unlink(synth);
         char idx[4200];

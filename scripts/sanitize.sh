@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The unit suites and the command's script tests built with AddressSanitizer and
-# UndefinedBehaviorSanitizer. Open MPI's own allocations are not mulred's leaks: LeakSanitizer is
-# told to ignore its libraries.
+# The unit suites, the command's script tests and the bad-input corpus built with
+# AddressSanitizer and UndefinedBehaviorSanitizer. Open MPI's own allocations are not mulred's
+# leaks: LeakSanitizer is told to ignore its libraries.
 . "$(dirname "$0")/common.sh"
 install_packages "${MULRED_PACKAGES[@]}" "${MULRED_TEST_PACKAGES[@]}"
 BUILD_DIR=${SANITIZE_BUILD_DIR:-$MULRED_ROOT/build-sanitize}
@@ -10,4 +10,4 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0:abort_on_error=0}
 export LSAN_OPTIONS=suppressions=$MULRED_ROOT/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cd "$BUILD_DIR"
-ctest --output-on-failure -j "$(nproc)" -L "${SANITIZE_LABELS:-unit|cli}" "$@"
+ctest --output-on-failure -j "$(nproc)" -L "${SANITIZE_LABELS:-unit|cli|corpus}" "$@"

@@ -950,6 +950,81 @@ static void test_index_lies(void)
     close(fd);
 }
 
+/* ---- what sits at the path: not a snapshot, not an index ---- */
+
+/* Bugs the corpus found: a FIFO (snapshot or index path) hung the open or the read; /dev/zero
+ * behind the index path was read without end; a 4-byte file "utxo" was reported as bad magic
+ * with an uninitialized byte in the message. */
+static void test_file_kinds(void)
+{
+    mulred_error err;
+    mulred_utxo_header h;
+    char *four = tmp_path("four.dat");
+    write_bytes(four, (const uint8_t *)"utxo", 4);
+    mulred_error_clear(&err);
+    CU_ASSERT_EQUAL(mulred_utxo_read_header(&h, four, &err), MULRED_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "four.dat: byte 4: truncated header (4 bytes;"));
+
+    char *fifo = tmp_path("fifo.dat");
+    unlink(fifo);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    char *dangling = tmp_path("dangling.dat");
+    unlink(dangling);
+    CU_ASSERT_EQUAL_FATAL(symlink("/nonexistent/snapshot.dat", dangling), 0);
+    const char *paths[] = {fifo, "/dev/null", test_tmpdir(), dangling};
+    const char *why[] = {"not a regular file", "not a regular file", "not a regular file",
+                         "cannot open"};
+    for (int i = 0; i < 4; i++) {
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_utxo_read_header(&h, paths[i], &err), MULRED_EINPUT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.message, why[i]));
+        mulred_utxo_stats st;
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_utxo_stats_scan(&st, paths[i], &err), MULRED_EINPUT);
+        mulred_utxo_source *s = NULL;
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_utxo_source_open(&s, paths[i], NULL, &err), MULRED_EINPUT);
+    }
+    unlink(fifo);
+    unlink(dangling);
+
+    /* At the index path: a FIFO (replaced by the rebuilt index), /dev/zero behind a symlink and
+     * a sparse file larger than any index of this snapshot (both rejected unread, then replaced),
+     * a directory (left alone; the index lives in memory). The result is right every time. */
+    char path[4096], idx[4200], want[65], hex[65];
+    snprintf(path, sizeof path, "%s", tmp_path("kinds.dat"));
+    snprintf(idx, sizeof idx, "%s.idx", path);
+    size_t len;
+    uint8_t *b = read_bytes(test_vector_path("bitcoin/dump-28_0.dat"), &len);
+    write_bytes(path, b, len);
+    free(b);
+    for (int kind = 0; kind < 4; kind++) {
+        unlink(idx);
+        rmdir(idx);
+        if (kind == 0) CU_ASSERT_EQUAL_FATAL(mkfifo(idx, 0600), 0);
+        if (kind == 1) CU_ASSERT_EQUAL_FATAL(symlink("/dev/zero", idx), 0);
+        if (kind == 2) {
+            int fd = open(idx, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            CU_ASSERT_FATAL(fd >= 0);
+            CU_ASSERT_EQUAL(ftruncate(fd, (off_t)1 << 36), 0); /* 64 GiB, no blocks */
+            close(fd);
+        }
+        if (kind == 3) CU_ASSERT_EQUAL_FATAL(mkdir(idx, 0755), 0);
+        mulred_utxo_index_info info;
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_utxo_index_build(&info, path, NULL, false, &err), MULRED_OK);
+        CU_ASSERT_FALSE(info.loaded);
+        CU_ASSERT_EQUAL(info.saved, kind != 3);
+        struct stat st;
+        CU_ASSERT_EQUAL(lstat(idx, &st), 0);
+        CU_ASSERT(kind == 3 ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode) && st.st_size < 4096);
+        CU_ASSERT_EQUAL(lib_muhash(hex, path, 2, 1, NULL, &err), MULRED_OK);
+        snprintf(want, sizeof want, "%s", DUMP_MUHASH);
+        CU_ASSERT_STRING_EQUAL(hex, want);
+    }
+    rmdir(idx);
+}
+
 /* ---- random corruption ---- */
 
 static void corrupt_file(const char *vector, int header_bytes)
@@ -1015,5 +1090,6 @@ void test_register(void)
                {"Core-written regtest vectors", test_core_vectors},
                {"synthetic vs slow path, 1-4 ranks x 1-2 threads", test_synthetic},
                {"database key order", test_key_order}, {"index lifecycle", test_index_lifecycle},
-               {"lying index", test_index_lies}, {"truncations and bit flips", test_corruption});
+               {"lying index", test_index_lies}, {"truncations and bit flips", test_corruption},
+               {"FIFOs, devices, directories, symlinks", test_file_kinds});
 }

@@ -18,17 +18,19 @@ extern "C" {
 /* ---- element files ----
  * One element per line as hex (upper or lower case); blank lines and lines starting with '#'
  * are ignored; leading/trailing spaces, tabs and a CR before the newline are ignored; the last
- * line needs no newline. The units are fixed byte ranges of chunk_bytes (0: 256 KiB; tests use
- * small ones to put boundaries inside lines); a line belongs to the unit holding its first
- * byte, so ranks and threads read only their ranges and need no line-boundary planning.
- * Errors read "FILE:LINE: reason" (MULRED_EINPUT); a missing file or a directory is
- * MULRED_EINPUT too, out of memory MULRED_ERUNTIME.
+ * line needs no newline. A line holds at most 2·MULRED_MUHASH_MAX_ELEMENT + 256 characters
+ * before its newline (a longer one is an error wherever it sits). The units are fixed byte
+ * ranges of chunk_bytes (0: 256 KiB; tests use small ones to put boundaries inside lines); a
+ * line belongs to the unit holding its first byte, so ranks and threads read only their ranges
+ * and need no line-boundary planning. Errors read "FILE:LINE: reason" (MULRED_EINPUT); a
+ * missing file or a directory is MULRED_EINPUT too, out of memory MULRED_ERUNTIME.
  *
  * A regular file is only opened here (its units are read later with pread, by whichever rank
  * selects them). A stream ("-" for standard input, a pipe such as <(zcat list.gz), a character
- * device) can be read only once, so it is read whole here when read_stream is true, and is not
- * read at all (0 units) when it is false: exactly one rank should read a stream and reduce all
- * its units. */
+ * device, a named FIFO — which must have its writer attached when it is opened: one without is
+ * an error, never a wait) can be read only once, so it is read whole here when read_stream is
+ * true, and is not read at all (0 units) when it is false: exactly one rank should read a
+ * stream and reduce all its units. */
 typedef struct mulred_element_file mulred_element_file;
 int mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
                              size_t chunk_bytes, bool read_stream, mulred_error *err);

@@ -61,8 +61,9 @@ typedef struct {
 } mulred_utxo_header;
 
 /* Reads and checks the header (magic, version, network magic, size) of the snapshot at path.
- * Does not read the body. MULRED_EINPUT on a bad header, MULRED_ERUNTIME when the file cannot
- * be opened or read. */
+ * Does not read the body. MULRED_EINPUT on a bad header or when path is not a readable regular
+ * file (missing, permission denied, a directory, FIFO or device: never waits on a FIFO);
+ * MULRED_ERUNTIME on a read error or when descriptors or memory run out. */
 int mulred_utxo_read_header(mulred_utxo_header *h, const char *path, mulred_error *err);
 /* The block hash in display order (64 hex chars + NUL). */
 void mulred_utxo_block_hash_hex(char hex[65], const mulred_utxo_header *h);

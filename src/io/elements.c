@@ -114,7 +114,10 @@ static int ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mulred_error
         MULRED_VERIFY(start + pos >= lo); /* a line belongs to the chunk holding its first byte */
         size_t line = pos, end = pos;
         while (end < got && buf[end] != '\n') end++;
-        if (end == got && start + got < f->size) {
+        /* The limit holds wherever the line sits: the buffer reaches at least MAX_LINE + 1 bytes
+         * past any line start before hi (so a line that does not end in it is too long), and a
+         * line must not be accepted or refused depending on the chunk size. */
+        if (end - line > MAX_LINE) {
             st = ef_line_error(f, start + line, err, "line longer than %zu characters",
                                (size_t)MAX_LINE);
             goto out;

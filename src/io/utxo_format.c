@@ -77,7 +77,7 @@ int utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len, uin
      * significant byte, stored last, is < 0x80 on every network) and a coin count that fits
      * (a legacy coin takes at least 39 bytes). Anything else starting like the magic, or
      * implausible, is "bad magic". */
-    if (len >= 4 && memcmp(buf, v2_magic, 4) == 0)
+    if (len >= 5 && memcmp(buf, v2_magic, 4) == 0)
         return utxo_fail(err, path, 0, "bad magic (not a snapshot: 'utxo' followed by 0x%02x)",
                          buf[4]);
     if (len < MULRED_UTXO_LEGACY_HEADER_BYTES) {
@@ -98,12 +98,19 @@ int utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len, uin
     return MULRED_OK;
 }
 
+/* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused as not a regular
+ * file); it changes nothing for regular files. A path that names nothing readable (missing,
+ * permission denied, a dangling symlink, a loop) is bad input; running out of descriptors or
+ * memory is a runtime failure. */
 int utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *err)
 {
-    int f = open(path, O_RDONLY | O_CLOEXEC);
-    if (f < 0)
-        return mulred_error_set(err, errno == ENOENT ? MULRED_EINPUT : MULRED_ERUNTIME,
-                                "%s: cannot open: %s", path, strerror(errno));
+    int f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (f < 0) {
+        int e = errno;
+        bool runtime = e == EMFILE || e == ENFILE || e == ENOMEM || e == EIO || e == EINTR;
+        return mulred_error_set(err, runtime ? MULRED_ERUNTIME : MULRED_EINPUT,
+                                "%s: cannot open: %s", path, strerror(e));
+    }
     struct stat st;
     if (fstat(f, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(f);

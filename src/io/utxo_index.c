@@ -217,6 +217,49 @@ int utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err
     return rc;
 }
 
+/* Reads the index file whole, only when it is a regular file no larger than an index of this
+ * snapshot can be (chunks <= coins): whatever sits at the index path (a FIFO, /dev/zero behind a
+ * symlink, a huge file) must neither hang the loader nor fill memory. 0, or 1 with why set. */
+static int read_index_file(char **data, size_t *len, const char *path, const mulred_utxo_header *h,
+                           char *why, size_t whycap)
+{
+    uint64_t max_chunks = h->coins < h->file_size ? h->coins : h->file_size;
+    uint64_t max_len = max_chunks < (UINT64_MAX - INDEX_FIXED_BYTES - 64) / 16
+                           ? INDEX_FIXED_BYTES + 32 + 16 * (max_chunks + 1)
+                           : UINT64_MAX;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        snprintf(why, whycap, "missing");
+        return 1;
+    }
+    struct stat st;
+    const char *bad = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        bad = "not a regular file";
+    else if ((uint64_t)st.st_size > max_len)
+        bad = "too large for this snapshot";
+    char *buf = bad ? NULL : malloc((size_t)st.st_size + 1);
+    size_t n = bad ? 0 : (size_t)st.st_size, got = 0;
+    if (!bad && !buf) bad = "out of memory";
+    while (!bad && got < n) {
+        ssize_t r = pread(fd, buf + got, n - got, (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0)
+            bad = "unreadable";
+        else
+            got += (size_t)r;
+    }
+    close(fd);
+    if (bad) {
+        free(buf);
+        snprintf(why, whycap, "%s", bad);
+        return 1;
+    }
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
 /* Loads idx_path; returns 0 when it is a valid, fresh index for this snapshot (fingerprint fp),
  * else 1 (missing, corrupt, stale, inconsistent) with a short reason in why. */
 int utxo_index_load(utxo_index *x, const char *idx_path, const mulred_utxo_header *h,
@@ -226,11 +269,7 @@ int utxo_index_load(utxo_index *x, const char *idx_path, const mulred_utxo_heade
     memset(x, 0, sizeof *x);
     char *data = NULL;
     size_t len = 0;
-    mulred_error e;
-    if (access(idx_path, R_OK) != 0 || mulred_read_file(idx_path, &data, &len, &e)) {
-        snprintf(why, whycap, "missing");
-        return 1;
-    }
+    if (read_index_file(&data, &len, idx_path, h, why, whycap)) return 1;
     const uint8_t *b = (const uint8_t *)data, *p = b + 8;
     uint8_t digest[32];
 #define REJECT(msg)                                                                                \

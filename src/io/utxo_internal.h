@@ -55,7 +55,8 @@ typedef struct {
 /* Parses a header from its first bytes (at least min(file_size, 51) bytes of the file). */
 int utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len, uint64_t file_size,
                       const char *path, mulred_error *err);
-/* Opens path read-only, reads and parses the header; *fd stays open on success. */
+/* Opens path read-only, reads and parses the header; *fd stays open on success. Errors as
+ * mulred_utxo_read_header. */
 int utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *err);
 
 /* Decodes exactly ncoins coins starting at the group boundary `begin`, reading nothing at or

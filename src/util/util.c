@@ -2,9 +2,13 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -94,15 +98,16 @@ static void cpu_probe(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
-    cpu_features.adx = __builtin_cpu_supports("adx");
     cpu_features.bmi2 = __builtin_cpu_supports("bmi2");
     cpu_features.avx2 = __builtin_cpu_supports("avx2");
     cpu_features.avx512f = __builtin_cpu_supports("avx512f");
     cpu_features.avx512vl = __builtin_cpu_supports("avx512vl");
     cpu_features.avx512ifma = __builtin_cpu_supports("avx512ifma");
-    /* gcc 12's __builtin_cpu_supports has no "sha"; read cpuid leaf 7, EBX bit 29. */
+    /* gcc 12's __builtin_cpu_supports has no "sha" and clang 14's no "adx": read cpuid leaf 7,
+     * EBX bits 19 (ADX) and 29 (SHA). */
     unsigned int a = 7, b = 0, c = 0, d = 0;
     __asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+    cpu_features.adx = (b >> 19) & 1;
     cpu_features.sha_ni = (b >> 29) & 1;
 #endif
     cpu_probed = 1;
@@ -132,39 +137,77 @@ int mulred_cpu_count(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* Opening a named FIFO for reading waits until a writer opens it, forever if none comes: a
+ * forgotten writer, or a FIFO given where a file was meant, would hang a job (and every rank
+ * waiting for rank 0). So the open does not wait (O_NONBLOCK), and a named FIFO must have a
+ * writer attached at that moment: a non-blocking read then returns data or EAGAIN, and end of
+ * file only when no writer is attached. Anonymous pipes (shell pipelines, <(...) process
+ * substitution: they had a writer from the start) are read to their end as before. */
 int mulred_read_file(const char *path, char **data, size_t *len, mulred_error *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    const bool is_stdin = strcmp(path, "-") == 0;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
-    if (!buf) {
-        if (f != stdin) fclose(f);
-        return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);
+    if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);
+    int fd = STDIN_FILENO, st = MULRED_OK;
+    if (!is_stdin) {
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0) {
+            free(buf);
+            return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path,
+                                    strerror(errno));
+        }
+        struct stat sb;
+        struct statfs sf;
+        if (fstat(fd, &sb) == 0 && S_ISFIFO(sb.st_mode) &&
+            !(fstatfs(fd, &sf) == 0 && sf.f_type == PIPEFS_MAGIC)) {
+            ssize_t r;
+            do r = read(fd, buf, 1);
+            while (r < 0 && errno == EINTR);
+            if (r == 0) {
+                st = mulred_error_set(err, MULRED_EINPUT,
+                                      "%s: a FIFO with no writer (start its writer first)", path);
+                goto out;
+            }
+            if (r < 0 && errno != EAGAIN) {
+                st = mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte 0: %s", path,
+                                      strerror(errno));
+                goto out;
+            }
+            n = r == 1 ? 1 : 0;
+        }
+        int flags = fcntl(fd, F_GETFL);
+        if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+            st = mulred_error_set(err, MULRED_ERUNTIME, "%s: fcntl: %s", path, strerror(errno));
+            goto out;
+        }
     }
     for (;;) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) {
-            if (ferror(f)) {
-                int e = errno;
-                free(buf);
-                if (f != stdin) fclose(f);
-                return mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte %zu: %s", path,
-                                        n, strerror(e));
+        if (n == cap) {
+            char *grown = realloc(buf, 2 * cap + 1);
+            if (!grown) {
+                st = mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);
+                goto out;
             }
-            break;
+            buf = grown;
+            cap *= 2;
         }
-        char *grown = realloc(buf, 2 * cap + 1);
-        if (!grown) {
-            free(buf);
-            if (f != stdin) fclose(f);
-            return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            st = mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte %zu: %s", path, n,
+                                  strerror(errno));
+            goto out;
         }
-        buf = grown;
-        cap *= 2;
+        if (r == 0) break;
+        n += (size_t)r;
     }
-    if (f != stdin) fclose(f);
+out:
+    if (!is_stdin) close(fd);
+    if (st) {
+        free(buf);
+        return st;
+    }
     buf[n] = '\0';
     *data = buf;
     *len = n;

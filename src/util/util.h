@@ -62,7 +62,10 @@ const char *mulred_cpu_describe(void);
 int mulred_cpu_count(void);
 
 /* ---- files ---- */
-/* Reads a whole file ("-" is standard input) into a NUL-terminated malloc'd buffer. */
+/* Reads a whole file ("-" is standard input) into a NUL-terminated malloc'd buffer. Never waits
+ * for a writer: a named FIFO with no writer attached is MULRED_EINPUT ("a FIFO with no writer").
+ * Open and read failures are MULRED_EINPUT naming the file (and the byte offset of a failed
+ * read); out of memory is MULRED_ERUNTIME. */
 int mulred_read_file(const char *path, char **data, size_t *len, mulred_error *err);
 
 #endif

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Fuzzing: builds the libFuzzer harnesses of tests/fuzz with clang (ASan + UBSan, MULRED_FUZZ=ON)
+# in build-fuzz and runs each for FUZZ_SECONDS (default 60), seeded from the bad-input corpus
+# (tests/corpus, and the cases tests/corpus/make.py derives) and from tests/vectors. What the
+# fuzzer adds stays in build-fuzz/fuzz/corpus/HARNESS (kept between runs, never in the
+# repository); a crash, a sanitizer report, a failed differential check, a leak or an input
+# running over 30 s is saved to build-fuzz/fuzz/artifacts/HARNESS and fails the script.
+# Prints executions per harness. FUZZ_HARNESSES="elements num3072" runs a subset.
+. "$(dirname "$0")/common.sh"
+# What fuzzing needs beyond the build (CI installs it here, not in the README's commands):
+# clang, its libFuzzer and sanitizer runtimes, and clang's OpenMP runtime.
+install_packages "${MULRED_PACKAGES[@]}" "${MULRED_TEST_PACKAGES[@]}" clang libclang-rt-14-dev \
+    libomp-14-dev
+FUZZ_BUILD_DIR=${FUZZ_BUILD_DIR:-$MULRED_ROOT/build-fuzz}
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+if [ ! -f "$FUZZ_BUILD_DIR/CMakeCache.txt" ]; then
+    CC=clang cmake -S "$MULRED_ROOT" -B "$FUZZ_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DMULRED_FUZZ=ON -DMULRED_BUILD_TESTS=OFF
+fi
+cmake --build "$FUZZ_BUILD_DIR" -j "$(nproc)" --target fuzz_all
+
+W=$FUZZ_BUILD_DIR/fuzz
+rm -rf "$W/seeds" "$W/logs"
+mkdir -p "$W/seeds" "$W/logs"
+python3 "$MULRED_ROOT/tests/corpus/make.py" "$MULRED_ROOT/tests/vectors" "$W/seeds/generated" \
+    >/dev/null
+# Seeds, one folder per harness, built from the corpus and the vectors.
+python3 - "$MULRED_ROOT" "$W/seeds" <<'EOF'
+import glob, json, os, re, struct, sys
+root, out = sys.argv[1], sys.argv[2]
+vec = os.path.join(root, "tests", "vectors")
+gen = os.path.join(out, "generated")
+
+def put(harness, name, data):
+    d = os.path.join(out, harness)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+def regular_files(folder):
+    for p in sorted(glob.glob(os.path.join(folder, "**", "*"), recursive=True)):
+        if os.path.isfile(p) and not os.path.islink(p) and os.path.basename(p) != "MANIFEST" \
+                and os.path.getsize(p) <= (1 << 20):
+            yield p
+
+n = 0
+for folder in (os.path.join(root, "tests", "corpus", "elements"), os.path.join(gen, "elements")):
+    for p in regular_files(folder):
+        put("elements", f"e{n}", open(p, "rb").read()); n += 1
+snaps = [os.path.join(vec, "bitcoin", v + ".dat") for v in ("dump-28_0", "dump-27_0",
+                                                             "regtest-small")]
+for p in snaps + [p for p in regular_files(os.path.join(gen, "snapshot")) if p.endswith(".dat")]:
+    put("utxo_decode", f"s{n}", open(p, "rb").read()); n += 1
+# The index harness: mode ‖ u32 snapshot length ‖ snapshot ‖ rest (see fuzz_utxo_index.c).
+for p in snaps:
+    d = open(p, "rb").read()
+    for ranks in range(3):
+        put("utxo_index", f"true{n}", bytes([3 | ranks << 2]) + struct.pack("<I", len(d)) + d +
+            struct.pack("<H", 511)); n += 1
+for idx in sorted(glob.glob(os.path.join(gen, "index", "*", "snap.dat.idx"))):
+    if os.path.isfile(idx) and not os.path.islink(idx) and os.path.getsize(idx) < (1 << 20):
+        d = open(idx[:-4], "rb").read()
+        put("utxo_index", f"i{n}", bytes([2]) + struct.pack("<I", len(d)) + d +
+            open(idx, "rb").read()); n += 1
+# MuHash states: every long hex string of the MuHash vectors (serializations, must-fail parses).
+for j in ("bitcoin/muhash.json", "kaspa/muhash.json"):
+    for h in re.findall(r'"([0-9a-fA-F]{700,})"', open(os.path.join(vec, j)).read()):
+        put("muhash_parse", f"m{n}", bytes.fromhex(h)); n += 1
+# Kernels: every pair of edge values (selector bytes), and the vectors' states as raw operands.
+for a in range(4, 16):
+    for b in range(4, 16):
+        put("num3072", f"k{a}-{b}", bytes([a | b << 4, 0]))
+for j in ("bitcoin/muhash.json", "kaspa/muhash.json"):
+    for h in re.findall(r'"([0-9a-fA-F]{700,})"', open(os.path.join(vec, j)).read()):
+        put("num3072", f"m{n}", bytes([0, 0]) + bytes.fromhex(h)[:768]); n += 1
+EOF
+rm -rf "$W/seeds/generated"
+
+declare -A max_len=([elements]=8192 [utxo_decode]=131072 [utxo_index]=200000 \
+    [muhash_parse]=4096 [num3072]=1024)
+harnesses=${FUZZ_HARNESSES:-elements utxo_decode utxo_index muhash_parse num3072}
+export OMP_NUM_THREADS=1 # the harnesses reduce with one thread; no idle team
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+status=0
+summary=()
+for h in $harnesses; do
+    mkdir -p "$W/corpus/$h" "$W/artifacts/$h"
+    echo "== fuzz_$h: $SECONDS_EACH s"
+    rc=0
+    "$FUZZ_BUILD_DIR/tests/fuzz/fuzz_$h" "$W/corpus/$h" "$W/seeds/$h" \
+        -max_total_time="$SECONDS_EACH" -max_len="${max_len[$h]}" -timeout=30 \
+        -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$W/artifacts/$h/" \
+        >"$W/logs/$h.log" 2>&1 || rc=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$W/logs/$h.log" | tail -1)
+    secs=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$W/logs/$h.log" | tail -1)
+    cov=$(grep -o 'cov: [0-9]*' "$W/logs/$h.log" | tail -1)
+    if [ "$rc" -ne 0 ] || grep -q -e 'ERROR: \(AddressSanitizer\|LeakSanitizer\|libFuzzer\)' \
+        -e 'runtime error:' -e 'FUZZ CHECK FAILED' "$W/logs/$h.log"; then
+        status=1
+        echo "FAILED (exit $rc): fuzz_$h; log $W/logs/$h.log, input in $W/artifacts/$h/" >&2
+        grep -m 5 -e 'ERROR' -e 'runtime error' -e 'FUZZ CHECK' "$W/logs/$h.log" >&2 || true
+        ls "$W/artifacts/$h" >&2
+    fi
+    summary+=("$(printf '%-14s %10s executions  %6s exec/s  %-10s  corpus %s files' "$h" \
+        "${execs:-?}" "${secs:-?}" "${cov:-cov: ?}" "$(ls "$W/corpus/$h" | wc -l)")")
+done
+echo "== fuzzing, $SECONDS_EACH s per harness:"
+printf '  %s\n' "${summary[@]}"
+exit $status

@@ -1,0 +1,722 @@
+#!/usr/bin/env python3
+"""Derives the generated part of the bad-input corpus from the repository's vectors.
+
+usage: make.py VECTORS_DIR OUT_DIR
+
+Writes OUT_DIR/<reader>/ (case files, directories, FIFOs, symlinks) and OUT_DIR/<reader>/MANIFEST
+in the format of tests/corpus/README.md. Every expected message and byte offset is computed here
+from this file's own reading of the formats (Bitcoin Core's dumptxoutset layout, the element-list
+rules of include/mulred/sources.h, the index layout documented at the top of
+src/io/utxo_index.c), never from mulred's output. Deterministic: the same vectors give the same
+cases (file mtimes are set explicitly).
+"""
+import hashlib
+import json
+import os
+import shutil
+import struct
+import sys
+
+MAX_MONEY = 21_000_000 * 100_000_000
+MAX_COMPACT = 0x02000000
+MAX_ELEMENT = 65536
+MAX_LINE = 2 * MAX_ELEMENT + 256
+ELEMENT_CHUNK = 1 << 18  # the element reader's fixed byte ranges (README)
+SECP_P = 2**256 - 2**32 - 977
+
+# ---------------------------------------------------------------- snapshot format (independent)
+
+
+class Trunc(Exception):
+    pass
+
+
+def le(b):
+    return int.from_bytes(b, "little")
+
+
+def read_compact(d, o):
+    if o >= len(d):
+        raise Trunc
+    c = d[o]
+    if c < 253:
+        return c, 1
+    n = {253: 2, 254: 4, 255: 8}[c]
+    if o + 1 + n > len(d):
+        raise Trunc
+    return le(d[o + 1:o + 1 + n]), 1 + n
+
+
+def read_varint(d, o):
+    """Bitcoin Core's VARINT (serialize.h ReadVarInt), without the overflow checks."""
+    n, i = 0, 0
+    while True:
+        if o + i >= len(d):
+            raise Trunc
+        c = d[o + i]
+        i += 1
+        n = (n << 7) | (c & 0x7F)
+        if c & 0x80:
+            n += 1
+        else:
+            return n, i
+
+
+def varint_overflows(b, bits):
+    """Core's ReadVarInt overflow rule for an unsigned integer of `bits` bits."""
+    mx = (1 << bits) - 1
+    n = 0
+    for c in b:
+        if n > (mx >> 7):
+            return True
+        n = (n << 7) | (c & 0x7F)
+        if c & 0x80:
+            if n == mx:
+                return True
+            n += 1
+        else:
+            return False
+    raise ValueError("unterminated VARINT")
+
+
+def enc_varint(n):
+    out = []
+    while True:
+        out.append((n & 0x7F) | (0x80 if out else 0))
+        if n <= 0x7F:
+            break
+        n = (n >> 7) - 1
+    return bytes(reversed(out))
+
+
+def enc_compact(n):
+    if n < 253:
+        return bytes([n])
+    if n <= 0xFFFF:
+        return b"\xfd" + struct.pack("<H", n)
+    if n <= 0xFFFFFFFF:
+        return b"\xfe" + struct.pack("<I", n)
+    return b"\xff" + struct.pack("<Q", n)
+
+
+def compress_amount(n):  # Core src/compressor.cpp
+    if n == 0:
+        return 0
+    e = 0
+    while n % 10 == 0 and e < 9:
+        n //= 10
+        e += 1
+    if e < 9:
+        d = n % 10
+        n //= 10
+        return 1 + (n * 9 + d - 1) * 10 + e
+    return 1 + (n - 1) * 10 + 9
+
+
+def decompress_amount_u64(x):  # Core's DecompressAmount in uint64_t arithmetic
+    m = (1 << 64) - 1
+    if x == 0:
+        return 0
+    x -= 1
+    e = x % 10
+    x //= 10
+    if e < 9:
+        d = x % 9 + 1
+        x //= 9
+        n = (x * 10 + d) & m
+    else:
+        n = (x + 1) & m
+    while e:
+        n = (n * 10) & m
+        e -= 1
+    return n
+
+
+class Field:
+    def __init__(self, name, off, size):
+        self.name, self.off, self.size = name, off, size
+
+
+class Snapshot:
+    """Fields of a snapshot in file order. units: (offset, coins before, kind, [fields]) with kind
+    'group' (v2 txid group) or 'coin'; a v2 group's coins follow it as units of kind 'coin'."""
+
+    def __init__(self, data):
+        self.data = data
+        self.v2 = data[:5] == b"utxo\xff"
+        self.body = 51 if self.v2 else 40
+        self.coins = le(data[self.body - 8:self.body])
+        self.units = []
+        self.groups = []  # (offset, coin count)
+        d, o, seen = data, self.body, 0
+        while o < len(d):
+            if self.v2:
+                n, w = read_compact(d, o + 32)
+                self.units.append((o, seen, "group", [Field("txid", o, 32),
+                                                      Field("coin count of a txid group", o + 32, w)]))
+                self.groups.append((o, n))
+                o += 32 + w
+                for _ in range(n):
+                    o = self.coin(o, seen)
+                    seen += 1
+            else:
+                self.groups.append((o, 1))
+                o = self.coin(o, seen)
+                seen += 1
+        assert o == len(d) and seen == self.coins, "vector does not parse"
+
+    def coin(self, o, seen):
+        d, f = self.data, []
+        if self.v2:
+            _, w = read_compact(d, o)
+            f.append(Field("vout", o, w))
+        else:
+            f.append(Field("outpoint", o, 36))
+            w = 36
+        p = o + w
+        for name in ("height/coinbase VARINT", "amount VARINT"):
+            _, w = read_varint(d, p)
+            f.append(Field(name, p, w))
+            p += w
+        t, w = read_varint(d, p)
+        f.append(Field("script size VARINT", p, w))
+        p += w
+        n = (20 if t <= 1 else 32) if t < 6 else t - 6
+        f.append(Field("compressed script" if t < 6 else "script", p, n))
+        self.units.append((o, seen, "coin", f))
+        self.last_type = t
+        return p + n
+
+    def signature(self, unit):
+        """What makes a coin structurally different: field widths and the script type."""
+        _, _, kind, f = unit
+        if kind == "group":
+            return ("group", f[1].size)
+        t, _ = read_varint(self.data, f[3].off)
+        return ("coin", f[0].size, f[1].size, f[2].size, f[3].size, min(t, 6), f[4].size > 252)
+
+
+def legacy_plausible(b):
+    """include/mulred/utxo.h: without the v2 magic a file is read as legacy only when the block
+    hash's top byte is < 0x80 and the coin count fits (39 bytes per coin at least)."""
+    if len(b) < 40:
+        return False
+    return b[31] < 0x80 and le(b[32:40]) <= (len(b) - 40) // 39
+
+
+def header_error(b):
+    """The message of a file that fails in its header, or None when the header is good."""
+    n = len(b)
+    if n >= 5 and b[:5] == b"utxo\xff":
+        if n < 51:
+            return f"byte {n}: truncated header ({n} of 51 bytes)"
+        return None
+    if n >= 5 and b[:4] == b"utxo":
+        return f"byte 0: bad magic (not a snapshot: 'utxo' followed by 0x{b[4]:02x})"
+    if n == 0:
+        return "byte 0: empty file (truncated header)"
+    if n < 40:
+        return f"byte {n}: truncated header ({n} bytes; neither a v2 nor a legacy snapshot)"
+    if not legacy_plausible(b):
+        return "byte 0: bad magic (no v2 magic 7574786fff, and not a plausible legacy"
+    return None
+
+
+def truncation_message(s, t):
+    """The error of s.data[:t], from the structure alone."""
+    h = header_error(s.data[:t])
+    if h or t < s.body:
+        return h
+    for off, before, kind, fields in s.units:
+        if t == off and (kind == "group" or not s.v2):
+            return (f"byte {t}: unexpected end of file: {before} coins read, the header says "
+                    f"{s.coins}")
+        for f in fields:
+            if f.off <= t < f.off + f.size:
+                return f"byte {t}: unexpected end of file while reading {f.name}"
+    raise AssertionError(f"no field at {t}")
+
+
+# ---------------------------------------------------------------- writing cases
+
+
+class Reader:
+    def __init__(self, out, name):
+        self.dir = os.path.join(out, name)
+        os.makedirs(self.dir, exist_ok=True)
+        self.lines = []
+        self.names = set()
+
+    def case(self, name, inp, command, status, expect):
+        assert name not in self.names, name
+        assert "\t" not in expect and "\n" not in expect
+        self.names.add(name)
+        self.lines.append("\t".join([name, inp, command, str(status), expect]))
+
+    def write(self, name, data):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        os.utime(path, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+        return name
+
+    def finish(self, header):
+        with open(os.path.join(self.dir, "MANIFEST"), "w") as f:
+            f.write(header)
+            f.write("\n".join(self.lines) + "\n")
+
+
+SNAPSHOT_COMMANDS = ["utxo info {f}", "muhash --snapshot {f}", "utxo index {f}"]
+
+
+def splice(d, off, size, new):
+    return d[:off] + new + d[off + size:]
+
+
+def snapshot_cases(out, vectors):
+    r = Reader(out, "snapshot")
+    k = [0]
+
+    def add(name, data, expect, commands=None):
+        fname = r.write(name + ".dat", data)
+        cmds = commands or [SNAPSHOT_COMMANDS[k[0] % 3]]
+        for i, c in enumerate(cmds):
+            r.case(name if len(cmds) == 1 else f"{name}.{i}", fname, c, 2, "{f}: " + expect)
+        k[0] += 1
+
+    def every(name, data, expect):
+        add(name, data, expect, SNAPSHOT_COMMANDS)
+
+    vec = {}
+    for v in ("dump-28_0", "dump-27_0", "regtest-small"):
+        with open(os.path.join(vectors, "bitcoin", v + ".dat"), "rb") as f:
+            vec[v] = Snapshot(f.read())
+
+    # Truncations at every structural boundary: each header field; the first two and the last
+    # unit; every unit with a structure not seen before (field widths, script type). At each
+    # field's start and in its middle, and one byte short of the end.
+    for v, s in vec.items():
+        points = set(range(0, 6)) | {7, 11, 27, 43, 47, s.body, len(s.data) - 1}
+        if not s.v2:
+            points |= {31, 32, 36, 39, 40}
+        seen = set()
+        for i, u in enumerate(s.units):
+            sig = s.signature(u)
+            if i < 4 or i >= len(s.units) - 2 or sig not in seen:
+                seen.add(sig)
+                for f in u[3]:
+                    points |= {f.off, f.off + f.size // 2}
+        for i, t in enumerate(sorted(p for p in points if p < len(s.data))):
+            msg = truncation_message(s, t)
+            cmds = SNAPSHOT_COMMANDS[:]
+            add(f"{v}-trunc-{t}", s.data[:t], msg,
+                [cmds[i % 3]] + (["mpi2 muhash --snapshot {f}"] if i % 60 == 7 else []))
+
+    s = vec["dump-28_0"]
+    d, size = s.data, len(s.data)
+    g0, n0 = s.groups[0]
+    c0 = [u for u in s.units if u[2] == "coin"][0][3]  # fields of the first coin
+    # Wrong magic, version, network.
+    every("magic-utxo-fe", splice(d, 4, 1, b"\xfe"),
+          "byte 0: bad magic (not a snapshot: 'utxo' followed by 0xfe)")
+    add("magic-utxo-00", splice(d, 4, 1, b"\x00"),
+        "byte 0: bad magic (not a snapshot: 'utxo' followed by 0x00)")
+    for i, m in enumerate([b"UTXO\xff", b"utxp\xff", b"\x00" * 5, b"\x89PNG\r"]):
+        b = splice(d, 0, 5, m)
+        assert header_error(b) and "bad magic" in header_error(b)
+        add(f"magic-{i}", b, header_error(b))
+    for v in (0, 1, 3, 0x0200, 0xFFFF):
+        add(f"version-{v}", splice(d, 5, 2, struct.pack("<H", v)),
+            f"byte 5: unsupported snapshot version {v} (supported: 2)")
+    for m in (b"\x00\x00\x00\x00", b"\xd9\xb4\xbe\xf9", b"\xfa\xbf\xb5\xdb"):
+        add(f"network-{m.hex()}", splice(d, 7, 4, m), f"byte 7: unknown network magic {m.hex()}")
+    # Header coin count: one more, huge, wrapping at 32 bits, zero, one less.
+    for c in (s.coins + 1, 2**32 + s.coins, 2**63, 2**64 - 1):
+        every(f"count-{c}", splice(d, 43, 8, struct.pack("<Q", c)),
+              f"byte {size}: unexpected end of file: {s.coins} coins read, the header says {c}")
+    add("count-0", splice(d, 43, 8, struct.pack("<Q", 0)),
+        f"byte 51: {size - 51} trailing bytes after the last of 0 coins")
+    c, left = s.coins - 1, s.coins - 1
+    for off, n in s.groups:
+        if left == 0:
+            msg = f"byte {off}: {size - off} trailing bytes after the last of {c} coins"
+            break
+        if n > left:
+            msg = (f"byte {off + 32}: txid group holds {n} coins but only {left} remain of the "
+                   f"header's {c} (coin count mismatch)")
+            break
+        left -= n
+    add("count-minus-1", splice(d, 43, 8, struct.pack("<Q", c)), msg)
+    # The first group's coin count (CompactSize): zero, non-canonical, over Core's limit, over 32
+    # and 64 bits, more coins than remain.
+    gc = g0 + 32
+    w0 = len(enc_compact(n0))
+    for name, enc in [("0", b"\x00")]:
+        add(f"group-count-{name}", splice(d, gc, w0, enc), f"byte {gc}: txid group with no coins")
+    for name, enc in [("fd0000", b"\xfd\x00\x00"), ("fd0100", b"\xfd\x01\x00"),
+                      ("fdfc00", b"\xfd\xfc\x00"), ("feffff0000", b"\xfe\xff\xff\x00\x00"),
+                      ("ff-2^32-1", b"\xff" + struct.pack("<Q", 2**32 - 1))]:
+        every(f"group-count-{name}", splice(d, gc, w0, enc),
+              f"byte {gc}: coin count of a txid group: non-canonical CompactSize")
+    for name, v in [("max+1", MAX_COMPACT + 1), ("2^32-1", 2**32 - 1), ("2^32", 2**32),
+                    ("2^64-1", 2**64 - 1)]:
+        every(f"group-count-{name}", splice(d, gc, w0, enc_compact(v)),
+              f"byte {gc}: coin count of a txid group: too large")
+    for v in (s.coins + 1, 65535, 65536, MAX_COMPACT):
+        add(f"group-count-{v}", splice(d, gc, w0, enc_compact(v)),
+            f"byte {gc}: txid group holds {v} coins but only {s.coins} remain of the header's "
+            f"{s.coins} (coin count mismatch)")
+    # The first coin: vout, VARINT overflows (32-bit height code, 64-bit amount, 32-bit script
+    # size), amounts out of range, scripts too large or past the end, keys off the curve.
+    vo = c0[0]
+    for name, enc in [("max+1", enc_compact(MAX_COMPACT + 1)), ("2^32-1", enc_compact(2**32 - 1)),
+                      ("2^64-1", enc_compact(2**64 - 1))]:
+        every(f"vout-{name}", splice(d, vo.off, vo.size, enc), f"byte {vo.off}: vout: too large")
+    add("vout-fd0500", splice(d, vo.off, vo.size, b"\xfd\x05\x00"),
+        f"byte {vo.off}: vout: non-canonical CompactSize")
+    code, amount, ssize, script = c0[1], c0[2], c0[3], c0[4]
+    over32 = bytes([0x90, 0x80, 0x80, 0x80, 0x00])
+    over64 = bytes([0xFF] * 9 + [0x7F])
+    assert varint_overflows(over32, 32) and varint_overflows(over64, 64)
+    assert not varint_overflows(enc_varint(2**32 - 1), 32)
+    every("height-varint-over-32", splice(d, code.off, code.size, over32),
+          f"byte {code.off}: VARINT overflow in height/coinbase VARINT")
+    every("amount-varint-over-64", splice(d, amount.off, amount.size, over64),
+          f"byte {amount.off}: VARINT overflow in amount VARINT")
+    for name, x in [("max-money+1", compress_amount(MAX_MONEY + 1)), ("2^64-1", 2**64 - 1),
+                    ("2^63", 2**63)]:
+        v = decompress_amount_u64(x)
+        signed = v - 2**64 if v >= 2**63 else v
+        assert signed < 0 or signed > MAX_MONEY
+        add(f"amount-{name}", splice(d, amount.off, amount.size, enc_varint(x)),
+            f"byte {amount.off}: amount out of range (compressed {x})")
+    every("script-size-varint-over-32", splice(d, ssize.off, ssize.size, over32),
+          f"byte {ssize.off}: VARINT overflow in script size VARINT")
+    for n in (10001, 2**32 - 1 - 6):
+        add(f"script-size-{n}", splice(d, ssize.off, ssize.size, enc_varint(n + 6)),
+            f"byte {ssize.off}: script size {n} over 10000 bytes")
+    last = s.units[-1][3]
+    b = splice(d, last[3].off, last[3].size, enc_varint(10000 + 6))
+    add("script-past-end", b, f"byte {len(b)}: unexpected end of file while reading script")
+    x = next(x for x in range(1, 100) if pow(x**3 + 7, (SECP_P - 1) // 2, SECP_P) == SECP_P - 1)
+    for t in (4, 5):
+        for name, xb in [(f"x{x}", x.to_bytes(32, "big")), ("x-over-p", b"\xff" * 32)]:
+            add(f"key-type{t}-{name}",
+                splice(d, ssize.off, ssize.size + script.size, bytes([t]) + xb),
+                f"byte {ssize.off + 1}: script type {t}: x coordinate is not on the curve")
+    for n in (1, 1000):
+        every(f"trailing-{n}", d + b"\x00" * n,
+              f"byte {size}: {n} trailing bytes after the last of {s.coins} coins")
+
+    # Legacy: vout 2^32 − 1, counts, trailing bytes, the block hash's top byte.
+    s = vec["dump-27_0"]
+    d, size = s.data, len(s.data)
+    out0 = s.units[0][3][0]
+    every("legacy-vout-2^32-1", splice(d, out0.off + 32, 4, b"\xff" * 4),
+          f"byte {out0.off + 32}: vout 4294967295 out of range")
+    add("legacy-count-plus-1", splice(d, 32, 8, struct.pack("<Q", s.coins + 1)),
+        f"byte {size}: unexpected end of file: {s.coins} coins read, the header says "
+        f"{s.coins + 1}")
+    last_off = s.units[-1][0]
+    add("legacy-count-minus-1", splice(d, 32, 8, struct.pack("<Q", s.coins - 1)),
+        f"byte {last_off}: {size - last_off} trailing bytes after the last of {s.coins - 1} coins")
+    for c in (2**32 + s.coins, 2**64 - 1):
+        add(f"legacy-count-{c}", splice(d, 32, 8, struct.pack("<Q", c)),
+            "byte 0: bad magic (no v2 magic")
+    add("legacy-hash-top-80", splice(d, 31, 1, b"\x80"), "byte 0: bad magic (no v2 magic")
+    every("legacy-trailing-1", d + b"\x00", f"byte {size}: 1 trailing bytes after the last of "
+          f"{s.coins} coins")
+
+    # Files that are not snapshots at all.
+    with open(os.path.join(vectors, "bitcoin", "regtest-small.json"), "rb") as f:
+        text = f.read()
+    for name, b in [("json", text), ("hello", b"hello\n"), ("elements", b"00ab\n" * 20),
+                    ("sha-chain", b"".join(hashlib.sha256(bytes([i])).digest() for i in range(4)))]:
+        assert header_error(b), name
+        every(f"not-a-snapshot-{name}", b, header_error(b))
+    # Regtest-small's own type 4/5 coins: the key flipped off the curve.
+    s = vec["regtest-small"]
+    done = set()
+    for u in s.units:
+        if u[2] == "coin" and s.data[u[3][3].off] in {4, 5} - done:
+            t, xo = s.data[u[3][3].off], u[3][4].off
+            done.add(t)
+            xv = int.from_bytes(s.data[xo:xo + 32], "big")
+            bad = next(y for y in range(xv, xv + 1000)
+                       if y < SECP_P and pow(y**3 + 7, (SECP_P - 1) // 2, SECP_P) == SECP_P - 1)
+            add(f"regtest-small-type{t}-off-curve", splice(s.data, xo, 32, bad.to_bytes(32, "big")),
+                f"byte {xo}: script type {t}: x coordinate is not on the curve")
+    file_kind_cases(r, SNAPSHOT_COMMANDS + ["mpi2 muhash --snapshot {f}"], vec["dump-28_0"].data,
+                    {"dir": "not a regular file", "fifo": "not a regular file",
+                     "devnull": "not a regular file"})
+    r.finish("# Generated by tests/corpus/make.py: snapshots (dumptxoutset v2 and legacy).\n")
+
+
+def file_kind_cases(r, commands, regular, kinds):
+    """What sits at the path is not a readable regular file. kinds gives the reason for dir,
+    fifo and devnull; the others fail at open."""
+    os.mkdir(os.path.join(r.dir, "kind-dir"))
+    os.mkfifo(os.path.join(r.dir, "kind-fifo"))
+    os.symlink("/dev/null", os.path.join(r.dir, "kind-devnull"))
+    os.symlink("nonexistent-target", os.path.join(r.dir, "kind-dangling"))
+    os.symlink("kind-loop-b", os.path.join(r.dir, "kind-loop-a"))
+    os.symlink("kind-loop-a", os.path.join(r.dir, "kind-loop-b"))
+    r.write("kind-regular", regular)
+    r.write("kind-unreadable", regular)
+    cases = [("dir", "kind-dir", kinds["dir"]), ("fifo", "kind-fifo", kinds["fifo"]),
+             ("devnull", "kind-devnull", kinds.get("devnull")),
+             ("dangling-symlink", "kind-dangling", "cannot open: No such file or directory"),
+             ("symlink-loop", "kind-loop-a", "cannot open: Too many levels of symbolic links"),
+             ("not-a-directory", "kind-regular/x", "cannot open: Not a directory"),
+             ("missing", "kind-missing", "cannot open: No such file or directory")]
+    for name, inp, why in cases:
+        if why is None:
+            continue
+        for i, c in enumerate(commands):
+            if c.startswith("mpi2") and name not in ("dir", "fifo"):
+                continue  # every rank meets the path the same way; two kinds suffice
+            r.case(f"{name}.{i}", inp, c, 2, "{f}: " + why)
+    for i, c in enumerate(commands):
+        if not c.startswith("mpi2"):
+            r.case(f"unreadable.{i}", "kind-unreadable", "nobody " + c, 2,
+                   "{f}: cannot open: Permission denied")
+
+
+# ---------------------------------------------------------------- element lists
+
+
+def element_cases(out):
+    r = Reader(out, "elements")
+    ins = "muhash --insert {f}"
+
+    def bad(name, text, line, reason, commands=(ins,)):
+        fname = r.write(name + ".txt", text)
+        for i, c in enumerate(commands):
+            r.case(name if len(commands) == 1 else f"{name}.{i}", fname, c, 2,
+                   "{f}:" + f"{line}: {reason}")
+
+    def good(name, text, count, command=ins):
+        r.case(name, r.write(name + ".txt", text), command, 0, f"elements {count} inserted")
+
+    e = "ab" * MAX_ELEMENT
+    good("element-max", (e + "\n").encode(), 1)
+    bad("element-max+1", ("00\n" + e + "cd\n").encode(), 2,
+        f"element longer than {MAX_ELEMENT} bytes")
+    good("line-max", ("#" + " " * (MAX_LINE - 1) + "\n00\n").encode(), 1)
+    for name, text, line in [("line-max+1", "#" + " " * MAX_LINE + "\n00\n", 1),
+                             ("line-max+1-third", "00\n11\n#" + " " * MAX_LINE + "\n", 3),
+                             ("line-max+1-last-no-newline", "00\n#" + " " * MAX_LINE, 2),
+                             ("line-400k-hex", "00\n" + "0" * 400_000 + "\n22\n", 2)]:
+        bad(name, text.encode(), line, f"line longer than {MAX_LINE} characters",
+            (ins, "mpi2 " + ins) if name == "line-400k-hex" else (ins,))
+
+    # Around the 256 KiB ranges: lines of 64 hex digits (65 bytes), a bad line in rank 1's range,
+    # starting on a range boundary, straddling one, right after one.
+    row = ("0123456789abcdef" * 4 + "\n").encode()
+
+    def rows_until(offset):
+        n = offset // len(row)
+        return row * n + b"#" * (offset - n * len(row) - 1) + (b"\n" if offset % len(row) else b"")
+
+    body = row * 5000
+    bad_line = b"0g" + b"00" * 31 + b"\n"
+    t = row * 4499 + bad_line + row * 500
+    bad("rank1-bad-line", t, 4500, "column 2: 'g' is not a hex digit", (ins, "mpi2 " + ins))
+    t = row * 9 + bad_line + row * 4489 + bad_line + row * 500
+    bad("both-ranks-bad", t, 10, "column 2: 'g' is not a hex digit", (ins, "mpi2 " + ins))
+    for name, start in [("bad-at-range-start", ELEMENT_CHUNK),
+                        ("bad-straddles-range", ELEMENT_CHUNK - 4),
+                        ("bad-after-range-newline", ELEMENT_CHUNK + 1)]:
+        head = rows_until(start)
+        assert len(head) == start
+        t = head + bad_line + body[:len(row) * 300]
+        bad(name, t, head.count(b"\n") + 1, "column 2: 'g' is not a hex digit",
+            (ins, "mpi2 " + ins))
+
+    # Truncations and flips of a valid list of 10 elements of 58 bytes.
+    valid = b"".join(hashlib.sha256(bytes([i])).digest().hex().encode() +
+                     hashlib.sha256(bytes([i, 1])).digest()[:26].hex().encode() + b"\n"
+                     for i in range(10))
+    good("valid-10", valid, 10)
+    line_len = 117
+    bad("trunc-odd", valid[:9 * line_len + 51], 10, "odd number of hex digits (51)")
+    good("trunc-even", valid[:9 * line_len + 50], 10)
+    good("trunc-at-newline", valid[:9 * line_len], 9)
+    for name, ch, shown in [("flip-G", b"G", "G"), ("flip-nul", b"\x00", "?"),
+                            ("flip-space", b" ", " "), ("flip-cr", b"\r", "?"),
+                            ("flip-high", b"\xe9", "\xe9")]:
+        t = valid[:6 * line_len + 4] + ch + valid[6 * line_len + 5:]
+        if shown == "\xe9":
+            # a byte >= 0x80 is printed as is; the manifest is ASCII: match up to the quote
+            bad(name, t, 7, "column 5: '", (ins,))
+        else:
+            bad(name, t, 7, f"column 5: '{shown}' is not a hex digit",
+                (ins, "muhash --remove {f}", "muhash --flavor kaspa --insert {f}"))
+    r.case("stdin-bad", r.write("stdin-bad.txt", b"00\n# c\nzz\n"), "stdin muhash --insert -", 2,
+           "-:3: column 1: 'z' is not a hex digit")
+    file_kind_cases(r, [ins, "muhash --remove {f}", "mpi2 " + ins],
+                    b"00\n", {"dir": "is a directory", "fifo": "a FIFO with no writer"})
+    r.finish("# Generated by tests/corpus/make.py: element lists.\n")
+
+
+# ---------------------------------------------------------------- sidecar index
+
+
+def index_bytes(fp, chunk_bytes, groups, entries, version=1, magic=b"MULRDIDX"):
+    b = magic + struct.pack("<II", version, chunk_bytes) + fp
+    b += struct.pack("<QQ", groups, len(entries) - 1)
+    for off, ordinal in entries:
+        b += struct.pack("<QQ", off, ordinal)
+    return b + hashlib.sha256(b).digest()
+
+
+def fingerprint(path, data, body):
+    st = os.stat(path)
+    tail = len(data) - 65536 if len(data) > body + 65536 else body
+    return (struct.pack("<Qqq", len(data), st.st_mtime_ns // 10**9, st.st_mtime_ns % 10**9) +
+            hashlib.sha256(data[:body]).digest() + hashlib.sha256(data[tail:]).digest())
+
+
+def index_cases(out, vectors):
+    r = Reader(out, "index")
+    with open(os.path.join(vectors, "bitcoin", "regtest-small.dat"), "rb") as f:
+        data = f.read()
+    with open(os.path.join(vectors, "bitcoin", "regtest-small.json")) as f:
+        muhash = json.load(f)["muhash"]
+    s = Snapshot(data)
+    def chunking(chunk):
+        """(offset, first coin) of each chunk and the sentinel: a chunk starts at the first group
+        at least `chunk` bytes after the previous chunk's start."""
+        entries, before = [], 0
+        for off, n in s.groups:
+            if not entries or off - entries[-1][0] >= chunk:
+                entries.append((off, before))
+            before += n
+        return entries + [(len(data), s.coins)]
+
+    chunk = 4096
+    entries = chunking(chunk)
+    ngroups = len(s.groups)
+    snap = "muhash --snapshot {f}"
+
+    def case_dir(name, idx=None, status=0, expect=None, command=snap, after=None):
+        """A directory with the snapshot (fixed mtime) and, when idx is bytes or a function of
+        the fingerprint, its index."""
+        d = os.path.join(r.dir, name)
+        os.mkdir(d)
+        p = os.path.join(d, "snap.dat")
+        with open(p, "wb") as f:
+            f.write(data)
+        os.utime(p, ns=(1_700_000_000_123_456_789, 1_700_000_000_123_456_789))
+        fp = fingerprint(p, data, s.body)
+        if callable(idx):
+            idx = idx(fp)
+        if idx is not None:
+            with open(p + ".idx", "wb") as f:
+                f.write(idx)
+        inp = f"{name}/snap.dat"
+        r.case(name, inp, command, status,
+               expect if expect is not None else f"muhash   {muhash}")
+        if after:
+            r.case(name + ".after", inp, after[0], after[1], after[2])
+        return d
+
+    kept = ("utxo index {f} --json", 0, f'"status":"fresh","chunks":{len(entries) - 1},')
+    # A rejected index is rebuilt with the default chunk size (128 KiB).
+    fresh = ("utxo index {f} --json", 0, f'"status":"fresh","chunks":{len(chunking(131072)) - 1},')
+    valid = lambda fp: index_bytes(fp, chunk, ngroups, entries)
+    # The index written here from the documented layout is taken as fresh and used.
+    case_dir("valid", valid, command="utxo index {f} --json", expect=kept[2])
+    case_dir("valid-muhash", valid, after=kept)
+    case_dir("valid-mpi2", valid, command="mpi2 " + snap, after=kept)
+    # Truncations at every field boundary, and flips in every field: the checksum fails, the
+    # index is rebuilt, the result is right, a fresh index is left.
+    n = len(valid(b"\0" * 88))
+    for t in sorted({0, 4, 8, 12, 16, 24, 32, 40, 72, 104, 112, 120, 128, 136, 152, n - 33,
+                     n - 32, n - 16, n - 1}):
+        case_dir(f"trunc-{t}", lambda fp, t=t: valid(fp)[:t], after=fresh)
+    for at, name in [(0, "magic"), (8, "version"), (12, "chunk-bytes"), (16, "file-size"),
+                     (24, "mtime"), (40, "header-digest"), (72, "tail-digest"), (104, "groups"),
+                     (112, "nchunks"), (120, "offset0"), (128, "ordinal0"), (n - 40, "last-entry"),
+                     (n - 32, "checksum")]:
+        case_dir(f"flip-{name}", lambda fp, at=at: bytes(
+            c ^ (1 if i == at else 0) for i, c in enumerate(valid(fp))), after=fresh)
+    # Checksum-consistent changes the loader must reject (rebuilt, right result).
+    e2 = list(entries)
+    e2[2] = (e2[1][0], e2[2][1])
+    for name, f in [
+        ("other-version", lambda fp: index_bytes(fp, chunk, ngroups, entries, version=2)),
+        ("stale-size", lambda fp: index_bytes(struct.pack("<Q", len(data) + 1) + fp[8:], chunk,
+                                              ngroups, entries)),
+        ("stale-mtime", lambda fp: index_bytes(fp[:16] + struct.pack("<q", 1) + fp[24:], chunk,
+                                               ngroups, entries)),
+        ("stale-header-digest", lambda fp: index_bytes(fp[:24] + b"\0" * 32 + fp[56:], chunk,
+                                                       ngroups, entries)),
+        ("nchunks-2^64-1", lambda fp: valid(fp)[:112] + struct.pack("<Q", 2**64 - 1) +
+         valid(fp)[120:-32]),
+        ("nchunks-wraps", lambda fp: valid(fp)[:112] + struct.pack(
+            "<Q", len(entries) - 1 + 2**60) + valid(fp)[120:-32]),
+        ("groups-below-chunks", lambda fp: index_bytes(fp, chunk, len(entries) - 2, entries)),
+        ("offsets-not-increasing", lambda fp: index_bytes(fp, chunk, ngroups, e2)),
+        ("end-not-file-size", lambda fp: index_bytes(
+            fp, chunk, ngroups, entries[:-1] + [(len(data) - 1, s.coins)])),
+        ("end-not-coin-count", lambda fp: index_bytes(
+            fp, chunk, ngroups, entries[:-1] + [(len(data), s.coins + 1)])),
+        ("first-not-body", lambda fp: index_bytes(
+            fp, chunk, ngroups, [(52, 0)] + entries[1:])),
+    ]:
+        def fix(fp, f=f):
+            b = f(fp)
+            if not b.endswith(hashlib.sha256(b[:-32]).digest()):
+                b = b + hashlib.sha256(b).digest()
+            return b
+        case_dir(name, fix, after=fresh)
+    # Lies that pass every load check: the chunk decoders refuse them (bad input, no result).
+    lie_off = list(entries)
+    lie_off[3] = (lie_off[3][0] + 1, lie_off[3][1])
+    lie_ord = list(entries)
+    lie_ord[3] = (lie_ord[3][0], lie_ord[3][1] + 1)
+    for name, e in [("lie-offset", lie_off), ("lie-ordinal", lie_ord)]:
+        for i, c in enumerate([snap, "mpi2 " + snap]):
+            case_dir(f"{name}.{i}", lambda fp, e=e: index_bytes(fp, chunk, ngroups, e), 2,
+                     "{f}: byte ", c)
+    # Other true boundaries: a different but correct chunking is used as is.
+    merged = [entries[0]] + entries[2:]
+    shifted = list(entries)
+    nxt = [(o, sum(m for g, m in s.groups if g < o)) for o, _ in s.groups if o > entries[2][0]][0]
+    shifted[2] = nxt
+    assert shifted[3][0] > nxt[0]
+    for name, e in [("merged-chunks", merged), ("shifted-boundary", shifted)]:
+        case_dir(name, lambda fp, e=e: index_bytes(fp, chunk, ngroups, e),
+                 after=("utxo index {f} --json", 0, f'"status":"fresh","chunks":{len(e) - 1},'))
+    case_dir("other-chunk-bytes", lambda fp: index_bytes(fp, 77, ngroups, entries), after=kept)
+    # What sits at the index path: a directory (left alone, index in memory), a FIFO with no
+    # writer, /dev/zero, a dangling symlink, a 64 GiB sparse file (each replaced by the index).
+    d = case_dir("idx-dir")
+    os.mkdir(os.path.join(d, "snap.dat.idx"))
+    for name, make in [("idx-fifo", lambda p: os.mkfifo(p)),
+                       ("idx-dev-zero", lambda p: os.symlink("/dev/zero", p)),
+                       ("idx-dangling", lambda p: os.symlink("nonexistent.idx", p)),
+                       ("idx-sparse-64g", lambda p: open(p, "wb").truncate(1 << 36))]:
+        d = case_dir(name, after=fresh)
+        make(os.path.join(d, "snap.dat.idx"))
+    r.finish("# Generated by tests/corpus/make.py: sidecar index files (FILE.idx).\n")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    vectors, out = sys.argv[1], sys.argv[2]
+    if os.path.exists(out):
+        for root, dirs, _ in os.walk(out):
+            for x in dirs:
+                os.chmod(os.path.join(root, x), 0o755)
+        shutil.rmtree(out)
+    os.makedirs(out)
+    element_cases(out)
+    snapshot_cases(out, vectors)
+    index_cases(out, vectors)
+
+
+if __name__ == "__main__":
+    main()
