@@ -628,6 +628,111 @@ static void test_kernels_chain(void)
     }
 }
 
+/* A modulus of shape s for n limbs, odd, 2^(64(n−1)) < p < 2^(64n−1) (the kernels' contract):
+ * the largest allowed, the largest allowed with a low limb of 1 (n0 = 2^64 − 1) or of
+ * 2^64 − 1 (n0 = 1), a top limb of 1, a top limb just under 2^62, and random of 64n − 1 bits
+ * or fewer. */
+static void shaped_modulus(mpz_t p, int n, int s)
+{
+    mpz_t t;
+    mpz_init(t);
+    switch (s) {
+    case 0: /* 2^(64n−1) − 1 */
+        mpz_set_ui(p, 0);
+        mpz_setbit(p, 64 * n - 1);
+        mpz_sub_ui(p, p, 1);
+        break;
+    case 1: /* 2^(64n−1) − 2^64 + 1 */
+        mpz_set_ui(p, 0);
+        mpz_setbit(p, 64 * n - 1);
+        mpz_set_ui(t, 0);
+        mpz_setbit(t, 64);
+        mpz_sub(p, p, t);
+        mpz_add_ui(p, p, 1);
+        break;
+    case 2: /* 2^(64(n−1)) + 2^64 − 1: top limb 1, low limb all ones */
+        mpz_set_ui(p, 0);
+        mpz_setbit(p, 64 * (n - 1));
+        mpz_setbit(p, 64);
+        mpz_sub_ui(p, p, 1);
+        break;
+    case 3: /* 2^(64n−2) − 2^(64(n−1)) + random low limbs */
+        mpz_set_ui(p, 0);
+        for (int i = 0; i < n - 1; i++) {
+            mpz_mul_2exp(p, p, 64);
+            mpz_add_ui(p, p, test_rand64());
+        }
+        mpz_set_ui(t, (UINT64_C(1) << 62) - 1);
+        mpz_mul_2exp(t, t, 64 * (n - 1));
+        mpz_add(p, p, t);
+        break;
+    default: /* random, 64n − 1 down to 64(n−1) + 8 bits */
+        mpz_set_ui(p, 0);
+        for (int i = 0; i < n; i++) {
+            mpz_mul_2exp(p, p, 64);
+            mpz_add_ui(p, p, test_rand64());
+        }
+        mpz_fdiv_q_2exp(p, p, 1 + test_rand_below(56));
+        mpz_setbit(p, 64 * (n - 1) + 8);
+    }
+    mpz_setbit(p, 0);
+    mpz_clear(t);
+}
+
+/* The kernels take the modulus as a parameter: each one against mpz on moduli other than the
+ * four fields', at the ends of its contract (p up to 2^(64n−1) − 1, where the carry bounds of
+ * the accumulator and of the squaring's U + T_hi < 2p are tightest). */
+static void test_kernels_moduli(void)
+{
+    enum { SHAPES = 8 };
+    const long iters = iterations() / 50 + 100;
+    printf("\n    %d moduli per limb count, edges and %ld random inputs each", SHAPES, iters);
+    for (int n = 4; n <= 6; n += 2) {
+        for (int s = 0; s < SHAPES; s++) {
+            field f;
+            memset(&f, 0, sizeof f);
+            f.name = n == 4 ? "a 4-limb test modulus" : "a 6-limb test modulus";
+            f.n = n;
+            mpz_inits(f.p, f.R, f.Rinv, NULL);
+            shaped_modulus(f.p, n, s);
+            CU_ASSERT_FATAL(mpz_sizeinbase(f.p, 2) <= (size_t)(64 * n - 1));
+            CU_ASSERT_FATAL(mpz_sizeinbase(f.p, 2) > (size_t)(64 * (n - 1)));
+            uint64_t p[MAXN];
+            from_mpz(p, n, f.p);
+            f.lib_p = p;
+            mpz_t w, two64;
+            mpz_inits(w, two64, NULL);
+            mpz_setbit(two64, 64);
+            mpz_invert(w, f.p, two64);
+            mpz_sub(w, two64, w); /* −p^(−1) mod 2^64 */
+            f.lib_n0 = mpz_get_ui(w);
+            mpz_setbit(f.R, 64 * n);
+            mpz_invert(f.Rinv, f.R, f.p);
+            for (int ki = 0; ki < NKERNELS; ki++) {
+                const kernel *k = &kernels[ki];
+                if (k->n != n || !kernel_usable(k)) continue;
+                int bad = 0;
+                for (int i = 0; i < NEDGES; i++)
+                    for (int j = 0; j < NEDGES; j++) {
+                        uint64_t a[MAXN], b[MAXN];
+                        edge_value(a, &f, i);
+                        edge_value(b, &f, j);
+                        if (!kcheck(k, &f, a, b, 1) && !bad++) kreport(k, &f, a, b);
+                    }
+                for (long it = 0; it < iters; it++) {
+                    uint64_t a[MAXN], b[MAXN];
+                    random_value(a, &f);
+                    random_value(b, &f);
+                    if (!kcheck(k, &f, a, b, it % 8 == 0) && !bad++) kreport(k, &f, a, b);
+                }
+                if (bad) gmp_printf("\n    (modulus %Zx)", f.p);
+                CU_ASSERT_EQUAL(bad, 0);
+            }
+            mpz_clears(w, two64, f.p, f.R, f.Rinv, NULL);
+        }
+    }
+}
+
 /* The limb helpers of field_internal.h on their own: the portable C forms of add and sub (the
  * build of a non-x86 machine) and the x86-64 assembly forms, against mpz. */
 static void test_limb_helpers(void)
@@ -1071,6 +1176,7 @@ void test_register(void)
                {"kernels: edge values and aliasing", test_kernels_edges},
                {"kernels: random inputs against mpz", test_kernels_random},
                {"kernels: chains of 10,000 products", test_kernels_chain},
+               {"kernels: other moduli up to 2^(64n-1)", test_kernels_moduli},
                {"limb helpers: C and assembly add, sub, neg", test_limb_helpers},
                {"add, sub, neg, mul, sqr, predicates", test_api_arith},
                {"inverse (divsteps and Fermat) against mpz_invert", test_api_inverse},

@@ -8,13 +8,16 @@
  *   p: n little-endian 64-bit limbs, odd, p < 2^(64n − 1) (so 2p fits n limbs: no carry word is
  *      needed, see field_portable.c; every field of mulred qualifies).
  *   n0 = −p^(−1) mod 2^64.
- *   a, b in [0, p) (a value in [p, 2^(64n)) gives a result < 2p that is not reduced: misuse).
+ *   a, b in [0, p) (a value in [p, 2^(64n)) is misuse: the result is unspecified, not checked).
  *   r may alias a and/or b. No heap, no tables: constant time.
  *
- * The MULX kernels use MULX, ADCX and ADOX (inline assembly, which the assembler accepts
- * whatever the compile flags): call them only when mulred_field_have_mulx() is true.
+ * The MULX kernels (field_mulx.S, x86-64 assembly) use MULX, ADCX and ADOX: call them only
+ * when mulred_field_have_mulx() is true. They save the callee-saved registers they use and keep
+ * at most 120 bytes on the stack (spills, no heap). They reduce two limbs per step (a 128-bit
+ * Montgomery factor): 2n² + n/2 + 1 MULX per multiplication; the squarings are dedicated,
+ * n(n+1)/2 + n² + n/2 + 1 MULX.
  *
- * Squaring: sqr(r, a) == mul(r, a, a) in value. */
+ * Squaring: sqr(r, a) == mul(r, a, a) in value, with the same range and aliasing rules. */
 #ifndef MULRED_FIELD_KERNELS_H
 #define MULRED_FIELD_KERNELS_H
 
