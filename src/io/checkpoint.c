@@ -228,20 +228,12 @@ void mulred_ckpt_path(const mulred_ckpt *ck, uint64_t u, char *out, size_t cap)
     snprintf(out, cap, "%s/unit-%010" PRIu64 ".ckpt", ck->dir, u);
 }
 
-static void set_note(mulred_ckpt *ck, uint64_t u, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_note(mulred_ckpt *ck, uint64_t u, const char *fmt, ...)
+static void set_note(mulred_ckpt *ck, uint64_t u, const char *path, const char *why)
 {
-    char path[4200], msg[512];
-    mulred_ckpt_path(ck, u, path, sizeof path);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     free(ck->note[u]);
-    size_t n = strlen(path) + strlen(msg) + 3;
+    size_t n = strlen(path) + strlen(why) + 3;
     ck->note[u] = malloc(n);
-    if (ck->note[u]) snprintf(ck->note[u], n, "%s: %s", path, msg);
+    if (ck->note[u]) snprintf(ck->note[u], n, "%s: %s", path, why);
     ck->state[u] = MULRED_CKPT_CORRUPT;
 }
 
@@ -308,19 +300,16 @@ static int load_unit(mulred_ckpt *ck, const char *name, uint64_t u, mulred_error
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", ck->dir, name);
-    if (u >= ck->units)
-        return mulred_error_set(err, MULRED_EINPUT,
-                                "%s belongs to another job: unit %" PRIu64 " of a job of %" PRIu64
-                                " units; use another checkpoint directory",
-                                path, u, ck->units);
+    char why[256] = "";
+    int rc = MULRED_OK;
     int fd = openat(ck->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        set_note(ck, u, "not a regular file");
-        return MULRED_OK;
+        snprintf(why, sizeof why, "not a regular file");
+        goto damaged;
     }
     size_t elem_bytes = ck->group->elem_bytes;
     size_t want = CKPT_FIXED + ck->header_len + CKPT_TAIL + elem_bytes + CKPT_SUM;
@@ -349,34 +338,35 @@ static int load_unit(mulred_ckpt *ck, const char *name, uint64_t u, mulred_error
         n += (size_t)r;
     }
     close(fd);
-    int rc = MULRED_OK;
     if (n < CKPT_FIXED) {
-        set_note(ck, u, "truncated at byte %zu: the fixed header is %d bytes", n, CKPT_FIXED);
+        snprintf(why, sizeof why, "truncated at byte %zu: the fixed header is %d bytes", n,
+                 CKPT_FIXED);
         goto done;
     }
     if (memcmp(buf, ckpt_magic, 8) != 0) {
-        set_note(ck, u, "bad magic at offset 0: not a mulred unit file");
+        snprintf(why, sizeof why, "bad magic at offset 0: not a mulred unit file");
         goto done;
     }
     uint32_t h = mulred_load_le32(buf + 12);
     if (h > MULRED_CKPT_MAX_HEADER) {
-        set_note(ck, u, "header length %" PRIu32 " at offset 12 exceeds %d", h,
+        snprintf(why, sizeof why, "header length %" PRIu32 " at offset 12 exceeds %d", h,
                  MULRED_CKPT_MAX_HEADER);
         goto done;
     }
     if (n < CKPT_FIXED + (size_t)h + CKPT_TAIL) {
-        set_note(ck, u, "truncated at byte %zu: the header and unit fields end at byte %zu", n,
+        snprintf(why, sizeof why,
+                 "truncated at byte %zu: the header and unit fields end at byte %zu", n,
                  CKPT_FIXED + (size_t)h + CKPT_TAIL);
         goto done;
     }
     uint32_t e = mulred_load_le32(buf + CKPT_FIXED + h + 16);
     size_t total = CKPT_FIXED + (size_t)h + CKPT_TAIL + (size_t)e + CKPT_SUM;
     if (n < total) {
-        set_note(ck, u, "truncated at byte %zu: the file ends at byte %zu", n, total);
+        snprintf(why, sizeof why, "truncated at byte %zu: the file ends at byte %zu", n, total);
         goto done;
     }
     if (n > total) {
-        set_note(ck, u, "trailing bytes at offset %zu", total);
+        snprintf(why, sizeof why, "trailing bytes at offset %zu", total);
         goto done;
     }
     uint8_t sum[32];
@@ -385,7 +375,8 @@ static int load_unit(mulred_ckpt *ck, const char *name, uint64_t u, mulred_error
         goto done;
     }
     if (memcmp(sum, buf + total - CKPT_SUM, CKPT_SUM) != 0) {
-        set_note(ck, u, "checksum mismatch (the SHA-256 at offset %zu does not match bytes 0-%zu)",
+        snprintf(why, sizeof why,
+                 "checksum mismatch (the SHA-256 at offset %zu does not match bytes 0-%zu)",
                  total - CKPT_SUM, total - CKPT_SUM - 1);
         goto done;
     }
@@ -401,6 +392,13 @@ static int load_unit(mulred_ckpt *ck, const char *name, uint64_t u, mulred_error
     rc = header_compare(ck, path, (const char *)buf + CKPT_FIXED, h, err);
     if (rc) goto done;
     uint64_t index = mulred_load_le64(buf + CKPT_FIXED + h);
+    if (u >= ck->units) {
+        rc = mulred_error_set(err, MULRED_EINPUT,
+                              "%s belongs to another job: unit %" PRIu64 " of a job of %" PRIu64
+                              " units; use another checkpoint directory",
+                              path, u, ck->units);
+        goto done;
+    }
     if (index != u || e != elem_bytes || total != want) {
         rc = mulred_error_set(err, MULRED_EINPUT,
                               "%s holds unit %" PRIu64 " (%" PRIu32
@@ -420,6 +418,17 @@ static int load_unit(mulred_ckpt *ck, const char *name, uint64_t u, mulred_error
     ck->loaded++;
 done:
     free(buf);
+damaged:
+    if (rc == MULRED_OK && why[0]) {
+        /* A damaged file of a unit this job does not have cannot be recomputed: it is not
+         * this job's. */
+        if (u >= ck->units)
+            return mulred_error_set(err, MULRED_EINPUT,
+                                    "%s: %s, and unit %" PRIu64 " is beyond this job's %" PRIu64
+                                    " units; use another checkpoint directory",
+                                    path, why, u, ck->units);
+        set_note(ck, u, path, why);
+    }
     return rc;
 }
 
