@@ -12,7 +12,9 @@ digest() { awk -F'"' '{ for (i = 1; i < NF; i++) if ($i == "muhash") print $(i +
 field() { # JSON NAME: the unsigned integer value of NAME
     printf '%s\n' "$1" | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"
 }
-units_in() { find "$1" -maxdepth 1 -name 'unit-*.ckpt' | wc -l; }
+units_in() { # DIR: how many unit files it holds (0 before it exists)
+    if [ -d "$1" ]; then find "$1" -maxdepth 1 -name 'unit-*.ckpt' | wc -l; else echo 0; fi
+}
 
 # ---- small inputs: every rank and thread count, units of one 256 KiB range ----
 head -c 300000 /dev/urandom | od -An -v -tx1 | tr -d ' \n' |
@@ -125,7 +127,7 @@ job=$!
 # Wait for 3 unit files, then SIGKILL the process that is rank 1 (found through its
 # environment among the launcher's descendants).
 for _ in $(seq 1 1200); do
-    [ "$(units_in "$ck" 2>/dev/null || echo 0)" -ge 3 ] && break
+    [ "$(units_in "$ck")" -ge 3 ] && break
     kill -0 "$job" 2>/dev/null || break
     sleep 0.05
 done
