@@ -37,6 +37,8 @@ static const bench_entry benches[] = {
      mulred_bench_fieldx8},
     {"curve", "BLS12-381 and BN254: field kernels, G1 additions, batch-affine, scalar mul",
      mulred_bench_curve},
+    {"checkpoint", "mulred muhash --synthetic 10^7 with and without --checkpoint: the overhead",
+     mulred_bench_checkpoint},
 };
 
 int mulred_cmd_bench(int argc, char **argv)

@@ -13,7 +13,10 @@
 #include "cli/cli.h"
 #include "cli/job.h"
 #include "cli/progress.h"
+#include "hash/hash.h"
+#include "mulred/checkpoint.h"
 #include "mulred/dist.h"
+#include "mulred/group.h"
 #include "mulred/muhash.h"
 #include "mulred/plan.h"
 #include "mulred/sources.h"
@@ -57,6 +60,14 @@ static void muhash_usage(void)
         "                      total runs from opening the inputs to the digest: process\n"
         "                      start, MPI_Init and libcrypto's initialization are outside)\n"
         "  --output FILE       write the result to FILE instead of standard output\n"
+        "  --checkpoint DIR    keep finished units in DIR (created 0700; refused when\n"
+        "                      others may write it) and resume from it: a rerun, with any\n"
+        "                      rank or thread count, loads the finished units. Element\n"
+        "                      files and synthetic sets (not streams or snapshots); --json\n"
+        "                      adds resumed_units and computed_units\n"
+        "  --checkpoint-unit N work units per checkpoint unit (default 512 for element\n"
+        "                      files: 128 MiB; 1024 for synthetic sets: 2^20 elements;\n"
+        "                      each about 0.6 s or more of one thread's work)\n"
         "  --progress          show a progress bar on stderr (default: when a terminal)\n"
         "  --no-progress       never show it\n"
         "  -h, --help          this help\n"
@@ -77,8 +88,10 @@ typedef struct {
     const char *snapshot[MAX_FILES];
     int nsnapshot;
     bool txoutset_hash;
-    int threads;  /* 0: OMP_NUM_THREADS, else all cores */
-    int progress; /* 1 force, -1 never, 0 auto */
+    int threads;              /* 0: OMP_NUM_THREADS, else all cores */
+    int progress;             /* 1 force, -1 never, 0 auto */
+    const char *checkpoint;   /* NULL: none */
+    uint64_t checkpoint_unit; /* 0: the defaults below */
 } muhash_opts;
 
 /* ---- keys ---- */
@@ -162,6 +175,21 @@ static int set_no_progress(void *vo, const char *v, cli_parser *p, char *why, si
     return MULRED_OK;
 }
 
+static int set_checkpoint(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    const char *kept = cli_parser_path(p, v);
+    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
+    ((muhash_opts *)vo)->checkpoint = kept;
+    return MULRED_OK;
+}
+
+static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_count(&((muhash_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
+               ? MULRED_EUSAGE
+               : MULRED_OK;
+}
+
 static const cli_key muhash_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"flavor", false, false, false, set_flavor},
@@ -174,6 +202,8 @@ static const cli_key muhash_keys[] = {
     {"threads", false, false, false, set_threads},
     {"progress", true, false, false, set_progress},
     {"no-progress", true, false, true, set_no_progress},
+    {"checkpoint", false, false, false, set_checkpoint},
+    {"checkpoint-unit", false, false, false, set_checkpoint_unit},
 };
 
 static void muhash_defaults(void *vo)
@@ -197,6 +227,17 @@ static int muhash_check(const void *vo, const char *dash, const char **fault, ch
         *fault = "flavor";
         snprintf(why, cap, "%ssnapshot needs %sflavor bitcoin (snapshots are Bitcoin Core's)", dash,
                  dash);
+        return MULRED_EUSAGE;
+    }
+    if (o->checkpoint && o->nsnapshot) {
+        *fault = "checkpoint";
+        snprintf(why, cap, "%scheckpoint takes element files and synthetic sets, not %ssnapshot",
+                 dash, dash);
+        return MULRED_EUSAGE;
+    }
+    if (o->checkpoint_unit && !o->checkpoint) {
+        *fault = "checkpoint-unit";
+        snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint", dash, dash);
         return MULRED_EUSAGE;
     }
     if (o->txoutset_hash && o->nsnapshot != 1) {
@@ -269,7 +310,7 @@ static int inputs_open(muhash_inputs *in, const muhash_opts *o, int rank, int nr
 }
 
 enum { PH_READ, PH_GENERATE, PH_HASH, PH_LOCAL, PH_MPI, PH_FINALIZE, PH_TOTAL, NPHASES };
-static const char *phase_names[NPHASES] = {"read", "generate", "hash", "local_reduce",
+static const char *phase_names[NPHASES] = {"read",       "generate", "hash", "local_reduce",
                                            "mpi_reduce", "finalize", "total"};
 
 /* What rank 0 knows of the snapshots: the header of the first, and the txoutset hash. */
@@ -286,7 +327,182 @@ typedef struct {
     int ranks, threads, nodes;
     double phases[NPHASES][3]; /* min, avg, max over ranks */
     snapshot_info snap;
+    uint64_t resumed_units, computed_units; /* with --checkpoint, over all ranks */
 } muhash_result;
+
+/* ---- checkpoints ----
+ * A checkpoint unit is a run of consecutive work units of one input (mulred/plan.h): byte
+ * ranges of an element file, element blocks of a synthetic set. Work units are ~1 ms; a
+ * checkpoint unit groups CKPT_FILE_UNIT x 256 KiB (128 MiB: ~0.8-1.3 M elements) or
+ * CKPT_SYNTH_UNIT x 1024 synthetic elements (2^20), ~0.6-0.9 s of one thread's work, because
+ * saving it (a ~1 KB file, two fsyncs) costs ~4 ms here (median; p90 18 ms) while the rank's
+ * other threads wait: at 2 threads a unit is ~0.4 s of wall time and the save ~1%. Larger
+ * units would balance ranks worse (units are planned by count). The units are numbered over
+ * the inputs in order (inserts, removes, the synthetic set) and planned over ranks by count,
+ * so they do not depend on the rank count: a rerun on any number of ranks finds them. Each
+ * rank reduces its units one at a time with all its threads (one mulred_muhash_reduce_ex per
+ * unit), saves each, and combines them; the ranks then meet in MPI_Reduce as without
+ * checkpoints, and the product, being exact, is the same. */
+enum { CKPT_FILE_UNIT = 512, CKPT_SYNTH_UNIT = 1024 };
+
+typedef struct {
+    int file;            /* index into files, or -1: the synthetic set */
+    uint64_t first, end; /* work units of that input */
+} ckpt_unit;
+
+typedef struct {
+    uint64_t resumed, computed;
+} ckpt_counts;
+
+/* Describes the job to the checkpoint store: flavor, the inputs' identity and the plan. */
+static int ckpt_describe(mulred_ckpt_job *job, const muhash_opts *o, const ckpt_unit *units,
+                         uint64_t nunits, uint64_t gfile, uint64_t gsynth, mulred_error *err)
+{
+    int rc = mulred_ckpt_job_add(job, err, "flavor", "%s", mulred_muhash_flavor_name(o->flavor));
+    for (int k = 0; k < 2 && rc == MULRED_OK; k++)
+        for (int i = 0; i < (k ? o->nremove : o->ninsert) && rc == MULRED_OK; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "%s%d", k ? "remove" : "insert", i);
+            rc = mulred_ckpt_job_add_file(job, name, (k ? o->remove : o->insert)[i], err);
+        }
+    if (rc == MULRED_OK && o->has_synthetic)
+        rc = mulred_ckpt_job_add(job, err, "synthetic", "%llu seed %llu",
+                                 (unsigned long long)o->synthetic, (unsigned long long)o->seed);
+    if (rc == MULRED_OK)
+        rc = mulred_ckpt_job_add(job, err, "plan.rule",
+                                 "element files: %llu units of %d bytes; synthetic: %llu "
+                                 "blocks of %d",
+                                 (unsigned long long)gfile, 256 * 1024, (unsigned long long)gsynth,
+                                 MULRED_SYNTH_CHUNK);
+    /* The boundaries themselves, digested: (input, first, end) of every unit. */
+    uint8_t *b = rc == MULRED_OK ? malloc(nunits * 24) : NULL;
+    if (rc == MULRED_OK && !b) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    if (rc == MULRED_OK) {
+        for (uint64_t u = 0; u < nunits; u++) {
+            mulred_store_le64(b + 24 * u, (uint64_t)(int64_t)units[u].file);
+            mulred_store_le64(b + 24 * u + 8, units[u].first);
+            mulred_store_le64(b + 24 * u + 16, units[u].end);
+        }
+        uint8_t d[32];
+        char hex[65];
+        if (mulred_sha256_once(d, b, nunits * 24))
+            rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+        mulred_hex_encode(hex, d, 32);
+        if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "plan.sha256", "%s", hex);
+    }
+    free(b);
+    return rc;
+}
+
+/* Reduces this rank's checkpoint units into *state (zeroed by the caller), loading those the
+ * directory holds and saving those it computes. A damaged unit file is reported on stderr and
+ * recomputed. Per-rank element counts and times land in *stats. */
+static int ckpt_reduce(const muhash_opts *o, int rank, int nranks, int team,
+                       mulred_muhash_state *state, mulred_muhash_stats *stats, ckpt_counts *cc,
+                       mulred_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    stats->threads = team;
+    mulred_muhash_init(state, o->flavor);
+    mulred_element_file *files[2 * MAX_FILES];
+    bool removes[2 * MAX_FILES];
+    int nfiles = 0;
+    ckpt_unit *units = NULL;
+    uint64_t nunits = 0, gfile = o->checkpoint_unit ? o->checkpoint_unit : CKPT_FILE_UNIT,
+             gsynth = o->checkpoint_unit ? o->checkpoint_unit : CKPT_SYNTH_UNIT;
+    mulred_ckpt_job *job = NULL;
+    mulred_ckpt *ck = NULL;
+    int rc = MULRED_OK;
+
+    /* Inputs, in order, and their units. A stream is refused (it is not read here:
+     * read_stream false): its elements cannot be read again on a rerun. */
+    uint64_t cap = 0;
+    for (int k = 0; k < 2 && rc == MULRED_OK; k++)
+        for (int i = 0; i < (k ? o->nremove : o->ninsert) && rc == MULRED_OK; i++) {
+            rc = mulred_element_file_open(&files[nfiles], (k ? o->remove : o->insert)[i], k == 1, 0,
+                                          false, err);
+            if (rc) break;
+            if (mulred_element_file_is_stream(files[nfiles])) {
+                rc = mulred_error_set(err, MULRED_EINPUT,
+                                      "%s: not a regular file: a checkpointed job cannot resume "
+                                      "reading a stream",
+                                      (k ? o->remove : o->insert)[i]);
+                mulred_element_file_close(files[nfiles]);
+                break;
+            }
+            removes[nfiles] = k == 1;
+            cap += mulred_plan_unit_count(mulred_element_file_units(files[nfiles++]), gfile);
+        }
+    uint64_t synth_units = o->has_synthetic ? mulred_synth_units(o->synthetic) : 0;
+    cap += mulred_plan_unit_count(synth_units, gsynth);
+    if (rc == MULRED_OK && cap && !(units = malloc(cap * sizeof *units)))
+        rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    for (int f = 0; f <= nfiles && rc == MULRED_OK; f++) {
+        uint64_t n = f < nfiles ? mulred_element_file_units(files[f]) : synth_units;
+        for (uint64_t first = 0; first < n; first += f < nfiles ? gfile : gsynth) {
+            uint64_t g = f < nfiles ? gfile : gsynth;
+            units[nunits++] =
+                (ckpt_unit){f < nfiles ? f : -1, first, n - first < g ? n : first + g};
+        }
+    }
+    if (rc == MULRED_OK && nunits) {
+        job = mulred_ckpt_job_new(mulred_muhash_group(o->flavor), nunits);
+        if (!job) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    }
+    if (rc == MULRED_OK && job) rc = ckpt_describe(job, o, units, nunits, gfile, gsynth, err);
+    if (rc == MULRED_OK && job) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
+
+    mulred_unit_range share = mulred_plan_units(nunits, rank, nranks);
+    mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
+    for (uint64_t u = share.first; u < share.end && rc == MULRED_OK; u++) {
+        const ckpt_unit *cu = &units[u];
+        bool remove = cu->file >= 0 && removes[cu->file];
+        mulred_muhash_state part;
+        memset(&part, 0, sizeof part); /* its padding is saved too */
+        if (mulred_ckpt_state(ck, u) == MULRED_CKPT_LOADED) {
+            uint64_t items = mulred_ckpt_get(ck, u, &part);
+            if (part.flavor != o->flavor) {
+                char path[4200];
+                mulred_ckpt_path(ck, u, path, sizeof path);
+                rc = mulred_error_set(err, MULRED_EINPUT, "%s: a partial of another flavor", path);
+                break;
+            }
+            *(remove ? &stats->removed : &stats->inserted) += items;
+            mulred_muhash_combine(state, &part);
+            cc->resumed++;
+            continue;
+        }
+        if (mulred_ckpt_state(ck, u) == MULRED_CKPT_CORRUPT)
+            fprintf(stderr, "mulred: warning: %s; recomputing unit %llu\n", mulred_ckpt_note(ck, u),
+                    (unsigned long long)u);
+        mulred_muhash_source src;
+        mulred_synth_set synth = {o->flavor, o->seed, 0, 0, false};
+        if (cu->file >= 0) {
+            src = *mulred_element_file_select(files[cu->file], cu->first, cu->end);
+        } else {
+            mulred_synth_select(&synth, o->synthetic, cu->first, cu->end);
+            mulred_synth_source(&src, &synth);
+        }
+        mulred_muhash_state out;
+        mulred_muhash_stats st;
+        rc = mulred_muhash_reduce_ex(&out, o->flavor, &src, 1, &ropts, &st, err);
+        if (rc) break;
+        part.flavor = out.flavor, part.num = out.num, part.den = out.den;
+        rc = mulred_ckpt_save(ck, u, &part, st.inserted + st.removed, err);
+        if (rc) break;
+        mulred_muhash_combine(state, &part);
+        stats->inserted += st.inserted, stats->removed += st.removed;
+        stats->produce_cpu += st.produce_cpu, stats->hash_cpu += st.hash_cpu;
+        stats->parallel_wall += st.parallel_wall, stats->combine_wall += st.combine_wall;
+        stats->threads = st.threads;
+        cc->computed++;
+    }
+    mulred_ckpt_close(ck);
+    mulred_ckpt_job_free(job);
+    free(units);
+    for (int f = 0; f < nfiles; f++) mulred_element_file_close(files[f]);
+    return rc;
+}
 
 static int muhash_run(const void *vo, void *vr, mulred_error *err)
 {
@@ -296,7 +512,7 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     int rank = mulred_dist_rank(), nranks = mulred_dist_size();
     /* Process set-up stays outside the timed phases, like MPI_Init: the OpenMP team starts
      * and libcrypto loads its providers (≈ 3 ms on first use). */
-    mulred_muhash_threads_start(o->threads);
+    int team = mulred_muhash_threads_start(o->threads);
     double t0 = mulred_wtime();
 
     /* Rank 0 makes sure each snapshot has a fresh index (one validating scan on first use)
@@ -306,30 +522,34 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
             mulred_utxo_index_ensure(o->snapshot[i], NULL, NULL, err);
     if (mulred_dist_agree(err)) return err->status;
 
-    muhash_inputs in;
-    inputs_open(&in, o, rank, nranks, err);
-    if (mulred_dist_agree(err)) {
-        inputs_close(&in);
-        return err->status;
-    }
-
     snapshot_info *snap = &res->snap;
-    if (in.nsnapshots) {
-        snap->have = true;
-        snap->header = *mulred_utxo_source_header(in.snapshots[0]);
-        for (int i = 0; i < in.nsnapshots; i++)
-            snap->coins += mulred_utxo_source_header(in.snapshots[i])->coins;
-    }
-    cli_progress bar;
-    cli_progress_init(&bar, o->progress, o->has_synthetic ? o->synthetic / (uint64_t)nranks : 0,
-                      "elements");
-    mulred_muhash_reduce_opts ropts = {o->threads, cli_progress_update, &bar};
     mulred_muhash_state state;
     memset(&state, 0, sizeof state); /* its padding crosses MPI too */
     mulred_muhash_stats stats;
-    mulred_muhash_reduce_ex(&state, o->flavor, in.sources, in.nsources, &ropts, &stats, err);
-    cli_progress_finish(&bar);
-    inputs_close(&in);
+    ckpt_counts cc = {0, 0};
+    if (o->checkpoint) {
+        ckpt_reduce(o, rank, nranks, team, &state, &stats, &cc, err);
+    } else {
+        muhash_inputs in;
+        inputs_open(&in, o, rank, nranks, err);
+        if (mulred_dist_agree(err)) {
+            inputs_close(&in);
+            return err->status;
+        }
+        if (in.nsnapshots) {
+            snap->have = true;
+            snap->header = *mulred_utxo_source_header(in.snapshots[0]);
+            for (int i = 0; i < in.nsnapshots; i++)
+                snap->coins += mulred_utxo_source_header(in.snapshots[i])->coins;
+        }
+        cli_progress bar;
+        cli_progress_init(&bar, o->progress, o->has_synthetic ? o->synthetic / (uint64_t)nranks : 0,
+                          "elements");
+        mulred_muhash_reduce_opts ropts = {o->threads, cli_progress_update, &bar};
+        mulred_muhash_reduce_ex(&state, o->flavor, in.sources, in.nsources, &ropts, &stats, err);
+        cli_progress_finish(&bar);
+        inputs_close(&in);
+    }
     if (mulred_dist_agree(err)) return err->status;
 
     double t1 = mulred_wtime();
@@ -361,6 +581,8 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
         rc = mulred_dist_minavgmax(local[p], res->phases[p], err);
     if (rc == MULRED_OK) rc = mulred_dist_sum_u64(&res->inserted, stats.inserted, err);
     if (rc == MULRED_OK) rc = mulred_dist_sum_u64(&res->removed, stats.removed, err);
+    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(&res->resumed_units, cc.resumed, err);
+    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(&res->computed_units, cc.computed, err);
     if (rc == MULRED_OK) rc = mulred_dist_node_count(&res->nodes, err);
     res->ranks = nranks;
     res->threads = stats.threads;
@@ -394,6 +616,10 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
         mulred_jw_string(w, "network", snap->header.network);
         mulred_jw_int(w, "format_version", snap->header.format_version);
         if (o->txoutset_hash) mulred_jw_string(w, "txoutset_hash", snap->txoutset_hash);
+    }
+    if (o->checkpoint) {
+        mulred_jw_uint(w, "resumed_units", res->resumed_units);
+        mulred_jw_uint(w, "computed_units", res->computed_units);
     }
     mulred_jw_int(w, "ranks", res->ranks);
     mulred_jw_int(w, "threads", res->threads);
@@ -440,6 +666,10 @@ static void muhash_write_text(FILE *out, const void *vo, const void *vr)
                 snap->header.format_version == 2 ? "v2" : "legacy");
         if (o->txoutset_hash) fprintf(out, "txoutset_hash %s\n", snap->txoutset_hash);
     }
+    if (o->checkpoint)
+        fprintf(out, "checkpoint %llu units resumed, %llu computed (%s)\n",
+                (unsigned long long)res->resumed_units, (unsigned long long)res->computed_units,
+                o->checkpoint);
     int ranks = res->ranks, threads = res->threads, nodes = res->nodes;
     fprintf(out, "layout   %d rank%s x %d thread%s on %d node%s (kernel %s)\n", ranks,
             ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s",

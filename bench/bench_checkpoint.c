@@ -1,0 +1,169 @@
+/* mulred bench checkpoint: what --checkpoint costs a MuHash run. Child processes of this
+ * executable run `mulred muhash --synthetic N --json` without and with --checkpoint (into a
+ * fresh directory each time, removed after), in alternating order, `reps` rounds; each run's
+ * own "seconds" (opening the inputs to the digest: the unit saves and the directory scan are
+ * inside, process start-up is not). Reported: the medians, and the median, min and max of the
+ * per-round ratio with/without, whose excess over 1 is the overhead. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "mulred/sources.h"
+#include "util/util.h"
+
+/* Runs cmd; returns the "seconds" of its JSON output (and its computed_units), or -1. */
+static double ckpt_run(const char *cmd, long *units)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    if (pclose(p) != 0) return -1;
+    json_t *v = json_loadb(buf, n, 0, NULL);
+    const json_t *s = json_object_get(v, "seconds"), *u = json_object_get(v, "computed_units");
+    double seconds = json_is_number(s) ? json_number_value(s) : -1;
+    if (units && json_is_integer(u)) *units = (long)json_integer_value(u);
+    json_decref(v);
+    return seconds;
+}
+
+static void ckpt_usage(void)
+{
+    cli_out("Usage: mulred bench checkpoint [--elements N] [--threads T] [--reps R]\n"
+            "                               [--unit U] [--dir BASE] [--json]\n"
+            "\n"
+            "Runs 'mulred muhash --synthetic N' (default 10^7 elements) as child processes,\n"
+            "without and with --checkpoint (a fresh directory under BASE, default $TMPDIR or\n"
+            "/tmp, removed after each run), alternating, R rounds (default 5), T threads\n"
+            "(default 2); U: --checkpoint-unit (default: the command's). Prints the medians\n"
+            "and the per-round ratio with/without (median, min, max).\n");
+}
+
+int mulred_bench_checkpoint(int argc, char **argv)
+{
+    enum { OPT_ELEMENTS = 256, OPT_THREADS, OPT_REPS, OPT_UNIT, OPT_DIR, OPT_JSON, OPT_HELP };
+    static const struct option longopts[] = {
+        {"elements", required_argument, 0, OPT_ELEMENTS},
+        {"threads", required_argument, 0, OPT_THREADS},
+        {"reps", required_argument, 0, OPT_REPS},
+        {"unit", required_argument, 0, OPT_UNIT},
+        {"dir", required_argument, 0, OPT_DIR},
+        {"json", no_argument, 0, OPT_JSON},
+        {"help", no_argument, 0, OPT_HELP},
+        {0, 0, 0, 0},
+    };
+    uint64_t elements = 10000000, unit = 0;
+    int threads = 2, reps = 5, json = 0, c;
+    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        uint64_t v = 0;
+        switch (c) {
+        case OPT_ELEMENTS:
+            if (mulred_parse_count(optarg, &elements) || elements == 0)
+                return cli_usage_error("bench checkpoint", "bad --elements '%s'", optarg);
+            break;
+        case OPT_THREADS:
+            if (mulred_parse_count(optarg, &v) || v < 1 || v > 4096)
+                return cli_usage_error("bench checkpoint", "bad --threads '%s'", optarg);
+            threads = (int)v;
+            break;
+        case OPT_REPS:
+            if (mulred_parse_count(optarg, &v) || v < 1 || v > 64)
+                return cli_usage_error("bench checkpoint", "bad --reps '%s' (1-64)", optarg);
+            reps = (int)v;
+            break;
+        case OPT_UNIT:
+            if (mulred_parse_count(optarg, &unit) || unit == 0)
+                return cli_usage_error("bench checkpoint", "bad --unit '%s'", optarg);
+            break;
+        case OPT_DIR:
+            base = optarg;
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        case OPT_HELP:
+        case 'h':
+            ckpt_usage();
+            return MULRED_OK;
+        default:
+            return MULRED_EUSAGE;
+        }
+    }
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) {
+        fprintf(stderr, "mulred bench checkpoint: cannot find this executable\n");
+        return MULRED_ERUNTIME;
+    }
+    self[len] = '\0';
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/mulred-bench-ckpt.%ld", base, (long)getpid());
+    char unit_arg[64] = "";
+    if (unit)
+        snprintf(unit_arg, sizeof unit_arg, "--checkpoint-unit %llu", (unsigned long long)unit);
+
+    double t[2][64], ratio[64];
+    long units = 0;
+    for (int r = 0; r < reps; r++)
+        for (int k = 0; k < 2; k++) {
+            int with = (r + k) % 2; /* alternate which goes first */
+            char cmd[12288];
+            snprintf(cmd, sizeof cmd,
+                     "OMP_NUM_THREADS=%d '%s' muhash --synthetic %llu --threads %d --json "
+                     "--no-progress %s%s%s %s",
+                     threads, self, (unsigned long long)elements, threads,
+                     with ? "--checkpoint '" : "", with ? dir : "", with ? "'" : "",
+                     with ? unit_arg : "");
+            t[with][r] = ckpt_run(cmd, with ? &units : NULL);
+            if (with) {
+                char rm[4200];
+                snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+                if (system(rm) != 0) t[with][r] = -1;
+            }
+            if (t[with][r] < 0) {
+                fprintf(stderr, "mulred bench checkpoint: failed: %s\n", cmd);
+                return MULRED_ERUNTIME;
+            }
+        }
+    for (int r = 0; r < reps; r++) ratio[r] = t[1][r] / t[0][r];
+    double rmin = ratio[0], rmax = ratio[0];
+    for (int r = 1; r < reps; r++) {
+        if (ratio[r] < rmin) rmin = ratio[r];
+        if (ratio[r] > rmax) rmax = ratio[r];
+    }
+    double without = mulred_median(t[0], (size_t)reps), with = mulred_median(t[1], (size_t)reps);
+    double rmed = mulred_median(ratio, (size_t)reps);
+    if (json) {
+        mulred_json_writer w;
+        mulred_jw_init(&w, stdout);
+        mulred_jw_object_begin(&w, NULL);
+        mulred_jw_uint(&w, "elements", elements);
+        mulred_jw_int(&w, "threads", threads);
+        mulred_jw_int(&w, "reps", reps);
+        mulred_jw_int(&w, "units", (int)units);
+        mulred_jw_double(&w, "seconds_without", without);
+        mulred_jw_double(&w, "seconds_with", with);
+        mulred_jw_double(&w, "ratio_median", rmed);
+        mulred_jw_double(&w, "ratio_min", rmin);
+        mulred_jw_double(&w, "ratio_max", rmax);
+        mulred_jw_object_end(&w);
+        fputc('\n', stdout);
+        return MULRED_OK;
+    }
+    cli_out("checkpoint overhead: mulred muhash --synthetic %llu, %d thread%s, %d rounds\n",
+            (unsigned long long)elements, threads, threads == 1 ? "" : "s", reps);
+    cli_out("  without --checkpoint   %8.3f s (median)\n", without);
+    cli_out("  with --checkpoint      %8.3f s (median; %ld unit files)\n", with, units);
+    cli_out("  ratio with/without     %8.4f median, %.4f min, %.4f max (per round)\n", rmed, rmin,
+            rmax);
+    return MULRED_OK;
+}
