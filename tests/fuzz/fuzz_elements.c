@@ -14,6 +14,7 @@
 #include <fcntl.h>
 
 #include "mulred/muhash.h"
+#include "mulred/plan.h"
 #include "mulred/sources.h"
 
 /* The reader's limits, from its contract: an element of at most MULRED_MUHASH_MAX_ELEMENT bytes;
@@ -93,11 +94,13 @@ static int read_ranks(mulred_muhash_state *out, const char *path, mulred_muhash_
     mulred_muhash_init(out, flavor);
     for (int rank = 0; rank < nranks; rank++) {
         mulred_element_file *f = NULL;
-        int st = mulred_element_file_open_chunked(&f, path, remove, rank, nranks, chunk, err);
+        int st = mulred_element_file_open(&f, path, remove, chunk, rank == 0, err);
         if (st) return st;
+        mulred_unit_range r = mulred_plan_units(mulred_element_file_units(f), rank, nranks);
+        const mulred_muhash_source *src = mulred_element_file_select(f, r.first, r.end);
         mulred_muhash_state part;
         mulred_muhash_stats stats;
-        st = mulred_muhash_reduce(&part, flavor, mulred_element_file_source(f), 1, 1, &stats, err);
+        st = mulred_muhash_reduce(&part, flavor, src, 1, 1, &stats, err);
         mulred_element_file_close(f);
         if (st) return st;
         mulred_muhash_combine(out, &part);

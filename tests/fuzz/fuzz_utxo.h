@@ -8,6 +8,7 @@
 #include "io/utxo_index.h"
 #include "io/utxo_internal.h"
 #include "io/utxo_source.h"
+#include "mulred/plan.h"
 #include "mulred/utxo.h"
 
 typedef struct {
@@ -70,8 +71,12 @@ static inline int indexed(coin_digest *d, uint8_t out[32], const char *path,
     uint64_t covered = 0, total = 0;
     for (int rank = 0; rank < nranks && rc == MULRED_OK; rank++) {
         mulred_utxo_source *s = NULL;
-        rc = mulred_utxo_source_open_ex(&s, path, rank, nranks, opt, err);
+        rc = mulred_utxo_source_open(&s, path, opt, err);
         if (rc) break;
+        const uint64_t *coins_before;
+        uint64_t units = mulred_utxo_source_units(s, &coins_before);
+        mulred_unit_range r = mulred_plan_weighted(coins_before, units, rank, nranks);
+        mulred_utxo_source_select(s, r.first, r.end);
         uint64_t first, end;
         mulred_utxo_source_range(s, &first, &end, &total);
         FUZZ_CHECK(first == covered, "rank %d starts at chunk %llu, previous ended at %llu", rank,
