@@ -26,11 +26,13 @@ install_packages() {
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# Builds everything, or only the targets named in MULRED_BUILD_TARGETS (the demo: the command).
 build_mulred() { # extra cmake arguments
     if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
         cmake -S "$MULRED_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "$@"
     fi
-    cmake --build "$BUILD_DIR" -j "$(nproc)"
+    # shellcheck disable=SC2086 # target names are words
+    cmake --build "$BUILD_DIR" -j "$(nproc)" ${MULRED_BUILD_TARGETS:+--target $MULRED_BUILD_TARGETS}
 }
 
 # mpirun as root needs explicit consent; more ranks than cores needs oversubscription.

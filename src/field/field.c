@@ -18,6 +18,7 @@
 #include "field/field_internal.h"
 #include "field/field_kernels.h"
 #include "mulred/field.h"
+#include "util/check.h"
 
 /* ---- kernel choice ------------------------------------------------------------------------ */
 
@@ -266,7 +267,7 @@ static inline __attribute__((always_inline)) void modinv_var(uint64_t *r, const 
     int64_t delta = 1, t[4];
     /* Bernstein–Yang bound for 384-bit inputs: under 1200 divsteps; 40 batches is far past it */
     for (int it = 0;; it++) {
-        if (it == 40) abort(); /* unreachable for a prime p and x in [1, p) */
+        MULRED_CHECK(it < 40, "inverse: no convergence (p not prime, or x not in [1, p))");
         delta = divsteps62_var(delta, (uint64_t)f.v[0] | (uint64_t)f.v[1] << 62,
                                (uint64_t)g.v[0] | (uint64_t)g.v[1] << 62, t);
         s62_update_fg(&f, &g, t, k);
