@@ -13,6 +13,9 @@
 
 int mulred_fieldx8_have_ifma(void)
 {
+#ifdef MULRED_AVX512_EMULATE
+    return 1; /* the test build whose AVX-512 intrinsics are plain C (util/avx512.h) */
+#endif
     const mulred_cpu_features *f = mulred_cpu(); /* the project's cached CPUID probe */
     return f->avx512f && f->avx512vl && f->avx512ifma;
 }

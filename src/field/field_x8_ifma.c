@@ -39,15 +39,14 @@
  * words (unpack, vpermt2q, vshufi64x2: 24 shuffles).
  */
 #include <gmp.h>
-#include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "field/field_x8.h"
+#include "util/avx512.h"
 
-#define IFMA_TARGET __attribute__((target("avx512f,avx512vl,avx512ifma")))
-#define IFMA_INLINE                                                                                \
-    static inline __attribute__((always_inline, target("avx512f,avx512vl,avx512ifma")))
+#define IFMA_TARGET MULRED_AVX512_TARGET("avx512f,avx512vl,avx512ifma")
+#define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
 
 #define M52 ((UINT64_C(1) << 52) - 1)
 
