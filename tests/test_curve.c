@@ -22,6 +22,7 @@
 
 #include "curve/curve_internal.h"
 #include "field/field_internal.h"
+#include "field/field_x8.h"
 #include "harness.h"
 #include "mulred/curve.h"
 #include "mulred/field.h"
@@ -256,8 +257,9 @@ typedef struct {
     /* batch add over pointers into an array of the curve's own type */
     size_t (*batch_scratch)(size_t);
     void (*batch_add)(void *const *acc, const void *const *pts, size_t n, void *scratch);
-    void (*batch_add_signed)(void *const *acc, const void *const *pts, const uint8_t *neg, size_t n,
-                             void *scratch);
+    /* the pairs form: per pair flags (MULRED_PAIR_NEG, MULRED_PAIR_ENDO), on the given lanes */
+    void (*batch_add_pairs)(void *const *acc, const void *const *pts, const uint32_t *flags,
+                            size_t n, mulred_lanes lanes);
     /* field */
     void (*fe_from_mpz)(fe *, const mpz_t);
     void (*fe_to_mpz)(mpz_t, const fe *);
@@ -425,12 +427,17 @@ typedef struct {
         mulred_##G##_batch_add_affine_var((mulred_##G##_affine *const *)acc,                       \
                                           (const mulred_##G##_affine *const *)pts, n, scratch);    \
     }                                                                                              \
-    static void G##_batch_add_signed(void *const *acc, const void *const *pts, const uint8_t *neg, \
-                                     size_t n, void *scratch)                                      \
+    static void G##_batch_add_pairs(void *const *acc, const void *const *pts,                      \
+                                    const uint32_t *flags, size_t n, mulred_lanes lanes)           \
     {                                                                                              \
-        mulred_##G##_batch_add_affine_signed_var((mulred_##G##_affine *const *)acc,                \
-                                                 (const mulred_##G##_affine *const *)pts, neg, n,  \
-                                                 scratch);                                         \
+        mulred_##G##_affine_pair *pr = calloc(n + 1, sizeof *pr);                                  \
+        void *s = malloc(mulred_##G##_batch_add_pairs_scratch_size(n) + 1);                        \
+        CU_ASSERT_FATAL(pr &&s);                                                                   \
+        for (size_t i = 0; i < n; i++)                                                             \
+            pr[i] = (mulred_##G##_affine_pair){acc[i], pts[i], flags[i]};                          \
+        /* scratch at an odd address: any alignment is allowed */                                  \
+        mulred_##G##_batch_add_pairs_var(pr, n, lanes, (char *)s + 1);                             \
+        free(pr), free(s);                                                                         \
     }
 
 WRAP_CURVE(g1_381, c381, fp381, 6)
@@ -443,8 +450,8 @@ WRAP_CURVE(g1_254, c254, fp254, 4)
             G##_j_set_inf, G##_j_neg, G##_j_dbl, G##_j_add, G##_j_madd, G##_j_mul, G##_x_from_a,   \
             G##_x_to_a, G##_x_to_j, G##_x_equal, G##_x_is_inf, G##_x_set_inf, G##_x_neg,           \
             G##_x_dbl, G##_x_add, G##_x_madd, G##_x_msub, G##_j_batch_to_a, G##_x_batch_to_a,      \
-            G##_batch_scratch, G##_batch_add, G##_batch_add_signed, G##_fe_from_mpz,               \
-            G##_fe_to_mpz, G##_fe_mul, G##_fe_sqr                                                  \
+            G##_batch_scratch, G##_batch_add, G##_batch_add_pairs, G##_fe_from_mpz, G##_fe_to_mpz, \
+            G##_fe_mul, G##_fe_sqr                                                                 \
     }
 
 static const lib_curve libs[2] = {LIB_ENTRY(g1_381, c381), LIB_ENTRY(g1_254, c254)};
@@ -847,10 +854,15 @@ static void test_group_laws(void)
     for_each(group_law_case);
 }
 
-/* Batch-affine addition: n pairs of every kind against the reference. */
-/* signs: 0 the plain form; 1 the signed form with random signs (with the doubling and opposite
- * shapes a minus sign swaps the two cases) */
-static int batch_round(int ci, size_t n, int shape, int signs)
+static void from_mont(mpz_t z, int ci, const uint64_t *l);
+static void rp_endo(const ref_curve *c, ref_point *r, const ref_point *a, const mpz_t beta);
+
+/* Batch-affine addition: n pairs of every kind against the reference.
+ * mode 0: the plain form. 1 and 2: the pairs form with random flags (a minus sign swaps the
+ * doubling and opposite shapes; φ(Q) = (βx, y), β checked against GMP's cube roots in
+ * test_glv_constants), on the scalar path (1) and on the 8-lane path (2; on a CPU without AVX-512
+ * IFMA only in the build that emulates it, scripts/emulate.sh). */
+static int batch_round(int ci, size_t n, int shape, int mode)
 {
     const ref_curve *c = &curves[ci];
     const lib_curve *L = &libs[ci];
@@ -904,32 +916,38 @@ static int batch_round(int ci, size_t n, int shape, int signs)
             ptsp[i] = ptsp[i - 1], rp_set(&rq[i], &rq[i - 1]);
         if (kind == 8) ptsp[i] = accp[i], rp_set(&rq[i], &ra[i]); /* the same object: doubling */
     }
-    uint8_t *neg = calloc(n + 1, 1);
-    CU_ASSERT_FATAL(neg != NULL);
-    if (signs) {
+    uint32_t *flags = calloc(n + 1, sizeof *flags);
+    CU_ASSERT_FATAL(flags != NULL);
+    if (mode) {
+        /* every combination of NEG and ENDO; the other bits are ignored */
         for (size_t i = 0; i < n; i++)
-            neg[i] = (uint8_t)(test_rand_below(2) * (1 + test_rand_below(255)));
-        L->batch_add_signed(accp, ptsp, neg, n, scratch);
+            flags[i] = (uint32_t)test_rand_below(4) | (uint32_t)test_rand_below(2) << 9;
+        L->batch_add_pairs(accp, ptsp, flags, n, mode == 2 ? MULRED_LANES_X8 : MULRED_LANES_SCALAR);
     } else {
         L->batch_add(accp, ptsp, n, scratch);
     }
     int bad = 0;
     ref_point want;
+    mpz_t beta;
     rp_init(&want);
+    mpz_init(beta);
+    from_mont(beta, ci, ci == 0 ? G1_381_BETA : G1_254_BETA);
     for (size_t i = 0; i < n; i++) {
-        if (neg[i]) rp_neg(c, &rq[i], &rq[i]);
+        if (flags[i] & MULRED_PAIR_ENDO) rp_endo(c, &rq[i], &rq[i], beta);
+        if (flags[i] & MULRED_PAIR_NEG) rp_neg(c, &rq[i], &rq[i]);
         rp_add(c, &want, &ra[i], &rq[i]);
         if (!aff_is(ci, (const aff *)(accs + i * sz), &want)) {
             if (!bad)
-                printf("\n    %s (%s kernel): batch of %zu, shape %d: pair %zu wrong", c->name,
-                       mulred_field_kernel_name(), n, shape, i);
+                printf("\n    %s (%s kernel, mode %d): batch of %zu, shape %d: pair %zu wrong",
+                       c->name, mulred_field_kernel_name(), mode, n, shape, i);
             bad++;
         }
     }
+    mpz_clear(beta);
     rp_clear(&want);
     for (size_t i = 0; i < n; i++) rp_clear(&ra[i]), rp_clear(&rq[i]);
     for (int i = 0; i < POOL; i++) rp_clear(&pool[i]);
-    free(accs), free(pts), free(accp), free(ptsp), free(ra), free(rq), free(scratch), free(neg);
+    free(accs), free(pts), free(accp), free(ptsp), free(ra), free(rq), free(scratch), free(flags);
     return bad;
 }
 
@@ -938,11 +956,11 @@ static void batch_case(int ci)
     static const size_t sizes[] = {0, 1, 2, 3, 5, 8, 17, 64, 255, 1024};
     int bad = 0;
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
-        for (int signs = 0; signs < 2; signs++) {
-            bad += batch_round(ci, sizes[si], 0, signs);
+        for (int mode = 0; mode < (mulred_fieldx8_have_ifma() ? 3 : 2); mode++) {
+            bad += batch_round(ci, sizes[si], 0, mode);
             if (sizes[si] > 0 && sizes[si] <= 64)
                 for (int shape = 1; shape <= 8; shape++)
-                    bad += batch_round(ci, sizes[si], shape, signs);
+                    bad += batch_round(ci, sizes[si], shape, mode);
         }
     }
     CU_ASSERT_EQUAL(bad, 0);
@@ -950,6 +968,8 @@ static void batch_case(int ci)
 
 static void test_batch_add(void)
 {
+    if (!mulred_fieldx8_have_ifma())
+        printf("\n    (8-lane path: the CPU lacks AVX-512 IFMA; scripts/emulate.sh runs it)");
     for_each(batch_case);
 }
 
@@ -1847,20 +1867,22 @@ void test_register(void)
     mpz_set_ui(curves[1].b, 3);
     mpz_set_ui(curves[1].h, 1);
     mpz_clears(x, t, u3, NULL);
-    TEST_SUITE("curve", {"generators: published, on the curve, order r", test_generators},
-               {"on-curve check", test_on_curve},
-               {"Jacobian and XYZZ additions and doublings, every case", test_additions},
-               {"group laws", test_group_laws},
-               {"batch-affine addition (plain and signed) against the reference", test_batch_add},
-               {"batch-affine addition: a repeated accumulator aborts", test_batch_duplicate},
-               {"batch normalisation", test_batch_normalize},
-               {"scalar multiplication against double-and-add", test_scalar_mul},
-               {"GLV constants derived with GMP", test_glv_constants},
-               {"GLV decomposition: k1 + k2·λ ≡ k, halves below 2^128", test_glv_decompose},
-               {"endomorphism φ(P) = λ·P; GLV scalar multiplication", test_endomorphism_glv},
-               {"subgroup check against r·P = O, cofactor points", test_subgroup},
-               {"encodings: generators and infinity", test_encodings_generators},
-               {"encodings: random points against the reference bytes", test_encodings_round_trip},
-               {"encodings: malformed inputs, each check", test_encodings_malformed},
-               {"KZG setup: 8192 G1 points decompress, in G1, recompress", test_kzg_setup});
+    TEST_SUITE(
+        "curve", {"generators: published, on the curve, order r", test_generators},
+        {"on-curve check", test_on_curve},
+        {"Jacobian and XYZZ additions and doublings, every case", test_additions},
+        {"group laws", test_group_laws},
+        {"batch-affine addition: plain, and pairs with ±φ on both paths, against the reference",
+         test_batch_add},
+        {"batch-affine addition: a repeated accumulator aborts", test_batch_duplicate},
+        {"batch normalisation", test_batch_normalize},
+        {"scalar multiplication against double-and-add", test_scalar_mul},
+        {"GLV constants derived with GMP", test_glv_constants},
+        {"GLV decomposition: k1 + k2·λ ≡ k, halves below 2^128", test_glv_decompose},
+        {"endomorphism φ(P) = λ·P; GLV scalar multiplication", test_endomorphism_glv},
+        {"subgroup check against r·P = O, cofactor points", test_subgroup},
+        {"encodings: generators and infinity", test_encodings_generators},
+        {"encodings: random points against the reference bytes", test_encodings_round_trip},
+        {"encodings: malformed inputs, each check", test_encodings_malformed},
+        {"KZG setup: 8192 G1 points decompress, in G1, recompress", test_kzg_setup});
 }

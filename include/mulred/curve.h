@@ -78,11 +78,24 @@
  *        compared when the result is written back: a miss needs a 64-bit collision).
  *        scratch: mulred_G_batch_add_affine_scratch_size(n) bytes, 8-byte aligned,
  *        caller-owned; nothing is allocated.
- *   void mulred_G_batch_add_affine_signed_var(PA *const *acc, const PA *const *pts,
- *                                             const uint8_t *neg, size_t n, void *scratch);
- *        The same with *acc[i] <- *acc[i] − *pts[i] where neg[i] is non-zero (the signed
- *        digits of Pippenger's buckets), without a negated copy of the point; same contract
- *        and cost (one more field addition per subtracted pair).
+ *   size_t mulred_G_batch_add_pairs_scratch_size(size_t n);
+ *   void mulred_G_batch_add_pairs_var(const mulred_G_affine_pair *pairs, size_t n,
+ *                                     mulred_lanes lanes, void *scratch);
+ *        The general form, the one the MSM's buckets use: for every i < n,
+ *        *pairs[i].acc <- *pairs[i].acc + Q where Q = pairs[i].pt, or −Q (flag
+ *        MULRED_PAIR_NEG), φ(Q) (MULRED_PAIR_ENDO), −φ(Q) (both): the signed digits and GLV
+ *        halves of Pippenger's buckets, without negated or φ copies of the points. Same
+ *        rules as batch_add_affine_var for every pair (infinity, P = Q, P = −Q; no acc twice;
+ *        no pt that is another pair's acc); other flag bits are ignored.
+ *        lanes: MULRED_LANES_SCALAR runs batch_add_affine_var's one chain on the field
+ *        layer's scalar kernels; MULRED_LANES_X8 cuts the batch into groups of 8 pairs that
+ *        share every operation of the 8-lane field kernels (AVX-512 IFMA, 8 Montgomery chains,
+ *        one 8-lane inversion; pairs with equal x leave the lanes and finish on the scalar
+ *        path) and aborts on a CPU without AVX-512 IFMA; MULRED_LANES_AUTO picks X8 where the
+ *        CPU has it. Results are identical on both paths (fully reduced coordinates). The
+ *        repeated-acc check of the scalar path is not made on the 8-lane path.
+ *        scratch: mulred_G_batch_add_pairs_scratch_size(n) bytes, caller-owned (any
+ *        alignment; 64 bytes is used internally); nothing is allocated.
  *
  *   void mulred_G_jacobian_mul_var(PJ *r, const PJ *a, const uint64_t k[4]);
  *        r = k·a for any 256-bit k (little-endian limbs; it need not be reduced mod r) and
@@ -140,6 +153,27 @@ typedef struct {
     mulred_fp254 x, y, zz, zzz;
 } mulred_g1_254_xyzz;
 
+/* A pair of a batch addition (mulred_G_batch_add_pairs_var): *acc += ±φ(*pt) per flags. */
+#define MULRED_PAIR_NEG  1u /* add −pt */
+#define MULRED_PAIR_ENDO 2u /* add φ(pt) = (β·x, y) */
+typedef struct {
+    mulred_g1_381_affine *acc;
+    const mulred_g1_381_affine *pt;
+    uint32_t flags;
+} mulred_g1_381_affine_pair;
+typedef struct {
+    mulred_g1_254_affine *acc;
+    const mulred_g1_254_affine *pt;
+    uint32_t flags;
+} mulred_g1_254_affine_pair;
+
+/* Field arithmetic of a batch: one element at a time, or 8 lanes (AVX-512 IFMA). */
+typedef enum {
+    MULRED_LANES_AUTO = 0,   /* X8 when the CPU has AVX-512 IFMA, else SCALAR */
+    MULRED_LANES_SCALAR = 1, /* the field layer's scalar kernels (portable or MULX) */
+    MULRED_LANES_X8 = 2,     /* 8 pairs per vector operation; aborts without AVX-512 IFMA */
+} mulred_lanes;
+
 #define MULRED_G1_DECLARE(G)                                                                       \
     void mulred_##G##_generator(mulred_##G##_affine *r);                                           \
     void mulred_##G##_affine_set_infinity(mulred_##G##_affine *r);                                 \
@@ -183,9 +217,9 @@ typedef struct {
     void mulred_##G##_batch_add_affine_var(mulred_##G##_affine *const *acc,                        \
                                            const mulred_##G##_affine *const *pts, size_t n,        \
                                            void *scratch);                                         \
-    void mulred_##G##_batch_add_affine_signed_var(mulred_##G##_affine *const *acc,                 \
-                                                  const mulred_##G##_affine *const *pts,           \
-                                                  const uint8_t *neg, size_t n, void *scratch);    \
+    size_t mulred_##G##_batch_add_pairs_scratch_size(size_t n);                                    \
+    void mulred_##G##_batch_add_pairs_var(const mulred_##G##_affine_pair *pairs, size_t n,         \
+                                          mulred_lanes lanes, void *scratch);                      \
     void mulred_##G##_jacobian_mul_var(mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a,   \
                                        const uint64_t k[4]);                                       \
     void mulred_##G##_affine_endomorphism(mulred_##G##_affine *r, const mulred_##G##_affine *a);   \

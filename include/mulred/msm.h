@@ -80,12 +80,11 @@ typedef enum {
     MULRED_MSM_BUCKETS_AFFINE = 2,
 } mulred_msm_buckets;
 
-/* Field arithmetic of the batch additions. */
-typedef enum {
-    MULRED_MSM_LANES_AUTO = 0,   /* X8 when the CPU has AVX-512 IFMA, else SCALAR */
-    MULRED_MSM_LANES_SCALAR = 1, /* one field element at a time (portable or MULX kernel) */
-    MULRED_MSM_LANES_X8 = 2,     /* 8 batch pairs per vector op (AVX-512 IFMA); aborts if absent */
-} mulred_msm_lanes;
+/* Field arithmetic of the batch additions: the curve layer's mulred_lanes (curve.h). */
+typedef mulred_lanes mulred_msm_lanes;
+#define MULRED_MSM_LANES_AUTO   MULRED_LANES_AUTO
+#define MULRED_MSM_LANES_SCALAR MULRED_LANES_SCALAR
+#define MULRED_MSM_LANES_X8     MULRED_LANES_X8
 
 /* Choices a caller may force (benchmarks, tests); zero-initialised = every choice automatic.
  * Negative or zero fields mean "automatic". */
@@ -240,8 +239,8 @@ MULRED_MSM_DECLARE(g1_254)
  *   caller multiplies it by 2^(c·window0) (mulred_G_msm_shift). The same OpenMP driver as
  *   mulred_G_msm_var (which is this function over every window): tiles over the range's
  *   windows, bucket ranges and point slices, combined in a fixed order, nested-safe. r is the
- *   same point for every thread count and the same bytes for every run with the same count
- *   (its Jacobian form follows the split, which follows the thread count). Allocates the
+ *   same point for every thread count, returned with Z = 1 (or as the one form of
+ *   infinity), so the same bytes for every thread count, split and schedule. Allocates the
  *   recoded scalars and one tile scratch per thread; MULRED_OK or MULRED_ERUNTIME (out of
  *   memory, r untouched). */
 #define MULRED_MSM_WINDOWS_DECLARE(G)                                                              \

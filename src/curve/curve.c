@@ -12,10 +12,12 @@
 
 #include "curve/curve_internal.h"
 #include "field/field_internal.h"
+#include "field/field_x8.h"
 #include "mulred/curve.h"
 
 #define G1               g1_381
 #define FP               fp381
+#define FX8              fp381x8
 #define G1_B             G1_381_B
 #define G1_GEN_X         G1_381_GEN_X
 #define G1_GEN_Y         G1_381_GEN_Y
@@ -34,6 +36,7 @@
 #include "curve/g1_impl.h"
 #undef G1
 #undef FP
+#undef FX8
 #undef G1_B
 #undef G1_GEN_X
 #undef G1_GEN_Y
@@ -52,6 +55,7 @@
 
 #define G1              g1_254
 #define FP              fp254
+#define FX8             fp254x8
 #define G1_B            G1_254_B
 #define G1_GEN_X        G1_254_GEN_X
 #define G1_GEN_Y        G1_254_GEN_Y

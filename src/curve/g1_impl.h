@@ -644,11 +644,240 @@ void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, 
     GINT(batch_add_core)(acc, pts, NULL, n, scratch);
 }
 
-void GPUB(batch_add_affine_signed_var)(GA *const *acc, const GA *const *pts, const uint8_t *neg,
-                                       size_t n, void *scratch)
+/* ---- batch addition of pairs: ±φ, and the 8-lane executor ------------------------------------ */
+
+#define X8T      G1_CAT(mulred_, FX8)                  /* 8-lane type */
+#define X8(name) G1_CAT(G1_CAT(mulred_, FX8), _##name) /* 8-lane op */
+#define GPAIR    G1_CAT(G1_CAT(mulred_, G1), _affine_pair)
+
+/* The pieces of a pairs batch's scratch, carved at 64-byte boundaries (NULL base: sizes only). */
+typedef struct {
+    /* the scalar path: the pairs unpacked for batch_add_core, φ copies, the core's scratch */
+    GA **accs;
+    const GA **pts;
+    uint8_t *neg;
+    GA *q;
+    void *core;
+    /* the 8-lane path: per group of 8 pairs the loaded coordinates and the prefix products */
+    GPAIR *special; /* equal-x pairs taken out of the lanes */
+    X8T *pre, *x1, *y1, *x2, *y2;
+    GA **dst;       /* 8 per group: where each lane's result goes */
+    uint8_t *zmask; /* per group: lanes taken out (equal x) */
+    GA *sink;       /* 8 dummy destinations */
+} GINT(pairs_ctx);
+
+static size_t GINT(pairs_layout)(GINT(pairs_ctx) * t, size_t n, void *scratch)
 {
-    GINT(batch_add_core)(acc, pts, neg, n, scratch);
+    char *base = scratch ? (char *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63) : NULL;
+    size_t off = 0;
+#define G1_CARVE(field, bytes)                                                                     \
+    do {                                                                                           \
+        off = (off + 63) & ~(size_t)63;                                                            \
+        t->field = base ? (void *)(base + off) : NULL;                                             \
+        off += (bytes);                                                                            \
+    } while (0)
+    const size_t groups = (n + 7) / 8;
+    G1_CARVE(accs, n * sizeof(GA *));
+    G1_CARVE(pts, n * sizeof(GA *));
+    G1_CARVE(neg, n);
+    G1_CARVE(q, n * sizeof(GA));
+    G1_CARVE(core, GPUB(batch_add_affine_scratch_size)(n));
+    G1_CARVE(special, n * sizeof(GPAIR));
+    G1_CARVE(pre, groups * sizeof(X8T));
+    G1_CARVE(x1, groups * sizeof(X8T));
+    G1_CARVE(y1, groups * sizeof(X8T));
+    G1_CARVE(x2, groups * sizeof(X8T));
+    G1_CARVE(y2, groups * sizeof(X8T));
+    G1_CARVE(dst, groups * 8 * sizeof(GA *));
+    G1_CARVE(zmask, groups);
+    G1_CARVE(sink, 8 * sizeof(GA));
+#undef G1_CARVE
+    return off + 64; /* + the alignment of the base */
 }
+
+size_t GPUB(batch_add_pairs_scratch_size)(size_t n)
+{
+    GINT(pairs_ctx) t;
+    return GINT(pairs_layout)(&t, n, NULL);
+}
+
+/* q = ±φ(p) per flags (q may equal p). */
+static inline void GINT(pair_apply)(GA *q, const GA *p, uint32_t flags)
+{
+    if (flags & MULRED_PAIR_ENDO)
+        GPUB(affine_endomorphism)(q, p); /* infinity stays (0, 0) */
+    else if (q != p)
+        *q = *p;
+    if ((flags & MULRED_PAIR_NEG) && !GINT(affine_inf)(q)) F(neg)(&q->y, &q->y);
+}
+
+/* The scalar path: batch_add_core over the pairs, with φ copies where asked. */
+static void GINT(pairs_scalar)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
+{
+    for (size_t i = 0; i < m; i++) {
+        t->accs[i] = pr[i].acc;
+        t->neg[i] = (uint8_t)(pr[i].flags & MULRED_PAIR_NEG);
+        if (pr[i].flags & MULRED_PAIR_ENDO) {
+            GINT(pair_apply)(&t->q[i], pr[i].pt, MULRED_PAIR_ENDO);
+            t->pts[i] = &t->q[i];
+        } else {
+            t->pts[i] = pr[i].pt;
+        }
+    }
+    GINT(batch_add_core)(t->accs, t->pts, t->neg, m, t->core);
+}
+
+/* Loads one group of 8 pairs (lane j: pair lp[j]) into slot g of the 8-lane arrays and
+ * multiplies its slope denominators into the prefix chain. */
+static void GINT(x8_forward)(GINT(pairs_ctx) * t, size_t g, const GPAIR *lp, const X8T *beta8,
+                             size_t *nspecial)
+{
+    const uint64_t *sx1[8], *sy1[8], *sx2[8], *sy2[8];
+    unsigned neg = 0, endo = 0;
+    for (int j = 0; j < 8; j++) {
+        sx1[j] = lp[j].acc->x.l;
+        sy1[j] = lp[j].acc->y.l;
+        sx2[j] = lp[j].pt->x.l;
+        sy2[j] = lp[j].pt->y.l;
+        if (lp[j].flags & MULRED_PAIR_NEG) neg |= 1u << j;
+        if (lp[j].flags & MULRED_PAIR_ENDO) endo |= 1u << j;
+        t->dst[8 * g + j] = lp[j].acc;
+    }
+    X8T *x1 = &t->x1[g], *y1 = &t->y1[g], *x2 = &t->x2[g], *y2 = &t->y2[g], d;
+    X8(load)(x1, sx1);
+    X8(load)(y1, sy1);
+    X8(load)(x2, sx2);
+    X8(load)(y2, sy2);
+    if (neg) {
+        X8(neg)(&d, y2);
+        X8(select)(y2, y2, &d, neg);
+    }
+    if (endo) {
+        X8(mul)(&d, x2, beta8);
+        X8(select)(x2, x2, &d, endo);
+    }
+    X8(sub)(&d, x2, x1);
+    const unsigned z = X8(is_zero_mask)(&d);
+    t->zmask[g] = (uint8_t)z;
+    if (z) {
+        X8T one;
+        X8(set_one)(&one);
+        X8(select)(&d, &d, &one, z);
+        for (int j = 0; j < 8; j++)
+            if (z >> j & 1) {
+                if (lp[j].acc != &t->sink[j]) t->special[(*nspecial)++] = lp[j];
+                t->dst[8 * g + j] = &t->sink[j];
+            }
+    }
+    if (g == 0)
+        t->pre[0] = d;
+    else
+        X8(mul)(&t->pre[g], &t->pre[g - 1], &d);
+}
+
+/* The 8-lane path: lane j of the prefix products is its own Montgomery chain and the 8 chain
+ * products are inverted together (one gcd per lane, in the vector). Trivial pairs (an
+ * infinity) are finished while the groups are formed; the rare pairs with equal x (a doubling,
+ * or P + (−P)) are taken out of the lanes (their lane computes a dummy into a sink) and
+ * finished by the scalar path after the lanes. */
+static void GINT(pairs_x8)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
+{
+    X8T beta8;
+    {
+        FE beta;
+        memcpy(beta.l, G1_BETA, sizeof beta.l);
+        const uint64_t *bp[8];
+        for (int j = 0; j < 8; j++) bp[j] = beta.l;
+        X8(load)(&beta8, bp);
+    }
+    GPAIR lp[8];
+    size_t g = 0, nspecial = 0;
+    int lane = 0;
+    for (size_t i = 0; i < m; i++) {
+        GA *a = pr[i].acc;
+        const GA *p = pr[i].pt;
+        if (GINT(affine_inf)(p)) continue;
+        if (GINT(affine_inf)(a)) {
+            GINT(pair_apply)(a, p, pr[i].flags);
+            continue;
+        }
+        lp[lane++] = pr[i];
+        if (lane == 8) {
+            GINT(x8_forward)(t, g++, lp, &beta8, &nspecial);
+            lane = 0;
+        }
+    }
+    if (lane) {
+        /* pad with dummy pairs into the sink: x = 0 against x = 1, never equal (the values
+         * need not be points: only the sink sees the results) */
+        static const GA dummy_pt = {.x = {{1}}};
+        for (int j = lane; j < 8; j++) {
+            GPUB(affine_set_infinity)(&t->sink[j]);
+            lp[j] = (GPAIR){&t->sink[j], &dummy_pt, 0};
+        }
+        GINT(x8_forward)(t, g++, lp, &beta8, &nspecial);
+    }
+    if (g) {
+        X8T inv, dinv, d, lam, x3, t1;
+        X8(inv_var)(&inv, &t->pre[g - 1]);
+        for (size_t k = g; k-- > 0;) {
+            const X8T *x1 = &t->x1[k], *y1 = &t->y1[k], *x2 = &t->x2[k], *y2 = &t->y2[k];
+            if (k > 0) {
+                X8(mul)(&dinv, &inv, &t->pre[k - 1]);
+                X8(sub)(&d, x2, x1);
+                if (t->zmask[k]) {
+                    X8T one;
+                    X8(set_one)(&one);
+                    X8(select)(&d, &d, &one, t->zmask[k]);
+                }
+                X8(mul)(&inv, &inv, &d);
+            } else {
+                dinv = inv;
+            }
+            X8(sub)(&t1, y2, y1);
+            X8(mul)(&lam, &t1, &dinv);
+            X8(sqr)(&t1, &lam);
+            X8(sub)(&t1, &t1, x1);
+            X8(sub)(&x3, &t1, x2);
+            X8(sub)(&t1, x1, &x3);
+            X8(mul)(&t1, &lam, &t1);
+            X8(sub)(&t1, &t1, y1);
+            uint64_t *dx[8], *dy[8];
+            for (int j = 0; j < 8; j++) {
+                dx[j] = t->dst[8 * k + j]->x.l;
+                dy[j] = t->dst[8 * k + j]->y.l;
+            }
+            X8(store)(dx, &x3);
+            X8(store)(dy, &t1);
+        }
+    }
+    if (nspecial) GINT(pairs_scalar)(t, t->special, nspecial);
+}
+
+void GPUB(batch_add_pairs_var)(const GPAIR *pairs, size_t n, mulred_lanes lanes, void *scratch)
+{
+    if (lanes == MULRED_LANES_AUTO)
+        lanes = mulred_fieldx8_have_ifma() ? MULRED_LANES_X8 : MULRED_LANES_SCALAR;
+    if (lanes != MULRED_LANES_SCALAR && lanes != MULRED_LANES_X8) {
+        fprintf(stderr, "mulred: batch_add_pairs: unknown lanes %d\n", (int)lanes);
+        abort();
+    }
+    if (lanes == MULRED_LANES_X8 && !mulred_fieldx8_have_ifma()) {
+        fprintf(stderr, "mulred: batch_add_pairs: 8 lanes asked for, the CPU lacks AVX-512 IFMA\n");
+        abort();
+    }
+    if (n == 0) return;
+    GINT(pairs_ctx) t;
+    GINT(pairs_layout)(&t, n, scratch);
+    if (lanes == MULRED_LANES_X8)
+        GINT(pairs_x8)(&t, pairs, n);
+    else
+        GINT(pairs_scalar)(&t, pairs, n);
+}
+
+#undef X8T
+#undef X8
+#undef GPAIR
 
 /* ---- scalar multiplication ----------------------------------------------------------------- */
 

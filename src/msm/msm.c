@@ -77,7 +77,6 @@ static const msm_cost COST_254 = {
 
 #define G1           g1_381
 #define FP           fp381
-#define FX8          fp381x8
 #define MSM_MAGIC    MSM_MAGIC_G1_381
 #define MSM_NAME     "g1_381"
 #define MSM_R        FR381_P
@@ -87,7 +86,6 @@ static const msm_cost COST_254 = {
 #include "msm/msm_impl.h"
 #undef G1
 #undef FP
-#undef FX8
 #undef MSM_MAGIC
 #undef MSM_NAME
 #undef MSM_R
@@ -97,7 +95,6 @@ static const msm_cost COST_254 = {
 
 #define G1           g1_254
 #define FP           fp254
-#define FX8          fp254x8
 #define MSM_MAGIC    MSM_MAGIC_G1_254
 #define MSM_NAME     "g1_254"
 #define MSM_R        FR254_P

@@ -2,7 +2,6 @@
  * per curve, with:
  *   G1            the curve (g1_381, g1_254): public names mulred_G1_msm_*
  *   FP            its base field (fp381, fp254): the inline ops of field/field_internal.h
- *   FX8           the 8-lane type of FP (fp381x8, fp254x8: field/field_x8.h)
  *   MSM_MAGIC     plan->magic of this curve
  *   MSM_R         the group order r (uint64_t[4], the scalar field's modulus)
  *   MSM_RBITS     bits of r (255, 254)
@@ -22,13 +21,11 @@
  *     the batch waits in the collision queue, which refills the next batch first; when the
  *     queue is full the point goes to an XYZZ side bucket (8M + 2S, folded into the affine
  *     bucket before the reduction). An empty bucket just takes the point (a copy, no addition).
- *     With the 8-lane kernels (AVX-512 IFMA, field_x8.h) eight pairs share every vector
- *     operation: the batch is cut into groups of 8, lane j of the prefix products is its own
- *     Montgomery chain, and the 8 chain products are inverted together (one gcd). On Zen 5 an
- *     8-lane multiply costs 6 ns per element against 38 for the scalar 6-limb one (BLS12-381;
- *     2.5 against 17-25 for BN254), so the 8-lane pair costs about a quarter of the scalar one.
- *     The rare pairs with equal x (doubling, or P + (−P)) are taken out of the lanes (their
- *     lane computes a dummy into a sink) and finished by the curve layer's batch addition.
+ *     A full batch goes to the curve layer's batch addition of pairs (±φ per pair, curve.h),
+ *     on its 8-lane path where the CPU has AVX-512 IFMA (plan.lanes): eight pairs share every
+ *     vector operation. On Zen 5 an 8-lane multiply costs 6 ns per element against 38 for the
+ *     scalar 6-limb one (BLS12-381; 2.5 against 17-25 for BN254), so the 8-lane pair costs
+ *     about a quarter of the scalar one.
  *
  * Reduction of a window: Σ_j j·B_j by running sums (S += B_j, T += S from the top), which is
  *   inherently serial. With affine buckets it runs on K interleaved segments of L = M/K
@@ -50,25 +47,20 @@
 #define GJ             MSM_CAT(MSM_CAT(mulred_, G1), _jacobian)
 #define GX             MSM_CAT(MSM_CAT(mulred_, G1), _xyzz)
 #define FE             MSM_CAT(mulred_, FP)
-#define F(name)        MSM_CAT(FP, _##name)                    /* inline field op */
-#define X8T            MSM_CAT(mulred_, FX8)                   /* 8-lane type */
-#define X8(name)       MSM_CAT(MSM_CAT(mulred_, FX8), _##name) /* 8-lane op */
-#define MI(name)       MSM_CAT(G1, _msm_##name)                /* file-local helper */
+#define F(name)        MSM_CAT(FP, _##name)     /* inline field op */
+#define MI(name)       MSM_CAT(G1, _msm_##name) /* file-local helper */
 #define NLIMBS         (sizeof(FE) / 8)
 
-/* Flags of a pair: the point enters negated and/or through the endomorphism φ. */
-#define PAIR_NEG  1u
-#define PAIR_ENDO 2u
+/* Flags of a pair (the curve layer's batch pairs): the point enters negated and/or through the
+ * endomorphism φ. */
+#define PAIR_NEG  MULRED_PAIR_NEG
+#define PAIR_ENDO MULRED_PAIR_ENDO
 
 /* Bucket flags. */
 #define BUCKET_AFF  1u /* the affine bucket holds a point (else: empty, stale contents) */
 #define BUCKET_SIDE 2u /* the XYZZ side bucket holds a point */
 
-typedef struct {
-    GA *acc;
-    const GA *pt;
-    uint32_t flags;
-} MI(pair);
+typedef MSM_CAT(MSM_CAT(mulred_, G1), _affine_pair) MI(pair);
 
 /* One window of a group: window w, digit magnitudes (b0, b0 + nb], rep replicas of nb slots
  * from slot base (see window_slots). */
@@ -96,19 +88,9 @@ typedef struct {
     size_t nbatch, cap;
     MI(pair) * queue;
     size_t nqueue, qcap;
-    /* executor (cap_exec = max(batch, segments) pairs) */
+    /* executor (cap_exec = max(batch, segments) pairs): the curve layer's batch addition */
     size_t cap_exec;
-    GA *q;          /* ±φ copies for the scalar path and the equal-x pairs */
-    GA **accs;      /* accumulator pointers for the curve layer's batch addition */
-    const GA **pts; /* point pointers for it */
-    uint8_t *neg;   /* and the signs */
-    void *curve_scratch;
-    MI(pair) * special; /* equal-x pairs taken out of the lanes */
-    X8T *pre, *x1, *y1, *x2, *y2;
-    GA **dst;       /* 8 per group: where each lane's result goes */
-    uint8_t *zmask; /* per group: lanes taken out (equal x) */
-    GA *sink;       /* 8 dummy destinations */
-    X8T *beta8;     /* β in every lane (GLV) */
+    void *exec_scratch;
     /* reduction */
     unsigned segments;
     GA *seg_s, *seg_t;
@@ -199,182 +181,16 @@ static size_t MI(layout)(MI(ctx) * t, const mulred_msm_plan *plan, void *scratch
         t->seg_s = MI(carve)(&c, nseg * sizeof(GA));
         t->seg_t = MI(carve)(&c, nseg * sizeof(GA));
         t->rpairs = MI(carve)(&c, (nseg > ce ? nseg : ce) * sizeof(MI(pair)));
-        t->q = MI(carve)(&c, ce * sizeof(GA));
-        t->accs = MI(carve)(&c, ce * sizeof(GA *));
-        t->pts = MI(carve)(&c, ce * sizeof(GA *));
-        t->neg = MI(carve)(&c, ce);
-        t->curve_scratch = MI(carve)(&c, GPUB(batch_add_affine_scratch_size)(ce));
-        if (plan->lanes == MULRED_MSM_LANES_X8) {
-            const size_t groups = (ce + 7) / 8;
-            t->special = MI(carve)(&c, ce * sizeof(MI(pair)));
-            t->pre = MI(carve)(&c, groups * sizeof(X8T));
-            t->x1 = MI(carve)(&c, groups * sizeof(X8T));
-            t->y1 = MI(carve)(&c, groups * sizeof(X8T));
-            t->x2 = MI(carve)(&c, groups * sizeof(X8T));
-            t->y2 = MI(carve)(&c, groups * sizeof(X8T));
-            t->dst = MI(carve)(&c, groups * 8 * sizeof(GA *));
-            t->zmask = MI(carve)(&c, groups);
-            t->sink = MI(carve)(&c, 8 * sizeof(GA));
-            t->beta8 = MI(carve)(&c, sizeof(X8T));
-        }
+        t->exec_scratch = MI(carve)(&c, GPUB(batch_add_pairs_scratch_size)(ce));
     }
     return c.off + 64; /* + the alignment of the base */
 }
 
-/* β of the curve layer's φ(x, y) = (βx, y), in every lane: x(φ(G)) / x(G) (one inversion). */
-static void MI(load_beta8)(X8T *beta8)
-{
-    GA g, pg;
-    FE beta;
-    GPUB(generator)(&g);
-    GPUB(affine_endomorphism)(&pg, &g);
-    MSM_CAT(MSM_CAT(mulred_, FP), _inv_var)(&beta, &g.x);
-    F(mul)(&beta, &beta, &pg.x);
-    const uint64_t *bp[8];
-    for (int j = 0; j < 8; j++) bp[j] = beta.l;
-    X8(load)(beta8, bp);
-}
-
-/* ---- executors: n pairs *acc += ±φ(*pt), distinct accs, no pt among the accs ------------ */
-
-/* The scalar path: the curve layer's batch addition over ±φ copies. */
-static void MI(exec_scalar)(MI(ctx) * t, const MI(pair) * pr, size_t m)
-{
-    for (size_t i = 0; i < m; i++) {
-        t->accs[i] = pr[i].acc;
-        t->neg[i] = (uint8_t)(pr[i].flags & PAIR_NEG);
-        if (pr[i].flags & PAIR_ENDO) {
-            MI(apply)(&t->q[i], pr[i].pt, PAIR_ENDO);
-            t->pts[i] = &t->q[i];
-        } else {
-            t->pts[i] = pr[i].pt;
-        }
-    }
-    GPUB(batch_add_affine_signed_var)(t->accs, t->pts, t->neg, m, t->curve_scratch);
-}
-
-/* Loads one group of 8 pairs (lane j: pair lp[j]) into slot g of the 8-lane arrays and
- * multiplies its slope denominators into the prefix chain. */
-static void MI(x8_forward)(MI(ctx) * t, size_t g, MI(pair) * lp, size_t *nspecial)
-{
-    const uint64_t *sx1[8], *sy1[8], *sx2[8], *sy2[8];
-    unsigned neg = 0, endo = 0;
-    for (int j = 0; j < 8; j++) {
-        sx1[j] = lp[j].acc->x.l;
-        sy1[j] = lp[j].acc->y.l;
-        sx2[j] = lp[j].pt->x.l;
-        sy2[j] = lp[j].pt->y.l;
-        if (lp[j].flags & PAIR_NEG) neg |= 1u << j;
-        if (lp[j].flags & PAIR_ENDO) endo |= 1u << j;
-        t->dst[8 * g + j] = lp[j].acc;
-    }
-    X8T *x1 = &t->x1[g], *y1 = &t->y1[g], *x2 = &t->x2[g], *y2 = &t->y2[g], d;
-    X8(load)(x1, sx1);
-    X8(load)(y1, sy1);
-    X8(load)(x2, sx2);
-    X8(load)(y2, sy2);
-    if (neg) {
-        X8(neg)(&d, y2);
-        X8(select)(y2, y2, &d, neg);
-    }
-    if (endo) {
-        X8(mul)(&d, x2, t->beta8);
-        X8(select)(x2, x2, &d, endo);
-    }
-    X8(sub)(&d, x2, x1);
-    const unsigned z = X8(is_zero_mask)(&d);
-    t->zmask[g] = (uint8_t)z;
-    if (z) {
-        X8T one;
-        X8(set_one)(&one);
-        X8(select)(&d, &d, &one, z);
-        for (int j = 0; j < 8; j++)
-            if (z >> j & 1) {
-                if (lp[j].acc != &t->sink[j]) t->special[(*nspecial)++] = lp[j];
-                t->dst[8 * g + j] = &t->sink[j];
-            }
-    }
-    if (g == 0)
-        t->pre[0] = d;
-    else
-        X8(mul)(&t->pre[g], &t->pre[g - 1], &d);
-}
-
-/* The 8-lane path. Trivial pairs (an infinity) are finished while the groups are formed;
- * equal-x pairs go to the curve layer's batch addition after the lanes. */
-static void MI(exec_x8)(MI(ctx) * t, const MI(pair) * pr, size_t m)
-{
-    MI(pair) lp[8];
-    size_t g = 0, nspecial = 0;
-    int lane = 0;
-    for (size_t i = 0; i < m; i++) {
-        GA *a = pr[i].acc;
-        const GA *p = pr[i].pt;
-        if (MI(inf)(p)) continue;
-        if (MI(inf)(a)) {
-            MI(apply)(a, p, pr[i].flags);
-            continue;
-        }
-        lp[lane++] = pr[i];
-        if (lane == 8) {
-            MI(x8_forward)(t, g++, lp, &nspecial);
-            lane = 0;
-        }
-    }
-    if (lane) {
-        /* pad with dummy pairs into the sink: x = 0 against x = 1, never equal (the values
-         * need not be points: only the sink sees the results) */
-        static const GA dummy_pt = {.x = {{1}}};
-        for (int j = lane; j < 8; j++) {
-            MI(set_inf)(&t->sink[j]);
-            lp[j] = (MI(pair)){&t->sink[j], &dummy_pt, 0};
-        }
-        MI(x8_forward)(t, g++, lp, &nspecial);
-    }
-    if (g) {
-        X8T inv, dinv, d, lam, x3, t1;
-        X8(inv_var)(&inv, &t->pre[g - 1]);
-        for (size_t k = g; k-- > 0;) {
-            const X8T *x1 = &t->x1[k], *y1 = &t->y1[k], *x2 = &t->x2[k], *y2 = &t->y2[k];
-            if (k > 0) {
-                X8(mul)(&dinv, &inv, &t->pre[k - 1]);
-                X8(sub)(&d, x2, x1);
-                if (t->zmask[k]) {
-                    X8T one;
-                    X8(set_one)(&one);
-                    X8(select)(&d, &d, &one, t->zmask[k]);
-                }
-                X8(mul)(&inv, &inv, &d);
-            } else {
-                dinv = inv;
-            }
-            X8(sub)(&t1, y2, y1);
-            X8(mul)(&lam, &t1, &dinv);
-            X8(sqr)(&t1, &lam);
-            X8(sub)(&t1, &t1, x1);
-            X8(sub)(&x3, &t1, x2);
-            X8(sub)(&t1, x1, &x3);
-            X8(mul)(&t1, &lam, &t1);
-            X8(sub)(&t1, &t1, y1);
-            uint64_t *dx[8], *dy[8];
-            for (int j = 0; j < 8; j++) {
-                dx[j] = t->dst[8 * k + j]->x.l;
-                dy[j] = t->dst[8 * k + j]->y.l;
-            }
-            X8(store)(dx, &x3);
-            X8(store)(dy, &t1);
-        }
-    }
-    if (nspecial) MI(exec_scalar)(t, t->special, nspecial);
-}
+/* ---- the executor: m pairs *acc += ±φ(*pt), distinct accs, no pt among the accs -------- */
 
 static void MI(exec)(MI(ctx) * t, const MI(pair) * pr, size_t m)
 {
-    if (m == 0) return;
-    if (t->plan->lanes == MULRED_MSM_LANES_X8)
-        MI(exec_x8)(t, pr, m);
-    else
-        MI(exec_scalar)(t, pr, m);
+    GPUB(batch_add_pairs_var)(pr, m, t->plan->lanes, t->exec_scratch);
 }
 
 /* ---- accumulation ---------------------------------------------------------------------------- */
@@ -723,7 +539,6 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
     MI(ctx) t;
     MI(layout)(&t, plan, scratch);
     if (t.mark) memset(t.mark, 0, (size_t)plan->group * plan->buckets * sizeof *t.mark);
-    if (t.beta8 && plan->glv) MI(load_beta8)(t.beta8);
     GPUB(jacobian_set_infinity)(r);
     /* groups of windows from the top; Horner over the windows */
     for (unsigned hi = tile->window1; hi > tile->window0;) {
@@ -1016,8 +831,6 @@ void GPUB(msm_fixed_var)(GJ *r, const mulred_msm_plan *plan, const GA *table,
 #undef GX
 #undef FE
 #undef F
-#undef X8T
-#undef X8
 #undef MI
 #undef NLIMBS
 #undef PAIR_NEG
