@@ -44,15 +44,35 @@ static inline unsigned msm_windows(unsigned scalar_bits, unsigned c)
     return scalar_bits / c + 1;
 }
 
-/* How the OpenMP driver cuts an MSM of n points for `threads` threads: every window into
- * `ranges` bucket ranges (equal counts of digit magnitudes) and the points into `slices`
- * (equal counts). Tile index = (window·ranges + range)·slices + slice. */
+/* How the OpenMP driver cuts an MSM of n points for `threads` threads: the windows, every
+ * window into `ranges` bucket ranges (equal counts of digit magnitudes), and the points into
+ * `slices` (equal counts); besides, the last `tail` windows (in task order) into `tail_ranges`
+ * ranges each instead, so that the end of the run is made of small tiles that even out the
+ * threads (the tail). Tiles in task order: windows 0 .. windows − tail − 1 first, then the tail
+ * windows; within a window, range-major then slice: (range·slices + slice). */
 typedef struct {
     size_t n;
     unsigned windows, ranges, slices;
+    unsigned tail, tail_ranges; /* tail = 0: none */
 } msm_split;
 msm_split msm_split_plan(const mulred_msm_plan *plan, size_t n, int threads);
 /* The same for `windows` windows of the plan (a window range: mulred_G_msm_windows_var). */
 msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_t n, int threads);
+/* Ranges of window w (0-based within the split), tiles of the split, and the first tile of
+ * window w in task order. */
+static inline unsigned msm_split_ranges(const msm_split *s, unsigned w)
+{
+    return w >= s->windows - s->tail ? s->tail_ranges : s->ranges;
+}
+static inline size_t msm_split_first_tile(const msm_split *s, unsigned w)
+{
+    const unsigned head = s->windows - s->tail;
+    if (w <= head) return (size_t)w * s->ranges * s->slices;
+    return (size_t)head * s->ranges * s->slices + (size_t)(w - head) * s->tail_ranges * s->slices;
+}
+static inline size_t msm_split_tiles(const msm_split *s)
+{
+    return msm_split_first_tile(s, s->windows);
+}
 
 #endif

@@ -20,11 +20,24 @@ msm_split msm_split_plan(const mulred_msm_plan *plan, size_t n, int threads)
     return msm_split_windows(plan, plan->windows, n, threads);
 }
 
+/* Bucket ranges of each tail window. */
+#define MSM_TAIL_RANGES 4
+
 msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_t n, int threads)
 {
     msm_split s = {.n = n, .windows = windows, .ranges = 1, .slices = 1};
     const size_t want = 2 * (size_t)(threads > 0 ? threads : 1);
-    if (threads <= 1 || s.windows >= want) return s;
+    if (threads <= 1) return s;
+    if (s.windows >= want) {
+        /* Whole windows, dealt dynamically: the threads end unevenly by up to one window. The
+         * last `threads` windows are cut into bucket ranges, so the run ends on tiles a quarter
+         * of a window long. Each extra range rescans the window's n digits (about 3 ns each,
+         * against 60-300 ns per bucket addition): well under 1% of the window. */
+        s.tail = (unsigned)threads;
+        s.tail_ranges = MSM_TAIL_RANGES < plan->buckets ? MSM_TAIL_RANGES : plan->buckets;
+        if (s.tail_ranges < 2) s.tail = 0, s.tail_ranges = 0;
+        return s;
+    }
     size_t r = (want + s.windows - 1) / s.windows;
     if (r > MSM_MAX_RANGES) r = MSM_MAX_RANGES;
     if (r > plan->buckets) r = plan->buckets;

@@ -3,16 +3,19 @@
  *
  * Work split. The unit is a tile of one window: windows are independent and cost about the
  * same (n bucket additions plus a reduction of 2^(c−1) buckets), so W tiles, one per window,
- * keep T threads busy when W >= 2T (tasks are taken dynamically; the imbalance is at most one
- * window in W/T). With fewer windows each window is also cut into R bucket ranges (digit
- * magnitudes), R = ceil(2T / W) up to 8: every range rescans the window's n digits (about 3 ns
- * each against 60-300 ns per bucket addition) but adds only its own points, so nothing is
- * done twice except the scan. Only when W·8 ranges are still fewer than 2T tasks are the
- * points cut into slices too (every slice repeats the reduction of its buckets).
+ * keep T threads busy when W >= 2T (tasks are taken dynamically). The threads would then end
+ * unevenly by up to one window, so the last T windows go in as bucket ranges, a quarter of a
+ * window each (the tail, msm_split_windows). With fewer windows each window is cut into R
+ * bucket ranges (digit magnitudes), R = ceil(2T / W) up to 8: every range rescans the window's
+ * n digits (about 3 ns each against 60-300 ns per bucket addition) but adds only its own
+ * points, so nothing is done twice except the scan. Only when W·8 ranges are still fewer than
+ * 2T tasks are the points cut into slices too (every slice repeats the reduction of its
+ * buckets).
  *
  * Determinism: tile results are stored by index and summed in a fixed order (slices, then
  * ranges, within a window; Horner over windows), so the Jacobian result, not only the point,
- * is the same for every thread count and schedule.
+ * is the same for every schedule; and the result is returned with Z = 1, so its bytes are the
+ * same for every thread count too (the split, and so the tiles' Jacobian forms, follow it).
  *
  * Nesting: called outside any active parallel region, it starts one team of `threads` and a
  * single thread creates the tasks; called inside one (a parallel region or a task), it
@@ -46,8 +49,13 @@ static void MT(run_tile)(MT(job) * j, size_t idx)
 {
     if (atomic_load(&j->failed)) return;
     const msm_split *s = &j->split;
-    const size_t slice = idx % s->slices, range = idx / s->slices % s->ranges,
-                 w = idx / s->slices / s->ranges;
+    unsigned w = (unsigned)(idx / ((size_t)s->ranges * s->slices)); /* a guess, then exact */
+    if (w > s->windows - 1) w = s->windows - 1;
+    while (w > 0 && msm_split_first_tile(s, w) > idx) w--;
+    while (w + 1 < s->windows && msm_split_first_tile(s, w + 1) <= idx) w++;
+    const unsigned ranges = msm_split_ranges(s, w);
+    const size_t in = idx - msm_split_first_tile(s, w);
+    const size_t slice = in % s->slices, range = in / s->slices;
     int tid = omp_get_thread_num();
     if (tid < 0 || tid >= j->nslots) tid = 0; /* not reached: tasks run in the team sized here */
     if (!j->scratch[tid]) {
@@ -57,11 +65,11 @@ static void MT(run_tile)(MT(job) * j, size_t idx)
             return;
         }
     }
-    mulred_msm_tile tile = {j->window0 + (unsigned)w, j->window0 + (unsigned)w + 1, 0, 0};
-    if (s->ranges > 1) {
+    mulred_msm_tile tile = {j->window0 + w, j->window0 + w + 1, 0, 0};
+    if (ranges > 1) {
         const unsigned M = j->plan->buckets;
-        tile.bucket0 = (unsigned)((uint64_t)M * range / s->ranges);
-        tile.bucket1 = (unsigned)((uint64_t)M * (range + 1) / s->ranges);
+        tile.bucket0 = (unsigned)((uint64_t)M * range / ranges);
+        tile.bucket1 = (unsigned)((uint64_t)M * (range + 1) / ranges);
     }
     const size_t p0 = s->n * slice / s->slices, p1 = s->n * (slice + 1) / s->slices;
     GPUB(msm_tile_var)
@@ -86,7 +94,7 @@ static void MT(tasks)(MT(job) * j, const mulred_scalar256 *scalars)
             MT(recode_chunk)(j, scalars, c);
         }
     }
-    const size_t ntiles = (size_t)j->split.windows * j->split.ranges * j->split.slices;
+    const size_t ntiles = msm_split_tiles(&j->split);
 #pragma omp taskgroup
     {
         for (size_t i = 0; i < ntiles; i++) {
@@ -94,6 +102,15 @@ static void MT(tasks)(MT(job) * j, const mulred_scalar256 *scalars)
             MT(run_tile)(j, i);
         }
     }
+}
+
+/* r = a with Z = 1 (or the one form of infinity): the bytes of the result do not depend on
+ * how the work was split (thread count), only on the point. One inversion. */
+static void MT(canonical)(GJ *r, const GJ *a)
+{
+    GA t;
+    GPUB(jacobian_to_affine)(&t, a);
+    GPUB(jacobian_from_affine)(r, &t);
 }
 
 int GPUB(msm_var)(GJ *r, const GA *points, const mulred_scalar256 *scalars, size_t n,
@@ -124,15 +141,17 @@ int GPUB(msm_windows_var)(GJ *r, const mulred_msm_plan *plan_in, unsigned window
         mulred_msm_rscalar *k = (mulred_msm_rscalar *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
         GPUB(msm_recode)(k, scalars, n, &plan);
         const mulred_msm_tile tile = {window0, window1, 0, 0};
-        GPUB(msm_tile_var)(r, &plan, &tile, points, k, n, k + n);
+        GJ acc;
+        GPUB(msm_tile_var)(&acc, &plan, &tile, points, k, n, k + n);
         free(scratch);
+        MT(canonical)(r, &acc);
         return MULRED_OK;
     }
     MT(job) j = {.plan = &plan, .window0 = window0, .points = points};
     j.split = msm_split_windows(&plan, window1 - window0, n, T);
     j.nslots = nested ? omp_get_num_threads() : T;
     j.scratch_bytes = GPUB(msm_tile_scratch_size)(&plan);
-    const size_t ntiles = (size_t)j.split.windows * j.split.ranges * j.split.slices;
+    const size_t ntiles = msm_split_tiles(&j.split);
     mulred_msm_rscalar *k = malloc(n * sizeof *k);
     j.k = k;
     j.results = malloc(ntiles * sizeof *j.results);
@@ -159,11 +178,11 @@ int GPUB(msm_windows_var)(GJ *r, const mulred_msm_plan *plan_in, unsigned window
     GPUB(jacobian_set_infinity)(&acc);
     for (unsigned w = j.split.windows; w-- > 0;) {
         GPUB(msm_shift)(&acc, &acc, plan.window_bits);
-        const size_t base = (size_t)w * j.split.ranges * j.split.slices;
-        for (size_t i = 0; i < (size_t)j.split.ranges * j.split.slices; i++)
-            GPUB(jacobian_add)(&acc, &acc, &j.results[base + i]);
+        const size_t t0 = msm_split_first_tile(&j.split, w),
+                     t1 = msm_split_first_tile(&j.split, w + 1);
+        for (size_t i = t0; i < t1; i++) GPUB(jacobian_add)(&acc, &acc, &j.results[i]);
     }
-    *r = acc;
+    MT(canonical)(r, &acc);
 done:
     if (j.scratch)
         for (int i = 0; i < j.nslots; i++) free(j.scratch[i]);
