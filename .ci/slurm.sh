@@ -285,20 +285,22 @@ log "checkpoint: a checkpointed msm job cancelled (scancel) once tiles are saved
 printf 'kind = msm\ncurve = bls12-381\nsynthetic = 1048576\nseed = 1\ncheckpoint = ck-msm\ncheckpoint-unit = 32768\n' \
     >ckpt.job
 rm -rf ck-msm results
+tiles() { if [ -d ck-msm ]; then find ck-msm -maxdepth 1 -name 'unit-*.ckpt' | wc -l; else echo 0; fi; }
 id=$(timeout 30 sbatch --parsable -n 2 -t 5 "$ROOT/slurm/mulred.sbatch" ckpt.job)
 saved=0
 deadline=$(( $(date +%s) + JOB_TIMEOUT ))
 while [ "$(date +%s)" -lt "$deadline" ]; do
-    saved=$(find ck-msm -maxdepth 1 -name 'unit-*.ckpt' 2>/dev/null | wc -l)
+    saved=$(tiles)
     [ "$saved" -ge 2 ] && break
-    st=$(timeout 5 scontrol -o show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    st=$({ timeout 5 scontrol -o show job "$id" 2>/dev/null || true; } |
+        sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
     case "$st" in PENDING | RUNNING | CONFIGURING | "") ;; *) break ;; esac
     sleep 0.2
 done
 [ "$saved" -ge 2 ] || { sed 's/^/  | /' "slurm-$id.out" 2>/dev/null || true; die "job $id saved no tiles"; }
 timeout 10 scancel "$id"
 end=$(job_end "$id")
-saved=$(find ck-msm -maxdepth 1 -name 'unit-*.ckpt' | wc -l)
+saved=$(tiles)
 [ "${end%% *}" = CANCELLED ] || die "cancelled job $id ended '$end', want CANCELLED"
 [ "$saved" -lt 32 ] || die "job $id finished all 32 tiles before scancel"
 echo "  ok: job $id $end with $saved of 32 tiles saved"
