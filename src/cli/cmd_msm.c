@@ -13,7 +13,9 @@
  * The grid (point slices x window groups, mulred/msm_grid.h) is computed by every rank from
  * the same inputs; the ranks then check that they agree (a fingerprint's min and max), since a
  * rank with another grid would silently add the wrong tiles. A failure on any rank is agreed
- * on by all before the next collective: a bad file ends every rank with exit 2, no result. */
+ * on by all before the next collective: a bad file ends every rank with exit 2, no result.
+ * With --checkpoint the grid is not used: the ranks share tiles fixed by the job alone, save
+ * each and resume from them (see "checkpoints" below), and meet in the same reduce. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
