@@ -22,7 +22,7 @@ units_in() { # DIR: how many unit files it holds (0 before it exists)
 unit_file() { printf '%s/unit-%010d.ckpt' "$1" "$2"; }
 
 # ---- synthetic sets: ranks x threads, then everything resumed on another rank count ----
-# 16384 points in slices of 4096: 4 slices x 2 window groups = 8 units
+# 16384 points in slices of 4096: 4 units (a slice each, every window)
 want_bn=$("$MULRED_TEST_BIN_DIR/msm_synth_ref" bn254 16384 6)
 [ ${#want_bn} -eq 128 ] || fail "no reference from msm_synth_ref"
 syn=(--curve bn254 --synthetic 16384 --seed 6)
@@ -33,24 +33,34 @@ for layout in 1x1 2x2 3x1; do
         expect_status 0 mpi $ranks "$MULRED" msm "${syn[@]}" --threads $threads --json \
             --checkpoint "$dir" --checkpoint-unit 4096
         expect_equal "$(printf '%s\n' "$out" | result)" "$want_bn" "synthetic, $ranks ranks x $threads threads"
-        expect_contains "$out" '"resumed_units":0,"computed_units":8,"units":8,"unit_points":4096,"unit_window_groups":2,' \
+        expect_contains "$out" '"resumed_units":0,"computed_units":4,"units":4,"unit_points":4096,"unit_window_groups":1,' \
             "computed ($ranks x $threads)"
-        expect_equal "$(units_in "$dir")" 8 "unit files ($ranks x $threads)"
+        expect_equal "$(units_in "$dir")" 4 "unit files ($ranks x $threads)"
         expect_equal "$(stat -c %a "$dir")" 700 "directory mode ($ranks x $threads)"
         expect_status 0 mpi $((4 - ranks)) "$MULRED" msm "${syn[@]}" --threads $((3 - threads)) \
             --json --checkpoint "$dir" --checkpoint-unit 4096
         expect_equal "$(printf '%s\n' "$out" | result)" "$want_bn" "synthetic resumed on $((4 - ranks)) ranks"
-        expect_contains "$out" '"resumed_units":8,"computed_units":0,' "resumed ($ranks x $threads)"
+        expect_contains "$out" '"resumed_units":4,"computed_units":0,' "resumed ($ranks x $threads)"
     }
 done
+# a job of one slice: its windows in 2 groups, 2 units; the third rank idle
+want_one=$("$MULRED_TEST_BIN_DIR/msm_synth_ref" bn254 3000 6)
+expect_status 0 mpi 3 "$MULRED" msm --curve bn254 --synthetic 3000 --seed 6 --json --checkpoint "$T/one"
+expect_equal "$(printf '%s\n' "$out" | result)" "$want_one" "one slice in two window groups"
+expect_contains "$out" '"resumed_units":0,"computed_units":2,"units":2,"unit_points":65536,"unit_window_groups":2,' \
+    "one slice: two window groups"
+rm "$(unit_file "$T/one" 1)"
+expect_status 0 "$MULRED" msm --curve bn254 --synthetic 3000 --seed 6 --json --checkpoint "$T/one"
+expect_equal "$(printf '%s\n' "$out" | result)" "$want_one" "the upper window group recomputed"
+expect_contains "$out" '"resumed_units":1,"computed_units":1,' "one group resumed, one computed"
 expect_equal "$(find "$T/syn-1-1" -type f ! -perm 600 | wc -l)" 0 "unit files are 0600"
 # the text output names the tiles and the counts
 expect_status 0 "$MULRED" msm "${syn[@]}" --checkpoint "$T/syn-1-1" --checkpoint-unit 4096
 expect_contains "$out" "msm      $want_bn" "text result"
-expect_contains "$out" "tiles    4 slices of 4096 points x 2 window groups; c = " "text tiles"
-expect_contains "$out" "checkpoint 8 units resumed, 0 computed ($T/syn-1-1)" "text counts"
+expect_contains "$out" "tiles    4 slices of 4096 points x 1 window group; c = " "text tiles"
+expect_contains "$out" "checkpoint 4 units resumed, 0 computed ($T/syn-1-1)" "text counts"
 
-# ---- pair files of both curves: 3000 pairs, slices of 512: 6 slices x 2 groups = 12 units ----
+# ---- pair files of both curves: 3000 pairs, slices of 512: 6 units ----
 for curve in bls12-381 bn254; do
     want=$(python3 "$REF" pairs --curve $curve --n 3000 --seed 7 --out "$T/$curve")
     [ ${#want} -ge 128 ] || fail "$curve: no reference from msm_ref.py"
@@ -58,22 +68,22 @@ for curve in bls12-381 bn254; do
     files=(--curve $curve --input "$T/$curve.hex" --checkpoint "$dir" --checkpoint-unit 512 --json)
     expect_status 0 mpi 3 "$MULRED" msm "${files[@]}" --threads 2
     expect_equal "$(printf '%s\n' "$out" | result)" "$want" "$curve hex, 3 ranks"
-    expect_contains "$out" '"resumed_units":0,"computed_units":12,' "$curve hex: computed"
+    expect_contains "$out" '"resumed_units":0,"computed_units":6,' "$curve hex: computed"
     expect_status 0 mpi 2 "$MULRED" msm --curve $curve --input "$T/$curve.bin" --binary --threads 1 \
         --checkpoint "$T/bin-$curve" --checkpoint-unit 700 --json
     expect_equal "$(printf '%s\n' "$out" | result)" "$want" "$curve binary, 2 ranks"
     # a deleted, a damaged and a truncated unit file: recomputed, the damage reported
-    f5=$(unit_file "$dir" 5) f7=$(unit_file "$dir" 7)
-    rm "$(unit_file "$dir" 2)"
+    f5=$(unit_file "$dir" 3) f7=$(unit_file "$dir" 5)
+    rm "$(unit_file "$dir" 1)"
     printf '\x55' | dd of="$f5" bs=1 seek=100 conv=notrunc status=none
     truncate -s 40 "$f7"
     expect_status 0 mpi 2 "$MULRED" msm "${files[@]}" --threads 1
     expect_equal "$(printf '%s\n' "$out" | result)" "$want" "$curve: result after recomputing units"
-    expect_contains "$out" '"resumed_units":9,"computed_units":3,' "$curve: three units recomputed"
+    expect_contains "$out" '"resumed_units":3,"computed_units":3,' "$curve: three units recomputed"
     expect_contains "$err" "$f5: checksum mismatch (the SHA-256 at offset" "$curve: the flipped byte is reported"
     expect_contains "$err" "$f7: truncated at byte 40" "$curve: the truncation is reported"
     expect_status 0 "$MULRED" msm "${files[@]}"
-    expect_contains "$out" '"resumed_units":12,"computed_units":0,' "$curve: the recomputed units were saved"
+    expect_contains "$out" '"resumed_units":6,"computed_units":0,' "$curve: the recomputed units were saved"
     expect_equal "$err" "" "$curve: no warning once repaired"
     expect_equal "$(printf '%s\n' "$out" | result)" "$want" "$curve: result all resumed"
 done
@@ -101,7 +111,8 @@ done
 dir="$T/syn-2-2"
 for case in "--seed 7:'seed' is '6' there, '7' here" \
     "--synthetic 16000:'points' is '16384' there, '16000' here" \
-    "--checkpoint-unit 2048:'tiles.slice_points' is '4096' there, '2048' here" \
+    "--checkpoint-unit 4097:'tiles.slice_points' is '4096' there, '4097' here" \
+    "--checkpoint-unit 2048:'units' is '4' there, '8' here" \
     "--curve bls12-381:'group' is 'g1-bn254' there, 'g1-bls12-381' here"; do
     other=${case%%:*} why=${case#*:}
     # shellcheck disable=SC2086
@@ -122,15 +133,15 @@ mkdir -p "$T/job"
 printf 'kind = msm\ncurve = bn254\nsynthetic = 16384\nseed = 6\ncheckpoint = ck\ncheckpoint-unit = 4096\n' \
     > "$T/job/msm.job"
 expect_status 0 mpi 2 "$MULRED" run "$T/job/msm.job" --json
-expect_contains "$out" '"resumed_units":0,"computed_units":8,' "job file: computed"
+expect_contains "$out" '"resumed_units":0,"computed_units":4,' "job file: computed"
 expect_contains "$out" "\"result\":\"$want_bn\"" "job file: result"
-expect_equal "$(units_in "$T/job/ck")" 8 "job file: the directory is relative to the job"
+expect_equal "$(units_in "$T/job/ck")" 4 "job file: the directory is relative to the job"
 expect_status 0 mpi 3 "$MULRED" run "$T/job/msm.job" --json
-expect_contains "$out" '"resumed_units":8,"computed_units":0,' "job file: resumed"
+expect_contains "$out" '"resumed_units":4,"computed_units":0,' "job file: resumed"
 expect_contains "$out" "\"result\":\"$want_bn\"" "job file: result resumed"
 
 # ---- the killed rank ----
-# 32768 BLS12-381 points in slices of 256: 128 units (c = 13: one window group), a few seconds
+# 32768 BLS12-381 points in slices of 256: 128 units, a few seconds
 # of work for 3 ranks of one thread.
 want=$("$MULRED_TEST_BIN_DIR/msm_synth_ref" bls12-381 32768 5)
 [ ${#want} -eq 256 ] || fail "no reference from msm_synth_ref (bls12-381)"
