@@ -279,4 +279,42 @@ cat results/msm-sweep.md
 [ "$(grep -c '^| 1 | [12] | 1 | [12] | .* points/s .* | ok | results/' results/msm-sweep.md)" = 2 ] ||
     die "results/msm-sweep.md lacks the 2 ok msm rows"
 
+log "checkpoint: a checkpointed msm job cancelled (scancel) once tiles are saved, then resubmitted"
+# The 2^20-point MSM of msm-2e20.job (its reference is above) in tiles of 2^15 points: 32
+# units, several seconds on 2 ranks. The directory is relative to the job file.
+printf 'kind = msm\ncurve = bls12-381\nsynthetic = 1048576\nseed = 1\ncheckpoint = ck-msm\ncheckpoint-unit = 32768\n' \
+    >ckpt.job
+rm -rf ck-msm results
+tiles() { if [ -d ck-msm ]; then find ck-msm -maxdepth 1 -name 'unit-*.ckpt' | wc -l; else echo 0; fi; }
+id=$(timeout 30 sbatch --parsable -n 2 -t 5 "$ROOT/slurm/mulred.sbatch" ckpt.job)
+saved=0
+deadline=$(( $(date +%s) + JOB_TIMEOUT ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+    saved=$(tiles)
+    [ "$saved" -ge 2 ] && break
+    st=$({ timeout 5 scontrol -o show job "$id" 2>/dev/null || true; } |
+        sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    case "$st" in PENDING | RUNNING | CONFIGURING | "") ;; *) break ;; esac
+    sleep 0.2
+done
+[ "$saved" -ge 2 ] || { sed 's/^/  | /' "slurm-$id.out" 2>/dev/null || true; die "job $id saved no tiles"; }
+timeout 10 scancel "$id"
+end=$(job_end "$id")
+saved=$(tiles)
+[ "${end%% *}" = CANCELLED ] || die "cancelled job $id ended '$end', want CANCELLED"
+[ "$saved" -lt 32 ] || die "job $id finished all 32 tiles before scancel"
+echo "  ok: job $id $end with $saved of 32 tiles saved"
+id=$(timeout 30 sbatch --parsable -n 2 -t 5 "$ROOT/slurm/mulred.sbatch" ckpt.job)
+wait_job "$id"
+python3 - "results/$id.json" "$MSM_REFERENCE" "$saved" <<'EOF' || die "resumed msm result results/$id.json is wrong"
+import json, sys
+doc, ref, saved = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))["runs"][0], int(sys.argv[3])
+assert doc["status"] == "ok" and doc["exit_status"] == 0, doc["status"]
+(run,) = doc["runs"]
+assert run["result"] == ref["result"], (run["result"], ref["result"])
+assert run["resumed_units"] >= saved > 0, (run["resumed_units"], saved)
+assert run["resumed_units"] + run["computed_units"] == run["units"] == 32, run
+print(f'  ok: {sys.argv[1]}: resumed {run["resumed_units"]}, computed {run["computed_units"]} of {run["units"]} tiles; the uninterrupted result')
+EOF
+
 log "passed in $(( $(date +%s) - start )) s"

@@ -1,9 +1,11 @@
-/* mulred bench checkpoint: what --checkpoint costs a MuHash run. Child processes of this
- * executable run `mulred muhash --synthetic N --json` without and with --checkpoint (into a
- * fresh directory each time, removed after), in alternating order, `reps` rounds; each run's
- * own "seconds" (opening the inputs to the digest: the unit saves and the directory scan are
- * inside, process start-up is not). Reported: the medians, and the median, min and max of the
- * per-round ratio with/without, whose excess over 1 is the overhead. */
+/* mulred bench checkpoint: what --checkpoint costs a MuHash run or an MSM. Child processes of
+ * this executable run `mulred muhash --synthetic N --json` (or `mulred msm --curve C
+ * --synthetic N --json`) without and with --checkpoint (into a fresh directory each time,
+ * removed after), in alternating order, `reps` rounds; each run's own time from opening the
+ * inputs to the result (muhash: "seconds"; msm: the total phase's max over ranks, since a
+ * checkpointed MSM generates its slices between tiles; the unit saves and the directory scan
+ * are inside, process start-up is not). Reported: the medians, and the median, min and max of
+ * the per-round ratio with/without, whose excess over 1 is the overhead. */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -17,8 +19,9 @@
 #include "mulred/sources.h"
 #include "util/util.h"
 
-/* Runs cmd; returns the "seconds" of its JSON output (and its computed_units), or -1. */
-static double ckpt_run(const char *cmd, long *units)
+/* Runs cmd; returns the "seconds" of its JSON output, or with msm its phases.total.max (and
+ * its computed_units), or -1. */
+static double ckpt_run(const char *cmd, bool msm, long *units)
 {
     FILE *p = popen(cmd, "r");
     if (!p) return -1;
@@ -27,7 +30,10 @@ static double ckpt_run(const char *cmd, long *units)
     buf[n] = '\0';
     if (pclose(p) != 0) return -1;
     json_t *v = json_loadb(buf, n, 0, NULL);
-    const json_t *s = json_object_get(v, "seconds"), *u = json_object_get(v, "computed_units");
+    const json_t *s =
+        msm ? json_object_get(json_object_get(json_object_get(v, "phases"), "total"), "max")
+            : json_object_get(v, "seconds");
+    const json_t *u = json_object_get(v, "computed_units");
     double seconds = json_is_number(s) ? json_number_value(s) : -1;
     if (units && json_is_integer(u)) *units = (long)json_integer_value(u);
     json_decref(v);
@@ -36,10 +42,11 @@ static double ckpt_run(const char *cmd, long *units)
 
 static void ckpt_usage(void)
 {
-    cli_out("Usage: mulred bench checkpoint [--elements N] [--threads T] [--reps R]\n"
-            "                               [--unit U] [--dir BASE] [--json]\n"
+    cli_out("Usage: mulred bench checkpoint [--elements N] [--msm CURVE] [--threads T]\n"
+            "                               [--reps R] [--unit U] [--dir BASE] [--json]\n"
             "\n"
-            "Runs 'mulred muhash --synthetic N' (default 10^7 elements) as child processes,\n"
+            "Runs 'mulred muhash --synthetic N' (default 10^7 elements), or with --msm\n"
+            "'mulred msm --curve CURVE --synthetic N' (default 2^18 points), as child processes,\n"
             "without and with --checkpoint (a fresh directory under BASE, default $TMPDIR or\n"
             "/tmp, removed after each run), alternating, R rounds (default 5), T threads\n"
             "(default 2); U: --checkpoint-unit (default: the command's). Prints the medians\n"
@@ -48,9 +55,19 @@ static void ckpt_usage(void)
 
 int mulred_bench_checkpoint(int argc, char **argv)
 {
-    enum { OPT_ELEMENTS = 256, OPT_THREADS, OPT_REPS, OPT_UNIT, OPT_DIR, OPT_JSON, OPT_HELP };
+    enum {
+        OPT_ELEMENTS = 256,
+        OPT_MSM,
+        OPT_THREADS,
+        OPT_REPS,
+        OPT_UNIT,
+        OPT_DIR,
+        OPT_JSON,
+        OPT_HELP
+    };
     static const struct option longopts[] = {
         {"elements", required_argument, 0, OPT_ELEMENTS},
+        {"msm", required_argument, 0, OPT_MSM},
         {"threads", required_argument, 0, OPT_THREADS},
         {"reps", required_argument, 0, OPT_REPS},
         {"unit", required_argument, 0, OPT_UNIT},
@@ -59,7 +76,8 @@ int mulred_bench_checkpoint(int argc, char **argv)
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
-    uint64_t elements = 10000000, unit = 0;
+    uint64_t elements = 0, unit = 0;
+    const char *curve = NULL; /* NULL: muhash */
     int threads = 2, reps = 5, json = 0, c;
     const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     optind = 1;
@@ -69,6 +87,12 @@ int mulred_bench_checkpoint(int argc, char **argv)
         case OPT_ELEMENTS:
             if (mulred_parse_count(optarg, &elements) || elements == 0)
                 return cli_usage_error("bench checkpoint", "bad --elements '%s'", optarg);
+            break;
+        case OPT_MSM:
+            if (strcmp(optarg, "bls12-381") != 0 && strcmp(optarg, "bn254") != 0)
+                return cli_usage_error("bench checkpoint", "bad --msm '%s' (bls12-381 or bn254)",
+                                       optarg);
+            curve = optarg;
             break;
         case OPT_THREADS:
             if (mulred_parse_count(optarg, &v) || v < 1 || v > 4096)
@@ -98,6 +122,7 @@ int mulred_bench_checkpoint(int argc, char **argv)
             return MULRED_EUSAGE;
         }
     }
+    if (!elements) elements = curve ? UINT64_C(1) << 18 : 10000000;
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) {
@@ -117,13 +142,18 @@ int mulred_bench_checkpoint(int argc, char **argv)
         for (int k = 0; k < 2; k++) {
             int with = (r + k) % 2; /* alternate which goes first */
             char cmd[12288];
+            char what[64];
+            if (curve)
+                snprintf(what, sizeof what, "msm --curve %s", curve);
+            else
+                snprintf(what, sizeof what, "muhash --no-progress");
             snprintf(cmd, sizeof cmd,
-                     "OMP_NUM_THREADS=%d '%s' muhash --synthetic %llu --threads %d --json "
-                     "--no-progress %s%s%s %s",
-                     threads, self, (unsigned long long)elements, threads,
+                     "OMP_NUM_THREADS=%d '%s' %s --synthetic %llu --threads %d --json "
+                     "%s%s%s %s",
+                     threads, self, what, (unsigned long long)elements, threads,
                      with ? "--checkpoint '" : "", with ? dir : "", with ? "'" : "",
                      with ? unit_arg : "");
-            t[with][r] = ckpt_run(cmd, with ? &units : NULL);
+            t[with][r] = ckpt_run(cmd, curve != NULL, with ? &units : NULL);
             if (with) {
                 char rm[4200];
                 snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
@@ -146,6 +176,8 @@ int mulred_bench_checkpoint(int argc, char **argv)
         mulred_json_writer w;
         mulred_jw_init(&w, stdout);
         mulred_jw_object_begin(&w, NULL);
+        mulred_jw_string(&w, "command", curve ? "msm" : "muhash");
+        if (curve) mulred_jw_string(&w, "curve", curve);
         mulred_jw_uint(&w, "elements", elements);
         mulred_jw_int(&w, "threads", threads);
         mulred_jw_int(&w, "reps", reps);
@@ -159,8 +191,9 @@ int mulred_bench_checkpoint(int argc, char **argv)
         fputc('\n', stdout);
         return MULRED_OK;
     }
-    cli_out("checkpoint overhead: mulred muhash --synthetic %llu, %d thread%s, %d rounds\n",
-            (unsigned long long)elements, threads, threads == 1 ? "" : "s", reps);
+    cli_out("checkpoint overhead: mulred %s%s --synthetic %llu, %d thread%s, %d rounds\n",
+            curve ? "msm --curve " : "muhash", curve ? curve : "", (unsigned long long)elements,
+            threads, threads == 1 ? "" : "s", reps);
     cli_out("  without --checkpoint   %8.3f s (median)\n", without);
     cli_out("  with --checkpoint      %8.3f s (median; %ld unit files)\n", with, units);
     cli_out("  ratio with/without     %8.4f median, %.4f min, %.4f max (per round)\n", rmed, rmin,

@@ -13,13 +13,16 @@
  * The grid (point slices x window groups, mulred/msm_grid.h) is computed by every rank from
  * the same inputs; the ranks then check that they agree (a fingerprint's min and max), since a
  * rank with another grid would silently add the wrong tiles. A failure on any rank is agreed
- * on by all before the next collective: a bad file ends every rank with exit 2, no result. */
+ * on by all before the next collective: a bad file ends every rank with exit 2, no result.
+ * With --checkpoint the grid is not used: the ranks share tiles fixed by the job alone, save
+ * each and resume from them (see "checkpoints" below), and meet in the same reduce. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/job.h"
+#include "mulred/checkpoint.h"
 #include "mulred/curve.h"
 #include "mulred/dist.h"
 #include "mulred/msm.h"
@@ -33,7 +36,7 @@ static void msm_usage(void)
     cli_out(
         "Usage: mulred msm --curve bls12-381|bn254 (--input FILE [--binary] | --synthetic N\n"
         "                  [--seed S]) [--threads T] [--grid SxG] [--memory-per-rank BYTES]\n"
-        "                  [--json] [--output FILE]\n"
+        "                  [--checkpoint DIR [--checkpoint-unit N]] [--json] [--output FILE]\n"
         "\n"
         "Multi-scalar multiplication R = s1*P1 + ... + sk*Pk on G1 of BLS12-381 or BN254\n"
         "(Pippenger with signed digits, batch-affine buckets, GLV). Under mpirun the ranks form\n"
@@ -65,6 +68,14 @@ static void msm_usage(void)
         "                    3; the rest idle); default: the grid of least modelled time\n"
         "  --memory-per-rank BYTES  the most a rank may hold (points, scalars, scratch; 4G =\n"
         "                    4e9); default 80%% of the node's memory over its ranks\n"
+        "  --checkpoint DIR  keep finished tiles in DIR (created 0700; refused when others may\n"
+        "                    write it) and resume from it: a rerun, with any rank or thread\n"
+        "                    count, loads the finished tiles. Tiles are slices of points x\n"
+        "                    window groups of a plan made from the point count alone (not\n"
+        "                    with --grid or --memory-per-rank); --json adds resumed_units,\n"
+        "                    computed_units and the tile layout\n"
+        "  --checkpoint-unit N  points per slice (default: 2^16, or 2^(c+3) for window\n"
+        "                    width c above 13; each slice at least 0.3 s of one thread's work)\n"
         "  --json            one JSON object: result, curve, points, seconds (the MSM alone:\n"
         "                    tiles and reduce, not reading), points_per_second, window, glv,\n"
         "                    windows, grid, ranks, threads, nodes, phases (read, generate,\n"
@@ -90,7 +101,9 @@ typedef struct {
     bool has_synthetic;
     int threads; /* 0: OMP_NUM_THREADS, else all cores */
     unsigned grid_slices, grid_groups;
-    uint64_t memory; /* 0: from the node's memory */
+    uint64_t memory;          /* 0: from the node's memory */
+    const char *checkpoint;   /* NULL: none */
+    uint64_t checkpoint_unit; /* points per slice; 0: the default of ckpt_layout */
 } msm_opts;
 
 /* ---- keys ---- */
@@ -166,6 +179,21 @@ static int set_memory(void *vo, const char *v, cli_parser *p, char *why, size_t 
                                                                                      : MULRED_OK;
 }
 
+static int set_checkpoint(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    const char *kept = cli_parser_path(p, v);
+    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
+    ((msm_opts *)vo)->checkpoint = kept;
+    return MULRED_OK;
+}
+
+static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_count(&((msm_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
+               ? MULRED_EUSAGE
+               : MULRED_OK;
+}
+
 static const cli_key msm_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"curve", false, false, false, set_curve},
@@ -176,6 +204,8 @@ static const cli_key msm_keys[] = {
     {"threads", false, false, false, set_threads},
     {"grid", false, false, false, set_grid},
     {"memory-per-rank", false, false, false, set_memory},
+    {"checkpoint", false, false, false, set_checkpoint},
+    {"checkpoint-unit", false, false, false, set_checkpoint_unit},
 };
 
 static void msm_defaults(void *vo)
@@ -203,6 +233,19 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
         snprintf(why, cap, "%sbinary applies to %sinput", dash, dash);
         return MULRED_EUSAGE;
     }
+    if (o->checkpoint_unit && !o->checkpoint) {
+        *fault = "checkpoint-unit";
+        snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint", dash, dash);
+        return MULRED_EUSAGE;
+    }
+    if (o->checkpoint && (o->grid_slices || o->memory)) {
+        *fault = o->grid_slices ? "grid" : "memory-per-rank";
+        snprintf(why, cap,
+                 "%s%s chooses the grid, which %scheckpoint does not use (its tiles are slices "
+                 "of %scheckpoint-unit points)",
+                 dash, o->grid_slices ? "grid" : "memory-per-rank", dash, dash);
+        return MULRED_EUSAGE;
+    }
     return MULRED_OK;
 }
 
@@ -219,6 +262,9 @@ typedef struct {
     mulred_msm_grid grid;
     double phases[NPHASES][3];
     double seconds; /* rank 0: from the validated inputs to the reduced result */
+    /* with --checkpoint: the tile layout, and units over all ranks */
+    uint64_t slice_points, units, resumed_units, computed_units;
+    double checkpoint_seconds; /* the slowest rank's time opening the store and saving */
 } msm_result;
 
 /* A Jacobian point of either curve. */
@@ -333,6 +379,192 @@ static double grid_fingerprint(const mulred_msm_grid *g)
     return (double)(h >> 12); /* 52 bits: exact in a double */
 }
 
+/* ---- checkpoints ----
+ * A checkpointed MSM is cut into tiles that depend on the job alone: the window width c and the
+ * GLV choice come from the plan for all n points (made with the scalar lanes' cost model, so
+ * that a machine with 8-lane kernels plans the same c), the points into slices of slice_points
+ * (the last one shorter), each slice's W windows into `groups` contiguous window groups. Unit
+ * u = slice·groups + group is the tile (slice) x (windows [⌊W·k/G⌋, ⌊W·(k+1)/G⌋)), shifted by
+ * 2^(c·w0): the units partition points x windows, so their sum is the MSM, on any ranks.
+ * Sizes: a slice repeats the bucket reduction of each window (2^(c−1) buckets, about 2
+ * additions each, against 2 bucket additions per point with GLV), so a slice holds at least
+ * 2^(c+3) points (overhead <= 1/16) and at least 2^16 (about 0.3 s of one thread's work for
+ * all windows, against about 4 ms to save a unit). A job of one slice splits its windows into
+ * two groups, so that two ranks can share it; otherwise a unit holds every window, because the
+ * threads of mulred_G_msm_windows_var share a unit's windows as whole tiles while they are at
+ * least 2 per thread: 5 windows on 2 threads leave one idle a fifth of the time (measured: a
+ * 2^18-point MSM in 2 slices x 2 groups took 1.21x the uncheckpointed time at 2 threads, in 2
+ * slices 1.03x; medians of 9 interleaved rounds). The units are planned over ranks by count
+ * (mulred_plan_units): a rank's units are consecutive, mostly whole slices, and it reads or
+ * generates a slice only when one of its units of that slice is not saved. */
+enum { CKPT_SLICE_MIN_LOG = 16, CKPT_MIN_UNITS = 2 };
+
+typedef struct {
+    unsigned window_bits, windows, groups;
+    bool glv;
+    uint64_t slice_points, slices, units;
+} ckpt_layout;
+
+static void ckpt_layout_make(ckpt_layout *L, const msm_opts *o, uint64_t n)
+{
+    mulred_msm_options po;
+    memset(&po, 0, sizeof po);
+    po.lanes = MULRED_MSM_LANES_SCALAR;
+    mulred_msm_plan plan;
+    ops[o->curve].plan(&plan, (size_t)n, &po);
+    L->window_bits = plan.window_bits;
+    L->glv = plan.glv;
+    L->windows = plan.windows;
+    unsigned lg =
+        plan.window_bits + 3 > CKPT_SLICE_MIN_LOG ? plan.window_bits + 3 : CKPT_SLICE_MIN_LOG;
+    L->slice_points = o->checkpoint_unit ? o->checkpoint_unit : UINT64_C(1) << lg;
+    L->slices = mulred_plan_unit_count(n, L->slice_points);
+    uint64_t g =
+        L->slices >= CKPT_MIN_UNITS ? 1 : mulred_plan_unit_count(CKPT_MIN_UNITS, L->slices);
+    L->groups = g < L->windows ? (unsigned)g : L->windows;
+    L->units = L->slices * L->groups;
+}
+
+/* Describes the job to the store: curve (also in the group name), input, plan and tiles. */
+static int ckpt_describe(mulred_ckpt_job *job, const msm_opts *o, uint64_t n, const ckpt_layout *L,
+                         mulred_error *err)
+{
+    int rc = mulred_ckpt_job_add(job, err, "curve", "%s", mulred_msm_curve_name(o->curve));
+    if (rc == MULRED_OK && o->input) rc = mulred_ckpt_job_add_file(job, "input", o->input, err);
+    if (rc == MULRED_OK && o->input)
+        rc = mulred_ckpt_job_add(job, err, "input.format", "%s", o->binary ? "binary" : "hex");
+    if (rc == MULRED_OK)
+        rc = mulred_ckpt_job_add(job, err, "points", "%llu", (unsigned long long)n);
+    if (rc == MULRED_OK && !o->input)
+        rc = mulred_ckpt_job_add(job, err, "seed", "%llu", (unsigned long long)o->seed);
+    if (rc == MULRED_OK)
+        rc = mulred_ckpt_job_add(job, err, "msm.window_bits", "%u", L->window_bits);
+    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "msm.glv", "%d", L->glv ? 1 : 0);
+    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "msm.windows", "%u", L->windows);
+    if (rc == MULRED_OK)
+        rc = mulred_ckpt_job_add(job, err, "tiles.slice_points", "%llu",
+                                 (unsigned long long)L->slice_points);
+    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "tiles.window_groups", "%u", L->groups);
+    if (rc == MULRED_OK)
+        rc = mulred_ckpt_job_add(job, err, "tiles.rule",
+                                 "unit s*G+k: points [s*P, s*P+P), windows [W*k/G, W*(k+1)/G), "
+                                 "shifted by c*(W*k/G)");
+    return rc;
+}
+
+/* This rank's share of the units: loads the saved ones, computes (reading or generating their
+ * slices) and saves the others, and combines all into *acc (the identity on entry). */
+static int ckpt_msm(const msm_opts *o, msm_result *res, mulred_pair_file *file, uint64_t n, int T,
+                    int rank, int nranks, msm_jac *acc, double local[], mulred_error *err)
+{
+    const mulred_msm_curve c = o->curve;
+    const msm_ops *op = &ops[c];
+    const mulred_group *group = mulred_msm_point_group(c);
+    const size_t aff = mulred_msm_affine_bytes(c);
+    ckpt_layout L;
+    ckpt_layout_make(&L, o, n);
+    res->slice_points = L.slice_points;
+    res->units = L.units;
+    res->grid.slices = (unsigned)(L.slices < UINT32_MAX ? L.slices : UINT32_MAX);
+    res->grid.groups = L.groups;
+    res->grid.window_bits = L.window_bits;
+    res->grid.glv = L.glv;
+    res->grid.windows = L.windows;
+
+    double t = mulred_wtime();
+    mulred_ckpt *ck = NULL;
+    mulred_ckpt_job *job = mulred_ckpt_job_new(group, L.units);
+    int rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    if (rc == MULRED_OK) rc = ckpt_describe(job, o, n, &L, err);
+    if (rc == MULRED_OK) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
+    mulred_ckpt_job_free(job);
+    res->checkpoint_seconds = mulred_wtime() - t;
+
+    /* the plan of the tiles: c and GLV forced, the rest (speed only) for this CPU and slice */
+    mulred_msm_options mo;
+    memset(&mo, 0, sizeof mo);
+    mo.window_bits = (int)L.window_bits;
+    mo.glv = L.glv ? 1 : -1;
+    mulred_msm_plan plan;
+    op->plan(&plan, (size_t)(L.slice_points < n ? L.slice_points : n), &mo);
+    if (plan.windows != L.windows)
+        rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: the tile plan has %u windows, not %u",
+                              plan.windows, L.windows);
+
+    const uint64_t cap = L.slice_points < n ? L.slice_points : n;
+    void *points = NULL;
+    mulred_scalar256 *scalars = NULL;
+    const mulred_unit_range share = mulred_plan_units(L.units, rank, nranks);
+    uint64_t resumed = 0, computed = 0;
+    for (uint64_t s = share.first / L.groups; rc == MULRED_OK && s * L.groups < share.end; s++) {
+        const uint64_t u0 = s * L.groups > share.first ? s * L.groups : share.first;
+        const uint64_t u1 = (s + 1) * L.groups < share.end ? (s + 1) * L.groups : share.end;
+        bool need = false;
+        for (uint64_t u = u0; u < u1; u++) {
+            if (mulred_ckpt_state(ck, u) != MULRED_CKPT_LOADED) {
+                need = true;
+                continue;
+            }
+            msm_jac part;
+            mulred_ckpt_get(ck, u, &part);
+            group->combine(acc, &part, group);
+            resumed++;
+        }
+        if (!need) continue;
+
+        /* read or generate the slice, and validate it, before any unit of it is saved */
+        const uint64_t p0 = s * L.slice_points, p1 = p0 + cap < n ? p0 + cap : n;
+        const size_t ns = (size_t)(p1 - p0);
+        if (!points) {
+            points = malloc(cap * aff + 1);
+            scalars = malloc(cap * sizeof *scalars + 1);
+            if (!points || !scalars) {
+                rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
+                break;
+            }
+        }
+        t = mulred_wtime();
+        if (file)
+            rc = mulred_pair_file_read(points, scalars, file, p0, p1, T, err);
+        else
+            rc = mulred_msm_synth(points, scalars, c, o->seed, p0, ns, T, err);
+        local[file ? PH_READ : PH_GENERATE] += mulred_wtime() - t;
+        t = mulred_wtime();
+        if (rc == MULRED_OK && file)
+            rc = mulred_msm_check_subgroup(points, ns, c, p0, o->input, T, err);
+        local[PH_VALIDATE] += mulred_wtime() - t;
+
+        for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
+            if (mulred_ckpt_state(ck, u) == MULRED_CKPT_LOADED) continue;
+            if (mulred_ckpt_state(ck, u) == MULRED_CKPT_CORRUPT)
+                fprintf(stderr, "mulred: warning: %s; recomputing unit %llu\n",
+                        mulred_ckpt_note(ck, u), (unsigned long long)u);
+            const unsigned k = (unsigned)(u % L.groups);
+            const unsigned w0 = (unsigned)((uint64_t)L.windows * k / L.groups),
+                           w1 = (unsigned)((uint64_t)L.windows * (k + 1) / L.groups);
+            msm_jac part;
+            group->identity(&part, group); /* every byte defined: the element is saved whole */
+            t = mulred_wtime();
+            rc = op->windows(&part, &plan, w0, w1, points, scalars, ns, T, err);
+            if (rc) break;
+            op->shift(&part, &part, L.window_bits * w0);
+            const double t1 = mulred_wtime();
+            local[PH_MSM] += t1 - t;
+            rc = mulred_ckpt_save(ck, u, &part, ns, err);
+            res->checkpoint_seconds += mulred_wtime() - t1;
+            if (rc) break;
+            group->combine(acc, &part, group);
+            computed++;
+        }
+    }
+    free(points);
+    free(scalars);
+    mulred_ckpt_close(ck);
+    res->resumed_units = resumed;
+    res->computed_units = computed;
+    return rc;
+}
+
 static int msm_run(const void *vo, void *vr, mulred_error *err)
 {
     const msm_opts *o = vo;
@@ -357,9 +589,45 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
         n = mulred_pair_file_pairs(file);
     }
 
-    /* the grid: the same on every rank, which the ranks check */
     int nodes = 1;
     if (mulred_dist_node_count(&nodes, err)) goto done;
+    if (o->checkpoint) {
+        /* tiles of the job, each rank its share, then the reduce as below */
+        msm_jac acc;
+        const mulred_group *group = mulred_msm_point_group(c);
+        group->identity(&acc, group);
+        if (file) local[PH_READ] = mulred_wtime() - t0; /* opening and indexing the file */
+        ckpt_msm(o, res, file, n, T, rank, nranks, &acc, local, err);
+        if (mulred_dist_agree(err)) goto done;
+        const double t4 = mulred_wtime();
+        mulred_dist_reduce(&acc, group, 0, err);
+        local[PH_REDUCE] = mulred_wtime() - t4;
+        if (mulred_dist_agree(err)) goto done;
+        if (rank == 0) {
+            uint8_t out[128];
+            op->encode(out, &acc);
+            mulred_hex_encode(res->hex, out, op->result_bytes);
+        }
+        local[PH_TOTAL] = mulred_wtime() - t0;
+        for (int p = 0; p < NPHASES && err->status == MULRED_OK; p++)
+            mulred_dist_minavgmax(local[p], res->phases[p], err);
+        double ck[3] = {0, 0, 0};
+        uint64_t r = 0, k = 0;
+        if (err->status == MULRED_OK) mulred_dist_minavgmax(res->checkpoint_seconds, ck, err);
+        if (err->status == MULRED_OK) mulred_dist_sum_u64(&r, res->resumed_units, err);
+        if (err->status == MULRED_OK) mulred_dist_sum_u64(&k, res->computed_units, err);
+        res->checkpoint_seconds = ck[2];
+        res->resumed_units = r, res->computed_units = k;
+        /* the MSM alone: the slowest rank's tiles and the reduce */
+        res->seconds = res->phases[PH_MSM][2] + res->phases[PH_REDUCE][2];
+        res->points = n;
+        res->ranks = nranks;
+        res->threads = T;
+        res->nodes = nodes;
+        goto done;
+    }
+
+    /* the grid: the same on every rank, which the ranks check */
     mulred_msm_grid_params gp;
     mulred_msm_grid_defaults(&gp, c,
                              !o->input   ? MULRED_MSM_INPUT_SYNTHETIC
@@ -483,13 +751,25 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_int(w, "nodes", res->nodes);
     mulred_jw_double(w, "seconds", res->seconds);
     mulred_jw_double(w, "points_per_second", points_per_second(res));
+    if (o->checkpoint) {
+        mulred_jw_uint(w, "resumed_units", res->resumed_units);
+        mulred_jw_uint(w, "computed_units", res->computed_units);
+        mulred_jw_uint(w, "units", res->units);
+        mulred_jw_uint(w, "unit_points", res->slice_points);
+        mulred_jw_int(w, "unit_window_groups", (int)g->groups);
+        mulred_jw_double(w, "checkpoint_seconds", res->checkpoint_seconds);
+    }
     mulred_jw_int(w, "window", (int)g->window_bits);
     mulred_jw_bool(w, "glv", g->glv);
     mulred_jw_int(w, "windows", (int)g->windows);
     mulred_jw_object_begin(w, "grid");
     mulred_jw_int(w, "slices", (int)g->slices);
     mulred_jw_int(w, "groups", (int)g->groups);
-    mulred_jw_int(w, "ranks_used", (int)(g->slices * g->groups));
+    /* with --checkpoint: the tiles' slices x window groups, on every rank that has units */
+    const uint64_t used =
+        o->checkpoint ? (res->units < (uint64_t)res->ranks ? res->units : (uint64_t)res->ranks)
+                      : (uint64_t)g->slices * g->groups;
+    mulred_jw_int(w, "ranks_used", (int)used);
     mulred_jw_int(w, "top_group_windows", (int)g->top_windows);
     mulred_jw_bool(w, "forced", o->grid_slices != 0);
     /* the model's single-thread seconds: the whole grid (slowest rank + reduce) and the
@@ -531,9 +811,19 @@ static void msm_write_text(FILE *out, const void *vo, const void *vr)
         fprintf(out, "input    %llu synthetic pairs (seed %llu), curve %s\n",
                 (unsigned long long)res->points, (unsigned long long)o->seed,
                 mulred_msm_curve_name(o->curve));
-    fprintf(out, "grid     %u slice%s x %u window group%s; c = %u, %s, %u windows\n", g->slices,
-            g->slices == 1 ? "" : "s", g->groups, g->groups == 1 ? "" : "s", g->window_bits,
-            g->glv ? "GLV" : "no GLV", g->windows);
+    if (o->checkpoint) {
+        fprintf(
+            out, "tiles    %u slice%s of %llu points x %u window group%s; c = %u, %s, %u windows\n",
+            g->slices, g->slices == 1 ? "" : "s", (unsigned long long)res->slice_points, g->groups,
+            g->groups == 1 ? "" : "s", g->window_bits, g->glv ? "GLV" : "no GLV", g->windows);
+        fprintf(out, "checkpoint %llu units resumed, %llu computed (%s)\n",
+                (unsigned long long)res->resumed_units, (unsigned long long)res->computed_units,
+                o->checkpoint);
+    } else {
+        fprintf(out, "grid     %u slice%s x %u window group%s; c = %u, %s, %u windows\n", g->slices,
+                g->slices == 1 ? "" : "s", g->groups, g->groups == 1 ? "" : "s", g->window_bits,
+                g->glv ? "GLV" : "no GLV", g->windows);
+    }
     fprintf(out, "layout   %d rank%s x %d thread%s on %d node%s\n", res->ranks,
             res->ranks == 1 ? "" : "s", res->threads, res->threads == 1 ? "" : "s", res->nodes,
             res->nodes == 1 ? "" : "s");

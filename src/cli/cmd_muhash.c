@@ -63,11 +63,12 @@ static void muhash_usage(void)
         "  --checkpoint DIR    keep finished units in DIR (created 0700; refused when\n"
         "                      others may write it) and resume from it: a rerun, with any\n"
         "                      rank or thread count, loads the finished units. Element\n"
-        "                      files and synthetic sets (not streams or snapshots); --json\n"
+        "                      files, snapshots and synthetic sets (not streams); --json\n"
         "                      adds resumed_units and computed_units\n"
         "  --checkpoint-unit N work units per checkpoint unit (default 512 for element\n"
-        "                      files: 128 MiB; 1024 for synthetic sets: 2^20 elements;\n"
-        "                      each about 0.6 s or more of one thread's work)\n"
+        "                      files: 128 MiB; 256 index chunks for snapshots: 32 MiB;\n"
+        "                      1024 for synthetic sets: 2^20 elements; each about 0.6 s or\n"
+        "                      more of one thread's work)\n"
         "  --progress          show a progress bar on stderr (default: when a terminal)\n"
         "  --no-progress       never show it\n"
         "  -h, --help          this help\n"
@@ -229,12 +230,6 @@ static int muhash_check(const void *vo, const char *dash, const char **fault, ch
                  dash);
         return MULRED_EUSAGE;
     }
-    if (o->checkpoint && o->nsnapshot) {
-        *fault = "checkpoint";
-        snprintf(why, cap, "%scheckpoint takes element files and synthetic sets, not %ssnapshot",
-                 dash, dash);
-        return MULRED_EUSAGE;
-    }
     if (o->checkpoint_unit && !o->checkpoint) {
         *fault = "checkpoint-unit";
         snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint", dash, dash);
@@ -332,21 +327,27 @@ typedef struct {
 
 /* ---- checkpoints ----
  * A checkpoint unit is a run of consecutive work units of one input (mulred/plan.h): byte
- * ranges of an element file, element blocks of a synthetic set. Work units are ~1 ms; a
- * checkpoint unit groups CKPT_FILE_UNIT x 256 KiB (128 MiB: ~0.8-1.3 M elements) or
- * CKPT_SYNTH_UNIT x 1024 synthetic elements (2^20), ~0.6-0.9 s of one thread's work, because
- * saving it (a ~1 KB file, two fsyncs) costs ~4 ms here (median; p90 18 ms) while the rank's
- * other threads wait: at 2 threads a unit is ~0.4 s of wall time and the save ~1%. Larger
- * units would balance ranks worse (units are planned by count). The units are numbered over
- * the inputs in order (inserts, removes, the synthetic set) and planned over ranks by count,
- * so they do not depend on the rank count: a rerun on any number of ranks finds them. Each
- * rank reduces its units one at a time with all its threads (one mulred_muhash_reduce_ex per
- * unit), saves each, and combines them; the ranks then meet in MPI_Reduce as without
- * checkpoints, and the product, being exact, is the same. */
-enum { CKPT_FILE_UNIT = 512, CKPT_SYNTH_UNIT = 1024 };
+ * ranges of an element file, index chunks of a snapshot, element blocks of a synthetic set.
+ * Work units are ~1-3 ms; a checkpoint unit groups CKPT_FILE_UNIT x 256 KiB (128 MiB: ~0.8-1.3 M
+ * elements), CKPT_SNAP_UNIT index chunks of ~128 KiB (32 MiB: ~0.4 M coins at ~1.7 us each)
+ * or CKPT_SYNTH_UNIT x 1024 synthetic elements (2^20), ~0.6-0.9 s of one thread's work,
+ * because saving it (a ~1 KB file, two fsyncs) costs ~4 ms here (median; p90 18 ms) while the
+ * rank's other threads wait: at 2 threads a unit is ~0.4 s of wall time and the save ~1%.
+ * Larger units would balance ranks worse (units are planned by count). The units are numbered
+ * over the inputs in order (inserts, removes, snapshots, the synthetic set) and planned over
+ * ranks by count, so they do not depend on the rank count: a rerun on any number of ranks finds
+ * them. Each rank reduces its units one at a time with all its threads (one
+ * mulred_muhash_reduce_ex per unit), saves each, and combines them; the ranks then meet in
+ * MPI_Reduce as without checkpoints, and the product, being exact, is the same.
+ * A snapshot's chunks are those of its sidecar index, so the job header also holds a digest of
+ * the index's coin ordinals at chunk starts: a snapshot indexed anew with other chunks is
+ * another job. A resumed unit's chunks are not read again, so the whole-file checks of a
+ * snapshot (the last chunk ends the file, the header's coin count) are those of the run that
+ * saved them: the directory is trusted state (mulred/checkpoint.h). */
+enum { CKPT_FILE_UNIT = 512, CKPT_SNAP_UNIT = 256, CKPT_SYNTH_UNIT = 1024 };
 
 typedef struct {
-    int file;            /* index into files, or -1: the synthetic set */
+    int input;           /* element files 0..nfiles-1, snapshots nfiles.., or -1: synthetic */
     uint64_t first, end; /* work units of that input */
 } ckpt_unit;
 
@@ -354,9 +355,33 @@ typedef struct {
     uint64_t resumed, computed;
 } ckpt_counts;
 
+/* The inputs of a checkpointed job, opened on every rank. */
+typedef struct {
+    mulred_element_file *files[2 * MAX_FILES];
+    bool removes[2 * MAX_FILES];
+    int nfiles;
+    mulred_utxo_source *snaps[MAX_FILES];
+    int nsnaps;
+    uint64_t gfile, gsnap, gsynth; /* work units per checkpoint unit */
+} ckpt_inputs;
+
+/* SHA-256 of n little-endian u64 values, in hex. */
+static int digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error *err)
+{
+    uint8_t *b = malloc(n * 8 + 1), d[32];
+    if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    for (uint64_t i = 0; i < n; i++) mulred_store_le64(b + 8 * i, v[i]);
+    int rc = mulred_sha256_once(d, b, n * 8)
+                 ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
+                 : MULRED_OK;
+    free(b);
+    mulred_hex_encode(hex, d, 32);
+    return rc;
+}
+
 /* Describes the job to the checkpoint store: flavor, the inputs' identity and the plan. */
-static int ckpt_describe(mulred_ckpt_job *job, const muhash_opts *o, const ckpt_unit *units,
-                         uint64_t nunits, uint64_t gfile, uint64_t gsynth, mulred_error *err)
+static int ckpt_describe(mulred_ckpt_job *job, const muhash_opts *o, const ckpt_inputs *in,
+                         const ckpt_unit *units, uint64_t nunits, mulred_error *err)
 {
     int rc = mulred_ckpt_job_add(job, err, "flavor", "%s", mulred_muhash_flavor_name(o->flavor));
     for (int k = 0; k < 2 && rc == MULRED_OK; k++)
@@ -365,6 +390,18 @@ static int ckpt_describe(mulred_ckpt_job *job, const muhash_opts *o, const ckpt_
             snprintf(name, sizeof name, "%s%d", k ? "remove" : "insert", i);
             rc = mulred_ckpt_job_add_file(job, name, (k ? o->remove : o->insert)[i], err);
         }
+    for (int i = 0; i < in->nsnaps && rc == MULRED_OK; i++) {
+        char name[48], hex[65];
+        snprintf(name, sizeof name, "snapshot%d", i);
+        rc = mulred_ckpt_job_add_file(job, name, o->snapshot[i], err);
+        const uint64_t *coins_before;
+        uint64_t chunks = mulred_utxo_source_units(in->snaps[i], &coins_before);
+        if (rc == MULRED_OK) rc = digest_u64s(hex, coins_before, chunks + 1, err);
+        snprintf(name, sizeof name, "snapshot%d.chunks", i);
+        if (rc == MULRED_OK)
+            rc = mulred_ckpt_job_add(job, err, name, "%llu coin ordinals sha256 %s",
+                                     (unsigned long long)chunks, hex);
+    }
     if (rc == MULRED_OK && o->has_synthetic)
         rc = mulred_ckpt_job_add(job, err, "synthetic", "%llu seed %llu",
                                  (unsigned long long)o->synthetic, (unsigned long long)o->seed);
@@ -372,14 +409,17 @@ static int ckpt_describe(mulred_ckpt_job *job, const muhash_opts *o, const ckpt_
         rc = mulred_ckpt_job_add(job, err, "plan.rule",
                                  "element files: %llu units of %d bytes; synthetic: %llu "
                                  "blocks of %d",
-                                 (unsigned long long)gfile, 256 * 1024, (unsigned long long)gsynth,
-                                 MULRED_SYNTH_CHUNK);
+                                 (unsigned long long)in->gfile, 256 * 1024,
+                                 (unsigned long long)in->gsynth, MULRED_SYNTH_CHUNK);
+    if (rc == MULRED_OK && in->nsnaps)
+        rc = mulred_ckpt_job_add(job, err, "plan.snapshot_rule", "%llu index chunks",
+                                 (unsigned long long)in->gsnap);
     /* The boundaries themselves, digested: (input, first, end) of every unit. */
     uint8_t *b = rc == MULRED_OK ? malloc(nunits * 24) : NULL;
     if (rc == MULRED_OK && !b) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     if (rc == MULRED_OK) {
         for (uint64_t u = 0; u < nunits; u++) {
-            mulred_store_le64(b + 24 * u, (uint64_t)(int64_t)units[u].file);
+            mulred_store_le64(b + 24 * u, (uint64_t)(int64_t)units[u].input);
             mulred_store_le64(b + 24 * u + 8, units[u].first);
             mulred_store_le64(b + 24 * u + 16, units[u].end);
         }
@@ -394,69 +434,107 @@ static int ckpt_describe(mulred_ckpt_job *job, const muhash_opts *o, const ckpt_
     return rc;
 }
 
+/* Opens the inputs, in order. A stream is refused (it is not read here: read_stream false):
+ * its elements cannot be read again on a rerun. */
+static int ckpt_inputs_open(ckpt_inputs *in, const muhash_opts *o, mulred_error *err)
+{
+    memset(in, 0, sizeof *in);
+    in->gfile = o->checkpoint_unit ? o->checkpoint_unit : CKPT_FILE_UNIT;
+    in->gsnap = o->checkpoint_unit ? o->checkpoint_unit : CKPT_SNAP_UNIT;
+    in->gsynth = o->checkpoint_unit ? o->checkpoint_unit : CKPT_SYNTH_UNIT;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < (k ? o->nremove : o->ninsert); i++) {
+            const char *path = (k ? o->remove : o->insert)[i];
+            mulred_element_file *f;
+            if (mulred_element_file_open(&f, path, k == 1, 0, false, err)) return err->status;
+            in->files[in->nfiles] = f;
+            in->removes[in->nfiles++] = k == 1;
+            if (mulred_element_file_is_stream(f))
+                return mulred_error_set(err, MULRED_EINPUT,
+                                        "%s: not a regular file: a checkpointed job cannot resume "
+                                        "reading a stream",
+                                        path);
+        }
+    /* each snapshot's index was made (or found) by rank 0 before this; see muhash_run */
+    for (int i = 0; i < o->nsnapshot; i++)
+        if (mulred_utxo_source_open(&in->snaps[in->nsnaps++], o->snapshot[i], NULL, err))
+            return err->status;
+    return MULRED_OK;
+}
+
+static void ckpt_inputs_close(ckpt_inputs *in)
+{
+    for (int f = 0; f < in->nfiles; f++) mulred_element_file_close(in->files[f]);
+    for (int i = 0; i < in->nsnaps; i++)
+        if (in->snaps[i]) mulred_utxo_source_close(in->snaps[i]);
+}
+
+/* The checkpoint units of the inputs, in order; *units is allocated. */
+static int ckpt_units_make(ckpt_unit **units, uint64_t *nunits, const ckpt_inputs *in,
+                           const muhash_opts *o, mulred_error *err)
+{
+    const int ninputs = in->nfiles + in->nsnaps + (o->has_synthetic ? 1 : 0);
+    uint64_t work[2 * MAX_FILES + MAX_FILES + 1], group[2 * MAX_FILES + MAX_FILES + 1];
+    int id[2 * MAX_FILES + MAX_FILES + 1];
+    uint64_t cap = 0;
+    for (int j = 0; j < ninputs; j++) {
+        if (j < in->nfiles) {
+            work[j] = mulred_element_file_units(in->files[j]), group[j] = in->gfile, id[j] = j;
+        } else if (j < in->nfiles + in->nsnaps) {
+            const uint64_t *coins_before;
+            work[j] = mulred_utxo_source_units(in->snaps[j - in->nfiles], &coins_before);
+            group[j] = in->gsnap, id[j] = j;
+        } else {
+            work[j] = mulred_synth_units(o->synthetic), group[j] = in->gsynth, id[j] = -1;
+        }
+        cap += mulred_plan_unit_count(work[j], group[j]);
+    }
+    *nunits = 0;
+    *units = malloc(cap * sizeof **units + 1);
+    if (!*units) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    for (int j = 0; j < ninputs; j++)
+        for (uint64_t first = 0; first < work[j]; first += group[j])
+            (*units)[(*nunits)++] =
+                (ckpt_unit){id[j], first, work[j] - first < group[j] ? work[j] : first + group[j]};
+    return MULRED_OK;
+}
+
 /* Reduces this rank's checkpoint units into *state (zeroed by the caller), loading those the
  * directory holds and saving those it computes. A damaged unit file is reported on stderr and
- * recomputed. Per-rank element counts and times land in *stats. */
+ * recomputed. Per-rank element counts and times land in *stats; the snapshots' headers in
+ * *snap. */
 static int ckpt_reduce(const muhash_opts *o, int rank, int nranks, int team,
                        mulred_muhash_state *state, mulred_muhash_stats *stats, ckpt_counts *cc,
-                       mulred_error *err)
+                       snapshot_info *snap, mulred_error *err)
 {
     memset(stats, 0, sizeof *stats);
     stats->threads = team;
     mulred_muhash_init(state, o->flavor);
-    mulred_element_file *files[2 * MAX_FILES];
-    bool removes[2 * MAX_FILES];
-    int nfiles = 0;
+    ckpt_inputs in;
     ckpt_unit *units = NULL;
-    uint64_t nunits = 0, gfile = o->checkpoint_unit ? o->checkpoint_unit : CKPT_FILE_UNIT,
-             gsynth = o->checkpoint_unit ? o->checkpoint_unit : CKPT_SYNTH_UNIT;
+    uint64_t nunits = 0;
     mulred_ckpt_job *job = NULL;
     mulred_ckpt *ck = NULL;
-    int rc = MULRED_OK;
-
-    /* Inputs, in order, and their units. A stream is refused (it is not read here:
-     * read_stream false): its elements cannot be read again on a rerun. */
-    uint64_t cap = 0;
-    for (int k = 0; k < 2 && rc == MULRED_OK; k++)
-        for (int i = 0; i < (k ? o->nremove : o->ninsert) && rc == MULRED_OK; i++) {
-            rc = mulred_element_file_open(&files[nfiles], (k ? o->remove : o->insert)[i], k == 1, 0,
-                                          false, err);
-            if (rc) break;
-            if (mulred_element_file_is_stream(files[nfiles])) {
-                rc = mulred_error_set(err, MULRED_EINPUT,
-                                      "%s: not a regular file: a checkpointed job cannot resume "
-                                      "reading a stream",
-                                      (k ? o->remove : o->insert)[i]);
-                mulred_element_file_close(files[nfiles]);
-                break;
-            }
-            removes[nfiles] = k == 1;
-            cap += mulred_plan_unit_count(mulred_element_file_units(files[nfiles++]), gfile);
-        }
-    uint64_t synth_units = o->has_synthetic ? mulred_synth_units(o->synthetic) : 0;
-    cap += mulred_plan_unit_count(synth_units, gsynth);
-    if (rc == MULRED_OK && cap && !(units = malloc(cap * sizeof *units)))
-        rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    for (int f = 0; f <= nfiles && rc == MULRED_OK; f++) {
-        uint64_t n = f < nfiles ? mulred_element_file_units(files[f]) : synth_units;
-        for (uint64_t first = 0; first < n; first += f < nfiles ? gfile : gsynth) {
-            uint64_t g = f < nfiles ? gfile : gsynth;
-            units[nunits++] =
-                (ckpt_unit){f < nfiles ? f : -1, first, n - first < g ? n : first + g};
-        }
+    int rc = ckpt_inputs_open(&in, o, err);
+    if (rc == MULRED_OK && in.nsnaps) {
+        snap->have = true;
+        snap->header = *mulred_utxo_source_header(in.snaps[0]);
+        for (int i = 0; i < in.nsnaps; i++)
+            snap->coins += mulred_utxo_source_header(in.snaps[i])->coins;
     }
+    if (rc == MULRED_OK) rc = ckpt_units_make(&units, &nunits, &in, o, err);
     if (rc == MULRED_OK && nunits) {
         job = mulred_ckpt_job_new(mulred_muhash_group(o->flavor), nunits);
         if (!job) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
-    if (rc == MULRED_OK && job) rc = ckpt_describe(job, o, units, nunits, gfile, gsynth, err);
+    if (rc == MULRED_OK && job) rc = ckpt_describe(job, o, &in, units, nunits, err);
     if (rc == MULRED_OK && job) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
 
     mulred_unit_range share = mulred_plan_units(nunits, rank, nranks);
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
     for (uint64_t u = share.first; u < share.end && rc == MULRED_OK; u++) {
         const ckpt_unit *cu = &units[u];
-        bool remove = cu->file >= 0 && removes[cu->file];
+        bool remove = cu->input >= 0 && cu->input < in.nfiles && in.removes[cu->input];
         mulred_muhash_state part;
         memset(&part, 0, sizeof part); /* its padding is saved too */
         if (mulred_ckpt_state(ck, u) == MULRED_CKPT_LOADED) {
@@ -477,11 +555,15 @@ static int ckpt_reduce(const muhash_opts *o, int rank, int nranks, int team,
                     (unsigned long long)u);
         mulred_muhash_source src;
         mulred_synth_set synth = {o->flavor, o->seed, 0, 0, false};
-        if (cu->file >= 0) {
-            src = *mulred_element_file_select(files[cu->file], cu->first, cu->end);
-        } else {
+        if (cu->input < 0) {
             mulred_synth_select(&synth, o->synthetic, cu->first, cu->end);
             mulred_synth_source(&src, &synth);
+        } else if (cu->input < in.nfiles) {
+            src = *mulred_element_file_select(in.files[cu->input], cu->first, cu->end);
+        } else {
+            mulred_utxo_source *us = in.snaps[cu->input - in.nfiles];
+            mulred_utxo_source_select(us, cu->first, cu->end);
+            src = *mulred_utxo_source_muhash(us);
         }
         mulred_muhash_state out;
         mulred_muhash_stats st;
@@ -500,7 +582,7 @@ static int ckpt_reduce(const muhash_opts *o, int rank, int nranks, int team,
     mulred_ckpt_close(ck);
     mulred_ckpt_job_free(job);
     free(units);
-    for (int f = 0; f < nfiles; f++) mulred_element_file_close(files[f]);
+    ckpt_inputs_close(&in);
     return rc;
 }
 
@@ -528,7 +610,7 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     mulred_muhash_stats stats;
     ckpt_counts cc = {0, 0};
     if (o->checkpoint) {
-        ckpt_reduce(o, rank, nranks, team, &state, &stats, &cc, err);
+        ckpt_reduce(o, rank, nranks, team, &state, &stats, &cc, snap, err);
     } else {
         muhash_inputs in;
         inputs_open(&in, o, rank, nranks, err);
