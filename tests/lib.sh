@@ -64,3 +64,26 @@ finish() {
     echo "$checks passed, $failures failed"
     [ "$failures" -eq 0 ]
 }
+
+# mpi_rank_pid JOB RANK: the pid of MPI rank RANK among the descendants of process JOB (a
+# launcher started in the background: timeout -> mpiexec -> ranks, perhaps through an orted),
+# found through the rank's environment; nothing when there is none.
+mpi_rank_pid() {
+    local family=" $1 " pair pid
+    for _ in 1 2 3 4; do
+        for pair in $(ps -e -o pid=,ppid= | awk '{ print $1 ":" $2 }'); do
+            case "$family" in *" ${pair#*:} "*) case "$family" in *" ${pair%:*} "*) ;;
+                *) family="$family${pair%:*} " ;; esac ;; esac
+        done
+    done
+    for pid in $family; do
+        { tr '\0' '\n' < "/proc/$pid/environ" | grep -qx "OMPI_COMM_WORLD_RANK=$2"; } 2>/dev/null &&
+            { echo "$pid"; return 0; }
+    done
+    return 0
+}
+
+# units_in DIR: how many checkpoint unit files DIR holds (0 before it exists).
+units_in() {
+    if [ -d "$1" ]; then find "$1" -maxdepth 1 -name 'unit-*.ckpt' | wc -l; else echo 0; fi
+}

@@ -16,9 +16,6 @@ result() { sed -n 's/.*"result":"\([0-9a-f]*\)".*/\1/p'; }
 field() { # JSON NAME: the unsigned integer value of NAME
     printf '%s\n' "$1" | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"
 }
-units_in() { # DIR: how many unit files it holds (0 before it exists)
-    if [ -d "$1" ]; then find "$1" -maxdepth 1 -name 'unit-*.ckpt' | wc -l; else echo 0; fi
-}
 unit_file() { printf '%s/unit-%010d.ckpt' "$1" "$2"; }
 
 # ---- synthetic sets: ranks x threads, then everything resumed on another rank count ----
@@ -160,18 +157,7 @@ for _ in $(seq 1 3000); do
     kill -0 "$job" 2>/dev/null || break
     sleep 0.02
 done
-victim=
-family=" $job "
-for _ in 1 2 3 4; do
-    for pair in $(ps -e -o pid=,ppid= | awk '{ print $1 ":" $2 }'); do
-        case "$family" in *" ${pair#*:} "*) case "$family" in *" ${pair%:*} "*) ;;
-            *) family="$family${pair%:*} " ;; esac ;; esac
-    done
-done
-for pid in $family; do
-    { tr '\0' '\n' < "/proc/$pid/environ" | grep -qx 'OMPI_COMM_WORLD_RANK=1'; } 2>/dev/null &&
-        victim=$pid
-done
+victim=$(mpi_rank_pid "$job" 1)
 saved_before=$(units_in "$ck")
 if [ -z "$victim" ]; then
     fail "rank 1 of the checkpointed run not found (did the run end before 3 units were saved?)"

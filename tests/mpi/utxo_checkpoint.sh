@@ -11,7 +11,6 @@ T=$TEST_TMP
 jget() { # KEY: a string or number member of the one-line JSON in $out
     printf '%s\n' "$out" | sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"
 }
-units_in() { find "$1" -maxdepth 1 -name 'unit-*.ckpt' | wc -l; }
 unit_file() { printf '%s/unit-%010d.ckpt' "$1" "$2"; }
 json=$(tr -d '\n ' < "$V/regtest-medium.json")
 want() { printf '%s\n' "$json" | sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }
