@@ -393,8 +393,8 @@ int mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *text,
     for (size_t i = a; i < b; i++)
         if (mulred_hex_digit((unsigned char)text[i]) < 0) {
             char shown[8];
-            return mulred_error_set(err, MULRED_EINPUT, "%s: byte %zu: %s is not a hex digit",
-                                    name, i, shown_byte(shown, (unsigned char)text[i]));
+            return mulred_error_set(err, MULRED_EINPUT, "%s: byte %zu: %s is not a hex digit", name,
+                                    i, shown_byte(shown, (unsigned char)text[i]));
         }
     if ((b - a) % 2)
         return mulred_error_set(err, MULRED_EINPUT, "%s: odd number of hex digits (%zu)", name,
