@@ -16,10 +16,12 @@
  * baseline's: it must not depend on P or T. */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r, mkstemp, fdopen */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -238,8 +240,21 @@ static int add_file(report_rows *rs, const char *path, mulred_error *err)
         add_problem(rs, path, NULL, "missing", NULL);
         return MULRED_OK;
     }
+    /* O_NONBLOCK: a FIFO without a writer must not block the open; once open it reads as
+     * empty (bad input) */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode) ||
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+        const int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+        close(fd);
+        return mulred_error_set(err, MULRED_EINPUT, "%s: %s", path, strerror(e));
+    }
     json_error_t jerr;
-    json_t *v = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &jerr);
+    json_t *v = json_loadfd(fd, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &jerr);
+    close(fd);
     if (!v)
         return mulred_error_set(err, MULRED_EINPUT, "%s: line %d, column %d: %s", path, jerr.line,
                                 jerr.column, jerr.text);
