@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzing: builds the libFuzzer harnesses of tests/fuzz with clang (ASan + UBSan, MULRED_FUZZ=ON)
-# in build-fuzz and runs each for FUZZ_SECONDS (default 60), seeded from the bad-input corpus
+# in build-fuzz and runs each for FUZZ_SECONDS (default 33: about 5 minutes for the 9), seeded from the bad-input corpus
 # (tests/corpus, and the cases tests/corpus/make.py derives) and from tests/vectors. What the
 # fuzzer adds stays in build-fuzz/fuzz/corpus/HARNESS (kept between runs, never in the
 # repository); a crash, a sanitizer report, a failed differential check, a leak or an input
@@ -12,7 +12,7 @@
 install_packages "${MULRED_PACKAGES[@]}" "${MULRED_TEST_PACKAGES[@]}" clang libclang-rt-14-dev \
     libomp-14-dev
 FUZZ_BUILD_DIR=${FUZZ_BUILD_DIR:-$MULRED_ROOT/build-fuzz}
-SECONDS_EACH=${FUZZ_SECONDS:-60}
+SECONDS_EACH=${FUZZ_SECONDS:-33} # 9 harnesses: about 5 minutes in all
 if [ ! -f "$FUZZ_BUILD_DIR/CMakeCache.txt" ]; then
     CC=clang cmake -S "$MULRED_ROOT" -B "$FUZZ_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DMULRED_FUZZ=ON -DMULRED_BUILD_TESTS=OFF
@@ -73,13 +73,59 @@ for a in range(4, 16):
 for j in ("bitcoin/muhash.json", "kaspa/muhash.json"):
     for h in re.findall(r'"([0-9a-fA-F]{700,})"', open(os.path.join(vec, j)).read()):
         put("num3072", f"m{n}", bytes([0, 0]) + bytes.fromhex(h)[:768]); n += 1
+# Pair files: every regular file of the pairs corpus (up to 64 KiB) under both curves and both
+# forms (the control byte of fuzz_pairs.c), and the published EIP-2537 / EIP-196 inputs.
+pair_files = [open(p, "rb").read() for folder in (os.path.join(root, "tests", "corpus", "pairs"),
+                                                  os.path.join(gen, "pairs"))
+              for p in regular_files(folder) if os.path.getsize(p) <= 65536]
+for name in ("eip2537/msm_G1_bls.json", "eip2537/fail-msm_G1_bls.json",
+             "eip196/bn256ScalarMul.json"):
+    for case in json.load(open(os.path.join(vec, name)))[:40]:
+        pair_files.append(case["Input"].encode())
+        pair_files.append(bytes.fromhex(case["Input"]))
+for d in pair_files:
+    for control in (0, 1, 2, 3, 0x1c | 0x60):
+        put("pairs", f"p{n}", bytes([control]) + d); n += 1
+# G1 encodings: the points of the EIP vectors (EIP-2537 128 bytes, EIP-196 64 bytes), the KZG
+# setup's first compressed points, each also as "x only" (bit 3: y derived).
+for case in json.load(open(os.path.join(vec, "eip2537", "msm_G1_bls.json")))[:30]:
+    pt = bytes.fromhex(case["Input"])[:128]
+    put("g1", f"g{n}", bytes([0]) + pt); put("g1", f"gx{n}", bytes([8]) + pt[16:64]); n += 1
+for case in json.load(open(os.path.join(vec, "eip196", "bn256ScalarMul.json"))):
+    pt = bytes.fromhex(case["Input"])[:64]
+    put("g1", f"g{n}", bytes([2]) + pt); put("g1", f"gx{n}", bytes([10]) + pt[:32]); n += 1
+setup = open(os.path.join(vec, "kzg", "trusted_setup.txt"), "rb").read().split(b"\n")
+for line in setup[2:34]:
+    put("g1", f"c{n}", bytes([1]) + bytes.fromhex(line.decode())); n += 1
+# KZG: the c-kzg-4844 blobs (mode 0), the small setups of the corpus (mode 1), splices of the
+# real setup (mode 2: offset, bytes replaced, new bytes), elements against r (mode 3).
+for y in sorted(glob.glob(os.path.join(vec, "kzg", "blob_to_kzg_commitment", "*.yaml"))):
+    blob = re.search(r"blob: '?(0x[0-9a-fA-F]*)", open(y).read()).group(1)
+    put("kzg", f"b{n}", b"\0" + blob.encode()); n += 1
+for p in list(regular_files(os.path.join(root, "tests", "corpus", "kzg"))) + \
+        [p for p in regular_files(os.path.join(gen, "kzg")) if os.path.getsize(p) < 4096]:
+    put("kzg", f"s{n}", b"\1" + open(p, "rb").read()); n += 1
+for off, cut, new in [(0, 4, b"4097"), (5, 2, b"64"), (8, 96, b""), (8, 1, b"8"),
+                      (8 + 97 * 3, 96, setup[2]), (8 + 97 * 40, 2, b"zz")]:
+    put("kzg", f"m{n}", b"\2" + struct.pack(">H", off) + bytes([cut % 256]) + new); n += 1
+r_bytes = bytes.fromhex("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001")
+for i in (0, 1, 4095):
+    put("kzg", f"r{n}", b"\3" + struct.pack(">H", i) + r_bytes); n += 1
+# 8-lane field kernels: each curve and operation on edge operands and on input operands.
+for curve in (0, 1):
+    for op in range(11):
+        put("field_x8", f"f{n}", bytes([curve | 2, op])); n += 1
+        put("field_x8", f"f{n}", bytes([curve | 14]) + bytes(range(op, op + 7)) +
+            bytes((i * 37 + op) % 256 for i in range(16 * 48))); n += 1
 EOF
 rm -rf "$W/seeds/generated"
 
 declare -A max_len=([elements]=8192 [utxo_decode]=131072 [utxo_index]=200000 \
-    [muhash_parse]=4096 [num3072]=1024)
-harnesses=${FUZZ_HARNESSES:-elements utxo_decode utxo_index muhash_parse num3072}
+    [muhash_parse]=4096 [num3072]=1024 [pairs]=65536 [g1]=160 [kzg]=270000 [field_x8]=1024)
+harnesses=${FUZZ_HARNESSES:-elements utxo_decode utxo_index muhash_parse num3072 pairs g1 kzg \
+    field_x8}
 export OMP_NUM_THREADS=1 # the harnesses reduce with one thread; no idle team
+export MULRED_VECTORS=${MULRED_VECTORS:-$MULRED_ROOT/tests/vectors} # fuzz_kzg's setup
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0

@@ -183,6 +183,10 @@ static void test_hand_built_loads(void)
     snprintf(path, sizeof path, "%s/unit-1.ckpt", dir);
     f = fopen(path, "w");
     fputs("short name", f), fclose(f);
+    /* unit 9's file again under a name with one more zero: not a second file of unit 9 */
+    snprintf(path, sizeof path, "%s/unit-00000000009.ckpt", dir);
+    f = fopen(path, "w");
+    fwrite(buf, 1, n, f), fclose(f);
     mulred_ckpt *ck;
     mulred_error err;
     CU_ASSERT_FATAL(open_std(dir, &ck, &err) == MULRED_OK);

@@ -300,6 +300,11 @@ static void test_bad_blobs(void)
     wrapped[100] = ' ';
     CU_ASSERT(mulred_kzg_blob_parse(blob, wrapped, strlen(wrapped), "b", &err) == MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "byte 100") != NULL);
+    /* a byte that is not printable is shown as 0xNN (a newline would cut the message) */
+    wrapped[100] = '\n';
+    CU_ASSERT(mulred_kzg_blob_parse(blob, wrapped, strlen(wrapped), "b", &err) == MULRED_EINPUT);
+    CU_ASSERT(strstr(err.message, "byte 100: 0x0a is not a hex digit") != NULL);
+    CU_ASSERT(strchr(err.message, '\n') == NULL);
     free(wrapped);
     CU_ASSERT(mulred_kzg_blob_parse(blob, hex, strlen(hex) - 2, "b", &err) == MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "131071 bytes") != NULL);
@@ -407,6 +412,14 @@ static void test_cache(void)
             printf("\n    lie %d: %s", k, info.note);
     }
     free(good);
+    /* a FIFO without a writer at the cache path: not waited on, replaced by the table */
+    unlink(cache);
+    CU_ASSERT_FATAL(mkfifo(cache, 0600) == 0);
+    CU_ASSERT(load(cache, &info, c) == MULRED_OK);
+    CU_ASSERT(info.cache == MULRED_KZG_CACHE_WRITTEN && memcmp(c, ref, 48) == 0);
+    CU_ASSERT(strstr(info.note, "not a regular file") != NULL);
+    CU_ASSERT(load(cache, &info, c) == MULRED_OK);
+    CU_ASSERT(info.cache == MULRED_KZG_CACHE_LOADED);
     CU_ASSERT(load("", &info, c) == MULRED_OK);
     CU_ASSERT(info.cache == MULRED_KZG_CACHE_MEMORY && memcmp(c, ref, 48) == 0);
     CU_ASSERT(load(other, &info, c) == MULRED_OK);

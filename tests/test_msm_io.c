@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "curve_ref.h"
 #include "harness.h"
@@ -442,6 +443,14 @@ static void test_bad_text(void)
     CU_ASSERT_EQUAL(mulred_pair_file_open(&f, test_tmpdir(), MULRED_MSM_BN254, false, 0, &err),
                     MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "not a regular file") != NULL);
+    /* a FIFO without a writer: refused at once, not waited on */
+    snprintf(path, sizeof path, "%s/fifo", test_tmpdir());
+    unlink(path);
+    CU_ASSERT_FATAL(mkfifo(path, 0600) == 0);
+    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, path, MULRED_MSM_BLS12_381, true, 0, &err),
+                    MULRED_EINPUT);
+    CU_ASSERT(strstr(err.message, "fifo: not a regular file") != NULL);
+    unlink(path);
     free(text);
     pairs_free(&ps);
 }

@@ -16,10 +16,12 @@
  * baseline's: it must not depend on P or T. */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r, mkstemp, fdopen */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -238,8 +240,21 @@ static int add_file(report_rows *rs, const char *path, mulred_error *err)
         add_problem(rs, path, NULL, "missing", NULL);
         return MULRED_OK;
     }
+    /* O_NONBLOCK: a FIFO without a writer must not block the open; once open it reads as
+     * empty (bad input) */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode) ||
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+        const int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+        close(fd);
+        return mulred_error_set(err, MULRED_EINPUT, "%s: %s", path, strerror(e));
+    }
     json_error_t jerr;
-    json_t *v = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &jerr);
+    json_t *v = json_loadfd(fd, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &jerr);
+    close(fd);
     if (!v)
         return mulred_error_set(err, MULRED_EINPUT, "%s: line %d, column %d: %s", path, jerr.line,
                                 jerr.column, jerr.text);
@@ -291,7 +306,10 @@ static int line_cmp(const void *a, const void *b)
 static report_line *build_lines(report_rows *rs, report_group *groups, int *ngroups, size_t *nlines)
 {
     report_line *lines = calloc(rs->n * (rs->n + 1) + 1, sizeof *lines);
-    if (!lines) exit(MULRED_ERUNTIME);
+    if (!lines) {
+        fprintf(stderr, "mulred report: out of memory (%zu rows)\n", rs->n);
+        exit(MULRED_ERUNTIME);
+    }
     size_t n = 0;
     for (size_t i = 0; i < rs->n; i++) {
         report_row *r = &rs->rows[i];
@@ -299,17 +317,21 @@ static report_line *build_lines(report_rows *rs, report_group *groups, int *ngro
         lines[n].row = r;
         lines[n++].group = group_of(groups, ngroups, r->workload);
     }
+    /* A failed row goes once into every group that holds a successful row of its job: one
+     * pass over the successful lines per failed row (not per group: thousands of failed
+     * files must not take cubic time). */
+    const size_t n_ok = n;
     for (size_t i = 0; i < rs->n; i++) {
         report_row *r = &rs->rows[i];
         if (r->ok) continue;
         bool placed = false;
-        for (int g = 0; r->job[0] && g < *ngroups; g++) {
-            bool job_in_group = false;
-            for (size_t k = 0; k < n && !job_in_group; k++)
-                job_in_group = lines[k].group == g && lines[k].row->ok &&
-                               strcmp(lines[k].row->job, r->job) == 0;
-            if (!job_in_group) continue;
-            lines[n].row = r, lines[n++].group = g;
+        const size_t first = n;
+        for (size_t k = 0; r->job[0] && k < n_ok; k++) {
+            if (strcmp(lines[k].row->job, r->job) != 0) continue;
+            bool seen = false;
+            for (size_t q = first; q < n && !seen; q++) seen = lines[q].group == lines[k].group;
+            if (seen) continue;
+            lines[n].row = r, lines[n++].group = lines[k].group;
             placed = true;
         }
         if (!placed) {

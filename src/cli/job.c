@@ -278,8 +278,12 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
         return err->status;
     }
     if (strlen(text) != len) {
+        const size_t at = strlen(text);
+        int line = 1;
+        for (size_t i = 0; i < at; i++) line += text[i] == '\n';
         free(text);
-        return mulred_error_set(err, MULRED_EINPUT, "%s: contains a NUL byte", path);
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "%s:%d: byte %zu: a NUL byte (job files are text)", path, line, at);
     }
     job_entry *entries = NULL;
     size_t n = 0;

@@ -219,6 +219,8 @@ static int unit_from_name(const char *name, uint64_t *u)
         v = v * 10 + (uint64_t)(*p - '0');
     }
     if (digits < 10 || strcmp(p, ".ckpt") != 0) return -1;
+    /* only the name mulred_ckpt_path gives (no zero beyond ten digits): one file per unit */
+    if (digits > 10 && name[5] == '0') return -1;
     *u = v;
     return 0;
 }

@@ -14,6 +14,7 @@
  *   32-byte SHA-256 of everything before.
  * It is written to a temporary file and renamed, so a reader never sees a partial table. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,17 @@ static void sha256(uint8_t out[32], const void *data, size_t len)
     mulred_sha256 *h = mulred_sha256_new();
     mulred_sha256_digest(h, out, data, len);
     mulred_sha256_free(h);
+}
+
+/* A byte that is not a hex digit, for messages: 'g', or 0xNN when it is not printable ASCII
+ * (a newline or a NUL inside a message would cut it). */
+static const char *shown_byte(char out[8], unsigned char b)
+{
+    if (b >= 0x21 && b < 0x7f)
+        snprintf(out, 8, "'%c'", b);
+    else
+        snprintf(out, 8, "0x%02x", b);
+    return out;
 }
 
 /* ---- the setup file ---------------------------------------------------------------------- */
@@ -118,10 +130,12 @@ static int parse_setup(uint8_t (*comp)[48], const char *text, size_t len, const 
                                         path, lineno, what[sec], i, n, hexlen[sec]);
             uint8_t bytes[96];
             size_t bad = 0;
-            if (mulred_hex_decode(bytes, line, n / 2, &bad) != 0)
-                return mulred_error_set(err, MULRED_EINPUT,
-                                        "%s:%u: %s %zu: '%c' is not a hex digit", path, lineno,
-                                        what[sec], i, line[bad]);
+            if (mulred_hex_decode(bytes, line, n / 2, &bad) != 0) {
+                char shown[8];
+                return mulred_error_set(err, MULRED_EINPUT, "%s:%u: %s %zu: %s is not a hex digit",
+                                        path, lineno, what[sec], i,
+                                        shown_byte(shown, (unsigned char)line[bad]));
+            }
             if (sec == 0) memcpy(comp[i], bytes, 48);
         }
     }
@@ -164,9 +178,17 @@ static bool below_p(const mulred_fp381 *a)
 static bool cache_load(mulred_kzg_setup *s, const char *path, const uint8_t setup_digest[32],
                        const uint8_t (*comp)[48], char *note, size_t cap)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK: a FIFO at the path must not block the open; only a regular file is read */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         snprintf(note, cap, "no cache (%s)", strerror(errno));
+        return false;
+    }
+    struct stat st;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "rb"))) {
+        snprintf(note, cap, "cache is not a regular file: rebuilt");
+        close(fd);
         return false;
     }
     const size_t want = cache_bytes(&s->plan);
@@ -369,9 +391,11 @@ int mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *text,
         b--;
     if (b - a >= 2 && text[a] == '0' && (text[a + 1] == 'x' || text[a + 1] == 'X')) a += 2;
     for (size_t i = a; i < b; i++)
-        if (mulred_hex_digit((unsigned char)text[i]) < 0)
-            return mulred_error_set(err, MULRED_EINPUT, "%s: byte %zu: '%c' is not a hex digit",
-                                    name, i, text[i]);
+        if (mulred_hex_digit((unsigned char)text[i]) < 0) {
+            char shown[8];
+            return mulred_error_set(err, MULRED_EINPUT, "%s: byte %zu: %s is not a hex digit", name,
+                                    i, shown_byte(shown, (unsigned char)text[i]));
+        }
     if ((b - a) % 2)
         return mulred_error_set(err, MULRED_EINPUT, "%s: odd number of hex digits (%zu)", name,
                                 b - a);

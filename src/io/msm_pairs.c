@@ -56,7 +56,9 @@ int mulred_pair_file_open(mulred_pair_file **out, const char *path, mulred_msm_c
                  unit_bytes, MULRED_PAIR_UNIT);
     struct stat st;
     int rc = MULRED_OK;
-    if ((f->fd = open(path, O_RDONLY)) < 0)
+    /* O_NONBLOCK: a FIFO without a writer must not block the open (it is refused below as
+     * not a regular file); reads of a regular file ignore the flag */
+    if ((f->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
         rc = mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     else if (fstat(f->fd, &st) != 0)
         rc = mulred_error_set(err, MULRED_EINPUT, "%s: %s", path, strerror(errno));

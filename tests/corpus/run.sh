@@ -5,7 +5,8 @@
 # record) on standard error and nothing on standard output when it fails, the expected result
 # on standard output when it succeeds, and no file left behind (nothing *.tmp* beside the input;
 # a failing run leaves the input's directory exactly as it found it: no index, no half-written
-# anything). Prints the number of cases per reader. Format: tests/corpus/README.md.
+# anything; a runtime failure, exit 3, may have saved work). Prints the number of cases per
+# reader. Format: tests/corpus/README.md.
 . "$(dirname "$0")/../lib.sh"
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -87,10 +88,10 @@ run_case() { # READER DIR NAME INPUT COMMAND STATUS EXPECT
         fail "$what: left a temporary file: ${tmps[*]}"; ok=0
         rm -f "${tmps[@]}"
     fi
-    if [ "$want" -ne 0 ]; then
+    if [ "$want" -eq 2 ]; then # bad input; a runtime failure (3) may have saved work
         after=$(listing "$parent" "$f")
         [ "$before" = "$after" ] || { fail "$what: changed the directory"; ok=0
-            diff <(echo "$before") <(echo "$after") >&2; }
+            diff <(echo "$before") <(echo "$after") >&2 || true; }
     fi
     if [ $ok = 0 ]; then
         failed_by[$reader]=$((${failed_by[$reader]:-0} + 1))
@@ -104,6 +105,8 @@ for manifest in "$HERE"/*/MANIFEST "$GEN"/*/MANIFEST; do
     [ -f "$manifest" ] || continue
     dir=$(dirname "$manifest")
     reader=$(basename "$dir")
+    # CORPUS_READERS="pairs kzg": only those readers (while working on one)
+    case " ${CORPUS_READERS:-$reader} " in *" $reader "*) ;; *) continue ;; esac
     while IFS=$'\t' read -r name input command status expect; do
         case $name in '' | '#'*) continue ;; esac
         run_case "$reader" "$dir" "$name" "$input" "$command" "$status" "$expect"

@@ -1,0 +1,322 @@
+/* The G1 decoders of mulred/curve.h (BLS12-381 EIP-2537 128 bytes and ZCash compressed 48
+ * bytes, BN254 EIP-196 64 bytes), differential against a decoder written here with mpz: the
+ * status (the first failing check in the documented order: flags, infinity, padding, range,
+ * curve, subgroup), and for an accepted point its coordinates (through the canonical
+ * encoding: re-encoding an accepted input gives the same bytes), is_on_curve, and in_g1_var
+ * against r·P = O computed with mpz. With MULRED_G1_SKIP_SUBGROUP_CHECK the decoders accept
+ * points outside G1.
+ *
+ * Input: a selector byte (bits 0-1: 0 EIP-2537, 1 compressed, 2 EIP-196; bit 2: skip the
+ * subgroup check; bit 3: build the encoding from a curve point: the bytes are then x, and
+ * y is derived with mpz, so that on-curve points are reached), then the encoding's bytes
+ * (zero-extended to its length). */
+#include "fuzz_common.h"
+
+#include <gmp.h>
+
+#include "mulred/curve.h"
+
+static mpz_t P381, P254, R381, T1, T2, T3;
+
+static const char *P381_HEX = "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eab"
+                              "fffeb153ffffb9feffffffffaaab";
+static const char *R381_HEX = "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
+static const char *P254_HEX = "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47";
+
+static void init(void)
+{
+    static int done;
+    if (done) return;
+    done = 1;
+    mpz_inits(P381, P254, R381, T1, T2, T3, NULL);
+    mpz_set_str(P381, P381_HEX, 16);
+    mpz_set_str(R381, R381_HEX, 16);
+    mpz_set_str(P254, P254_HEX, 16);
+}
+
+/* y^2 == x^3 + b (mod p) */
+static bool on_curve(const mpz_t x, const mpz_t y, const mpz_t p, unsigned b)
+{
+    mpz_mul(T1, y, y);
+    mpz_powm_ui(T2, x, 3, p);
+    mpz_add_ui(T2, T2, b);
+    mpz_sub(T1, T1, T2);
+    return mpz_divisible_p(T1, p);
+}
+
+/* Jacobian point over Fp of BLS12-381 (a = 0); Z = 0 is infinity. */
+typedef struct {
+    mpz_t x, y, z;
+} jpt;
+
+static void j_init(jpt *a)
+{
+    mpz_inits(a->x, a->y, a->z, NULL);
+}
+static void j_clear(jpt *a)
+{
+    mpz_clears(a->x, a->y, a->z, NULL);
+}
+
+static void j_double(jpt *r, const jpt *a, const mpz_t p)
+{
+    if (mpz_sgn(a->z) == 0 || mpz_sgn(a->y) == 0) {
+        mpz_set_ui(r->z, 0);
+        return;
+    }
+    mpz_t s, m, x3, y3, z3;
+    mpz_inits(s, m, x3, y3, z3, NULL);
+    /* S = 4 X Y^2, M = 3 X^2, X3 = M^2 - 2S, Y3 = M (S - X3) - 8 Y^4, Z3 = 2 Y Z */
+    mpz_mul(T1, a->y, a->y);
+    mpz_mod(T1, T1, p);
+    mpz_mul(s, a->x, T1);
+    mpz_mul_ui(s, s, 4);
+    mpz_mod(s, s, p);
+    mpz_mul(m, a->x, a->x);
+    mpz_mul_ui(m, m, 3);
+    mpz_mod(m, m, p);
+    mpz_mul(x3, m, m);
+    mpz_submul_ui(x3, s, 2);
+    mpz_mod(x3, x3, p);
+    mpz_sub(y3, s, x3);
+    mpz_mul(y3, y3, m);
+    mpz_mul(T2, T1, T1);
+    mpz_submul_ui(y3, T2, 8);
+    mpz_mod(y3, y3, p);
+    mpz_mul(z3, a->y, a->z);
+    mpz_mul_ui(z3, z3, 2);
+    mpz_mod(z3, z3, p);
+    mpz_swap(r->x, x3), mpz_swap(r->y, y3), mpz_swap(r->z, z3);
+    mpz_clears(s, m, x3, y3, z3, NULL);
+}
+
+/* r = a + (x, y) (affine, not infinity) */
+static void j_add_affine(jpt *r, const jpt *a, const mpz_t x, const mpz_t y, const mpz_t p)
+{
+    if (mpz_sgn(a->z) == 0) {
+        mpz_set(r->x, x), mpz_set(r->y, y), mpz_set_ui(r->z, 1);
+        return;
+    }
+    mpz_t z2, u2, s2, h, rr, x3, y3, z3;
+    mpz_inits(z2, u2, s2, h, rr, x3, y3, z3, NULL);
+    mpz_mul(z2, a->z, a->z);
+    mpz_mod(z2, z2, p);
+    mpz_mul(u2, x, z2);
+    mpz_mod(u2, u2, p);
+    mpz_mul(s2, y, z2);
+    mpz_mul(s2, s2, a->z);
+    mpz_mod(s2, s2, p);
+    mpz_sub(h, u2, a->x);
+    mpz_mod(h, h, p);
+    mpz_sub(rr, s2, a->y);
+    mpz_mod(rr, rr, p);
+    if (mpz_sgn(h) == 0) {
+        if (mpz_sgn(rr) == 0)
+            j_double(r, a, p);
+        else
+            mpz_set_ui(r->z, 0);
+        mpz_clears(z2, u2, s2, h, rr, x3, y3, z3, NULL);
+        return;
+    }
+    /* X3 = R^2 - H^3 - 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H */
+    mpz_mul(T1, h, h);
+    mpz_mod(T1, T1, p); /* H^2 */
+    mpz_mul(T2, T1, h);
+    mpz_mod(T2, T2, p); /* H^3 */
+    mpz_mul(T3, a->x, T1);
+    mpz_mod(T3, T3, p); /* X1 H^2 */
+    mpz_mul(x3, rr, rr);
+    mpz_sub(x3, x3, T2);
+    mpz_submul_ui(x3, T3, 2);
+    mpz_mod(x3, x3, p);
+    mpz_sub(y3, T3, x3);
+    mpz_mul(y3, y3, rr);
+    mpz_submul(y3, a->y, T2);
+    mpz_mod(y3, y3, p);
+    mpz_mul(z3, a->z, h);
+    mpz_mod(z3, z3, p);
+    mpz_swap(r->x, x3), mpz_swap(r->y, y3), mpz_swap(r->z, z3);
+    mpz_clears(z2, u2, s2, h, rr, x3, y3, z3, NULL);
+}
+
+/* r·(x, y) == O on BLS12-381 (double and add over the bits of r). */
+static bool in_g1_mpz(const mpz_t x, const mpz_t y)
+{
+    jpt acc;
+    j_init(&acc);
+    mpz_set_ui(acc.z, 0);
+    for (long i = (long)mpz_sizeinbase(R381, 2) - 1; i >= 0; i--) {
+        j_double(&acc, &acc, P381);
+        if (mpz_tstbit(R381, (mp_bitcnt_t)i)) j_add_affine(&acc, &acc, x, y, P381);
+    }
+    const bool inf = mpz_sgn(acc.z) == 0;
+    j_clear(&acc);
+    return inf;
+}
+
+static void import_be(mpz_t r, const uint8_t *b, size_t n)
+{
+    mpz_import(r, n, 1, 1, 0, 0, b);
+}
+
+static void export_be(uint8_t *out, size_t n, const mpz_t v)
+{
+    memset(out, 0, n);
+    size_t cnt = (mpz_sizeinbase(v, 256) + 0);
+    if (mpz_sgn(v) == 0) return;
+    FUZZ_CHECK(cnt <= n, "value of %zu bytes into %zu", cnt, n);
+    mpz_export(out + n - cnt, NULL, 1, 1, 0, 0, v);
+}
+
+/* y = sqrt(a) mod p (p = 3 mod 4), false when a is not a square */
+static bool sqrt_mod(mpz_t y, const mpz_t a, const mpz_t p)
+{
+    mpz_add_ui(T1, p, 1);
+    mpz_fdiv_q_2exp(T1, T1, 2);
+    mpz_powm(y, a, T1, p);
+    mpz_mul(T2, y, y);
+    mpz_sub(T2, T2, a);
+    return mpz_divisible_p(T2, p);
+}
+
+/* The status the documented checks give, with mpz; x, y set for a point (not infinity). */
+static mulred_g1_status expect_eip2537(const uint8_t in[128], unsigned flags, mpz_t x, mpz_t y,
+                                       bool *inf)
+{
+    *inf = false;
+    for (int i = 0; i < 16; i++)
+        if (in[i] || in[64 + i]) return MULRED_G1_EPADDING;
+    import_be(x, in + 16, 48);
+    import_be(y, in + 80, 48);
+    if (mpz_cmp(x, P381) >= 0 || mpz_cmp(y, P381) >= 0) return MULRED_G1_ERANGE;
+    if (!mpz_sgn(x) && !mpz_sgn(y)) return *inf = true, MULRED_G1_OK;
+    if (!on_curve(x, y, P381, 4)) return MULRED_G1_ECURVE;
+    if (!(flags & MULRED_G1_SKIP_SUBGROUP_CHECK) && !in_g1_mpz(x, y)) return MULRED_G1_ESUBGROUP;
+    return MULRED_G1_OK;
+}
+
+static mulred_g1_status expect_compressed(const uint8_t in[48], unsigned flags, mpz_t x, mpz_t y,
+                                          bool *inf)
+{
+    *inf = false;
+    if (!(in[0] & 0x80)) return MULRED_G1_EFLAGS;
+    if (in[0] & 0x40) {
+        bool rest = (in[0] & 0x3f) != 0;
+        for (int i = 1; i < 48; i++) rest |= in[i] != 0;
+        if (rest) return MULRED_G1_EINFINITY;
+        return *inf = true, MULRED_G1_OK;
+    }
+    uint8_t b[48];
+    memcpy(b, in, 48);
+    b[0] &= 0x1f;
+    import_be(x, b, 48);
+    if (mpz_cmp(x, P381) >= 0) return MULRED_G1_ERANGE;
+    mpz_t rhs;
+    mpz_init(rhs);
+    mpz_powm_ui(rhs, x, 3, P381);
+    mpz_add_ui(rhs, rhs, 4);
+    mpz_mod(rhs, rhs, P381);
+    const bool sq = sqrt_mod(y, rhs, P381);
+    mpz_clear(rhs);
+    if (!sq) return MULRED_G1_ECURVE;
+    /* the flag 0x20: y is the larger of y and p - y */
+    mpz_sub(T3, P381, y);
+    const bool larger = mpz_cmp(y, T3) > 0;
+    if (mpz_sgn(y) && larger != ((in[0] & 0x20) != 0)) mpz_set(y, T3);
+    if (!(flags & MULRED_G1_SKIP_SUBGROUP_CHECK) && !in_g1_mpz(x, y)) return MULRED_G1_ESUBGROUP;
+    return MULRED_G1_OK;
+}
+
+static mulred_g1_status expect_eip196(const uint8_t in[64], mpz_t x, mpz_t y, bool *inf)
+{
+    *inf = false;
+    import_be(x, in, 32);
+    import_be(y, in + 32, 32);
+    if (mpz_cmp(x, P254) >= 0 || mpz_cmp(y, P254) >= 0) return MULRED_G1_ERANGE;
+    if (!mpz_sgn(x) && !mpz_sgn(y)) return *inf = true, MULRED_G1_OK;
+    if (!on_curve(x, y, P254, 3)) return MULRED_G1_ECURVE;
+    return MULRED_G1_OK;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    init();
+    if (size < 1) return 0;
+    const unsigned kind = data[0] & 3, flags = (data[0] & 4) ? MULRED_G1_SKIP_SUBGROUP_CHECK : 0;
+    if (kind == 3) return 0;
+    const size_t len = kind == 0 ? 128 : kind == 1 ? 48 : 64;
+    uint8_t in[128] = {0};
+    memcpy(in, data + 1, size - 1 < len ? size - 1 : len);
+    mpz_t x, y;
+    mpz_inits(x, y, NULL);
+    if (data[0] & 8) {
+        /* x from the input (mod p), y = a square root of x^3 + b when one exists */
+        const mpz_t *p = kind == 2 ? &P254 : &P381;
+        const size_t cl = kind == 2 ? 32 : 48;
+        import_be(x, in, cl);
+        mpz_mod(x, x, *p);
+        mpz_powm_ui(y, x, 3, *p);
+        mpz_add_ui(y, y, kind == 2 ? 3 : 4);
+        mpz_mod(y, y, *p);
+        if (sqrt_mod(y, y, *p)) {
+            memset(in, 0, sizeof in);
+            if (kind == 0) {
+                export_be(in + 16, 48, x), export_be(in + 80, 48, y);
+            } else if (kind == 1) {
+                export_be(in, 48, x);
+                in[0] |= 0x80 | (size > 60 && (data[60] & 1) ? 0x20 : 0);
+            } else {
+                export_be(in, 32, x), export_be(in + 32, 32, y);
+            }
+        }
+    }
+    bool inf = false;
+    mulred_g1_status want, got;
+    uint8_t again[128];
+    if (kind == 2) {
+        mulred_g1_254_affine a;
+        want = expect_eip196(in, x, y, &inf);
+        got = mulred_g1_254_decode_eip196(&a, in, flags);
+        FUZZ_CHECK(got == want, "eip196: status %d, mpz says %d", (int)got, (int)want);
+        if (got == MULRED_G1_OK) {
+            FUZZ_CHECK(mulred_g1_254_affine_is_on_curve(&a), "eip196: accepted, not on the curve");
+            FUZZ_CHECK(mulred_g1_254_affine_is_infinity(&a) == inf, "eip196: infinity");
+            mulred_g1_254_encode_eip196(again, &a);
+            FUZZ_CHECK(memcmp(again, in, 64) == 0, "eip196: re-encoding differs");
+        } else {
+            FUZZ_CHECK(mulred_g1_254_affine_is_infinity(&a), "eip196: refused, not infinity");
+        }
+    } else {
+        mulred_g1_381_affine a;
+        if (kind == 0) {
+            want = expect_eip2537(in, flags, x, y, &inf);
+            got = mulred_g1_381_decode_eip2537(&a, in, flags);
+        } else {
+            want = expect_compressed(in, flags, x, y, &inf);
+            got = mulred_g1_381_decode_compressed(&a, in, flags);
+        }
+        FUZZ_CHECK(got == want, "%s: status %d (%s), mpz says %d", kind ? "compressed" : "eip2537",
+                   (int)got, mulred_g1_status_text(got), (int)want);
+        if (got == MULRED_G1_OK) {
+            FUZZ_CHECK(mulred_g1_381_affine_is_on_curve(&a), "accepted, not on the curve");
+            FUZZ_CHECK(mulred_g1_381_affine_is_infinity(&a) == inf, "infinity");
+            if (kind == 0)
+                mulred_g1_381_encode_eip2537(again, &a);
+            else
+                mulred_g1_381_encode_compressed(again, &a);
+            FUZZ_CHECK(memcmp(again, in, len) == 0, "re-encoding differs");
+            /* the coordinates, through the uncompressed encoding */
+            uint8_t full[128], want_full[128] = {0};
+            mulred_g1_381_encode_eip2537(full, &a);
+            if (!inf) export_be(want_full + 16, 48, x), export_be(want_full + 80, 48, y);
+            FUZZ_CHECK(memcmp(full, want_full, 128) == 0, "coordinates differ from mpz's");
+            const bool g1 = inf || in_g1_mpz(x, y);
+            FUZZ_CHECK(mulred_g1_381_affine_in_g1_var(&a) == g1, "in_g1_var says %d, mpz %d", !g1,
+                       g1);
+        } else {
+            FUZZ_CHECK(mulred_g1_381_affine_is_infinity(&a), "refused, not set to infinity");
+        }
+    }
+    mpz_clears(x, y, NULL);
+    return 0;
+}
