@@ -295,57 +295,108 @@ EMU mulred_emu_mask8 emu_mask_test_epi64_mask(mulred_emu_mask8 k, mulred_emu_m51
 #undef EMU_MAP
 #undef EMU
 
-/* The names the kernels use, redirected (after <immintrin.h>, whose own definitions stay). */
-#define __m512i                        mulred_emu_m512
-#define __mmask8                       mulred_emu_mask8
-#define _mm512_setzero_si512           emu_setzero
-#define _mm512_set1_epi64              emu_set1_epi64
-#define _mm512_set1_epi32              emu_set1_epi32
-#define _mm512_set_epi64               emu_set_epi64
-#define _mm512_loadu_si512             emu_loadu
-#define _mm512_load_si512              emu_loadu
-#define _mm512_storeu_si512            emu_storeu
-#define _mm512_store_si512             emu_storeu
-#define _mm512_maskz_loadu_epi64       emu_maskz_loadu_epi64
-#define _mm512_mask_storeu_epi64       emu_mask_storeu_epi64
-#define _mm512_add_epi64               emu_add_epi64
-#define _mm512_sub_epi64               emu_sub_epi64
-#define _mm512_add_epi32               emu_add_epi32
-#define _mm512_and_si512               emu_and
-#define _mm512_or_si512                emu_or
-#define _mm512_xor_si512               emu_xor
-#define _mm512_srli_epi64              emu_srli_epi64
-#define _mm512_slli_epi64              emu_slli_epi64
-#define _mm512_srai_epi64              emu_srai_epi64
-#define _mm512_srlv_epi64              emu_srlv_epi64
-#define _mm512_sllv_epi64              emu_sllv_epi64
-#define _mm512_rol_epi64               emu_rol_epi64
-#define _mm512_ror_epi64               emu_ror_epi64
-#define _mm512_rol_epi32               emu_rol_epi32
-#define _mm512_madd52lo_epu64          emu_madd52lo
-#define _mm512_madd52hi_epu64          emu_madd52hi
-#define _mm512_alignr_epi64            emu_alignr_epi64
-#define _mm512_permutex2var_epi64      emu_permutex2var_epi64
-#define _mm512_permutexvar_epi64       emu_permutexvar_epi64
-#define _mm512_shuffle_i64x2           emu_shuffle_x128
-#define _mm512_shuffle_i32x4           emu_shuffle_x128
-#define _mm512_unpacklo_epi64          emu_unpacklo_epi64
-#define _mm512_unpackhi_epi64          emu_unpackhi_epi64
-#define _mm512_unpacklo_epi32(a, b)    emu_unpack_epi32((a), (b), 0)
-#define _mm512_unpackhi_epi32(a, b)    emu_unpack_epi32((a), (b), 1)
-#define _mm512_extracti32x4_epi32      emu_extracti32x4
-#define _mm_extract_epi64              emu_extract_epi64
-#define _mm512_mask_blend_epi64        emu_mask_blend_epi64
-#define _mm512_maskz_mov_epi64         emu_maskz_mov_epi64
-#define _mm512_mask_sub_epi64          emu_mask_sub_epi64
-#define _mm512_mask_xor_epi64          emu_mask_xor_epi64
+/* The names the kernels use, redirected after <immintrin.h> (whose functions stay; clang defines
+ * some of them as macros, hence each #undef). */
+#undef __m512i
+#define __m512i mulred_emu_m512
+#undef __mmask8
+#define __mmask8 mulred_emu_mask8
+#undef _mm512_setzero_si512
+#define _mm512_setzero_si512 emu_setzero
+#undef _mm512_set1_epi64
+#define _mm512_set1_epi64 emu_set1_epi64
+#undef _mm512_set1_epi32
+#define _mm512_set1_epi32 emu_set1_epi32
+#undef _mm512_set_epi64
+#define _mm512_set_epi64 emu_set_epi64
+#undef _mm512_loadu_si512
+#define _mm512_loadu_si512 emu_loadu
+#undef _mm512_load_si512
+#define _mm512_load_si512 emu_loadu
+#undef _mm512_storeu_si512
+#define _mm512_storeu_si512 emu_storeu
+#undef _mm512_store_si512
+#define _mm512_store_si512 emu_storeu
+#undef _mm512_maskz_loadu_epi64
+#define _mm512_maskz_loadu_epi64 emu_maskz_loadu_epi64
+#undef _mm512_mask_storeu_epi64
+#define _mm512_mask_storeu_epi64 emu_mask_storeu_epi64
+#undef _mm512_add_epi64
+#define _mm512_add_epi64 emu_add_epi64
+#undef _mm512_sub_epi64
+#define _mm512_sub_epi64 emu_sub_epi64
+#undef _mm512_add_epi32
+#define _mm512_add_epi32 emu_add_epi32
+#undef _mm512_and_si512
+#define _mm512_and_si512 emu_and
+#undef _mm512_or_si512
+#define _mm512_or_si512 emu_or
+#undef _mm512_xor_si512
+#define _mm512_xor_si512 emu_xor
+#undef _mm512_srli_epi64
+#define _mm512_srli_epi64 emu_srli_epi64
+#undef _mm512_slli_epi64
+#define _mm512_slli_epi64 emu_slli_epi64
+#undef _mm512_srai_epi64
+#define _mm512_srai_epi64 emu_srai_epi64
+#undef _mm512_srlv_epi64
+#define _mm512_srlv_epi64 emu_srlv_epi64
+#undef _mm512_sllv_epi64
+#define _mm512_sllv_epi64 emu_sllv_epi64
+#undef _mm512_rol_epi64
+#define _mm512_rol_epi64 emu_rol_epi64
+#undef _mm512_ror_epi64
+#define _mm512_ror_epi64 emu_ror_epi64
+#undef _mm512_rol_epi32
+#define _mm512_rol_epi32 emu_rol_epi32
+#undef _mm512_madd52lo_epu64
+#define _mm512_madd52lo_epu64 emu_madd52lo
+#undef _mm512_madd52hi_epu64
+#define _mm512_madd52hi_epu64 emu_madd52hi
+#undef _mm512_alignr_epi64
+#define _mm512_alignr_epi64 emu_alignr_epi64
+#undef _mm512_permutex2var_epi64
+#define _mm512_permutex2var_epi64 emu_permutex2var_epi64
+#undef _mm512_permutexvar_epi64
+#define _mm512_permutexvar_epi64 emu_permutexvar_epi64
+#undef _mm512_shuffle_i64x2
+#define _mm512_shuffle_i64x2 emu_shuffle_x128
+#undef _mm512_shuffle_i32x4
+#define _mm512_shuffle_i32x4 emu_shuffle_x128
+#undef _mm512_unpacklo_epi64
+#define _mm512_unpacklo_epi64 emu_unpacklo_epi64
+#undef _mm512_unpackhi_epi64
+#define _mm512_unpackhi_epi64 emu_unpackhi_epi64
+#undef _mm512_unpacklo_epi32
+#define _mm512_unpacklo_epi32(a, b) emu_unpack_epi32((a), (b), 0)
+#undef _mm512_unpackhi_epi32
+#define _mm512_unpackhi_epi32(a, b) emu_unpack_epi32((a), (b), 1)
+#undef _mm512_extracti32x4_epi32
+#define _mm512_extracti32x4_epi32 emu_extracti32x4
+#undef _mm_extract_epi64
+#define _mm_extract_epi64 emu_extract_epi64
+#undef _mm512_mask_blend_epi64
+#define _mm512_mask_blend_epi64 emu_mask_blend_epi64
+#undef _mm512_maskz_mov_epi64
+#define _mm512_maskz_mov_epi64 emu_maskz_mov_epi64
+#undef _mm512_mask_sub_epi64
+#define _mm512_mask_sub_epi64 emu_mask_sub_epi64
+#undef _mm512_mask_xor_epi64
+#define _mm512_mask_xor_epi64 emu_mask_xor_epi64
+#undef _mm512_mask_ternarylogic_epi64
 #define _mm512_mask_ternarylogic_epi64 emu_mask_ternarylogic_epi64
-#define _mm512_cmpeq_epi64_mask        emu_cmpeq_epi64_mask
-#define _mm512_cmplt_epi64_mask        emu_cmplt_epi64_mask
-#define _mm512_cmplt_epu64_mask        emu_cmplt_epu64_mask
-#define _mm512_cmpgt_epu64_mask        emu_cmpgt_epu64_mask
-#define _mm512_test_epi64_mask         emu_test_epi64_mask
-#define _mm512_mask_test_epi64_mask    emu_mask_test_epi64_mask
+#undef _mm512_cmpeq_epi64_mask
+#define _mm512_cmpeq_epi64_mask emu_cmpeq_epi64_mask
+#undef _mm512_cmplt_epi64_mask
+#define _mm512_cmplt_epi64_mask emu_cmplt_epi64_mask
+#undef _mm512_cmplt_epu64_mask
+#define _mm512_cmplt_epu64_mask emu_cmplt_epu64_mask
+#undef _mm512_cmpgt_epu64_mask
+#define _mm512_cmpgt_epu64_mask emu_cmpgt_epu64_mask
+#undef _mm512_test_epi64_mask
+#define _mm512_test_epi64_mask emu_test_epi64_mask
+#undef _mm512_mask_test_epi64_mask
+#define _mm512_mask_test_epi64_mask emu_mask_test_epi64_mask
 
 #endif /* MULRED_AVX512_EMULATE */
 #endif
