@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mulred/msm.h"
+
 /* Median over `samples` batches of the thread CPU time per call of fn(arg) (each batch runs
  * `reps` calls), in nanoseconds. */
 double bench_median_ns(void (*fn)(void *arg), void *arg, int reps, int samples);
@@ -53,5 +55,16 @@ typedef struct {
     double fp_mul_x8_ns, fp_sqr_x8_ns, fp_add_x8_ns;
 } bench_x8_rows;
 int bench_field_x8_rows(int curve, bench_x8_rows *rows);
+
+/* Two one-thread MSMs side by side, one per thread of a team of 2 (bench_msm_threads.c): serial
+ * (a curve's mulred_G_msm_serial_var) on the same points and scalars, result r[i] and scratch
+ * scratch[i] (mulred_G_msm_scratch_size bytes each) for thread i. Returns the wall seconds of
+ * the pair: with one MSM's wall time alone, the 2-thread throughput this machine gives the
+ * workload, the ceiling of a 2-thread speedup. */
+typedef void (*bench_msm_serial_fn)(void *r, const mulred_msm_plan *plan, const void *points,
+                                    const mulred_scalar256 *scalars, size_t n, void *scratch);
+double bench_msm_side_by_side(bench_msm_serial_fn serial, void *r[2], const mulred_msm_plan *plan,
+                              const void *points, const mulred_scalar256 *scalars, size_t n,
+                              void *scratch[2]);
 
 #endif

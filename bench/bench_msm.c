@@ -3,7 +3,9 @@
  * Rows for n = 2^min … 2^max on both curves: the plan (c, windows, GLV, bucket form), one thread
  * (median wall and thread-CPU ms, ns per point), two threads (median wall) and the speedup as
  * the median of per-round ratios (1- and 2-thread runs alternate, so load changes hit both),
- * the process's peak RSS after the row. Then, from one run with the variants interleaved at
+ * the ceiling of that speedup on this machine (two one-thread MSMs side by side against one
+ * alone, bench_msm_threads.c: on a shared VM two vCPUs may give far less than twice one), the
+ * process's peak RSS after the row. Then, from one run with the variants interleaved at
  * 2^16 (thread CPU time, serial), what each technique is worth: collision-queue depth, the
  * 8-lane kernels, GLV, and (KZG) the precomputed tables, as ratios to the default plan. Then
  * the KZG commitment: building the table, loading it from its cache, one commitment.
@@ -191,6 +193,7 @@ typedef struct {
     int curve, log2n;
     mulred_msm_plan plan;
     double wall1, cpu1, wall2, speedup, speedup_p10, speedup_p90;
+    double ceiling; /* 2 x one MSM alone / two side by side: what 2 threads can give here */
     long rss_kb;
 } bm_row;
 
@@ -221,7 +224,12 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
         }
     }
     double *w1 = malloc((size_t)reps * sizeof *w1), *c1 = malloc((size_t)reps * sizeof *c1),
-           *w2 = malloc((size_t)reps * sizeof *w2), *q = malloc((size_t)reps * sizeof *q);
+           *w2 = malloc((size_t)reps * sizeof *w2), *q = malloc((size_t)reps * sizeof *q),
+           *cl = malloc((size_t)reps * sizeof *cl);
+    bm_jac rp[2];
+    void *rpp[2] = {&rp[0], &rp[1]};
+    void *sc[2] = {malloc(C->scratch_size(&row->plan, n)), malloc(C->scratch_size(&row->plan, n))};
+    if (!w1 || !c1 || !w2 || !q || !cl || !sc[0] || !sc[1]) return MULRED_ERUNTIME;
     for (int k = 0; k < reps; k++) {
         double a = mulred_wtime(), ca = bm_cpu();
         C->msm(&r1, pts, s, n, NULL, 1, &err);
@@ -230,7 +238,14 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
         C->msm(&r2, pts, s, n, NULL, 2, &err);
         w2[k] = mulred_wtime() - a;
         q[k] = w1[k] / w2[k];
+        cl[k] = 2 * w1[k] / bench_msm_side_by_side(C->serial, rpp, &row->plan, pts, s, n, sc);
     }
+    if (!C->same(&rp[0], &r1) || !C->same(&rp[1], &r1)) {
+        fprintf(stderr, "mulred bench msm: %s 2^%d: side-by-side runs disagree\n", C->name, lg);
+        return MULRED_ERUNTIME;
+    }
+    row->ceiling = median_of(cl, reps);
+    free(cl), free(sc[0]), free(sc[1]);
     row->curve = ci, row->log2n = lg;
     row->wall1 = median_of(w1, reps), row->cpu1 = median_of(c1, reps);
     row->wall2 = median_of(w2, reps);
@@ -510,7 +525,8 @@ static void usage(void)
         "Usage: mulred bench msm [--min LOG2] [--max LOG2] [--reps R] [--worth LOG2]\n"
         "                        [--setup FILE] [--anchors CMD] [--model] [--quick] [--json]\n\n"
         "MSM timings for n = 2^min..2^max (default 10..18) on BLS12-381 and BN254 G1: the\n"
-        "plan, 1 and 2 threads, peak RSS; what the collision queue, the 8-lane kernels,\n"
+        "plan, 1 and 2 threads and the 2-thread ceiling here (two 1-thread MSMs side by\n"
+        "side), peak RSS; what the collision queue, the 8-lane kernels,\n"
         "GLV and the batch-affine buckets are worth at 2^worth (default 16; ratios from one\n"
         "run); the KZG commitment (EIP-4844) with and without its fixed-base tables, from\n"
         "the trusted setup (--setup, default tests/vectors/kzg/trusted_setup.txt).\n\n"
@@ -670,6 +686,7 @@ int mulred_bench_msm(int argc, char **argv)
                 mulred_jw_double(&w, "speedup_2_threads", r->speedup);
                 mulred_jw_double(&w, "speedup_p10", r->speedup_p10);
                 mulred_jw_double(&w, "speedup_p90", r->speedup_p90);
+                mulred_jw_double(&w, "speedup_ceiling_2_threads", r->ceiling);
                 mulred_jw_int(&w, "peak_rss_kb", r->rss_kb);
                 mulred_jw_object_end(&w);
             }
@@ -719,21 +736,21 @@ int mulred_bench_msm(int argc, char **argv)
     cli_out("MSM on G1 (cpu family %d: %s; field kernel %s; load %.2f at start, %.2f at end)\n\n",
             cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0, load1);
     cli_out("| curve     | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms | ns/point | "
-            "2 threads ms | speedup (p10-p90)  | peak RSS MB |\n"
+            "2 threads ms | speedup (p10-p90)  | ceiling | peak RSS MB |\n"
             "|-----------|--------|----|----|-----|---------|-------------|--------|----------|"
-            "--------------|--------------------|-------------|\n");
+            "--------------|--------------------|---------|-------------|\n");
     for (int ci = 0; ci < 2; ci++)
         for (int i = 0; i < nrows; i++) {
             const bm_row *r = &rows[ci][i];
             cli_out("| %-9s | %6d | %2u | %2u | %3s | %-7s | %11.2f | %6.2f | %8.0f | %12.2f | "
-                    "%4.2f (%4.2f-%4.2f) | %11.1f |\n",
+                    "%4.2f (%4.2f-%4.2f) | %7.2f | %11.1f |\n",
                     curves[ci].name, r->log2n, r->plan.window_bits, r->plan.windows,
                     r->plan.glv ? "yes" : "no",
                     r->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE
                         ? (r->plan.lanes == MULRED_MSM_LANES_X8 ? "aff x8" : "affine")
                         : "xyzz",
                     r->wall1 * 1e3, r->cpu1 * 1e3, r->cpu1 * 1e9 / (double)((size_t)1 << r->log2n),
-                    r->wall2 * 1e3, r->speedup, r->speedup_p10, r->speedup_p90,
+                    r->wall2 * 1e3, r->speedup, r->speedup_p10, r->speedup_p90, r->ceiling,
                     (double)r->rss_kb / 1024);
         }
     cli_out("\nWhat each technique is worth at 2^%d (one thread, thread CPU time, %d interleaved "
