@@ -64,7 +64,7 @@ static void muhash_usage(void)
         "                      others may write it) and resume from it: a rerun, with any\n"
         "                      rank or thread count, loads the finished units. Element\n"
         "                      files, snapshots and synthetic sets (not streams); --json\n"
-        "                      adds resumed_units and computed_units\n"
+        "                      adds resumed_units, computed_units and checkpoint_seconds\n"
         "  --checkpoint-unit N work units per checkpoint unit (default 512 for element\n"
         "                      files: 128 MiB; 256 index chunks for snapshots: 32 MiB;\n"
         "                      1024 for synthetic sets: 2^20 elements; each about 0.6 s or\n"
@@ -323,6 +323,7 @@ typedef struct {
     double phases[NPHASES][3]; /* min, avg, max over ranks */
     snapshot_info snap;
     uint64_t resumed_units, computed_units; /* with --checkpoint, over all ranks */
+    double checkpoint_seconds;              /* the slowest rank's time inside the store */
 } muhash_result;
 
 /* ---- checkpoints ----
@@ -353,6 +354,7 @@ typedef struct {
 
 typedef struct {
     uint64_t resumed, computed;
+    double seconds; /* wall time inside the store: opening it (loads) and saving */
 } ckpt_counts;
 
 /* The inputs of a checkpointed job, opened on every rank. */
@@ -528,7 +530,9 @@ static int ckpt_reduce(const muhash_opts *o, int rank, int nranks, int team,
         if (!job) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
     if (rc == MULRED_OK && job) rc = ckpt_describe(job, o, &in, units, nunits, err);
+    double ts = mulred_wtime();
     if (rc == MULRED_OK && job) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
+    cc->seconds += mulred_wtime() - ts;
 
     mulred_unit_range share = mulred_plan_units(nunits, rank, nranks);
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
@@ -570,7 +574,9 @@ static int ckpt_reduce(const muhash_opts *o, int rank, int nranks, int team,
         rc = mulred_muhash_reduce_ex(&out, o->flavor, &src, 1, &ropts, &st, err);
         if (rc) break;
         part.flavor = out.flavor, part.num = out.num, part.den = out.den;
+        ts = mulred_wtime();
         rc = mulred_ckpt_save(ck, u, &part, st.inserted + st.removed, err);
+        cc->seconds += mulred_wtime() - ts;
         if (rc) break;
         mulred_muhash_combine(state, &part);
         stats->inserted += st.inserted, stats->removed += st.removed;
@@ -608,7 +614,7 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     mulred_muhash_state state;
     memset(&state, 0, sizeof state); /* its padding crosses MPI too */
     mulred_muhash_stats stats;
-    ckpt_counts cc = {0, 0};
+    ckpt_counts cc = {0, 0, 0};
     if (o->checkpoint) {
         ckpt_reduce(o, rank, nranks, team, &state, &stats, &cc, snap, err);
     } else {
@@ -665,6 +671,9 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     if (rc == MULRED_OK) rc = mulred_dist_sum_u64(&res->removed, stats.removed, err);
     if (rc == MULRED_OK) rc = mulred_dist_sum_u64(&res->resumed_units, cc.resumed, err);
     if (rc == MULRED_OK) rc = mulred_dist_sum_u64(&res->computed_units, cc.computed, err);
+    double ck[3] = {0, 0, 0};
+    if (rc == MULRED_OK) rc = mulred_dist_minavgmax(cc.seconds, ck, err);
+    res->checkpoint_seconds = ck[2];
     if (rc == MULRED_OK) rc = mulred_dist_node_count(&res->nodes, err);
     res->ranks = nranks;
     res->threads = stats.threads;
@@ -702,6 +711,7 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     if (o->checkpoint) {
         mulred_jw_uint(w, "resumed_units", res->resumed_units);
         mulred_jw_uint(w, "computed_units", res->computed_units);
+        mulred_jw_double(w, "checkpoint_seconds", res->checkpoint_seconds);
     }
     mulred_jw_int(w, "ranks", res->ranks);
     mulred_jw_int(w, "threads", res->threads);
