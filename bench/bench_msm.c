@@ -313,7 +313,9 @@ static int kzg_points(mulred_g1_381_affine *pts, const char *setup)
     char *text = NULL;
     size_t len = 0;
     mulred_error err;
-    if (mulred_read_file(setup, &text, &len, &err)) return -1;
+    if (mulred_read_file(setup, &text, &len, MULRED_KZG_SETUP_MAX_BYTES, "a KZG trusted setup",
+                         &err))
+        return -1;
     const char *p = text;
     for (int l = 0; l < 2 && p; l++) p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
     for (unsigned j = 0; j < MULRED_KZG_FIELD_ELEMENTS && p; j++) {

@@ -1795,8 +1795,8 @@ static void test_kzg_setup(void)
     char *text = NULL;
     size_t len = 0;
     mulred_error err;
-    CU_ASSERT_FATAL(
-        mulred_read_file(test_vector_path("kzg/trusted_setup.txt"), &text, &len, &err) == 0);
+    CU_ASSERT_FATAL(mulred_read_file(test_vector_path("kzg/trusted_setup.txt"), &text, &len,
+                                     SIZE_MAX, NULL, &err) == 0);
     char *save = NULL, *line = strtok_r(text, "\n", &save);
     CU_ASSERT_FATAL(line && strtoul(line, NULL, 10) == 4096);
     line = strtok_r(NULL, "\n", &save);

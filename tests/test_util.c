@@ -1,10 +1,11 @@
 #define _GNU_SOURCE
-/* util layer: hex, little-endian, median, the checked assertion. */
+/* util layer: hex, little-endian, median, the checked assertion, reading a file with a bound. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "util/util.h"
@@ -94,8 +95,39 @@ static void test_checks(void)
     free(err);
 }
 
+/* mulred_read_file's bound: a file of exactly max bytes is read; one byte more is bad input
+ * naming the file and the offset of that byte; an endless file ends at the bound. */
+static void test_read_bound(void)
+{
+    char path[] = "/tmp/mulred-test-util-XXXXXX";
+    const int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    char bytes[100];
+    memset(bytes, 'a', sizeof bytes);
+    CU_ASSERT_FATAL(write(fd, bytes, sizeof bytes) == (ssize_t)sizeof bytes);
+    close(fd);
+    char *data = NULL;
+    size_t len = 0;
+    mulred_error err;
+    CU_ASSERT_EQUAL(mulred_read_file(path, &data, &len, 100, "a test file", &err), MULRED_OK);
+    CU_ASSERT_EQUAL(len, 100);
+    CU_ASSERT(data && data[100] == '\0' && data[0] == 'a' && data[99] == 'a');
+    free(data);
+    data = NULL;
+    CU_ASSERT_EQUAL(mulred_read_file(path, &data, &len, 99, "a test file", &err), MULRED_EINPUT);
+    CU_ASSERT_PTR_NULL(data);
+    char want[600];
+    snprintf(want, sizeof want, "%s: byte 99: longer than 99 bytes, not a test file", path);
+    CU_ASSERT_STRING_EQUAL(err.message, want);
+    unlink(path);
+    CU_ASSERT_EQUAL(mulred_read_file("/dev/zero", &data, &len, 1 << 20, "a blob", &err),
+                    MULRED_EINPUT);
+    CU_ASSERT_STRING_EQUAL(err.message,
+                           "/dev/zero: byte 1048576: longer than 1048576 bytes, not a blob");
+}
+
 void test_register(void)
 {
     TEST_SUITE("util", {"hex", test_hex}, {"little-endian", test_le}, {"median", test_median},
-               {"checked assertions", test_checks});
+               {"checked assertions", test_checks}, {"read a file with a bound", test_read_bound});
 }

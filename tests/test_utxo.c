@@ -49,7 +49,7 @@ static uint8_t *read_bytes(const char *path, size_t *len)
 {
     char *data = NULL;
     mulred_error err;
-    CU_ASSERT_EQUAL_FATAL(mulred_read_file(path, &data, len, &err), MULRED_OK);
+    CU_ASSERT_EQUAL_FATAL(mulred_read_file(path, &data, len, SIZE_MAX, NULL, &err), MULRED_OK);
     return (uint8_t *)data;
 }
 

@@ -41,6 +41,11 @@ extern "C" {
 #define MULRED_KZG_FIELD_ELEMENTS   4096
 #define MULRED_KZG_BLOB_BYTES       (32 * MULRED_KZG_FIELD_ELEMENTS)
 #define MULRED_KZG_COMMITMENT_BYTES 48
+/* Bounds on the text files: a longer file is refused (MULRED_EINPUT) as soon as the bound is
+ * passed, not read whole. A blob is 262144 hex digits (0x and whitespace allowed); the
+ * mainnet setup is about 0.8 MB. */
+#define MULRED_KZG_BLOB_MAX_BYTES  ((size_t)4 << 20)
+#define MULRED_KZG_SETUP_MAX_BYTES ((size_t)64 << 20)
 
 typedef struct mulred_kzg_setup mulred_kzg_setup;
 

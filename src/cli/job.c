@@ -273,7 +273,7 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
 
     char *text = NULL;
     size_t len = 0;
-    if (mulred_read_file(path, &text, &len, err)) {
+    if (mulred_read_file(path, &text, &len, MULRED_JOB_MAX_BYTES, "a job file", err)) {
         if (err->status != MULRED_ERUNTIME) err->status = MULRED_EINPUT; /* unreadable job */
         return err->status;
     }

@@ -8,6 +8,9 @@
 #ifndef MULRED_CLI_JOB_H
 #define MULRED_CLI_JOB_H
 
+/* A job file longer than this is refused (exit 2) without being read whole. */
+#define MULRED_JOB_MAX_BYTES ((size_t)16 << 20)
+
 #include <stdbool.h>
 #include <stdio.h>
 

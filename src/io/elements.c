@@ -25,7 +25,7 @@ enum { DEFAULT_CHUNK = 1 << 18 };
 
 struct mulred_element_file {
     char *path;
-    int fd;          /* -1 when the contents are in memory (standard input) */
+    int fd; /* -1 when the contents are in memory (standard input) */
     char *memory;
     uint64_t size;
     size_t chunk;
@@ -53,8 +53,8 @@ static int ef_read(const mulred_element_file *f, char *buf, uint64_t off, size_t
         ssize_t r = pread(f->fd, buf + n, len - n, (off_t)(off + n));
         if (r < 0 && errno == EINTR) continue;
         if (r < 0)
-            return mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte %llu: %s",
-                                    f->path, (unsigned long long)(off + n), strerror(errno));
+            return mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte %llu: %s", f->path,
+                                    (unsigned long long)(off + n), strerror(errno));
         if (r == 0) break;
         n += (size_t)r;
     }
@@ -184,7 +184,7 @@ int mulred_element_file_open(mulred_element_file **out, const char *path, bool r
     if (stream) {
         if (read_stream) {
             size_t len;
-            if (mulred_read_file(path, &f->memory, &len, err)) {
+            if (mulred_read_file(path, &f->memory, &len, SIZE_MAX, NULL, err)) {
                 mulred_element_file_close(f);
                 return err->status;
             }

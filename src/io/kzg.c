@@ -296,7 +296,8 @@ int mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path, const 
     double t0;
     char *text = NULL;
     size_t len = 0;
-    int st = mulred_read_file(setup_path, &text, &len, err);
+    int st = mulred_read_file(setup_path, &text, &len, MULRED_KZG_SETUP_MAX_BYTES,
+                              "a KZG trusted setup", err);
     if (st != MULRED_OK) return st;
     uint8_t setup_digest[32];
     sha256(setup_digest, text, len);
@@ -410,7 +411,7 @@ int mulred_kzg_blob_read(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *path, 
 {
     char *text = NULL;
     size_t len = 0;
-    int st = mulred_read_file(path, &text, &len, err);
+    int st = mulred_read_file(path, &text, &len, MULRED_KZG_BLOB_MAX_BYTES, "a blob", err);
     if (st != MULRED_OK) return st;
     st = mulred_kzg_blob_parse(blob, text, len, path, err);
     free(text);

@@ -161,7 +161,8 @@ int mulred_cpu_count(void)
  * writer attached at that moment: a non-blocking read then returns data or EAGAIN, and end of
  * file only when no writer is attached. Anonymous pipes (shell pipelines, <(...) process
  * substitution: they had a writer from the start) are read to their end as before. */
-int mulred_read_file(const char *path, char **data, size_t *len, mulred_error *err)
+int mulred_read_file(const char *path, char **data, size_t *len, size_t max, const char *what,
+                     mulred_error *err)
 {
     const bool is_stdin = strcmp(path, "-") == 0;
     size_t cap = 1 << 16, n = 0;
@@ -219,6 +220,11 @@ int mulred_read_file(const char *path, char **data, size_t *len, mulred_error *e
         }
         if (r == 0) break;
         n += (size_t)r;
+        if (n > max) {
+            st = mulred_error_set(err, MULRED_EINPUT, "%s: byte %zu: longer than %zu bytes, not %s",
+                                  path, max, max, what ? what : "an input of this kind");
+            goto out;
+        }
     }
 out:
     if (!is_stdin) close(fd);

@@ -22,7 +22,8 @@ static inline uint64_t mulred_load_le64(const uint8_t *p)
 }
 static inline void mulred_store_le32(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16),
+    p[3] = (uint8_t)(v >> 24);
 }
 static inline void mulred_store_le64(uint8_t *p, uint64_t v)
 {
@@ -46,8 +47,8 @@ void mulred_hex_encode_reversed(char *out, const uint8_t *in, size_t len);
 void mulred_bytes_reverse(uint8_t *buf, size_t len);
 
 /* ---- time ---- */
-double mulred_wtime(void);         /* monotonic wall clock, seconds */
-double mulred_thread_cputime(void); /* this thread's CPU time, seconds */
+double mulred_wtime(void);                           /* monotonic wall clock, seconds */
+double mulred_thread_cputime(void);                  /* this thread's CPU time, seconds */
 int mulred_cmp_double(const void *a, const void *b); /* for qsort */
 double mulred_median(double *v, size_t n);           /* sorts v */
 
@@ -70,8 +71,11 @@ int mulred_cpu_count(void);
 /* ---- files ---- */
 /* Reads a whole file ("-" is standard input) into a NUL-terminated malloc'd buffer. Never waits
  * for a writer: a named FIFO with no writer attached is MULRED_EINPUT ("a FIFO with no writer").
- * Open and read failures are MULRED_EINPUT naming the file (and the byte offset of a failed
- * read); out of memory is MULRED_ERUNTIME. */
-int mulred_read_file(const char *path, char **data, size_t *len, mulred_error *err);
+ * More than max bytes (SIZE_MAX: no bound) is MULRED_EINPUT naming the file and what it should
+ * be (`what`, e.g. "a job file"), read no further: /dev/zero or a wrong file given as a small
+ * input ends at once instead of filling memory. Open and read failures are MULRED_EINPUT
+ * naming the file (and the byte offset of a failed read); out of memory is MULRED_ERUNTIME. */
+int mulred_read_file(const char *path, char **data, size_t *len, size_t max, const char *what,
+                     mulred_error *err);
 
 #endif
