@@ -58,7 +58,18 @@ run_case() { # READER DIR NAME INPUT COMMAND STATUS EXPECT
                 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 ${MPIEXEC_FLAGS:---oversubscribe})
         [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root) ;;
     stdin) words=("${words[@]:1}"); stdin=$f ;;
-    nobody) words=("${words[@]:1}"); unreadable "$f" ;;
+    nobody) words=("${words[@]:1}"); unreadable "$f"
+        # the other files the command names (a good setup beside a bad blob, say) must stay
+        # readable to the user the command runs as: copies beside the input, mode 0644
+        local i
+        for i in "${!words[@]}"; do
+            if [ "${words[$i]}" != "{f}" ] && [ -f "${words[$i]}" ] && [ -n "$NB" ] &&
+               [ "$(id -u)" = 0 ]; then
+                cp "${words[$i]}" "$NB/arg$i-$(basename "${words[$i]}")"
+                chmod 644 "$NB/arg$i-$(basename "${words[$i]}")"
+                words[$i]=$NB/arg$i-$(basename "${words[$i]}")
+            fi
+        done ;;
     esac
     words=("${words[@]//\{f\}/$f}")
     expect=${expect//\{f\}/$f}
