@@ -87,3 +87,19 @@ mpi_rank_pid() {
 units_in() {
     if [ -d "$1" ]; then find "$1" -maxdepth 1 -name 'unit-*.ckpt' | wc -l; else echo 0; fi
 }
+
+# kill_and_wait PID JOB SAVED: SIGKILL process PID (a rank of the background launcher JOB,
+# SAVED unit files on disk) and wait for JOB: it must end with a non-zero status, not by its
+# timeout (124), and within 60 s of the kill.
+kill_and_wait() {
+    local t0 status=0 elapsed
+    kill -KILL "$1"
+    t0=$(date +%s)
+    wait "$2" || status=$?
+    elapsed=$(( $(date +%s) - t0 ))
+    echo "killed rank 1 (pid $1) with $3 unit files saved; the job ended with status $status" \
+        "after $elapsed s"
+    [ "$status" -ne 0 ] && pass || fail "the job whose rank was killed exited 0"
+    [ "$status" -ne 124 ] && pass || fail "the job whose rank was killed hung until the timeout"
+    [ "$elapsed" -le 60 ] && pass || fail "the job took $elapsed s to end after the kill"
+}

@@ -133,16 +133,7 @@ saved_before=$(units_in "$ck")
 if [ -z "$victim" ]; then
     fail "rank 1 of the checkpointed run not found (did the run end before 3 units were saved?)"
 else
-    kill -KILL "$victim"
-    t0=$(date +%s)
-    status=0
-    wait "$job" || status=$?
-    elapsed=$(( $(date +%s) - t0 ))
-    echo "killed rank 1 (pid $victim) with $saved_before unit files saved; the job ended with" \
-        "status $status after $elapsed s"
-    [ "$status" -ne 0 ] && pass || fail "the job whose rank was killed exited 0"
-    [ "$status" -ne 124 ] && pass || fail "the job whose rank was killed hung until the timeout"
-    [ "$elapsed" -le 60 ] && pass || fail "the job took $elapsed s to end after the kill"
+    kill_and_wait "$victim" "$job" "$saved_before"
     expect_equal "$(digest < "$TEST_TMP/kill.out")" "" "no digest from the killed job"
     saved=$(units_in "$ck")
     [ "$saved" -ge 3 ] && [ "$saved" -lt "$big_units" ] && pass ||
