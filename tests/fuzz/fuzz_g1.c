@@ -3,8 +3,8 @@
  * status (the first failing check in the documented order: flags, infinity, padding, range,
  * curve, subgroup), and for an accepted point its coordinates (through the canonical
  * encoding: re-encoding an accepted input gives the same bytes), is_on_curve, and in_g1_var
- * against r·P = O computed with mpz. With MULRED_G1_SKIP_SUBGROUP_CHECK the decoders accept
- * points outside G1.
+ * against r·P = O computed with the tests' mpz reference (tests/curve_ref.c). With
+ * MULRED_G1_SKIP_SUBGROUP_CHECK the decoders accept points outside G1.
  *
  * Input: a selector byte (bits 0-1: 0 EIP-2537, 1 compressed, 2 EIP-196; bit 2: skip the
  * subgroup check; bit 3: build the encoding from a curve point: the bytes are then x, and
@@ -14,143 +14,42 @@
 
 #include <gmp.h>
 
+#include "curve_ref.h"
 #include "mulred/curve.h"
 
-static mpz_t P381, P254, R381, T1, T2, T3;
-
-static const char *P381_HEX = "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eab"
-                              "fffeb153ffffb9feffffffffaaab";
-static const char *R381_HEX = "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
-static const char *P254_HEX = "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47";
+static mpz_t T1, T2, T3;
+static const ref_curve *C381, *C254; /* the tests' mpz reference of G1 (tests/curve_ref.c) */
 
 static void init(void)
 {
     static int done;
     if (done) return;
     done = 1;
-    mpz_inits(P381, P254, R381, T1, T2, T3, NULL);
-    mpz_set_str(P381, P381_HEX, 16);
-    mpz_set_str(R381, R381_HEX, 16);
-    mpz_set_str(P254, P254_HEX, 16);
+    mpz_inits(T1, T2, T3, NULL);
+    C381 = ref_curve_get(0);
+    C254 = ref_curve_get(1);
 }
 
-/* y^2 == x^3 + b (mod p) */
-static bool on_curve(const mpz_t x, const mpz_t y, const mpz_t p, unsigned b)
+/* (x, y) lies on curve c: y^2 == x^3 + b (mod p), coordinates below p checked by the caller */
+static bool on_curve(const ref_curve *c, const mpz_t x, const mpz_t y)
 {
-    mpz_mul(T1, y, y);
-    mpz_powm_ui(T2, x, 3, p);
-    mpz_add_ui(T2, T2, b);
-    mpz_sub(T1, T1, T2);
-    return mpz_divisible_p(T1, p);
+    ref_point a;
+    ref_point_init(&a);
+    mpz_set(a.x, x), mpz_set(a.y, y), a.inf = 0;
+    const bool ok = ref_on_curve(c, &a);
+    ref_point_clear(&a);
+    return ok;
 }
 
-/* Jacobian point over Fp of BLS12-381 (a = 0); Z = 0 is infinity. */
-typedef struct {
-    mpz_t x, y, z;
-} jpt;
-
-static void j_init(jpt *a)
-{
-    mpz_inits(a->x, a->y, a->z, NULL);
-}
-static void j_clear(jpt *a)
-{
-    mpz_clears(a->x, a->y, a->z, NULL);
-}
-
-static void j_double(jpt *r, const jpt *a, const mpz_t p)
-{
-    if (mpz_sgn(a->z) == 0 || mpz_sgn(a->y) == 0) {
-        mpz_set_ui(r->z, 0);
-        return;
-    }
-    mpz_t s, m, x3, y3, z3;
-    mpz_inits(s, m, x3, y3, z3, NULL);
-    /* S = 4 X Y^2, M = 3 X^2, X3 = M^2 - 2S, Y3 = M (S - X3) - 8 Y^4, Z3 = 2 Y Z */
-    mpz_mul(T1, a->y, a->y);
-    mpz_mod(T1, T1, p);
-    mpz_mul(s, a->x, T1);
-    mpz_mul_ui(s, s, 4);
-    mpz_mod(s, s, p);
-    mpz_mul(m, a->x, a->x);
-    mpz_mul_ui(m, m, 3);
-    mpz_mod(m, m, p);
-    mpz_mul(x3, m, m);
-    mpz_submul_ui(x3, s, 2);
-    mpz_mod(x3, x3, p);
-    mpz_sub(y3, s, x3);
-    mpz_mul(y3, y3, m);
-    mpz_mul(T2, T1, T1);
-    mpz_submul_ui(y3, T2, 8);
-    mpz_mod(y3, y3, p);
-    mpz_mul(z3, a->y, a->z);
-    mpz_mul_ui(z3, z3, 2);
-    mpz_mod(z3, z3, p);
-    mpz_swap(r->x, x3), mpz_swap(r->y, y3), mpz_swap(r->z, z3);
-    mpz_clears(s, m, x3, y3, z3, NULL);
-}
-
-/* r = a + (x, y) (affine, not infinity) */
-static void j_add_affine(jpt *r, const jpt *a, const mpz_t x, const mpz_t y, const mpz_t p)
-{
-    if (mpz_sgn(a->z) == 0) {
-        mpz_set(r->x, x), mpz_set(r->y, y), mpz_set_ui(r->z, 1);
-        return;
-    }
-    mpz_t z2, u2, s2, h, rr, x3, y3, z3;
-    mpz_inits(z2, u2, s2, h, rr, x3, y3, z3, NULL);
-    mpz_mul(z2, a->z, a->z);
-    mpz_mod(z2, z2, p);
-    mpz_mul(u2, x, z2);
-    mpz_mod(u2, u2, p);
-    mpz_mul(s2, y, z2);
-    mpz_mul(s2, s2, a->z);
-    mpz_mod(s2, s2, p);
-    mpz_sub(h, u2, a->x);
-    mpz_mod(h, h, p);
-    mpz_sub(rr, s2, a->y);
-    mpz_mod(rr, rr, p);
-    if (mpz_sgn(h) == 0) {
-        if (mpz_sgn(rr) == 0)
-            j_double(r, a, p);
-        else
-            mpz_set_ui(r->z, 0);
-        mpz_clears(z2, u2, s2, h, rr, x3, y3, z3, NULL);
-        return;
-    }
-    /* X3 = R^2 - H^3 - 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H */
-    mpz_mul(T1, h, h);
-    mpz_mod(T1, T1, p); /* H^2 */
-    mpz_mul(T2, T1, h);
-    mpz_mod(T2, T2, p); /* H^3 */
-    mpz_mul(T3, a->x, T1);
-    mpz_mod(T3, T3, p); /* X1 H^2 */
-    mpz_mul(x3, rr, rr);
-    mpz_sub(x3, x3, T2);
-    mpz_submul_ui(x3, T3, 2);
-    mpz_mod(x3, x3, p);
-    mpz_sub(y3, T3, x3);
-    mpz_mul(y3, y3, rr);
-    mpz_submul(y3, a->y, T2);
-    mpz_mod(y3, y3, p);
-    mpz_mul(z3, a->z, h);
-    mpz_mod(z3, z3, p);
-    mpz_swap(r->x, x3), mpz_swap(r->y, y3), mpz_swap(r->z, z3);
-    mpz_clears(z2, u2, s2, h, rr, x3, y3, z3, NULL);
-}
-
-/* r·(x, y) == O on BLS12-381 (double and add over the bits of r). */
+/* r·(x, y) == O on BLS12-381 (the reference's double-and-add) */
 static bool in_g1_mpz(const mpz_t x, const mpz_t y)
 {
-    jpt acc;
-    j_init(&acc);
-    mpz_set_ui(acc.z, 0);
-    for (long i = (long)mpz_sizeinbase(R381, 2) - 1; i >= 0; i--) {
-        j_double(&acc, &acc, P381);
-        if (mpz_tstbit(R381, (mp_bitcnt_t)i)) j_add_affine(&acc, &acc, x, y, P381);
-    }
-    const bool inf = mpz_sgn(acc.z) == 0;
-    j_clear(&acc);
+    ref_point a, t;
+    ref_point_init(&a), ref_point_init(&t);
+    mpz_set(a.x, x), mpz_set(a.y, y), a.inf = 0;
+    ref_mul(C381, &t, &a, C381->r);
+    const bool inf = t.inf;
+    ref_point_clear(&a), ref_point_clear(&t);
     return inf;
 }
 
@@ -188,9 +87,9 @@ static mulred_g1_status expect_eip2537(const uint8_t in[128], unsigned flags, mp
         if (in[i] || in[64 + i]) return MULRED_G1_EPADDING;
     import_be(x, in + 16, 48);
     import_be(y, in + 80, 48);
-    if (mpz_cmp(x, P381) >= 0 || mpz_cmp(y, P381) >= 0) return MULRED_G1_ERANGE;
+    if (mpz_cmp(x, C381->p) >= 0 || mpz_cmp(y, C381->p) >= 0) return MULRED_G1_ERANGE;
     if (!mpz_sgn(x) && !mpz_sgn(y)) return *inf = true, MULRED_G1_OK;
-    if (!on_curve(x, y, P381, 4)) return MULRED_G1_ECURVE;
+    if (!on_curve(C381, x, y)) return MULRED_G1_ECURVE;
     if (!(flags & MULRED_G1_SKIP_SUBGROUP_CHECK) && !in_g1_mpz(x, y)) return MULRED_G1_ESUBGROUP;
     return MULRED_G1_OK;
 }
@@ -210,17 +109,17 @@ static mulred_g1_status expect_compressed(const uint8_t in[48], unsigned flags, 
     memcpy(b, in, 48);
     b[0] &= 0x1f;
     import_be(x, b, 48);
-    if (mpz_cmp(x, P381) >= 0) return MULRED_G1_ERANGE;
+    if (mpz_cmp(x, C381->p) >= 0) return MULRED_G1_ERANGE;
     mpz_t rhs;
     mpz_init(rhs);
-    mpz_powm_ui(rhs, x, 3, P381);
+    mpz_powm_ui(rhs, x, 3, C381->p);
     mpz_add_ui(rhs, rhs, 4);
-    mpz_mod(rhs, rhs, P381);
-    const bool sq = sqrt_mod(y, rhs, P381);
+    mpz_mod(rhs, rhs, C381->p);
+    const bool sq = sqrt_mod(y, rhs, C381->p);
     mpz_clear(rhs);
     if (!sq) return MULRED_G1_ECURVE;
     /* the flag 0x20: y is the larger of y and p - y */
-    mpz_sub(T3, P381, y);
+    mpz_sub(T3, C381->p, y);
     const bool larger = mpz_cmp(y, T3) > 0;
     if (mpz_sgn(y) && larger != ((in[0] & 0x20) != 0)) mpz_set(y, T3);
     if (!(flags & MULRED_G1_SKIP_SUBGROUP_CHECK) && !in_g1_mpz(x, y)) return MULRED_G1_ESUBGROUP;
@@ -232,9 +131,9 @@ static mulred_g1_status expect_eip196(const uint8_t in[64], mpz_t x, mpz_t y, bo
     *inf = false;
     import_be(x, in, 32);
     import_be(y, in + 32, 32);
-    if (mpz_cmp(x, P254) >= 0 || mpz_cmp(y, P254) >= 0) return MULRED_G1_ERANGE;
+    if (mpz_cmp(x, C254->p) >= 0 || mpz_cmp(y, C254->p) >= 0) return MULRED_G1_ERANGE;
     if (!mpz_sgn(x) && !mpz_sgn(y)) return *inf = true, MULRED_G1_OK;
-    if (!on_curve(x, y, P254, 3)) return MULRED_G1_ECURVE;
+    if (!on_curve(C254, x, y)) return MULRED_G1_ECURVE;
     return MULRED_G1_OK;
 }
 
@@ -251,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mpz_inits(x, y, NULL);
     if (data[0] & 8) {
         /* x from the input (mod p), y = a square root of x^3 + b when one exists */
-        const mpz_t *p = kind == 2 ? &P254 : &P381;
+        const mpz_t *p = kind == 2 ? &C254->p : &C381->p;
         const size_t cl = kind == 2 ? 32 : 48;
         import_be(x, in, cl);
         mpz_mod(x, x, *p);
