@@ -49,10 +49,12 @@ static void MT(run_tile)(MT(job) * j, size_t idx)
 {
     if (atomic_load(&j->failed)) return;
     const msm_split *s = &j->split;
-    unsigned w = (unsigned)(idx / ((size_t)s->ranges * s->slices)); /* a guess, then exact */
-    if (w > s->windows - 1) w = s->windows - 1;
-    while (w > 0 && msm_split_first_tile(s, w) > idx) w--;
-    while (w + 1 < s->windows && msm_split_first_tile(s, w + 1) <= idx) w++;
+    const unsigned head = s->windows - s->tail; /* windows before the tail */
+    const size_t head_tiles = msm_split_first_tile(s, head);
+    const unsigned w =
+        idx < head_tiles
+            ? (unsigned)(idx / ((size_t)s->ranges * s->slices))
+            : head + (unsigned)((idx - head_tiles) / ((size_t)s->tail_ranges * s->slices));
     const unsigned ranges = msm_split_ranges(s, w);
     const size_t in = idx - msm_split_first_tile(s, w);
     const size_t slice = in % s->slices, range = in / s->slices;
