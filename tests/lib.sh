@@ -103,3 +103,14 @@ kill_and_wait() {
     [ "$status" -ne 124 ] && pass || fail "the job whose rank was killed hung until the timeout"
     [ "$elapsed" -le 60 ] && pass || fail "the job took $elapsed s to end after the kill"
 }
+
+# wait_units DIR COUNT JOB TRIES PAUSE: waits until DIR holds COUNT checkpoint unit files, the
+# background job JOB has ended, or TRIES pauses of PAUSE seconds have passed.
+wait_units() {
+    local _
+    for _ in $(seq 1 "$4"); do
+        [ "$(units_in "$1")" -ge "$2" ] && return 0
+        kill -0 "$3" 2>/dev/null || return 0
+        sleep "$5"
+    done
+}

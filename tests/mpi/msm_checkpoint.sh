@@ -152,11 +152,7 @@ timeout 300 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 3 ${MPIEXEC_FLAG
 job=$!
 # Wait for 3 unit files, then SIGKILL the process that is rank 1 (found through its
 # environment among the launcher's descendants).
-for _ in $(seq 1 3000); do
-    [ "$(units_in "$ck")" -ge 3 ] && break
-    kill -0 "$job" 2>/dev/null || break
-    sleep 0.02
-done
+wait_units "$ck" 3 "$job" 3000 0.02
 victim=$(mpi_rank_pid "$job" 1)
 saved_before=$(units_in "$ck")
 if [ -z "$victim" ]; then
