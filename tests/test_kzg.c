@@ -328,6 +328,18 @@ static void test_bad_blobs(void)
     memset(blob + 32 * 4095, 0xff, 32);
     CU_ASSERT(mulred_kzg_blob_to_commitment(c, shared_setup(), blob, &err) == MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "field element 4095") != NULL);
+    /* the parser rejects an element >= r too, at the text offset where its 64 digits start:
+     * 3 blanks and 0x, then 64 digits per element (element 1234 at 5 + 64·1234 = 78981) */
+    char *text = malloc(sizeof hex + 8);
+    memset(hex, '0', 2 * MULRED_KZG_BLOB_BYTES);
+    for (int i = 0; i < 32; i++) sprintf(hex + 64 * 1234 + 2 * i, "%02x", r_be[i]);
+    hex[64 * 1235] = '0'; /* sprintf's NUL */
+    sprintf(text, " \t 0x%s\n", hex);
+    CU_ASSERT(mulred_kzg_blob_parse(blob, text, strlen(text), "b.hex", &err) == MULRED_EINPUT);
+    CU_ASSERT(strstr(err.message, "b.hex: byte 78981: field element 1234 is not below") != NULL);
+    text[5 + 64 * 1234 + 63] = '0'; /* r - 1 */
+    CU_ASSERT(mulred_kzg_blob_parse(blob, text, strlen(text), "b.hex", &err) == MULRED_OK);
+    free(text);
 }
 
 /* ---- the cache ------------------------------------------------------------------------------- */

@@ -74,8 +74,10 @@ int mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path, const 
                           mulred_kzg_load_info *info, mulred_error *err);
 void mulred_kzg_setup_free(mulred_kzg_setup *s);
 
-/* Parses a blob from text (len bytes; see "blob" above). name labels messages. MULRED_EINPUT
- * with "NAME: byte OFFSET: reason" or "NAME: N bytes of hex, a blob is 131072". */
+/* Parses a blob from text (len bytes; see "blob" above) and checks that every element is below
+ * r. name labels messages. MULRED_EINPUT with "NAME: byte OFFSET: reason" (OFFSET in text: the
+ * bad character, or where the 64 hex digits of an element >= r start) or "NAME: N bytes of hex,
+ * a blob is 131072". */
 int mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *text, size_t len,
                           const char *name, mulred_error *err);
 /* Reads and parses a blob file ("-" = standard input). */

@@ -382,6 +382,17 @@ fail:
 
 /* ---- blobs ----------------------------------------------------------------------------------- */
 
+/* k = the big-endian 32-byte element e as 4 little-endian limbs; true when k < r. */
+static bool blob_element(uint64_t k[4], const uint8_t *e)
+{
+    for (int l = 0; l < 4; l++) {
+        uint64_t v = 0;
+        for (int b = 0; b < 8; b++) v = v << 8 | e[8 * (3 - l) + b];
+        k[l] = v;
+    }
+    return fe_less_var(k, FR381_P, 4);
+}
+
 int mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *text, size_t len,
                           const char *name, mulred_error *err)
 {
@@ -404,6 +415,14 @@ int mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *text,
         return mulred_error_set(err, MULRED_EINPUT, "%s: %zu bytes of hex, a blob is %d", name,
                                 (b - a) / 2, MULRED_KZG_BLOB_BYTES);
     mulred_hex_decode(blob, text + a, MULRED_KZG_BLOB_BYTES, NULL);
+    for (size_t i = 0; i < N_G1; i++) {
+        uint64_t k[4];
+        if (!blob_element(k, blob + 32 * i)) /* named where its 64 hex digits start */
+            return mulred_error_set(err, MULRED_EINPUT,
+                                    "%s: byte %zu: field element %zu is not below the BLS12-381 "
+                                    "group order",
+                                    name, a + 64 * i, i);
+    }
     return MULRED_OK;
 }
 
@@ -428,13 +447,7 @@ int mulred_kzg_blob_to_commitment(uint8_t out[MULRED_KZG_COMMITMENT_BYTES],
     mulred_scalar256 *k = malloc(N_G1 * sizeof *k);
     if (!k) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     for (size_t i = 0; i < N_G1; i++) {
-        const uint8_t *e = blob + 32 * i;
-        for (int l = 0; l < 4; l++) {
-            uint64_t v = 0;
-            for (int b = 0; b < 8; b++) v = v << 8 | e[8 * (3 - l) + b];
-            k[i].l[l] = v;
-        }
-        if (!fe_less_var(k[i].l, FR381_P, 4)) {
+        if (!blob_element(k[i].l, blob + 32 * i)) {
             free(k);
             return mulred_error_set(err, MULRED_EINPUT,
                                     "field element %zu (byte offset %zu) is not below the "
