@@ -646,7 +646,15 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
         }
         gp.slices = o->grid_slices, gp.groups = o->grid_groups;
     }
-    mulred_msm_grid_plan(&res->grid, c, &gp, err);
+    if (mulred_msm_grid_plan(&res->grid, c, &gp, err) != MULRED_OK) {
+        /* name the input and the way out: more ranks, or a larger --memory-per-rank */
+        char why[sizeof err->message];
+        const char *m = strncmp(err->message, "msm: ", 5) ? err->message : err->message + 5;
+        snprintf(why, sizeof why, "%s", m);
+        mulred_error_set(err, err->status,
+                         "msm: %s%s%s; run on more ranks or raise --memory-per-rank",
+                         o->input ? o->input : "", o->input ? ": " : "", why);
+    }
     if (mulred_dist_agree(err)) goto done;
     double fp[3];
     if (mulred_dist_minavgmax(grid_fingerprint(&res->grid), fp, err)) goto done;
