@@ -958,7 +958,7 @@ def pair_cases(out, vectors):
             f.write(b"\x01")
             f.truncate(R << 32)
         r.case(f"{cn}-sparse-2^32-records.bin", name, cmd(c, True), 3,
-               f"{1 << 32} points do not fit")
+               f"{{f}}: {1 << 32} points do not fit")
     r.case("fifo-mpi2", "kind-fifo", "mpi2 " + cmd(BN), 2, "{f}: not a regular file")
     file_kind_cases(r, [cmd(BLS), cmd(BN, True)], base[BN],
                     {"dir": "not a regular file", "fifo": "not a regular file",
@@ -1110,11 +1110,14 @@ def kzg_cases(out, vectors):
         text = digits[:off].encode() + ch.encode("latin-1") + digits[off + 1:].encode()
         blob_case(name, text, f"byte {off}: 0x{ord(ch):02x} is not a hex digit")
     rhex = BLS.r.to_bytes(32, "big").hex()
+    # an element >= r is named by index and by the byte of the file where its digits start
     for i in (0, 1, 4095):
         blob_case(f"element-{i}-is-r", (digits[:64 * i] + rhex + digits[64 * (i + 1):]).encode(),
-                  f"field element {i} (byte offset {32 * i}) is not below the BLS12-381 group order")
+                  f"byte {64 * i}: field element {i} is not below the BLS12-381 group order")
     blob_case("element-max", ("f" * 64 + digits[64:]).encode(),
-              "field element 0 (byte offset 0) is not below the BLS12-381 group order")
+              "byte 0: field element 0 is not below the BLS12-381 group order")
+    blob_case("element-7-is-r-after-0x", (" \n0x" + digits[:64 * 7] + rhex + digits[64 * 8:]).encode(),
+              f"byte {4 + 64 * 7}: field element 7 is not below the BLS12-381 group order")
     blob_case("stdin-bad", b"0xzz", "byte 2: 'z' is not a hex digit", 2,
               f"stdin kzg-commit --setup {good_setup} --cache {table} --blob -")
     r.lines[-1] = r.lines[-1].replace("{f}: byte", "-: byte")
@@ -1252,6 +1255,11 @@ def result_cases(out):
     sweep = [dict(run, ranks=1 + i // 8, threads=1 + i % 8) for i in range(2000)]
     sweep += [{"job": "s.job", "status": "failed", "exit_status": 3, "runs": []}] * 50
     case("2000-runs-50-failed", json.dumps(sweep), 0, "| 2 | 1 | 2 | 0.500 |")
+    # 100 000 runs (19 MB): a table of that many lines (its memory had grown with the square of
+    # the rows: this file ended in "out of memory"), and the file read in whole chunks (one byte
+    # per read() had taken 16 s)
+    sweep = [dict(run, ranks=1 + i // 8, threads=1 + i % 8) for i in range(100_000)]
+    case("100000-runs", json.dumps(sweep), 0, "| 12500 | 8 | 100000 | 0.500 |")
     case("string-1m", json.dumps(dict(run, flavor="x" * (1 << 20))), 0, "| ok | {f} |")
     big = json.dumps(run).replace('"seconds": 0.5', '"seconds": ' + "9" * 308)
     case("number-308-digits", big, 0, "| ok | {f} |")
