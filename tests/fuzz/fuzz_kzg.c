@@ -2,9 +2,10 @@
  *
  * Input: a mode byte, then bytes.
  *   mode 0: a blob, differential against the documented rule written here (blanks and
- *           newlines around, an optional 0x, then exactly 262144 hex digits; else the first
- *           bad byte's offset, an odd count or the wrong length named, in one line); an
- *           accepted blob's bytes are its digits'.
+ *           newlines around, an optional 0x, then exactly 262144 hex digits, every 32-byte
+ *           big-endian element below r; else the first bad byte's offset, an odd count, the
+ *           wrong length, or the first element >= r and the offset of its digits named, in
+ *           one line); an accepted blob's bytes are its digits'.
  *   mode 1: the bytes as a whole setup file (no cache): refused with a message naming the
  *           file and a line, or accepted and able to commit.
  *   mode 2: tests/vectors/kzg/trusted_setup.txt (from MULRED_VECTORS or the source tree)
@@ -80,6 +81,19 @@ static void blob_case(const uint8_t *t, size_t n)
     else if ((b - a) / 2 != MULRED_KZG_BLOB_BYTES)
         snprintf(want, sizeof want, "blob: %zu bytes of hex, a blob is %d", (b - a) / 2,
                  MULRED_KZG_BLOB_BYTES);
+    else
+        for (size_t e = 0; e < MULRED_KZG_BLOB_BYTES / 32 && !want[0]; e++) {
+            uint8_t v[32];
+            for (int i = 0; i < 32; i++)
+                v[i] = (uint8_t)(hexval(t[a + 64 * e + 2 * i]) << 4 |
+                                 hexval(t[a + 64 * e + 2 * i + 1]));
+            uint8_t r_be[32];
+            for (int i = 0; i < 32; i++)
+                r_be[i] = (uint8_t)(hexval(R_HEX[2 * i]) << 4 | hexval(R_HEX[2 * i + 1]));
+            if (memcmp(v, r_be, 32) >= 0) /* big-endian, same length: bytewise order */
+                snprintf(want, sizeof want, "blob: byte %zu: field element %zu is not below",
+                         a + 64 * e, e);
+        }
     uint8_t *blob = malloc(MULRED_KZG_BLOB_BYTES);
     FUZZ_CHECK(blob, "out of memory");
     mulred_error err;
