@@ -320,7 +320,7 @@ static int line_cmp(const void *a, const void *b)
 static void push_line(report_line **lines, size_t *n, size_t *cap, report_row *r, int group)
 {
     if (*n == *cap) {
-        const size_t want = *cap ? 2 * *cap : 64;
+        const size_t want = 2 * *cap;
         report_line *l = realloc(*lines, want * sizeof *l);
         if (!l) {
             fprintf(stderr, "mulred report: out of memory (%zu lines)\n", want);
@@ -336,8 +336,13 @@ static void push_line(report_line **lines, size_t *n, size_t *cap, report_row *r
 /* Builds the lines: every ok row once, every failed row once per workload of its job. */
 static report_line *build_lines(report_rows *rs, report_group *groups, int *ngroups, size_t *nlines)
 {
-    report_line *lines = NULL;
-    size_t n = 0, cap = 0;
+    /* every row gives at least one line; a failed row may give more (push_line grows) */
+    size_t n = 0, cap = rs->n + 1;
+    report_line *lines = malloc(cap * sizeof *lines);
+    if (!lines) {
+        fprintf(stderr, "mulred report: out of memory (%zu rows)\n", rs->n);
+        exit(MULRED_ERUNTIME);
+    }
     for (size_t i = 0; i < rs->n; i++) {
         report_row *r = &rs->rows[i];
         if (!r->ok) continue;
@@ -364,13 +369,6 @@ static report_line *build_lines(report_rows *rs, report_group *groups, int *ngro
             char name[300];
             snprintf(name, sizeof name, "job %s", r->job[0] ? r->job : "unknown");
             push_line(&lines, &n, &cap, r, group_of(groups, ngroups, name));
-        }
-    }
-    if (!lines) { /* no rows: an empty array, not NULL (qsort and the callers) */
-        lines = calloc(1, sizeof *lines);
-        if (!lines) {
-            fprintf(stderr, "mulred report: out of memory\n");
-            exit(MULRED_ERUNTIME);
         }
     }
     /* Baselines: the smallest successful configuration of each group. */

@@ -83,14 +83,12 @@ static void blob_case(const uint8_t *t, size_t n)
                  MULRED_KZG_BLOB_BYTES);
     else
         for (size_t e = 0; e < MULRED_KZG_BLOB_BYTES / 32 && !want[0]; e++) {
-            uint8_t v[32];
-            for (int i = 0; i < 32; i++)
-                v[i] = (uint8_t)(hexval(t[a + 64 * e + 2 * i]) << 4 |
-                                 hexval(t[a + 64 * e + 2 * i + 1]));
-            uint8_t r_be[32];
-            for (int i = 0; i < 32; i++)
-                r_be[i] = (uint8_t)(hexval(R_HEX[2 * i]) << 4 | hexval(R_HEX[2 * i + 1]));
-            if (memcmp(v, r_be, 32) >= 0) /* big-endian, same length: bytewise order */
+            /* 64 lowercase hex digits against R_HEX: same length, so the order of the values is
+             * the order of the digit strings */
+            char v[65];
+            for (int i = 0; i < 64; i++) v[i] = "0123456789abcdef"[hexval(t[a + 64 * e + i])];
+            v[64] = '\0';
+            if (strcmp(v, R_HEX) >= 0)
                 snprintf(want, sizeof want, "blob: byte %zu: field element %zu is not below",
                          a + 64 * e, e);
         }
