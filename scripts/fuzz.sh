@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzing: builds the libFuzzer harnesses of tests/fuzz with clang (ASan + UBSan, MULRED_FUZZ=ON)
-# in build-fuzz and runs each for FUZZ_SECONDS (default 33: about 5 minutes for the 9), seeded from the bad-input corpus
-# (tests/corpus, and the cases tests/corpus/make.py derives) and from tests/vectors. What the
+# in build-fuzz and runs each for FUZZ_SECONDS (default 33), one per core at a time (FUZZ_JOBS),
+# seeded from the bad-input corpus (tests/corpus, and the cases tests/corpus/make.py derives)
+# and from tests/vectors. What the
 # fuzzer adds stays in build-fuzz/fuzz/corpus/HARNESS (kept between runs, never in the
 # repository); a crash, a sanitizer report, a failed differential check, a leak or an input
 # running over 30 s is saved to build-fuzz/fuzz/artifacts/HARNESS and fails the script.
@@ -12,7 +13,7 @@
 install_packages "${MULRED_PACKAGES[@]}" "${MULRED_TEST_PACKAGES[@]}" clang libclang-rt-14-dev \
     libomp-14-dev
 FUZZ_BUILD_DIR=${FUZZ_BUILD_DIR:-$MULRED_ROOT/build-fuzz}
-SECONDS_EACH=${FUZZ_SECONDS:-33} # 9 harnesses: about 5 minutes in all
+SECONDS_EACH=${FUZZ_SECONDS:-33} # 9 harnesses on 2 cores: about 2.5 minutes in all
 # Without AVX-512 IFMA the 8-lane field kernels are built with their intrinsics emulated in C
 # (src/util/avx512.h), so fuzz_field_x8 still compares them with the scalar kernels.
 emulate=OFF
@@ -128,26 +129,46 @@ declare -A max_len=([elements]=8192 [utxo_decode]=131072 [utxo_index]=200000 \
     [muhash_parse]=4096 [num3072]=1024 [pairs]=65536 [g1]=160 [kzg]=270000 [field_x8]=1024)
 harnesses=${FUZZ_HARNESSES:-elements utxo_decode utxo_index muhash_parse num3072 pairs g1 kzg \
     field_x8}
+# One harness per core at a time (each is one process with one thread), so every harness gets
+# a whole core for its SECONDS_EACH and the step takes about harnesses / cores of that (nproc
+# before OMP_NUM_THREADS is set: nproc honours it).
+jobs=${FUZZ_JOBS:-$(nproc)}
 export OMP_NUM_THREADS=1 # the harnesses reduce with one thread; no idle team
 export MULRED_VECTORS=${MULRED_VECTORS:-$MULRED_ROOT/tests/vectors} # fuzz_kzg's setup
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-status=0
-summary=()
-for h in $harnesses; do
-    mkdir -p "$W/corpus/$h" "$W/artifacts/$h"
-    echo "== fuzz_$h: $SECONDS_EACH s"
-    rc=0
+# fuzz HARNESS: one harness for SECONDS_EACH seconds; its exit status goes to logs/HARNESS.rc
+fuzz() {
+    local h=$1 rc=0
     "$FUZZ_BUILD_DIR/tests/fuzz/fuzz_$h" "$W/corpus/$h" "$W/seeds/$h" \
         -max_total_time="$SECONDS_EACH" -max_len="${max_len[$h]}" -timeout=30 \
         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$W/artifacts/$h/" \
         >"$W/logs/$h.log" 2>&1 || rc=$?
+    echo "$rc" >"$W/logs/$h.rc"
+}
+echo "== fuzzing: $harnesses; $SECONDS_EACH s each, $jobs at a time"
+running=0
+for h in $harnesses; do
+    mkdir -p "$W/corpus/$h" "$W/artifacts/$h"
+    touch "$W/logs/$h.log"
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    fuzz "$h" &
+    running=$((running + 1))
+done
+wait
+status=0
+summary=()
+for h in $harnesses; do
+    rc=$(cat "$W/logs/$h.rc" 2>/dev/null || echo "none: the harness did not run")
     # (a harness that fails on its seeds prints no coverage line: grep finding nothing must
     # not end the script under pipefail before the failure is reported)
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$W/logs/$h.log" | tail -1)
     secs=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$W/logs/$h.log" | tail -1)
     cov=$({ grep -o 'cov: [0-9]*' "$W/logs/$h.log" || true; } | tail -1)
-    if [ "$rc" -ne 0 ] || grep -q -e 'ERROR: \(AddressSanitizer\|LeakSanitizer\|libFuzzer\)' \
+    if [ "$rc" != 0 ] || grep -q -e 'ERROR: \(AddressSanitizer\|LeakSanitizer\|libFuzzer\)' \
         -e 'runtime error:' -e 'FUZZ CHECK FAILED' "$W/logs/$h.log"; then
         status=1
         echo "FAILED (exit $rc): fuzz_$h; log $W/logs/$h.log, input in $W/artifacts/$h/" >&2

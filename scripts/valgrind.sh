@@ -7,21 +7,49 @@
 install_packages "${MULRED_PACKAGES[@]}" valgrind
 build_mulred
 cd "$BUILD_DIR/tests"
+# Runs "SUITE KERNEL": the arithmetic and MuHash suites on each kernel; the field and curve
+# suites once (KERNEL -): their kernel tests run the MULX kernels forced, and the curve code
+# above them is the same C on either kernel.
+runs=()
 for t in test_num3072 test_num3072_kernels test_hash test_muhash test_sources; do
-    for kernel in gmp mulx; do
-        echo "== valgrind $t (MULRED_KERNEL=$kernel)"
-        MULRED_KERNEL=$kernel MULRED_KERNEL_TEST_FORCE_MULX=1 MULRED_KERNEL_TEST_ITERS=2000 \
-            valgrind --quiet --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
-            "./$t" >"$t.$kernel.valgrind.log" 2>&1 || { cat "$t.$kernel.valgrind.log"; exit 1; }
-        grep -E "asserts" "$t.$kernel.valgrind.log"
-    done
+    for kernel in gmp mulx; do runs+=("$t $kernel"); done
 done
-# The field and curve suites once: their kernel tests run the MULX kernels forced; the curve
-# code above them is the same C on either kernel.
-for t in test_field test_curve; do
-    echo "== valgrind $t"
-    MULRED_KERNEL_TEST_FORCE_MULX=1 MULRED_KERNEL_TEST_ITERS=2000 \
-        valgrind --quiet --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
-        "./$t" >"$t.valgrind.log" 2>&1 || { cat "$t.valgrind.log"; exit 1; }
-    grep -E "asserts" "$t.valgrind.log"
+runs+=("test_field -" "test_curve -")
+# vg SUITE KERNEL: one run; its log in SUITE.KERNEL.valgrind.log, its exit status beside it
+vg() {
+    local t=$1 kernel=$2 rc=0
+    local log=$t.$kernel.valgrind.log
+    local env=(MULRED_KERNEL_TEST_FORCE_MULX=1 MULRED_KERNEL_TEST_ITERS=2000)
+    [ "$kernel" = - ] || env+=("MULRED_KERNEL=$kernel")
+    env "${env[@]}" valgrind --quiet --error-exitcode=9 --leak-check=full \
+        --errors-for-leak-kinds=definite "./$t" >"$log" 2>&1 || rc=$?
+    echo "$rc" >"$log.rc"
+}
+# One run per core at a time (valgrind runs a program's threads one at a time).
+jobs=$(nproc)
+running=0
+for r in "${runs[@]}"; do
+    # shellcheck disable=SC2086
+    set -- $r
+    rm -f "$1.$2.valgrind.log.rc"
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    vg "$1" "$2" &
+    running=$((running + 1))
+done
+wait
+for r in "${runs[@]}"; do
+    # shellcheck disable=SC2086
+    set -- $r
+    log=$1.$2.valgrind.log
+    echo "== valgrind $1$([ "$2" = - ] || echo " (MULRED_KERNEL=$2)")"
+    rc=$(cat "$log.rc" 2>/dev/null || echo "none: the run did not finish")
+    if [ "$rc" != 0 ]; then
+        echo "exit status $rc"
+        cat "$log"
+        exit 1
+    fi
+    grep -E "asserts" "$log"
 done
