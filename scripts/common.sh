@@ -35,6 +35,23 @@ build_mulred() { # extra cmake arguments
     cmake --build "$BUILD_DIR" -j "$(nproc)" ${MULRED_BUILD_TARGETS:+--target $MULRED_BUILD_TARGETS}
 }
 
+# run_limited JOBS COMMAND ITEM...: runs "COMMAND ITEM" for every ITEM in the background, at
+# most JOBS at a time, and waits for them all. COMMAND records its own outcome (a log and a
+# status file): the statuses of the background runs are not collected here.
+run_limited() {
+    local jobs=$1 cmd=$2 running=0 item
+    shift 2
+    for item in "$@"; do
+        if [ "$running" -ge "$jobs" ]; then
+            wait -n || true
+            running=$((running - 1))
+        fi
+        "$cmd" "$item" &
+        running=$((running + 1))
+    done
+    wait
+}
+
 # mpirun as root needs explicit consent; more ranks than cores needs oversubscription.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1

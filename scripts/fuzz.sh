@@ -2,9 +2,8 @@
 # Fuzzing: builds the libFuzzer harnesses of tests/fuzz with clang (ASan + UBSan, MULRED_FUZZ=ON)
 # in build-fuzz and runs each for FUZZ_SECONDS (default 33), one per core at a time (FUZZ_JOBS),
 # seeded from the bad-input corpus (tests/corpus, and the cases tests/corpus/make.py derives)
-# and from tests/vectors. What the
-# fuzzer adds stays in build-fuzz/fuzz/corpus/HARNESS (kept between runs, never in the
-# repository); a crash, a sanitizer report, a failed differential check, a leak or an input
+# and from tests/vectors. What the fuzzer adds stays in build-fuzz/fuzz/corpus/HARNESS (kept
+# between runs, never in the repository); a crash, a sanitizer report, a failed differential check, a leak or an input
 # running over 30 s is saved to build-fuzz/fuzz/artifacts/HARNESS and fails the script.
 # Prints executions per harness. FUZZ_HARNESSES="elements num3072" runs a subset.
 . "$(dirname "$0")/common.sh"
@@ -140,6 +139,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # fuzz HARNESS: one harness for SECONDS_EACH seconds; its exit status goes to logs/HARNESS.rc
 fuzz() {
     local h=$1 rc=0
+    mkdir -p "$W/corpus/$h" "$W/artifacts/$h"
+    touch "$W/logs/$h.log"
     "$FUZZ_BUILD_DIR/tests/fuzz/fuzz_$h" "$W/corpus/$h" "$W/seeds/$h" \
         -max_total_time="$SECONDS_EACH" -max_len="${max_len[$h]}" -timeout=30 \
         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$W/artifacts/$h/" \
@@ -147,18 +148,8 @@ fuzz() {
     echo "$rc" >"$W/logs/$h.rc"
 }
 echo "== fuzzing: $harnesses; $SECONDS_EACH s each, $jobs at a time"
-running=0
-for h in $harnesses; do
-    mkdir -p "$W/corpus/$h" "$W/artifacts/$h"
-    touch "$W/logs/$h.log"
-    if [ "$running" -ge "$jobs" ]; then
-        wait -n
-        running=$((running - 1))
-    fi
-    fuzz "$h" &
-    running=$((running + 1))
-done
-wait
+# shellcheck disable=SC2086 # harness names are words
+run_limited "$jobs" fuzz $harnesses
 status=0
 summary=()
 for h in $harnesses; do
