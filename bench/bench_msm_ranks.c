@@ -4,7 +4,9 @@
  *   mpirun     `mulred msm --synthetic N --threads 1 --json` as child processes under mpirun with
  *              1 and 2 ranks, taking turns, `seconds` of each (the MSM alone: tiles and reduce,
  *              not generating the points); median of --reps rounds and the spread of the
- *              per-round ratios. The real thing, and at the mercy of the machine's other load.
+ *              per-round ratios. The real thing, and at the mercy of the machine's other load,
+ *              so each round also measures the ceiling: two 1-rank jobs of N/2 points started
+ *              together (the two ranks' work of a points-only grid without MPI between them).
  *   in-process the same grid's two tiles computed one after the other in this process, each
  *              timed in thread CPU time, against the one-rank tile: 2-rank speedup = t1 /
  *              max(rank 0, rank 1). What the grid costs (repeated reductions, imbalance) with
@@ -149,10 +151,9 @@ static int measure_inprocess(bench_msm_ranks_result *res, mulred_msm_curve c, in
 
 /* ---- child processes under mpirun ---- */
 
-/* `seconds` and the grid of a `mulred msm --json` run, or -1. */
-static double run_msm(const char *cmd, unsigned *slices, unsigned *groups)
+/* `seconds` and the grid of a `mulred msm --json` child already started as p, or -1. */
+static double finish_msm(FILE *p, unsigned *slices, unsigned *groups)
 {
-    FILE *p = popen(cmd, "r");
     if (!p) return -1;
     char buf[16384];
     size_t n = fread(buf, 1, sizeof buf - 1, p);
@@ -161,42 +162,61 @@ static double run_msm(const char *cmd, unsigned *slices, unsigned *groups)
     json_t *v = json_loadb(buf, n, 0, NULL);
     const json_t *s = json_object_get(v, "seconds"), *g = json_object_get(v, "grid");
     const double seconds = json_is_number(s) ? json_number_value(s) : -1;
-    *slices = (unsigned)json_integer_value(json_object_get(g, "slices"));
-    *groups = (unsigned)json_integer_value(json_object_get(g, "groups"));
+    if (slices) *slices = (unsigned)json_integer_value(json_object_get(g, "slices"));
+    if (groups) *groups = (unsigned)json_integer_value(json_object_get(g, "groups"));
     json_decref(v);
     return seconds;
 }
 
+/* The command of `mulred msm --synthetic N --threads 1 --json` under mpirun with P ranks. */
+static void msm_command(char *cmd, size_t cap, const char *self, mulred_msm_curve c, int P,
+                        uint64_t n)
+{
+    const char *mpiexec = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
+    const char *root = getuid() == 0 ? "--allow-run-as-root" : "";
+    snprintf(cmd, cap,
+             "'%s' -n %d --oversubscribe --bind-to none %s -x OMP_NUM_THREADS=1 '%s' msm "
+             "--curve %s --synthetic %llu --threads 1 --json",
+             mpiexec, P, root, self, mulred_msm_curve_name(c), (unsigned long long)n);
+}
+
+/* Each round: 1 rank on n points, 2 ranks on n points, then the ceiling: two 1-rank jobs of
+ * n/2 points started together (the work of the two ranks of a points-only grid, with no MPI
+ * between them), t1 / the slower of the two. */
 static int measure_mpirun(bench_msm_ranks_result *res, mulred_msm_curve c, int log2n, int reps)
 {
     char self[4096];
     const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) return -1;
     self[len] = '\0';
-    const char *mpiexec = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
-    const char *root = getuid() == 0 ? "--allow-run-as-root" : "";
-    double t[2][MAX_REPS], ratio[MAX_REPS];
+    const uint64_t n = UINT64_C(1) << log2n;
+    double t[2][MAX_REPS], ratio[MAX_REPS], ceiling[MAX_REPS];
+    char cmd[8192], half[8192];
     for (int k = 0; k < reps; k++) {
         for (int P = 1; P <= 2; P++) {
-            char cmd[8192];
-            snprintf(cmd, sizeof cmd,
-                     "'%s' -n %d --oversubscribe --bind-to none %s -x OMP_NUM_THREADS=1 '%s' msm "
-                     "--curve %s --synthetic %llu --threads 1 --json",
-                     mpiexec, P, root, self, mulred_msm_curve_name(c),
-                     (unsigned long long)(UINT64_C(1) << log2n));
-            t[P - 1][k] = run_msm(cmd, &res->mpirun_slices, &res->mpirun_groups);
+            msm_command(cmd, sizeof cmd, self, c, P, n);
+            t[P - 1][k] = finish_msm(popen(cmd, "r"), &res->mpirun_slices, &res->mpirun_groups);
             if (t[P - 1][k] <= 0) {
                 fprintf(stderr, "mulred bench: failed: %s\n", cmd);
                 return -1;
             }
         }
         ratio[k] = t[0][k] / t[1][k];
+        msm_command(half, sizeof half, self, c, 1, n / 2);
+        FILE *a = popen(half, "r"), *b = popen(half, "r");
+        const double ta = finish_msm(a, NULL, NULL), tb = finish_msm(b, NULL, NULL);
+        if (ta <= 0 || tb <= 0) {
+            fprintf(stderr, "mulred bench: failed: two of %s\n", half);
+            return -1;
+        }
+        ceiling[k] = t[0][k] / (ta > tb ? ta : tb);
     }
     res->mpirun_one_ms = quantile(t[0], reps, 0.5) * 1e3;
     res->mpirun_two_ms = quantile(t[1], reps, 0.5) * 1e3;
     res->mpirun_speedup = quantile(ratio, reps, 0.5);
     res->mpirun_p10 = quantile(ratio, reps, 0.1);
     res->mpirun_p90 = quantile(ratio, reps, 0.9);
+    res->mpirun_ceiling = quantile(ceiling, reps, 0.5);
     return 0;
 }
 
@@ -223,8 +243,9 @@ static void usage(void)
             "The distributed MSM on 1 vs 2 ranks of one thread, 2^L synthetic points (default\n"
             "18), both curves: child processes under mpirun (the MSM's own seconds, 1 and 2\n"
             "ranks taking turns; median of R rounds, default 9, and the spread of the per-round\n"
-            "speedups), and in one process the two ranks' tiles in thread CPU time for the\n"
-            "planner's grid and for the forced grids 2x1 (points only) and 1x2 (windows only).\n"
+            "speedups; the ceiling: two 1-rank jobs of 2^(L-1) points side by side), and in\n"
+            "one process the two ranks' tiles in thread CPU time for the planner's grid and\n"
+            "for the forced grids 2x1 (points only) and 1x2 (windows only).\n"
             "MPIEXEC overrides the launcher (default mpirun).\n");
 }
 
@@ -302,6 +323,7 @@ int mulred_bench_msm_ranks(int argc, char **argv)
                 mulred_jw_double(&w, "speedup", r->mpirun_speedup);
                 mulred_jw_double(&w, "speedup_p10", r->mpirun_p10);
                 mulred_jw_double(&w, "speedup_p90", r->mpirun_p90);
+                mulred_jw_double(&w, "ceiling", r->mpirun_ceiling);
                 mulred_jw_object_end(&w);
             }
             mulred_jw_double(&w, "inprocess_ms_1_rank", r->inproc_one_ms);
@@ -330,30 +352,33 @@ int mulred_bench_msm_ranks(int argc, char **argv)
            "speedup = 1-rank time / 2-rank time, p10-p90 over the rounds)\n\n",
            log2n, reps);
     printf("| curve     | how          | grid (2 ranks)    | 1 rank ms | 2 ranks ms        | "
-           "speedup | p10-p90     |\n"
+           "speedup | p10-p90     | ceiling |\n"
            "|-----------|--------------|-------------------|-----------|-------------------|"
-           "---------|-------------|\n");
+           "---------|-------------|---------|\n");
     for (int ci = 0; ci < 2; ci++) {
         const bench_msm_ranks_result *r = &res[ci];
         char gn[64], two[48];
         if (r->have_mpirun) {
             snprintf(gn, sizeof gn, "%ux%u", r->mpirun_slices, r->mpirun_groups);
             snprintf(two, sizeof two, "%.1f", r->mpirun_two_ms);
-            printf("| %-9s | mpirun       | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   |\n",
-                   mulred_msm_curve_name(r->curve), gn, r->mpirun_one_ms, two, r->mpirun_speedup,
-                   r->mpirun_p10, r->mpirun_p90);
+            printf(
+                "| %-9s | mpirun       | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   | %7.2f |\n",
+                mulred_msm_curve_name(r->curve), gn, r->mpirun_one_ms, two, r->mpirun_speedup,
+                r->mpirun_p10, r->mpirun_p90, r->mpirun_ceiling);
         }
         for (int g = 0; g < 3; g++) {
             grid_name(gn, sizeof gn, &r->inproc[g].grid);
             snprintf(two, sizeof two, "%.1f + %.1f", r->inproc[g].rank0_ms, r->inproc[g].rank1_ms);
-            printf("| %-9s | %-12s | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   |\n",
+            printf("| %-9s | %-12s | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   |       - |\n",
                    mulred_msm_curve_name(r->curve), g == 0 ? "in-process" : kinds[g], gn,
                    r->inproc_one_ms, two, r->inproc[g].speedup, r->inproc[g].speedup_p10,
                    r->inproc[g].speedup_p90);
         }
     }
-    printf("\nmpirun rows: wall seconds of the MSM (tiles and reduce) in fresh processes; "
-           "in-process rows:\nthread CPU time of each rank's tile computed in turn (2 ranks' "
+    printf("\nmpirun rows: wall seconds of the MSM (tiles and reduce) in fresh processes.\n"
+           "ceiling: what this machine gives two ranks' work, the 1-rank time against the\n"
+           "slower of two 1-rank jobs of n/2 points started together.\n"
+           "In-process rows: thread CPU time of each rank's tile computed in turn (2 ranks'\n"
            "time = the slower one).\n");
     return MULRED_OK;
 }

@@ -13,6 +13,9 @@ typedef struct {
     bool have_mpirun;
     /* mpirun: `seconds` of `mulred msm --json` with 1 and 2 ranks (medians), the 2-rank grid */
     double mpirun_one_ms, mpirun_two_ms, mpirun_speedup, mpirun_p10, mpirun_p90;
+    /* what the machine gives two ranks' work: 1-rank time / the slower of two 1-rank jobs of
+     * n/2 points run side by side (median) */
+    double mpirun_ceiling;
     unsigned mpirun_slices, mpirun_groups;
     /* in one process, thread CPU time: the 1-rank tile, and per 2-rank grid (the planner's,
      * 2x1, 1x2) each rank's tile and the speedup t1 / max(rank 0, rank 1) */

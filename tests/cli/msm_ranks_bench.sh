@@ -8,6 +8,7 @@ expect_status 0 "$MULRED" bench msm-ranks --log2n 10 --reps 2
 for how in mpirun in-process "points only" "windows only"; do
     expect_contains "$out" "| $how" "row $how"
 done
+expect_contains "$out" "| ceiling |" "the mpirun rows' ceiling column"
 expect_status 0 "$MULRED" bench msm-ranks --log2n 9 --reps 1 --no-mpirun --json
 expect_contains "$out" '"curve":"bls12-381"' "JSON curve"
 expect_contains "$out" '"kind":"windows only","grid":"1x2' "JSON forced 1x2 grid"
