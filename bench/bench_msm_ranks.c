@@ -191,18 +191,19 @@ static int measure_mpirun(bench_msm_ranks_result *res, mulred_msm_curve c, int l
     self[len] = '\0';
     const uint64_t n = UINT64_C(1) << log2n;
     double t[2][MAX_REPS], ratio[MAX_REPS], ceiling[MAX_REPS];
-    char cmd[8192], half[8192];
+    char cmd[2][8192], half[8192]; /* P = 1, 2 ranks on n points; 1 rank on n/2 */
+    for (int P = 1; P <= 2; P++) msm_command(cmd[P - 1], sizeof cmd[P - 1], self, c, P, n);
+    msm_command(half, sizeof half, self, c, 1, n / 2);
     for (int k = 0; k < reps; k++) {
         for (int P = 1; P <= 2; P++) {
-            msm_command(cmd, sizeof cmd, self, c, P, n);
-            t[P - 1][k] = finish_msm(popen(cmd, "r"), &res->mpirun_slices, &res->mpirun_groups);
+            t[P - 1][k] =
+                finish_msm(popen(cmd[P - 1], "r"), &res->mpirun_slices, &res->mpirun_groups);
             if (t[P - 1][k] <= 0) {
-                fprintf(stderr, "mulred bench: failed: %s\n", cmd);
+                fprintf(stderr, "mulred bench: failed: %s\n", cmd[P - 1]);
                 return -1;
             }
         }
         ratio[k] = t[0][k] / t[1][k];
-        msm_command(half, sizeof half, self, c, 1, n / 2);
         FILE *a = popen(half, "r"), *b = popen(half, "r");
         const double ta = finish_msm(a, NULL, NULL), tb = finish_msm(b, NULL, NULL);
         if (ta <= 0 || tb <= 0) {

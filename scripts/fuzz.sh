@@ -3,8 +3,9 @@
 # in build-fuzz and runs each for FUZZ_SECONDS (default 33), one per core at a time (FUZZ_JOBS),
 # seeded from the bad-input corpus (tests/corpus, and the cases tests/corpus/make.py derives)
 # and from tests/vectors. What the fuzzer adds stays in build-fuzz/fuzz/corpus/HARNESS (kept
-# between runs, never in the repository); a crash, a sanitizer report, a failed differential check, a leak or an input
-# running over 30 s is saved to build-fuzz/fuzz/artifacts/HARNESS and fails the script.
+# between runs, never in the repository); a crash, a sanitizer report, a failed differential
+# check, a leak or an input running over 30 s is saved to build-fuzz/fuzz/artifacts/HARNESS
+# and fails the script.
 # Prints executions per harness. FUZZ_HARNESSES="elements num3072" runs a subset.
 . "$(dirname "$0")/common.sh"
 # What fuzzing needs beyond the build (CI installs it here, not in the README's commands):
@@ -140,7 +141,6 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fuzz() {
     local h=$1 rc=0
     mkdir -p "$W/corpus/$h" "$W/artifacts/$h"
-    touch "$W/logs/$h.log"
     "$FUZZ_BUILD_DIR/tests/fuzz/fuzz_$h" "$W/corpus/$h" "$W/seeds/$h" \
         -max_total_time="$SECONDS_EACH" -max_len="${max_len[$h]}" -timeout=30 \
         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$W/artifacts/$h/" \
