@@ -141,6 +141,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fuzz() {
     local h=$1 rc=0
     mkdir -p "$W/corpus/$h" "$W/artifacts/$h"
+    touch "$W/logs/$h.log" # exists even when the harness cannot be started (unknown name)
     "$FUZZ_BUILD_DIR/tests/fuzz/fuzz_$h" "$W/corpus/$h" "$W/seeds/$h" \
         -max_total_time="$SECONDS_EACH" -max_len="${max_len[$h]}" -timeout=30 \
         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$W/artifacts/$h/" \
