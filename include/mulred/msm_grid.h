@@ -46,6 +46,19 @@ int mulred_msm_curve_parse(mulred_msm_curve *c, const char *name);
 size_t mulred_msm_affine_bytes(mulred_msm_curve c);
 size_t mulred_msm_jacobian_bytes(mulred_msm_curve c);
 
+/* The MSM of the curve c through one call each (msm layer, src/msm/msm_group.c): the plan,
+ * the tile (windows [window0, window1) of points[0..n), into the Jacobian point *r), the shift
+ * by 2^bits and the encoding of a Jacobian result (BLS12-381: 128-byte EIP-2537, BN254: 64-byte
+ * EIP-196; returns the bytes written) are those of mulred_g1_381_* or mulred_g1_254_*. */
+void mulred_msm_curve_plan(mulred_msm_curve c, mulred_msm_plan *plan, size_t n,
+                           const mulred_msm_options *opts);
+int mulred_msm_curve_windows(mulred_msm_curve c, void *r, const mulred_msm_plan *plan,
+                             unsigned window0, unsigned window1, const void *points,
+                             const mulred_scalar256 *scalars, size_t n, int threads,
+                             mulred_error *err);
+void mulred_msm_curve_shift(mulred_msm_curve c, void *r, const void *a, unsigned bits);
+size_t mulred_msm_curve_encode(mulred_msm_curve c, uint8_t out[128], const void *jacobian);
+
 /* ---- point-addition groups (msm layer, src/msm/msm_group.c) ----
  * The group of G1 points as the engine sees it (mulred/group.h): an element is a
  * mulred_G_jacobian (plain data: limbs only, no padding), the identity the point at infinity,

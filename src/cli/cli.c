@@ -3,11 +3,11 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "mulred/dist.h"
+#include "mulred/mpi.h"
 
 bool cli_is_root(void)
 {
-    return mulred_dist_rank() == 0;
+    return (mulred_dist_active() ? mulred_dist_rank(MPI_COMM_WORLD) : mulred_dist_env_rank()) == 0;
 }
 
 void cli_out(const char *fmt, ...)

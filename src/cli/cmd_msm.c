@@ -1,35 +1,13 @@
 /* mulred msm: Σ sᵢ·Pᵢ on G1 of BLS12-381 or BN254 over every rank of the MPI job and its OpenMP
  * threads; also `kind = msm` in a job file (one options struct and one key table for both,
- * cli/job.h).
- *
- * Phases, each timed (min/avg/max over ranks):
- *   read / generate  hex files: every rank counts the digits of its run of units and the counts
- *                    are summed over ranks (an allreduce of a vector group), so each rank finds
- *                    its slice; then each rank reads and decodes its slice (binary files: at
- *                    once); synthetic sets: each rank generates its slice
- *   validate         the subgroup check, the points of a slice shared by the ranks of its column
- *   msm              each rank's tile: its slice x its window group, with its threads, shifted
- *   reduce           mulred_dist_reduce with the curve's point-addition group
- * The grid (point slices x window groups, mulred/msm_grid.h) is computed by every rank from
- * the same inputs; the ranks then check that they agree (a fingerprint's min and max), since a
- * rank with another grid would silently add the wrong tiles. A failure on any rank is agreed
- * on by all before the next collective: a bad file ends every rank with exit 2, no result.
- * With --checkpoint the grid is not used: the ranks share tiles fixed by the job alone, save
- * each and resume from them (see "checkpoints" below), and meet in the same reduce. */
+ * cli/job.h). The options become one mulred_dist_msm job (mulred/mpi.h, src/dist/dist_msm.c,
+ * which describes the phases, the grid and the checkpoints); this file parses and prints. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/job.h"
-#include "mulred/checkpoint.h"
-#include "mulred/curve.h"
-#include "mulred/dist.h"
-#include "mulred/msm.h"
-#include "mulred/msm_grid.h"
-#include "mulred/msm_io.h"
-#include "mulred/plan.h"
-#include "util/util.h"
+#include "mulred/mpi.h"
 
 static void msm_usage(void)
 {
@@ -249,486 +227,34 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
     return MULRED_OK;
 }
 
-/* ---- run ---- */
+/* ---- run: one call of the library ---- */
 
-enum { PH_READ, PH_GENERATE, PH_VALIDATE, PH_MSM, PH_REDUCE, PH_TOTAL, NPHASES };
-static const char *phase_names[NPHASES] = {"read", "generate", "validate",
-                                           "msm",  "reduce",   "total"};
-
-typedef struct {
-    char hex[2 * 128 + 1];
-    uint64_t points;
-    int ranks, threads, nodes;
-    mulred_msm_grid grid;
-    double phases[NPHASES][3];
-    double seconds; /* rank 0: from the validated inputs to the reduced result */
-    /* with --checkpoint: the tile layout, and units over all ranks */
-    uint64_t slice_points, units, resumed_units, computed_units;
-    double checkpoint_seconds; /* the slowest rank's time opening the store and saving */
-} msm_result;
-
-/* A Jacobian point of either curve. */
-typedef struct {
-    uint64_t l[18];
-} msm_jac;
-
-/* Per-curve entry points. */
-typedef struct {
-    void (*plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
-    int (*windows)(void *r, const mulred_msm_plan *plan, unsigned w0, unsigned w1,
-                   const void *points, const mulred_scalar256 *scalars, size_t n, int threads,
-                   mulred_error *err);
-    void (*shift)(void *r, const void *a, unsigned bits);
-    size_t result_bytes;
-    void (*encode)(uint8_t *out, const void *jac);
-} msm_ops;
-
-static int g381_windows(void *r, const mulred_msm_plan *plan, unsigned w0, unsigned w1,
-                        const void *points, const mulred_scalar256 *scalars, size_t n, int threads,
-                        mulred_error *err)
-{
-    return mulred_g1_381_msm_windows_var(r, plan, w0, w1, points, scalars, n, threads, err);
-}
-static void g381_shift(void *r, const void *a, unsigned bits)
-{
-    mulred_g1_381_msm_shift(r, a, bits);
-}
-static void g381_encode(uint8_t *out, const void *jac)
-{
-    mulred_g1_381_affine a;
-    mulred_g1_381_jacobian_to_affine(&a, jac);
-    mulred_g1_381_encode_eip2537(out, &a);
-}
-static int g254_windows(void *r, const mulred_msm_plan *plan, unsigned w0, unsigned w1,
-                        const void *points, const mulred_scalar256 *scalars, size_t n, int threads,
-                        mulred_error *err)
-{
-    return mulred_g1_254_msm_windows_var(r, plan, w0, w1, points, scalars, n, threads, err);
-}
-static void g254_shift(void *r, const void *a, unsigned bits)
-{
-    mulred_g1_254_msm_shift(r, a, bits);
-}
-static void g254_encode(uint8_t *out, const void *jac)
-{
-    mulred_g1_254_affine a;
-    mulred_g1_254_jacobian_to_affine(&a, jac);
-    mulred_g1_254_encode_eip196(out, &a);
-}
-
-static const msm_ops ops[2] = {
-    {mulred_g1_381_msm_plan, g381_windows, g381_shift, 128, g381_encode},
-    {mulred_g1_254_msm_plan, g254_windows, g254_shift, 64, g254_encode},
-};
-
-/* Digit counts of a hex pair file summed over ranks: a vector of u64 as one group element. */
-static void counts_identity(void *elem, const mulred_group *g)
-{
-    memset(elem, 0, g->elem_bytes);
-}
-
-static void counts_combine(void *acc, const void *in, const mulred_group *g)
-{
-    uint64_t *a = acc;
-    const uint64_t *b = in;
-    for (size_t i = 0; i < g->elem_bytes / sizeof *a; i++) a[i] += b[i];
-}
-
-/* Every rank counts its run of units; the sums reach every rank; the file learns its pairs. */
-static int index_hex_file(mulred_pair_file *f, int rank, int nranks, mulred_error *err)
-{
-    const uint64_t units = mulred_pair_file_units(f);
-    if (!units) return mulred_dist_agree(err);
-    if (units > (uint64_t)INT32_MAX / sizeof(uint64_t)) {
-        mulred_error_set(err, MULRED_ERUNTIME, "msm: pair file too large to index (%llu units)",
-                         (unsigned long long)units);
-        return mulred_dist_agree(err);
-    }
-    uint64_t *digits = calloc(units, sizeof *digits);
-    if (!digits) mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    const mulred_unit_range r = mulred_plan_units(units, rank, nranks);
-    if (err->status == MULRED_OK) mulred_pair_file_count(digits + r.first, f, r.first, r.end, err);
-    if (mulred_dist_agree(err)) {
-        free(digits);
-        return err->status;
-    }
-    const mulred_group sum = {"digit-counts", units * sizeof *digits, counts_identity,
-                              counts_combine, NULL};
-    if (mulred_dist_allreduce(digits, &sum, err) == MULRED_OK)
-        mulred_pair_file_index(f, digits, err);
-    free(digits);
-    return mulred_dist_agree(err);
-}
-
-/* 80% of the node's memory shared by its ranks. */
-static uint64_t default_memory(int nranks, int nodes)
-{
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) return 0;
-    const uint64_t per_node = (uint64_t)pages * (uint64_t)page / 10 * 8;
-    const uint64_t ranks_here = (uint64_t)((nranks + nodes - 1) / (nodes > 0 ? nodes : 1));
-    return per_node / (ranks_here ? ranks_here : 1);
-}
-
-/* A number every rank computes from its grid; equal on all ranks iff their grids are. */
-static double grid_fingerprint(const mulred_msm_grid *g)
-{
-    uint64_t h = 1469598103934665603ull;
-    const uint64_t v[5] = {g->slices, g->groups, g->window_bits, g->glv, g->top_windows};
-    for (int i = 0; i < 5; i++) h = (h ^ v[i]) * 1099511628211ull;
-    return (double)(h >> 12); /* 52 bits: exact in a double */
-}
-
-/* ---- checkpoints ----
- * A checkpointed MSM is cut into tiles that depend on the job alone: the window width c and the
- * GLV choice come from the plan for all n points (made with the scalar lanes' cost model, so
- * that a machine with 8-lane kernels plans the same c), the points into slices of slice_points
- * (the last one shorter), each slice's W windows into `groups` contiguous window groups. Unit
- * u = slice·groups + group is the tile (slice) x (windows [⌊W·k/G⌋, ⌊W·(k+1)/G⌋)), shifted by
- * 2^(c·w0): the units partition points x windows, so their sum is the MSM, on any ranks.
- * Sizes: a slice repeats the bucket reduction of each window (2^(c−1) buckets, about 2
- * additions each, against 2 bucket additions per point with GLV), so a slice holds at least
- * 2^(c+3) points (overhead <= 1/16) and at least 2^16 (about 0.3 s of one thread's work for
- * all windows, against about 4 ms to save a unit). A job of one slice splits its windows into
- * two groups, so that two ranks can share it; otherwise a unit holds every window, because the
- * threads of mulred_G_msm_windows_var share a unit's windows as whole tiles while they are at
- * least 2 per thread: 5 windows on 2 threads leave one idle a fifth of the time (measured: a
- * 2^18-point MSM in 2 slices x 2 groups took 1.21x the uncheckpointed time at 2 threads, in 2
- * slices 1.03x; medians of 9 interleaved rounds). The units are planned over ranks by count
- * (mulred_plan_units): a rank's units are consecutive, mostly whole slices, and it reads or
- * generates a slice only when one of its units of that slice is not saved. */
-enum { CKPT_SLICE_MIN_LOG = 16, CKPT_MIN_UNITS = 2 };
-
-typedef struct {
-    unsigned window_bits, windows, groups;
-    bool glv;
-    uint64_t slice_points, slices, units;
-} ckpt_layout;
-
-static void ckpt_layout_make(ckpt_layout *L, const msm_opts *o, uint64_t n)
-{
-    mulred_msm_options po;
-    memset(&po, 0, sizeof po);
-    po.lanes = MULRED_MSM_LANES_SCALAR;
-    mulred_msm_plan plan;
-    ops[o->curve].plan(&plan, (size_t)n, &po);
-    L->window_bits = plan.window_bits;
-    L->glv = plan.glv;
-    L->windows = plan.windows;
-    unsigned lg =
-        plan.window_bits + 3 > CKPT_SLICE_MIN_LOG ? plan.window_bits + 3 : CKPT_SLICE_MIN_LOG;
-    L->slice_points = o->checkpoint_unit ? o->checkpoint_unit : UINT64_C(1) << lg;
-    L->slices = mulred_plan_unit_count(n, L->slice_points);
-    uint64_t g =
-        L->slices >= CKPT_MIN_UNITS ? 1 : mulred_plan_unit_count(CKPT_MIN_UNITS, L->slices);
-    L->groups = g < L->windows ? (unsigned)g : L->windows;
-    L->units = L->slices * L->groups;
-}
-
-/* Describes the job to the store: curve (also in the group name), input, plan and tiles. */
-static int ckpt_describe(mulred_ckpt_job *job, const msm_opts *o, uint64_t n, const ckpt_layout *L,
-                         mulred_error *err)
-{
-    int rc = mulred_ckpt_job_add(job, err, "curve", "%s", mulred_msm_curve_name(o->curve));
-    if (rc == MULRED_OK && o->input) rc = mulred_ckpt_job_add_file(job, "input", o->input, err);
-    if (rc == MULRED_OK && o->input)
-        rc = mulred_ckpt_job_add(job, err, "input.format", "%s", o->binary ? "binary" : "hex");
-    if (rc == MULRED_OK)
-        rc = mulred_ckpt_job_add(job, err, "points", "%llu", (unsigned long long)n);
-    if (rc == MULRED_OK && !o->input)
-        rc = mulred_ckpt_job_add(job, err, "seed", "%llu", (unsigned long long)o->seed);
-    if (rc == MULRED_OK)
-        rc = mulred_ckpt_job_add(job, err, "msm.window_bits", "%u", L->window_bits);
-    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "msm.glv", "%d", L->glv ? 1 : 0);
-    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "msm.windows", "%u", L->windows);
-    if (rc == MULRED_OK)
-        rc = mulred_ckpt_job_add(job, err, "tiles.slice_points", "%llu",
-                                 (unsigned long long)L->slice_points);
-    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "tiles.window_groups", "%u", L->groups);
-    if (rc == MULRED_OK)
-        rc = mulred_ckpt_job_add(job, err, "tiles.rule",
-                                 "unit s*G+k: points [s*P, s*P+P), windows [W*k/G, W*(k+1)/G), "
-                                 "shifted by c*(W*k/G)");
-    return rc;
-}
-
-/* This rank's share of the units: loads the saved ones, computes (reading or generating their
- * slices) and saves the others, and combines all into *acc (the identity on entry). */
-static int ckpt_msm(const msm_opts *o, msm_result *res, mulred_pair_file *file, uint64_t n, int T,
-                    int rank, int nranks, msm_jac *acc, double local[], mulred_error *err)
-{
-    const mulred_msm_curve c = o->curve;
-    const msm_ops *op = &ops[c];
-    const mulred_group *group = mulred_msm_point_group(c);
-    const size_t aff = mulred_msm_affine_bytes(c);
-    ckpt_layout L;
-    ckpt_layout_make(&L, o, n);
-    res->slice_points = L.slice_points;
-    res->units = L.units;
-    res->grid.slices = (unsigned)(L.slices < UINT32_MAX ? L.slices : UINT32_MAX);
-    res->grid.groups = L.groups;
-    res->grid.window_bits = L.window_bits;
-    res->grid.glv = L.glv;
-    res->grid.windows = L.windows;
-
-    double t = mulred_wtime();
-    mulred_ckpt *ck = NULL;
-    mulred_ckpt_job *job = mulred_ckpt_job_new(group, L.units);
-    int rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    if (rc == MULRED_OK) rc = ckpt_describe(job, o, n, &L, err);
-    if (rc == MULRED_OK) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
-    mulred_ckpt_job_free(job);
-    res->checkpoint_seconds = mulred_wtime() - t;
-
-    /* the plan of the tiles: c and GLV forced, the rest (speed only) for this CPU and slice */
-    mulred_msm_options mo;
-    memset(&mo, 0, sizeof mo);
-    mo.window_bits = (int)L.window_bits;
-    mo.glv = L.glv ? 1 : -1;
-    mulred_msm_plan plan;
-    op->plan(&plan, (size_t)(L.slice_points < n ? L.slice_points : n), &mo);
-    if (plan.windows != L.windows)
-        rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: the tile plan has %u windows, not %u",
-                              plan.windows, L.windows);
-
-    const uint64_t cap = L.slice_points < n ? L.slice_points : n;
-    void *points = NULL;
-    mulred_scalar256 *scalars = NULL;
-    const mulred_unit_range share = mulred_plan_units(L.units, rank, nranks);
-    uint64_t resumed = 0, computed = 0;
-    for (uint64_t s = share.first / L.groups; rc == MULRED_OK && s * L.groups < share.end; s++) {
-        const uint64_t u0 = s * L.groups > share.first ? s * L.groups : share.first;
-        const uint64_t u1 = (s + 1) * L.groups < share.end ? (s + 1) * L.groups : share.end;
-        bool need = false;
-        for (uint64_t u = u0; u < u1; u++) {
-            if (mulred_ckpt_state(ck, u) != MULRED_CKPT_LOADED) {
-                need = true;
-                continue;
-            }
-            msm_jac part;
-            mulred_ckpt_get(ck, u, &part);
-            group->combine(acc, &part, group);
-            resumed++;
-        }
-        if (!need) continue;
-
-        /* read or generate the slice, and validate it, before any unit of it is saved */
-        const uint64_t p0 = s * L.slice_points, p1 = p0 + cap < n ? p0 + cap : n;
-        const size_t ns = (size_t)(p1 - p0);
-        if (!points) {
-            points = malloc(cap * aff + 1);
-            scalars = malloc(cap * sizeof *scalars + 1);
-            if (!points || !scalars) {
-                rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
-                break;
-            }
-        }
-        t = mulred_wtime();
-        if (file)
-            rc = mulred_pair_file_read(points, scalars, file, p0, p1, T, err);
-        else
-            rc = mulred_msm_synth(points, scalars, c, o->seed, p0, ns, T, err);
-        local[file ? PH_READ : PH_GENERATE] += mulred_wtime() - t;
-        t = mulred_wtime();
-        if (rc == MULRED_OK && file)
-            rc = mulred_msm_check_subgroup(points, ns, c, p0, o->input, T, err);
-        local[PH_VALIDATE] += mulred_wtime() - t;
-
-        for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
-            if (mulred_ckpt_state(ck, u) == MULRED_CKPT_LOADED) continue;
-            if (mulred_ckpt_state(ck, u) == MULRED_CKPT_CORRUPT)
-                fprintf(stderr, "mulred: warning: %s; recomputing unit %llu\n",
-                        mulred_ckpt_note(ck, u), (unsigned long long)u);
-            const unsigned k = (unsigned)(u % L.groups);
-            const unsigned w0 = (unsigned)((uint64_t)L.windows * k / L.groups),
-                           w1 = (unsigned)((uint64_t)L.windows * (k + 1) / L.groups);
-            msm_jac part;
-            group->identity(&part, group); /* every byte defined: the element is saved whole */
-            t = mulred_wtime();
-            rc = op->windows(&part, &plan, w0, w1, points, scalars, ns, T, err);
-            if (rc) break;
-            op->shift(&part, &part, L.window_bits * w0);
-            const double t1 = mulred_wtime();
-            local[PH_MSM] += t1 - t;
-            rc = mulred_ckpt_save(ck, u, &part, ns, err);
-            res->checkpoint_seconds += mulred_wtime() - t1;
-            if (rc) break;
-            group->combine(acc, &part, group);
-            computed++;
-        }
-    }
-    free(points);
-    free(scalars);
-    mulred_ckpt_close(ck);
-    res->resumed_units = resumed;
-    res->computed_units = computed;
-    return rc;
-}
+typedef mulred_dist_msm_result msm_result;
 
 static int msm_run(const void *vo, void *vr, mulred_error *err)
 {
     const msm_opts *o = vo;
-    msm_result *res = vr;
-    memset(res, 0, sizeof *res);
-    const int rank = mulred_dist_rank(), nranks = mulred_dist_size();
-    const mulred_msm_curve c = o->curve;
-    const msm_ops *op = &ops[c];
-    const size_t aff = mulred_msm_affine_bytes(c);
-    /* outside the timed phases, like MPI_Init: the OpenMP team starts */
-    const int T = mulred_msm_threads_start(o->threads);
-    double local[NPHASES] = {0};
-    const double t0 = mulred_wtime();
-
-    mulred_pair_file *file = NULL;
-    void *points = NULL;
-    mulred_scalar256 *scalars = NULL;
-    uint64_t n = o->synthetic;
-    if (o->input) {
-        mulred_pair_file_open(&file, o->input, c, o->binary, 0, err);
-        if (mulred_dist_agree(err) || index_hex_file(file, rank, nranks, err)) goto done;
-        n = mulred_pair_file_pairs(file);
+    const int nranks = mulred_dist_size(MPI_COMM_WORLD);
+    if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)nranks) {
+        memset(vr, 0, sizeof(msm_result));
+        return mulred_error_set(err, MULRED_ERUNTIME,
+                                "msm: --grid %ux%u needs %llu ranks; this job has %d",
+                                o->grid_slices, o->grid_groups,
+                                (unsigned long long)o->grid_slices * o->grid_groups, nranks);
     }
-
-    int nodes = 1;
-    if (mulred_dist_node_count(&nodes, err)) goto done;
-    if (o->checkpoint) {
-        /* tiles of the job, each rank its share, then the reduce as below */
-        msm_jac acc;
-        const mulred_group *group = mulred_msm_point_group(c);
-        group->identity(&acc, group);
-        if (file) local[PH_READ] = mulred_wtime() - t0; /* opening and indexing the file */
-        ckpt_msm(o, res, file, n, T, rank, nranks, &acc, local, err);
-        if (mulred_dist_agree(err)) goto done;
-        const double t4 = mulred_wtime();
-        mulred_dist_reduce(&acc, group, 0, err);
-        local[PH_REDUCE] = mulred_wtime() - t4;
-        if (mulred_dist_agree(err)) goto done;
-        if (rank == 0) {
-            uint8_t out[128];
-            op->encode(out, &acc);
-            mulred_hex_encode(res->hex, out, op->result_bytes);
-        }
-        local[PH_TOTAL] = mulred_wtime() - t0;
-        for (int p = 0; p < NPHASES && err->status == MULRED_OK; p++)
-            mulred_dist_minavgmax(local[p], res->phases[p], err);
-        double ck[3] = {0, 0, 0};
-        uint64_t r = 0, k = 0;
-        if (err->status == MULRED_OK) mulred_dist_minavgmax(res->checkpoint_seconds, ck, err);
-        if (err->status == MULRED_OK) mulred_dist_sum_u64(&r, res->resumed_units, err);
-        if (err->status == MULRED_OK) mulred_dist_sum_u64(&k, res->computed_units, err);
-        res->checkpoint_seconds = ck[2];
-        res->resumed_units = r, res->computed_units = k;
-        /* the MSM alone: the slowest rank's tiles and the reduce */
-        res->seconds = res->phases[PH_MSM][2] + res->phases[PH_REDUCE][2];
-        res->points = n;
-        res->ranks = nranks;
-        res->threads = T;
-        res->nodes = nodes;
-        goto done;
-    }
-
-    /* the grid: the same on every rank, which the ranks check */
-    mulred_msm_grid_params gp;
-    mulred_msm_grid_defaults(&gp, c,
-                             !o->input   ? MULRED_MSM_INPUT_SYNTHETIC
-                             : o->binary ? MULRED_MSM_INPUT_BINARY
-                                         : MULRED_MSM_INPUT_FILE,
-                             n, nranks, T);
-    gp.memory_per_rank = o->memory ? o->memory : default_memory(nranks, nodes);
-    if (o->grid_slices) {
-        if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)nranks) {
-            mulred_error_set(err, MULRED_ERUNTIME,
-                             "msm: --grid %ux%u needs %llu ranks; this job has %d", o->grid_slices,
-                             o->grid_groups, (unsigned long long)o->grid_slices * o->grid_groups,
-                             nranks);
-            mulred_dist_agree(err);
-            goto done;
-        }
-        gp.slices = o->grid_slices, gp.groups = o->grid_groups;
-    }
-    if (mulred_msm_grid_plan(&res->grid, c, &gp, err) != MULRED_OK) {
-        /* name the input and the way out: more ranks, or a larger --memory-per-rank */
-        char why[sizeof err->message];
-        const char *m = strncmp(err->message, "msm: ", 5) ? err->message : err->message + 5;
-        snprintf(why, sizeof why, "%s", m);
-        mulred_error_set(err, err->status,
-                         "msm: %s%s%s; run on more ranks or raise --memory-per-rank",
-                         o->input ? o->input : "", o->input ? ": " : "", why);
-    }
-    if (mulred_dist_agree(err)) goto done;
-    double fp[3];
-    if (mulred_dist_minavgmax(grid_fingerprint(&res->grid), fp, err)) goto done;
-    if (fp[0] != fp[2]) {
-        mulred_error_set(err, MULRED_ERUNTIME,
-                         "msm: the ranks chose different grids (nodes of different kinds?)");
-        mulred_dist_agree(err);
-        goto done;
-    }
-    const mulred_msm_share share = mulred_msm_grid_share(&res->grid, n, rank);
-    const size_t ns = (size_t)(share.point1 - share.point0);
-
-    /* read or generate the slice */
-    points = malloc(ns * aff + 1);
-    scalars = malloc(ns * sizeof *scalars + 1);
-    if (!points || !scalars) mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
-    const double t1 = mulred_wtime();
-    if (err->status == MULRED_OK) {
-        if (file)
-            mulred_pair_file_read(points, scalars, file, share.point0, share.point1, T, err);
-        else
-            mulred_msm_synth(points, scalars, c, o->seed, share.point0, ns, T, err);
-    }
-    const double t2 = mulred_wtime();
-    local[file ? PH_READ : PH_GENERATE] = t2 - (file ? t0 : t1);
-    if (mulred_dist_agree(err)) goto done;
-
-    /* validate this rank's part of its column's points */
-    const double t2v = mulred_wtime();
-    if (file)
-        mulred_msm_check_subgroup((uint8_t *)points + (share.check0 - share.point0) * aff,
-                                  (size_t)(share.check1 - share.check0), c, share.check0, o->input,
-                                  T, err);
-    local[PH_VALIDATE] = mulred_wtime() - t2v;
-    if (mulred_dist_agree(err)) goto done;
-    const double t3 = mulred_wtime();
-
-    /* the tile: slice x window group, shifted to its windows' weight */
-    msm_jac partial;
-    const mulred_group *group = mulred_msm_point_group(c);
-    group->identity(&partial, group);
-    if (!share.idle && ns) {
-        const mulred_msm_options mo = mulred_msm_grid_options(&res->grid);
-        mulred_msm_plan plan;
-        op->plan(&plan, ns, &mo);
-        if (op->windows(&partial, &plan, share.window0, share.window1, points, scalars, ns, T,
-                        err) == MULRED_OK)
-            op->shift(&partial, &partial, plan.window_bits * share.window0);
-    }
-    local[PH_MSM] = mulred_wtime() - t3;
-    if (mulred_dist_agree(err)) goto done;
-    const double t4 = mulred_wtime();
-    mulred_dist_reduce(&partial, group, 0, err);
-    const double t5 = mulred_wtime();
-    local[PH_REDUCE] = t5 - t4;
-    if (mulred_dist_agree(err)) goto done;
-    if (rank == 0) {
-        uint8_t out[128];
-        op->encode(out, &partial);
-        mulred_hex_encode(res->hex, out, op->result_bytes);
-        res->seconds = t5 - t3;
-    }
-    local[PH_TOTAL] = mulred_wtime() - t0;
-    for (int p = 0; p < NPHASES && err->status == MULRED_OK; p++)
-        mulred_dist_minavgmax(local[p], res->phases[p], err);
-    res->points = n;
-    res->ranks = nranks;
-    res->threads = T;
-    res->nodes = nodes;
-done:
-    free(points);
-    free(scalars);
-    mulred_pair_file_close(file);
-    return err->status;
+    mulred_dist_msm_job job;
+    mulred_dist_msm_job_init(&job, o->curve);
+    job.input = o->input;
+    job.binary = o->binary;
+    job.synthetic = o->has_synthetic ? o->synthetic : 0;
+    job.seed = o->seed;
+    job.threads = o->threads;
+    job.grid_slices = o->grid_slices, job.grid_groups = o->grid_groups;
+    job.memory_per_rank = o->memory;
+    job.checkpoint = o->checkpoint;
+    job.checkpoint_unit = o->checkpoint_unit;
+    job.note = cli_warn_note;
+    return mulred_dist_msm(MPI_COMM_WORLD, &job, vr, err);
 }
 
 /* ---- results ---- */
@@ -786,11 +312,11 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_double(w, "model_msm_seconds", g->msm_ns * 1e-9);
     mulred_jw_object_end(w);
     mulred_jw_object_begin(w, "phases");
-    for (int p = 0; p < NPHASES; p++) {
-        mulred_jw_object_begin(w, phase_names[p]);
-        mulred_jw_double(w, "min", res->phases[p][0]);
-        mulred_jw_double(w, "avg", res->phases[p][1]);
-        mulred_jw_double(w, "max", res->phases[p][2]);
+    for (int p = 0; p < MULRED_MSM_PHASES; p++) {
+        mulred_jw_object_begin(w, mulred_msm_phase_name(p));
+        mulred_jw_double(w, "min", res->phases[p].min);
+        mulred_jw_double(w, "avg", res->phases[p].avg);
+        mulred_jw_double(w, "max", res->phases[p].max);
         mulred_jw_object_end(w);
     }
     mulred_jw_object_end(w);
@@ -807,10 +333,10 @@ static void msm_write_text(FILE *out, const void *vo, const void *vr)
     char t[32], r[48], in[32], v[32], red[32], tot[32];
     mulred_format_seconds(t, sizeof t, res->seconds);
     mulred_format_rate(r, sizeof r, points_per_second(res), "points");
-    mulred_format_seconds(in, sizeof in, res->phases[o->input ? PH_READ : PH_GENERATE][2]);
-    mulred_format_seconds(v, sizeof v, res->phases[PH_VALIDATE][2]);
-    mulred_format_seconds(red, sizeof red, res->phases[PH_REDUCE][2]);
-    mulred_format_seconds(tot, sizeof tot, res->phases[PH_TOTAL][2]);
+    mulred_format_seconds(in, sizeof in, res->phases[o->input ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE].max);
+    mulred_format_seconds(v, sizeof v, res->phases[MULRED_MSM_PHASE_VALIDATE].max);
+    mulred_format_seconds(red, sizeof red, res->phases[MULRED_MSM_PHASE_REDUCE].max);
+    mulred_format_seconds(tot, sizeof tot, res->phases[MULRED_MSM_PHASE_TOTAL].max);
     fprintf(out, "msm      %s\n", res->hex);
     if (o->input)
         fprintf(out, "input    %s, %llu pairs, curve %s\n", o->input,

@@ -22,7 +22,7 @@
 #include "cli/cli.h"
 #include "cli/job.h"
 #include "cli/json.h"
-#include "mulred/dist.h"
+#include "mulred/mpi.h"
 
 /* The launch environment, recorded so a result file says where it came from. */
 static void write_environment(mulred_json_writer *w)

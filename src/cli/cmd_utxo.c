@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "mulred/dist.h"
+#include "mulred/mpi.h"
 #include "mulred/utxo.h"
 #include "cli/json.h"
 #include "util/util.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "mulred/dist.h"
+#include "mulred/mpi.h"
 #include "util/util.h"
 
 /* ---- the table of kinds ---- */
@@ -427,4 +427,10 @@ void cli_job_free(cli_job *job)
     for (int r = 0; r < job->nruns; r++) free(job->runs[r]);
     job->nruns = 0;
     cli_parser_free(&job->parser);
+}
+
+void cli_warn_note(const char *message, void *data)
+{
+    (void)data;
+    fprintf(stderr, "mulred: warning: %s\n", message);
 }

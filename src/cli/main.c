@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "mulred/dist.h"
+#include "mulred/mpi.h"
 
 static const mulred_command commands[] = {
     {"muhash", "MuHash3072 of element files, synthetic UTXO sets and Bitcoin Core snapshots",

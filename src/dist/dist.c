@@ -1,7 +1,8 @@
-/* MPI plumbing: init, rank queries, status agreement, small collectives and the node count.
- * The generic group reduction is in dist_group.c; the plan of work units over ranks, which
- * needs no MPI, in plan.c. Every MPI return code is checked: queries that cannot fail on
- * MPI_COMM_WORLD abort with a message when they do; collectives return MULRED_ERUNTIME. */
+/* MPI plumbing: init, rank queries, status agreement, small collectives and the node count,
+ * each over the caller's communicator (mulred/mpi.h). The generic group reduction is in
+ * dist_group.c; the plan of work units over ranks, which needs no MPI, in plan.c. Every MPI
+ * return code is checked: rank queries, which cannot fail on a valid communicator, are a
+ * misuse when they do; collectives return MULRED_ERUNTIME. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,32 +60,32 @@ bool mulred_dist_active(void)
     return initialized && !finalized;
 }
 
-int mulred_dist_rank(void)
+int mulred_dist_rank(MPI_Comm comm)
 {
-    if (!mulred_dist_active()) return mulred_dist_env_rank();
+    if (!mulred_dist_active()) return 0;
     int r = 0;
-    MULRED_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &r) == MPI_SUCCESS, "MPI_Comm_rank");
+    MULRED_CHECK(MPI_Comm_rank(comm, &r) == MPI_SUCCESS, "MPI_Comm_rank");
     return r;
 }
 
-int mulred_dist_size(void)
+int mulred_dist_size(MPI_Comm comm)
 {
     if (!mulred_dist_active()) return 1;
     int s = 1;
-    MULRED_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &s) == MPI_SUCCESS, "MPI_Comm_size");
+    MULRED_CHECK(MPI_Comm_size(comm, &s) == MPI_SUCCESS, "MPI_Comm_size");
     return s;
 }
 
-bool dist_multi_rank(void)
+bool dist_multi_rank(MPI_Comm comm)
 {
     if (!mulred_dist_active()) return false;
     int main_thread = 0;
     MULRED_CHECK(MPI_Is_thread_main(&main_thread) == MPI_SUCCESS && main_thread,
                  "MPI is FUNNELED: call mulred_dist_* from the thread that initialized MPI");
-    return mulred_dist_size() > 1;
+    return mulred_dist_size(comm) > 1;
 }
 
-static const char *launcher_rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+static const char *launcher_rank_vars[] = {"Ocomm_RANK", "PMIX_RANK", "PMI_RANK",
                                            "SLURM_PROCID"};
 
 int mulred_dist_env_rank(void)
@@ -103,79 +104,98 @@ bool mulred_dist_launched(void)
     return getenv("MULRED_FORCE_MPI") != NULL;
 }
 
-void mulred_dist_abort(int status)
+void mulred_dist_abort(MPI_Comm comm, int status)
 {
-    if (mulred_dist_active()) MPI_Abort(MPI_COMM_WORLD, status);
-    exit(status);
+    if (mulred_dist_active()) MPI_Abort(comm, status);
 }
 
-int mulred_dist_agree(mulred_error *err)
+int mulred_dist_agree(MPI_Comm comm, mulred_error *err)
 {
     int mine = err->status;
-    if (!dist_multi_rank()) return mine;
+    if (!dist_multi_rank(comm)) return mine;
     int worst = 0, rc;
-    rc = MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    rc = MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, comm);
     if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Allreduce (status)", err);
     if (worst == MULRED_OK) return MULRED_OK;
     /* The lowest rank with an error sends its message to rank 0. */
-    int rank = mulred_dist_rank(), size = mulred_dist_size();
+    int rank = mulred_dist_rank(comm), size = mulred_dist_size(comm);
     int candidate = mine != MULRED_OK ? rank : size, first = size;
-    rc = MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    rc = MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm);
     if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Allreduce (status)", err);
     if (first != 0) {
         if (rank == first)
             rc = MPI_Send(err->message, sizeof err->message, MPI_CHAR, 0, DIST_TAG_AGREE_MESSAGE,
-                          MPI_COMM_WORLD);
+                          comm);
         if (rank == 0)
             rc = MPI_Recv(err->message, sizeof err->message, MPI_CHAR, first,
-                          DIST_TAG_AGREE_MESSAGE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                          DIST_TAG_AGREE_MESSAGE, comm, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "sending the error message", err);
     }
     err->status = worst;
     return worst;
 }
 
-int mulred_dist_minavgmax(double v, double out[3], mulred_error *err)
+int mulred_dist_minavgmax(MPI_Comm comm, double v, double out[3], mulred_error *err)
 {
     out[0] = out[1] = out[2] = v;
-    if (!dist_multi_rank()) return MULRED_OK;
+    if (!dist_multi_rank(comm)) return MULRED_OK;
     double sum = 0;
-    int rc = MPI_Allreduce(&v, &out[0], 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-    if (rc == MPI_SUCCESS) rc = MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    if (rc == MPI_SUCCESS) rc = MPI_Allreduce(&v, &out[2], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    out[1] = sum / mulred_dist_size();
+    int rc = MPI_Allreduce(&v, &out[0], 1, MPI_DOUBLE, MPI_MIN, comm);
+    if (rc == MPI_SUCCESS) rc = MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    if (rc == MPI_SUCCESS) rc = MPI_Allreduce(&v, &out[2], 1, MPI_DOUBLE, MPI_MAX, comm);
+    out[1] = sum / mulred_dist_size(comm);
     return dist_mpi_status(rc, "MPI_Allreduce (timings)", err);
 }
 
-int mulred_dist_sum_u64(uint64_t *sum, uint64_t v, mulred_error *err)
+int mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulred_error *err)
 {
     *sum = v;
-    if (!dist_multi_rank()) return MULRED_OK;
-    return dist_mpi_status(MPI_Allreduce(&v, sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD),
+    if (!dist_multi_rank(comm)) return MULRED_OK;
+    return dist_mpi_status(MPI_Allreduce(&v, sum, 1, MPI_UINT64_T, MPI_SUM, comm),
                            "MPI_Allreduce (counts)", err);
 }
 
-int mulred_dist_barrier(mulred_error *err)
+int mulred_dist_barrier(MPI_Comm comm, mulred_error *err)
 {
-    if (!dist_multi_rank()) return MULRED_OK;
-    return dist_mpi_status(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier", err);
+    if (!dist_multi_rank(comm)) return MULRED_OK;
+    return dist_mpi_status(MPI_Barrier(comm), "MPI_Barrier", err);
 }
 
-int mulred_dist_node_count(int *nodes, mulred_error *err)
+int mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *err)
 {
     *nodes = 1;
-    if (!dist_multi_rank()) return MULRED_OK;
+    if (!dist_multi_rank(comm)) return MULRED_OK;
     /* Ranks sharing memory are on one node: count the ranks that lead a shared-memory
      * communicator. */
     MPI_Comm node;
     int node_rank = 0, leaders = 0;
-    int rc = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Comm_split_type", err);
     rc = MPI_Comm_rank(node, &node_rank);
     int lead = node_rank == 0;
-    if (rc == MPI_SUCCESS) rc = MPI_Allreduce(&lead, &leaders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rc == MPI_SUCCESS) rc = MPI_Allreduce(&lead, &leaders, 1, MPI_INT, MPI_SUM, comm);
     int rc_free = MPI_Comm_free(&node);
     if (rc == MPI_SUCCESS) rc = rc_free;
     if (rc == MPI_SUCCESS) *nodes = leaders;
     return dist_mpi_status(rc, "counting nodes", err);
+}
+
+int dist_phases(MPI_Comm comm, const double *local, mulred_dist_phase *out, int n,
+                mulred_error *err)
+{
+    int rc = MULRED_OK;
+    for (int p = 0; p < n && rc == MULRED_OK; p++) {
+        double v[3];
+        rc = mulred_dist_minavgmax(comm, local[p], v, err);
+        out[p] = (mulred_dist_phase){v[0], v[1], v[2]};
+    }
+    return rc;
+}
+
+void dist_note_recompute(mulred_dist_note_fn fn, void *data, const char *note, uint64_t u)
+{
+    if (!fn) return;
+    char m[640];
+    snprintf(m, sizeof m, "%s; recomputing unit %llu", note, (unsigned long long)u);
+    fn(m, data);
 }

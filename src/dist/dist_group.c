@@ -58,13 +58,14 @@ void dist_group_free(void)
 }
 
 /* root >= 0: MPI_Reduce to root; root < 0: MPI_Allreduce. */
-static int group_collective(void *elem, const mulred_group *g, int root, mulred_error *err)
+static int group_collective(MPI_Comm comm, void *elem, const mulred_group *g, int root,
+                            mulred_error *err)
 {
     MULRED_CHECK(g && g->combine && g->identity, "a group needs identity and combine");
     MULRED_CHECK(g->elem_bytes >= 1 && g->elem_bytes <= INT_MAX, "group %s: %zu-byte elements",
                  g->name, g->elem_bytes);
-    if (!dist_multi_rank()) return MULRED_OK;
-    int rank = mulred_dist_rank(), size = mulred_dist_size();
+    if (!dist_multi_rank(comm)) return MULRED_OK;
+    int rank = mulred_dist_rank(comm), size = mulred_dist_size(comm);
     MULRED_CHECK(root < size, "root %d of %d ranks", root, size);
     if (group_setup(err)) return err->status;
 
@@ -75,11 +76,11 @@ static int group_collective(void *elem, const mulred_group *g, int root, mulred_
     if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&type);
     if (rc == MPI_SUCCESS) {
         if (root < 0)
-            rc = MPI_Allreduce(MPI_IN_PLACE, elem, 1, type, group_op, MPI_COMM_WORLD);
+            rc = MPI_Allreduce(MPI_IN_PLACE, elem, 1, type, group_op, comm);
         else if (rank == root)
-            rc = MPI_Reduce(MPI_IN_PLACE, elem, 1, type, group_op, root, MPI_COMM_WORLD);
+            rc = MPI_Reduce(MPI_IN_PLACE, elem, 1, type, group_op, root, comm);
         else
-            rc = MPI_Reduce(elem, NULL, 1, type, group_op, root, MPI_COMM_WORLD);
+            rc = MPI_Reduce(elem, NULL, 1, type, group_op, root, comm);
     }
     if (type != MPI_DATATYPE_NULL) {
         int rc_free = MPI_Type_free(&type);
@@ -93,13 +94,14 @@ static int group_collective(void *elem, const mulred_group *g, int root, mulred_
     return MULRED_OK;
 }
 
-int mulred_dist_reduce(void *elem, const mulred_group *g, int root, mulred_error *err)
+int mulred_dist_reduce(MPI_Comm comm, void *elem, const mulred_group *g, int root,
+                       mulred_error *err)
 {
     MULRED_CHECK(root >= 0, "root %d", root);
-    return group_collective(elem, g, root, err);
+    return group_collective(comm, elem, g, root, err);
 }
 
-int mulred_dist_allreduce(void *elem, const mulred_group *g, mulred_error *err)
+int mulred_dist_allreduce(MPI_Comm comm, void *elem, const mulred_group *g, mulred_error *err)
 {
-    return group_collective(elem, g, -1, err);
+    return group_collective(comm, elem, g, -1, err);
 }

@@ -82,3 +82,52 @@ size_t mulred_msm_jacobian_bytes(mulred_msm_curve c)
     return c == MULRED_MSM_BLS12_381 ? sizeof(mulred_g1_381_jacobian)
                                      : sizeof(mulred_g1_254_jacobian);
 }
+
+/* ---- the MSM of either curve (mulred/msm_grid.h): one dispatch for every caller ---- */
+
+void mulred_msm_curve_plan(mulred_msm_curve c, mulred_msm_plan *plan, size_t n,
+                           const mulred_msm_options *opts)
+{
+    check_curve(c);
+    if (c == MULRED_MSM_BLS12_381)
+        mulred_g1_381_msm_plan(plan, n, opts);
+    else
+        mulred_g1_254_msm_plan(plan, n, opts);
+}
+
+int mulred_msm_curve_windows(mulred_msm_curve c, void *r, const mulred_msm_plan *plan,
+                             unsigned window0, unsigned window1, const void *points,
+                             const mulred_scalar256 *scalars, size_t n, int threads,
+                             mulred_error *err)
+{
+    check_curve(c);
+    if (c == MULRED_MSM_BLS12_381)
+        return mulred_g1_381_msm_windows_var(r, plan, window0, window1, points, scalars, n, threads,
+                                             err);
+    return mulred_g1_254_msm_windows_var(r, plan, window0, window1, points, scalars, n, threads,
+                                         err);
+}
+
+void mulred_msm_curve_shift(mulred_msm_curve c, void *r, const void *a, unsigned bits)
+{
+    check_curve(c);
+    if (c == MULRED_MSM_BLS12_381)
+        mulred_g1_381_msm_shift(r, a, bits);
+    else
+        mulred_g1_254_msm_shift(r, a, bits);
+}
+
+size_t mulred_msm_curve_encode(mulred_msm_curve c, uint8_t out[128], const void *jacobian)
+{
+    check_curve(c);
+    if (c == MULRED_MSM_BLS12_381) {
+        mulred_g1_381_affine a;
+        mulred_g1_381_jacobian_to_affine(&a, jacobian);
+        mulred_g1_381_encode_eip2537(out, &a);
+        return 128;
+    }
+    mulred_g1_254_affine a;
+    mulred_g1_254_jacobian_to_affine(&a, jacobian);
+    mulred_g1_254_encode_eip196(out, &a);
+    return 64;
+}

@@ -1,0 +1,257 @@
+/* libmulred_mpi: the distributed layer. The only public header that includes <mpi.h>; link
+ * with -lmulred_mpi -lmulred and MPI.
+ *
+ * What it gives:
+ *   - the generic reduction of any commutative group (mulred/group.h) across the ranks of a
+ *     communicator: mulred_dist_reduce, mulred_dist_allreduce (one MPI op for every group);
+ *   - small collectives a distributed job needs (status agreement, timings, counts);
+ *   - the distributed jobs themselves, each a collective call over a communicator:
+ *     mulred_dist_muhash (element files, Bitcoin Core snapshots, synthetic sets) and
+ *     mulred_dist_msm (a pair file, a synthetic set, or pairs each rank holds in memory), with
+ *     OpenMP threads on every rank and optional checkpoints.
+ *   - the unit plans (mulred/plan.h) and the MSM grid planner (mulred/msm_grid.h), which are pure
+ *     and declared in their own headers (included here).
+ *
+ * MPI: the caller initializes MPI with at least MPI_THREAD_FUNNELED (mulred_dist_init does it
+ * for programs that have no MPI set-up of their own) and calls every function here from the
+ * thread that initialized it; OpenMP threads compute between the calls. When MPI is not
+ * initialized at all, every collective runs as one rank of one (a program started without a
+ * launcher needs no MPI_Init: Open MPI's singleton start costs about half a second), so one
+ * program serves both.
+ *
+ * Collectives must be entered by every rank of the communicator with the same arguments
+ * (except each rank's own data). Errors: a failing MPI call returns MULRED_ERUNTIME with MPI's
+ * own error text (set MPI_ERRORS_RETURN on the communicator; mulred_dist_init does on
+ * MPI_COMM_WORLD). A job agrees on failure across ranks before every collective, so bad input
+ * on one rank ends every rank with the same status, and no rank hangs. */
+#ifndef MULRED_MPI_H
+#define MULRED_MPI_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mulred/group.h"
+#include "mulred/msm.h"
+#include "mulred/msm_grid.h"
+#include "mulred/muhash.h"
+#include "mulred/mulred.h"
+#include "mulred/plan.h"
+#include "mulred/utxo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- MPI set-up for programs without their own ---- */
+
+/* Initializes MPI with MPI_THREAD_FUNNELED, checks the provided level and sets
+ * MPI_ERRORS_RETURN on MPI_COMM_WORLD. Does nothing when MPI is already initialized. Returns
+ * MULRED_OK or MULRED_ERUNTIME. */
+int mulred_dist_init(int *argc, char ***argv, mulred_error *err);
+/* Frees mulred's reduce op; finalizes MPI if mulred_dist_init initialized it. */
+void mulred_dist_finalize(void);
+/* True between MPI_Init and MPI_Finalize (by anyone). */
+bool mulred_dist_active(void);
+/* The rank a launcher (mpirun, srun) gave this process, read from its environment without
+ * initializing MPI; 0 when not launched by one. */
+int mulred_dist_env_rank(void);
+/* True when a launcher (mpirun, mpiexec, srun) started this process, or MULRED_FORCE_MPI is
+ * set in the environment. */
+bool mulred_dist_launched(void);
+/* MPI_Abort(comm, status) when MPI is active; returns otherwise (the caller then exits). */
+void mulred_dist_abort(MPI_Comm comm, int status);
+
+/* ---- collectives ---- */
+
+/* Rank and size in comm; 0 and 1 when MPI is not active. */
+int mulred_dist_rank(MPI_Comm comm);
+int mulred_dist_size(MPI_Comm comm);
+/* Every rank passes its own status in err; all ranks return the worst status (the highest
+ * value). When that is not MULRED_OK, err on rank 0 gets the message of the lowest rank that
+ * reported it, so rank 0 can print it. */
+int mulred_dist_agree(MPI_Comm comm, mulred_error *err);
+/* Min, average and max of v across ranks, on every rank. */
+int mulred_dist_minavgmax(MPI_Comm comm, double v, double out[3], mulred_error *err);
+/* Sum of v across ranks, on every rank. */
+int mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulred_error *err);
+int mulred_dist_barrier(MPI_Comm comm, mulred_error *err);
+/* The number of distinct nodes (shared-memory domains) the ranks of comm run on. */
+int mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *err);
+
+/* Combines the elements of group g that every rank passes in *elem (g->elem_bytes bytes) with
+ * g->combine, in MPI_Reduce with a commutative op. The result lands in *elem on root; on the
+ * other ranks *elem is unchanged. Every rank must pass the same group (the same descriptor
+ * contents). One MPI datatype and one MPI op serve every group: the op finds the group through
+ * an attribute of the datatype, which is made for each call (a few microseconds). */
+int mulred_dist_reduce(MPI_Comm comm, void *elem, const mulred_group *g, int root,
+                       mulred_error *err);
+/* Same, with the result on every rank (MPI_Allreduce). */
+int mulred_dist_allreduce(MPI_Comm comm, void *elem, const mulred_group *g, mulred_error *err);
+
+/* ---- distributed jobs: common parts ---- */
+
+/* Minimum, average and maximum over ranks of one phase's seconds. */
+typedef struct {
+    double min, avg, max;
+} mulred_dist_phase;
+
+/* Called on a rank when a checkpoint unit file is damaged and the unit is recomputed (the
+ * message names the file and the unit), so the caller can warn; NULL: silent. */
+typedef void (*mulred_dist_note_fn)(const char *message, void *data);
+
+/* ---- MuHash3072 over ranks ---- */
+
+/* The phases of a MuHash job, in the order of mulred_dist_muhash_result.phases. */
+typedef enum {
+    MULRED_MUHASH_PHASE_READ,     /* reading and decoding files, per thread */
+    MULRED_MUHASH_PHASE_GENERATE, /* generating the synthetic set, per thread */
+    MULRED_MUHASH_PHASE_HASH,     /* hashing elements and multiplying them in, per thread */
+    MULRED_MUHASH_PHASE_LOCAL,    /* combining the thread partials */
+    MULRED_MUHASH_PHASE_MPI,      /* the reduce across ranks */
+    MULRED_MUHASH_PHASE_FINALIZE, /* rank 0: the inversion and the digest */
+    MULRED_MUHASH_PHASE_TOTAL,    /* from opening the inputs to the digest */
+    MULRED_MUHASH_PHASES
+} mulred_muhash_phase;
+/* "read", "generate", "hash", "local_reduce", "mpi_reduce", "finalize", "total". */
+const char *mulred_muhash_phase_name(mulred_muhash_phase p);
+
+/* What to hash: any combination of inputs, at least one. Every rank passes the same job. */
+typedef struct {
+    mulred_muhash_flavor flavor;
+    /* Element files, one element per line as hex (blank lines and '#' lines ignored). "-" or a
+     * pipe is read whole by rank 0. */
+    const char *const *insert;
+    size_t ninsert;
+    const char *const *remove;
+    size_t nremove;
+    /* Bitcoin Core dumptxoutset files (flavor bitcoin). Each gets a sidecar index FILE.idx,
+     * built by rank 0 on first use, through which ranks and threads read it in parallel. */
+    const char *const *snapshot;
+    size_t nsnapshot;
+    bool txoutset_hash; /* with exactly one snapshot: also its hash_serialized_3 (rank 0) */
+    uint64_t synthetic; /* elements of a synthetic UTXO set derived from (seed, index); 0: none */
+    uint64_t seed;
+    int threads; /* per rank; 0: the default (mulred_threads_resolve) */
+    /* A directory of finished units, created 0700 (refused when others may write it); a rerun
+     * with any rank or thread count loads the finished units. NULL: no checkpoints. Streams
+     * cannot be checkpointed. */
+    const char *checkpoint;
+    uint64_t checkpoint_unit; /* work units per checkpoint unit; 0: the defaults */
+    /* Progress of this rank (called by its thread 0 inside the parallel region: no MPI there);
+     * not called with checkpoints. NULL: none. */
+    void (*progress)(void *data, uint64_t done, uint64_t total);
+    void *progress_data;
+    mulred_dist_note_fn note; /* damaged checkpoint units */
+    void *note_data;
+} mulred_dist_muhash_job;
+
+/* A job with defaults: flavor bitcoin, seed 1, no inputs. */
+void mulred_dist_muhash_job_init(mulred_dist_muhash_job *job);
+
+typedef struct {
+    uint8_t digest[32]; /* rank 0: the digest in hash output order */
+    char hex[65];       /* rank 0: as the flavor displays it (bitcoin: reversed) */
+    uint64_t inserted, removed;
+    int ranks, threads, nodes;
+    mulred_dist_phase phases[MULRED_MUHASH_PHASES];
+    /* With snapshots: the first one's header and the coins of all. */
+    bool have_snapshot;
+    mulred_utxo_header snapshot_header;
+    uint64_t coins;
+    char txoutset_hash[65]; /* rank 0, when asked for */
+    /* With a checkpoint: units over all ranks, and the slowest rank's seconds in the store. */
+    uint64_t resumed_units, computed_units;
+    double checkpoint_seconds;
+} mulred_dist_muhash_result;
+
+/* Collective over comm: the MuHash3072 of the job's inputs. Each rank opens every input and
+ * takes its share of the units (mulred/plan.h); its threads reduce them from the identity; the
+ * rank partials meet in mulred_dist_reduce; rank 0 finalizes. The digest does not depend on the
+ * number of ranks or threads. Returns MULRED_OK, MULRED_EINPUT (bad input: the message names
+ * the file and the line or byte offset) or MULRED_ERUNTIME, the same on every rank. */
+int mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *job,
+                       mulred_dist_muhash_result *res, mulred_error *err);
+
+/* ---- multi-scalar multiplication over ranks ---- */
+
+typedef enum {
+    MULRED_MSM_PHASE_READ,     /* opening, indexing, reading and decoding the pair file */
+    MULRED_MSM_PHASE_GENERATE, /* generating the synthetic set */
+    MULRED_MSM_PHASE_VALIDATE, /* the subgroup check of the points */
+    MULRED_MSM_PHASE_MSM,      /* this rank's tile, with its threads */
+    MULRED_MSM_PHASE_REDUCE,   /* the reduce across ranks */
+    MULRED_MSM_PHASE_TOTAL,
+    MULRED_MSM_PHASES
+} mulred_msm_phase;
+/* "read", "generate", "validate", "msm", "reduce", "total". */
+const char *mulred_msm_phase_name(mulred_msm_phase p);
+
+/* Exactly one input: a pair file, a synthetic set, or pairs in memory. Every rank passes the
+ * same job, except for the pairs in memory, which are each rank's own. */
+typedef struct {
+    mulred_msm_curve curve;
+    /* A pair file (mulred/msm_io.h: EIP-2537 / EIP-196 points with 32-byte big-endian scalars;
+     * hex, or raw bytes when binary); every rank reads only its slice. */
+    const char *input;
+    bool binary;
+    /* Synthetic points and scalars derived from (seed, index); 0: none. */
+    uint64_t synthetic;
+    uint64_t seed;
+    /* This rank's pairs: count affine points of the curve (mulred_g1_381_affine or
+     * mulred_g1_254_affine) and their scalars. Checked to be in G1 before any arithmetic
+     * unless points_checked; a bad point fails the job with MULRED_EINPUT naming the rank and
+     * the index. No checkpoints for pairs in memory. */
+    const void *points;
+    const mulred_scalar256 *scalars;
+    size_t count;
+    bool points_checked;
+    int threads; /* per rank; 0: the default */
+    /* Force the grid of a file or synthetic input: slices x groups <= ranks; 0: the grid of
+     * least modelled time (mulred/msm_grid.h). */
+    unsigned grid_slices, grid_groups;
+    uint64_t memory_per_rank; /* bytes a rank may hold; 0: 80% of the node's over its ranks */
+    /* Keep finished tiles in this directory and resume from it (file or synthetic input;
+     * not with a forced grid or memory); NULL: none. */
+    const char *checkpoint;
+    uint64_t checkpoint_unit; /* points per checkpoint slice; 0: the default */
+    mulred_dist_note_fn note; /* damaged checkpoint units */
+    void *note_data;
+} mulred_dist_msm_job;
+
+/* A job with defaults: the curve, seed 1, no input. */
+void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_msm_curve curve);
+
+typedef struct {
+    /* rank 0: the result encoded (BLS12-381: 128-byte EIP-2537; BN254: 64-byte EIP-196; all
+     * zero: the point at infinity), its length and its hex */
+    uint8_t encoded[128];
+    size_t encoded_bytes;
+    char hex[257];
+    uint64_t points; /* over all ranks */
+    int ranks, threads, nodes;
+    mulred_msm_grid grid; /* the grid used (checkpoints: the tile layout as a grid) */
+    mulred_dist_phase phases[MULRED_MSM_PHASES];
+    double seconds; /* the MSM alone: the slowest rank's tiles and the reduce */
+    /* With a checkpoint: the tile layout, units over all ranks, the slowest rank's seconds in
+     * the store. */
+    uint64_t slice_points, units, resumed_units, computed_units;
+    double checkpoint_seconds;
+} mulred_dist_msm_result;
+
+/* Collective over comm: R = Σ sᵢ·Pᵢ over the job's pairs. With a file or a synthetic set the
+ * ranks form a grid of point slices x window groups (mulred/msm_grid.h); each rank reads or
+ * generates only its slice, validates its part, computes its tile with its threads, and the
+ * tiles meet in mulred_dist_reduce with the curve's point group. With pairs in memory each rank
+ * computes the MSM of its own pairs and the partial sums meet the same way. The result does not
+ * depend on the ranks, threads or grid. Variable time: public data only. Returns MULRED_OK,
+ * MULRED_EINPUT (the message names the file or rank, the pair index and the failed check) or
+ * MULRED_ERUNTIME, the same on every rank. */
+int mulred_dist_msm(MPI_Comm comm, const mulred_dist_msm_job *job, mulred_dist_msm_result *res,
+                    mulred_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

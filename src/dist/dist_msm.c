@@ -1,0 +1,546 @@
+/* The distributed MSM job (mulred/mpi.h, mulred_dist_msm): Σ sᵢ·Pᵢ on G1 of BLS12-381 or BN254
+ * over the ranks of a communicator and their OpenMP threads.
+ *
+ * Phases, each timed (min/avg/max over ranks):
+ *   read / generate  hex files: every rank counts the digits of its run of units and the counts
+ *                    are summed over ranks (an allreduce of a vector group), so each rank finds
+ *                    its slice; then each rank reads and decodes its slice (binary files: at
+ *                    once); synthetic sets: each rank generates its slice
+ *   validate         the subgroup check, the points of a slice shared by the ranks of its column
+ *   msm              each rank's tile: its slice x its window group, with its threads, shifted
+ *   reduce           mulred_dist_reduce with the curve's point-addition group
+ * The grid (point slices x window groups, mulred/msm_grid.h) is computed by every rank from
+ * the same inputs; the ranks then check that they agree (a fingerprint's min and max), since a
+ * rank with another grid would silently add the wrong tiles. A failure on any rank is agreed
+ * on by all before the next collective: a bad file ends every rank with MULRED_EINPUT.
+ * With a checkpoint the grid is not used: the ranks share tiles fixed by the job alone, save
+ * each and resume from them (see "checkpoints" below), and meet in the same reduce. Pairs held
+ * in memory need no grid either: each rank's pairs are its own slice with every window. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dist/dist_internal.h"
+#include "mulred/checkpoint.h"
+#include "mulred/curve.h"
+#include "mulred/msm_io.h"
+#include "util/check.h"
+#include "util/util.h"
+
+static const char *phase_names[MULRED_MSM_PHASES] = {"read", "generate", "validate",
+                                                     "msm",  "reduce",   "total"};
+
+const char *mulred_msm_phase_name(mulred_msm_phase p)
+{
+    MULRED_CHECK((unsigned)p < MULRED_MSM_PHASES, "msm phase %d", (int)p);
+    return phase_names[p];
+}
+
+void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_msm_curve curve)
+{
+    memset(job, 0, sizeof *job);
+    job->curve = curve;
+    job->seed = 1;
+}
+
+/* A Jacobian point of either curve. */
+typedef struct {
+    uint64_t l[18];
+} msm_jac;
+
+/* Rank 0's result: the encoding of the sum and its hex. */
+static void result_encode(mulred_dist_msm_result *res, mulred_msm_curve c, const msm_jac *sum)
+{
+    res->encoded_bytes = mulred_msm_curve_encode(c, res->encoded, sum);
+    mulred_hex_encode(res->hex, res->encoded, res->encoded_bytes);
+}
+
+/* Digit counts of a hex pair file summed over ranks: a vector of u64 as one group element. */
+static void counts_identity(void *elem, const mulred_group *g)
+{
+    memset(elem, 0, g->elem_bytes);
+}
+
+static void counts_combine(void *acc, const void *in, const mulred_group *g)
+{
+    uint64_t *a = acc;
+    const uint64_t *b = in;
+    for (size_t i = 0; i < g->elem_bytes / sizeof *a; i++) a[i] += b[i];
+}
+
+/* Every rank counts its run of units; the sums reach every rank; the file learns its pairs. */
+static int index_hex_file(MPI_Comm comm, mulred_pair_file *f, int rank, int nranks,
+                          mulred_error *err)
+{
+    const uint64_t units = mulred_pair_file_units(f);
+    if (!units) return mulred_dist_agree(comm, err);
+    if (units > (uint64_t)INT32_MAX / sizeof(uint64_t)) {
+        mulred_error_set(err, MULRED_ERUNTIME, "msm: pair file too large to index (%llu units)",
+                         (unsigned long long)units);
+        return mulred_dist_agree(comm, err);
+    }
+    uint64_t *digits = calloc(units, sizeof *digits);
+    if (!digits) mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    const mulred_unit_range r = mulred_plan_units(units, rank, nranks);
+    if (err->status == MULRED_OK) mulred_pair_file_count(digits + r.first, f, r.first, r.end, err);
+    if (mulred_dist_agree(comm, err)) {
+        free(digits);
+        return err->status;
+    }
+    const mulred_group sum = {"digit-counts", units * sizeof *digits, counts_identity,
+                              counts_combine, NULL};
+    if (mulred_dist_allreduce(comm, digits, &sum, err) == MULRED_OK)
+        mulred_pair_file_index(f, digits, err);
+    free(digits);
+    return mulred_dist_agree(comm, err);
+}
+
+/* 80% of the node's memory shared by its ranks. */
+static uint64_t default_memory(int nranks, int nodes)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 0;
+    const uint64_t per_node = (uint64_t)pages * (uint64_t)page / 10 * 8;
+    const uint64_t ranks_here = (uint64_t)((nranks + nodes - 1) / (nodes > 0 ? nodes : 1));
+    return per_node / (ranks_here ? ranks_here : 1);
+}
+
+/* A number every rank computes from its grid; equal on all ranks iff their grids are. */
+static double grid_fingerprint(const mulred_msm_grid *g)
+{
+    uint64_t h = 1469598103934665603ull;
+    const uint64_t v[5] = {g->slices, g->groups, g->window_bits, g->glv, g->top_windows};
+    for (int i = 0; i < 5; i++) h = (h ^ v[i]) * 1099511628211ull;
+    return (double)(h >> 12); /* 52 bits: exact in a double */
+}
+
+/* ---- checkpoints ----
+ * A checkpointed MSM is cut into tiles that depend on the job alone: the window width c and the
+ * GLV choice come from the plan for all n points (made with the scalar lanes' cost model, so
+ * that a machine with 8-lane kernels plans the same c), the points into slices of slice_points
+ * (the last one shorter), each slice's W windows into `groups` contiguous window groups. Unit
+ * u = slice·groups + group is the tile (slice) x (windows [⌊W·k/G⌋, ⌊W·(k+1)/G⌋)), shifted by
+ * 2^(c·w0): the units partition points x windows, so their sum is the MSM, on any ranks.
+ * Sizes: a slice repeats the bucket reduction of each window (2^(c−1) buckets, about 2
+ * additions each, against 2 bucket additions per point with GLV), so a slice holds at least
+ * 2^(c+3) points (overhead <= 1/16) and at least 2^16 (about 0.3 s of one thread's work for
+ * all windows, against about 4 ms to save a unit). A job of one slice splits its windows into
+ * two groups, so that two ranks can share it; otherwise a unit holds every window, because the
+ * threads of mulred_G_msm_windows_var share a unit's windows as whole tiles while they are at
+ * least 2 per thread: 5 windows on 2 threads leave one idle a fifth of the time (measured: a
+ * 2^18-point MSM in 2 slices x 2 groups took 1.21x the uncheckpointed time at 2 threads, in 2
+ * slices 1.03x; medians of 9 interleaved rounds). The units are planned over ranks by count
+ * (mulred_plan_units): a rank's units are consecutive, mostly whole slices, and it reads or
+ * generates a slice only when one of its units of that slice is not saved. */
+enum { CKPT_SLICE_MIN_LOG = 16, CKPT_MIN_UNITS = 2 };
+
+typedef struct {
+    unsigned window_bits, windows, groups;
+    bool glv;
+    uint64_t slice_points, slices, units;
+} ckpt_layout;
+
+static void ckpt_layout_make(ckpt_layout *L, const mulred_dist_msm_job *o, uint64_t n)
+{
+    mulred_msm_options po;
+    memset(&po, 0, sizeof po);
+    po.lanes = MULRED_MSM_LANES_SCALAR;
+    mulred_msm_plan plan;
+    mulred_msm_curve_plan(o->curve, &plan, (size_t)n, &po);
+    L->window_bits = plan.window_bits;
+    L->glv = plan.glv;
+    L->windows = plan.windows;
+    unsigned lg =
+        plan.window_bits + 3 > CKPT_SLICE_MIN_LOG ? plan.window_bits + 3 : CKPT_SLICE_MIN_LOG;
+    L->slice_points = o->checkpoint_unit ? o->checkpoint_unit : UINT64_C(1) << lg;
+    L->slices = mulred_plan_unit_count(n, L->slice_points);
+    uint64_t g =
+        L->slices >= CKPT_MIN_UNITS ? 1 : mulred_plan_unit_count(CKPT_MIN_UNITS, L->slices);
+    L->groups = g < L->windows ? (unsigned)g : L->windows;
+    L->units = L->slices * L->groups;
+}
+
+/* Describes the job to the store: curve (also in the group name), input, plan and tiles. */
+static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_msm_job *o, uint64_t n,
+                         const ckpt_layout *L,
+                         mulred_error *err)
+{
+    int rc = mulred_ckpt_job_add(job, err, "curve", "%s", mulred_msm_curve_name(o->curve));
+    if (rc == MULRED_OK && o->input) rc = mulred_ckpt_job_add_file(job, "input", o->input, err);
+    if (rc == MULRED_OK && o->input)
+        rc = mulred_ckpt_job_add(job, err, "input.format", "%s", o->binary ? "binary" : "hex");
+    if (rc == MULRED_OK)
+        rc = mulred_ckpt_job_add(job, err, "points", "%llu", (unsigned long long)n);
+    if (rc == MULRED_OK && !o->input)
+        rc = mulred_ckpt_job_add(job, err, "seed", "%llu", (unsigned long long)o->seed);
+    if (rc == MULRED_OK)
+        rc = mulred_ckpt_job_add(job, err, "msm.window_bits", "%u", L->window_bits);
+    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "msm.glv", "%d", L->glv ? 1 : 0);
+    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "msm.windows", "%u", L->windows);
+    if (rc == MULRED_OK)
+        rc = mulred_ckpt_job_add(job, err, "tiles.slice_points", "%llu",
+                                 (unsigned long long)L->slice_points);
+    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "tiles.window_groups", "%u", L->groups);
+    if (rc == MULRED_OK)
+        rc = mulred_ckpt_job_add(job, err, "tiles.rule",
+                                 "unit s*G+k: points [s*P, s*P+P), windows [W*k/G, W*(k+1)/G), "
+                                 "shifted by c*(W*k/G)");
+    return rc;
+}
+
+/* This rank's share of the units: loads the saved ones, computes (reading or generating their
+ * slices) and saves the others, and combines all into *acc (the identity on entry). */
+static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
+                    mulred_pair_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
+                    double local[], mulred_error *err)
+{
+    const mulred_msm_curve c = o->curve;
+    const mulred_group *group = mulred_msm_point_group(c);
+    const size_t aff = mulred_msm_affine_bytes(c);
+    ckpt_layout L;
+    ckpt_layout_make(&L, o, n);
+    res->slice_points = L.slice_points;
+    res->units = L.units;
+    res->grid.slices = (unsigned)(L.slices < UINT32_MAX ? L.slices : UINT32_MAX);
+    res->grid.groups = L.groups;
+    res->grid.window_bits = L.window_bits;
+    res->grid.glv = L.glv;
+    res->grid.windows = L.windows;
+
+    double t = mulred_wtime();
+    mulred_ckpt *ck = NULL;
+    mulred_ckpt_job *job = mulred_ckpt_job_new(group, L.units);
+    int rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    if (rc == MULRED_OK) rc = ckpt_describe(job, o, n, &L, err);
+    if (rc == MULRED_OK) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
+    mulred_ckpt_job_free(job);
+    res->checkpoint_seconds = mulred_wtime() - t;
+
+    /* the plan of the tiles: c and GLV forced, the rest (speed only) for this CPU and slice */
+    mulred_msm_options mo;
+    memset(&mo, 0, sizeof mo);
+    mo.window_bits = (int)L.window_bits;
+    mo.glv = L.glv ? 1 : -1;
+    mulred_msm_plan plan;
+    mulred_msm_curve_plan(c, &plan, (size_t)(L.slice_points < n ? L.slice_points : n), &mo);
+    if (plan.windows != L.windows)
+        rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: the tile plan has %u windows, not %u",
+                              plan.windows, L.windows);
+
+    const uint64_t cap = L.slice_points < n ? L.slice_points : n;
+    void *points = NULL;
+    mulred_scalar256 *scalars = NULL;
+    const mulred_unit_range share = mulred_plan_units(L.units, rank, nranks);
+    uint64_t resumed = 0, computed = 0;
+    for (uint64_t s = share.first / L.groups; rc == MULRED_OK && s * L.groups < share.end; s++) {
+        const uint64_t u0 = s * L.groups > share.first ? s * L.groups : share.first;
+        const uint64_t u1 = (s + 1) * L.groups < share.end ? (s + 1) * L.groups : share.end;
+        bool need = false;
+        for (uint64_t u = u0; u < u1; u++) {
+            if (mulred_ckpt_state(ck, u) != MULRED_CKPT_LOADED) {
+                need = true;
+                continue;
+            }
+            msm_jac part;
+            mulred_ckpt_get(ck, u, &part);
+            group->combine(acc, &part, group);
+            resumed++;
+        }
+        if (!need) continue;
+
+        /* read or generate the slice, and validate it, before any unit of it is saved */
+        const uint64_t p0 = s * L.slice_points, p1 = p0 + cap < n ? p0 + cap : n;
+        const size_t ns = (size_t)(p1 - p0);
+        if (!points) {
+            points = malloc(cap * aff + 1);
+            scalars = malloc(cap * sizeof *scalars + 1);
+            if (!points || !scalars) {
+                rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
+                break;
+            }
+        }
+        t = mulred_wtime();
+        if (file)
+            rc = mulred_pair_file_read(points, scalars, file, p0, p1, T, err);
+        else
+            rc = mulred_msm_synth(points, scalars, c, o->seed, p0, ns, T, err);
+        local[file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] += mulred_wtime() - t;
+        t = mulred_wtime();
+        if (rc == MULRED_OK && file)
+            rc = mulred_msm_check_subgroup(points, ns, c, p0, o->input, T, err);
+        local[MULRED_MSM_PHASE_VALIDATE] += mulred_wtime() - t;
+
+        for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
+            if (mulred_ckpt_state(ck, u) == MULRED_CKPT_LOADED) continue;
+            if (mulred_ckpt_state(ck, u) == MULRED_CKPT_CORRUPT)
+                dist_note_recompute(o->note, o->note_data, mulred_ckpt_note(ck, u), u);
+            const unsigned k = (unsigned)(u % L.groups);
+            const unsigned w0 = (unsigned)((uint64_t)L.windows * k / L.groups),
+                           w1 = (unsigned)((uint64_t)L.windows * (k + 1) / L.groups);
+            msm_jac part;
+            group->identity(&part, group); /* every byte defined: the element is saved whole */
+            t = mulred_wtime();
+            rc = mulred_msm_curve_windows(c, &part, &plan, w0, w1, points, scalars, ns, T, err);
+            if (rc) break;
+            mulred_msm_curve_shift(c, &part, &part, L.window_bits * w0);
+            const double t1 = mulred_wtime();
+            local[MULRED_MSM_PHASE_MSM] += t1 - t;
+            rc = mulred_ckpt_save(ck, u, &part, ns, err);
+            res->checkpoint_seconds += mulred_wtime() - t1;
+            if (rc) break;
+            group->combine(acc, &part, group);
+            computed++;
+        }
+    }
+    free(points);
+    free(scalars);
+    mulred_ckpt_close(ck);
+    res->resumed_units = resumed;
+    res->computed_units = computed;
+    return rc;
+}
+
+static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
+                                 mulred_dist_msm_result *res, mulred_error *err)
+{
+    const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
+    const mulred_msm_curve c = o->curve;
+    const size_t aff = mulred_msm_affine_bytes(c);
+    /* outside the timed phases, like MPI_Init: the OpenMP team starts */
+    const int T = mulred_msm_threads_start(o->threads);
+    double local[MULRED_MSM_PHASES] = {0};
+    const double t0 = mulred_wtime();
+
+    mulred_pair_file *file = NULL;
+    void *points = NULL;
+    mulred_scalar256 *scalars = NULL;
+    uint64_t n = o->synthetic;
+    if (o->input) {
+        mulred_pair_file_open(&file, o->input, c, o->binary, 0, err);
+        if (mulred_dist_agree(comm, err) || index_hex_file(comm, file, rank, nranks, err)) goto done;
+        n = mulred_pair_file_pairs(file);
+    }
+
+    int nodes = 1;
+    if (mulred_dist_node_count(comm, &nodes, err)) goto done;
+    if (o->checkpoint) {
+        /* tiles of the job, each rank its share, then the reduce as below */
+        msm_jac acc;
+        const mulred_group *group = mulred_msm_point_group(c);
+        group->identity(&acc, group);
+        if (file) local[MULRED_MSM_PHASE_READ] = mulred_wtime() - t0; /* opening and indexing the file */
+        ckpt_msm(o, res, file, n, T, rank, nranks, &acc, local, err);
+        if (mulred_dist_agree(comm, err)) goto done;
+        const double t4 = mulred_wtime();
+        mulred_dist_reduce(comm, &acc, group, 0, err);
+        local[MULRED_MSM_PHASE_REDUCE] = mulred_wtime() - t4;
+        if (mulred_dist_agree(comm, err)) goto done;
+        if (rank == 0) result_encode(res, c, &acc);
+        local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - t0;
+        if (err->status == MULRED_OK) dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
+        double ck[3] = {0, 0, 0};
+        uint64_t r = 0, k = 0;
+        if (err->status == MULRED_OK) mulred_dist_minavgmax(comm, res->checkpoint_seconds, ck, err);
+        if (err->status == MULRED_OK) mulred_dist_sum_u64(comm, &r, res->resumed_units, err);
+        if (err->status == MULRED_OK) mulred_dist_sum_u64(comm, &k, res->computed_units, err);
+        res->checkpoint_seconds = ck[2];
+        res->resumed_units = r, res->computed_units = k;
+        /* the MSM alone: the slowest rank's tiles and the reduce */
+        res->seconds = res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
+        res->points = n;
+        res->ranks = nranks;
+        res->threads = T;
+        res->nodes = nodes;
+        goto done;
+    }
+
+    /* the grid: the same on every rank, which the ranks check */
+    mulred_msm_grid_params gp;
+    mulred_msm_grid_defaults(&gp, c,
+                             !o->input   ? MULRED_MSM_INPUT_SYNTHETIC
+                             : o->binary ? MULRED_MSM_INPUT_BINARY
+                                         : MULRED_MSM_INPUT_FILE,
+                             n, nranks, T);
+    gp.memory_per_rank = o->memory_per_rank ? o->memory_per_rank : default_memory(nranks, nodes);
+    if (o->grid_slices) {
+        if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)nranks) {
+            mulred_error_set(err, MULRED_ERUNTIME,
+                             "msm: a grid of %ux%u needs %llu ranks; this job has %d", o->grid_slices,
+                             o->grid_groups, (unsigned long long)o->grid_slices * o->grid_groups,
+                             nranks);
+            mulred_dist_agree(comm, err);
+            goto done;
+        }
+        gp.slices = o->grid_slices, gp.groups = o->grid_groups;
+    }
+    if (mulred_msm_grid_plan(&res->grid, c, &gp, err) != MULRED_OK) {
+        /* name the input and the way out: more ranks, or more memory per rank */
+        char why[sizeof err->message];
+        const char *m = strncmp(err->message, "msm: ", 5) ? err->message : err->message + 5;
+        snprintf(why, sizeof why, "%s", m);
+        mulred_error_set(err, err->status,
+                         "msm: %s%s%s; run on more ranks or raise the memory per rank",
+                         o->input ? o->input : "", o->input ? ": " : "", why);
+    }
+    if (mulred_dist_agree(comm, err)) goto done;
+    double fp[3];
+    if (mulred_dist_minavgmax(comm, grid_fingerprint(&res->grid), fp, err)) goto done;
+    if (fp[0] != fp[2]) {
+        mulred_error_set(err, MULRED_ERUNTIME,
+                         "msm: the ranks chose different grids (nodes of different kinds?)");
+        mulred_dist_agree(comm, err);
+        goto done;
+    }
+    const mulred_msm_share share = mulred_msm_grid_share(&res->grid, n, rank);
+    const size_t ns = (size_t)(share.point1 - share.point0);
+
+    /* read or generate the slice */
+    points = malloc(ns * aff + 1);
+    scalars = malloc(ns * sizeof *scalars + 1);
+    if (!points || !scalars) mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
+    const double t1 = mulred_wtime();
+    if (err->status == MULRED_OK) {
+        if (file)
+            mulred_pair_file_read(points, scalars, file, share.point0, share.point1, T, err);
+        else
+            mulred_msm_synth(points, scalars, c, o->seed, share.point0, ns, T, err);
+    }
+    const double t2 = mulred_wtime();
+    local[file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] = t2 - (file ? t0 : t1);
+    if (mulred_dist_agree(comm, err)) goto done;
+
+    /* validate this rank's part of its column's points */
+    const double t2v = mulred_wtime();
+    if (file)
+        mulred_msm_check_subgroup((uint8_t *)points + (share.check0 - share.point0) * aff,
+                                  (size_t)(share.check1 - share.check0), c, share.check0, o->input,
+                                  T, err);
+    local[MULRED_MSM_PHASE_VALIDATE] = mulred_wtime() - t2v;
+    if (mulred_dist_agree(comm, err)) goto done;
+    const double t3 = mulred_wtime();
+
+    /* the tile: slice x window group, shifted to its windows' weight */
+    msm_jac partial;
+    const mulred_group *group = mulred_msm_point_group(c);
+    group->identity(&partial, group);
+    if (!share.idle && ns) {
+        const mulred_msm_options mo = mulred_msm_grid_options(&res->grid);
+        mulred_msm_plan plan;
+        mulred_msm_curve_plan(c, &plan, ns, &mo);
+        if (mulred_msm_curve_windows(c, &partial, &plan, share.window0, share.window1, points, scalars, ns, T,
+                        err) == MULRED_OK)
+            mulred_msm_curve_shift(c, &partial, &partial, plan.window_bits * share.window0);
+    }
+    local[MULRED_MSM_PHASE_MSM] = mulred_wtime() - t3;
+    if (mulred_dist_agree(comm, err)) goto done;
+    const double t4 = mulred_wtime();
+    mulred_dist_reduce(comm, &partial, group, 0, err);
+    const double t5 = mulred_wtime();
+    local[MULRED_MSM_PHASE_REDUCE] = t5 - t4;
+    if (mulred_dist_agree(comm, err)) goto done;
+    if (rank == 0) {
+        result_encode(res, c, &partial);
+        res->seconds = t5 - t3;
+    }
+    local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - t0;
+    if (err->status == MULRED_OK) dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
+    res->points = n;
+    res->ranks = nranks;
+    res->threads = T;
+    res->nodes = nodes;
+done:
+    free(points);
+    free(scalars);
+    mulred_pair_file_close(file);
+    return err->status;
+}
+
+
+/* Pairs each rank holds in memory: each rank checks its points, computes the MSM of its own
+ * pairs with every window, and the partial sums meet in the reduce. */
+static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
+                         mulred_error *err)
+{
+    const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
+    const mulred_msm_curve c = o->curve;
+    const int T = mulred_msm_threads_start(o->threads);
+    double local[MULRED_MSM_PHASES] = {0};
+    const double t0 = mulred_wtime();
+    if (!o->points_checked && o->count) {
+        char name[32];
+        snprintf(name, sizeof name, "rank %d", rank);
+        mulred_msm_check_subgroup(o->points, o->count, c, 0, name, T, err);
+    }
+    const double t1 = mulred_wtime();
+    local[MULRED_MSM_PHASE_VALIDATE] = t1 - t0;
+    if (mulred_dist_agree(comm, err)) return err->status;
+
+    msm_jac partial;
+    const mulred_group *group = mulred_msm_point_group(c);
+    group->identity(&partial, group);
+    if (o->count) {
+        mulred_msm_plan plan;
+        mulred_msm_curve_plan(c, &plan, o->count, NULL);
+        res->grid.window_bits = plan.window_bits;
+        res->grid.glv = plan.glv;
+        res->grid.windows = plan.windows;
+        mulred_msm_curve_windows(c, &partial, &plan, 0, plan.windows, o->points, o->scalars,
+                                 o->count, T, err);
+    }
+    const double t2 = mulred_wtime();
+    local[MULRED_MSM_PHASE_MSM] = t2 - t1;
+    if (mulred_dist_agree(comm, err)) return err->status;
+    mulred_dist_reduce(comm, &partial, group, 0, err);
+    const double t3 = mulred_wtime();
+    local[MULRED_MSM_PHASE_REDUCE] = t3 - t2;
+    if (mulred_dist_agree(comm, err)) return err->status;
+    if (rank == 0) result_encode(res, c, &partial);
+    local[MULRED_MSM_PHASE_TOTAL] = t3 - t0;
+    int nodes = 1;
+    if (dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err) == MULRED_OK &&
+        mulred_dist_sum_u64(comm, &res->points, o->count, err) == MULRED_OK)
+        mulred_dist_node_count(comm, &nodes, err);
+    res->seconds = res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
+    res->grid.slices = (unsigned)nranks;
+    res->grid.groups = 1;
+    res->ranks = nranks;
+    res->threads = T;
+    res->nodes = nodes;
+    return err->status;
+}
+
+/* A job the library cannot run: not exactly one input, or options that do not go together. */
+static int job_check(const mulred_dist_msm_job *o, mulred_error *err)
+{
+    const int inputs = (o->input != NULL) + (o->synthetic != 0) + (o->points != NULL);
+    if (o->curve != MULRED_MSM_BLS12_381 && o->curve != MULRED_MSM_BN254)
+        return mulred_error_set(err, MULRED_EINPUT, "msm: unknown curve %d", (int)o->curve);
+    if (inputs != 1)
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "msm: give exactly one input (a pair file, a synthetic set or "
+                                "pairs in memory)");
+    if (o->points && (!o->scalars && o->count))
+        return mulred_error_set(err, MULRED_EINPUT, "msm: points in memory without scalars");
+    if (o->checkpoint && o->points)
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "msm: pairs in memory cannot be checkpointed (a rerun cannot "
+                                "find them)");
+    if (o->checkpoint && (o->grid_slices || o->memory_per_rank))
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "msm: a forced grid or memory limit chooses the grid, which a "
+                                "checkpointed job does not use");
+    if (!o->grid_slices != !o->grid_groups)
+        return mulred_error_set(err, MULRED_EINPUT, "msm: force both grid slices and groups");
+    return MULRED_OK;
+}
+
+int mulred_dist_msm(MPI_Comm comm, const mulred_dist_msm_job *job, mulred_dist_msm_result *res,
+                    mulred_error *err)
+{
+    memset(res, 0, sizeof *res);
+    mulred_error_clear(err);
+    if (job_check(job, err)) return err->status;
+    if (job->points) return msm_in_memory(comm, job, res, err);
+    return msm_file_or_synthetic(comm, job, res, err);
+}
