@@ -6,7 +6,7 @@
 
 #include "bench_mix.h"
 #include "cli/cli.h"
-#include "cli/json.h"
+#include "output/json.h"
 #include "mulred/mix.h"
 #include "util/util.h"
 

@@ -21,7 +21,7 @@
 
 #include "cli/cli.h"
 #include "cli/job.h"
-#include "cli/json.h"
+#include "output/json.h"
 #include "mulred/dist.h"
 
 /* The launch environment, recorded so a result file says where it came from. */
