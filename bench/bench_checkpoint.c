@@ -16,9 +16,10 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli/cli.h"
-#include "cli/json.h"
 #include "mulred/sources.h"
+#include "output/format.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util/util.h"
 
 /* Runs cmd; returns the "seconds" of its JSON output, or with msm its phases.total.max (and
@@ -46,16 +47,17 @@ static double ckpt_run(const char *cmd, bool msm, long *units, double *store)
 
 static void ckpt_usage(void)
 {
-    cli_out("Usage: mulred bench checkpoint [--elements N] [--msm CURVE] [--threads T]\n"
-            "                               [--reps R] [--unit U] [--dir BASE] [--json]\n"
-            "\n"
-            "Runs 'mulred muhash --synthetic N' (default 10^7 elements), or with --msm\n"
-            "'mulred msm --curve CURVE --synthetic N' (default 2^18 points), as child processes,\n"
-            "without and with --checkpoint (a fresh directory under BASE, default $TMPDIR or\n"
-            "/tmp, removed after each run), alternating, R rounds (default 5), T threads\n"
-            "(default 2); U: --checkpoint-unit (default: the command's). Prints the medians\n"
-            "and the per-round ratio with/without (median, min, max), and the share of a\n"
-            "checkpointed run spent inside the store (saving and opening it).\n");
+    mulred_out(
+        "Usage: mulred bench checkpoint [--elements N] [--msm CURVE] [--threads T]\n"
+        "                               [--reps R] [--unit U] [--dir BASE] [--json]\n"
+        "\n"
+        "Runs 'mulred muhash --synthetic N' (default 10^7 elements), or with --msm\n"
+        "'mulred msm --curve CURVE --synthetic N' (default 2^18 points), as child processes,\n"
+        "without and with --checkpoint (a fresh directory under BASE, default $TMPDIR or\n"
+        "/tmp, removed after each run), alternating, R rounds (default 5), T threads\n"
+        "(default 2); U: --checkpoint-unit (default: the command's). Prints the medians\n"
+        "and the per-round ratio with/without (median, min, max), and the share of a\n"
+        "checkpointed run spent inside the store (saving and opening it).\n");
 }
 
 int mulred_bench_checkpoint(int argc, char **argv)
@@ -91,27 +93,27 @@ int mulred_bench_checkpoint(int argc, char **argv)
         switch (c) {
         case OPT_ELEMENTS:
             if (mulred_parse_count(optarg, &elements) || elements == 0)
-                return cli_usage_error("bench checkpoint", "bad --elements '%s'", optarg);
+                return mulred_out_usage_error("bench checkpoint", "bad --elements '%s'", optarg);
             break;
         case OPT_MSM:
             if (strcmp(optarg, "bls12-381") != 0 && strcmp(optarg, "bn254") != 0)
-                return cli_usage_error("bench checkpoint", "bad --msm '%s' (bls12-381 or bn254)",
-                                       optarg);
+                return mulred_out_usage_error("bench checkpoint",
+                                              "bad --msm '%s' (bls12-381 or bn254)", optarg);
             curve = optarg;
             break;
         case OPT_THREADS:
             if (mulred_parse_count(optarg, &v) || v < 1 || v > 4096)
-                return cli_usage_error("bench checkpoint", "bad --threads '%s'", optarg);
+                return mulred_out_usage_error("bench checkpoint", "bad --threads '%s'", optarg);
             threads = (int)v;
             break;
         case OPT_REPS:
             if (mulred_parse_count(optarg, &v) || v < 1 || v > 64)
-                return cli_usage_error("bench checkpoint", "bad --reps '%s' (1-64)", optarg);
+                return mulred_out_usage_error("bench checkpoint", "bad --reps '%s' (1-64)", optarg);
             reps = (int)v;
             break;
         case OPT_UNIT:
             if (mulred_parse_count(optarg, &unit) || unit == 0)
-                return cli_usage_error("bench checkpoint", "bad --unit '%s'", optarg);
+                return mulred_out_usage_error("bench checkpoint", "bad --unit '%s'", optarg);
             break;
         case OPT_DIR:
             base = optarg;
@@ -202,14 +204,15 @@ int mulred_bench_checkpoint(int argc, char **argv)
         fputc('\n', stdout);
         return MULRED_OK;
     }
-    cli_out("checkpoint overhead: mulred %s%s --synthetic %llu, %d thread%s, %d rounds\n",
-            curve ? "msm --curve " : "muhash", curve ? curve : "", (unsigned long long)elements,
-            threads, threads == 1 ? "" : "s", reps);
-    cli_out("  without --checkpoint   %8.3f s (median)\n", without);
-    cli_out("  with --checkpoint      %8.3f s (median; %ld unit files)\n", with, units);
-    cli_out("  ratio with/without     %8.4f median, %.4f min, %.4f max (per round)\n", rmed, rmin,
-            rmax);
-    cli_out("  time inside the store  %8.4f of a checkpointed run (median; saving and opening)\n",
-            smed);
+    mulred_out("checkpoint overhead: mulred %s%s --synthetic %llu, %d thread%s, %d rounds\n",
+               curve ? "msm --curve " : "muhash", curve ? curve : "", (unsigned long long)elements,
+               threads, threads == 1 ? "" : "s", reps);
+    mulred_out("  without --checkpoint   %8.3f s (median)\n", without);
+    mulred_out("  with --checkpoint      %8.3f s (median; %ld unit files)\n", with, units);
+    mulred_out("  ratio with/without     %8.4f median, %.4f min, %.4f max (per round)\n", rmed,
+               rmin, rmax);
+    mulred_out(
+        "  time inside the store  %8.4f of a checkpointed run (median; saving and opening)\n",
+        smed);
     return MULRED_OK;
 }

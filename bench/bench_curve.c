@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cli/cli.h"
 #include "field/field_x8.h"
 #include "mulred/curve.h"
 #include "mulred/field.h"
-#include "cli/json.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util/util.h"
 
 enum { NBATCH = 5 };
@@ -329,20 +329,20 @@ static void g1_254_measure_decode(curve_rows *r, g1_254_arg *o, int samples)
 
 static void bench_curve_usage(void)
 {
-    cli_out("Usage: mulred bench curve [--quick] [--json]\n"
-            "\n"
-            "Per-operation medians on one thread (thread CPU time), BLS12-381 and BN254:\n"
-            "Fp multiply on every kernel this CPU runs (portable, MULX) and the one in use,\n"
-            "square, add, inverse (divsteps; Fermat), sqrt; Fr multiply; G1 Jacobian add,\n"
-            "XYZZ + affine (mixed) add, Jacobian + affine add, XYZZ add, doublings; the\n"
-            "batch-affine addition per pair for batches of 64..1024 (accumulators scattered\n"
-            "over 2^14 buckets, points streamed, as in the MSM); 255-bit scalar multiplication\n"
-            "with GLV and without; the subgroup check; decoding (BLS12-381: compressed with\n"
-            "and without the subgroup check, EIP-2537; BN254: y from x as a decompression\n"
-            "would, EIP-196). Ratios are within this run. 8-lane (AVX-512 IFMA) rows appear\n"
-            "when those kernels are built in.\n"
-            "  --quick   7 samples per row instead of 21\n"
-            "  --json    one JSON object, nested by curve, units in the names\n");
+    mulred_out("Usage: mulred bench curve [--quick] [--json]\n"
+               "\n"
+               "Per-operation medians on one thread (thread CPU time), BLS12-381 and BN254:\n"
+               "Fp multiply on every kernel this CPU runs (portable, MULX) and the one in use,\n"
+               "square, add, inverse (divsteps; Fermat), sqrt; Fr multiply; G1 Jacobian add,\n"
+               "XYZZ + affine (mixed) add, Jacobian + affine add, XYZZ add, doublings; the\n"
+               "batch-affine addition per pair for batches of 64..1024 (accumulators scattered\n"
+               "over 2^14 buckets, points streamed, as in the MSM); 255-bit scalar multiplication\n"
+               "with GLV and without; the subgroup check; decoding (BLS12-381: compressed with\n"
+               "and without the subgroup check, EIP-2537; BN254: y from x as a decompression\n"
+               "would, EIP-196). Ratios are within this run. 8-lane (AVX-512 IFMA) rows appear\n"
+               "when those kernels are built in.\n"
+               "  --quick   7 samples per row instead of 21\n"
+               "  --json    one JSON object, nested by curve, units in the names\n");
 }
 
 static void json_curve(mulred_json_writer *w, const char *name, const curve_rows *r, int bls)
@@ -494,7 +494,7 @@ int mulred_bench_curve(int argc, char **argv)
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     int json = 0, quick = 0, c;
-    cli_getopt_reset();
+    mulred_out_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'h') {
             bench_curve_usage();
@@ -504,10 +504,10 @@ int mulred_bench_curve(int argc, char **argv)
         else if (c == OPT_QUICK)
             quick = 1;
         else
-            return cli_bad_option("bench curve", argc, argv);
+            return mulred_out_bad_option("bench curve", argc, argv);
     }
     if (optind < argc)
-        return cli_usage_error("bench curve", "unexpected argument '%s'", argv[optind]);
+        return mulred_out_usage_error("bench curve", "unexpected argument '%s'", argv[optind]);
     curve_rows rows[2];
     memset(rows, 0, sizeof rows);
     if (g1_381_measure(&rows[0], quick) || g1_254_measure(&rows[1], quick)) return MULRED_ERUNTIME;

@@ -16,9 +16,10 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cli/cli.h"
 #include "field/field_x8.h"
-#include "cli/json.h"
+#include "output/format.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util/util.h"
 
 typedef unsigned __int128 u128;
@@ -406,12 +407,12 @@ int bench_fieldx8_measure(bench_fieldx8_row rows[2], int samples)
 
 static void bench_fieldx8_usage(void)
 {
-    cli_out("Usage: mulred bench fieldx8 [--samples N] [--json]\n\n"
-            "The 8-lane AVX-512 IFMA field kernels (Fp of BLS12-381 and BN254) per element,\n"
-            "beside scalar Montgomery multiplies (portable C and MULX) measured in the same\n"
-            "run. One thread; medians of thread CPU time over N samples (default 15).\n"
-            "  --samples N  timed batches per figure\n"
-            "  --json       one JSON object, nested by curve, units in the names\n");
+    mulred_out("Usage: mulred bench fieldx8 [--samples N] [--json]\n\n"
+               "The 8-lane AVX-512 IFMA field kernels (Fp of BLS12-381 and BN254) per element,\n"
+               "beside scalar Montgomery multiplies (portable C and MULX) measured in the same\n"
+               "run. One thread; medians of thread CPU time over N samples (default 15).\n"
+               "  --samples N  timed batches per figure\n"
+               "  --json       one JSON object, nested by curve, units in the names\n");
 }
 
 /* "cpu family" of /proc/cpuinfo (26: Zen 5, 25: Zen 4 on the project's machines), or -1. */
@@ -443,7 +444,7 @@ int mulred_bench_fieldx8(int argc, char **argv)
                                          {0, 0, 0, 0}};
     int json = 0, c;
     uint64_t samples = 15;
-    cli_getopt_reset();
+    mulred_out_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'h') {
             bench_fieldx8_usage();
@@ -452,12 +453,13 @@ int mulred_bench_fieldx8(int argc, char **argv)
             json = 1;
         else if (c == OPT_SAMPLES) {
             if (mulred_parse_count(optarg, &samples) || samples == 0 || samples > 100000)
-                return cli_usage_error("bench fieldx8", "--samples: '%s' is not a count", optarg);
+                return mulred_out_usage_error("bench fieldx8", "--samples: '%s' is not a count",
+                                              optarg);
         } else
-            return cli_bad_option("bench fieldx8", argc, argv);
+            return mulred_out_bad_option("bench fieldx8", argc, argv);
     }
     if (optind < argc)
-        return cli_usage_error("bench fieldx8", "unexpected argument '%s'", argv[optind]);
+        return mulred_out_usage_error("bench fieldx8", "unexpected argument '%s'", argv[optind]);
 
     bench_fieldx8_row rows[2];
     int st = bench_fieldx8_measure(rows, (int)samples);

@@ -2,8 +2,8 @@
 
 #include <stdlib.h>
 
-#include "mix/mix_internal.h"
-#include "mulred/mix.h"
+#include "lab/lab.h"
+#include "mix/mix_stream.h"
 #include "util/util.h"
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -1,7 +1,7 @@
 /* Timing of the fast_mix family (mulred mix bench, mulred bench mix): benchmark code, built
  * into the command only.
- * Each call goes through the library's exported entry point, serially dependent through the
- * pool as in the kernel's interrupt path, so a time per call is latency plus call overhead,
+ * Each call goes through the lab's out-of-line entry point (lab.h), serially dependent through
+ * the pool as in the kernel's interrupt path, so a time per call is latency plus call overhead,
  * the quantity the 2014 perftest compared. */
 #ifndef MULRED_BENCH_MIX_H
 #define MULRED_BENCH_MIX_H

@@ -25,11 +25,11 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli/cli.h"
-#include "cli/json.h"
 #include "mulred/curve.h"
 #include "mulred/kzg.h"
 #include "mulred/msm.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util/util.h"
 
 /* ---- both curves behind one table ------------------------------------------------------------ */
@@ -467,7 +467,7 @@ static void run_model(int maxlg, int reps, bool json, mulred_json_writer *w)
 {
     if (json) mulred_jw_array_begin(w, "model");
     if (!json)
-        cli_out(
+        mulred_out(
             "\nCost model against measurement (thread CPU ms, min of %d): for each n, the best "
             "measured (c, GLV) and the model's choice\n\n"
             "| curve     | log2 n | best c | GLV | best ms | model c | GLV | its ms | ratio |\n"
@@ -509,9 +509,10 @@ static void run_model(int maxlg, int reps, bool json, mulred_json_writer *w)
                     }
                 }
             if (!json)
-                cli_out("| %-9s | %6d | %6d | %3s | %7.2f | %7u | %3s | %6.2f | %5.2f |\n", C->name,
-                        lg, best_c, best_glv ? "yes" : "no", best * 1e3, auto_plan.window_bits,
-                        auto_plan.glv ? "yes" : "no", at_model * 1e3, at_model / best);
+                mulred_out("| %-9s | %6d | %6d | %3s | %7.2f | %7u | %3s | %6.2f | %5.2f |\n",
+                           C->name, lg, best_c, best_glv ? "yes" : "no", best * 1e3,
+                           auto_plan.window_bits, auto_plan.glv ? "yes" : "no", at_model * 1e3,
+                           at_model / best);
             free(pts), free(s);
         }
     }
@@ -523,7 +524,7 @@ static void run_model(int maxlg, int reps, bool json, mulred_json_writer *w)
 
 static void usage(void)
 {
-    cli_out(
+    mulred_out(
         "Usage: mulred bench msm [--min LOG2] [--max LOG2] [--reps R] [--worth LOG2]\n"
         "                        [--setup FILE] [--anchors CMD] [--model] [--quick] [--json]\n\n"
         "MSM timings for n = 2^min..2^max (default 10..18) on BLS12-381 and BN254 G1: the\n"
@@ -564,7 +565,7 @@ int mulred_bench_msm(int argc, char **argv)
                                          {0, 0, 0, 0}};
     int minlg = 10, maxlg = 18, worthlg = 16, reps = 0, model = 0, quick = 0, json = 0, c;
     const char *setup = "tests/vectors/kzg/trusted_setup.txt", *anchors = NULL;
-    cli_getopt_reset();
+    mulred_out_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         char *end;
         switch (c) {
@@ -577,12 +578,12 @@ int mulred_bench_msm(int argc, char **argv)
         case OPT_REPS: {
             const long v = strtol(optarg, &end, 10);
             if (*end || v < (c == OPT_REPS ? 1 : 4) || v > (c == OPT_REPS ? 1000 : 24))
-                return cli_usage_error("bench msm", "%s: '%s' out of range",
-                                       c == OPT_MIN     ? "--min"
-                                       : c == OPT_MAX   ? "--max"
-                                       : c == OPT_WORTH ? "--worth"
-                                                        : "--reps",
-                                       optarg);
+                return mulred_out_usage_error("bench msm", "%s: '%s' out of range",
+                                              c == OPT_MIN     ? "--min"
+                                              : c == OPT_MAX   ? "--max"
+                                              : c == OPT_WORTH ? "--worth"
+                                                               : "--reps",
+                                              optarg);
             if (c == OPT_MIN) minlg = (int)v;
             if (c == OPT_MAX) maxlg = (int)v;
             if (c == OPT_REPS) reps = (int)v;
@@ -605,13 +606,13 @@ int mulred_bench_msm(int argc, char **argv)
             json = 1;
             break;
         default:
-            return cli_bad_option("bench msm", argc, argv);
+            return mulred_out_bad_option("bench msm", argc, argv);
         }
     }
     if (optind < argc)
-        return cli_usage_error("bench msm", "unexpected argument '%s'", argv[optind]);
+        return mulred_out_usage_error("bench msm", "unexpected argument '%s'", argv[optind]);
     if (quick && maxlg > 16) maxlg = 16;
-    if (minlg > maxlg) return cli_usage_error("bench msm", "--min above --max");
+    if (minlg > maxlg) return mulred_out_usage_error("bench msm", "--min above --max");
     const int row_reps = reps ? reps : quick ? 3 : 7, var_reps = reps ? reps : quick ? 5 : 11;
 
     const double load0 = load_average();
@@ -735,65 +736,68 @@ int mulred_bench_msm(int argc, char **argv)
         return MULRED_OK;
     }
 
-    cli_out("MSM on G1 (cpu family %d: %s; field kernel %s; load %.2f at start, %.2f at end)\n\n",
-            cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0, load1);
-    cli_out("| curve     | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms | ns/point | "
-            "2 threads ms | speedup (p10-p90)  | ceiling | peak RSS MB |\n"
-            "|-----------|--------|----|----|-----|---------|-------------|--------|----------|"
-            "--------------|--------------------|---------|-------------|\n");
+    mulred_out(
+        "MSM on G1 (cpu family %d: %s; field kernel %s; load %.2f at start, %.2f at end)\n\n",
+        cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0, load1);
+    mulred_out("| curve     | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms | ns/point | "
+               "2 threads ms | speedup (p10-p90)  | ceiling | peak RSS MB |\n"
+               "|-----------|--------|----|----|-----|---------|-------------|--------|----------|"
+               "--------------|--------------------|---------|-------------|\n");
     for (int ci = 0; ci < 2; ci++)
         for (int i = 0; i < nrows; i++) {
             const bm_row *r = &rows[ci][i];
-            cli_out("| %-9s | %6d | %2u | %2u | %3s | %-7s | %11.2f | %6.2f | %8.0f | %12.2f | "
-                    "%4.2f (%4.2f-%4.2f) | %7.2f | %11.1f |\n",
-                    curves[ci].name, r->log2n, r->plan.window_bits, r->plan.windows,
-                    r->plan.glv ? "yes" : "no",
-                    r->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE
-                        ? (r->plan.lanes == MULRED_MSM_LANES_X8 ? "aff x8" : "affine")
-                        : "xyzz",
-                    r->wall1 * 1e3, r->cpu1 * 1e3, r->cpu1 * 1e9 / (double)((size_t)1 << r->log2n),
-                    r->wall2 * 1e3, r->speedup, r->speedup_p10, r->speedup_p90, r->ceiling,
-                    (double)r->rss_kb / 1024);
+            mulred_out("| %-9s | %6d | %2u | %2u | %3s | %-7s | %11.2f | %6.2f | %8.0f | %12.2f | "
+                       "%4.2f (%4.2f-%4.2f) | %7.2f | %11.1f |\n",
+                       curves[ci].name, r->log2n, r->plan.window_bits, r->plan.windows,
+                       r->plan.glv ? "yes" : "no",
+                       r->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE
+                           ? (r->plan.lanes == MULRED_MSM_LANES_X8 ? "aff x8" : "affine")
+                           : "xyzz",
+                       r->wall1 * 1e3, r->cpu1 * 1e3,
+                       r->cpu1 * 1e9 / (double)((size_t)1 << r->log2n), r->wall2 * 1e3, r->speedup,
+                       r->speedup_p10, r->speedup_p90, r->ceiling, (double)r->rss_kb / 1024);
         }
-    cli_out("\nWhat each technique is worth at 2^%d (one thread, thread CPU time, %d interleaved "
-            "rounds; ratio = variant / default plan, median and p10-p90 of per-round ratios)\n\n"
-            "| curve     | variant                          | c  | GLV | queue | CPU ms  | ratio "
-            "(p10-p90)    |\n"
-            "|-----------|----------------------------------|----|-----|-------|---------|-------"
-            "-------------|\n",
-            worthlg, var_reps);
+    mulred_out(
+        "\nWhat each technique is worth at 2^%d (one thread, thread CPU time, %d interleaved "
+        "rounds; ratio = variant / default plan, median and p10-p90 of per-round ratios)\n\n"
+        "| curve     | variant                          | c  | GLV | queue | CPU ms  | ratio "
+        "(p10-p90)    |\n"
+        "|-----------|----------------------------------|----|-----|-------|---------|-------"
+        "-------------|\n",
+        worthlg, var_reps);
     for (int ci = 0; ci < 2; ci++)
         for (int i = 0; i < NV; i++) {
             const bm_variant *v = &var[ci][i];
-            cli_out("| %-9s | %-32s | %2u | %3s | %5u | %7.2f | %5.2f (%4.2f-%4.2f) |\n",
-                    curves[ci].name, v->name, v->plan.window_bits, v->plan.glv ? "yes" : "no",
-                    v->plan.queue, v->cpu * 1e3, v->ratio, v->ratio_p10, v->ratio_p90);
+            mulred_out("| %-9s | %-32s | %2u | %3s | %5u | %7.2f | %5.2f (%4.2f-%4.2f) |\n",
+                       curves[ci].name, v->name, v->plan.window_bits, v->plan.glv ? "yes" : "no",
+                       v->plan.queue, v->cpu * 1e3, v->ratio, v->ratio_p10, v->ratio_p90);
         }
     if (kzg.ok)
-        cli_out("\nKZG commitment (EIP-4844, BLS12-381, 4096 elements, one thread): %.2f ms "
-                "(p10 %.2f, p90 %.2f)\n"
-                "  fixed-base table c = %u: built in %.2f s (decode + tables + cache write), "
-                "loaded from its cache in %.3f s\n"
-                "  the same MSM without tables (variable base, c = %u): %.2f ms, %.2f x the "
-                "commitment\n",
-                kzg.commit_ms, kzg.commit_p10, kzg.commit_p90, kzg.window_bits, kzg.build_s,
-                kzg.load_s, kzg.plain_c, kzg.plain_ms, kzg.table_ratio);
+        mulred_out("\nKZG commitment (EIP-4844, BLS12-381, 4096 elements, one thread): %.2f ms "
+                   "(p10 %.2f, p90 %.2f)\n"
+                   "  fixed-base table c = %u: built in %.2f s (decode + tables + cache write), "
+                   "loaded from its cache in %.3f s\n"
+                   "  the same MSM without tables (variable base, c = %u): %.2f ms, %.2f x the "
+                   "commitment\n",
+                   kzg.commit_ms, kzg.commit_p10, kzg.commit_p90, kzg.window_bits, kzg.build_s,
+                   kzg.load_s, kzg.plain_c, kzg.plain_ms, kzg.table_ratio);
     else
-        cli_out("\nKZG: %s\n", kzg.note);
+        mulred_out("\nKZG: %s\n", kzg.note);
     if (anchors && anchor.ok) {
         double ours = 0;
         for (int i = 0; i < nrows; i++)
             if (rows[0][i].log2n == 16) ours = rows[0][i].cpu1 * 1e3;
-        cli_out("\nSame-run baseline (%s --quick): blst 2^16 %.1f ms", anchors, anchor.blst_ms[16]);
-        if (ours) cli_out(" -> mulred / blst = %.2f", ours / anchor.blst_ms[16]);
+        mulred_out("\nSame-run baseline (%s --quick): blst 2^16 %.1f ms", anchors,
+                   anchor.blst_ms[16]);
+        if (ours) mulred_out(" -> mulred / blst = %.2f", ours / anchor.blst_ms[16]);
         if (anchor.ckzg_ms && kzg.ok)
-            cli_out("; c-kzg commitment %.1f ms -> mulred / c-kzg = %.2f", anchor.ckzg_ms,
-                    kzg.commit_ms / anchor.ckzg_ms);
-        cli_out("\n");
+            mulred_out("; c-kzg commitment %.1f ms -> mulred / c-kzg = %.2f", anchor.ckzg_ms,
+                       kzg.commit_ms / anchor.ckzg_ms);
+        mulred_out("\n");
     } else if (anchors) {
-        cli_out("\nSame-run baseline: '%s --quick' gave no usable JSON\n", anchors);
+        mulred_out("\nSame-run baseline: '%s --quick' gave no usable JSON\n", anchors);
     }
     if (model) run_model(quick ? 12 : 16, quick ? 2 : 3, false, NULL);
-    cli_out("\n(%.0f s)\n", elapsed);
+    mulred_out("\n(%.0f s)\n", elapsed);
     return MULRED_OK;
 }

@@ -25,12 +25,12 @@
 
 #include "bench.h"
 #include "bench_msm_ranks.h"
-#include "cli/cli.h"
-#include "cli/json.h"
 #include "mulred/curve.h"
 #include "mulred/msm.h"
 #include "mulred/msm_grid.h"
 #include "mulred/msm_io.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util/util.h"
 
 #define MAX_REPS 64
@@ -239,15 +239,16 @@ int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_msm_curve
 
 static void usage(void)
 {
-    cli_out("Usage: mulred bench msm-ranks [--log2n L] [--reps R] [--no-mpirun] [--json]\n"
-            "\n"
-            "The distributed MSM on 1 vs 2 ranks of one thread, 2^L synthetic points (default\n"
-            "18), both curves: child processes under mpirun (the MSM's own seconds, 1 and 2\n"
-            "ranks taking turns; median of R rounds, default 9, and the spread of the per-round\n"
-            "speedups; the ceiling: two 1-rank jobs of 2^(L-1) points side by side), and in\n"
-            "one process the two ranks' tiles in thread CPU time for the planner's grid and\n"
-            "for the forced grids 2x1 (points only) and 1x2 (windows only).\n"
-            "MPIEXEC overrides the launcher (default mpirun).\n");
+    mulred_out(
+        "Usage: mulred bench msm-ranks [--log2n L] [--reps R] [--no-mpirun] [--json]\n"
+        "\n"
+        "The distributed MSM on 1 vs 2 ranks of one thread, 2^L synthetic points (default\n"
+        "18), both curves: child processes under mpirun (the MSM's own seconds, 1 and 2\n"
+        "ranks taking turns; median of R rounds, default 9, and the spread of the per-round\n"
+        "speedups; the ceiling: two 1-rank jobs of 2^(L-1) points side by side), and in\n"
+        "one process the two ranks' tiles in thread CPU time for the planner's grid and\n"
+        "for the forced grids 2x1 (points only) and 1x2 (windows only).\n"
+        "MPIEXEC overrides the launcher (default mpirun).\n");
 }
 
 static void grid_name(char *out, size_t cap, const mulred_msm_grid *g)
@@ -265,7 +266,7 @@ int mulred_bench_msm_ranks(int argc, char **argv)
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     int log2n = 18, reps = 9, mpirun = 1, json = 0, c;
-    cli_getopt_reset();
+    mulred_out_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         char *end;
         long v;
@@ -277,8 +278,8 @@ int mulred_bench_msm_ranks(int argc, char **argv)
         case OPT_REPS:
             v = strtol(optarg, &end, 10);
             if (*end || v < (c == OPT_REPS ? 1 : 4) || v > (c == OPT_REPS ? MAX_REPS : 24))
-                return cli_usage_error("bench msm-ranks", "%s: '%s' out of range",
-                                       c == OPT_REPS ? "--reps" : "--log2n", optarg);
+                return mulred_out_usage_error("bench msm-ranks", "%s: '%s' out of range",
+                                              c == OPT_REPS ? "--reps" : "--log2n", optarg);
             if (c == OPT_REPS)
                 reps = (int)v;
             else
@@ -291,11 +292,11 @@ int mulred_bench_msm_ranks(int argc, char **argv)
             json = 1;
             break;
         default:
-            return cli_bad_option("bench msm-ranks", argc, argv);
+            return mulred_out_bad_option("bench msm-ranks", argc, argv);
         }
     }
     if (optind < argc)
-        return cli_usage_error("bench msm-ranks", "unexpected argument '%s'", argv[optind]);
+        return mulred_out_usage_error("bench msm-ranks", "unexpected argument '%s'", argv[optind]);
     bench_msm_ranks_result res[2];
     for (int ci = 0; ci < 2; ci++)
         if (mulred_bench_msm_ranks_measure(&res[ci], (mulred_msm_curve)ci, log2n, reps, mpirun)) {

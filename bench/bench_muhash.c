@@ -12,12 +12,13 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli/cli.h"
 #include "hash/hash.h"
 #include "mulred/muhash.h"
 #include "mulred/sources.h"
 #include "num3072/num3072.h"
-#include "cli/json.h"
+#include "output/format.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util/util.h"
 
 double bench_median_ns(void (*fn)(void *arg), void *arg, int reps, int samples)
@@ -290,30 +291,31 @@ static int bench_memory(rss_row rows[6], uint64_t lines, uint64_t file_bytes[2],
 
 static void bench_muhash_usage(void)
 {
-    cli_out("Usage: mulred bench muhash [--scaling] [--elements N] [--json]\n"
-            "\n"
-            "Per-operation medians on one thread (thread CPU time): GMP mpn_mul_n on 48 limbs\n"
-            "(the floor), the 3072-bit multiply mod p of every kernel this CPU runs, element\n"
-            "hashing per flavor, the Kaspa keyed BLAKE2b-256 alone (EVP_MAC; mulred's, one\n"
-            "message; 8 AVX-512 lanes), insert (batched per flavor with the kernel in use; one\n"
-            "at a time on GMP), finalize; then the rusty-kaspa seed workload (256 transactions\n"
-            "x 2 removes + 2 adds of 97-byte Kaspa elements): one state one element at a time\n"
-            "(the baseline) vs every transaction its own identity-seeded partial, batched\n"
-            "(mulred_muhash_update_many) over 1 and 2 threads with and without the identity\n"
-            "short-circuit, and one element at a time (median wall time). Prints the CPU\n"
-            "family and generation and how the multiply kernel was chosen.\n"
-            "  --scaling       also time N synthetic elements (default 200000) with 1 rank x\n"
-            "                  1 thread, 1 rank x 2 threads and 2 ranks x 1 thread (mpirun,\n"
-            "                  or $MPIEXEC), median of 9 runs each, and print the speedups;\n"
-            "                  then the reduction alone in this process, 1 vs 2 threads\n"
-            "  --elements N    the synthetic set size for --scaling\n"
-            "  --memory        also the peak resident memory of 'mulred muhash --insert FILE'\n"
-            "                  (a fresh process; wait4's ru_maxrss, median of 3) on element\n"
-            "                  files of L/10 and L lines, 1 and 2 threads, and of the small one\n"
-            "                  through standard input, against the start-up baseline\n"
-            "  --lines L       lines of the larger file for --memory (default 1e7: about 1.2 GB\n"
-            "                  in $TMPDIR, removed afterwards)\n"
-            "  --json          one JSON object instead of tables\n");
+    mulred_out(
+        "Usage: mulred bench muhash [--scaling] [--elements N] [--json]\n"
+        "\n"
+        "Per-operation medians on one thread (thread CPU time): GMP mpn_mul_n on 48 limbs\n"
+        "(the floor), the 3072-bit multiply mod p of every kernel this CPU runs, element\n"
+        "hashing per flavor, the Kaspa keyed BLAKE2b-256 alone (EVP_MAC; mulred's, one\n"
+        "message; 8 AVX-512 lanes), insert (batched per flavor with the kernel in use; one\n"
+        "at a time on GMP), finalize; then the rusty-kaspa seed workload (256 transactions\n"
+        "x 2 removes + 2 adds of 97-byte Kaspa elements): one state one element at a time\n"
+        "(the baseline) vs every transaction its own identity-seeded partial, batched\n"
+        "(mulred_muhash_update_many) over 1 and 2 threads with and without the identity\n"
+        "short-circuit, and one element at a time (median wall time). Prints the CPU\n"
+        "family and generation and how the multiply kernel was chosen.\n"
+        "  --scaling       also time N synthetic elements (default 200000) with 1 rank x\n"
+        "                  1 thread, 1 rank x 2 threads and 2 ranks x 1 thread (mpirun,\n"
+        "                  or $MPIEXEC), median of 9 runs each, and print the speedups;\n"
+        "                  then the reduction alone in this process, 1 vs 2 threads\n"
+        "  --elements N    the synthetic set size for --scaling\n"
+        "  --memory        also the peak resident memory of 'mulred muhash --insert FILE'\n"
+        "                  (a fresh process; wait4's ru_maxrss, median of 3) on element\n"
+        "                  files of L/10 and L lines, 1 and 2 threads, and of the small one\n"
+        "                  through standard input, against the start-up baseline\n"
+        "  --lines L       lines of the larger file for --memory (default 1e7: about 1.2 GB\n"
+        "                  in $TMPDIR, removed afterwards)\n"
+        "  --json          one JSON object instead of tables\n");
 }
 
 int mulred_bench_muhash(int argc, char **argv)
@@ -328,7 +330,7 @@ int mulred_bench_muhash(int argc, char **argv)
                                          {0, 0, 0, 0}};
     int scaling = 0, json = 0, memory = 0, c;
     uint64_t nelem = 200000, lines = 10000000;
-    cli_getopt_reset();
+    mulred_out_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'h') {
             bench_muhash_usage();
@@ -341,15 +343,17 @@ int mulred_bench_muhash(int argc, char **argv)
             memory = 1;
         else if (c == OPT_LINES) {
             if (mulred_parse_count(optarg, &lines) || lines == 0)
-                return cli_usage_error("bench muhash", "--lines: '%s' is not a count", optarg);
+                return mulred_out_usage_error("bench muhash", "--lines: '%s' is not a count",
+                                              optarg);
         } else if (c == OPT_ELEMENTS) {
             if (mulred_parse_count(optarg, &nelem) || nelem == 0)
-                return cli_usage_error("bench muhash", "--elements: '%s' is not a count", optarg);
+                return mulred_out_usage_error("bench muhash", "--elements: '%s' is not a count",
+                                              optarg);
         } else
-            return cli_bad_option("bench muhash", argc, argv);
+            return mulred_out_bad_option("bench muhash", argc, argv);
     }
     if (optind < argc)
-        return cli_usage_error("bench muhash", "unexpected argument '%s'", argv[optind]);
+        return mulred_out_usage_error("bench muhash", "unexpected argument '%s'", argv[optind]);
 
     const num3072_kernel *def = num3072_kernel_active();
     op_arg *o = malloc(sizeof *o);

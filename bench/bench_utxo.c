@@ -25,12 +25,13 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli/cli.h"
 #include "io/utxo_source.h"
-#include "cli/json.h"
 #include "mulred/muhash.h"
 #include "mulred/plan.h"
 #include "mulred/utxo.h"
+#include "output/format.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util/util.h"
 
 #define MAINNET_COINS 180e6
@@ -143,19 +144,20 @@ static double rss_median(double *lo, double *hi, const char *input_opt, const ch
 
 static void usage(void)
 {
-    cli_out("Usage: mulred bench utxo [--coins N] [--file SNAPSHOT] [--reps R] [--keep]\n"
-            "                         [--cores-per-node C] [--fs-gbps G] [--json]\n"
-            "\n"
-            "Coins per second on a synthetic snapshot (default 1e6 coins, written to\n"
-            "$TMPDIR, removed afterwards unless --keep) or on --file: decode only vs full\n"
-            "MuHash, 1 vs 2 threads, 1 vs 2 ranks (simulated in-process: the slower of the\n"
-            "two shares; the real thing is 'mpirun -n 2 mulred muhash --snapshot FILE').\n"
-            "Then the peak resident memory of 'mulred muhash --snapshot' (a fresh process;\n"
-            "wait4's ru_maxrss, median of R runs) on the snapshot and on one a tenth its size,\n"
-            "with 1 and 2 threads, against the start-up baseline: reading is bounded by\n"
-            "buffers per thread, not by the file. Then a PROJECTION for a mainnet-size snapshot\n"
-            "(180 M coins, 9 GB) on 1, 16, 256 and 1024 nodes of C cores (default: this\n"
-            "machine's) reading at G GB/s in aggregate (default 20).\n");
+    mulred_out(
+        "Usage: mulred bench utxo [--coins N] [--file SNAPSHOT] [--reps R] [--keep]\n"
+        "                         [--cores-per-node C] [--fs-gbps G] [--json]\n"
+        "\n"
+        "Coins per second on a synthetic snapshot (default 1e6 coins, written to\n"
+        "$TMPDIR, removed afterwards unless --keep) or on --file: decode only vs full\n"
+        "MuHash, 1 vs 2 threads, 1 vs 2 ranks (simulated in-process: the slower of the\n"
+        "two shares; the real thing is 'mpirun -n 2 mulred muhash --snapshot FILE').\n"
+        "Then the peak resident memory of 'mulred muhash --snapshot' (a fresh process;\n"
+        "wait4's ru_maxrss, median of R runs) on the snapshot and on one a tenth its size,\n"
+        "with 1 and 2 threads, against the start-up baseline: reading is bounded by\n"
+        "buffers per thread, not by the file. Then a PROJECTION for a mainnet-size snapshot\n"
+        "(180 M coins, 9 GB) on 1, 16, 256 and 1024 nodes of C cores (default: this\n"
+        "machine's) reading at G GB/s in aggregate (default 20).\n");
 }
 
 int mulred_bench_utxo(int argc, char **argv)
@@ -174,7 +176,7 @@ int mulred_bench_utxo(int argc, char **argv)
     double fs_gbps = 20;
     const char *file = NULL;
     bool keep = false, json = false;
-    cli_getopt_reset();
+    mulred_out_getopt_reset();
     int c;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
@@ -183,35 +185,36 @@ int mulred_bench_utxo(int argc, char **argv)
             return MULRED_OK;
         case OPT_COINS:
             if (mulred_parse_count(optarg, &coins) || coins == 0)
-                return cli_usage_error("bench utxo", "bad --coins '%s'", optarg);
+                return mulred_out_usage_error("bench utxo", "bad --coins '%s'", optarg);
             break;
         case OPT_FILE:
             file = optarg;
             break;
         case OPT_REPS:
             if (mulred_parse_count(optarg, &reps) || reps == 0 || reps > 100)
-                return cli_usage_error("bench utxo", "bad --reps '%s'", optarg);
+                return mulred_out_usage_error("bench utxo", "bad --reps '%s'", optarg);
             break;
         case OPT_KEEP:
             keep = true;
             break;
         case OPT_CORES:
             if (mulred_parse_count(optarg, &cores) || cores == 0)
-                return cli_usage_error("bench utxo", "bad --cores-per-node '%s'", optarg);
+                return mulred_out_usage_error("bench utxo", "bad --cores-per-node '%s'", optarg);
             break;
         case OPT_FS:
             fs_gbps = atof(optarg);
-            if (!(fs_gbps > 0)) return cli_usage_error("bench utxo", "bad --fs-gbps '%s'", optarg);
+            if (!(fs_gbps > 0))
+                return mulred_out_usage_error("bench utxo", "bad --fs-gbps '%s'", optarg);
             break;
         case OPT_JSON:
             json = true;
             break;
         default:
-            return cli_bad_option("bench utxo", argc, argv);
+            return mulred_out_bad_option("bench utxo", argc, argv);
         }
     }
     if (optind < argc)
-        return cli_usage_error("bench utxo", "unexpected argument '%s'", argv[optind]);
+        return mulred_out_usage_error("bench utxo", "unexpected argument '%s'", argv[optind]);
 
     mulred_error err;
     mulred_error_clear(&err);
@@ -222,7 +225,7 @@ int mulred_bench_utxo(int argc, char **argv)
         snprintf(synth, sizeof synth, "%s/mulred-bench-utxo-%ld.dat", tmp && tmp[0] ? tmp : "/tmp",
                  (long)getpid());
         double t0 = mulred_wtime();
-        if (mulred_utxo_synth(synth, coins, 1, false, &err)) return cli_report(&err);
+        if (mulred_utxo_synth(synth, coins, 1, false, &err)) return mulred_out_error(&err);
         t_synth = mulred_wtime() - t0;
         file = synth;
     }
@@ -369,15 +372,15 @@ int mulred_bench_utxo(int argc, char **argv)
         mulred_jw_finish(&w);
     } else {
         char a[32], b[32];
-        cli_out("mulred bench utxo: %s\n", file);
-        cli_out("  %llu coins, %llu bytes, %llu chunks; muhash %s\n", (unsigned long long)coins,
-                (unsigned long long)h.file_size, (unsigned long long)info.chunks, hex);
+        mulred_out("mulred bench utxo: %s\n", file);
+        mulred_out("  %llu coins, %llu bytes, %llu chunks; muhash %s\n", (unsigned long long)coins,
+                   (unsigned long long)h.file_size, (unsigned long long)info.chunks, hex);
         if (t_synth > 0) {
             mulred_format_seconds(a, sizeof a, t_synth);
-            cli_out("  synthetic snapshot written in %s\n", a);
+            mulred_out("  synthetic snapshot written in %s\n", a);
         }
-        cli_out("  best of %d runs, wall clock, warm page cache\n\n", R);
-        cli_out("  %-34s %10s %16s %8s\n", "phase", "time", "rate", "vs 1t");
+        mulred_out("  best of %d runs, wall clock, warm page cache\n\n", R);
+        mulred_out("  %-34s %10s %16s %8s\n", "phase", "time", "rate", "vs 1t");
         struct {
             const char *name;
             double t;
@@ -391,43 +394,45 @@ int mulred_bench_utxo(int argc, char **argv)
             mulred_format_seconds(a, sizeof a, rows[i].t);
             mulred_format_rate(b, sizeof b, n / rows[i].t, "coins");
             if (i >= 3) /* speedups against the 1-thread run of the same kind */
-                cli_out("  %-34s %10s %16s %7.2fx\n", rows[i].name, a, b, T1 / rows[i].t);
+                mulred_out("  %-34s %10s %16s %7.2fx\n", rows[i].name, a, b, T1 / rows[i].t);
             else if (i == 2)
-                cli_out("  %-34s %10s %16s %7.2fx\n", rows[i].name, a, b, T_dec / T_dec2);
+                mulred_out("  %-34s %10s %16s %7.2fx\n", rows[i].name, a, b, T_dec / T_dec2);
             else
-                cli_out("  %-34s %10s %16s %8s\n", rows[i].name, a, b, "");
+                mulred_out("  %-34s %10s %16s %8s\n", rows[i].name, a, b, "");
         }
-        cli_out("\n  decode share of the 1-thread muhash CPU time: %.1f%% (target <= 20%%)\n",
-                100 * decode_share);
-        cli_out("  speedup: 2 threads %.2fx, 2 ranks %.2fx (target >= 1.85x)\n", T1 / T2,
-                T1 / T_2r);
-        cli_out("  the 2-thread run obtained %.2f cores of CPU time per wall second%s\n", cores_got,
-                cores_got < 1.8 ? " (the machine is busy: speedups are understated)" : "");
-        cli_out("  per-coin cost: %.3f us (decode %.3f us, hash+multiply %.3f us)\n",
-                per_coin * 1e6, s1.produce_cpu / n * 1e6, s1.hash_cpu / n * 1e6);
-        cli_out("\n  peak resident memory of 'mulred muhash --snapshot FILE' (fresh process,\n"
-                "  wait4's ru_maxrss, median [min-max] of %d runs):\n", R);
-        cli_out("    start-up baseline (--synthetic 1)      %7.1f MiB [%.1f-%.1f]\n",
-                rss_base / 1024, base_lo / 1024, base_hi / 1024);
+        mulred_out("\n  decode share of the 1-thread muhash CPU time: %.1f%% (target <= 20%%)\n",
+                   100 * decode_share);
+        mulred_out("  speedup: 2 threads %.2fx, 2 ranks %.2fx (target >= 1.85x)\n", T1 / T2,
+                   T1 / T_2r);
+        mulred_out("  the 2-thread run obtained %.2f cores of CPU time per wall second%s\n",
+                   cores_got,
+                   cores_got < 1.8 ? " (the machine is busy: speedups are understated)" : "");
+        mulred_out("  per-coin cost: %.3f us (decode %.3f us, hash+multiply %.3f us)\n",
+                   per_coin * 1e6, s1.produce_cpu / n * 1e6, s1.hash_cpu / n * 1e6);
+        mulred_out("\n  peak resident memory of 'mulred muhash --snapshot FILE' (fresh process,\n"
+                   "  wait4's ru_maxrss, median [min-max] of %d runs):\n",
+                   R);
+        mulred_out("    start-up baseline (--synthetic 1)      %7.1f MiB [%.1f-%.1f]\n",
+                   rss_base / 1024, base_lo / 1024, base_hi / 1024);
         for (int k = 0; k < 2; k++)
             for (int t = 0; t < 2; t++)
-                cli_out("    %9llu coins, %5.1f MB, %d thread%s  %7.1f MiB [%.1f-%.1f]\n",
-                        (unsigned long long)(k ? coins : small_coins),
-                        (double)(k ? h.file_size : hs.file_size) / 1e6, t + 1, t ? "s" : " ",
-                        rss[k][t] / 1024, rss_lo[k][t] / 1024, rss_hi[k][t] / 1024);
-        cli_out("    %.0fx the coins: %+.1f MiB (1 thread), %+.1f MiB (2 threads)\n",
-                (double)coins / (double)small_coins, (rss[1][0] - rss[0][0]) / 1024,
-                (rss[1][1] - rss[0][1]) / 1024);
-        cli_out("\n  PROJECTION (not a measurement) for a mainnet-size snapshot: 180 M coins,\n"
-                "  9 GB; %llu cores per node at this machine's per-coin cost and 2-thread\n"
-                "  efficiency (%.0f%%), %.0f GB/s aggregate reads, MPI tree reduce:\n",
-                (unsigned long long)cores, 100 * (eff2 > 1 ? 1 : eff2), fs_gbps);
+                mulred_out("    %9llu coins, %5.1f MB, %d thread%s  %7.1f MiB [%.1f-%.1f]\n",
+                           (unsigned long long)(k ? coins : small_coins),
+                           (double)(k ? h.file_size : hs.file_size) / 1e6, t + 1, t ? "s" : " ",
+                           rss[k][t] / 1024, rss_lo[k][t] / 1024, rss_hi[k][t] / 1024);
+        mulred_out("    %.0fx the coins: %+.1f MiB (1 thread), %+.1f MiB (2 threads)\n",
+                   (double)coins / (double)small_coins, (rss[1][0] - rss[0][0]) / 1024,
+                   (rss[1][1] - rss[0][1]) / 1024);
+        mulred_out("\n  PROJECTION (not a measurement) for a mainnet-size snapshot: 180 M coins,\n"
+                   "  9 GB; %llu cores per node at this machine's per-coin cost and 2-thread\n"
+                   "  efficiency (%.0f%%), %.0f GB/s aggregate reads, MPI tree reduce:\n",
+                   (unsigned long long)cores, 100 * (eff2 > 1 ? 1 : eff2), fs_gbps);
         mulred_format_seconds(a, sizeof a, index_mainnet);
-        cli_out("    index build, once (sequential scan): %s\n", a);
+        mulred_out("    index build, once (sequential scan): %s\n", a);
         for (int i = 0; i < 4; i++) {
             mulred_format_seconds(a, sizeof a, proj[i]);
-            cli_out("    %5d node%s %12s%s\n", nodes[i], nodes[i] > 1 ? "s" : " ", a,
-                    proj[i] <= io[i] + 1e-3 ? "  (bound by the file system)" : "");
+            mulred_out("    %5d node%s %12s%s\n", nodes[i], nodes[i] > 1 ? "s" : " ", a,
+                       proj[i] <= io[i] + 1e-3 ? "  (bound by the file system)" : "");
         }
     }
 done:
@@ -441,5 +446,5 @@ done:
         char idx[4200];
         if (mulred_utxo_index_path(idx, sizeof idx, synth) == 0) unlink(idx);
     }
-    return rc ? cli_report(&err) : MULRED_OK;
+    return rc ? mulred_out_error(&err) : MULRED_OK;
 }

@@ -1,5 +1,5 @@
 /* The command layer's value grammar (src/cli/options.c: one parser per key for the command
- * line and job files) and its JSON writer (src/cli/json.c), whose output is read back with
+ * line and job files) and the JSON writer (src/output/json.c), whose output is read back with
  * jansson, the reader every command uses; and the malformed JSON jansson must refuse. */
 #include <inttypes.h>
 #include <jansson.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/json.h"
+#include "output/json.h"
 #include "cli/options.h"
 #include "harness.h"
 

@@ -1,22 +1,22 @@
-/* mix layer: the fast_mix variants against references written here from the published
- * descriptions (rotation constants spelled out), inverses, the avalanche lab, and the
- * counter-based generator. */
+/* The mix lab (src/lab: the fast_mix variants against references written here from the
+ * published descriptions, rotation constants spelled out; inverses; the avalanche measurement)
+ * and the counter-based generator (src/mix). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
-#include "mix/mix_internal.h" /* mix_fill_scalar: the non-AVX-512 path */
-#include "mulred/mix.h"
+#include "lab/lab.h"
+#include "mix/mix_stream.h" /* mix_fill_scalar: the non-AVX-512 path */
 
 // clang-format off (the references keep the two-column layout of the published code)
-/* ---- references, written from the issue/seed text, independent of src/mix ---- */
+/* ---- references from the published descriptions, independent of src/mix and src/lab ---- */
 
 static uint64_t ref_rol64(uint64_t x, int k)
 {
     return (x << k) | (x >> (64 - k));
 }
 
-/* The seed's fast_mix2 loop body, constants 52, 10, 47, 17. */
+/* The 64-bit fast_mix2 loop body of the 2014 discussion, constants 52, 10, 47, 17. */
 static void ref_fastmix2_64(uint64_t *a, uint64_t *b, int rounds)
 {
     for (int i = 0; i < rounds; i++) {

@@ -1,4 +1,5 @@
-/* Shared helpers of the mulred command: rank-0 output, usage errors, option parsing. */
+/* Shared helpers of the mulred command: the subcommand table, which process prints, and the
+ * output helpers (src/output) under the names the command files use. */
 #ifndef MULRED_CLI_H
 #define MULRED_CLI_H
 
@@ -9,6 +10,8 @@
 #include <stdio.h>
 
 #include "mulred/mulred.h"
+#include "output/format.h"
+#include "output/output.h"
 
 typedef struct {
     const char *name;
@@ -28,26 +31,17 @@ int mulred_cmd_utxo(int argc, char **argv);
 int mulred_cmd_run(int argc, char **argv);
 int mulred_cmd_report(int argc, char **argv);
 
-/* True on the process that prints: rank 0 (or the only process). */
+/* True on the process that prints: rank 0 of MPI_COMM_WORLD once MPI is up, else the process
+ * its launcher numbered 0 (or the only process). main installs it as the output's test
+ * (mulred_out_set_root_test) before any command runs. */
 bool cli_is_root(void);
-/* printf to stdout on rank 0 only. */
-void cli_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "mulred: MESSAGE" to stderr (rank 0 only) and returns err->status. */
-int cli_report(const mulred_error *err);
-/* Prints "mulred CMD: MESSAGE" and a pointer to --help on stderr (rank 0); returns 1. */
-int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Resets getopt for a subcommand's argument vector and silences its own messages. */
-void cli_getopt_reset(void);
-/* Message for an unknown option or missing argument reported by getopt_long. */
-int cli_bad_option(const char *cmd, int argc, char **argv);
+/* The output helpers of output/output.h, one implementation under the command's names. */
+#define cli_out          mulred_out
+#define cli_report       mulred_out_error
+#define cli_usage_error  mulred_out_usage_error
+#define cli_getopt_reset mulred_out_getopt_reset
+#define cli_bad_option   mulred_out_bad_option
 /* The version line: "mulred 0.1.0 (git REV)". */
 const char *cli_version_line(void);
-
-/* A count as options take it (the grammar of cli_parse_count in cli/options.h: 200000, 2e5,
- * 200k; no sign, no leading zeros). Returns 0, or -1 when s is not one. */
-int mulred_parse_count(const char *s, uint64_t *out);
-/* A rate with an SI prefix ("1.23 M elements/s"), seconds with a unit ("1.20 ms"). */
-void mulred_format_seconds(char *out, size_t cap, double seconds);
-void mulred_format_rate(char *out, size_t cap, double per_second, const char *unit);
 
 #endif

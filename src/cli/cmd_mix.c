@@ -1,13 +1,13 @@
-/* mulred mix: the fast_mix avalanche lab and timing (issue 6). Serial per process: under
- * mpirun every rank runs the same measurement and rank 0 prints. */
+/* mulred mix: the fast_mix avalanche lab and timing (src/lab, docs/mix.md). Serial per process:
+ * under mpirun every rank runs the same measurement and rank 0 prints. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_mix.h"
 #include "cli/cli.h"
-#include "cli/json.h"
-#include "mulred/mix.h"
+#include "lab/lab.h"
+#include "output/json.h"
 #include "util/util.h"
 
 #define DEFAULT_TRIALS 4000

@@ -21,8 +21,8 @@
 
 #include "cli/cli.h"
 #include "cli/job.h"
-#include "cli/json.h"
 #include "mulred/mpi.h"
+#include "output/json.h"
 
 /* The launch environment, recorded so a result file says where it came from. */
 static void write_environment(mulred_json_writer *w)

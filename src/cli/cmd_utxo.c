@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "mulred/mpi.h"
 #include "mulred/utxo.h"
-#include "cli/json.h"
+#include "output/json.h"
 #include "util/util.h"
 
 static void usage(void)

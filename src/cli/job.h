@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/json.h"
+#include "output/json.h"
 #include "cli/options.h"
 #include "mulred/mulred.h"
 

@@ -45,6 +45,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    mulred_out_set_root_test(cli_is_root);
     bool root = mulred_dist_env_rank() == 0;
     if (argc < 2) {
         if (root) usage(stderr);

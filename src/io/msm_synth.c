@@ -8,8 +8,8 @@
  * Indices of different kinds never meet while j < 2^59. */
 #include <string.h>
 
+#include "mix/mix_stream.h"
 #include "mulred/field.h"
-#include "mulred/mix.h"
 #include "mulred/msm_io.h"
 #include "util/check.h"
 

@@ -5,7 +5,7 @@
  * large scripts (35–1650 bytes) 1%. */
 #include <string.h>
 
-#include "mulred/mix.h"
+#include "mix/mix_stream.h"
 #include "mulred/sources.h"
 #include "util/util.h"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "io/utxo_internal.h"
-#include "mulred/mix.h"
+#include "mix/mix_stream.h"
 #include "util/util.h"
 
 /* The one source of randomness: 64 bits for (seed, counter) from mulred's counter-based

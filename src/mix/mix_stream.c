@@ -1,18 +1,15 @@
-/* The counter-based generator: block i of stream `seed` is the 4-round fastmix2_64 permutation
- * of (seed ^ K0, index ^ K1). A permutation of the 128-bit (seed, index) pair, so distinct pairs
- * never collide, and a pure function, so any rank or thread generates any range without state.
- * 4 rounds rather than the seed's 3: over all 1- and 2-bit input differences the lab measures
- * 3 rounds at 127 of 128 output bits (the pair of top bits of a and b cancels in the first
- * a += b) and 4 rounds at 128 (docs/mix.md); the extra round costs 1.2 ns of latency per block
- * (mulred mix bench) and a quarter of the fill throughput.
+/* The counter-based generator (mix_stream.h): block i of stream `seed` is the 4-round
+ * fastmix2_64 permutation of (seed ^ K0, index ^ K1). 4 rounds rather than 3: over all 1- and
+ * 2-bit input differences the lab measures 3 rounds at 127 of 128 output bits (the pair of top
+ * bits of a and b cancels in the first a += b) and 4 rounds at 128 (docs/mix.md); the extra
+ * round costs about a quarter of the fill throughput (mulred mix bench).
  *
  * Throughput: one block is a serial chain of ~16 dependent ops, so the fill loop keeps
- * independent blocks in flight: 4 in scalar registers (~3 GB/s per core here), or 8 per AVX-512
- * register with native 64-bit rotates (~30 GB/s per core, L2-resident output). */
+ * independent blocks in flight: 4 in scalar registers, or 8 per AVX-512 register with native
+ * 64-bit rotates (docs/mix.md has the figures). */
 #include <string.h>
 
-#include "mix/mix_internal.h"
-#include "mulred/mix.h"
+#include "mix/mix_stream.h"
 #include "util/util.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -23,7 +20,7 @@
 static inline void stream_block(uint64_t *a, uint64_t *b, uint64_t seed, uint64_t index)
 {
     uint64_t x = seed ^ MIX_STREAM_K0, y = index ^ MIX_STREAM_K1;
-    for (int r = 0; r < MIX_STREAM_ROUNDS; r++) mix_fm64_round(&x, &y);
+    for (int r = 0; r < MIX_STREAM_ROUNDS; r++) mix_fastmix2_64_round(&x, &y);
     *a = x, *b = y;
 }
 
@@ -62,10 +59,10 @@ void mix_fill_scalar(uint8_t *out, size_t len, uint64_t seed, uint64_t index)
         __asm__("" : "+r"(b0), "+r"(b1), "+r"(b2), "+r"(b3));
 #endif
         for (int r = 0; r < MIX_STREAM_ROUNDS; r++) {
-            mix_fm64_round(&a0, &b0);
-            mix_fm64_round(&a1, &b1);
-            mix_fm64_round(&a2, &b2);
-            mix_fm64_round(&a3, &b3);
+            mix_fastmix2_64_round(&a0, &b0);
+            mix_fastmix2_64_round(&a1, &b1);
+            mix_fastmix2_64_round(&a2, &b2);
+            mix_fastmix2_64_round(&a3, &b3);
         }
         mulred_store_le64(out, a0), mulred_store_le64(out + 8, b0);
         mulred_store_le64(out + 16, a1), mulred_store_le64(out + 24, b1);

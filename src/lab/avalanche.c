@@ -1,8 +1,8 @@
-/* The avalanche lab. Cost: (trials × 8257) evaluations of the mixer plus, per evaluation, 16
- * SWAR additions: each output byte is spread into eight 8-bit lanes by a 256-entry table and
- * added to a u64 holding eight counters, flushed to 64-bit counters every 255 trials before a
- * lane can overflow. That keeps counting cheaper than the mixer itself; bit-by-bit counting
- * would cost 128 increments per evaluation.
+/* The avalanche lab's serial pieces (avalanche_internal.h). Cost: (trials × 8257) evaluations
+ * of the mixer plus, per evaluation, 16 SWAR additions: each output byte is spread into eight
+ * 8-bit lanes by a 256-entry table and added to a u64 holding eight counters, flushed to 64-bit
+ * counters every 255 trials before a lane can overflow. That keeps counting cheaper than the
+ * mixer itself; bit-by-bit counting would cost 128 increments per evaluation.
  *
  * The base states are blocks of the mulred generator. Measuring the generator with its own
  * output as base states is sound here: the base states only need to be spread over the input
@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix/mix_avalanche_internal.h"
-#include "util/util.h"
+#include "lab/avalanche_internal.h"
 
 static void lane_spread_init(uint64_t spread[256])
 {
@@ -52,20 +51,20 @@ static inline mulred_u128 lab_eval(const mulred_mix_avalanche_params *p, bool xo
     return (mulred_u128){pool.w[0], pool.w[1]};
 }
 
-void mix_lab_run_block(const mix_lab *lab, unsigned block)
+void avalanche_count_block(const avalanche_lab *lab, unsigned block)
 {
     const mulred_mix_avalanche_params *p = &lab->p;
     bool xor_first = mulred_mix_variant_info(p->variant)->xor_first;
-    unsigned d0 = block * MIX_LAB_BLOCK, n = MIX_LAB_NDIFF - d0;
-    if (n > MIX_LAB_BLOCK) n = MIX_LAB_BLOCK;
-    mulred_u128 mask[MIX_LAB_BLOCK];
+    unsigned d0 = block * AVALANCHE_BLOCK, n = AVALANCHE_NDIFF - d0;
+    if (n > AVALANCHE_BLOCK) n = AVALANCHE_BLOCK;
+    mulred_u128 mask[AVALANCHE_BLOCK];
     for (unsigned k = 0; k < n; k++) {
         unsigned i, j;
         diff_bits(d0 + k, &i, &j);
         mulred_u128 a = bit_mask(i), b = bit_mask(j);
         mask[k] = i == j ? a : (mulred_u128){a.lo | b.lo, a.hi | b.hi};
     }
-    uint64_t acc[MIX_LAB_BLOCK][16];
+    uint64_t acc[AVALANCHE_BLOCK][16];
     memset(acc, 0, sizeof acc);
     unsigned pending = 0;
     for (uint64_t t = 0; t < p->trials; t++) {
@@ -105,29 +104,31 @@ void mulred_mix_avalanche_defaults(mulred_mix_avalanche_params *p, mulred_mix_va
     p->window_hi = 0.75;
 }
 
-int mulred_mix_avalanche(mulred_mix_avalanche_result *out, const mulred_mix_avalanche_params *p)
+int avalanche_lab_init(avalanche_lab *lab, const mulred_mix_avalanche_params *p)
 {
     if ((unsigned)p->variant >= MULRED_MIX_NVARIANTS) return -1;
     const mulred_mix_info *info = mulred_mix_variant_info(p->variant);
     if (p->half_rounds < info->half_min || p->half_rounds > info->half_max) return -1;
     if (p->trials == 0 || (p->inverse && !info->invertible)) return -1;
     if (!(p->window_lo >= 0 && p->window_lo <= p->window_hi && p->window_hi <= 1)) return -1;
+    lab->p = *p;
+    lab->counts = calloc((size_t)AVALANCHE_NDIFF * 128, sizeof(uint64_t));
+    if (!lab->counts) return -1;
+    lane_spread_init(lab->lane_spread);
+    return 0;
+}
 
-    mix_lab lab = {.p = *p, .counts = calloc((size_t)MIX_LAB_NDIFF * 128, sizeof(uint64_t))};
-    if (!lab.counts) return -1;
-    lane_spread_init(lab.lane_spread);
-    double t0 = mulred_wtime();
-    mix_lab_run_blocks(&lab, p->threads);
-    out->seconds = mulred_wtime() - t0;
-
+void avalanche_lab_finish(avalanche_lab *lab, mulred_mix_avalanche_result *out)
+{
+    const mulred_mix_avalanche_params *p = &lab->p;
     /* Compare counts, not probabilities, so the window edges are exact for any trial count. */
     double n = (double)p->trials;
     out->score = out->score1 = out->score2 = 129;
     out->worst_bits[0] = out->worst_bits[1] = 0;
     out->worst_bias = 0;
     double flips1 = 0;
-    for (unsigned d = 0; d < MIX_LAB_NDIFF; d++) {
-        const uint64_t *row = lab.counts + (size_t)d * 128;
+    for (unsigned d = 0; d < AVALANCHE_NDIFF; d++) {
+        const uint64_t *row = lab->counts + (size_t)d * 128;
         unsigned in_window = 0;
         for (unsigned j = 0; j < 128; j++) {
             double c = (double)row[j];
@@ -146,6 +147,6 @@ int mulred_mix_avalanche(mulred_mix_avalanche_result *out, const mulred_mix_aval
         }
     }
     out->mean_flip = flips1 / (n * 128 * 128);
-    free(lab.counts);
-    return 0;
+    free(lab->counts);
+    lab->counts = NULL;
 }

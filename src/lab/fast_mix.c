@@ -1,21 +1,26 @@
-/* The fast_mix family. Each variant is written as a half-round function of the 128-bit state
- * (four u32 or two u64 words) with its rotation pair, and a round is two half-rounds. The
+/* The fast_mix family (lab.h). Each variant is written as a half-round function of the 128-bit
+ * state (four u32 or two u64 words) with its rotation pair, and a round is two half-rounds. The
  * fixed-configuration entry points are unrolled by the compiler (constant trip counts) so the
  * benchmark times the same straight-line code the kernel ran; the variable-count path
  * (mulred_mix, the lab) loops.
  *
  * Invertibility, which decides whether the lab can also score the inverse: an ARX half-round
  * is a bijection when every word it overwrites can be recomputed from the others (x += y,
- * x ^= y, x = rol(x, k)). The seed's 32-bit tweak overwrites b with rol(a, 6) after a += b,
- * so the outputs depend on (a + b, c + d) only: 64 of the 128 bits are lost on every call,
- * the typo that Linux fixed in 2015. */
+ * x ^= y, x = rol(x, k)). fastmix2_32 (the 32-bit fast_mix2 as one 2014 diff wrote it)
+ * overwrites b with rol(a, 6) after a += b, so the outputs depend on (a + b, c + d) only: 64 of
+ * the 128 bits are lost on every call, the typo that Linux fixed in 2015. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix/mix_internal.h"
-#include "mulred/mix.h"
+#include "lab/lab.h"
+#include "mix/mix_stream.h"
 #include "util/check.h"
+
+static inline uint32_t mix_rol32(uint32_t x, unsigned k)
+{
+    return (x << (k & 31)) | (x >> ((32 - k) & 31));
+}
 
 typedef struct {
     uint32_t a, b, c, d;
@@ -71,7 +76,7 @@ static inline void fastmix2_32_half(words32 *s, unsigned k1, unsigned k2)
     s->d ^= s->a, s->b ^= s->c;
 }
 
-/* ---- fastmix2_64: pairs (52, 10), (47, 17) as in mix_internal.h, one half at a time. */
+/* ---- fastmix2_64: pairs (52, 10), (47, 17) as in mix_stream.h, one half at a time. */
 static const unsigned fastmix2_64_rot[2][2] = {{52, 10}, {47, 17}};
 
 static inline void fastmix2_64_half(uint64_t *a, uint64_t *b, unsigned k1, unsigned k2)
@@ -314,7 +319,7 @@ void mulred_mix_fastmix2_32(mulred_mix_pool *pool, mulred_u128 input)
 static inline void fastmix2_64_rounds(mulred_mix_pool *pool, mulred_u128 input, int rounds)
 {
     uint64_t a = pool->w[0] ^ input.lo, b = pool->w[1] ^ input.hi;
-    for (int r = 0; r < rounds; r++) mix_fm64_round(&a, &b);
+    for (int r = 0; r < rounds; r++) mix_fastmix2_64_round(&a, &b);
     pool->w[0] = a, pool->w[1] = b;
     pool->count++;
 }

@@ -1,11 +1,11 @@
-/* The JSON writer of the command layer (--json output of the commands and benchmarks). A
- * streaming writer: values go to the FILE as they come, in the order written, compact (no
- * spaces), numbers as C prints them (integers exactly, doubles with 9 significant digits, NaN
- * and infinities as null), strings escaped per RFC 8259 with bytes that are not UTF-8 replaced
- * by U+FFFD, so the output is always valid JSON. JSON is read with jansson, never here.
- * Command-layer code only: nothing in libmulred writes or reads JSON. */
-#ifndef MULRED_CLI_JSON_H
-#define MULRED_CLI_JSON_H
+/* The JSON writer of the commands' and benchmarks' --json output. A streaming writer: values go
+ * to the FILE as they come, in the order written, compact (no spaces), numbers as C prints them
+ * (integers exactly, doubles with 9 significant digits, NaN and infinities as null), strings
+ * escaped per RFC 8259 with bytes that are not UTF-8 replaced by U+FFFD, so the output is always
+ * valid JSON. JSON is read with jansson, never here. Part of mulred_output (commands and
+ * benchmarks): nothing in libmulred writes or reads JSON. */
+#ifndef MULRED_OUTPUT_JSON_H
+#define MULRED_OUTPUT_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "cli/json.h"
+#include "output/json.h"
 
 #include <math.h>
 

@@ -1,28 +1,15 @@
-/* The fast_mix family of 128-bit pool mixers and the counter-based stream built on the best of
- * them (see src/mix/). */
-#ifndef MULRED_MIX_H
-#define MULRED_MIX_H
+/* The mix lab, a research tool behind `mulred mix` and `mulred bench mix` (docs/mix.md): the
+ * fast_mix family of 128-bit pool mixers from the Linux random driver's per-interrupt mix, and
+ * the avalanche measurement that scores them and the stream generator (src/mix/mix_stream.h).
+ * Command side only (static mulred_lab): not part of libmulred or its public headers. */
+#ifndef MULRED_LAB_H
+#define MULRED_LAB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-typedef struct {
-    uint64_t lo, hi;
-} mulred_u128;
-
-/* 128 pseudo-random bits for (seed, index): a pure function, so any rank or thread can
- * generate any index range. Block = 4 rounds of fastmix2_64 over (seed ^ 0x243f6a8885a308d3,
- * index ^ 0x13198a2e03707344), lo = first word; a bijection of the 128-bit (seed, index) pair.
- * Not cryptographic (ARX without key schedule): for synthetic workloads only. Constant time. */
-mulred_u128 mulred_mix_stream(uint64_t seed, uint64_t index);
-/* Fills len bytes with the stream of (seed) starting at block `index` (16 bytes per block):
- * bytes [16k, 16k+16) are the little-endian bytes of mulred_mix_stream(seed, index + k). */
-void mulred_mix_fill(uint8_t *out, size_t len, uint64_t seed, uint64_t index);
+#include "mix/mix_stream.h"
 
 /* ---- the fast_mix family ----
  * A pool is 128 bits; 32-bit word i of it is bits [32i, 32i+32) of w[i / 2] (the layout of the
@@ -34,8 +21,8 @@ void mulred_mix_fill(uint8_t *out, size_t len, uint64_t seed, uint64_t index);
 typedef enum {
     MULRED_MIX_LINUX316,    /* Linux 3.16 fast_mix as corrected in 2015: b, d rotate in place */
     MULRED_MIX_SPELVIN32,   /* June 2014 fast_mix2 proposal: a, c rotate; 15 21 / 3 7 */
-    MULRED_MIX_FASTMIX2_32, /* the seed's tweak: b = rol(a), d = rol(c); loses 64 bits per call */
-    MULRED_MIX_FASTMIX2_64, /* the seed's 64-bit mix: 52 10 / 47 17 */
+    MULRED_MIX_FASTMIX2_32, /* 2014 fast_mix2 diff: b = rol(a), d = rol(c); loses 64 bits a call */
+    MULRED_MIX_FASTMIX2_64, /* 2014 fast_mix2 on two u64 words: 52 10 / 47 17 */
     MULRED_MIX_SIPHASH13,   /* 2022: HalfSipHash rounds absorbing one 32-bit word at a time */
     MULRED_MIX_LINEAR,      /* pre-2014: byte-wise twisted GFSR, linear over GF(2) */
     MULRED_MIX_GENERATOR,   /* mulred_mix_stream as a function of the 128-bit (seed, index) */
@@ -103,7 +90,7 @@ typedef struct {
     uint64_t seed;    /* of the base states */
     bool inverse;     /* score the inverse map (invertible variants only) */
     double window_lo; /* an output bit counts when window_lo <= P(flip) <= window_hi */
-    double window_hi; /* (the definition: 0.25, 0.75) */
+    double window_hi; /* (default 0.25, 0.75) */
     int threads;      /* 0: OpenMP default */
 } mulred_mix_avalanche_params;
 
@@ -124,7 +111,4 @@ void mulred_mix_avalanche_defaults(mulred_mix_avalanche_params *p, mulred_mix_va
  * allocates about 4.3 MB of counters. Variable time (depends on trials only). */
 int mulred_mix_avalanche(mulred_mix_avalanche_result *out, const mulred_mix_avalanche_params *p);
 
-#ifdef __cplusplus
-}
-#endif
 #endif

@@ -1,0 +1,60 @@
+#include "output/output.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+static bool (*root_test)(void);
+
+void mulred_out_set_root_test(bool (*is_root)(void))
+{
+    root_test = is_root;
+}
+
+bool mulred_out_is_root(void)
+{
+    return root_test ? root_test() : true;
+}
+
+void mulred_out(const char *fmt, ...)
+{
+    if (!mulred_out_is_root()) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stdout, fmt, ap);
+    va_end(ap);
+}
+
+int mulred_out_error(const mulred_error *err)
+{
+    if (err->status != MULRED_OK && mulred_out_is_root())
+        fprintf(stderr, "mulred: %s\n", err->message);
+    return err->status;
+}
+
+int mulred_out_usage_error(const char *cmd, const char *fmt, ...)
+{
+    if (mulred_out_is_root()) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stderr, "mulred%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "\nTry 'mulred%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+    }
+    return MULRED_EUSAGE;
+}
+
+void mulred_out_getopt_reset(void)
+{
+    optind = 0; /* glibc: 0 forces a full reinitialization */
+    opterr = 0;
+}
+
+int mulred_out_bad_option(const char *cmd, int argc, char **argv)
+{
+    const char *arg = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
+    if (optopt && optopt != '?')
+        return mulred_out_usage_error(cmd, "option '-%c' is unknown or needs an argument", optopt);
+    return mulred_out_usage_error(cmd, "option '%s' is unknown or needs an argument", arg);
+}

@@ -1,0 +1,31 @@
+/* What commands and benchmarks print with: standard output on the printing process only, error
+ * and usage messages, and the getopt helpers behind them. Under a launcher (mpirun, srun) every
+ * process runs the same command and one of them prints; this layer does not know about ranks:
+ * the command installs the test that says whether this process prints, and until it does every
+ * process prints. Part of mulred_output (commands and benchmarks, not the libraries). */
+#ifndef MULRED_OUTPUT_OUTPUT_H
+#define MULRED_OUTPUT_OUTPUT_H
+
+#include <stdbool.h>
+
+#include "mulred/mulred.h"
+
+/* Sets the test of whether this process prints (NULL: every process prints). */
+void mulred_out_set_root_test(bool (*is_root)(void));
+/* True when this process prints. */
+bool mulred_out_is_root(void);
+/* printf to stdout on the printing process only. */
+void mulred_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "mulred: MESSAGE" to stderr (printing process only) unless err->status is MULRED_OK;
+ * returns err->status. */
+int mulred_out_error(const mulred_error *err);
+/* Prints "mulred CMD: MESSAGE" and a pointer to --help to stderr (printing process only; CMD
+ * may be NULL); returns MULRED_EUSAGE. */
+int mulred_out_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Resets getopt for a new argument vector and silences its own messages. */
+void mulred_out_getopt_reset(void);
+/* The usage error for an unknown option or a missing argument reported by getopt_long. */
+int mulred_out_bad_option(const char *cmd, int argc, char **argv);
+
+#endif
