@@ -6,12 +6,15 @@
  *   - window ranges with threads: any partition of the windows, each range computed by
  *     msm_windows_var with 1-3 threads (and nested inside a parallel region) and shifted,
  *     sums to (Σ aᵢ·sᵢ mod r)·G computed in mpz over points of known logarithm;
- *   - the grid planner: its grid costs no more than any grid mulred_msm_grid_eval accepts
- *     (every S, G, c, GLV), for every n <= 40 and P <= 6 and larger cases, memory limits hold,
- *     forced grids are honoured or refused; shares cover every (point, window) exactly once;
+ *   - the grid planner against the cost model of msm_grid.h written out in this file (not
+ *     mulred_msm_grid_eval): its grid costs no more than any grid the model allows (every S,
+ *     G, c, GLV), for every n <= 40 and P <= 6 and larger cases, and carries the model's
+ *     figures; memory limits hold, forced grids are honoured or refused; hand-worked grids
+ *     and window splits; shares cover every (point, window) exactly once;
  *   - the whole distributed computation simulated in one process: for every grid of P <= 4
  *     ranks, each rank's slice x windows partial, shifted, combined with the group, equals the
  *     reference. */
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,10 +385,80 @@ static void test_windows_nested(void)
 
 /* ---- the grid planner ---- */
 
-/* Every grid the evaluator accepts; the planner's cost must be the least. Returns the number
- * of feasible grids; *best_cost their least cost. */
-static size_t brute_force(double *best_cost, mulred_msm_grid *best, int c,
-                          const mulred_msm_grid_params *p)
+/* The cost model of msm_grid.h, written here from its description and not through
+ * mulred_msm_grid_eval: the only library calls are the msm layer's own model of one slice
+ * (mulred_G_msm_plan, _msm_cost_ns, _msm_tile_scratch_size), whose windows all cost the same
+ * except the top one (cut to the digits it can hold). For S x G ranks, width c and GLV choice:
+ *   n_s   = ⌈n/S⌉, the largest slice (slice k holds [⌊n·k/S⌋, ⌊n·(k+1)/S⌋));
+ *   W     = the windows of the plan for n_s;
+ *   msm   = min over the top group's size k (1..W−G+1; k = W when G = 1) of the slowest group:
+ *           the top group's k windows, cost(W) − cost(W − k), or the largest of the G − 1 lower
+ *           groups, ⌈(W − k)/(G − 1)⌉ full windows;
+ *   rank  = input_ns·n_s + validate_ns·⌈n_s/G⌉ + msm;
+ *   cost  = rank + (bits of P − 1)·reduce_step_ns   (⌈log2 P⌉ steps of a binomial tree);
+ *   bytes = n_s·(affine point + 32-byte scalar + recoded scalar) + threads·tile scratch.
+ * A grid is possible when S·G <= P, S <= n, 1 <= G <= W and bytes fit the limit. */
+typedef struct {
+    double (*cost)(const mulred_msm_plan *, size_t, unsigned, unsigned);
+    size_t (*tile_scratch)(const mulred_msm_plan *);
+} model_lib;
+static const model_lib model_libs[2] = {
+    {mulred_g1_381_msm_cost_ns, mulred_g1_381_msm_tile_scratch_size},
+    {mulred_g1_254_msm_cost_ns, mulred_g1_254_msm_tile_scratch_size},
+};
+
+typedef struct {
+    unsigned slices, groups, window_bits, windows;
+    int glv;
+    double cost_ns, rank_ns, msm_ns;
+    uint64_t rank_bytes;
+} model_grid;
+
+static int model_eval(model_grid *m, int c, const mulred_msm_grid_params *p, unsigned S, unsigned G,
+                      unsigned cw, int glv)
+{
+    if ((uint64_t)S * G > (uint64_t)p->ranks || S > p->n || S < 1 || G < 1) return 0;
+    const uint64_t ns = (p->n + S - 1) / S;
+    mulred_msm_options o;
+    memset(&o, 0, sizeof o);
+    o.window_bits = (int)cw;
+    o.glv = glv ? 1 : -1;
+    mulred_msm_plan plan;
+    libs[c].plan(&plan, (size_t)ns, &o);
+    const unsigned W = plan.windows;
+    if (G > W) return 0;
+    const double full = model_libs[c].cost(&plan, (size_t)ns, 1, 1);
+    const double all = model_libs[c].cost(&plan, (size_t)ns, W, 1);
+    double msm = -1;
+    for (unsigned k = G == 1 ? W : 1; k + (G - 1) <= W; k++) {
+        const double top = all - model_libs[c].cost(&plan, (size_t)ns, W - k, 1);
+        const double lower = G == 1 ? 0 : (double)((W - k + G - 2) / (G - 1)) * full;
+        const double slowest = top > lower ? top : lower;
+        if (msm < 0 || slowest < msm) msm = slowest;
+    }
+    unsigned steps = 0;
+    for (unsigned v = (unsigned)p->ranks - 1; v; v >>= 1) steps++;
+    const uint64_t bytes =
+        ns * (mulred_msm_affine_bytes((mulred_msm_curve)c) + 32 + sizeof(mulred_msm_rscalar)) +
+        (uint64_t)p->threads * model_libs[c].tile_scratch(&plan);
+    if (p->memory_per_rank && bytes > p->memory_per_rank) return 0;
+    m->slices = S, m->groups = G, m->window_bits = cw, m->windows = W, m->glv = glv;
+    m->msm_ns = msm;
+    m->rank_ns = p->input_ns * (double)ns + p->validate_ns * (double)((ns + G - 1) / G) + msm;
+    m->cost_ns = m->rank_ns + steps * p->reduce_step_ns;
+    m->rank_bytes = bytes;
+    return 1;
+}
+
+/* Relative agreement of two model figures summed in different orders. */
+static int same_cost(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fabs(b) + 1e-9;
+}
+
+/* Every grid the model allows (restricted to the forced choices of p). Returns their number;
+ * *best the cheapest. */
+static size_t brute_force(model_grid *best, int c, const mulred_msm_grid_params *p)
 {
     size_t feasible = 0;
     for (int glv = 0; glv < 2; glv++) {
@@ -395,9 +468,9 @@ static size_t brute_force(double *best_cost, mulred_msm_grid *best, int c,
             for (unsigned s = 1; s <= (unsigned)p->ranks; s++)
                 for (unsigned g = 1; s * g <= (unsigned)p->ranks; g++) {
                     if (p->slices && (s != p->slices || g != p->groups)) continue;
-                    mulred_msm_grid x;
-                    if (!mulred_msm_grid_eval(&x, (mulred_msm_curve)c, p, s, g, cw, glv)) continue;
-                    if (!feasible || x.cost_ns < *best_cost) *best_cost = x.cost_ns, *best = x;
+                    model_grid x;
+                    if (!model_eval(&x, c, p, s, g, cw, glv)) continue;
+                    if (!feasible || x.cost_ns < best->cost_ns) *best = x;
                     feasible++;
                 }
         }
@@ -435,28 +508,32 @@ static int shares_partition(const mulred_msm_grid *g, uint64_t n, int ranks)
 
 static void check_plan_case(int c, mulred_msm_grid_params *p)
 {
-    mulred_msm_grid g, best;
+    mulred_msm_grid g;
+    model_grid best = {0}, mine = {0};
     mulred_error err;
-    double best_cost = 0;
-    const size_t feasible = brute_force(&best_cost, &best, c, p);
+    const size_t feasible = brute_force(&best, c, p);
     const int rc = mulred_msm_grid_plan(&g, (mulred_msm_curve)c, p, &err);
     if (!feasible) {
         CU_ASSERT_EQUAL(rc, MULRED_ERUNTIME);
         return;
     }
     CU_ASSERT_EQUAL_FATAL(rc, MULRED_OK);
-    if (g.cost_ns > best_cost) {
+    if (g.cost_ns > best.cost_ns && !same_cost(g.cost_ns, best.cost_ns)) {
         fprintf(stderr,
                 "n %llu P %d: planner %ux%u c %u glv %d cost %.6g > %ux%u c %u glv %d %.6g\n",
                 (unsigned long long)p->n, p->ranks, g.slices, g.groups, g.window_bits, g.glv,
-                g.cost_ns, best.slices, best.groups, best.window_bits, best.glv, best_cost);
+                g.cost_ns, best.slices, best.groups, best.window_bits, best.glv, best.cost_ns);
         CU_FAIL("the planner's grid is not the cheapest");
     }
-    /* the grid is what the evaluator says of it, and within the limits */
-    mulred_msm_grid again;
-    CU_ASSERT_FATAL(mulred_msm_grid_eval(&again, (mulred_msm_curve)c, p, g.slices, g.groups,
-                                         g.window_bits, g.glv));
-    CU_ASSERT_EQUAL(again.cost_ns, g.cost_ns);
+    /* the grid's figures are the model's, and its top group achieves the model's best split */
+    CU_ASSERT_FATAL(model_eval(&mine, c, p, g.slices, g.groups, g.window_bits, g.glv));
+    CU_ASSERT(same_cost(g.cost_ns, mine.cost_ns));
+    CU_ASSERT(same_cost(g.rank_ns, mine.rank_ns));
+    CU_ASSERT(same_cost(g.msm_ns, mine.msm_ns));
+    CU_ASSERT_EQUAL(g.rank_bytes, mine.rank_bytes);
+    CU_ASSERT_EQUAL(g.windows, mine.windows);
+    CU_ASSERT(g.top_windows >= 1 && g.top_windows + g.groups - 1 <= g.windows);
+    CU_ASSERT(g.groups > 1 || g.top_windows == g.windows);
     CU_ASSERT((uint64_t)g.slices * g.groups <= (uint64_t)p->ranks);
     CU_ASSERT(g.groups <= g.windows && g.slices <= p->n);
     if (p->memory_per_rank) CU_ASSERT(g.rank_bytes <= p->memory_per_rank);
@@ -537,6 +614,57 @@ static void test_grid_forced(void)
     }
 }
 
+/* Grids worked by hand.
+ * Window split (msm_grid.h: the G − 1 lower groups share the W − k lower windows as evenly as
+ * possible, the larger ones lower; the top group holds the top k):
+ *   W = 10, G = 4, k = 2: 8 lower windows in 3 groups of 3, 3, 2: [0,3) [3,6) [6,8), top [8,10);
+ *   W = 13, G = 3, k = 1: 12 in 2 groups of 6: [0,6) [6,12), top [12,13);
+ *   W = 5,  G = 1, k = 5: the one group holds [0,5).
+ * One rank, 7 points, input 1000 ns and validation 10 ns a point, reduce step 10^6 ns: the only
+ * grid is 1 x 1; rank = 7·1000 + 7·10 + msm = 7070 ns + msm, no reduce step (⌈log2 1⌉ = 0).
+ * 12 points on 5 ranks, input 10^12 ns a point, nothing else: the largest slice of S slices is
+ * ⌈12/S⌉ = 12, 6, 4, 3, 3 points for S = 1..5 (and S·G <= 5 leaves G = 1 for S >= 3), so input
+ * costs 12, 6, 4, 3, 3 × 10^12 ns; a 3-point MSM takes microseconds, so 4 x 1 and 5 x 1 (equal
+ * slices, equal cost) beat every other grid, and the tie goes to fewer ranks: 4 x 1, costing
+ * 3·10^12 ns + msm (< 1 s) + ⌈log2 5⌉ = 3 reduce steps. */
+static void test_grid_hand_worked(void)
+{
+    static const struct {
+        unsigned W, G, k, bounds[5];
+    } splits[] = {{10, 4, 2, {0, 3, 6, 8, 10}}, {13, 3, 1, {0, 6, 12, 13}}, {5, 1, 5, {0, 5}}};
+    for (size_t i = 0; i < sizeof splits / sizeof splits[0]; i++) {
+        mulred_msm_grid g;
+        memset(&g, 0, sizeof g);
+        g.slices = 1, g.groups = splits[i].G, g.windows = splits[i].W;
+        g.top_windows = splits[i].k;
+        for (unsigned j = 0; j < g.groups; j++) {
+            unsigned w0, w1;
+            mulred_msm_grid_windows(&w0, &w1, &g, j);
+            CU_ASSERT_EQUAL(w0, splits[i].bounds[j]);
+            CU_ASSERT_EQUAL(w1, splits[i].bounds[j + 1]);
+        }
+    }
+    for (int c = 0; c < 2; c++) {
+        mulred_msm_grid_params p;
+        mulred_msm_grid g;
+        mulred_error err;
+        mulred_msm_grid_defaults(&p, (mulred_msm_curve)c, MULRED_MSM_INPUT_FILE, 7, 1, 1);
+        p.input_ns = 1000, p.validate_ns = 10, p.reduce_step_ns = 1e6;
+        CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_msm_curve)c, &p, &err) == MULRED_OK);
+        CU_ASSERT(g.slices == 1 && g.groups == 1);
+        CU_ASSERT_DOUBLE_EQUAL(g.rank_ns - g.msm_ns, 7070.0, 1e-6);
+        CU_ASSERT_EQUAL(g.cost_ns, g.rank_ns);
+
+        mulred_msm_grid_defaults(&p, (mulred_msm_curve)c, MULRED_MSM_INPUT_FILE, 12, 5, 1);
+        p.input_ns = 1e12, p.validate_ns = 0, p.reduce_step_ns = 1e6;
+        CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_msm_curve)c, &p, &err) == MULRED_OK);
+        CU_ASSERT(g.slices == 4 && g.groups == 1);
+        CU_ASSERT(g.rank_ns - g.msm_ns == 3e12);
+        CU_ASSERT(g.msm_ns > 0 && g.msm_ns < 1e9);
+        CU_ASSERT_DOUBLE_EQUAL(g.cost_ns - g.rank_ns, 3e6, 1e-3);
+    }
+}
+
 /* The direction of the trade-off: many ranks and points, no input cost: splitting windows
  * is free of repeated reductions, so the planner uses window groups as far as the windows
  * go; with a large per-point input cost it prefers slices. */
@@ -612,6 +740,7 @@ void test_register(void)
                {"planner = cheapest grid, n <= 40, P <= 6", test_grid_small_exhaustive},
                {"planner = cheapest grid, larger n and P", test_grid_larger},
                {"planner within memory limits", test_grid_memory},
-               {"forced grids", test_grid_forced}, {"trade-off direction", test_grid_tradeoff},
+               {"forced grids", test_grid_forced}, {"grids worked by hand", test_grid_hand_worked},
+               {"trade-off direction", test_grid_tradeoff},
                {"every grid of P <= 4 simulated", test_simulated_ranks});
 }

@@ -7,10 +7,17 @@
 
 #define NEAR(a, b) CU_ASSERT_DOUBLE_EQUAL((a), (b), 1e-12 + 1e-9 * fabs(b))
 
+/* Worked by hand: a job of 10 s on one rank and 5.5 s on two runs 10/5.5 = 20/11
+ * = 1.818181... times faster, each rank at 20/11 / 2 = 10/11 = 0.909090... of its share;
+ * 12 s → 3 s is 4x, on 8 ranks half the ideal; 7 s → 7 s on 4 ranks is 1x, a quarter. */
 static void test_speedup_efficiency(void)
 {
-    NEAR(mulred_speedup(10.0, 5.5), 10.0 / 5.5);
-    NEAR(mulred_efficiency(mulred_speedup(10.0, 5.5), 2), 10.0 / 11.0);
+    NEAR(mulred_speedup(10.0, 5.5), 1.8181818181818181);
+    NEAR(mulred_efficiency(mulred_speedup(10.0, 5.5), 2), 0.9090909090909091);
+    NEAR(mulred_speedup(12.0, 3.0), 4.0);
+    NEAR(mulred_efficiency(4.0, 8), 0.5);
+    NEAR(mulred_speedup(7.0, 7.0), 1.0);
+    NEAR(mulred_efficiency(1.0, 4), 0.25);
     NEAR(mulred_efficiency(4.0, 4), 1.0);
     CU_ASSERT(isnan(mulred_speedup(10.0, 0)));
     CU_ASSERT(isnan(mulred_speedup(NAN, 1)));
@@ -27,7 +34,11 @@ static void test_karp_flatt(void)
             double f = fractions[i], p = ps[j];
             NEAR(mulred_karp_flatt(1.0 / (f + (1 - f) / p), p), f);
         }
-    NEAR(mulred_karp_flatt(10.0 / 5.5, 2), 0.1);
+    /* by hand, e = (1/S − 1/p) / (1 − 1/p): S = 20/11 on 2 ranks: (0.55 − 0.5) / 0.5 = 0.1;
+     * S = 3 on 4: (1/3 − 1/4) / (3/4) = (1/12) / (3/4) = 1/9; S = 4 on 4: 0 */
+    NEAR(mulred_karp_flatt(1.8181818181818181, 2), 0.1);
+    NEAR(mulred_karp_flatt(3.0, 4), 0.1111111111111111);
+    NEAR(mulred_karp_flatt(4.0, 4), 0.0);
     CU_ASSERT(isnan(mulred_karp_flatt(1.0, 1))); /* undefined for the baseline */
     CU_ASSERT(isnan(mulred_karp_flatt(0.0, 2)));
     /* Superlinear speedup gives a negative fraction; it is reported, not hidden. */

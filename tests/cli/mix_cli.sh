@@ -1,4 +1,8 @@
 # mulred mix: avalanche lab and bench contract (small trial counts; speed is never asserted).
+# Known answers come from tests/tools/mix_kat.py (the variants written in Python from their
+# descriptions, nothing taken from mulred's C code): the linear mix's mean flip probability is
+# exact whatever the trials (over GF(2), f(x) ^ f(x ^ d) depends on d alone), and the difference
+# that mulred names as fastmix2_32's worst must leave its output unchanged for every base state.
 . "$(dirname "$0")/../lib.sh"
 
 json_field() { # JSON FIELD -> the number after "FIELD":
@@ -20,6 +24,44 @@ score=$(json_field "$out" score)
 [ "$score" -le 4 ] && pass || fail "half-round fastmix2_64 score $score > 4"
 expect_status 0 "$MULRED" mix avalanche --variant linear --trials 100 --json
 expect_equal "$(json_field "$out" score)" 0 "linear mix score"
+kat="$(dirname "$0")/../tools"
+want=$(python3 - "$kat" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import mix_kat as m
+pool = (0x0123456789ABCDEF, 0xFEDCBA9876543210)  # any pool: the difference is linear
+base = m.linear(pool, (0, 0))
+flips = 0
+for i in range(128):
+    o = m.linear(pool, ((1 << i) & m.M64, (1 << i) >> 64))
+    flips += bin((o[0] ^ base[0]) | (o[1] ^ base[1]) << 64).count("1")
+print(flips, "%.9f" % (flips / 128 / 128))
+PY
+)
+expect_equal "$want" "4788 0.292236328" "Python linear mix: 4788 of 128 x 128 bits flip"
+expect_equal "$(python3 -c 'import json,sys; print("%.9f" % json.loads(sys.argv[1])["mean_flip"])' "$out")" \
+    "${want#* }" "linear mean flip = the exact 4788/16384"
+expect_status 0 "$MULRED" mix avalanche --variant fastmix2_32 --rounds 3 --trials 200 --json
+expect_equal "$(json_field "$out" score_2bit)" 0 "fastmix2_32 2-bit score"
+check=$(python3 - "$kat" "$out" <<'PY'
+import json, random, sys
+sys.path.insert(0, sys.argv[1])
+import mix_kat as m
+bits = json.loads(sys.argv[2])["forward"]["worst_difference"]
+d = sum(1 << b for b in bits)
+rng = random.Random(5)
+for _ in range(1000):
+    x = rng.getrandbits(128)
+    y = x ^ d
+    f = [m.xor_first(m.fastmix2_32, (v & m.M64, v >> 64), (0, 0), 6) for v in (x, y)]
+    if f[0] != f[1]:
+        print("difference", bits, "changes the output")
+        break
+else:
+    print("ok" if len(bits) == 2 else "not a pair: %s" % bits)
+PY
+)
+expect_equal "$check" "ok" "fastmix2_32's worst difference never changes its output (Python)"
 expect_equal "$(json_field "$out" inverse_score)" None "linear has no inverse score"
 expect_status 0 "$MULRED" mix avalanche --variant spelvin32 --rounds 2 --trials 200
 expect_contains "$out" "inverse" "human output has the inverse row"

@@ -1,5 +1,6 @@
-# mulred bench curve: the option contract and every row of the JSON for both curves (speed is
-# never asserted; the rows must exist and be positive, the 8-lane ones may be null).
+# Smoke test of mulred bench curve: it checks only the table's shape, i.e. the option contract
+# and that every row of the JSON exists for both curves and is positive (the 8-lane ones may be
+# null). No figure is compared with anything: a benchmark's timings have no reference.
 . "$(dirname "$0")/../lib.sh"
 
 expect_status 0 "$MULRED" bench curve --help

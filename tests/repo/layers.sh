@@ -1,0 +1,380 @@
+# The layer rules of the source tree (docs/architecture.md), checked on every C, header and
+# assembly file under src/, bench/ and include/ (tests/ and examples/ are not layered):
+#
+#   layer    a file includes only its own layer and the layers below it, in the order
+#              util < mix < hash < num3072 < muhash < field < curve < msm < io      (libmulred)
+#              < dist                                                              (libmulred_mpi)
+#              < output < lab < bench < cli                                        (commands)
+#            src/<layer>/ is its layer, bench/ the layer bench; a public header
+#            include/mulred/X.h belongs to the layer that implements it (PUBLIC below; a public
+#            header missing from the table is an error, so a new one must be placed);
+#   cycle    no cycle in the graph of folder-to-folder includes (implied by `layer`, reported
+#            on its own so that a cycle is named as one);
+#   mpi      <mpi.h> only in src/dist/ and include/mulred/mpi.h;
+#   omp      `#pragma omp` only in files named *_threads.c or *_threads_impl.h;
+#   exit     no fprintf(stderr, exit( or abort( in the library layers (util..dist), except in
+#            src/util/ on a line or in a function marked /* mulred: the default misuse callback */;
+#   paste    no ## token pasting in include/mulred/*.h.
+#
+# Comments are ignored (and string literals, for `exit` and `paste`). Each violation prints as
+# "RULE: FILE:LINE: what", and the script exits 1 if there is any.
+#
+#   layers.sh [--root DIR]   check the tree at DIR (default: the checkout holding this script)
+#   layers.sh --self-test    check the checker on small fake trees with known violations
+exec /usr/bin/python3 - "$0" "$@" <<'PY'
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ORDER = ["util", "mix", "hash", "num3072", "muhash", "field", "curve", "msm", "io", "dist",
+         "output", "lab", "bench", "cli"]
+RANK = {name: i for i, name in enumerate(ORDER)}
+LIBRARY = set(ORDER[: RANK["dist"] + 1])
+PUBLIC = {
+    "checkpoint": "io", "kzg": "io", "msm_io": "io", "sources": "io", "utxo": "io",
+    "mulred": "io",  # the umbrella: includes every core header
+    "curve": "curve", "field": "field", "msm": "msm", "muhash": "muhash", "num3072": "num3072",
+    "group": "util", "common": "util",
+    "mpi": "dist", "dist": "dist", "plan": "dist", "msm_grid": "dist",
+}
+GENERATED = {"mulred_version.h"}  # written into the build tree by CMake; no layer
+SOURCE_EXT = (".c", ".h", ".S")
+MARKER = "/* mulred: the default misuse callback */"
+
+
+def strip_comments(text, strings=False):
+    """text with comments (and, if strings, string and char literals) blanked, lines kept."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            out.append(c + " " * (j - i - 2) + c if strings and j - i >= 2 else text[i:j])
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def layer_of(rel):
+    """(layer, None) of a repository path, (None, None) if not layered, (None, error)."""
+    parts = rel.split("/")
+    if parts[0] == "bench":
+        return "bench", None
+    if parts[0] == "src":
+        if len(parts) < 3:
+            return None, "a file directly in src/ has no layer"
+        if parts[1] in RANK and parts[1] != "bench":
+            return parts[1], None
+        return None, "src/%s/ is not a layer (%s)" % (parts[1], " < ".join(ORDER))
+    if parts[0] == "include" and len(parts) == 3 and parts[1] == "mulred":
+        stem = os.path.splitext(parts[2])[0]
+        if stem in PUBLIC:
+            return PUBLIC[stem], None
+        return None, "public header %s has no layer in layers.sh's PUBLIC table" % rel
+    return None, None
+
+
+def folder_of(rel, layer):
+    """The folder node of the cycle graph: a public header counts as its layer's folder."""
+    return "bench" if layer == "bench" else "src/" + layer
+
+
+def files(root):
+    for top in ("src", "bench", "include"):
+        for d, dirs, names in os.walk(os.path.join(root, top)):
+            dirs.sort()
+            for name in sorted(names):
+                if name.endswith(SOURCE_EXT):
+                    yield os.path.relpath(os.path.join(d, name), root).replace(os.sep, "/")
+
+
+def resolve(root, rel, target, angle):
+    """The repository path an include names, or None (system header, generated header)."""
+    cands = [] if angle else [os.path.join(os.path.dirname(rel), target)]
+    cands += [os.path.join(d, target) for d in ("src", "include", "bench")]
+    if angle and not target.startswith("mulred/"):
+        return None
+    for c in cands:
+        c = os.path.normpath(c).replace(os.sep, "/")
+        if os.path.isfile(os.path.join(root, c)):
+            return c
+    if angle or target in GENERATED:
+        return None
+    return "?" + target
+
+
+def allowed_exits(raw_lines, code_lines):
+    """Lines of a src/util file where exit/abort/fprintf(stderr is the default misuse callback:
+    the marker's line, and every line of the top-level block it is in or directly precedes."""
+    ok, depth, start = set(), 0, 0
+    marked = False
+    for i, (raw, code) in enumerate(zip(raw_lines, code_lines)):
+        if MARKER in raw:
+            ok.add(i + 1)
+            marked = True
+        for ch in code:
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    if marked:
+                        ok.update(range(start + 1, i + 2))
+                    marked, start = False, i + 1
+        if depth == 0 and not code.strip() and not marked:
+            start = i + 1
+    return ok
+
+
+def check(root):
+    problems = []  # (rule, "file:line: message")
+    edges = {}  # (folder, folder) -> first "file:line"
+
+    def report(rule, rel, line, msg):
+        problems.append((rule, "%s:%d: %s" % (rel, line, msg)))
+
+    for rel in files(root):
+        layer, err = layer_of(rel)
+        if err:
+            report("layer", rel, 1, err)
+            continue
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
+            raw = f.read()
+        code = strip_comments(raw)
+        bare = strip_comments(raw, strings=True)
+        raw_lines, code_lines, bare_lines = raw.split("\n"), code.split("\n"), bare.split("\n")
+        name = os.path.basename(rel)
+        exits_ok = allowed_exits(raw_lines, bare_lines) if rel.startswith("src/util/") else set()
+        for no, line in enumerate(code_lines, 1):
+            m = re.match(r'\s*#\s*include\s*([<"])([^>"]+)[>"]', line)
+            if m:
+                angle, target = m.group(1) == "<", m.group(2).strip()
+                if target == "mpi.h" and not (rel.startswith("src/dist/") or
+                                              rel == "include/mulred/mpi.h"):
+                    report("mpi", rel, no, "includes <mpi.h> outside src/dist/ and "
+                           "include/mulred/mpi.h")
+                dest = resolve(root, rel, target, angle)
+                if dest and dest.startswith("?"):
+                    report("layer", rel, no, "includes %s, which is not in the tree" % target)
+                elif dest:
+                    dlayer, derr = layer_of(dest)
+                    if derr:
+                        report("layer", rel, no, "includes %s: %s" % (target, derr))
+                    elif dlayer is None:
+                        report("layer", rel, no, "includes %s, which is not layered" % dest)
+                    else:
+                        if RANK[dlayer] > RANK[layer]:
+                            report("layer", rel, no, "layer %s includes %s of layer %s above it"
+                                   % (layer, target, dlayer))
+                        a, b = folder_of(rel, layer), folder_of(dest, dlayer)
+                        if a != b:
+                            edges.setdefault((a, b), "%s:%d" % (rel, no))
+            if re.match(r"\s*#\s*pragma\s+omp\b", line) and not (
+                    name.endswith("_threads.c") or name.endswith("_threads_impl.h")):
+                report("omp", rel, no, "#pragma omp outside a *_threads.c / *_threads_impl.h file")
+        for no, line in enumerate(bare_lines, 1):
+            if layer in LIBRARY and no not in exits_ok:
+                for pat, what in ((r"\bfprintf\s*\(\s*stderr\b", "fprintf(stderr"),
+                                  (r"(?<![\w.>])exit\s*\(", "exit("),
+                                  (r"(?<![\w.>])abort\s*\(", "abort(")):
+                    if re.search(pat, line):
+                        report("exit", rel, no, "%s in library layer %s" % (what, layer))
+            if rel.startswith("include/mulred/") and "##" in line:
+                report("paste", rel, no, "## token pasting in a public header")
+
+    # cycles: the strongly connected components of the folder graph (Tarjan); in each, every
+    # edge that climbs the layer order closes at least one cycle, reported as the shortest
+    # way back (a component without a climbing edge would be reported whole)
+    graph = {}
+    for a, b in edges:
+        graph.setdefault(a, []).append(b)
+        graph.setdefault(b, [])
+    index, low, stack, on, comps = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v), on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(set(comp))
+
+    def rank(folder):
+        return RANK[folder.split("/")[-1]]
+
+    def way_back(src, dst, comp):  # shortest path src -> dst inside comp (BFS)
+        prev, todo = {src: None}, [src]
+        for v in todo:
+            for w in sorted(graph[v]):
+                if w in comp and w not in prev:
+                    prev[w] = v
+                    todo.append(w)
+        path, v = [], dst
+        while v is not None:
+            path.append(v)
+            v = prev[v]
+        return path[::-1]
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    for comp in comps:
+        climbing = sorted((a, b) for a, b in edges
+                          if a in comp and b in comp and rank(a) < rank(b))
+        for a, b in climbing or [sorted((a, b) for a, b in edges if a in comp and b in comp)[0]]:
+            cycle = [a] + way_back(b, a, comp)
+            steps = "; ".join("%s -> %s (%s)" % (x, y, edges[(x, y)])
+                              for x, y in zip(cycle, cycle[1:]))
+            rel, line = edges[(a, b)].rsplit(":", 1)
+            report("cycle", rel, int(line), "folder cycle %s: %s" % (" -> ".join(cycle), steps))
+    return problems
+
+
+def main(root):
+    problems = check(root)
+    for rule, text in problems:
+        print("%s: %s" % (rule, text))
+    if problems:
+        counts = {}
+        for rule, _ in problems:
+            counts[rule] = counts.get(rule, 0) + 1
+        print("FAIL: %d violations (%s)" % (len(problems), ", ".join(
+            "%s %d" % (r, counts[r]) for r in sorted(counts))))
+        return 1
+    print("ok: the layer rules hold")
+    return 0
+
+
+FAKE = {
+    # a clean core: util < hash < curve, a public header of its layer, a marked callback
+    "src/util/util.h": "#include <stdint.h>\n#include \"mulred/common.h\"\n",
+    "src/util/check.c": '#include <stdio.h>\n#include <stdlib.h>\n#include "util/util.h"\n'
+                        "/* mulred: the default misuse callback */\n"
+                        "static void illegal(const char *m, void *d)\n{\n"
+                        "    (void)d;\n    fprintf(stderr, \"%s\\n\", m);\n    abort();\n}\n",
+    "src/hash/hash.c": '#include "util/util.h"\n#include "hash.h"\n/* exit( in a comment */\n'
+                       'static const char *s = "abort(";\n',
+    "src/hash/hash.h": "#pragma once\n",
+    "src/curve/curve.c": '#include "mulred/curve.h"\n#include "hash/hash.h"\n',
+    "src/curve/curve_threads.c": '#include "mulred/curve.h"\nvoid f(void)\n{\n'
+                                 "#pragma omp parallel\n    ;\n}\n",
+    "include/mulred/common.h": "#define MULRED_OK 0\n",
+    "include/mulred/curve.h": '#include "mulred/common.h"\n',
+    "src/dist/dist.c": "#include <mpi.h>\n#include \"mulred/curve.h\"\n",
+    "include/mulred/mpi.h": "#include <mpi.h>\n",
+    "src/cli/main.c": '#include "mulred/mpi.h"\n#include "curve/curve.c"\n'
+                      '#include <stdlib.h>\nint main(void) { exit(0); }\n',
+    "tests/test_x.c": '#include "cli/main.c"\n#include <mpi.h>\n#pragma omp parallel\n',
+}
+BAD = {
+    "src/util/util.c": '#include "curve/curve.c"\n'           # layer: util includes curve
+                       "void g(void)\n{\n    abort();\n}\n",  # exit: unmarked abort in util
+    "src/field/field.c": '#include "msm/msm.h"\n',            # layer, and field <-> msm cycle
+    "src/msm/msm.h": '#include "field/field.h"\n',
+    "src/field/field.h": "\n",
+    "src/io/reader.c": "#include <mpi.h>\n"                    # mpi outside dist
+                       "void r(void)\n{\n#pragma omp parallel for\n"  # omp outside _threads.c
+                       '    for (;;) fprintf(stderr, "x");\n}\n',     # exit: fprintf(stderr
+    "include/mulred/field.h": "#define MULRED_F(G) mulred_##G\n",     # paste
+    "include/mulred/bogus.h": "\n",                                   # no layer
+    "src/lab/lab.c": '#include "missing/none.h"\n',                   # not in the tree
+}
+EXPECTED = {
+    ("layer", "src/util/util.c:1"), ("exit", "src/util/util.c:4"),
+    ("cycle", "src/util/util.c:1"),  # util -> curve -> util (curve.h includes common.h)
+    ("layer", "src/field/field.c:1"), ("cycle", "src/field/field.c:1"),
+    ("mpi", "src/io/reader.c:1"), ("omp", "src/io/reader.c:4"), ("exit", "src/io/reader.c:5"),
+    ("paste", "include/mulred/field.h:1"), ("layer", "include/mulred/bogus.h:1"),
+    ("layer", "src/lab/lab.c:1"),
+}
+
+
+def self_test(script):
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        def write(tree):
+            for rel, text in tree.items():
+                path = os.path.join(tmp, rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(text)
+
+        def run():
+            r = subprocess.run(["bash", script, "--root", tmp], capture_output=True, text=True)
+            found = set()
+            for line in r.stdout.splitlines():
+                m = re.match(r"(\w+): ([^:]+:\d+): ", line)
+                if m:
+                    found.add((m.group(1), m.group(2)))
+            return r.returncode, found, r.stdout + r.stderr
+
+        write(FAKE)
+        rc, found, out = run()
+        if rc != 0 or found:
+            failures.append("the clean tree: exit %d, reported:\n%s" % (rc, out))
+        write(BAD)
+        rc, found, out = run()
+        if rc != 1:
+            failures.append("the bad tree: exit %d, not 1" % rc)
+        for miss in sorted(EXPECTED - found):
+            failures.append("not reported: %s %s" % miss)
+        for extra in sorted(found - EXPECTED):
+            failures.append("reported wrongly: %s %s" % extra)
+        if "src/field -> src/msm (src/field/field.c:1); src/msm -> src/field (src/msm/msm.h:1)" \
+                not in out or "folder cycle src/util -> src/curve -> src/util" not in out:
+            failures.append("the cycle report does not name both edges:\n" + out)
+    for f in failures:
+        print("FAIL: " + f)
+    if failures:
+        print(out)
+        return 1
+    print("ok: the checker finds the %d planted violations and passes the clean tree"
+          % len(EXPECTED))
+    return 0
+
+
+def entry(argv):
+    script = argv[0]
+    args = argv[1:]
+    if args == ["--self-test"]:
+        return self_test(script)
+    root = os.environ.get("MULRED_SOURCE_DIR") or os.path.join(os.path.dirname(script), "..", "..")
+    if len(args) == 2 and args[0] == "--root":
+        root = args[1]
+    elif args:
+        print("usage: layers.sh [--root DIR] | --self-test", file=sys.stderr)
+        return 2
+    return main(os.path.abspath(root))
+
+
+sys.exit(entry(sys.argv[1:]))
+PY
