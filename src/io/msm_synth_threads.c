@@ -1,4 +1,4 @@
-/* Synthetic MSM point sets with threads (creates threads): msm_synth_impl.h per curve. */
+/* Synthetic MSM point sets with threads (creates threads): msm_synth_threads_impl.h per curve. */
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -11,13 +11,13 @@
 
 #define G1       g1_381
 #define SY_CURVE MULRED_MSM_BLS12_381
-#include "io/msm_synth_impl.h"
+#include "io/msm_synth_threads_impl.h"
 #undef G1
 #undef SY_CURVE
 
 #define G1       g1_254
 #define SY_CURVE MULRED_MSM_BN254
-#include "io/msm_synth_impl.h"
+#include "io/msm_synth_threads_impl.h"
 #undef G1
 #undef SY_CURVE
 
