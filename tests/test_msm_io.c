@@ -471,7 +471,7 @@ static void test_bad_points(void)
             memcpy(bad, ps.binary, ps.n * R);
             const size_t k = 9 + (size_t)kind; /* the pair that fails (its scalar set to 0) */
             const size_t k2 = 33;              /* a second bad pair, higher */
-            mulred_g1_status st = MULRED_G1_OK;
+            mulred_g1_reason st = MULRED_G1_VALID;
             for (int which = 0; which < 2; which++) {
                 uint8_t *rec = bad + (which ? k2 : k) * R;
                 if (!which) memset(rec + R - 32, 0, 32);
@@ -504,11 +504,11 @@ static void test_bad_points(void)
             }
             write_bytes(path, bad, ps.n * R);
             snprintf(want, sizeof want, "pair %zu (byte %zu): point: %s", k, k * R,
-                     mulred_g1_status_text(st));
+                     mulred_g1_reason_text(st));
             expect_error(path, c, true, want);
             write_hex(path, bad, ps.n * R);
             snprintf(want, sizeof want, "pair %zu (byte %zu): point: %s", k, 2 * k * R,
-                     mulred_g1_status_text(st));
+                     mulred_g1_reason_text(st));
             expect_error(path, c, false, want);
         }
         if (c == 0) { /* on the curve, outside G1, scalar 0 */
@@ -523,7 +523,7 @@ static void test_bad_points(void)
             ref_point_clear(&q);
             write_bytes(path, bad, ps.n * R);
             snprintf(want, sizeof want, "pair 17: point: %s",
-                     mulred_g1_status_text(MULRED_G1_ESUBGROUP));
+                     mulred_g1_reason_text(MULRED_G1_ESUBGROUP));
             expect_error(path, c, true, want);
             /* the subgroup check of a slice names pairs by their file index */
             abuf pts[40];
@@ -536,7 +536,7 @@ static void test_bad_points(void)
                 mulred_msm_check_subgroup(pts, 20, MULRED_MSM_BLS12_381, 20, "F", 3, &err),
                 MULRED_EINPUT);
             snprintf(want, sizeof want, "F: pair 30: point: %s",
-                     mulred_g1_status_text(MULRED_G1_ESUBGROUP));
+                     mulred_g1_reason_text(MULRED_G1_ESUBGROUP));
             CU_ASSERT_STRING_EQUAL(err.message, want);
             mulred_pair_file_close(f);
         }

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mulred/common.h"
 #include "mulred/field.h"
 
 #ifdef __cplusplus
@@ -77,7 +78,7 @@ typedef struct {
 typedef enum {
     MULRED_LANES_AUTO = 0,   /* X8 when the CPU has AVX-512 IFMA, else SCALAR */
     MULRED_LANES_SCALAR = 1, /* the field layer's scalar kernels (portable or MULX) */
-    MULRED_LANES_X8 = 2,     /* 8 pairs per vector operation; aborts without AVX-512 IFMA */
+    MULRED_LANES_X8 = 2,     /* 8 pairs per vector operation; misuse without AVX-512 IFMA */
 } mulred_lanes;
 
 /* ---- affine ---- */
@@ -313,8 +314,9 @@ bool mulred_g1_381_affine_in_g1_var(const mulred_g1_381_affine *a);
 bool mulred_g1_254_affine_in_g1_var(const mulred_g1_254_affine *a);
 
 /* ---- encodings ------------------------------------------------------------------------------
- * Decoders take untrusted bytes and check everything, in this order, returning the first check
- * that fails (the point is then set to infinity):
+ * Decoders take untrusted bytes and check everything. They return MULRED_OK, or MULRED_EINPUT
+ * with r set to infinity and, in *reason (when reason is non-NULL), the first check that
+ * failed, in this order:
  *   MULRED_G1_EFLAGS     compressed form without the compression flag (ZCash)
  *   MULRED_G1_EINFINITY  infinity flag with any other bit set (ZCash)
  *   MULRED_G1_EPADDING   non-zero padding bytes (EIP-2537)
@@ -323,39 +325,44 @@ bool mulred_g1_254_affine_in_g1_var(const mulred_g1_254_affine *a);
  *   MULRED_G1_ESUBGROUP  on the curve but not in G1 (BLS12-381), unless
  *                        MULRED_G1_SKIP_SUBGROUP_CHECK is passed (then the caller must check:
  *                        mulred_g1_381_affine_in_g1_var)
- * Encoders write the canonical form of a valid point. All are variable time. */
+ * (MULRED_G1_VALID when the input is valid). Encoders write the canonical form of a valid
+ * point. All are variable time. */
 typedef enum {
-    MULRED_G1_OK = 0,
+    MULRED_G1_VALID = 0,
     MULRED_G1_EFLAGS,
     MULRED_G1_EINFINITY,
     MULRED_G1_EPADDING,
     MULRED_G1_ERANGE,
     MULRED_G1_ECURVE,
     MULRED_G1_ESUBGROUP,
-} mulred_g1_status;
+} mulred_g1_reason;
 
 #define MULRED_G1_SKIP_SUBGROUP_CHECK 1u
 
-/* A short description of a status ("coordinate not below p", ...), for error messages. */
-const char *mulred_g1_status_text(mulred_g1_status s);
+/* A short description of a reason ("coordinate not below the field modulus", ...), for error
+ * messages. */
+const char *mulred_g1_reason_text(mulred_g1_reason reason);
 
 /* BLS12-381 G1, ZCash / IETF compressed (48 bytes): x big-endian, with the three top bits of
  * byte 0 as flags: 0x80 compressed (must be set), 0x40 infinity (then every other bit is 0),
  * 0x20 y is the larger of y and p − y. The generator encodes as 97f1d3a7…db22c6bb. */
-mulred_g1_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
-                                                 unsigned flags);
+mulred_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
+                                              unsigned flags, mulred_g1_reason *reason);
+/* out = the compressed encoding of a. */
 void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine *a);
 
 /* BLS12-381 G1, EIP-2537 (128 bytes): x then y, each as 16 zero bytes and 48 big-endian bytes;
  * all zero = infinity. */
-mulred_g1_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
-                                              unsigned flags);
+mulred_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
+                                           unsigned flags, mulred_g1_reason *reason);
+/* out = the EIP-2537 encoding of a. */
 void mulred_g1_381_encode_eip2537(uint8_t out[128], const mulred_g1_381_affine *a);
 
 /* BN254 G1, EIP-196 (64 bytes): x then y, 32 bytes big-endian each; (0, 0) = infinity. The
  * cofactor is 1: no subgroup check exists (flags are ignored). */
-mulred_g1_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
-                                             unsigned flags);
+mulred_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
+                                          unsigned flags, mulred_g1_reason *reason);
+/* out = the EIP-196 encoding of a. */
 void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a);
 
 #ifdef __cplusplus

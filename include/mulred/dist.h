@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "mulred/group.h"
-#include "mulred/mulred.h"
+#include "mulred/common.h"
 
 #ifdef __cplusplus
 extern "C" {

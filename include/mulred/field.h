@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mulred/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -152,10 +154,10 @@ void mulred_fr254_batch_inv_var(mulred_fr254 *r, const mulred_fr254 *a, size_t n
 
 /* in: the big-endian canonical encoding of an integer (MULRED_F_BYTES bytes). Returns
  * MULRED_EINPUT and sets r = 0 when the integer is >= p (non-canonical); MULRED_OK otherwise. */
-bool mulred_fp381_from_bytes(mulred_fp381 *r, const uint8_t in[48]);
-bool mulred_fr381_from_bytes(mulred_fr381 *r, const uint8_t in[32]);
-bool mulred_fp254_from_bytes(mulred_fp254 *r, const uint8_t in[32]);
-bool mulred_fr254_from_bytes(mulred_fr254 *r, const uint8_t in[32]);
+mulred_status mulred_fp381_from_bytes(mulred_fp381 *r, const uint8_t in[48]);
+mulred_status mulred_fr381_from_bytes(mulred_fr381 *r, const uint8_t in[32]);
+mulred_status mulred_fp254_from_bytes(mulred_fp254 *r, const uint8_t in[32]);
+mulred_status mulred_fr254_from_bytes(mulred_fr254 *r, const uint8_t in[32]);
 
 /* out = the canonical big-endian encoding of a. */
 void mulred_fp381_to_bytes(uint8_t out[48], const mulred_fp381 *a);
@@ -165,10 +167,10 @@ void mulred_fr254_to_bytes(uint8_t out[32], const mulred_fr254 *a);
 
 /* in: an integer as little-endian 64-bit limbs (not Montgomery). MULRED_EINPUT and r = 0 when
  * it is >= p; MULRED_OK otherwise. */
-bool mulred_fp381_from_limbs(mulred_fp381 *r, const uint64_t in[6]);
-bool mulred_fr381_from_limbs(mulred_fr381 *r, const uint64_t in[4]);
-bool mulred_fp254_from_limbs(mulred_fp254 *r, const uint64_t in[4]);
-bool mulred_fr254_from_limbs(mulred_fr254 *r, const uint64_t in[4]);
+mulred_status mulred_fp381_from_limbs(mulred_fp381 *r, const uint64_t in[6]);
+mulred_status mulred_fr381_from_limbs(mulred_fr381 *r, const uint64_t in[4]);
+mulred_status mulred_fp254_from_limbs(mulred_fp254 *r, const uint64_t in[4]);
+mulred_status mulred_fr254_from_limbs(mulred_fr254 *r, const uint64_t in[4]);
 
 /* out = the integer a, in [0, p), as little-endian limbs (not Montgomery). */
 void mulred_fp381_to_limbs(uint64_t out[6], const mulred_fp381 *a);
@@ -194,10 +196,6 @@ bool mulred_fp254_is_odd(const mulred_fp254 *a);
 
 /* The multiplication kernel in use: "portable" or "mulx". */
 const char *mulred_field_kernel_name(void);
-/* Chooses the kernel ("portable", "mulx"), for tests and benchmarks; returns -1 (and changes
- * nothing) when the name is unknown or the CPU lacks the instructions. Call it only while no
- * other thread is computing with the fields. */
-int mulred_field_kernel_select(const char *name);
 
 #ifdef __cplusplus
 }

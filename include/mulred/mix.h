@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mulred/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -44,7 +44,9 @@
  * (32 bytes per point) grow with n.
  * Aliasing: outputs must not overlap inputs unless stated.
  * Misuse (a plan not made by mulred_G_msm_plan, a tile outside the plan, n above 2^32 − 1 per
- * tile) prints a message and aborts. No function here fails on data. */
+ * tile) calls the misuse callback (mulred/common.h); if it returns, the function returns
+ * (MULRED_EMISUSE where it returns a status, 0 for sizes) with its outputs unspecified. No
+ * function here fails on data. */
 #ifndef MULRED_MSM_H
 #define MULRED_MSM_H
 
@@ -53,7 +55,7 @@
 #include <stdint.h>
 
 #include "mulred/curve.h"
-#include "mulred/mulred.h"
+#include "mulred/common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -186,12 +188,12 @@ void mulred_g1_254_msm_serial_var(mulred_g1_254_jacobian *r, const mulred_msm_pl
  * taskgroup instead of a new team, so nothing deadlocks or oversubscribes. Allocates the
  * recoded scalars and one scratch per thread; returns MULRED_OK, or MULRED_ERUNTIME (out of
  * memory, r untouched). */
-int mulred_g1_381_msm_var(mulred_g1_381_jacobian *r, const mulred_g1_381_affine *points,
-                          const mulred_scalar256 *scalars, size_t n, const mulred_msm_options *opts,
-                          int threads, mulred_error *err);
-int mulred_g1_254_msm_var(mulred_g1_254_jacobian *r, const mulred_g1_254_affine *points,
-                          const mulred_scalar256 *scalars, size_t n, const mulred_msm_options *opts,
-                          int threads, mulred_error *err);
+mulred_status mulred_g1_381_msm_var(mulred_g1_381_jacobian *r, const mulred_g1_381_affine *points,
+                                    const mulred_scalar256 *scalars, size_t n,
+                                    const mulred_msm_options *opts, int threads, mulred_error *err);
+mulred_status mulred_g1_254_msm_var(mulred_g1_254_jacobian *r, const mulred_g1_254_affine *points,
+                                    const mulred_scalar256 *scalars, size_t n,
+                                    const mulred_msm_options *opts, int threads, mulred_error *err);
 
 /* A window range with threads: the share of one rank of a distributed MSM (a grid of point
  * slices x window groups, see mulred/msm_grid.h). r = the tile result T of the tile
@@ -204,16 +206,16 @@ int mulred_g1_254_msm_var(mulred_g1_254_jacobian *r, const mulred_g1_254_affine 
  * form of infinity), so the same bytes for every thread count, split and schedule. Allocates
  * the recoded scalars and one tile scratch per thread; MULRED_OK or MULRED_ERUNTIME (out of
  * memory, r untouched). */
-int mulred_g1_381_msm_windows_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
-                                  unsigned window0, unsigned window1,
-                                  const mulred_g1_381_affine *points,
-                                  const mulred_scalar256 *scalars, size_t n, int threads,
-                                  mulred_error *err);
-int mulred_g1_254_msm_windows_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
-                                  unsigned window0, unsigned window1,
-                                  const mulred_g1_254_affine *points,
-                                  const mulred_scalar256 *scalars, size_t n, int threads,
-                                  mulred_error *err);
+mulred_status mulred_g1_381_msm_windows_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
+                                            unsigned window0, unsigned window1,
+                                            const mulred_g1_381_affine *points,
+                                            const mulred_scalar256 *scalars, size_t n, int threads,
+                                            mulred_error *err);
+mulred_status mulred_g1_254_msm_windows_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
+                                            unsigned window0, unsigned window1,
+                                            const mulred_g1_254_affine *points,
+                                            const mulred_scalar256 *scalars, size_t n, int threads,
+                                            mulred_error *err);
 
 /* ---- fixed base (points known in advance, many MSMs over them: KZG commitments) ----
  * A table holds 2^(c·w)·Pᵢ for every window w (affine, at table[i·W + w]: point-major, so the

@@ -35,7 +35,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
         va_end(ap);
         fprintf(stderr, "\nTry 'mulred%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
     }
-    return MULRED_EUSAGE;
+    return CLI_EUSAGE;
 }
 
 void cli_getopt_reset(void)

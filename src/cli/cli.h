@@ -10,6 +10,10 @@
 
 #include "mulred/mulred.h"
 
+/* The exit status of a usage error (wrong options or arguments); the library's statuses
+ * (mulred_status) are the other exit statuses. */
+#define CLI_EUSAGE 1
+
 typedef struct {
     const char *name;
     const char *summary;

@@ -127,27 +127,27 @@ static int set_input(void *vo, const char *v, cli_parser *p, char *why, size_t c
 
 static int set_binary(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? MULRED_EUSAGE : MULRED_OK;
+    return cli_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
 }
 
 static int set_synthetic(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     msm_opts *o = vo;
-    if (cli_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap)) return MULRED_EUSAGE;
+    if (cli_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap)) return CLI_EUSAGE;
     o->has_synthetic = true;
     return MULRED_OK;
 }
 
 static int set_seed(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? MULRED_EUSAGE
+    return cli_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
                                                                                : MULRED_OK;
 }
 
 static int set_threads(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     uint64_t n;
-    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return MULRED_EUSAGE;
+    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return CLI_EUSAGE;
     ((msm_opts *)vo)->threads = (int)n;
     return MULRED_OK;
 }
@@ -175,7 +175,7 @@ static int set_grid(void *vo, const char *v, cli_parser *p, char *why, size_t ca
 
 static int set_memory(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap) ? MULRED_EUSAGE
+    return cli_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
                                                                                      : MULRED_OK;
 }
 
@@ -190,7 +190,7 @@ static int set_checkpoint(void *vo, const char *v, cli_parser *p, char *why, siz
 static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     return cli_parse_count(&((msm_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
-               ? MULRED_EUSAGE
+               ? CLI_EUSAGE
                : MULRED_OK;
 }
 
@@ -221,22 +221,22 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
     if (!o->has_curve) {
         *fault = NULL;
         snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (!o->input == !o->has_synthetic) {
         *fault = o->input ? "synthetic" : NULL;
         snprintf(why, cap, "give exactly one input: %sinput FILE or %ssynthetic N", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->binary && !o->input) {
         *fault = "binary";
         snprintf(why, cap, "%sbinary applies to %sinput", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->checkpoint_unit && !o->checkpoint) {
         *fault = "checkpoint-unit";
         snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->checkpoint && (o->grid_slices || o->memory)) {
         *fault = o->grid_slices ? "grid" : "memory-per-rank";
@@ -244,7 +244,7 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
                  "%s%s chooses the grid, which %scheckpoint does not use (its tiles are slices "
                  "of %scheckpoint-unit points)",
                  dash, o->grid_slices ? "grid" : "memory-per-rank", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     return MULRED_OK;
 }
@@ -575,7 +575,7 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     const msm_ops *op = &ops[c];
     const size_t aff = mulred_msm_affine_bytes(c);
     /* outside the timed phases, like MPI_Init: the OpenMP team starts */
-    const int T = mulred_msm_threads_start(o->threads);
+    const int T = mulred_threads_start(o->threads);
     double local[NPHASES] = {0};
     const double t0 = mulred_wtime();
 

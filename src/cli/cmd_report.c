@@ -771,7 +771,7 @@ static int project_msm(const project_opts *o, const report_rows *rs, mulred_erro
     const double bandwidth = o->bandwidth > 0 ? o->bandwidth : 12.5e9;
     const double C = o->cores_per_node, R = o->ranks_per_node;
     if (!(R >= 1) || R > C)
-        return mulred_error_set(err, MULRED_EUSAGE,
+        return mulred_error_set(err, CLI_EUSAGE,
                                 "report --project: need 1 <= ranks per node <= cores per node");
     const int T = (int)(C / R) > 0 ? (int)(C / R) : 1;
     const double step = op + latency + bytes / bandwidth;
@@ -940,12 +940,12 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
         src_lat = "default (typical InfiniBand)";
     if (o->bandwidth > 0) m.bandwidth_bytes_per_second = o->bandwidth;
     if (!(w.items > 0) || !(w.item_seconds > 0) || !(w.message_bytes > 0))
-        return mulred_error_set(err, MULRED_EUSAGE,
+        return mulred_error_set(err, CLI_EUSAGE,
                                 "report --project: workload '%s' needs --items, --item-cost (or "
                                 "result files to measure it) and --message-bytes",
                                 o->workload);
     if (!(m.ranks_per_node >= 1) || m.ranks_per_node > m.cores_per_node)
-        return mulred_error_set(err, MULRED_EUSAGE,
+        return mulred_error_set(err, CLI_EUSAGE,
                                 "report --project: need 1 <= ranks per node <= cores per node");
 
     FILE *out = stdout;
@@ -1219,7 +1219,7 @@ int mulred_cmd_report(int argc, char **argv)
         else
             status = project(&po, &rs, &err);
         free(rs.rows);
-        if (status == MULRED_EUSAGE) return cli_usage_error("report", "%s", err.message);
+        if (status == CLI_EUSAGE) return cli_usage_error("report", "%s", err.message);
         return cli_report(&err);
     }
 

@@ -14,7 +14,7 @@ int cli_bad_value(cli_parser *p, const char *value, const char *expected, char *
 {
     snprintf(why, cap, "bad value '%s' for %s (%s)", value, p && p->label ? p->label : "option",
              expected);
-    return MULRED_EUSAGE;
+    return CLI_EUSAGE;
 }
 
 static bool is_digit(char c)

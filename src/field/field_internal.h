@@ -2,7 +2,7 @@
  * helpers (n a compile-time constant at every call site, so the loops unroll into adc/sbb
  * chains) and per-field inline operations for the curve layer, which must not pay a call for
  * an addition. The multiplication kernel (portable or MULX) is chosen once at start-up
- * (mulred_field_mulx_enabled) and called directly: one well-predicted branch per multiply.
+ * (mulred_field_kernel_mulx) and called directly: one well-predicted branch per multiply.
  *
  * Every constant here is checked against values derived with GMP in tests/test_field.c:
  *   P   the modulus (little-endian limbs)      N0  −p^(−1) mod 2^64
@@ -11,6 +11,8 @@
  * with R = 2^(64n), n the limb count. */
 #ifndef MULRED_FIELD_INTERNAL_H
 #define MULRED_FIELD_INTERNAL_H
+
+#include <stdatomic.h>
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -72,9 +74,20 @@ static const uint64_t FR254_R3[4] = {0x5e94d8e1b4bf0040, 0x2a489cbe1cfbb6b8, 0x8
 
 /* ---- kernel choice --------------------------------------------------------------------- */
 
-/* 1 when the MULX kernels are in use. Set before main() from CPUID and MULRED_FIELD_KERNEL;
- * changed only by mulred_field_kernel_select (tests and benchmarks, between computations). */
-extern int mulred_field_mulx_enabled;
+/* 1 when the MULX kernels are in use. Chosen once (pthread_once; first from a constructor, before
+ * main()) from CPUID and MULRED_FIELD_KERNEL, so the inline multiplications read it without a
+ * check; changed afterwards only by mulred_field_kernel_force. Atomic (read relaxed: a plain
+ * load on x86-64), so a forced change is never a data race; hidden, not exported from a shared
+ * library. */
+extern _Atomic int mulred_field_kernel_mulx __attribute__((visibility("hidden")));
+
+/* Forces the kernel ("portable", "mulx") for tests and benchmarks: MULRED_OK, or MULRED_EINPUT
+ * (nothing changes) when the name is unknown or the CPU lacks the instructions. Computations
+ * running at the time may use either kernel for each multiply (both give the same results). */
+mulred_status mulred_field_kernel_force(const char *name);
+/* Why MULRED_FIELD_KERNEL was ignored (an unknown name, or mulx on a CPU without it), or "".
+ * The library prints nothing: the command reports it. */
+const char *mulred_field_kernel_ignored(void);
 
 /* ---- generic limb helpers (a, b in [0, p), p odd, p < 2^(64n−1)) ------------------------ */
 
@@ -382,14 +395,14 @@ FIELD_INLINE bool fe_less_var(const uint64_t *a, const uint64_t *b, int n)
     }                                                                                              \
     FIELD_INLINE void F##_mul(mulred_##F *r, const mulred_##F *a, const mulred_##F *b)             \
     {                                                                                              \
-        if (mulred_field_mulx_enabled)                                                             \
+        if (atomic_load_explicit(&mulred_field_kernel_mulx, memory_order_relaxed))                 \
             mulred_mont_mul##N##_mulx(r->l, a->l, b->l, P, N0);                                    \
         else                                                                                       \
             mulred_mont_mul##N##_portable(r->l, a->l, b->l, P, N0);                                \
     }                                                                                              \
     FIELD_INLINE void F##_sqr(mulred_##F *r, const mulred_##F *a)                                  \
     {                                                                                              \
-        if (mulred_field_mulx_enabled)                                                             \
+        if (atomic_load_explicit(&mulred_field_kernel_mulx, memory_order_relaxed))                 \
             mulred_mont_sqr##N##_mulx(r->l, a->l, P, N0);                                          \
         else                                                                                       \
             mulred_mont_sqr##N##_portable(r->l, a->l, P, N0);                                      \

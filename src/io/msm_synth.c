@@ -22,10 +22,10 @@ static bool below_r(const uint64_t k[4], mulred_msm_curve c)
 {
     if (c == MULRED_MSM_BLS12_381) {
         mulred_fr381 t;
-        return mulred_fr381_from_limbs(&t, k);
+        return mulred_fr381_from_limbs(&t, k) == MULRED_OK;
     }
     mulred_fr254 t;
-    return mulred_fr254_from_limbs(&t, k);
+    return mulred_fr254_from_limbs(&t, k) == MULRED_OK;
 }
 
 /* Uniform below r: up to 4 draws of bits(r) bits, keeping the first below r (a draw fails with
@@ -65,13 +65,13 @@ void mulred_msm_synth_dlog(uint64_t a[4], mulred_msm_curve c, uint64_t seed, uin
     draw_below_r(beta, c, seed, TAG_BETA + 8 * (i % MULRED_MSM_SYNTH_BLOCK));
     if (c == MULRED_MSM_BLS12_381) {
         mulred_fr381 x, y;
-        MULRED_CHECK(mulred_fr381_from_limbs(&x, alpha) && mulred_fr381_from_limbs(&y, beta),
+        MULRED_CHECK(!mulred_fr381_from_limbs(&x, alpha) && !mulred_fr381_from_limbs(&y, beta),
                      "drawn logarithm not below r");
         mulred_fr381_add(&x, &x, &y);
         mulred_fr381_to_limbs(a, &x);
     } else {
         mulred_fr254 x, y;
-        MULRED_CHECK(mulred_fr254_from_limbs(&x, alpha) && mulred_fr254_from_limbs(&y, beta),
+        MULRED_CHECK(!mulred_fr254_from_limbs(&x, alpha) && !mulred_fr254_from_limbs(&y, beta),
                      "drawn logarithm not below r");
         mulred_fr254_add(&x, &x, &y);
         mulred_fr254_to_limbs(a, &x);

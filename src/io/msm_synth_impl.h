@@ -62,7 +62,7 @@ static int SY(generate)(GA *points, mulred_scalar256 *scalars, uint64_t seed, ui
                         size_t n, int threads, mulred_error *err)
 {
     if (n == 0) return MULRED_OK;
-    const int T = threads > 0 ? threads : omp_get_max_threads();
+    const int T = mulred_threads_resolve(threads);
     const size_t B = MULRED_MSM_SYNTH_BLOCK;
     GA *table = malloc((size_t)SY_WINDOWS * SY_ENTRIES * sizeof *table);
     GA *beta = malloc(B * sizeof *beta);

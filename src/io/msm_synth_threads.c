@@ -21,8 +21,9 @@
 #undef G1
 #undef SY_CURVE
 
-int mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_msm_curve c, uint64_t seed,
-                     uint64_t first, size_t n, int threads, mulred_error *err)
+mulred_status mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_msm_curve c,
+                               uint64_t seed, uint64_t first, size_t n, int threads,
+                               mulred_error *err)
 {
     MULRED_CHECK(c == MULRED_MSM_BLS12_381 || c == MULRED_MSM_BN254, "unknown curve %d", (int)c);
     MULRED_CHECK(first <= (UINT64_C(1) << 58) && n <= (UINT64_C(1) << 58) - first,
