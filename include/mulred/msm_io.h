@@ -87,7 +87,7 @@ mulred_status mulred_pair_file_read(void *points, mulred_scalar256 *scalars, mul
                                     uint64_t first, uint64_t end, int threads, mulred_error *err);
 
 /* Checks that points[0..n) (decoded and on the curve) lie in G1, with threads (0: default).
- * BLS12-381: Scott's endomorphism test, about 36 µs a point on one core of this machine, by
+ * BLS12-381: Scott's endomorphism test (about 128 doublings a point), by
  * far the dearest step of reading a file; BN254: nothing to check. On failure MULRED_EINPUT
  * "NAME: pair I: point: not in the subgroup G1", I = first_index + the lowest failing offset
  * (name: the file, for the message). */
