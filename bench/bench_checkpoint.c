@@ -126,7 +126,7 @@ int mulred_bench_checkpoint(int argc, char **argv)
             ckpt_usage();
             return MULRED_OK;
         default:
-            return MULRED_EUSAGE;
+            return MULRED_OUT_EUSAGE;
         }
     }
     if (!elements) elements = curve ? UINT64_C(1) << 18 : 10000000;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "field/field_internal.h"
 #include "field/field_x8.h"
 #include "mulred/curve.h"
 #include "mulred/field.h"
@@ -211,12 +212,12 @@ static uint64_t bench_rand(void)
         mulred_##G##_generator(&o->pa);                                                            \
         G##_setup_points(o);                                                                       \
         const char *def = mulred_field_kernel_name();                                              \
-        mulred_field_kernel_select("portable");                                                    \
+        mulred_field_kernel_force("portable");                                                     \
         r->fp_mul_portable = bench_median_ns(G##_op_fp_mul, o, 20000, S);                          \
         r->fp_mul_mulx = 0;                                                                        \
-        if (mulred_field_kernel_select("mulx") == 0)                                               \
+        if (mulred_field_kernel_force("mulx") == 0)                                                \
             r->fp_mul_mulx = bench_median_ns(G##_op_fp_mul, o, 20000, S);                          \
-        mulred_field_kernel_select(def);                                                           \
+        mulred_field_kernel_force(def);                                                            \
         r->fp_mul = bench_median_ns(G##_op_fp_mul, o, 20000, S);                                   \
         r->fp_sqr = bench_median_ns(G##_op_fp_sqr, o, 20000, S);                                   \
         r->fp_add = bench_median_ns(G##_op_fp_add, o, 50000, S);                                   \
@@ -276,20 +277,21 @@ static void g1_381_op_decompress(void *v)
 {
     g1_381_arg *o = v;
     mulred_g1_381_affine p;
-    if (mulred_g1_381_decode_compressed(&p, o->enc, 0) != MULRED_G1_OK) abort();
+    if (mulred_g1_381_decode_compressed(&p, o->enc, 0, NULL) != MULRED_OK) abort();
 }
 static void g1_381_op_decompress_nocheck(void *v)
 {
     g1_381_arg *o = v;
     mulred_g1_381_affine p;
-    if (mulred_g1_381_decode_compressed(&p, o->enc, MULRED_G1_SKIP_SUBGROUP_CHECK) != MULRED_G1_OK)
+    if (mulred_g1_381_decode_compressed(&p, o->enc, MULRED_G1_SKIP_SUBGROUP_CHECK, NULL) !=
+        MULRED_OK)
         abort();
 }
 static void g1_381_op_decode(void *v)
 {
     g1_381_arg *o = v;
     mulred_g1_381_affine p;
-    if (mulred_g1_381_decode_eip2537(&p, o->enc, 0) != MULRED_G1_OK) abort();
+    if (mulred_g1_381_decode_eip2537(&p, o->enc, 0, NULL) != MULRED_OK) abort();
 }
 static void g1_381_measure_decode(curve_rows *r, g1_381_arg *o, int samples)
 {
@@ -304,7 +306,7 @@ static void g1_254_op_decode(void *v)
 {
     g1_254_arg *o = v;
     mulred_g1_254_affine p;
-    if (mulred_g1_254_decode_eip196(&p, o->enc, 0) != MULRED_G1_OK) abort();
+    if (mulred_g1_254_decode_eip196(&p, o->enc, 0, NULL) != MULRED_OK) abort();
 }
 /* BN254 has no compressed encoding in mulred (EIP-196 is uncompressed): the row times what a
  * decompression does, y from x (x³ + 3, a square root, the sign), on the same point */

@@ -323,7 +323,7 @@ static int kzg_points(mulred_g1_381_affine *pts, const char *setup)
         if (mulred_hex_decode(b, p, 48, NULL)) break;
         unsigned i = 0;
         for (int k = 0; k < 12; k++) i |= ((j >> k) & 1u) << (11 - k);
-        if (mulred_g1_381_decode_compressed(&pts[i], b, MULRED_G1_SKIP_SUBGROUP_CHECK)) break;
+        if (mulred_g1_381_decode_compressed(&pts[i], b, MULRED_G1_SKIP_SUBGROUP_CHECK, NULL)) break;
         p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
         if (j + 1 == MULRED_KZG_FIELD_ELEMENTS) {
             free(text);
@@ -402,7 +402,7 @@ static void run_kzg(bm_kzg *k, const char *setup, int reps)
     }
     if (have_pts) { /* the commitment is the plain MSM of the same points and scalars */
         mulred_g1_381_affine a;
-        if (mulred_g1_381_decode_compressed(&a, c, 0) == MULRED_G1_OK) {
+        if (mulred_g1_381_decode_compressed(&a, c, 0, NULL) == MULRED_OK) {
             mulred_g1_381_jacobian_from_affine(&viacommit, &a);
             if (!mulred_g1_381_jacobian_equal(&viacommit, &plain))
                 snprintf(k->note, sizeof k->note, "commitment differs from the plain MSM");

@@ -79,7 +79,7 @@ static const ranks_ops ops[2] = {{g381_windows, mulred_g1_381_msm_plan},
                                  {g254_windows, mulred_g1_254_msm_plan}};
 
 /* Thread CPU seconds of rank `rank`'s tile under grid g (recoding included, as in the driver). */
-static double rank_seconds(mulred_msm_curve c, const mulred_msm_grid *g, uint64_t n, int rank,
+static double rank_seconds(mulred_curve c, const mulred_msm_grid *g, uint64_t n, int rank,
                            const uint8_t *points, const mulred_scalar256 *scalars)
 {
     const mulred_msm_share s = mulred_msm_grid_share(g, n, rank);
@@ -97,7 +97,7 @@ static double rank_seconds(mulred_msm_curve c, const mulred_msm_grid *g, uint64_
     return thread_cpu() - t0;
 }
 
-static int grid_for(mulred_msm_grid *g, mulred_msm_curve c, uint64_t n, int P, unsigned S,
+static int grid_for(mulred_msm_grid *g, mulred_curve c, uint64_t n, int P, unsigned S,
                     unsigned G)
 {
     mulred_msm_grid_params p;
@@ -108,7 +108,7 @@ static int grid_for(mulred_msm_grid *g, mulred_msm_curve c, uint64_t n, int P, u
 }
 
 /* The in-process rows: the planner's grid for 2 ranks, then 2x1 and 1x2. */
-static int measure_inprocess(bench_msm_ranks_result *res, mulred_msm_curve c, int log2n, int reps)
+static int measure_inprocess(bench_msm_ranks_result *res, mulred_curve c, int log2n, int reps)
 {
     const uint64_t n = UINT64_C(1) << log2n;
     const size_t aff = mulred_msm_affine_bytes(c);
@@ -169,7 +169,7 @@ static double finish_msm(FILE *p, unsigned *slices, unsigned *groups)
 }
 
 /* The command of `mulred msm --synthetic N --threads 1 --json` under mpirun with P ranks. */
-static void msm_command(char *cmd, size_t cap, const char *self, mulred_msm_curve c, int P,
+static void msm_command(char *cmd, size_t cap, const char *self, mulred_curve c, int P,
                         uint64_t n)
 {
     const char *mpiexec = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
@@ -177,13 +177,13 @@ static void msm_command(char *cmd, size_t cap, const char *self, mulred_msm_curv
     snprintf(cmd, cap,
              "'%s' -n %d --oversubscribe --bind-to none %s -x OMP_NUM_THREADS=1 '%s' msm "
              "--curve %s --synthetic %llu --threads 1 --json",
-             mpiexec, P, root, self, mulred_msm_curve_name(c), (unsigned long long)n);
+             mpiexec, P, root, self, mulred_curve_name(c), (unsigned long long)n);
 }
 
 /* Each round: 1 rank on n points, 2 ranks on n points, then the ceiling: two 1-rank jobs of
  * n/2 points started together (the work of the two ranks of a points-only grid, with no MPI
  * between them), t1 / the slower of the two. */
-static int measure_mpirun(bench_msm_ranks_result *res, mulred_msm_curve c, int log2n, int reps)
+static int measure_mpirun(bench_msm_ranks_result *res, mulred_curve c, int log2n, int reps)
 {
     char self[4096];
     const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -221,7 +221,7 @@ static int measure_mpirun(bench_msm_ranks_result *res, mulred_msm_curve c, int l
     return 0;
 }
 
-int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_msm_curve c, int log2n,
+int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_curve c, int log2n,
                                    int reps, bool mpirun)
 {
     memset(res, 0, sizeof *res);
@@ -299,7 +299,7 @@ int mulred_bench_msm_ranks(int argc, char **argv)
         return mulred_out_usage_error("bench msm-ranks", "unexpected argument '%s'", argv[optind]);
     bench_msm_ranks_result res[2];
     for (int ci = 0; ci < 2; ci++)
-        if (mulred_bench_msm_ranks_measure(&res[ci], (mulred_msm_curve)ci, log2n, reps, mpirun)) {
+        if (mulred_bench_msm_ranks_measure(&res[ci], (mulred_curve)ci, log2n, reps, mpirun)) {
             fprintf(stderr, "mulred bench msm-ranks: measurement failed\n");
             return MULRED_ERUNTIME;
         }
@@ -315,7 +315,7 @@ int mulred_bench_msm_ranks(int argc, char **argv)
             const bench_msm_ranks_result *r = &res[ci];
             char gn[64];
             mulred_jw_object_begin(&w, NULL);
-            mulred_jw_string(&w, "curve", mulred_msm_curve_name(r->curve));
+            mulred_jw_string(&w, "curve", mulred_curve_name(r->curve));
             if (r->have_mpirun) {
                 mulred_jw_object_begin(&w, "mpirun");
                 snprintf(gn, sizeof gn, "%ux%u", r->mpirun_slices, r->mpirun_groups);
@@ -365,14 +365,14 @@ int mulred_bench_msm_ranks(int argc, char **argv)
             snprintf(two, sizeof two, "%.1f", r->mpirun_two_ms);
             printf(
                 "| %-9s | mpirun       | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   | %7.2f |\n",
-                mulred_msm_curve_name(r->curve), gn, r->mpirun_one_ms, two, r->mpirun_speedup,
+                mulred_curve_name(r->curve), gn, r->mpirun_one_ms, two, r->mpirun_speedup,
                 r->mpirun_p10, r->mpirun_p90, r->mpirun_ceiling);
         }
         for (int g = 0; g < 3; g++) {
             grid_name(gn, sizeof gn, &r->inproc[g].grid);
             snprintf(two, sizeof two, "%.1f + %.1f", r->inproc[g].rank0_ms, r->inproc[g].rank1_ms);
             printf("| %-9s | %-12s | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   |       - |\n",
-                   mulred_msm_curve_name(r->curve), g == 0 ? "in-process" : kinds[g], gn,
+                   mulred_curve_name(r->curve), g == 0 ? "in-process" : kinds[g], gn,
                    r->inproc_one_ms, two, r->inproc[g].speedup, r->inproc[g].speedup_p10,
                    r->inproc[g].speedup_p90);
         }

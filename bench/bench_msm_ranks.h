@@ -8,7 +8,7 @@
 #include "mulred/msm_grid.h"
 
 typedef struct {
-    mulred_msm_curve curve;
+    mulred_curve curve;
     int log2n, reps;
     bool have_mpirun;
     /* mpirun: `seconds` of `mulred msm --json` with 1 and 2 ranks (medians), the 2-rank grid */
@@ -29,7 +29,7 @@ typedef struct {
 
 /* Measures curve c at 2^log2n points, `reps` rounds (at most 64); mpirun = false skips the
  * child processes. Returns 0, or -1 when a run fails (out of memory, mpirun missing). */
-int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_msm_curve c, int log2n,
+int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_curve c, int log2n,
                                    int reps, bool mpirun);
 
 int mulred_bench_msm_ranks(int argc, char **argv);

@@ -63,7 +63,8 @@ static int decode_all(double *secs, mulred_utxo_source *s, mulred_error *err)
 }
 
 /* Decode only on the engine's threads: a source whose chunks are decoded but add nothing. */
-static int decode_produce(void *ctx, size_t i, mulred_muhash_sink *sink, mulred_error *err)
+static mulred_status decode_produce(void *ctx, size_t i, mulred_muhash_sink *sink,
+                                    mulred_error *err)
 {
     (void)sink;
     uint8_t *buf = malloc(UTXO_READ_BUFFER);

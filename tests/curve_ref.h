@@ -21,7 +21,7 @@ typedef struct {
     ref_point g;
 } ref_curve;
 
-/* c: 0 = BLS12-381, 1 = BN254 (the order of mulred_msm_curve). */
+/* c: 0 = BLS12-381, 1 = BN254 (the order of mulred_curve). */
 const ref_curve *ref_curve_get(int c);
 
 void ref_point_init(ref_point *a);

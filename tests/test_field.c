@@ -142,7 +142,7 @@ typedef struct {
     }                                                                                              \
     static bool F##_w_from_bytes(elem *r, const uint8_t *in)                                       \
     {                                                                                              \
-        return mulred_##F##_from_bytes(&r->F, in);                                                 \
+        return mulred_##F##_from_bytes(&r->F, in) == MULRED_OK;                                    \
     }                                                                                              \
     static void F##_w_to_bytes(uint8_t *out, const elem *a)                                        \
     {                                                                                              \
@@ -150,7 +150,7 @@ typedef struct {
     }                                                                                              \
     static bool F##_w_from_limbs(elem *r, const uint64_t *in)                                      \
     {                                                                                              \
-        return mulred_##F##_from_limbs(&r->F, in);                                                 \
+        return mulred_##F##_from_limbs(&r->F, in) == MULRED_OK;                                    \
     }                                                                                              \
     static void F##_w_to_limbs(uint64_t *out, const elem *a)                                       \
     {                                                                                              \
@@ -1127,14 +1127,14 @@ static void api_conversions(const field *f, long iters)
 static void for_each_kernel(void (*fn)(const field *f, long iters), long iters)
 {
     for (int kk = 0; kk < 2; kk++) {
-        if (mulred_field_kernel_select(kernel_names[kk]) != 0) {
+        if (mulred_field_kernel_force(kernel_names[kk]) != 0) {
             printf("\n    (field kernel %s not available on this CPU, skipped)", kernel_names[kk]);
             continue;
         }
         for (int fi = 0; fi < NFIELDS; fi++) fn(&fields[fi], iters);
     }
     /* back to the default */
-    mulred_field_kernel_select(mulred_field_have_mulx() ? "mulx" : "portable");
+    mulred_field_kernel_force(mulred_field_have_mulx() ? "mulx" : "portable");
 }
 
 static void test_api_arith(void)

@@ -141,9 +141,9 @@ static int jac_matches(int c, const jbuf *j, const ref_point *want)
 static void test_point_group(void)
 {
     for (int c = 0; c < 2; c++) {
-        const mulred_group *g = mulred_msm_point_group((mulred_msm_curve)c);
+        const mulred_group *g = mulred_msm_point_group((mulred_curve)c);
         const ref_curve *rc = ref_curve_get(c);
-        CU_ASSERT_EQUAL(g->elem_bytes, mulred_msm_jacobian_bytes((mulred_msm_curve)c));
+        CU_ASSERT_EQUAL(g->elem_bytes, mulred_msm_jacobian_bytes((mulred_curve)c));
         CU_ASSERT_EQUAL(g->elem_bytes % 8, 0);
         jbuf id, acc, p, q;
         ref_point rp, rq, rs, rinf;
@@ -222,19 +222,19 @@ static void test_point_group(void)
 
 static void test_curve_names(void)
 {
-    mulred_msm_curve c = MULRED_MSM_BN254;
-    CU_ASSERT_EQUAL(mulred_msm_curve_parse(&c, "bls12-381"), 0);
-    CU_ASSERT_EQUAL(c, MULRED_MSM_BLS12_381);
-    CU_ASSERT_EQUAL(mulred_msm_curve_parse(&c, "bn254"), 0);
-    CU_ASSERT_EQUAL(c, MULRED_MSM_BN254);
-    CU_ASSERT_EQUAL(mulred_msm_curve_parse(&c, "BN254"), -1);
-    CU_ASSERT_EQUAL(mulred_msm_curve_parse(&c, "bls12_381"), -1);
-    CU_ASSERT_EQUAL(mulred_msm_curve_parse(&c, ""), -1);
-    CU_ASSERT_EQUAL(c, MULRED_MSM_BN254);
-    CU_ASSERT_STRING_EQUAL(mulred_msm_curve_name(MULRED_MSM_BLS12_381), "bls12-381");
-    CU_ASSERT_STRING_EQUAL(mulred_msm_curve_name(MULRED_MSM_BN254), "bn254");
-    CU_ASSERT_EQUAL(mulred_msm_affine_bytes(MULRED_MSM_BLS12_381), 96);
-    CU_ASSERT_EQUAL(mulred_msm_affine_bytes(MULRED_MSM_BN254), 64);
+    mulred_curve c = MULRED_CURVE_BN254;
+    CU_ASSERT_EQUAL(mulred_curve_parse(&c, "bls12-381"), MULRED_OK);
+    CU_ASSERT_EQUAL(c, MULRED_CURVE_BLS12_381);
+    CU_ASSERT_EQUAL(mulred_curve_parse(&c, "bn254"), MULRED_OK);
+    CU_ASSERT_EQUAL(c, MULRED_CURVE_BN254);
+    CU_ASSERT_EQUAL(mulred_curve_parse(&c, "BN254"), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_curve_parse(&c, "bls12_381"), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_curve_parse(&c, ""), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(c, MULRED_CURVE_BN254);
+    CU_ASSERT_STRING_EQUAL(mulred_curve_name(MULRED_CURVE_BLS12_381), "bls12-381");
+    CU_ASSERT_STRING_EQUAL(mulred_curve_name(MULRED_CURVE_BN254), "bn254");
+    CU_ASSERT_EQUAL(mulred_msm_affine_bytes(MULRED_CURVE_BLS12_381), 96);
+    CU_ASSERT_EQUAL(mulred_msm_affine_bytes(MULRED_CURVE_BN254), 64);
 }
 
 /* ---- a test set: synthetic points of known logarithm, and the reference sum ---- */
@@ -254,18 +254,18 @@ static void set_make(test_set *t, int c, uint64_t seed, uint64_t first, size_t n
     const ref_curve *rc = ref_curve_get(c);
     t->c = c;
     t->n = n;
-    t->points = malloc(n * mulred_msm_affine_bytes((mulred_msm_curve)c) + 1);
+    t->points = malloc(n * mulred_msm_affine_bytes((mulred_curve)c) + 1);
     t->scalars = malloc(n * sizeof *t->scalars + 1);
     CU_ASSERT_FATAL(t->points && t->scalars);
     mulred_error err;
-    CU_ASSERT_FATAL(mulred_msm_synth(t->points, t->scalars, (mulred_msm_curve)c, seed, first, n, 0,
+    CU_ASSERT_FATAL(mulred_msm_synth(t->points, t->scalars, (mulred_curve)c, seed, first, n, 0,
                                      &err) == MULRED_OK);
     mpz_t k, a, s;
     mpz_inits(k, a, s, NULL);
-    const size_t aff = mulred_msm_affine_bytes((mulred_msm_curve)c);
+    const size_t aff = mulred_msm_affine_bytes((mulred_curve)c);
     for (size_t i = 0; i < n; i++) {
         uint64_t al[4];
-        mulred_msm_synth_dlog(al, (mulred_msm_curve)c, seed, first + i);
+        mulred_msm_synth_dlog(al, (mulred_curve)c, seed, first + i);
         ref_mpz_from_u256(a, al);
         if (traps && i % 9 == 4) {
             memset((uint8_t *)t->points + i * aff, 0, aff); /* infinity */
@@ -303,7 +303,7 @@ static void test_windows_partition(void)
             test_set t;
             set_make(&t, c, 11 + si, 1000 * si, sizes[si], 1);
             static const int widths[] = {3, 8, 13};
-            const size_t jac = mulred_msm_jacobian_bytes((mulred_msm_curve)c);
+            const size_t jac = mulred_msm_jacobian_bytes((mulred_curve)c);
             for (int wi = 0; wi < 3; wi++)
                 for (int glv = -1; glv <= 1; glv += 2) {
                     mulred_msm_options o = {.window_bits = widths[wi], .glv = glv};
@@ -439,7 +439,7 @@ static int model_eval(model_grid *m, int c, const mulred_msm_grid_params *p, uns
     unsigned steps = 0;
     for (unsigned v = (unsigned)p->ranks - 1; v; v >>= 1) steps++;
     const uint64_t bytes =
-        ns * (mulred_msm_affine_bytes((mulred_msm_curve)c) + 32 + sizeof(mulred_msm_rscalar)) +
+        ns * (mulred_msm_affine_bytes((mulred_curve)c) + 32 + sizeof(mulred_msm_rscalar)) +
         (uint64_t)p->threads * model_libs[c].tile_scratch(&plan);
     if (p->memory_per_rank && bytes > p->memory_per_rank) return 0;
     m->slices = S, m->groups = G, m->window_bits = cw, m->windows = W, m->glv = glv;
@@ -512,7 +512,7 @@ static void check_plan_case(int c, mulred_msm_grid_params *p)
     model_grid best = {0}, mine = {0};
     mulred_error err;
     const size_t feasible = brute_force(&best, c, p);
-    const int rc = mulred_msm_grid_plan(&g, (mulred_msm_curve)c, p, &err);
+    const int rc = mulred_msm_grid_plan(&g, (mulred_curve)c, p, &err);
     if (!feasible) {
         CU_ASSERT_EQUAL(rc, MULRED_ERUNTIME);
         return;
@@ -550,7 +550,7 @@ static void test_grid_small_exhaustive(void)
         for (uint64_t n = 1; n <= 40; n++)
             for (int P = 1; P <= 6; P++) {
                 mulred_msm_grid_params p;
-                mulred_msm_grid_defaults(&p, (mulred_msm_curve)c,
+                mulred_msm_grid_defaults(&p, (mulred_curve)c,
                                          n % 2 ? MULRED_MSM_INPUT_FILE : MULRED_MSM_INPUT_SYNTHETIC,
                                          n, P, 1 + (int)(n % 3));
                 check_plan_case(c, &p);
@@ -566,7 +566,7 @@ static void test_grid_larger(void)
             for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++)
                 for (int input = 0; input < 3; input++) {
                     mulred_msm_grid_params p;
-                    mulred_msm_grid_defaults(&p, (mulred_msm_curve)c, (mulred_msm_input_kind)input,
+                    mulred_msm_grid_defaults(&p, (mulred_curve)c, (mulred_msm_input_kind)input,
                                              ns[i], ps[j], 2);
                     check_plan_case(c, &p);
                 }
@@ -579,10 +579,10 @@ static void test_grid_memory(void)
             mulred_msm_grid_params p;
             const uint64_t n = 1 + test_rand_below(1 << 20);
             const int P = 1 + (int)test_rand_below(16);
-            mulred_msm_grid_defaults(&p, (mulred_msm_curve)c, MULRED_MSM_INPUT_SYNTHETIC, n, P, 2);
+            mulred_msm_grid_defaults(&p, (mulred_curve)c, MULRED_MSM_INPUT_SYNTHETIC, n, P, 2);
             mulred_msm_grid free_grid;
             mulred_error err;
-            CU_ASSERT_FATAL(mulred_msm_grid_plan(&free_grid, (mulred_msm_curve)c, &p, &err) == 0);
+            CU_ASSERT_FATAL(mulred_msm_grid_plan(&free_grid, (mulred_curve)c, &p, &err) == 0);
             /* a limit between 1/(2P) and 1.5 times the unconstrained grid's need */
             p.memory_per_rank = free_grid.rank_bytes / (uint64_t)(2 * P) +
                                 test_rand_below(free_grid.rank_bytes * 3 / 2 + 1);
@@ -594,7 +594,7 @@ static void test_grid_forced(void)
 {
     for (int c = 0; c < 2; c++) {
         mulred_msm_grid_params p;
-        mulred_msm_grid_defaults(&p, (mulred_msm_curve)c, MULRED_MSM_INPUT_SYNTHETIC, 5000, 4, 1);
+        mulred_msm_grid_defaults(&p, (mulred_curve)c, MULRED_MSM_INPUT_SYNTHETIC, 5000, 4, 1);
         static const unsigned forced[][2] = {{1, 1}, {1, 2}, {2, 1}, {1, 3},
                                              {3, 1}, {1, 4}, {2, 2}, {4, 1}};
         for (size_t i = 0; i < sizeof forced / sizeof forced[0]; i++) {
@@ -605,9 +605,9 @@ static void test_grid_forced(void)
         mulred_msm_grid g;
         mulred_error err;
         p.slices = 3, p.groups = 2;
-        CU_ASSERT_EQUAL(mulred_msm_grid_plan(&g, (mulred_msm_curve)c, &p, &err), MULRED_ERUNTIME);
+        CU_ASSERT_EQUAL(mulred_msm_grid_plan(&g, (mulred_curve)c, &p, &err), MULRED_ERUNTIME);
         p.n = 2, p.slices = 3, p.groups = 1;
-        CU_ASSERT_EQUAL(mulred_msm_grid_plan(&g, (mulred_msm_curve)c, &p, &err), MULRED_ERUNTIME);
+        CU_ASSERT_EQUAL(mulred_msm_grid_plan(&g, (mulred_curve)c, &p, &err), MULRED_ERUNTIME);
         /* forced width */
         p.n = 5000, p.slices = p.groups = 0, p.window_bits = 5, p.glv = -1;
         check_plan_case(c, &p);
@@ -648,16 +648,16 @@ static void test_grid_hand_worked(void)
         mulred_msm_grid_params p;
         mulred_msm_grid g;
         mulred_error err;
-        mulred_msm_grid_defaults(&p, (mulred_msm_curve)c, MULRED_MSM_INPUT_FILE, 7, 1, 1);
+        mulred_msm_grid_defaults(&p, (mulred_curve)c, MULRED_MSM_INPUT_FILE, 7, 1, 1);
         p.input_ns = 1000, p.validate_ns = 10, p.reduce_step_ns = 1e6;
-        CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_msm_curve)c, &p, &err) == MULRED_OK);
+        CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_curve)c, &p, &err) == MULRED_OK);
         CU_ASSERT(g.slices == 1 && g.groups == 1);
         CU_ASSERT_DOUBLE_EQUAL(g.rank_ns - g.msm_ns, 7070.0, 1e-6);
         CU_ASSERT_EQUAL(g.cost_ns, g.rank_ns);
 
-        mulred_msm_grid_defaults(&p, (mulred_msm_curve)c, MULRED_MSM_INPUT_FILE, 12, 5, 1);
+        mulred_msm_grid_defaults(&p, (mulred_curve)c, MULRED_MSM_INPUT_FILE, 12, 5, 1);
         p.input_ns = 1e12, p.validate_ns = 0, p.reduce_step_ns = 1e6;
-        CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_msm_curve)c, &p, &err) == MULRED_OK);
+        CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_curve)c, &p, &err) == MULRED_OK);
         CU_ASSERT(g.slices == 4 && g.groups == 1);
         CU_ASSERT(g.rank_ns - g.msm_ns == 3e12);
         CU_ASSERT(g.msm_ns > 0 && g.msm_ns < 1e9);
@@ -673,12 +673,12 @@ static void test_grid_tradeoff(void)
     mulred_msm_grid_params p;
     mulred_msm_grid g;
     mulred_error err;
-    mulred_msm_grid_defaults(&p, MULRED_MSM_BLS12_381, MULRED_MSM_INPUT_SYNTHETIC, 1 << 16, 2, 1);
+    mulred_msm_grid_defaults(&p, MULRED_CURVE_BLS12_381, MULRED_MSM_INPUT_SYNTHETIC, 1 << 16, 2, 1);
     p.input_ns = 0;
-    CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, MULRED_MSM_BLS12_381, &p, &err) == MULRED_OK);
+    CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, MULRED_CURVE_BLS12_381, &p, &err) == MULRED_OK);
     CU_ASSERT_EQUAL(g.groups, 2);
     p.input_ns = 1e6;
-    CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, MULRED_MSM_BLS12_381, &p, &err) == MULRED_OK);
+    CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, MULRED_CURVE_BLS12_381, &p, &err) == MULRED_OK);
     CU_ASSERT_EQUAL(g.slices, 2);
 }
 
@@ -690,18 +690,18 @@ static void test_simulated_ranks(void)
         test_set t;
         const size_t n = 900;
         set_make(&t, c, 99, 3000, n, 1);
-        const size_t aff = mulred_msm_affine_bytes((mulred_msm_curve)c);
-        const mulred_group *grp = mulred_msm_point_group((mulred_msm_curve)c);
+        const size_t aff = mulred_msm_affine_bytes((mulred_curve)c);
+        const mulred_group *grp = mulred_msm_point_group((mulred_curve)c);
         for (int P = 1; P <= 4; P++)
             for (unsigned S = 1; S <= (unsigned)P; S++)
                 for (unsigned G = 1; S * G <= (unsigned)P; G++) {
                     mulred_msm_grid_params p;
                     mulred_msm_grid g;
                     mulred_error err;
-                    mulred_msm_grid_defaults(&p, (mulred_msm_curve)c, MULRED_MSM_INPUT_FILE, n, P,
+                    mulred_msm_grid_defaults(&p, (mulred_curve)c, MULRED_MSM_INPUT_FILE, n, P,
                                              2);
                     p.slices = S, p.groups = G;
-                    CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_msm_curve)c, &p, &err) == 0);
+                    CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_curve)c, &p, &err) == 0);
                     jbuf part[4], fwd, back;
                     for (int r = 0; r < P; r++) {
                         mulred_msm_share s = mulred_msm_grid_share(&g, n, r);

@@ -51,14 +51,14 @@ static void test_synth_points(void)
     static const uint64_t firsts[] = {0, 1000, 5 * 1024 - 3};
     for (int c = 0; c < 2; c++) {
         const ref_curve *rc = ref_curve_get(c);
-        const size_t aff = mulred_msm_affine_bytes((mulred_msm_curve)c), n = 300;
+        const size_t aff = mulred_msm_affine_bytes((mulred_curve)c), n = 300;
         uint8_t *pts = malloc(n * aff);
         mulred_scalar256 *s = malloc(n * sizeof *s);
         CU_ASSERT_FATAL(pts && s);
         for (size_t f = 0; f < 3; f++) {
             const uint64_t seed = test_rand64();
             mulred_error err;
-            CU_ASSERT_FATAL(mulred_msm_synth(pts, s, (mulred_msm_curve)c, seed, firsts[f], n, 2,
+            CU_ASSERT_FATAL(mulred_msm_synth(pts, s, (mulred_curve)c, seed, firsts[f], n, 2,
                                              &err) == MULRED_OK);
             mpz_t a, z;
             mpz_inits(a, z, NULL);
@@ -70,11 +70,11 @@ static void test_synth_points(void)
                 ref_mpz_from_u256(z, s[i].l);
                 below &= mpz_cmp(z, rc->r) < 0;
                 mulred_scalar256 again;
-                mulred_msm_synth_scalar(&again, (mulred_msm_curve)c, seed, firsts[f] + i);
+                mulred_msm_synth_scalar(&again, (mulred_curve)c, seed, firsts[f] + i);
                 below &= memcmp(&again, &s[i], sizeof again) == 0;
                 if (i % 23 == 0 || i + 1 == n || (firsts[f] + i) % 1024 == 0) {
                     uint64_t al[4];
-                    mulred_msm_synth_dlog(al, (mulred_msm_curve)c, seed, firsts[f] + i);
+                    mulred_msm_synth_dlog(al, (mulred_curve)c, seed, firsts[f] + i);
                     ref_mpz_from_u256(a, al);
                     logs &= mpz_cmp(a, rc->r) < 0;
                     ref_mul(rc, &want, &rc->g, a);
@@ -94,20 +94,20 @@ static void test_synth_points(void)
 static void test_synth_split(void)
 {
     for (int c = 0; c < 2; c++) {
-        const size_t aff = mulred_msm_affine_bytes((mulred_msm_curve)c), n = 5000;
+        const size_t aff = mulred_msm_affine_bytes((mulred_curve)c), n = 5000;
         uint8_t *whole = malloc(n * aff), *parts = malloc(n * aff);
         mulred_scalar256 *sw = malloc(n * sizeof *sw), *sp = malloc(n * sizeof *sp);
         CU_ASSERT_FATAL(whole && parts && sw && sp);
         mulred_error err;
         const uint64_t seed = 42, base = 77;
-        CU_ASSERT_FATAL(mulred_msm_synth(whole, sw, (mulred_msm_curve)c, seed, base, n, 3, &err) ==
+        CU_ASSERT_FATAL(mulred_msm_synth(whole, sw, (mulred_curve)c, seed, base, n, 3, &err) ==
                         MULRED_OK);
         /* cuts at random places, each piece with its own thread count */
         size_t at = 0;
         while (at < n) {
             size_t len = 1 + (size_t)test_rand_below(at ? 1500 : 1);
             if (len > n - at) len = n - at;
-            CU_ASSERT_FATAL(mulred_msm_synth(parts + at * aff, sp + at, (mulred_msm_curve)c, seed,
+            CU_ASSERT_FATAL(mulred_msm_synth(parts + at * aff, sp + at, (mulred_curve)c, seed,
                                              base + at, len, 1 + (int)test_rand_below(3),
                                              &err) == MULRED_OK);
             at += len;
@@ -115,11 +115,11 @@ static void test_synth_split(void)
         CU_ASSERT(memcmp(whole, parts, n * aff) == 0);
         CU_ASSERT(memcmp(sw, sp, n * sizeof *sw) == 0);
         /* another seed is another set */
-        CU_ASSERT_FATAL(mulred_msm_synth(parts, sp, (mulred_msm_curve)c, seed + 1, base, 64, 1,
+        CU_ASSERT_FATAL(mulred_msm_synth(parts, sp, (mulred_curve)c, seed + 1, base, 64, 1,
                                          &err) == MULRED_OK);
         CU_ASSERT(memcmp(whole, parts, 64 * aff) != 0);
         /* n = 0 is nothing */
-        CU_ASSERT(mulred_msm_synth(parts, sp, (mulred_msm_curve)c, seed, 0, 0, 1, &err) ==
+        CU_ASSERT(mulred_msm_synth(parts, sp, (mulred_curve)c, seed, 0, 0, 1, &err) ==
                   MULRED_OK);
         free(whole), free(parts), free(sw), free(sp);
     }
@@ -150,7 +150,7 @@ static void pairs_make(pair_set *ps, int c, size_t n)
     const ref_curve *rc = ref_curve_get(c);
     ps->c = c;
     ps->n = n;
-    ps->R = mulred_pair_record_bytes((mulred_msm_curve)c);
+    ps->R = mulred_pair_record_bytes((mulred_curve)c);
     CU_ASSERT_EQUAL(ps->R, c == 0 ? 160 : 96);
     ps->pts = malloc(n * sizeof *ps->pts);
     ps->scalars = malloc(n * sizeof *ps->scalars);
@@ -226,7 +226,7 @@ static mulred_pair_file *open_indexed(const char *path, int c, bool binary, size
                                       mulred_error *err)
 {
     mulred_pair_file *f;
-    if (mulred_pair_file_open(&f, path, (mulred_msm_curve)c, binary, unit, err)) return NULL;
+    if (mulred_pair_file_open(&f, path, (mulred_curve)c, binary, unit, err)) return NULL;
     const uint64_t units = mulred_pair_file_units(f);
     if (binary) {
         CU_ASSERT_EQUAL(units, 0);
@@ -252,7 +252,7 @@ static mulred_pair_file *open_indexed(const char *path, int c, bool binary, size
 static int slice_matches(const pair_set *ps, const uint8_t *pts, const mulred_scalar256 *s,
                          uint64_t first, uint64_t end)
 {
-    const size_t aff = mulred_msm_affine_bytes((mulred_msm_curve)ps->c);
+    const size_t aff = mulred_msm_affine_bytes((mulred_curve)ps->c);
     int ok = 1;
     mpz_t z;
     mpz_init(z);
@@ -270,7 +270,7 @@ static void test_pair_layouts(void)
     for (int c = 0; c < 2; c++) {
         pair_set ps;
         pairs_make(&ps, c, 29);
-        const size_t aff = mulred_msm_affine_bytes((mulred_msm_curve)c);
+        const size_t aff = mulred_msm_affine_bytes((mulred_curve)c);
         uint8_t *pts = malloc(ps.n * aff);
         mulred_scalar256 *s = malloc(ps.n * sizeof *s);
         for (int layout = LAYOUT_LINE; layout <= LAYOUT_BINARY; layout++) {
@@ -365,12 +365,12 @@ static int read_all(const char *path, int c, bool binary, int threads, mulred_er
     mulred_pair_file *f = open_indexed(path, c, binary, 5, 3, err);
     if (!f) return err->status;
     const uint64_t n = mulred_pair_file_pairs(f);
-    const size_t aff = mulred_msm_affine_bytes((mulred_msm_curve)c);
+    const size_t aff = mulred_msm_affine_bytes((mulred_curve)c);
     void *pts = malloc(n * aff + 1);
     mulred_scalar256 *s = malloc(n * sizeof *s + 1);
     int rc = mulred_pair_file_read(pts, s, f, 0, n, threads, err);
     if (rc == MULRED_OK)
-        rc = mulred_msm_check_subgroup(pts, n, (mulred_msm_curve)c, 0, path, threads, err);
+        rc = mulred_msm_check_subgroup(pts, n, (mulred_curve)c, 0, path, threads, err);
     free(pts), free(s);
     mulred_pair_file_close(f);
     return rc;
@@ -437,17 +437,17 @@ static void test_bad_text(void)
     mulred_pair_file *f;
     mulred_error err;
     snprintf(path, sizeof path, "%s/no-such-file", test_tmpdir());
-    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, path, MULRED_MSM_BN254, false, 0, &err),
+    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, path, MULRED_CURVE_BN254, false, 0, &err),
                     MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "no-such-file: cannot open") != NULL);
-    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, test_tmpdir(), MULRED_MSM_BN254, false, 0, &err),
+    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, test_tmpdir(), MULRED_CURVE_BN254, false, 0, &err),
                     MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "not a regular file") != NULL);
     /* a FIFO without a writer: refused at once, not waited on */
     snprintf(path, sizeof path, "%s/fifo", test_tmpdir());
     unlink(path);
     CU_ASSERT_FATAL(mkfifo(path, 0600) == 0);
-    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, path, MULRED_MSM_BLS12_381, true, 0, &err),
+    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, path, MULRED_CURVE_BLS12_381, true, 0, &err),
                     MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "fifo: not a regular file") != NULL);
     unlink(path);
@@ -471,7 +471,7 @@ static void test_bad_points(void)
             memcpy(bad, ps.binary, ps.n * R);
             const size_t k = 9 + (size_t)kind; /* the pair that fails (its scalar set to 0) */
             const size_t k2 = 33;              /* a second bad pair, higher */
-            mulred_g1_status st = MULRED_G1_OK;
+            mulred_g1_reason st = MULRED_G1_VALID;
             for (int which = 0; which < 2; which++) {
                 uint8_t *rec = bad + (which ? k2 : k) * R;
                 if (!which) memset(rec + R - 32, 0, 32);
@@ -504,11 +504,11 @@ static void test_bad_points(void)
             }
             write_bytes(path, bad, ps.n * R);
             snprintf(want, sizeof want, "pair %zu (byte %zu): point: %s", k, k * R,
-                     mulred_g1_status_text(st));
+                     mulred_g1_reason_text(st));
             expect_error(path, c, true, want);
             write_hex(path, bad, ps.n * R);
             snprintf(want, sizeof want, "pair %zu (byte %zu): point: %s", k, 2 * k * R,
-                     mulred_g1_status_text(st));
+                     mulred_g1_reason_text(st));
             expect_error(path, c, false, want);
         }
         if (c == 0) { /* on the curve, outside G1, scalar 0 */
@@ -523,7 +523,7 @@ static void test_bad_points(void)
             ref_point_clear(&q);
             write_bytes(path, bad, ps.n * R);
             snprintf(want, sizeof want, "pair 17: point: %s",
-                     mulred_g1_status_text(MULRED_G1_ESUBGROUP));
+                     mulred_g1_reason_text(MULRED_G1_ESUBGROUP));
             expect_error(path, c, true, want);
             /* the subgroup check of a slice names pairs by their file index */
             abuf pts[40];
@@ -533,10 +533,10 @@ static void test_bad_points(void)
             CU_ASSERT_FATAL(f != NULL);
             CU_ASSERT_FATAL(mulred_pair_file_read(pts, s, f, 20, 40, 2, &err) == MULRED_OK);
             CU_ASSERT_EQUAL(
-                mulred_msm_check_subgroup(pts, 20, MULRED_MSM_BLS12_381, 20, "F", 3, &err),
+                mulred_msm_check_subgroup(pts, 20, MULRED_CURVE_BLS12_381, 20, "F", 3, &err),
                 MULRED_EINPUT);
             snprintf(want, sizeof want, "F: pair 30: point: %s",
-                     mulred_g1_status_text(MULRED_G1_ESUBGROUP));
+                     mulred_g1_reason_text(MULRED_G1_ESUBGROUP));
             CU_ASSERT_STRING_EQUAL(err.message, want);
             mulred_pair_file_close(f);
         }
@@ -561,7 +561,7 @@ static void test_pair_encode(void)
         mulred_scalar256 s[15];
         CU_ASSERT_FATAL(mulred_pair_file_read(pts, s, f, 0, 15, 1, &err) == MULRED_OK);
         uint8_t *out = malloc(ps.n * ps.R);
-        mulred_pair_encode(out, pts, s, ps.n, (mulred_msm_curve)c);
+        mulred_pair_encode(out, pts, s, ps.n, (mulred_curve)c);
         CU_ASSERT(memcmp(out, ps.binary, ps.n * ps.R) == 0);
         free(out);
         mulred_pair_file_close(f);

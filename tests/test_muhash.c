@@ -338,7 +338,7 @@ typedef struct {
     int fail_chunk;   /* -1: none */
 } par_src;
 
-static int par_produce(void *vctx, size_t c, mulred_muhash_sink *sink, mulred_error *err)
+static mulred_status par_produce(void *vctx, size_t c, mulred_muhash_sink *sink, mulred_error *err)
 {
     const par_src *ps = vctx;
     if ((int)c == ps->fail_chunk)

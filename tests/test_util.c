@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 /* util layer: hex, little-endian, median, the checked assertion, reading a file with a bound. */
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "mulred/msm.h"
 #include "util/util.h"
 
 static void test_hex(void)
@@ -83,15 +85,14 @@ static void test_checks(void)
     char *err = test_run_child(fail_check, &ws);
     CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
     char want[128];
-    snprintf(want, sizeof want,
-             "mulred: tests/test_util.c:%d: check failed: three == 4: three is 3\n",
+    snprintf(want, sizeof want, "mulred: tests/test_util.c:%d: three == 4: three is 3\n",
              fail_check_line);
     CU_ASSERT_STRING_EQUAL(err, want);
     free(err);
     MULRED_CHECK(1 + 1 == 2, "not reached"); /* a true check returns */
     err = test_run_child(fail_verify, &ws);
     CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "check failed: count_evaluation() == 0: invariant broken"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, ": count_evaluation() == 0: invariant broken"));
     free(err);
 }
 
@@ -126,8 +127,90 @@ static void test_read_bound(void)
                            "/dev/zero: byte 1048576: longer than 1048576 bytes, not a blob");
 }
 
+/* The misuse callback: a caller-set callback sees "FILE:LINE: COND" for a failed argument check
+ * and the function returns MULRED_EMISUSE (a library function: an MSM window range outside the
+ * plan; a local one); a callback that longjmps out of a check that cannot return
+ * (MULRED_CHECK) gets control back; NULL restores the default (print and abort). */
+typedef struct {
+    int calls;
+    char msg[256];
+    jmp_buf *jump;
+} misuse_log;
+
+static void record_misuse(const char *msg, void *data)
+{
+    misuse_log *log = data;
+    log->calls++;
+    snprintf(log->msg, sizeof log->msg, "%s", msg);
+    if (log->jump) longjmp(*log->jump, 1);
+}
+
+static mulred_status needs_positive(int v)
+{
+    MULRED_ARG_CHECK(v > 0);
+    return MULRED_OK;
+}
+static const int needs_positive_line = __LINE__ - 3;
+
+static void misuse_default_child(void)
+{
+    needs_positive(-1);
+    exit(0); /* not reached: the default aborts */
+}
+
+static void test_illegal_callback(void)
+{
+    misuse_log log = {0};
+    mulred_set_illegal_callback(record_misuse, &log);
+    CU_ASSERT_EQUAL(needs_positive(1), MULRED_OK);
+    CU_ASSERT_EQUAL(log.calls, 0);
+    CU_ASSERT_EQUAL(needs_positive(0), MULRED_EMISUSE);
+    CU_ASSERT_EQUAL(log.calls, 1);
+    char want[128];
+    snprintf(want, sizeof want, "tests/test_util.c:%d: v > 0", needs_positive_line);
+    CU_ASSERT_STRING_EQUAL(log.msg, want);
+
+    /* a library entry point: windows [3, 2) are outside any plan */
+    mulred_msm_plan plan;
+    mulred_g1_254_msm_plan(&plan, 16, NULL);
+    CU_ASSERT_EQUAL(log.calls, 1);
+    mulred_g1_254_jacobian r;
+    mulred_g1_254_jacobian_set_infinity(&r);
+    mulred_error err;
+    CU_ASSERT_EQUAL(mulred_g1_254_msm_windows_var(&r, &plan, 3, 2, NULL, NULL, 0, 1, &err),
+                    MULRED_EMISUSE);
+    CU_ASSERT_EQUAL(log.calls, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(log.msg, "src/msm/msm_threads_impl.h:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(log.msg, "window0 < window1"));
+    /* misuse in a plan's options: the plan stays invalid and the MSM reports it */
+    mulred_msm_options bad = {.window_bits = 17};
+    CU_ASSERT_EQUAL(mulred_g1_254_msm_var(&r, NULL, NULL, 4, &bad, 1, &err), MULRED_EMISUSE);
+    CU_ASSERT_EQUAL(log.calls, 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(log.msg, "window_bits"));
+
+    /* a check that cannot return: the callback leaves by longjmp */
+    jmp_buf jump;
+    log.jump = &jump;
+    if (setjmp(jump) == 0) {
+        fail_check();
+        CU_FAIL("MULRED_CHECK returned");
+    }
+    CU_ASSERT_EQUAL(log.calls, 4);
+    snprintf(want, sizeof want, "tests/test_util.c:%d: three == 4: three is 3", fail_check_line);
+    CU_ASSERT_STRING_EQUAL(log.msg, want);
+
+    mulred_set_illegal_callback(NULL, NULL);
+    int ws = 0;
+    char *out = test_run_child(misuse_default_child, &ws);
+    CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
+    snprintf(want, sizeof want, "mulred: tests/test_util.c:%d: v > 0\n", needs_positive_line);
+    CU_ASSERT_STRING_EQUAL(out, want);
+    free(out);
+}
+
 void test_register(void)
 {
     TEST_SUITE("util", {"hex", test_hex}, {"little-endian", test_le}, {"median", test_median},
-               {"checked assertions", test_checks}, {"read a file with a bound", test_read_bound});
+               {"checked assertions", test_checks}, {"read a file with a bound", test_read_bound},
+               {"the misuse callback", test_illegal_callback});
 }

@@ -24,102 +24,8 @@
  * multiplication branches on the scalar): use it on public data only (MSM, commitments,
  * verification), never on secret scalars.
  *
- * The same functions exist for G in {g1_381, g1_254}, with F its base field and PA, PJ, PX the
- * three point types (declared below by MULRED_G1_DECLARE):
- *
- *   void mulred_G_generator(PA *r);            the standard generator (see curve.c)
- *   void mulred_G_affine_set_infinity(PA *r);
- *   bool mulred_G_affine_is_infinity(const PA *a);
- *   bool mulred_G_affine_equal(const PA *a, const PA *b);
- *   void mulred_G_affine_neg(PA *r, const PA *a);
- *   bool mulred_G_affine_is_on_curve(const PA *a);  y² = x³ + b, or infinity
- *
- *   void mulred_G_jacobian_set_infinity(PJ *r);
- *   bool mulred_G_jacobian_is_infinity(const PJ *a);
- *   void mulred_G_jacobian_from_affine(PJ *r, const PA *a);
- *   void mulred_G_jacobian_to_affine(PA *r, const PJ *a);        one inversion
- *   bool mulred_G_jacobian_equal(const PJ *a, const PJ *b);
- *   void mulred_G_jacobian_neg(PJ *r, const PJ *a);
- *   void mulred_G_jacobian_double(PJ *r, const PJ *a);          2M + 5S
- *   void mulred_G_jacobian_add(PJ *r, const PJ *a, const PJ *b);  12M + 4S
- *   void mulred_G_jacobian_add_affine(PJ *r, const PJ *a, const PA *b);  8M + 3S
- *
- *   void mulred_G_xyzz_set_infinity(PX *r);
- *   bool mulred_G_xyzz_is_infinity(const PX *a);
- *   void mulred_G_xyzz_from_affine(PX *r, const PA *a);
- *   void mulred_G_xyzz_to_affine(PA *r, const PX *a);            one inversion
- *   void mulred_G_xyzz_to_jacobian(PJ *r, const PX *a);          (X·ZZ², Y·ZZZ², ZZZ): 2M + 2S
- *   bool mulred_G_xyzz_equal(const PX *a, const PX *b);
- *   void mulred_G_xyzz_neg(PX *r, const PX *a);
- *   void mulred_G_xyzz_double(PX *r, const PX *a);              6M + 3S
- *   void mulred_G_xyzz_add(PX *r, const PX *a, const PX *b);    12M + 2S
- *   void mulred_G_xyzz_add_affine(PX *r, const PX *a, const PA *b);   8M + 2S
- *   void mulred_G_xyzz_sub_affine(PX *r, const PX *a, const PA *b);   a − b, same cost
- *
- *   size_t mulred_G_batch_to_affine_scratch_size(size_t n);
- *   void mulred_G_jacobian_batch_to_affine_var(PA *r, const PJ *a, size_t n, void *scratch);
- *   void mulred_G_xyzz_batch_to_affine_var(PA *r, const PX *a, size_t n, void *scratch);
- *        r[i] = a[i] in affine form for i < n, with one shared inversion (Montgomery's trick;
- *        infinities inside are fine). r must not overlap a. scratch: the size above.
- *
- *   size_t mulred_G_batch_add_affine_scratch_size(size_t n);
- *   void mulred_G_batch_add_affine_var(PA *const *acc, const PA *const *pts, size_t n,
- *                                      void *scratch);
- *        *acc[i] <- *acc[i] + *pts[i] for every i < n: n independent affine additions
- *        sharing one field inversion, 5M + 1S per pair (Montgomery's trick: the slope
- *        denominators are multiplied up, the product inverted once, and the inverses peeled
- *        off backwards). Correct for every pair: *pts[i] at infinity (no change), *acc[i] at
- *        infinity (becomes *pts[i]), equal points (doubling, slope 3x²/2y), opposite points
- *        (infinity). acc[i] and pts[i] may be the same pointer.
- *        NOT ALLOWED: the same acc pointer twice in one batch (the second result would be lost),
- *        or a pts[j] that is also some acc[i], i ≠ j (it would be read after it is written).
- *        The MSM's collision queue guarantees both. A repeated acc is caught and aborts with
- *        a message (a fingerprint of each accumulator, taken before the shared inversion, is
- *        compared when the result is written back: a miss needs a 64-bit collision).
- *        scratch: mulred_G_batch_add_affine_scratch_size(n) bytes, 8-byte aligned,
- *        caller-owned; nothing is allocated.
- *   size_t mulred_G_batch_add_pairs_scratch_size(size_t n);
- *   void mulred_G_batch_add_pairs_var(const mulred_G_affine_pair *pairs, size_t n,
- *                                     mulred_lanes lanes, void *scratch);
- *        The general form, the one the MSM's buckets use: for every i < n,
- *        *pairs[i].acc <- *pairs[i].acc + Q where Q = pairs[i].pt, or −Q (flag
- *        MULRED_PAIR_NEG), φ(Q) (MULRED_PAIR_ENDO), −φ(Q) (both): the signed digits and GLV
- *        halves of Pippenger's buckets, without negated or φ copies of the points. Same
- *        rules as batch_add_affine_var for every pair (infinity, P = Q, P = −Q; no acc twice;
- *        no pt that is another pair's acc); other flag bits are ignored.
- *        lanes: MULRED_LANES_SCALAR runs batch_add_affine_var's one chain on the field
- *        layer's scalar kernels; MULRED_LANES_X8 cuts the batch into groups of 8 pairs that
- *        share every operation of the 8-lane field kernels (AVX-512 IFMA, 8 Montgomery chains,
- *        one 8-lane inversion; pairs with equal x leave the lanes and finish on the scalar
- *        path) and aborts on a CPU without AVX-512 IFMA; MULRED_LANES_AUTO picks X8 where the
- *        CPU has it. Results are identical on both paths (fully reduced coordinates). The
- *        repeated-acc check of the scalar path is not made on the 8-lane path.
- *        scratch: mulred_G_batch_add_pairs_scratch_size(n) bytes, caller-owned (any
- *        alignment; 64 bytes is used internally); nothing is allocated.
- *
- *   void mulred_G_jacobian_mul_var(PJ *r, const PJ *a, const uint64_t k[4]);
- *        r = k·a for any 256-bit k (little-endian limbs; it need not be reduced mod r) and
- *        any point a of the curve. Width-5 wNAF over a table of odd multiples (~k bits
- *        doublings). Variable time.
- *
- * GLV (the endomorphism φ(x, y) = (βx, y), β a cube root of unity in F; on G1, φ(P) = λ·P):
- *   void mulred_G_affine_endomorphism(PA *r, const PA *a);   φ(a), 1M
- *   void mulred_G_glv_lambda(uint64_t out[4]);               λ (canonical, < r)
- *   void mulred_G_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,
- *                               const uint64_t k[4]);
- *        For any 256-bit k: k ≡ ±k1 + (±k2)·λ (mod r), the signs in neg1, neg2, with
- *        k1, k2 < 2^128 (in fact < 2^127: Babai rounding against a reduced lattice basis).
- *   void mulred_G_jacobian_mul_glv_var(PJ *r, const PJ *a, const uint64_t k[4]);
- *        r = k·a for any 256-bit k, a IN G1 (the order-r subgroup; for g1_381 points outside
- *        it give wrong results: use mul_var for those). Two 128-bit wNAF chains sharing the
- *        doublings (about half of mul_var's). Variable time.
- *
- * Subgroup:
- *   bool mulred_G_affine_in_g1_var(const PA *a);
- *        a (on the curve: check is_on_curve first) lies in G1. g1_381: Scott's endomorphism
- *        test φ'(P) = −x²·P (x the curve seed; about 128 doublings); g1_254: true (the
- *        cofactor is 1). Variable time.
- */
+ * Every function below exists for both curves, G in {g1_381, g1_254} (one declaration per
+ * curve, grouped by function, the contract above each group). */
 #ifndef MULRED_CURVE_H
 #define MULRED_CURVE_H
 
@@ -127,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mulred/common.h"
 #include "mulred/field.h"
 
 #ifdef __cplusplus
@@ -171,71 +78,245 @@ typedef struct {
 typedef enum {
     MULRED_LANES_AUTO = 0,   /* X8 when the CPU has AVX-512 IFMA, else SCALAR */
     MULRED_LANES_SCALAR = 1, /* the field layer's scalar kernels (portable or MULX) */
-    MULRED_LANES_X8 = 2,     /* 8 pairs per vector operation; aborts without AVX-512 IFMA */
+    MULRED_LANES_X8 = 2,     /* 8 pairs per vector operation; misuse without AVX-512 IFMA */
 } mulred_lanes;
 
-#define MULRED_G1_DECLARE(G)                                                                       \
-    void mulred_##G##_generator(mulred_##G##_affine *r);                                           \
-    void mulred_##G##_affine_set_infinity(mulred_##G##_affine *r);                                 \
-    bool mulred_##G##_affine_is_infinity(const mulred_##G##_affine *a);                            \
-    bool mulred_##G##_affine_equal(const mulred_##G##_affine *a, const mulred_##G##_affine *b);    \
-    void mulred_##G##_affine_neg(mulred_##G##_affine *r, const mulred_##G##_affine *a);            \
-    bool mulred_##G##_affine_is_on_curve(const mulred_##G##_affine *a);                            \
-    void mulred_##G##_jacobian_set_infinity(mulred_##G##_jacobian *r);                             \
-    bool mulred_##G##_jacobian_is_infinity(const mulred_##G##_jacobian *a);                        \
-    void mulred_##G##_jacobian_from_affine(mulred_##G##_jacobian *r,                               \
-                                           const mulred_##G##_affine *a);                          \
-    void mulred_##G##_jacobian_to_affine(mulred_##G##_affine *r, const mulred_##G##_jacobian *a);  \
-    bool mulred_##G##_jacobian_equal(const mulred_##G##_jacobian *a,                               \
-                                     const mulred_##G##_jacobian *b);                              \
-    void mulred_##G##_jacobian_neg(mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a);      \
-    void mulred_##G##_jacobian_double(mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a);   \
-    void mulred_##G##_jacobian_add(mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a,       \
-                                   const mulred_##G##_jacobian *b);                                \
-    void mulred_##G##_jacobian_add_affine(                                                         \
-        mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a, const mulred_##G##_affine *b);   \
-    void mulred_##G##_xyzz_set_infinity(mulred_##G##_xyzz *r);                                     \
-    bool mulred_##G##_xyzz_is_infinity(const mulred_##G##_xyzz *a);                                \
-    void mulred_##G##_xyzz_from_affine(mulred_##G##_xyzz *r, const mulred_##G##_affine *a);        \
-    void mulred_##G##_xyzz_to_affine(mulred_##G##_affine *r, const mulred_##G##_xyzz *a);          \
-    void mulred_##G##_xyzz_to_jacobian(mulred_##G##_jacobian *r, const mulred_##G##_xyzz *a);      \
-    bool mulred_##G##_xyzz_equal(const mulred_##G##_xyzz *a, const mulred_##G##_xyzz *b);          \
-    void mulred_##G##_xyzz_neg(mulred_##G##_xyzz *r, const mulred_##G##_xyzz *a);                  \
-    void mulred_##G##_xyzz_double(mulred_##G##_xyzz *r, const mulred_##G##_xyzz *a);               \
-    void mulred_##G##_xyzz_add(mulred_##G##_xyzz *r, const mulred_##G##_xyzz *a,                   \
-                               const mulred_##G##_xyzz *b);                                        \
-    void mulred_##G##_xyzz_add_affine(mulred_##G##_xyzz *r, const mulred_##G##_xyzz *a,            \
-                                      const mulred_##G##_affine *b);                               \
-    void mulred_##G##_xyzz_sub_affine(mulred_##G##_xyzz *r, const mulred_##G##_xyzz *a,            \
-                                      const mulred_##G##_affine *b);                               \
-    size_t mulred_##G##_batch_to_affine_scratch_size(size_t n);                                    \
-    void mulred_##G##_jacobian_batch_to_affine_var(                                                \
-        mulred_##G##_affine *r, const mulred_##G##_jacobian *a, size_t n, void *scratch);          \
-    void mulred_##G##_xyzz_batch_to_affine_var(mulred_##G##_affine *r, const mulred_##G##_xyzz *a, \
-                                               size_t n, void *scratch);                           \
-    size_t mulred_##G##_batch_add_affine_scratch_size(size_t n);                                   \
-    void mulred_##G##_batch_add_affine_var(mulred_##G##_affine *const *acc,                        \
-                                           const mulred_##G##_affine *const *pts, size_t n,        \
-                                           void *scratch);                                         \
-    size_t mulred_##G##_batch_add_pairs_scratch_size(size_t n);                                    \
-    void mulred_##G##_batch_add_pairs_var(const mulred_##G##_affine_pair *pairs, size_t n,         \
-                                          mulred_lanes lanes, void *scratch);                      \
-    void mulred_##G##_jacobian_mul_var(mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a,   \
-                                       const uint64_t k[4]);                                       \
-    void mulred_##G##_affine_endomorphism(mulred_##G##_affine *r, const mulred_##G##_affine *a);   \
-    void mulred_##G##_glv_lambda(uint64_t out[4]);                                                 \
-    void mulred_##G##_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,        \
-                                    const uint64_t k[4]);                                          \
-    void mulred_##G##_jacobian_mul_glv_var(mulred_##G##_jacobian *r,                               \
-                                           const mulred_##G##_jacobian *a, const uint64_t k[4]);   \
-    bool mulred_##G##_affine_in_g1_var(const mulred_##G##_affine *a);
+/* ---- affine ---- */
 
-MULRED_G1_DECLARE(g1_381)
-MULRED_G1_DECLARE(g1_254)
+/* r = the standard generator (curve.c gives its coordinates). */
+void mulred_g1_381_generator(mulred_g1_381_affine *r);
+void mulred_g1_254_generator(mulred_g1_254_affine *r);
+
+/* r = the point at infinity, (0, 0). */
+void mulred_g1_381_affine_set_infinity(mulred_g1_381_affine *r);
+void mulred_g1_254_affine_set_infinity(mulred_g1_254_affine *r);
+
+/* a is the point at infinity. */
+bool mulred_g1_381_affine_is_infinity(const mulred_g1_381_affine *a);
+bool mulred_g1_254_affine_is_infinity(const mulred_g1_254_affine *a);
+
+/* a = b. */
+bool mulred_g1_381_affine_equal(const mulred_g1_381_affine *a, const mulred_g1_381_affine *b);
+bool mulred_g1_254_affine_equal(const mulred_g1_254_affine *a, const mulred_g1_254_affine *b);
+
+/* r = −a. */
+void mulred_g1_381_affine_neg(mulred_g1_381_affine *r, const mulred_g1_381_affine *a);
+void mulred_g1_254_affine_neg(mulred_g1_254_affine *r, const mulred_g1_254_affine *a);
+
+/* y² = x³ + b, or a is infinity. Checks any coordinates (fully reduced field elements). */
+bool mulred_g1_381_affine_is_on_curve(const mulred_g1_381_affine *a);
+bool mulred_g1_254_affine_is_on_curve(const mulred_g1_254_affine *a);
+
+/* ---- Jacobian ---- */
+
+/* r = infinity (Z = 0). */
+void mulred_g1_381_jacobian_set_infinity(mulred_g1_381_jacobian *r);
+void mulred_g1_254_jacobian_set_infinity(mulred_g1_254_jacobian *r);
+
+/* a is infinity (Z = 0). */
+bool mulred_g1_381_jacobian_is_infinity(const mulred_g1_381_jacobian *a);
+bool mulred_g1_254_jacobian_is_infinity(const mulred_g1_254_jacobian *a);
+
+/* r = a, (x, y, 1), or infinity. */
+void mulred_g1_381_jacobian_from_affine(mulred_g1_381_jacobian *r, const mulred_g1_381_affine *a);
+void mulred_g1_254_jacobian_from_affine(mulred_g1_254_jacobian *r, const mulred_g1_254_affine *a);
+
+/* r = a in affine form (one inversion). */
+void mulred_g1_381_jacobian_to_affine(mulred_g1_381_affine *r, const mulred_g1_381_jacobian *a);
+void mulred_g1_254_jacobian_to_affine(mulred_g1_254_affine *r, const mulred_g1_254_jacobian *a);
+
+/* a and b are the same point (projective representations differ). */
+bool mulred_g1_381_jacobian_equal(const mulred_g1_381_jacobian *a, const mulred_g1_381_jacobian *b);
+bool mulred_g1_254_jacobian_equal(const mulred_g1_254_jacobian *a, const mulred_g1_254_jacobian *b);
+
+/* r = −a. */
+void mulred_g1_381_jacobian_neg(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a);
+void mulred_g1_254_jacobian_neg(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a);
+
+/* r = 2a (2M + 5S). */
+void mulred_g1_381_jacobian_double(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a);
+void mulred_g1_254_jacobian_double(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a);
+
+/* r = a + b (12M + 4S). */
+void mulred_g1_381_jacobian_add(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
+                                const mulred_g1_381_jacobian *b);
+void mulred_g1_254_jacobian_add(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
+                                const mulred_g1_254_jacobian *b);
+
+/* r = a + b, b affine (8M + 3S). */
+void mulred_g1_381_jacobian_add_affine(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
+                                       const mulred_g1_381_affine *b);
+void mulred_g1_254_jacobian_add_affine(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
+                                       const mulred_g1_254_affine *b);
+
+/* ---- XYZZ ---- */
+
+/* r = infinity (ZZ = ZZZ = 0). */
+void mulred_g1_381_xyzz_set_infinity(mulred_g1_381_xyzz *r);
+void mulred_g1_254_xyzz_set_infinity(mulred_g1_254_xyzz *r);
+
+/* a is infinity (ZZ = 0). */
+bool mulred_g1_381_xyzz_is_infinity(const mulred_g1_381_xyzz *a);
+bool mulred_g1_254_xyzz_is_infinity(const mulred_g1_254_xyzz *a);
+
+/* r = a, (x, y, 1, 1), or infinity. */
+void mulred_g1_381_xyzz_from_affine(mulred_g1_381_xyzz *r, const mulred_g1_381_affine *a);
+void mulred_g1_254_xyzz_from_affine(mulred_g1_254_xyzz *r, const mulred_g1_254_affine *a);
+
+/* r = a in affine form (one inversion). */
+void mulred_g1_381_xyzz_to_affine(mulred_g1_381_affine *r, const mulred_g1_381_xyzz *a);
+void mulred_g1_254_xyzz_to_affine(mulred_g1_254_affine *r, const mulred_g1_254_xyzz *a);
+
+/* r = a in Jacobian form, (X·ZZ², Y·ZZZ², ZZZ): 2M + 2S. */
+void mulred_g1_381_xyzz_to_jacobian(mulred_g1_381_jacobian *r, const mulred_g1_381_xyzz *a);
+void mulred_g1_254_xyzz_to_jacobian(mulred_g1_254_jacobian *r, const mulred_g1_254_xyzz *a);
+
+/* a and b are the same point. */
+bool mulred_g1_381_xyzz_equal(const mulred_g1_381_xyzz *a, const mulred_g1_381_xyzz *b);
+bool mulred_g1_254_xyzz_equal(const mulred_g1_254_xyzz *a, const mulred_g1_254_xyzz *b);
+
+/* r = −a. */
+void mulred_g1_381_xyzz_neg(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a);
+void mulred_g1_254_xyzz_neg(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a);
+
+/* r = 2a (6M + 3S). */
+void mulred_g1_381_xyzz_double(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a);
+void mulred_g1_254_xyzz_double(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a);
+
+/* r = a + b (12M + 2S). */
+void mulred_g1_381_xyzz_add(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a,
+                            const mulred_g1_381_xyzz *b);
+void mulred_g1_254_xyzz_add(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a,
+                            const mulred_g1_254_xyzz *b);
+
+/* r = a + b, b affine (8M + 2S). */
+void mulred_g1_381_xyzz_add_affine(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a,
+                                   const mulred_g1_381_affine *b);
+void mulred_g1_254_xyzz_add_affine(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a,
+                                   const mulred_g1_254_affine *b);
+
+/* r = a − b, b affine (8M + 2S). */
+void mulred_g1_381_xyzz_sub_affine(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a,
+                                   const mulred_g1_381_affine *b);
+void mulred_g1_254_xyzz_sub_affine(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a,
+                                   const mulred_g1_254_affine *b);
+
+/* ---- batches ---- */
+
+/* Bytes of scratch for the two batch_to_affine_var functions of n points. */
+size_t mulred_g1_381_batch_to_affine_scratch_size(size_t n);
+size_t mulred_g1_254_batch_to_affine_scratch_size(size_t n);
+
+/* r[i] = a[i] in affine form for i < n, with one shared inversion (Montgomery's trick;
+ * infinities inside are fine). r must not overlap a. scratch: batch_to_affine_scratch_size(n)
+ * bytes. */
+void mulred_g1_381_jacobian_batch_to_affine_var(mulred_g1_381_affine *r,
+                                                const mulred_g1_381_jacobian *a, size_t n,
+                                                void *scratch);
+void mulred_g1_381_xyzz_batch_to_affine_var(mulred_g1_381_affine *r, const mulred_g1_381_xyzz *a,
+                                            size_t n, void *scratch);
+void mulred_g1_254_jacobian_batch_to_affine_var(mulred_g1_254_affine *r,
+                                                const mulred_g1_254_jacobian *a, size_t n,
+                                                void *scratch);
+void mulred_g1_254_xyzz_batch_to_affine_var(mulred_g1_254_affine *r, const mulred_g1_254_xyzz *a,
+                                            size_t n, void *scratch);
+
+/* Bytes of scratch for batch_add_affine_var of n pairs. */
+size_t mulred_g1_381_batch_add_affine_scratch_size(size_t n);
+size_t mulred_g1_254_batch_add_affine_scratch_size(size_t n);
+
+/* *acc[i] <- *acc[i] + *pts[i] for every i < n: n independent affine additions sharing one
+ * field inversion, 5M + 1S per pair (Montgomery's trick: the slope denominators are multiplied
+ * up, the product inverted once, and the inverses peeled off backwards). Correct for every
+ * pair: *pts[i] at infinity (no change), *acc[i] at infinity (becomes *pts[i]), equal points
+ * (doubling, slope 3x²/2y), opposite points (infinity). acc[i] and pts[i] may be the same
+ * pointer.
+ * NOT ALLOWED: the same acc pointer twice in one batch (the second result would be lost), or a
+ * pts[j] that is also some acc[i], i ≠ j (it would be read after it is written). The MSM's
+ * collision queue guarantees both. A repeated acc is caught and reported as misuse (a
+ * fingerprint of each accumulator, taken before the shared inversion, is compared when the
+ * result is written back: a miss needs a 64-bit collision).
+ * scratch: batch_add_affine_scratch_size(n) bytes, 8-byte aligned, caller-owned; nothing is
+ * allocated. */
+void mulred_g1_381_batch_add_affine_var(mulred_g1_381_affine *const *acc,
+                                        const mulred_g1_381_affine *const *pts, size_t n,
+                                        void *scratch);
+void mulred_g1_254_batch_add_affine_var(mulred_g1_254_affine *const *acc,
+                                        const mulred_g1_254_affine *const *pts, size_t n,
+                                        void *scratch);
+
+/* Bytes of scratch for batch_add_pairs_var of n pairs. */
+size_t mulred_g1_381_batch_add_pairs_scratch_size(size_t n);
+size_t mulred_g1_254_batch_add_pairs_scratch_size(size_t n);
+
+/* The general form, the one the MSM's buckets use: for every i < n, *pairs[i].acc <-
+ * *pairs[i].acc + Q where Q = pairs[i].pt, or −Q (flag MULRED_PAIR_NEG), φ(Q)
+ * (MULRED_PAIR_ENDO), −φ(Q) (both): the signed digits and GLV halves of Pippenger's buckets,
+ * without negated or φ copies of the points. Same rules as batch_add_affine_var for every pair
+ * (infinity, P = Q, P = −Q; no acc twice; no pt that is another pair's acc); other flag bits
+ * are ignored.
+ * lanes: MULRED_LANES_SCALAR runs batch_add_affine_var's one chain on the field layer's scalar
+ * kernels; MULRED_LANES_X8 cuts the batch into groups of 8 pairs that share every operation of
+ * the 8-lane field kernels (AVX-512 IFMA, 8 Montgomery chains, one 8-lane inversion; pairs
+ * with equal x leave the lanes and finish on the scalar path) and is misuse on a CPU without
+ * AVX-512 IFMA; MULRED_LANES_AUTO picks X8 where the CPU has it. Results are identical on both
+ * paths (fully reduced coordinates). The repeated-acc check of the scalar path is not made on
+ * the 8-lane path.
+ * scratch: batch_add_pairs_scratch_size(n) bytes, caller-owned (any alignment; 64 bytes is
+ * used internally); nothing is allocated. */
+void mulred_g1_381_batch_add_pairs_var(const mulred_g1_381_affine_pair *pairs, size_t n,
+                                       mulred_lanes lanes, void *scratch);
+void mulred_g1_254_batch_add_pairs_var(const mulred_g1_254_affine_pair *pairs, size_t n,
+                                       mulred_lanes lanes, void *scratch);
+
+/* ---- scalar multiplication ---- */
+
+/* r = k·a for any 256-bit k (little-endian limbs; it need not be reduced mod r) and any point a
+ * of the curve. Width-5 wNAF over a table of odd multiples (about 256 doublings). Variable
+ * time. */
+void mulred_g1_381_jacobian_mul_var(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
+                                    const uint64_t k[4]);
+void mulred_g1_254_jacobian_mul_var(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
+                                    const uint64_t k[4]);
+
+/* ---- GLV (the endomorphism φ(x, y) = (βx, y), β a cube root of unity in F; on G1, φ(P) = λ·P)
+ * ---- */
+
+/* r = φ(a) (1M). */
+void mulred_g1_381_affine_endomorphism(mulred_g1_381_affine *r, const mulred_g1_381_affine *a);
+void mulred_g1_254_affine_endomorphism(mulred_g1_254_affine *r, const mulred_g1_254_affine *a);
+
+/* out = λ (canonical, < r). */
+void mulred_g1_381_glv_lambda(uint64_t out[4]);
+void mulred_g1_254_glv_lambda(uint64_t out[4]);
+
+/* For any 256-bit k: k ≡ ±k1 + (±k2)·λ (mod r), the signs in neg1, neg2, with k1, k2 < 2^128
+ * (in fact < 2^127: Babai rounding against a reduced lattice basis). */
+void mulred_g1_381_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,
+                                 const uint64_t k[4]);
+void mulred_g1_254_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,
+                                 const uint64_t k[4]);
+
+/* r = k·a for any 256-bit k, a IN G1 (the order-r subgroup; for g1_381 points outside it give
+ * wrong results: use mul_var for those). Two 128-bit wNAF chains sharing the doublings (about
+ * half of mul_var's). Variable time. */
+void mulred_g1_381_jacobian_mul_glv_var(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
+                                        const uint64_t k[4]);
+void mulred_g1_254_jacobian_mul_glv_var(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
+                                        const uint64_t k[4]);
+
+/* ---- subgroup ---- */
+
+/* a (on the curve: check is_on_curve first) lies in G1. g1_381: Scott's endomorphism test
+ * φ'(P) = −x²·P (x the curve's parameter; about 128 doublings); g1_254: true (the cofactor
+ * is 1). Variable time. */
+bool mulred_g1_381_affine_in_g1_var(const mulred_g1_381_affine *a);
+bool mulred_g1_254_affine_in_g1_var(const mulred_g1_254_affine *a);
 
 /* ---- encodings ------------------------------------------------------------------------------
- * Decoders take untrusted bytes and check everything, in this order, returning the first check
- * that fails (the point is then set to infinity):
+ * Decoders take untrusted bytes and check everything. They return MULRED_OK, or MULRED_EINPUT
+ * with r set to infinity and, in *reason (when reason is non-NULL), the first check that
+ * failed, in this order:
  *   MULRED_G1_EFLAGS     compressed form without the compression flag (ZCash)
  *   MULRED_G1_EINFINITY  infinity flag with any other bit set (ZCash)
  *   MULRED_G1_EPADDING   non-zero padding bytes (EIP-2537)
@@ -244,39 +325,44 @@ MULRED_G1_DECLARE(g1_254)
  *   MULRED_G1_ESUBGROUP  on the curve but not in G1 (BLS12-381), unless
  *                        MULRED_G1_SKIP_SUBGROUP_CHECK is passed (then the caller must check:
  *                        mulred_g1_381_affine_in_g1_var)
- * Encoders write the canonical form of a valid point. All are variable time. */
+ * (MULRED_G1_VALID when the input is valid). Encoders write the canonical form of a valid
+ * point. All are variable time. */
 typedef enum {
-    MULRED_G1_OK = 0,
+    MULRED_G1_VALID = 0,
     MULRED_G1_EFLAGS,
     MULRED_G1_EINFINITY,
     MULRED_G1_EPADDING,
     MULRED_G1_ERANGE,
     MULRED_G1_ECURVE,
     MULRED_G1_ESUBGROUP,
-} mulred_g1_status;
+} mulred_g1_reason;
 
 #define MULRED_G1_SKIP_SUBGROUP_CHECK 1u
 
-/* A short description of a status ("coordinate not below p", ...), for error messages. */
-const char *mulred_g1_status_text(mulred_g1_status s);
+/* A short description of a reason ("coordinate not below the field modulus", ...), for error
+ * messages. */
+const char *mulred_g1_reason_text(mulred_g1_reason reason);
 
 /* BLS12-381 G1, ZCash / IETF compressed (48 bytes): x big-endian, with the three top bits of
  * byte 0 as flags: 0x80 compressed (must be set), 0x40 infinity (then every other bit is 0),
  * 0x20 y is the larger of y and p − y. The generator encodes as 97f1d3a7…db22c6bb. */
-mulred_g1_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
-                                                 unsigned flags);
+mulred_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
+                                              unsigned flags, mulred_g1_reason *reason);
+/* out = the compressed encoding of a. */
 void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine *a);
 
 /* BLS12-381 G1, EIP-2537 (128 bytes): x then y, each as 16 zero bytes and 48 big-endian bytes;
  * all zero = infinity. */
-mulred_g1_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
-                                              unsigned flags);
+mulred_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
+                                           unsigned flags, mulred_g1_reason *reason);
+/* out = the EIP-2537 encoding of a. */
 void mulred_g1_381_encode_eip2537(uint8_t out[128], const mulred_g1_381_affine *a);
 
 /* BN254 G1, EIP-196 (64 bytes): x then y, 32 bytes big-endian each; (0, 0) = infinity. The
  * cofactor is 1: no subgroup check exists (flags are ignored). */
-mulred_g1_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
-                                             unsigned flags);
+mulred_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
+                                          unsigned flags, mulred_g1_reason *reason);
+/* out = the EIP-196 encoding of a. */
 void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a);
 
 #ifdef __cplusplus

@@ -17,56 +17,17 @@
  * name ends in _var. The multiplication kernel (portable C or x86-64 MULX/ADX) is chosen
  * once, from CPUID; MULRED_FIELD_KERNEL=portable|mulx in the environment overrides it.
  *
- * The same functions exist for each field F in {fp381, fr381, fp254, fr254}, on T = mulred_F
- * with N limbs and NB = 8N bytes (declared below by MULRED_FIELD_DECLARE):
- *
- *   void mulred_F_set_zero(T *r);                       r = 0
- *   void mulred_F_set_one(T *r);                        r = 1
- *   void mulred_F_set_u64(T *r, uint64_t v);            r = v mod p
- *   bool mulred_F_is_zero(const T *a);
- *   bool mulred_F_is_one(const T *a);
- *   bool mulred_F_equal(const T *a, const T *b);
- *   void mulred_F_add(T *r, const T *a, const T *b);    r = a + b
- *   void mulred_F_sub(T *r, const T *a, const T *b);    r = a − b
- *   void mulred_F_neg(T *r, const T *a);                r = −a
- *   void mulred_F_mul(T *r, const T *a, const T *b);    r = a·b
- *   void mulred_F_sqr(T *r, const T *a);                r = a²
- *   void mulred_F_pow(T *r, const T *a, const uint64_t e[N]);
- *        r = a^e, e an N-limb little-endian integer (any value; a^0 = 1, also for a = 0).
- *        Constant time in a and e (fixed 4-bit windows).
- *   void mulred_F_inv(T *r, const T *a);
- *        r = a^(p−2): 1/a, and 0 for a = 0. Constant time (Fermat).
- *   void mulred_F_inv_var(T *r, const T *a);
- *        The same value, variable time (Bernstein–Yang divsteps with trailing-zero skipping,
- *        62 at a time), several times faster.
- *   size_t mulred_F_batch_inv_scratch_size(size_t n);   bytes of scratch for n elements
- *   void mulred_F_batch_inv_var(T *r, const T *a, size_t n, void *scratch);
- *        r[i] = 1/a[i] for i < n with one inversion and 3(n−1) multiplications (Montgomery's
- *        trick); a zero a[i] gives r[i] = 0 and does not disturb the others. r may equal a
- *        (in place) but must not otherwise overlap it. scratch: the size above (any
- *        alignment of 8), caller-owned. Variable time.
- *   bool mulred_F_from_bytes(T *r, const uint8_t in[NB]);
- *        in: the big-endian canonical encoding of an integer. Returns false and sets r = 0
- *        when the integer is >= p (non-canonical); true otherwise.
- *   void mulred_F_to_bytes(uint8_t out[NB], const T *a); the canonical big-endian encoding.
- *   bool mulred_F_from_limbs(T *r, const uint64_t in[N]);
- *        in: an integer as N little-endian 64-bit limbs (not Montgomery). false and r = 0
- *        when >= p.
- *   void mulred_F_to_limbs(uint64_t out[N], const T *a); the integer a in [0, p).
- *
- * Only for the base fields fp381 and fp254 (p ≡ 3 mod 4):
- *   bool mulred_F_sqrt(T *r, const T *a);
- *        If a is a square: r = a^((p+1)/4), one of its two square roots, and true. Otherwise
- *        false (r is then a^((p+1)/4), not a root). Constant time.
- *   bool mulred_F_is_square(const T *a);   Euler's criterion: true for 0 and the squares.
- *   bool mulred_F_is_odd(const T *a);      the canonical integer a is odd (the "sign" of a
- *        coordinate in some encodings; ZCash uses lexicographic order, see curve.h). */
+ * Every function below exists for each of the four fields (one declaration per field, grouped
+ * by function, the contract above each group); pow, from_limbs and to_limbs take integers of
+ * as many limbs as the field has, from_bytes and to_bytes MULRED_F_BYTES bytes. */
 #ifndef MULRED_FIELD_H
 #define MULRED_FIELD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "mulred/common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,46 +51,151 @@ typedef struct {
 #define MULRED_FP254_BYTES 32
 #define MULRED_FR254_BYTES 32
 
-#define MULRED_FIELD_DECLARE(F, N, NB)                                                             \
-    void mulred_##F##_set_zero(mulred_##F *r);                                                     \
-    void mulred_##F##_set_one(mulred_##F *r);                                                      \
-    void mulred_##F##_set_u64(mulred_##F *r, uint64_t v);                                          \
-    bool mulred_##F##_is_zero(const mulred_##F *a);                                                \
-    bool mulred_##F##_is_one(const mulred_##F *a);                                                 \
-    bool mulred_##F##_equal(const mulred_##F *a, const mulred_##F *b);                             \
-    void mulred_##F##_add(mulred_##F *r, const mulred_##F *a, const mulred_##F *b);                \
-    void mulred_##F##_sub(mulred_##F *r, const mulred_##F *a, const mulred_##F *b);                \
-    void mulred_##F##_neg(mulred_##F *r, const mulred_##F *a);                                     \
-    void mulred_##F##_mul(mulred_##F *r, const mulred_##F *a, const mulred_##F *b);                \
-    void mulred_##F##_sqr(mulred_##F *r, const mulred_##F *a);                                     \
-    void mulred_##F##_pow(mulred_##F *r, const mulred_##F *a, const uint64_t e[N]);                \
-    void mulred_##F##_inv(mulred_##F *r, const mulred_##F *a);                                     \
-    void mulred_##F##_inv_var(mulred_##F *r, const mulred_##F *a);                                 \
-    size_t mulred_##F##_batch_inv_scratch_size(size_t n);                                          \
-    void mulred_##F##_batch_inv_var(mulred_##F *r, const mulred_##F *a, size_t n, void *scratch);  \
-    bool mulred_##F##_from_bytes(mulred_##F *r, const uint8_t in[NB]);                             \
-    void mulred_##F##_to_bytes(uint8_t out[NB], const mulred_##F *a);                              \
-    bool mulred_##F##_from_limbs(mulred_##F *r, const uint64_t in[N]);                             \
-    void mulred_##F##_to_limbs(uint64_t out[N], const mulred_##F *a);
+/* r = 0. */
+void mulred_fp381_set_zero(mulred_fp381 *r);
+void mulred_fr381_set_zero(mulred_fr381 *r);
+void mulred_fp254_set_zero(mulred_fp254 *r);
+void mulred_fr254_set_zero(mulred_fr254 *r);
 
-MULRED_FIELD_DECLARE(fp381, 6, 48)
-MULRED_FIELD_DECLARE(fr381, 4, 32)
-MULRED_FIELD_DECLARE(fp254, 4, 32)
-MULRED_FIELD_DECLARE(fr254, 4, 32)
+/* r = 1. */
+void mulred_fp381_set_one(mulred_fp381 *r);
+void mulred_fr381_set_one(mulred_fr381 *r);
+void mulred_fp254_set_one(mulred_fp254 *r);
+void mulred_fr254_set_one(mulred_fr254 *r);
 
+/* r = v mod p. */
+void mulred_fp381_set_u64(mulred_fp381 *r, uint64_t v);
+void mulred_fr381_set_u64(mulred_fr381 *r, uint64_t v);
+void mulred_fp254_set_u64(mulred_fp254 *r, uint64_t v);
+void mulred_fr254_set_u64(mulred_fr254 *r, uint64_t v);
+
+/* a = 0. */
+bool mulred_fp381_is_zero(const mulred_fp381 *a);
+bool mulred_fr381_is_zero(const mulred_fr381 *a);
+bool mulred_fp254_is_zero(const mulred_fp254 *a);
+bool mulred_fr254_is_zero(const mulred_fr254 *a);
+
+/* a = 1. */
+bool mulred_fp381_is_one(const mulred_fp381 *a);
+bool mulred_fr381_is_one(const mulred_fr381 *a);
+bool mulred_fp254_is_one(const mulred_fp254 *a);
+bool mulred_fr254_is_one(const mulred_fr254 *a);
+
+/* a = b. */
+bool mulred_fp381_equal(const mulred_fp381 *a, const mulred_fp381 *b);
+bool mulred_fr381_equal(const mulred_fr381 *a, const mulred_fr381 *b);
+bool mulred_fp254_equal(const mulred_fp254 *a, const mulred_fp254 *b);
+bool mulred_fr254_equal(const mulred_fr254 *a, const mulred_fr254 *b);
+
+/* r = a + b. */
+void mulred_fp381_add(mulred_fp381 *r, const mulred_fp381 *a, const mulred_fp381 *b);
+void mulred_fr381_add(mulred_fr381 *r, const mulred_fr381 *a, const mulred_fr381 *b);
+void mulred_fp254_add(mulred_fp254 *r, const mulred_fp254 *a, const mulred_fp254 *b);
+void mulred_fr254_add(mulred_fr254 *r, const mulred_fr254 *a, const mulred_fr254 *b);
+
+/* r = a − b. */
+void mulred_fp381_sub(mulred_fp381 *r, const mulred_fp381 *a, const mulred_fp381 *b);
+void mulred_fr381_sub(mulred_fr381 *r, const mulred_fr381 *a, const mulred_fr381 *b);
+void mulred_fp254_sub(mulred_fp254 *r, const mulred_fp254 *a, const mulred_fp254 *b);
+void mulred_fr254_sub(mulred_fr254 *r, const mulred_fr254 *a, const mulred_fr254 *b);
+
+/* r = −a. */
+void mulred_fp381_neg(mulred_fp381 *r, const mulred_fp381 *a);
+void mulred_fr381_neg(mulred_fr381 *r, const mulred_fr381 *a);
+void mulred_fp254_neg(mulred_fp254 *r, const mulred_fp254 *a);
+void mulred_fr254_neg(mulred_fr254 *r, const mulred_fr254 *a);
+
+/* r = a·b. */
+void mulred_fp381_mul(mulred_fp381 *r, const mulred_fp381 *a, const mulred_fp381 *b);
+void mulred_fr381_mul(mulred_fr381 *r, const mulred_fr381 *a, const mulred_fr381 *b);
+void mulred_fp254_mul(mulred_fp254 *r, const mulred_fp254 *a, const mulred_fp254 *b);
+void mulred_fr254_mul(mulred_fr254 *r, const mulred_fr254 *a, const mulred_fr254 *b);
+
+/* r = a². */
+void mulred_fp381_sqr(mulred_fp381 *r, const mulred_fp381 *a);
+void mulred_fr381_sqr(mulred_fr381 *r, const mulred_fr381 *a);
+void mulred_fp254_sqr(mulred_fp254 *r, const mulred_fp254 *a);
+void mulred_fr254_sqr(mulred_fr254 *r, const mulred_fr254 *a);
+
+/* r = a^e, e an integer of as many little-endian limbs as the field has (any value; a^0 = 1,
+ * also for a = 0). Constant time in a and e (fixed 4-bit windows). */
+void mulred_fp381_pow(mulred_fp381 *r, const mulred_fp381 *a, const uint64_t e[6]);
+void mulred_fr381_pow(mulred_fr381 *r, const mulred_fr381 *a, const uint64_t e[4]);
+void mulred_fp254_pow(mulred_fp254 *r, const mulred_fp254 *a, const uint64_t e[4]);
+void mulred_fr254_pow(mulred_fr254 *r, const mulred_fr254 *a, const uint64_t e[4]);
+
+/* r = a^(p−2): 1/a, and 0 for a = 0. Constant time (Fermat). */
+void mulred_fp381_inv(mulred_fp381 *r, const mulred_fp381 *a);
+void mulred_fr381_inv(mulred_fr381 *r, const mulred_fr381 *a);
+void mulred_fp254_inv(mulred_fp254 *r, const mulred_fp254 *a);
+void mulred_fr254_inv(mulred_fr254 *r, const mulred_fr254 *a);
+
+/* The same value as _inv, variable time (Bernstein–Yang divsteps with trailing-zero skipping,
+ * 62 at a time), several times faster. */
+void mulred_fp381_inv_var(mulred_fp381 *r, const mulred_fp381 *a);
+void mulred_fr381_inv_var(mulred_fr381 *r, const mulred_fr381 *a);
+void mulred_fp254_inv_var(mulred_fp254 *r, const mulred_fp254 *a);
+void mulred_fr254_inv_var(mulred_fr254 *r, const mulred_fr254 *a);
+
+/* Bytes of scratch that _batch_inv_var needs for n elements. */
+size_t mulred_fp381_batch_inv_scratch_size(size_t n);
+size_t mulred_fr381_batch_inv_scratch_size(size_t n);
+size_t mulred_fp254_batch_inv_scratch_size(size_t n);
+size_t mulred_fr254_batch_inv_scratch_size(size_t n);
+
+/* r[i] = 1/a[i] for i < n with one inversion and 3(n−1) multiplications (Montgomery's trick);
+ * a zero a[i] gives r[i] = 0 and does not disturb the others. r may equal a (in place) but
+ * must not otherwise overlap it. scratch: _batch_inv_scratch_size(n) bytes (8-byte aligned),
+ * caller-owned. Variable time. */
+void mulred_fp381_batch_inv_var(mulred_fp381 *r, const mulred_fp381 *a, size_t n, void *scratch);
+void mulred_fr381_batch_inv_var(mulred_fr381 *r, const mulred_fr381 *a, size_t n, void *scratch);
+void mulred_fp254_batch_inv_var(mulred_fp254 *r, const mulred_fp254 *a, size_t n, void *scratch);
+void mulred_fr254_batch_inv_var(mulred_fr254 *r, const mulred_fr254 *a, size_t n, void *scratch);
+
+/* in: the big-endian canonical encoding of an integer (MULRED_F_BYTES bytes). Returns
+ * MULRED_EINPUT and sets r = 0 when the integer is >= p (non-canonical); MULRED_OK otherwise. */
+mulred_status mulred_fp381_from_bytes(mulred_fp381 *r, const uint8_t in[48]);
+mulred_status mulred_fr381_from_bytes(mulred_fr381 *r, const uint8_t in[32]);
+mulred_status mulred_fp254_from_bytes(mulred_fp254 *r, const uint8_t in[32]);
+mulred_status mulred_fr254_from_bytes(mulred_fr254 *r, const uint8_t in[32]);
+
+/* out = the canonical big-endian encoding of a. */
+void mulred_fp381_to_bytes(uint8_t out[48], const mulred_fp381 *a);
+void mulred_fr381_to_bytes(uint8_t out[32], const mulred_fr381 *a);
+void mulred_fp254_to_bytes(uint8_t out[32], const mulred_fp254 *a);
+void mulred_fr254_to_bytes(uint8_t out[32], const mulred_fr254 *a);
+
+/* in: an integer as little-endian 64-bit limbs (not Montgomery). MULRED_EINPUT and r = 0 when
+ * it is >= p; MULRED_OK otherwise. */
+mulred_status mulred_fp381_from_limbs(mulred_fp381 *r, const uint64_t in[6]);
+mulred_status mulred_fr381_from_limbs(mulred_fr381 *r, const uint64_t in[4]);
+mulred_status mulred_fp254_from_limbs(mulred_fp254 *r, const uint64_t in[4]);
+mulred_status mulred_fr254_from_limbs(mulred_fr254 *r, const uint64_t in[4]);
+
+/* out = the integer a, in [0, p), as little-endian limbs (not Montgomery). */
+void mulred_fp381_to_limbs(uint64_t out[6], const mulred_fp381 *a);
+void mulred_fr381_to_limbs(uint64_t out[4], const mulred_fr381 *a);
+void mulred_fp254_to_limbs(uint64_t out[4], const mulred_fp254 *a);
+void mulred_fr254_to_limbs(uint64_t out[4], const mulred_fr254 *a);
+
+/* ---- only for the base fields fp381 and fp254 (p ≡ 3 mod 4) ---- */
+
+/* If a is a square: r = a^((p+1)/4), one of its two square roots, and true. Otherwise false
+ * (r is then a^((p+1)/4), not a root). Constant time. (A result, not a failure: bool.) */
 bool mulred_fp381_sqrt(mulred_fp381 *r, const mulred_fp381 *a);
-bool mulred_fp381_is_square(const mulred_fp381 *a);
-bool mulred_fp381_is_odd(const mulred_fp381 *a);
 bool mulred_fp254_sqrt(mulred_fp254 *r, const mulred_fp254 *a);
+
+/* Euler's criterion: true for 0 and the squares. */
+bool mulred_fp381_is_square(const mulred_fp381 *a);
 bool mulred_fp254_is_square(const mulred_fp254 *a);
+
+/* The canonical integer a is odd (the "sign" of a coordinate in some encodings; ZCash uses
+ * lexicographic order, see curve.h). */
+bool mulred_fp381_is_odd(const mulred_fp381 *a);
 bool mulred_fp254_is_odd(const mulred_fp254 *a);
 
 /* The multiplication kernel in use: "portable" or "mulx". */
 const char *mulred_field_kernel_name(void);
-/* Chooses the kernel ("portable", "mulx"), for tests and benchmarks; returns -1 (and changes
- * nothing) when the name is unknown or the CPU lacks the instructions. Call it only while no
- * other thread is computing with the fields. */
-int mulred_field_kernel_select(const char *name);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "mulred/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

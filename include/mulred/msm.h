@@ -13,7 +13,8 @@
  *   scalars  mulred_scalar256: any 256-bit integer, 4 little-endian 64-bit limbs, NOT
  *            Montgomery; r, the group order (fr381's or fr254's modulus), need not divide it
  *            out: the MSM computes Σ (sᵢ mod r)·Pᵢ = Σ sᵢ·Pᵢ.
- *   G is g1_381 or g1_254 (the functions below exist for both: MULRED_MSM_DECLARE).
+ *   G is g1_381 or g1_254: every function below exists for both (one declaration per curve,
+ *   grouped by function, the contract above each group).
  *
  * Method (Pippenger with signed digits; src/msm/msm_impl.h has the design and its costs)
  *   A plan fixes the window width c (1..16), the number of windows W and the bucket form.
@@ -43,7 +44,9 @@
  * (32 bytes per point) grow with n.
  * Aliasing: outputs must not overlap inputs unless stated.
  * Misuse (a plan not made by mulred_G_msm_plan, a tile outside the plan, n above 2^32 − 1 per
- * tile) prints a message and aborts. No function here fails on data. */
+ * tile) calls the misuse callback (mulred/common.h); if it returns, the function returns
+ * (MULRED_EMISUSE where it returns a status, 0 for sizes) with its outputs unspecified. No
+ * function here fails on data. */
 #ifndef MULRED_MSM_H
 #define MULRED_MSM_H
 
@@ -51,8 +54,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mulred/common.h"
 #include "mulred/curve.h"
-#include "mulred/mulred.h"
+#include "mulred/group.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -119,137 +123,178 @@ typedef struct {
     unsigned bucket0, bucket1; /* 0 <= bucket0 < bucket1 <= plan.buckets, or bucket1 = 0 */
 } mulred_msm_tile;
 
-#define MULRED_MSM_DECLARE(G)                                                                      \
-    void mulred_##G##_msm_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);   \
-    double mulred_##G##_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,       \
-                                    unsigned bucket_ranges);                                       \
-    void mulred_##G##_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,    \
-                                 const mulred_msm_plan *plan);                                     \
-    size_t mulred_##G##_msm_tile_scratch_size(const mulred_msm_plan *plan);                        \
-    void mulred_##G##_msm_tile_var(mulred_##G##_jacobian *r, const mulred_msm_plan *plan,          \
-                                   const mulred_msm_tile *tile, const mulred_##G##_affine *points, \
-                                   const mulred_msm_rscalar *scalars, size_t n, void *scratch);    \
-    void mulred_##G##_msm_shift(mulred_##G##_jacobian *r, const mulred_##G##_jacobian *a,          \
-                                unsigned bits);                                                    \
-    size_t mulred_##G##_msm_scratch_size(const mulred_msm_plan *plan, size_t n);                   \
-    void mulred_##G##_msm_serial_var(mulred_##G##_jacobian *r, const mulred_msm_plan *plan,        \
-                                     const mulred_##G##_affine *points,                            \
-                                     const mulred_scalar256 *scalars, size_t n, void *scratch);    \
-    int mulred_##G##_msm_var(mulred_##G##_jacobian *r, const mulred_##G##_affine *points,          \
-                             const mulred_scalar256 *scalars, size_t n,                            \
-                             const mulred_msm_options *opts, int threads, mulred_error *err);      \
-    void mulred_##G##_msm_fixed_plan(mulred_msm_plan *plan, size_t n,                              \
-                                     const mulred_msm_options *opts);                              \
-    size_t mulred_##G##_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);               \
-    size_t mulred_##G##_msm_fixed_build_scratch_size(size_t n);                                    \
-    void mulred_##G##_msm_fixed_table_build(                                                       \
-        mulred_##G##_affine *table, const mulred_msm_plan *plan,                                   \
-        const mulred_##G##_affine *points, size_t n, void *scratch);                               \
-    size_t mulred_##G##_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);             \
-    void mulred_##G##_msm_fixed_var(mulred_##G##_jacobian *r, const mulred_msm_plan *plan,         \
-                                    const mulred_##G##_affine *table,                              \
-                                    const mulred_scalar256 *scalars, size_t n, void *scratch);
+/* The plan for an MSM of n points (n = the points one tile set covers: for a distributed MSM,
+ * the points of one slice). opts may be NULL (all automatic). Forced choices are honoured when
+ * valid and are misuse otherwise (X8 lanes on a CPU without IFMA, c outside 1..16). The
+ * automatic window width minimises the cost model below. Automatic choices depend on the CPU
+ * (8-lane kernels or not): the ranks of one distributed MSM must share one plan (make it once
+ * and send it, or force window_bits and glv), since recoded scalars and tiles are only
+ * meaningful under the plan that made them. */
+void mulred_g1_381_msm_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+void mulred_g1_254_msm_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
 
-/* The functions, for G in {g1_381, g1_254}:
- *
- * void mulred_G_msm_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
- *   The plan for an MSM of n points (n = the points one tile set covers: for a distributed
- *   MSM, the points of one slice). opts may be NULL (all automatic). Forced choices are
- *   honoured when valid and abort otherwise (X8 lanes on a CPU without IFMA, c outside 1..16).
- *   The automatic window width minimises the cost model below. Automatic choices depend on
- *   the CPU (8-lane kernels or not): the ranks of one distributed MSM must share one plan (make
- *   it once and send it, or force window_bits and glv), since recoded scalars and tiles are
- *   only meaningful under the plan that made them.
- *
- * double mulred_G_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
- *                             unsigned bucket_ranges);
- *   The cost model: estimated single-thread nanoseconds of tiles covering n points, `windows`
- *   windows and each window split into `bucket_ranges` bucket ranges, on the machine the
- *   constants were measured on (src/msm/msm_impl.h tabulates them). For planners comparing
- *   grids (ratios matter, not absolute values).
- *
- * void mulred_G_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
- *                          const mulred_msm_plan *plan);
- *   out[i] = the recoded in[i] for i < n (reduced mod r; GLV halves when plan->glv). out may
- *   equal in (in place, cast) but must not otherwise overlap it. About 20-100 ns per scalar.
- *
- * size_t mulred_G_msm_tile_scratch_size(const mulred_msm_plan *plan);
- * void mulred_G_msm_tile_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
- *                            const mulred_msm_tile *tile, const mulred_G_affine *points,
- *                            const mulred_msm_rscalar *scalars, size_t n, void *scratch);
- *   r = the tile result T above over points[0..n) and scalars[0..n) (recoded with this plan).
- *   n may be 0 (r = infinity); n <= 2^32 − 1. scratch: tile_scratch_size(plan) bytes.
- *
- * void mulred_G_msm_shift(mulred_G_jacobian *r, const mulred_G_jacobian *a, unsigned bits);
- *   r = 2^bits·a (bits doublings). r may alias a.
- *
- * size_t mulred_G_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
- * void mulred_G_msm_serial_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
- *                              const mulred_G_affine *points, const mulred_scalar256 *scalars,
- *                              size_t n, void *scratch);
- *   r = Σ_{i<n} (scalars[i] mod r)·points[i] on the calling thread: recode, one tile per
- *   window, Horner over the windows. scratch: msm_scratch_size(plan, n) bytes (the tile scratch
- *   plus 32n bytes of recoded scalars).
- *
- * int mulred_G_msm_var(mulred_G_jacobian *r, const mulred_G_affine *points,
- *                      const mulred_scalar256 *scalars, size_t n,
- *                      const mulred_msm_options *opts, int threads, mulred_error *err);
- *   The same sum with OpenMP tasks (src/msm/msm_threads.c): tiles over windows, then bucket
- *   ranges, then (only when those are too few for the threads) point ranges, results combined
- *   in a fixed order, so r is the same for every thread count and schedule. threads: tasks
- *   for at most that many threads; 0 = omp_get_max_threads(). Safe to call from inside an
- *   OpenMP parallel region or task (nested): it then creates tasks in the enclosing team under
- *   a taskgroup instead of a new team, so nothing deadlocks or oversubscribes. Allocates the
- *   recoded scalars and one scratch per thread; returns MULRED_OK, or MULRED_ERUNTIME (out of
- *   memory, r untouched).
- *
- * Fixed base (points known in advance, many MSMs over them: KZG commitments)
- *   A table holds 2^(c·w)·Pᵢ for every window w (affine, at table[i·W + w]: point-major, so
- *   the accumulation reads it sequentially), so the digits of every window go to one bucket
- *   set: W·n bucket additions and ONE reduction, against W·n additions and W reductions (plus
- *   the doublings) without it.
- * void mulred_G_msm_fixed_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
- *   A fixed-base plan for n points (no GLV: opts->glv > 0 aborts; c >= 4, at most 64 windows).
- * size_t mulred_G_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
- *   Points in the table: plan->windows · n (96 or 64 bytes each).
- * size_t mulred_G_msm_fixed_build_scratch_size(size_t n);
- * void mulred_G_msm_fixed_table_build(mulred_G_affine *table, const mulred_msm_plan *plan,
- *                                     const mulred_G_affine *points, size_t n, void *scratch);
- *   Fills the table (c doublings per entry in Jacobian coordinates, one batch normalisation per
- *   row). The table depends on the points and on plan->window_bits only.
- * size_t mulred_G_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
- * void mulred_G_msm_fixed_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
- *                             const mulred_G_affine *table, const mulred_scalar256 *scalars,
- *                             size_t n, void *scratch);
- *   r = Σ_{i<n} (scalars[i] mod r)·points[i] from the table built for those points with this
- *   plan (or one with the same window_bits). Single-threaded. */
-MULRED_MSM_DECLARE(g1_381)
-MULRED_MSM_DECLARE(g1_254)
+/* The cost model: estimated single-thread nanoseconds of tiles covering n points, `windows`
+ * windows and each window split into `bucket_ranges` bucket ranges, on the machine the
+ * constants were measured on (src/msm/msm_impl.h tabulates them). For planners comparing grids
+ * (ratios matter, not absolute values). */
+double mulred_g1_381_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
+                                 unsigned bucket_ranges);
+double mulred_g1_254_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
+                                 unsigned bucket_ranges);
+
+/* out[i] = the recoded in[i] for i < n (reduced mod r; GLV halves when plan->glv). out may
+ * equal in (in place, cast) but must not otherwise overlap it. */
+void mulred_g1_381_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
+                              const mulred_msm_plan *plan);
+void mulred_g1_254_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
+                              const mulred_msm_plan *plan);
+
+/* Bytes of scratch of msm_tile_var under plan. */
+size_t mulred_g1_381_msm_tile_scratch_size(const mulred_msm_plan *plan);
+size_t mulred_g1_254_msm_tile_scratch_size(const mulred_msm_plan *plan);
+
+/* r = the tile result T above over points[0..n) and scalars[0..n) (recoded with this plan).
+ * n may be 0 (r = infinity); n <= 2^32 − 1. scratch: msm_tile_scratch_size(plan) bytes. */
+void mulred_g1_381_msm_tile_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
+                                const mulred_msm_tile *tile, const mulred_g1_381_affine *points,
+                                const mulred_msm_rscalar *scalars, size_t n, void *scratch);
+void mulred_g1_254_msm_tile_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
+                                const mulred_msm_tile *tile, const mulred_g1_254_affine *points,
+                                const mulred_msm_rscalar *scalars, size_t n, void *scratch);
+
+/* r = 2^bits·a (bits doublings). r may alias a. */
+void mulred_g1_381_msm_shift(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
+                             unsigned bits);
+void mulred_g1_254_msm_shift(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
+                             unsigned bits);
+
+/* Bytes of scratch of msm_serial_var: the tile scratch plus 32n bytes of recoded scalars. */
+size_t mulred_g1_381_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
+size_t mulred_g1_254_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
+
+/* r = Σ_{i<n} (scalars[i] mod r)·points[i] on the calling thread: recode, one tile per window,
+ * Horner over the windows. scratch: msm_scratch_size(plan, n) bytes. */
+void mulred_g1_381_msm_serial_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
+                                  const mulred_g1_381_affine *points,
+                                  const mulred_scalar256 *scalars, size_t n, void *scratch);
+void mulred_g1_254_msm_serial_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
+                                  const mulred_g1_254_affine *points,
+                                  const mulred_scalar256 *scalars, size_t n, void *scratch);
+
+/* The same sum with OpenMP tasks (src/msm/msm_threads.c): tiles over windows, then bucket
+ * ranges, then (only when those are too few for the threads) point ranges, results combined in
+ * a fixed order, so r is the same for every thread count and schedule. threads: tasks for at
+ * most that many threads; 0 = mulred_threads_resolve(0). Safe to call from inside an OpenMP
+ * parallel region or task (nested): it then creates tasks in the enclosing team under a
+ * taskgroup instead of a new team, so nothing deadlocks or oversubscribes. Allocates the
+ * recoded scalars and one scratch per thread; returns MULRED_OK, or MULRED_ERUNTIME (out of
+ * memory, r untouched). */
+mulred_status mulred_g1_381_msm_var(mulred_g1_381_jacobian *r, const mulred_g1_381_affine *points,
+                                    const mulred_scalar256 *scalars, size_t n,
+                                    const mulred_msm_options *opts, int threads, mulred_error *err);
+mulred_status mulred_g1_254_msm_var(mulred_g1_254_jacobian *r, const mulred_g1_254_affine *points,
+                                    const mulred_scalar256 *scalars, size_t n,
+                                    const mulred_msm_options *opts, int threads, mulred_error *err);
 
 /* A window range with threads: the share of one rank of a distributed MSM (a grid of point
- * slices x window groups, see mulred/msm_grid.h).
- *
- * int mulred_G_msm_windows_var(mulred_G_jacobian *r, const mulred_msm_plan *plan,
- *                              unsigned window0, unsigned window1,
- *                              const mulred_G_affine *points, const mulred_scalar256 *scalars,
- *                              size_t n, int threads, mulred_error *err);
- *   r = the tile result T of the tile (points[0..n), windows [window0, window1), all buckets)
- *   for the plan (made by mulred_G_msm_plan, not fixed-base; 0 <= window0 < window1 <=
- *   plan->windows, else misuse): Σ_{w=window0}^{window1−1} 2^(c·(w − window0))·S_w. The
- *   caller multiplies it by 2^(c·window0) (mulred_G_msm_shift). The same OpenMP driver as
- *   mulred_G_msm_var (which is this function over every window): tiles over the range's
- *   windows, bucket ranges and point slices, combined in a fixed order, nested-safe. r is the
- *   same point for every thread count, returned with Z = 1 (or as the one form of
- *   infinity), so the same bytes for every thread count, split and schedule. Allocates the
- *   recoded scalars and one tile scratch per thread; MULRED_OK or MULRED_ERUNTIME (out of
- *   memory, r untouched). */
-#define MULRED_MSM_WINDOWS_DECLARE(G)                                                              \
-    int mulred_##G##_msm_windows_var(                                                              \
-        mulred_##G##_jacobian *r, const mulred_msm_plan *plan, unsigned window0, unsigned window1, \
-        const mulred_##G##_affine *points, const mulred_scalar256 *scalars, size_t n, int threads, \
-        mulred_error *err);
-MULRED_MSM_WINDOWS_DECLARE(g1_381)
-MULRED_MSM_WINDOWS_DECLARE(g1_254)
+ * slices x window groups, see mulred/msm_grid.h). r = the tile result T of the tile
+ * (points[0..n), windows [window0, window1), all buckets) for the plan (made by msm_plan, not
+ * fixed-base; 0 <= window0 < window1 <= plan->windows, else misuse):
+ * Σ_{w=window0}^{window1−1} 2^(c·(w − window0))·S_w. The caller multiplies it by 2^(c·window0)
+ * (msm_shift). The same OpenMP driver as msm_var (which is this function over every window):
+ * tiles over the range's windows, bucket ranges and point slices, combined in a fixed order,
+ * nested-safe. r is the same point for every thread count, returned with Z = 1 (or as the one
+ * form of infinity), so the same bytes for every thread count, split and schedule. Allocates
+ * the recoded scalars and one tile scratch per thread; MULRED_OK or MULRED_ERUNTIME (out of
+ * memory, r untouched). */
+mulred_status mulred_g1_381_msm_windows_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
+                                            unsigned window0, unsigned window1,
+                                            const mulred_g1_381_affine *points,
+                                            const mulred_scalar256 *scalars, size_t n, int threads,
+                                            mulred_error *err);
+mulred_status mulred_g1_254_msm_windows_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
+                                            unsigned window0, unsigned window1,
+                                            const mulred_g1_254_affine *points,
+                                            const mulred_scalar256 *scalars, size_t n, int threads,
+                                            mulred_error *err);
+
+/* ---- fixed base (points known in advance, many MSMs over them: KZG commitments) ----
+ * A table holds 2^(c·w)·Pᵢ for every window w (affine, at table[i·W + w]: point-major, so the
+ * accumulation reads it sequentially), so the digits of every window go to one bucket set: W·n
+ * bucket additions and ONE reduction, against W·n additions and W reductions (plus the
+ * doublings) without it. */
+
+/* A fixed-base plan for n points (no GLV: opts->glv > 0 is misuse; c >= 4, at most 64
+ * windows). */
+void mulred_g1_381_msm_fixed_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+void mulred_g1_254_msm_fixed_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+
+/* Points in the table: plan->windows · n (96 or 64 bytes each). */
+size_t mulred_g1_381_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
+size_t mulred_g1_254_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
+
+/* Bytes of scratch of msm_fixed_table_build for n points. */
+size_t mulred_g1_381_msm_fixed_build_scratch_size(size_t n);
+size_t mulred_g1_254_msm_fixed_build_scratch_size(size_t n);
+
+/* Fills the table (c doublings per entry in Jacobian coordinates, one batch normalisation per
+ * row). The table depends on the points and on plan->window_bits only. */
+void mulred_g1_381_msm_fixed_table_build(mulred_g1_381_affine *table, const mulred_msm_plan *plan,
+                                         const mulred_g1_381_affine *points, size_t n,
+                                         void *scratch);
+void mulred_g1_254_msm_fixed_table_build(mulred_g1_254_affine *table, const mulred_msm_plan *plan,
+                                         const mulred_g1_254_affine *points, size_t n,
+                                         void *scratch);
+
+/* Bytes of scratch of msm_fixed_var. */
+size_t mulred_g1_381_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
+size_t mulred_g1_254_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
+
+/* r = Σ_{i<n} (scalars[i] mod r)·points[i] from the table built for those points with this
+ * plan (or one with the same window_bits). Single-threaded. */
+void mulred_g1_381_msm_fixed_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
+                                 const mulred_g1_381_affine *table, const mulred_scalar256 *scalars,
+                                 size_t n, void *scratch);
+void mulred_g1_254_msm_fixed_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
+                                 const mulred_g1_254_affine *table, const mulred_scalar256 *scalars,
+                                 size_t n, void *scratch);
+
+/* ---- the curves as one type: what the distributed jobs, the readers and the command use ---- */
+
+typedef enum {
+    MULRED_CURVE_BLS12_381 = 0, /* G1 of BLS12-381: mulred_g1_381_* */
+    MULRED_CURVE_BN254 = 1,     /* G1 of BN254 (alt_bn128): mulred_g1_254_* */
+} mulred_curve;
+
+/* The one spelling of each curve, in code, messages and on the command line: "bls12-381",
+ * "bn254". */
+const char *mulred_curve_name(mulred_curve c);
+/* Exactly "bls12-381" or "bn254". Returns MULRED_OK, or MULRED_EINPUT (and leaves *c) for any
+ * other string. */
+mulred_status mulred_curve_parse(mulred_curve *c, const char *name);
+/* Bytes of an affine point (96, 64) and of a Jacobian point (144, 96) of the curve. */
+size_t mulred_msm_affine_bytes(mulred_curve c);
+size_t mulred_msm_jacobian_bytes(mulred_curve c);
+
+/* The MSM of the curve c through one call each (src/msm/msm_group.c): the plan,
+ * the tile (windows [window0, window1) of points[0..n), into the Jacobian point *r), the shift
+ * by 2^bits and the encoding of a Jacobian result (BLS12-381: 128-byte EIP-2537, BN254: 64-byte
+ * EIP-196; returns the bytes written) are those of mulred_g1_381_* or mulred_g1_254_*. */
+void mulred_msm_curve_plan(mulred_curve c, mulred_msm_plan *plan, size_t n,
+                           const mulred_msm_options *opts);
+int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_msm_plan *plan, unsigned window0,
+                             unsigned window1, const void *points, const mulred_scalar256 *scalars,
+                             size_t n, int threads, mulred_error *err);
+void mulred_msm_curve_shift(mulred_curve c, void *r, const void *a, unsigned bits);
+size_t mulred_msm_curve_encode(mulred_curve c, uint8_t out[128], const void *jacobian);
+
+/* ---- point-addition groups (src/msm/msm_group.c) ----
+ * The group of G1 points as the engine sees it (mulred/group.h): an element is a
+ * mulred_G_jacobian (plain data: limbs only, no padding), the identity the point at infinity,
+ * combine the Jacobian addition of the curve layer, correct for every pair (infinity on
+ * either side, P + P, P + (−P)). Projective forms are not unique, so the reduced element is a
+ * point, not a byte string: compare or encode it through the curve layer. Variable time. */
+const mulred_group *mulred_msm_point_group(mulred_curve c);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
-/* The distributed MSM without MPI: the point-addition groups that the engine reduces rank
- * partials with, and the grid that arranges P ranks as point slices x window groups.
+/* The grid that arranges P ranks of a distributed MSM as point slices x window groups (dist
+ * layer, libmulred_mpi; pure: no MPI). The curves and their point-addition groups are in
+ * mulred/msm.h.
  *
- * A distributed MSM Σ sᵢ·Pᵢ over P ranks (src/cli/cmd_msm.c runs it):
+ * A distributed MSM Σ sᵢ·Pᵢ over P ranks (mulred_dist_msm in mulred/mpi.h runs it):
  *   1. every rank computes the same grid from (curve, n, P, limits): S point slices x G window
  *      groups, a window width c and the GLV choice; rank = slice·G + group, ranks >= S·G idle;
  *   2. each rank reads or generates only its slice's points (all G ranks of a column hold the
@@ -25,47 +26,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mulred/group.h"
+#include "mulred/common.h"
 #include "mulred/msm.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum {
-    MULRED_MSM_BLS12_381 = 0, /* G1 of BLS12-381: mulred_g1_381_* */
-    MULRED_MSM_BN254 = 1,     /* G1 of BN254 (alt_bn128): mulred_g1_254_* */
-} mulred_msm_curve;
-
-/* The curve names of the command line: "bls12-381", "bn254" (msm layer, src/msm/msm_group.c,
- * like the two functions after it). */
-const char *mulred_msm_curve_name(mulred_msm_curve c);
-/* Exactly "bls12-381" or "bn254". Returns 0, or -1 (and leaves *c) for any other string. */
-int mulred_msm_curve_parse(mulred_msm_curve *c, const char *name);
-/* Bytes of an affine point (96, 64) and of a Jacobian point (144, 96) of the curve. */
-size_t mulred_msm_affine_bytes(mulred_msm_curve c);
-size_t mulred_msm_jacobian_bytes(mulred_msm_curve c);
-
-/* The MSM of the curve c through one call each (msm layer, src/msm/msm_group.c): the plan,
- * the tile (windows [window0, window1) of points[0..n), into the Jacobian point *r), the shift
- * by 2^bits and the encoding of a Jacobian result (BLS12-381: 128-byte EIP-2537, BN254: 64-byte
- * EIP-196; returns the bytes written) are those of mulred_g1_381_* or mulred_g1_254_*. */
-void mulred_msm_curve_plan(mulred_msm_curve c, mulred_msm_plan *plan, size_t n,
-                           const mulred_msm_options *opts);
-int mulred_msm_curve_windows(mulred_msm_curve c, void *r, const mulred_msm_plan *plan,
-                             unsigned window0, unsigned window1, const void *points,
-                             const mulred_scalar256 *scalars, size_t n, int threads,
-                             mulred_error *err);
-void mulred_msm_curve_shift(mulred_msm_curve c, void *r, const void *a, unsigned bits);
-size_t mulred_msm_curve_encode(mulred_msm_curve c, uint8_t out[128], const void *jacobian);
-
-/* ---- point-addition groups (msm layer, src/msm/msm_group.c) ----
- * The group of G1 points as the engine sees it (mulred/group.h): an element is a
- * mulred_G_jacobian (plain data: limbs only, no padding), the identity the point at infinity,
- * combine the Jacobian addition of the curve layer, correct for every pair (infinity on
- * either side, P + P, P + (−P)). Projective forms are not unique, so the reduced element is a
- * point, not a byte string: compare or encode it through the curve layer. Variable time. */
-const mulred_group *mulred_msm_point_group(mulred_msm_curve c);
 
 /* ---- the grid (dist layer, src/dist/plan_msm.c; pure: no MPI, no allocation) ---- */
 
@@ -96,7 +62,7 @@ typedef enum {
 
 /* Fills *p for an MSM of n points on P ranks of T threads: the measured input, validation
  * and reduce costs of the curve and input kind, no memory limit, nothing forced. */
-void mulred_msm_grid_defaults(mulred_msm_grid_params *p, mulred_msm_curve c,
+void mulred_msm_grid_defaults(mulred_msm_grid_params *p, mulred_curve c,
                               mulred_msm_input_kind input, uint64_t n, int ranks, int threads);
 
 typedef struct {
@@ -131,7 +97,7 @@ typedef struct {
  * cut), and the grid costs the slowest rank plus ⌈log2 P⌉·reduce_step_ns. Returns false
  * (and leaves *g unset) when the grid is impossible (the conditions above) or breaks the
  * memory limit. */
-bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_msm_curve c, const mulred_msm_grid_params *p,
+bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_curve c, const mulred_msm_grid_params *p,
                           unsigned slices, unsigned groups, unsigned window_bits, bool glv);
 
 /* The grid of least cost_ns over every (S, G, c, glv) that mulred_msm_grid_eval accepts
@@ -141,7 +107,7 @@ bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_msm_curve c, const mulred_m
  * (the memory limit is below what even P slices need, or a forced grid is impossible). Time
  * O(P·log W) per (c, glv) after O(P) cost-model calls; P <= 2^20. Misuse (n = 0, ranks < 1,
  * threads < 1, one of slices/groups forced without the other) aborts. */
-int mulred_msm_grid_plan(mulred_msm_grid *g, mulred_msm_curve c, const mulred_msm_grid_params *p,
+int mulred_msm_grid_plan(mulred_msm_grid *g, mulred_curve c, const mulred_msm_grid_params *p,
                          mulred_error *err);
 
 /* The windows [*window0, *window1) of group `group` (< g->groups): contiguous groups from the

@@ -31,7 +31,7 @@
  * Errors (MULRED_EINPUT, the message starting "FILE: "): "byte OFFSET: 'g' is not a hex digit",
  * "no pairs (empty input)", "N bytes: not a whole number of R-byte pairs" (binary), "N hex
  * digits: not a whole number of R-byte pairs (2R digits each)" (hex), "pair I (byte OFFSET):
- * point: REASON" with REASON one of mulred_g1_status_text (non-zero padding, coordinate not
+ * point: REASON" with REASON one of mulred_g1_reason_text (non-zero padding, coordinate not
  * below p, not on the curve, not in the subgroup G1); the index I counts pairs from 0. A file
  * that cannot be opened or read is MULRED_EINPUT too (the input is what is wrong); out of
  * memory MULRED_ERUNTIME. */
@@ -43,15 +43,14 @@
 #include <stdint.h>
 
 #include "mulred/msm.h"
-#include "mulred/msm_grid.h"
-#include "mulred/mulred.h"
+#include "mulred/common.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Bytes of one record: 160 (bls12-381) or 96 (bn254). */
-size_t mulred_pair_record_bytes(mulred_msm_curve c);
+size_t mulred_pair_record_bytes(mulred_curve c);
 
 /* Bytes per unit of the digit count (1 MiB: a 2^26-pair hex file has about 20 000). */
 #define MULRED_PAIR_UNIT (1u << 20)
@@ -62,47 +61,43 @@ typedef struct mulred_pair_file mulred_pair_file;
  * (and are checked: a size not a multiple of R, or 0, is bad input); hex files after
  * mulred_pair_file_index. unit_bytes: the units of the count pass (1..MULRED_PAIR_UNIT; 0 =
  * MULRED_PAIR_UNIT; tests use tiny ones to put unit boundaries everywhere). */
-int mulred_pair_file_open(mulred_pair_file **out, const char *path, mulred_msm_curve c, bool binary,
-                          size_t unit_bytes, mulred_error *err);
+mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path, mulred_curve c,
+                                    bool binary, size_t unit_bytes, mulred_error *err);
 void mulred_pair_file_close(mulred_pair_file *f);
 /* Hex files: the number of units, ⌈size / unit_bytes⌉ (at least 1); binary files: 0 (no
  * count pass). */
 uint64_t mulred_pair_file_units(const mulred_pair_file *f);
 /* Hex files: digits[u − first] = the hex digits in unit u, for u in [first, end) (end <= units),
  * checking every byte of those units. A bad byte is bad input (its offset named). */
-int mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint64_t first, uint64_t end,
-                           mulred_error *err);
+mulred_status mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint64_t first,
+                                     uint64_t end, mulred_error *err);
 /* Hex files: takes the digit counts of every unit (digits[0..units), e.g. summed over ranks)
  * and fixes the pair count; a total that is 0 or not a multiple of 2R is bad input. The
  * counts are copied. No-op for binary files. */
-int mulred_pair_file_index(mulred_pair_file *f, const uint64_t *digits, mulred_error *err);
+mulred_status mulred_pair_file_index(mulred_pair_file *f, const uint64_t *digits,
+                                     mulred_error *err);
 /* The number of pairs (after index for hex files). */
 uint64_t mulred_pair_file_pairs(const mulred_pair_file *f);
 /* Reads pairs [first, end) (end <= pairs) into points[0..end−first) and scalars, checking
  * encoding, range and curve of every point (NOT the subgroup: mulred_msm_check_subgroup, so that
  * the ranks holding the same slice can share that work). threads: decoding threads (0: the
  * OpenMP default). On bad input the message names the lowest bad pair of the range. */
-int mulred_pair_file_read(void *points, mulred_scalar256 *scalars, mulred_pair_file *f,
-                          uint64_t first, uint64_t end, int threads, mulred_error *err);
+mulred_status mulred_pair_file_read(void *points, mulred_scalar256 *scalars, mulred_pair_file *f,
+                                    uint64_t first, uint64_t end, int threads, mulred_error *err);
 
 /* Checks that points[0..n) (decoded and on the curve) lie in G1, with threads (0: default).
- * BLS12-381: Scott's endomorphism test, about 36 µs a point on one core of this machine, by
+ * BLS12-381: Scott's endomorphism test (about 128 doublings a point), by
  * far the dearest step of reading a file; BN254: nothing to check. On failure MULRED_EINPUT
  * "NAME: pair I: point: not in the subgroup G1", I = first_index + the lowest failing offset
  * (name: the file, for the message). */
-int mulred_msm_check_subgroup(const void *points, size_t n, mulred_msm_curve c,
-                              uint64_t first_index, const char *name, int threads,
-                              mulred_error *err);
+mulred_status mulred_msm_check_subgroup(const void *points, size_t n, mulred_curve c,
+                                        uint64_t first_index, const char *name, int threads,
+                                        mulred_error *err);
 
 /* Writes pairs (points[0..n), scalars) as a pair file's records (binary) into out
  * (n·R bytes): the inverse of reading, for tools and tests. */
 void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256 *scalars, size_t n,
-                        mulred_msm_curve c);
-
-/* Starts the OpenMP team of `threads` threads (0: OMP_NUM_THREADS, else every core) so that
- * timed phases after it pay no team start-up; returns the team size, the thread count the
- * MSM phases then use. */
-int mulred_msm_threads_start(int threads);
+                        mulred_curve c);
 
 /* ---- synthetic point sets ----
  * Pair i of the set (seed) is a pure function of (curve, seed, i), never of the ranks or
@@ -119,14 +114,15 @@ int mulred_msm_threads_start(int threads);
  * can be checked as (Σ aᵢ·sᵢ mod r)·G. */
 #define MULRED_MSM_SYNTH_BLOCK 1024
 
-void mulred_msm_synth_scalar(mulred_scalar256 *s, mulred_msm_curve c, uint64_t seed, uint64_t i);
+void mulred_msm_synth_scalar(mulred_scalar256 *s, mulred_curve c, uint64_t seed, uint64_t i);
 /* aᵢ, the discrete logarithm of point i to the curve's generator: 4 limbs, < r. */
-void mulred_msm_synth_dlog(uint64_t a[4], mulred_msm_curve c, uint64_t seed, uint64_t i);
+void mulred_msm_synth_dlog(uint64_t a[4], mulred_curve c, uint64_t seed, uint64_t i);
 /* points[0..n) and scalars[0..n) = pairs [first, first + n) of the set, with threads (0:
  * default). Allocates the generator table (32·255 points) and the block tables; MULRED_OK or
  * MULRED_ERUNTIME (out of memory). first + n <= 2^58. */
-int mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_msm_curve c, uint64_t seed,
-                     uint64_t first, size_t n, int threads, mulred_error *err);
+mulred_status mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_curve c,
+                               uint64_t seed, uint64_t first, size_t n, int threads,
+                               mulred_error *err);
 
 #ifdef __cplusplus
 }

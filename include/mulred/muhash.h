@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mulred/mulred.h"
+#include "mulred/common.h"
 #include "mulred/num3072.h"
 
 #ifdef __cplusplus
@@ -37,14 +37,16 @@ typedef struct {
 } mulred_bytes;
 
 /* Hashing contexts of one thread (digest and keystream contexts, reused for every element;
- * nothing is allocated per element). Not shareable between threads. NULL when out of memory. */
+ * nothing is allocated per element). Not shareable between threads. NULL when out of memory.
+ * The first context of a process loads libcrypto's algorithms (a one-time cost of a few
+ * milliseconds): a caller timing a reduction can create and free one beforehand. */
 typedef struct mulred_muhash_ctx mulred_muhash_ctx;
 mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor);
 void mulred_muhash_ctx_free(mulred_muhash_ctx *ctx);
 
-/* "bitcoin" / "kaspa"; parse returns 0 or -1. */
+/* "bitcoin" / "kaspa"; parse returns MULRED_OK, or MULRED_EINPUT for any other name. */
 const char *mulred_muhash_flavor_name(mulred_muhash_flavor flavor);
-int mulred_muhash_flavor_parse(mulred_muhash_flavor *out, const char *name);
+mulred_status mulred_muhash_flavor_parse(mulred_muhash_flavor *out, const char *name);
 
 /* The empty set. */
 void mulred_muhash_init(mulred_muhash_state *s, mulred_muhash_flavor flavor);
@@ -75,17 +77,17 @@ typedef struct {
  * in lanes whatever state they belong to, and consecutive items for the same state and
  * direction are multiplied in as one run, so group a state's items together. Items may come in
  * any order, a state may get none; a state at the identity takes its first factor as a copy.
- * Misuse aborts with a message: a state index >= nstates, a state of another flavor than ctx.
+ * Misuse (mulred/common.h): a state index >= nstates, a state of another flavor than ctx.
  * ctx is the calling thread's; the states must not overlap. Variable-time (public data). */
 void mulred_muhash_update_many(mulred_muhash_state *states, size_t nstates,
                                mulred_muhash_ctx *ctx, const mulred_muhash_item *items, size_t n);
 
-/* s ← s ∪ t (numerators and denominators multiply). Flavors must match (else abort). s may
+/* s ← s ∪ t (numerators and denominators multiply). Flavors must match (else misuse). s may
  * alias t. */
 void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t);
 /* s ← s ∪ t[0] ∪ … ∪ t[n−1]: numerators and denominators multiply, the accumulator kept in the
  * kernel's representation along the way; states at the identity cost nothing. Flavors must
- * match and s must not be one of the t[i] (else abort with a message). */
+ * match and s must not be one of the t[i] (else misuse). */
 void mulred_muhash_combine_many(mulred_muhash_state *s, const mulred_muhash_state *t, size_t n);
 /* The 32-byte digest in hash output order. A product with 0 finalizes to the hash of 384 zero
  * bytes. Costs one inversion. */
@@ -99,8 +101,8 @@ size_t mulred_muhash_serialized_size(mulred_muhash_flavor flavor);
 size_t mulred_muhash_serialize(uint8_t *out, const mulred_muhash_state *s);
 /* Parses a serialization of the given flavor. Bitcoin accepts any 3072-bit values (they are
  * reduced at finalize); kaspa rejects a value >= p. Returns MULRED_OK or MULRED_EINPUT. */
-int mulred_muhash_parse(mulred_muhash_state *s, mulred_muhash_flavor flavor, const uint8_t *in,
-                        size_t len, mulred_error *err);
+mulred_status mulred_muhash_parse(mulred_muhash_state *s, mulred_muhash_flavor flavor,
+                                  const uint8_t *in, size_t len, mulred_error *err);
 
 /* ---- the parallel reduction ----
  * A source splits its elements into chunks; OpenMP threads take chunks dynamically and multiply
@@ -120,7 +122,7 @@ typedef struct {
     /* Emits the elements of chunk i into sink; called from several threads at once for
      * different i. Returns MULRED_OK, or a status with err filled (the error of the lowest
      * failing chunk is reported). */
-    int (*produce)(void *ctx, size_t i, mulred_muhash_sink *sink, mulred_error *err);
+    mulred_status (*produce)(void *ctx, size_t i, mulred_muhash_sink *sink, mulred_error *err);
     void *ctx;
 } mulred_muhash_source;
 
@@ -133,16 +135,16 @@ typedef struct {
     int threads;
 } mulred_muhash_stats;
 
-/* Reduces the sources with the given number of threads (0: OMP_NUM_THREADS, else all cores)
+/* Reduces the sources with the given number of threads (0: mulred_threads_resolve(0))
  * into *out (initialized here to the flavor's empty set). Returns MULRED_OK or the first
  * error. */
-int mulred_muhash_reduce(mulred_muhash_state *out, mulred_muhash_flavor flavor,
-                         const mulred_muhash_source *sources, size_t nsources, int threads,
-                         mulred_muhash_stats *stats, mulred_error *err);
+mulred_status mulred_muhash_reduce(mulred_muhash_state *out, mulred_muhash_flavor flavor,
+                                   const mulred_muhash_source *sources, size_t nsources,
+                                   int threads, mulred_muhash_stats *stats, mulred_error *err);
 
 /* Options of mulred_muhash_reduce_ex beyond the thread count. */
 typedef struct {
-    int threads; /* 0: OMP_NUM_THREADS, else all cores */
+    int threads; /* 0: mulred_threads_resolve(0) */
     /* When non-NULL, called by thread 0 (from inside the parallel region, so it must not call
      * MPI) after each chunk it finishes, with the chunks done so far by all threads and the
      * total; for a progress display. */
@@ -151,18 +153,14 @@ typedef struct {
 } mulred_muhash_reduce_opts;
 /* mulred_muhash_reduce with options. Errors: the first chunk error (as mulred_muhash_reduce);
  * MULRED_ERUNTIME when a thread's buffers or hashing contexts cannot be allocated. */
-int mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_flavor flavor,
-                            const mulred_muhash_source *sources, size_t nsources,
-                            const mulred_muhash_reduce_opts *opts, mulred_muhash_stats *stats,
-                            mulred_error *err);
-/* Starts the OpenMP team of `threads` threads (0: the default, as above) and loads libcrypto's
- * algorithms, so that a timed reduction that follows pays for neither (≈ 3 ms the first time).
- * Optional; idempotent. Returns the team size. */
-int mulred_muhash_threads_start(int threads);
+mulred_status mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_flavor flavor,
+                                      const mulred_muhash_source *sources, size_t nsources,
+                                      const mulred_muhash_reduce_opts *opts,
+                                      mulred_muhash_stats *stats, mulred_error *err);
 
 /* The MuHash group for the engine (mulred/group.h, mulred_dist_reduce): an element is a whole
  * mulred_muhash_state (its padding bytes travel too and are ignored); identity is the flavor's
- * empty set; combine is mulred_muhash_combine (states of different flavors abort). The
+ * empty set; combine is mulred_muhash_combine (states of different flavors are misuse). The
  * descriptor is static: valid for the life of the process. */
 struct mulred_group;
 const struct mulred_group *mulred_muhash_group(mulred_muhash_flavor flavor);

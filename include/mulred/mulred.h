@@ -1,46 +1,33 @@
-/* mulred — large commutative-group products (MuHash3072, MSM) on clusters.
+/* mulred — large commutative-group products (MuHash3072, MSM): the core library, libmulred.
  *
- * Status codes shared by the library and the command. Three kinds of failure are kept apart:
- * API misuse aborts with a message (a programming error); bad data from files returns
- * MULRED_EINPUT with a message naming the file and the byte offset, line or record; runtime
- * failures (out of memory, I/O errors on a good file, MPI) return MULRED_ERUNTIME. */
+ * This umbrella header includes every public header of the core (no MPI in any of them):
+ *   mulred/common.h      status codes, error reports, the misuse callback, thread count, version
+ *   mulred/num3072.h     arithmetic mod 2^3072 − 1103717
+ *   mulred/muhash.h      MuHash3072 (Bitcoin Core and Kaspa flavors) and its threaded reduction
+ *   mulred/field.h       the prime fields of BLS12-381 and BN254
+ *   mulred/curve.h       G1 of BLS12-381 and BN254, encodings
+ *   mulred/msm.h         multi-scalar multiplication
+ *   mulred/group.h       a commutative group as a reduction sees it
+ *   mulred/msm_io.h      MSM inputs: pair files and synthetic point sets
+ *   mulred/sources.h     MuHash element sources: element files, synthetic UTXO sets
+ *   mulred/utxo.h        Bitcoin Core UTXO snapshots
+ *   mulred/kzg.h         EIP-4844 KZG commitments
+ *   mulred/checkpoint.h  the checkpoint store
+ * The distributed layer, libmulred_mpi, has its own header. */
 #ifndef MULRED_MULRED_H
 #define MULRED_MULRED_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "mulred/common.h"
+#include "mulred/num3072.h"
+#include "mulred/muhash.h"
+#include "mulred/field.h"
+#include "mulred/curve.h"
+#include "mulred/msm.h"
+#include "mulred/group.h"
+#include "mulred/msm_io.h"
+#include "mulred/sources.h"
+#include "mulred/utxo.h"
+#include "mulred/kzg.h"
+#include "mulred/checkpoint.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* The values are the command's exit statuses. */
-typedef enum {
-    MULRED_OK = 0,
-    MULRED_EUSAGE = 1,   /* wrong options or arguments */
-    MULRED_EINPUT = 2,   /* bad input data; the message names file and position */
-    MULRED_ERUNTIME = 3, /* runtime, resource or MPI failure */
-} mulred_status;
-
-/* An error report: the status and a one-line human message. */
-typedef struct {
-    int status;
-    char message[512];
-} mulred_error;
-
-/* Sets err (when non-NULL) and returns status. printf-style message. */
-int mulred_error_set(mulred_error *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Clears err to MULRED_OK with an empty message. */
-void mulred_error_clear(mulred_error *err);
-
-/* "0.1.0" */
-const char *mulred_version(void);
-/* The git revision the library was built from, or "" when not built from a checkout. */
-const char *mulred_git_revision(void);
-
-#ifdef __cplusplus
-}
-#endif
 #endif

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mulred/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,7 +37,8 @@ bool mulred_num3072_is_one(const mulred_num3072 *a);
 void mulred_num3072_mul(mulred_num3072 *r, const mulred_num3072 *a, const mulred_num3072 *b);
 /* r = a mod p, in [0, p). r may alias a. */
 void mulred_num3072_reduce(mulred_num3072 *r, const mulred_num3072 *a);
-/* r = a^−1 mod p, in [0, p); a ≡ 0 gives 0. r may alias a. About 18 µs (GMP mpz_invert). */
+/* r = a^−1 mod p, in [0, p); a ≡ 0 gives 0. r may alias a. One GMP mpz_invert: far dearer
+ * than a multiplication, so a state inverts once, at finalize. */
 void mulred_num3072_inverse(mulred_num3072 *r, const mulred_num3072 *a);
 /* 384 little-endian bytes <-> limbs; every 3072-bit value is accepted, none is reduced. */
 void mulred_num3072_from_bytes(mulred_num3072 *r, const uint8_t in[MULRED_NUM3072_BYTES]);

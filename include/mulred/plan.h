@@ -3,7 +3,8 @@
  * Every input is cut into numbered work units by its own rule, without knowing the number of
  * ranks: element files into fixed byte ranges (mulred_element_file_units), synthetic sets into
  * blocks of MULRED_SYNTH_CHUNK elements (mulred_synth_units), snapshots into their index chunks
- * (mulred_utxo_source_units), and next MSM into tiles. Units are therefore the same whatever
+ * (mulred_utxo_source_units), checkpointed MSMs into tiles of point slices x window groups
+ * (src/dist/dist_msm.c). Units are therefore the same whatever
  * the rank count, so a checkpoint that records finished units stays valid when a job restarts
  * on another number of ranks. The plan then gives each rank one contiguous run of units, by one
  * rule for every source:

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "mulred/muhash.h"
-#include "mulred/mulred.h"
+#include "mulred/common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,8 +32,8 @@ extern "C" {
  * true, and is not read at all (0 units) when it is false: exactly one rank should read a
  * stream and reduce all its units. */
 typedef struct mulred_element_file mulred_element_file;
-int mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
-                             size_t chunk_bytes, bool read_stream, mulred_error *err);
+mulred_status mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
+                                       size_t chunk_bytes, bool read_stream, mulred_error *err);
 /* True when the file is a stream (read once, at open). */
 bool mulred_element_file_is_stream(const mulred_element_file *f);
 /* Its number of units: ⌈bytes / chunk_bytes⌉. */

@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #include "mulred/muhash.h"
-#include "mulred/mulred.h"
+#include "mulred/common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,7 +64,7 @@ typedef struct {
  * Does not read the body. MULRED_EINPUT on a bad header or when path is not a readable regular
  * file (missing, permission denied, a directory, FIFO or device: never waits on a FIFO);
  * MULRED_ERUNTIME on a read error or when descriptors or memory run out. */
-int mulred_utxo_read_header(mulred_utxo_header *h, const char *path, mulred_error *err);
+mulred_status mulred_utxo_read_header(mulred_utxo_header *h, const char *path, mulred_error *err);
 /* The block hash in display order (64 hex chars + NUL). */
 void mulred_utxo_block_hash_hex(char hex[65], const mulred_utxo_header *h);
 
@@ -86,16 +86,16 @@ typedef struct {
     bool no_save;           /* build in memory only, never write the index */
 } mulred_utxo_options;
 
-/* The default index location of a snapshot (see above) into out (cap bytes). Returns 0, or -1
- * when it does not fit. */
-int mulred_utxo_index_path(char *out, size_t cap, const char *path);
+/* The default index location of a snapshot (see above) into out (cap bytes). Returns MULRED_OK,
+ * MULRED_EINPUT when it does not fit, or MULRED_ERUNTIME when out of memory. */
+mulred_status mulred_utxo_index_path(char *out, size_t cap, const char *path);
 
 /* Makes sure a valid, fresh index exists at the index location: loads it, or scans the file
  * (validating it) and writes the index. A failure to write (read-only directory) is not an
  * error: *written (when non-NULL) tells whether a usable index is on disk afterwards. Bad input
  * → MULRED_EINPUT. The lead's `mulred muhash --snapshot` calls this on rank 0 before a barrier. */
-int mulred_utxo_index_ensure(const char *path, const mulred_utxo_options *opt, bool *written,
-                             mulred_error *err);
+mulred_status mulred_utxo_index_ensure(const char *path, const mulred_utxo_options *opt,
+                                       bool *written, mulred_error *err);
 
 /* Summary of an index (for `mulred utxo index` and tests). */
 typedef struct {
@@ -110,8 +110,9 @@ typedef struct {
 } mulred_utxo_index_info;
 /* Like mulred_utxo_index_ensure, and reports what it found or built. force: rebuild even when
  * a fresh index exists. */
-int mulred_utxo_index_build(mulred_utxo_index_info *info, const char *path,
-                            const mulred_utxo_options *opt, bool force, mulred_error *err);
+mulred_status mulred_utxo_index_build(mulred_utxo_index_info *info, const char *path,
+                                      const mulred_utxo_options *opt, bool force,
+                                      mulred_error *err);
 
 /* ---- parallel MuHash source ----
  * The work units of a snapshot are its index chunks; their coin counts differ, so a rank plans
@@ -122,8 +123,8 @@ int mulred_utxo_index_build(mulred_utxo_index_info *info, const char *path,
  * checks that the coins end at the end of the file. So the whole-file checks hold however the
  * chunks are shared out. opt may be NULL (defaults). */
 typedef struct mulred_utxo_source mulred_utxo_source;
-int mulred_utxo_source_open(mulred_utxo_source **out, const char *path,
-                            const mulred_utxo_options *opt, mulred_error *err);
+mulred_status mulred_utxo_source_open(mulred_utxo_source **out, const char *path,
+                                      const mulred_utxo_options *opt, mulred_error *err);
 /* The number of units (index chunks) and, in *coins_before, the running coin counts: unit u
  * holds coins [coins_before[u], coins_before[u+1]); coins_before[0] = 0 and
  * coins_before[units] = the coin count. The array lives as long as s. */
@@ -144,7 +145,7 @@ void mulred_utxo_source_close(mulred_utxo_source *s);
  * txid groups in file order, each group's coins sorted by numeric vout (the file holds them in
  * database key order). Sequential by nature. out is in hash output order (display reversed).
  * Validates the whole file. */
-int mulred_utxo_txoutset_hash(uint8_t out[32], const char *path, mulred_error *err);
+mulred_status mulred_utxo_txoutset_hash(uint8_t out[32], const char *path, mulred_error *err);
 
 /* Script classes for statistics. */
 typedef enum {
@@ -177,14 +178,15 @@ typedef struct {
     double seconds;          /* time of the scan */
 } mulred_utxo_stats;
 /* One sequential validating scan (decode only, no hashing). */
-int mulred_utxo_stats_scan(mulred_utxo_stats *st, const char *path, mulred_error *err);
+mulred_status mulred_utxo_stats_scan(mulred_utxo_stats *st, const char *path, mulred_error *err);
 
 /* ---- synthetic snapshots ----
  * Writes a v2 (or legacy) snapshot of n coins derived from seed: every script class (types 0-5
  * with valid curve points, P2WPKH, P2WSH, P2TR, P2A, bare multisig, empty, large scripts up to
  * 10,000 bytes), txid groups of 1 to 701 coins (some with vouts above 16,511 so that database key
  * order differs from numeric order), heights above 127. Deterministic for (n, seed, legacy). */
-int mulred_utxo_synth(const char *path, uint64_t n, uint64_t seed, bool legacy, mulred_error *err);
+mulred_status mulred_utxo_synth(const char *path, uint64_t n, uint64_t seed, bool legacy,
+                                mulred_error *err);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,10 @@
 #include "output/format.h"
 #include "output/output.h"
 
+/* The exit status of a usage error (wrong options or arguments); the library's statuses
+ * (mulred_status) are the other exit statuses. */
+#define CLI_EUSAGE MULRED_OUT_EUSAGE
+
 typedef struct {
     const char *name;
     const char *summary;

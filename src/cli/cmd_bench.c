@@ -49,7 +49,7 @@ int mulred_cmd_bench(int argc, char **argv)
         for (size_t i = 0; i < n; i++) cli_out("  %-8s %s\n", benches[i].name, benches[i].summary);
         cli_out("\nRun 'mulred bench WORKLOAD --help' for its options. Timings are medians;\n"
                 "compare ratios measured in one run.\n");
-        return argc < 2 ? MULRED_EUSAGE : MULRED_OK;
+        return argc < 2 ? CLI_EUSAGE : MULRED_OK;
     }
     for (size_t i = 0; i < n; i++)
         if (strcmp(argv[1], benches[i].name) == 0) return benches[i].run(argc - 1, argv + 1);

@@ -69,7 +69,7 @@ static int set_cache(void *vo, const char *v, cli_parser *p, char *why, size_t c
 
 static int set_no_cache(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((kzg_opts *)vo)->no_cache, v, p, why, cap) ? MULRED_EUSAGE : MULRED_OK;
+    return cli_parse_bool(&((kzg_opts *)vo)->no_cache, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
 }
 
 static const cli_key kzg_keys[] = {
@@ -90,12 +90,12 @@ static int kzg_check(const void *vo, const char *dash, const char **fault, char 
     *fault = NULL;
     if (!o->setup || !o->blob) {
         snprintf(why, cap, "give %ssetup FILE and %sblob FILE", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->cache && o->no_cache) {
         *fault = "no-cache";
         snprintf(why, cap, "%scache and %sno-cache exclude each other", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     return MULRED_OK;
 }

@@ -71,7 +71,7 @@ static void msm_usage(void)
 }
 
 typedef struct {
-    mulred_msm_curve curve;
+    mulred_curve curve;
     bool has_curve;
     const char *input;
     bool binary;
@@ -89,7 +89,7 @@ typedef struct {
 static int set_curve(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     msm_opts *o = vo;
-    if (mulred_msm_curve_parse(&o->curve, v))
+    if (mulred_curve_parse(&o->curve, v))
         return cli_bad_value(p, v, "bls12-381 or bn254", why, cap);
     o->has_curve = true;
     return MULRED_OK;
@@ -105,27 +105,27 @@ static int set_input(void *vo, const char *v, cli_parser *p, char *why, size_t c
 
 static int set_binary(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? MULRED_EUSAGE : MULRED_OK;
+    return cli_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
 }
 
 static int set_synthetic(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     msm_opts *o = vo;
-    if (cli_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap)) return MULRED_EUSAGE;
+    if (cli_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap)) return CLI_EUSAGE;
     o->has_synthetic = true;
     return MULRED_OK;
 }
 
 static int set_seed(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? MULRED_EUSAGE
+    return cli_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
                                                                                : MULRED_OK;
 }
 
 static int set_threads(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     uint64_t n;
-    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return MULRED_EUSAGE;
+    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return CLI_EUSAGE;
     ((msm_opts *)vo)->threads = (int)n;
     return MULRED_OK;
 }
@@ -153,7 +153,7 @@ static int set_grid(void *vo, const char *v, cli_parser *p, char *why, size_t ca
 
 static int set_memory(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap) ? MULRED_EUSAGE
+    return cli_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
                                                                                      : MULRED_OK;
 }
 
@@ -168,7 +168,7 @@ static int set_checkpoint(void *vo, const char *v, cli_parser *p, char *why, siz
 static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     return cli_parse_count(&((msm_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
-               ? MULRED_EUSAGE
+               ? CLI_EUSAGE
                : MULRED_OK;
 }
 
@@ -199,22 +199,22 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
     if (!o->has_curve) {
         *fault = NULL;
         snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (!o->input == !o->has_synthetic) {
         *fault = o->input ? "synthetic" : NULL;
         snprintf(why, cap, "give exactly one input: %sinput FILE or %ssynthetic N", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->binary && !o->input) {
         *fault = "binary";
         snprintf(why, cap, "%sbinary applies to %sinput", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->checkpoint_unit && !o->checkpoint) {
         *fault = "checkpoint-unit";
         snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->checkpoint && (o->grid_slices || o->memory)) {
         *fault = o->grid_slices ? "grid" : "memory-per-rank";
@@ -222,7 +222,7 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
                  "%s%s chooses the grid, which %scheckpoint does not use (its tiles are slices "
                  "of %scheckpoint-unit points)",
                  dash, o->grid_slices ? "grid" : "memory-per-rank", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     return MULRED_OK;
 }
@@ -271,7 +271,7 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     const mulred_msm_grid *g = &res->grid;
     mulred_jw_object_begin(w, NULL);
     mulred_jw_string(w, "result", res->hex);
-    mulred_jw_string(w, "curve", mulred_msm_curve_name(o->curve));
+    mulred_jw_string(w, "curve", mulred_curve_name(o->curve));
     mulred_jw_uint(w, "points", res->points);
     if (o->input) {
         mulred_jw_string(w, "input", o->input);
@@ -333,18 +333,20 @@ static void msm_write_text(FILE *out, const void *vo, const void *vr)
     char t[32], r[48], in[32], v[32], red[32], tot[32];
     mulred_format_seconds(t, sizeof t, res->seconds);
     mulred_format_rate(r, sizeof r, points_per_second(res), "points");
-    mulred_format_seconds(in, sizeof in, res->phases[o->input ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE].max);
+    mulred_format_seconds(
+        in, sizeof in,
+        res->phases[o->input ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE].max);
     mulred_format_seconds(v, sizeof v, res->phases[MULRED_MSM_PHASE_VALIDATE].max);
     mulred_format_seconds(red, sizeof red, res->phases[MULRED_MSM_PHASE_REDUCE].max);
     mulred_format_seconds(tot, sizeof tot, res->phases[MULRED_MSM_PHASE_TOTAL].max);
     fprintf(out, "msm      %s\n", res->hex);
     if (o->input)
         fprintf(out, "input    %s, %llu pairs, curve %s\n", o->input,
-                (unsigned long long)res->points, mulred_msm_curve_name(o->curve));
+                (unsigned long long)res->points, mulred_curve_name(o->curve));
     else
         fprintf(out, "input    %llu synthetic pairs (seed %llu), curve %s\n",
                 (unsigned long long)res->points, (unsigned long long)o->seed,
-                mulred_msm_curve_name(o->curve));
+                mulred_curve_name(o->curve));
     if (o->checkpoint) {
         fprintf(
             out, "tiles    %u slice%s of %llu points x %u window group%s; c = %u, %s, %u windows\n",
@@ -367,7 +369,7 @@ static void msm_write_text(FILE *out, const void *vo, const void *vr)
 
 static void msm_describe(char *out, size_t cap, const void *vo)
 {
-    snprintf(out, cap, "curve %s", mulred_msm_curve_name(((const msm_opts *)vo)->curve));
+    snprintf(out, cap, "curve %s", mulred_curve_name(((const msm_opts *)vo)->curve));
 }
 
 const cli_job_kind cli_kind_msm = {

@@ -87,14 +87,14 @@ typedef struct {
 static int set_flavor(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     if (mulred_muhash_flavor_parse(&((muhash_opts *)vo)->flavor, v))
-        return snprintf(why, cap, "bad flavor '%s' (bitcoin or kaspa)", v), MULRED_EUSAGE;
+        return snprintf(why, cap, "bad flavor '%s' (bitcoin or kaspa)", v), CLI_EUSAGE;
     return MULRED_OK;
 }
 
 static int add_path(const char **list, int *n, const char *v, cli_parser *p, char *why, size_t cap)
 {
     if (*n == MAX_FILES)
-        return snprintf(why, cap, "at most %d files for %s", MAX_FILES, p->label), MULRED_EUSAGE;
+        return snprintf(why, cap, "at most %d files for %s", MAX_FILES, p->label), CLI_EUSAGE;
     const char *kept = cli_parser_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     list[(*n)++] = kept;
@@ -121,28 +121,28 @@ static int set_snapshot(void *vo, const char *v, cli_parser *p, char *why, size_
 
 static int set_txoutset(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((muhash_opts *)vo)->txoutset_hash, v, p, why, cap) ? MULRED_EUSAGE
+    return cli_parse_bool(&((muhash_opts *)vo)->txoutset_hash, v, p, why, cap) ? CLI_EUSAGE
                                                                                : MULRED_OK;
 }
 
 static int set_synthetic(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
-    if (cli_parse_count(&o->synthetic, v, 1, UINT64_MAX, p, why, cap)) return MULRED_EUSAGE;
+    if (cli_parse_count(&o->synthetic, v, 1, UINT64_MAX, p, why, cap)) return CLI_EUSAGE;
     o->has_synthetic = true;
     return MULRED_OK;
 }
 
 static int set_seed(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_uint(&((muhash_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? MULRED_EUSAGE
+    return cli_parse_uint(&((muhash_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
                                                                                   : MULRED_OK;
 }
 
 static int set_threads(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     uint64_t n;
-    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return MULRED_EUSAGE;
+    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return CLI_EUSAGE;
     ((muhash_opts *)vo)->threads = (int)n;
     return MULRED_OK;
 }
@@ -150,7 +150,7 @@ static int set_threads(void *vo, const char *v, cli_parser *p, char *why, size_t
 static int set_progress(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     bool on;
-    if (cli_parse_bool(&on, v, p, why, cap)) return MULRED_EUSAGE;
+    if (cli_parse_bool(&on, v, p, why, cap)) return CLI_EUSAGE;
     ((muhash_opts *)vo)->progress = on ? 1 : -1;
     return MULRED_OK;
 }
@@ -158,7 +158,7 @@ static int set_progress(void *vo, const char *v, cli_parser *p, char *why, size_
 static int set_no_progress(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     bool on;
-    if (cli_parse_bool(&on, v, p, why, cap)) return MULRED_EUSAGE;
+    if (cli_parse_bool(&on, v, p, why, cap)) return CLI_EUSAGE;
     ((muhash_opts *)vo)->progress = on ? -1 : 0; /* --no-progress=false: back to automatic */
     return MULRED_OK;
 }
@@ -174,7 +174,7 @@ static int set_checkpoint(void *vo, const char *v, cli_parser *p, char *why, siz
 static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     return cli_parse_count(&((muhash_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
-               ? MULRED_EUSAGE
+               ? CLI_EUSAGE
                : MULRED_OK;
 }
 
@@ -209,23 +209,23 @@ static int muhash_check(const void *vo, const char *dash, const char **fault, ch
         *fault = NULL;
         snprintf(why, cap, "no input: give %sinsert, %sremove, %ssynthetic or %ssnapshot", dash,
                  dash, dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->nsnapshot && o->flavor != MULRED_MUHASH_BITCOIN) {
         *fault = "flavor";
         snprintf(why, cap, "%ssnapshot needs %sflavor bitcoin (snapshots are Bitcoin Core's)", dash,
                  dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->checkpoint_unit && !o->checkpoint) {
         *fault = "checkpoint-unit";
         snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     if (o->txoutset_hash && o->nsnapshot != 1) {
         *fault = "txoutset-hash";
         snprintf(why, cap, "%stxoutset-hash needs exactly one %ssnapshot", dash, dash);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     return MULRED_OK;
 }
@@ -267,7 +267,7 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
 {
     const muhash_opts *o = vo;
     const muhash_result *res = vr;
-        double total = res->phases[MULRED_MUHASH_PHASE_TOTAL].max;
+    double total = res->phases[MULRED_MUHASH_PHASE_TOTAL].max;
     double rate = total > 0 ? (double)(res->inserted + res->removed) / total : 0;
     mulred_jw_object_begin(w, NULL);
     mulred_jw_string(w, "muhash", res->hex);
@@ -317,7 +317,7 @@ static void muhash_write_text(FILE *out, const void *vo, const void *vr)
 {
     const muhash_opts *o = vo;
     const muhash_result *res = vr;
-        double total = res->phases[MULRED_MUHASH_PHASE_TOTAL].max;
+    double total = res->phases[MULRED_MUHASH_PHASE_TOTAL].max;
     double rate = total > 0 ? (double)(res->inserted + res->removed) / total : 0;
     char t[32], r[48], h[32], m[32];
     mulred_format_seconds(t, sizeof t, total);
@@ -333,7 +333,8 @@ static void muhash_write_text(FILE *out, const void *vo, const void *vr)
         mulred_utxo_block_hash_hex(block, &res->snapshot_header);
         fprintf(out, "snapshot %llu coins, base block %s, network %s, format %s\n",
                 (unsigned long long)res->coins, block,
-                res->snapshot_header.network[0] ? res->snapshot_header.network : "unknown (legacy file)",
+                res->snapshot_header.network[0] ? res->snapshot_header.network
+                                                : "unknown (legacy file)",
                 res->snapshot_header.format_version == 2 ? "v2" : "legacy");
         if (o->txoutset_hash) fprintf(out, "txoutset_hash %s\n", res->txoutset_hash);
     }

@@ -716,7 +716,7 @@ typedef struct {
 } msm_prediction;
 
 /* The planner for P ranks of T threads; forced points-only when points_only. */
-static msm_prediction msm_predict(mulred_msm_curve curve, double items, int P, int T,
+static msm_prediction msm_predict(mulred_curve curve, double items, int P, int T,
                                   const msm_calibration *cal, double step_s, double memory,
                                   bool points_only, bool resident)
 {
@@ -749,13 +749,13 @@ static int project_msm(const project_opts *o, const report_rows *rs, mulred_erro
 {
     msm_calibration cal;
     msm_calibrate(&cal, rs);
-    mulred_msm_curve curve = MULRED_MSM_BLS12_381;
-    if (cal.base && mulred_msm_curve_parse(&curve, cal.base->curve) != 0)
-        curve = MULRED_MSM_BLS12_381;
+    mulred_curve curve = MULRED_CURVE_BLS12_381;
+    if (cal.base && mulred_curve_parse(&curve, cal.base->curve) != 0)
+        curve = MULRED_CURVE_BLS12_381;
     const double items = o->items > 0 ? o->items : 67108864.0; /* 2^26 */
     /* a Jacobian addition of partials: measured here by mulred bench curve, 0.30 µs (BN254)
      * to 0.55 µs (BLS12-381) */
-    const double op = o->op_cost > 0 ? o->op_cost : curve == MULRED_MSM_BN254 ? 0.3e-6 : 0.55e-6;
+    const double op = o->op_cost > 0 ? o->op_cost : curve == MULRED_CURVE_BN254 ? 0.3e-6 : 0.55e-6;
     const double bytes =
         o->message_bytes > 0 ? o->message_bytes : (double)mulred_msm_jacobian_bytes(curve);
     /* the loopback latency: the fastest rank's reduce in a multi-rank run (a leaf only sends) */
@@ -771,7 +771,7 @@ static int project_msm(const project_opts *o, const report_rows *rs, mulred_erro
     const double bandwidth = o->bandwidth > 0 ? o->bandwidth : 12.5e9;
     const double C = o->cores_per_node, R = o->ranks_per_node;
     if (!(R >= 1) || R > C)
-        return mulred_error_set(err, MULRED_EUSAGE,
+        return mulred_error_set(err, CLI_EUSAGE,
                                 "report --project: need 1 <= ranks per node <= cores per node");
     const int T = (int)(C / R) > 0 ? (int)(C / R) : 1;
     const double step = op + latency + bytes / bandwidth;
@@ -810,7 +810,7 @@ static int project_msm(const project_opts *o, const report_rows *rs, mulred_erro
             "window group's column pays for its whole slice), and the points resident in memory "
             "(a prover's fixed bases, loaded once: no input cost, which is where splitting "
             "windows pays).\n",
-            o->workload, items, mulred_msm_curve_name(curve), C, R, T, cal.kappa,
+            o->workload, items, mulred_curve_name(curve), C, R, T, cal.kappa,
             cal.base ? "measured (smallest msm run)" : "built-in model (no msm result given)", inp,
             cal.base ? "measured" : "none (no result)", val,
             cal.base ? "measured" : "none (no result)", opc, o->op_cost > 0 ? "given" : "built-in",
@@ -882,7 +882,7 @@ static int project_msm(const project_opts *o, const report_rows *rs, mulred_erro
                   "(DIZK), input per MSM\", $resident using 1:2 with linespoints lw 2 pt 9 title "
                   "\"grid planner, points resident\", $resident using 1:3 with linespoints lw 2 "
                   "pt 11 dt 3 title \"points only (DIZK), points resident\"\n",
-                  items, mulred_msm_curve_name(curve), C, o->max_nodes);
+                  items, mulred_curve_name(curve), C, o->max_nodes);
         rc = run_gnuplot(data.s, o->png, err);
     }
     free(data.s);
@@ -940,12 +940,12 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
         src_lat = "default (typical InfiniBand)";
     if (o->bandwidth > 0) m.bandwidth_bytes_per_second = o->bandwidth;
     if (!(w.items > 0) || !(w.item_seconds > 0) || !(w.message_bytes > 0))
-        return mulred_error_set(err, MULRED_EUSAGE,
+        return mulred_error_set(err, CLI_EUSAGE,
                                 "report --project: workload '%s' needs --items, --item-cost (or "
                                 "result files to measure it) and --message-bytes",
                                 o->workload);
     if (!(m.ranks_per_node >= 1) || m.ranks_per_node > m.cores_per_node)
-        return mulred_error_set(err, MULRED_EUSAGE,
+        return mulred_error_set(err, CLI_EUSAGE,
                                 "report --project: need 1 <= ranks per node <= cores per node");
 
     FILE *out = stdout;
@@ -1219,7 +1219,7 @@ int mulred_cmd_report(int argc, char **argv)
         else
             status = project(&po, &rs, &err);
         free(rs.rows);
-        if (status == MULRED_EUSAGE) return cli_usage_error("report", "%s", err.message);
+        if (status == CLI_EUSAGE) return cli_usage_error("report", "%s", err.message);
         return cli_report(&err);
     }
 

@@ -37,7 +37,7 @@ const char *cli_job_kind_names(void)
 
 static int set_json(void *opts, const char *value, cli_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((cli_output_opts *)opts)->json, value, p, why, cap) ? MULRED_EUSAGE
+    return cli_parse_bool(&((cli_output_opts *)opts)->json, value, p, why, cap) ? CLI_EUSAGE
                                                                                 : MULRED_OK;
 }
 
@@ -82,13 +82,12 @@ int cli_output_close(FILE *out, const char *path, mulred_error *err)
 /* ---- the command line ---- */
 
 /* Applies one key to opts; value NULL for a flag given without a value (--json). Returns
- * MULRED_OK, MULRED_EUSAGE (why set) or MULRED_ERUNTIME. */
+ * MULRED_OK, CLI_EUSAGE (why set) or MULRED_ERUNTIME. */
 static int apply_key(const cli_key *k, void *opts, const char *value, cli_parser *p,
                      const char *label, char *why, size_t cap)
 {
     p->label = label;
-    if (!k->flag && !*value)
-        return snprintf(why, cap, "missing value for %s", label), MULRED_EUSAGE;
+    if (!k->flag && !*value) return snprintf(why, cap, "missing value for %s", label), CLI_EUSAGE;
     return k->set(opts, k->flag && !value ? "true" : value, p, why, cap);
 }
 
@@ -145,7 +144,7 @@ int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
         }
         snprintf(label, sizeof label, "'--%s'", k->name);
         int rc = apply_key(k, target, optarg, &p, label, why, sizeof why);
-        if (rc == MULRED_EUSAGE) {
+        if (rc == CLI_EUSAGE) {
             status = cli_usage_error(kind->name, "%s", why);
             goto done;
         }
@@ -361,12 +360,12 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
                 for (int j = 0; j < naxis; j++)
                     if (strcmp(axis_items[j], item) == 0) {
                         snprintf(why, sizeof why, "%s '%s' listed twice", e->key, item);
-                        rc = MULRED_EUSAGE;
+                        rc = CLI_EUSAGE;
                     }
                 if (!rc && naxis == CLI_JOB_MAX_RUNS) {
                     snprintf(why, sizeof why, "more than %d values for '%s'", CLI_JOB_MAX_RUNS,
                              e->key);
-                    rc = MULRED_EUSAGE;
+                    rc = CLI_EUSAGE;
                 }
                 if (!rc) {
                     memcpy(scratch, base, k->opts_size);
@@ -376,12 +375,12 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
             }
             if (!rc && naxis == 0) {
                 snprintf(why, sizeof why, "missing value for '%s'", e->key);
-                rc = MULRED_EUSAGE;
+                rc = CLI_EUSAGE;
             }
         } else {
             rc = apply_key(key, target, e->value, &job->parser, label, why, sizeof why);
         }
-        if (rc == MULRED_EUSAGE)
+        if (rc == CLI_EUSAGE)
             status = job_error(err, job, e->line, "%s", why);
         else if (rc)
             status = mulred_error_set(err, rc, "%s", why);
@@ -412,8 +411,8 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
                 line = axis_line;
             else if (fk && seen[fk - k->keys])
                 line = seen[fk - k->keys];
-            status = rc == MULRED_EUSAGE ? job_error(err, job, line, "%s", why)
-                                         : mulred_error_set(err, rc, "%s", why);
+            status = rc == CLI_EUSAGE ? job_error(err, job, line, "%s", why)
+                                      : mulred_error_set(err, rc, "%s", why);
         }
     }
     MULRED_VERIFY(status != MULRED_OK || (job->nruns >= 1 && job->nruns == (naxis ? naxis : 1)));

@@ -28,7 +28,7 @@ typedef struct {
     size_t opts_size, result_size;
     void (*defaults)(void *opts);
     /* Checks the options as a whole once every key is set. Returns MULRED_OK, or
-     * MULRED_EUSAGE with the reason in why and, in *fault, the name of the key at fault (a job
+     * CLI_EUSAGE with the reason in why and, in *fault, the name of the key at fault (a job
      * file names the line that set it). dash is "--" on the command line and "" in a job file,
      * for naming keys in the reason. */
     int (*check)(const void *opts, const char *dash, const char **fault, char *why, size_t cap);
@@ -63,7 +63,7 @@ extern const size_t cli_output_nkeys;
 
 /* Sets one key from the command line or a job file: value NULL for a flag given without one
  * (it means true); an empty value is "missing value for LABEL". Returns MULRED_OK,
- * MULRED_EUSAGE with the reason in why, or MULRED_ERUNTIME. */
+ * CLI_EUSAGE with the reason in why, or MULRED_ERUNTIME. */
 int cli_apply_key(const cli_key *k, void *opts, const char *value, cli_parser *p, const char *label,
                   char *why, size_t cap);
 

@@ -4,7 +4,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "field/field_internal.h"
+#include "mulred/field.h"
 #include "mulred/mpi.h"
+#include "num3072/num3072.h"
 
 static const mulred_command commands[] = {
     {"muhash", "MuHash3072 of element files, synthetic UTXO sets and Bitcoin Core snapshots",
@@ -49,7 +52,7 @@ int main(int argc, char **argv)
     bool root = mulred_dist_env_rank() == 0;
     if (argc < 2) {
         if (root) usage(stderr);
-        return MULRED_EUSAGE;
+        return CLI_EUSAGE;
     }
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
@@ -69,6 +72,13 @@ int main(int argc, char **argv)
         }
         int status = commands[i].run(argc - 1, argv + 1);
         fflush(stdout);
+        /* the library ignores a kernel it cannot use and prints nothing: say so here */
+        if (*mulred_field_kernel_ignored())
+            fprintf(stderr, "mulred: %s; using %s\n", mulred_field_kernel_ignored(),
+                    mulred_field_kernel_name());
+        if (*num3072_kernel_ignored())
+            fprintf(stderr, "mulred: %s; the kernel was chosen as usual\n",
+                    num3072_kernel_ignored());
         mulred_dist_finalize();
         return status;
     }

@@ -15,7 +15,7 @@ int cli_bad_value(cli_parser *p, const char *value, const char *expected, char *
 {
     snprintf(why, cap, "bad value '%s' for %s (%s)", value, p && p->label ? p->label : "option",
              expected);
-    return MULRED_EUSAGE;
+    return CLI_EUSAGE;
 }
 
 int cli_parse_uint(uint64_t *out, const char *value, uint64_t max, cli_parser *p, char *why,

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli/cli.h"
 #include "mulred/mulred.h"
 
 /* What a setter needs besides the value: how to name the key in messages, where relative
@@ -32,7 +33,7 @@ typedef struct {
     bool flag;              /* no argument on the command line; true/false in a job file */
     bool repeatable;        /* each use adds a value */
     bool command_line_only; /* --no-progress: a job says progress = false */
-    /* Parses value into opts. Returns MULRED_OK; MULRED_EUSAGE with the reason in why (bad
+    /* Parses value into opts. Returns MULRED_OK; CLI_EUSAGE with the reason in why (bad
      * value); MULRED_ERUNTIME with why (out of memory). A flag's value is "true" from the
      * command line, and from a job file whatever was written (the setter parses it). */
     int (*set)(void *opts, const char *value, cli_parser *p, char *why, size_t cap);
@@ -51,7 +52,7 @@ int cli_parse_count(uint64_t *out, const char *value, uint64_t min, uint64_t max
                     char *why, size_t cap);
 /* true/yes/on/1 or false/no/off/0. */
 int cli_parse_bool(bool *out, const char *value, cli_parser *p, char *why, size_t cap);
-/* Writes "bad value 'V' for LABEL (expected)" into why and returns MULRED_EUSAGE. */
+/* Writes "bad value 'V' for LABEL (expected)" into why and returns CLI_EUSAGE. */
 int cli_bad_value(cli_parser *p, const char *value, const char *expected, char *why, size_t cap);
 
 /* Keeps a copy of s for the life of the parser; NULL when out of memory. */

@@ -14,6 +14,7 @@
 #include "field/field_internal.h"
 #include "field/field_x8.h"
 #include "mulred/curve.h"
+#include "util/check.h"
 
 #define G1               g1_381
 #define FP               fp381

@@ -11,10 +11,10 @@
 #include "mulred/curve.h"
 #include "mulred/field.h"
 
-const char *mulred_g1_status_text(mulred_g1_status s)
+const char *mulred_g1_reason_text(mulred_g1_reason reason)
 {
-    switch (s) {
-    case MULRED_G1_OK:
+    switch (reason) {
+    case MULRED_G1_VALID:
         return "valid";
     case MULRED_G1_EFLAGS:
         return "compression flag not set";
@@ -29,7 +29,14 @@ const char *mulred_g1_status_text(mulred_g1_status s)
     case MULRED_G1_ESUBGROUP:
         return "point not in the prime-order subgroup G1";
     }
-    return "unknown status";
+    return "unknown reason";
+}
+
+/* The status of a decoder whose checks ended with `why`. */
+static mulred_status decoded(mulred_g1_reason why, mulred_g1_reason *reason)
+{
+    if (reason) *reason = why;
+    return why == MULRED_G1_VALID ? MULRED_OK : MULRED_EINPUT;
 }
 
 static bool all_zero(const uint8_t *p, size_t n)
@@ -52,7 +59,7 @@ static bool fp381_is_larger(const mulred_fp381 *y)
 }
 
 /* on_curve: the caller already knows (a decompressed y satisfies the equation) */
-static mulred_g1_status finish_381(mulred_g1_381_affine *r, mulred_g1_381_affine *p, unsigned flags,
+static mulred_g1_reason finish_381(mulred_g1_381_affine *r, mulred_g1_381_affine *p, unsigned flags,
                                    bool on_curve)
 {
     if (!on_curve && !mulred_g1_381_affine_is_on_curve(p)) {
@@ -64,24 +71,24 @@ static mulred_g1_status finish_381(mulred_g1_381_affine *r, mulred_g1_381_affine
         return MULRED_G1_ESUBGROUP;
     }
     *r = *p;
-    return MULRED_G1_OK;
+    return MULRED_G1_VALID;
 }
 
-mulred_g1_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
-                                                 unsigned flags)
+static mulred_g1_reason decode_compressed_381(mulred_g1_381_affine *r, const uint8_t in[48],
+                                              unsigned flags)
 {
     const uint8_t top = in[0];
     mulred_g1_381_affine_set_infinity(r);
     if (!(top & 0x80)) return MULRED_G1_EFLAGS;
     if (top & 0x40) {
         if ((top & 0x3f) || !all_zero(in + 1, 47)) return MULRED_G1_EINFINITY;
-        return MULRED_G1_OK;
+        return MULRED_G1_VALID;
     }
     uint8_t xb[48];
     memcpy(xb, in, 48);
     xb[0] &= 0x1f;
     mulred_g1_381_affine p;
-    if (!mulred_fp381_from_bytes(&p.x, xb)) return MULRED_G1_ERANGE;
+    if (mulred_fp381_from_bytes(&p.x, xb)) return MULRED_G1_ERANGE;
     /* y² = x³ + 4 */
     mulred_fp381 rhs, four;
     mulred_fp381_sqr(&rhs, &p.x);
@@ -105,15 +112,15 @@ void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine
     if (fp381_is_larger(&a->y)) out[0] |= 0x20;
 }
 
-mulred_g1_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
-                                              unsigned flags)
+static mulred_g1_reason decode_eip2537_381(mulred_g1_381_affine *r, const uint8_t in[128],
+                                           unsigned flags)
 {
     mulred_g1_381_affine_set_infinity(r);
     if (!all_zero(in, 16) || !all_zero(in + 64, 16)) return MULRED_G1_EPADDING;
     mulred_g1_381_affine p;
-    if (!mulred_fp381_from_bytes(&p.x, in + 16) || !mulred_fp381_from_bytes(&p.y, in + 80))
+    if (mulred_fp381_from_bytes(&p.x, in + 16) || mulred_fp381_from_bytes(&p.y, in + 80))
         return MULRED_G1_ERANGE;
-    if (mulred_g1_381_affine_is_infinity(&p)) return MULRED_G1_OK; /* all zero */
+    if (mulred_g1_381_affine_is_infinity(&p)) return MULRED_G1_VALID; /* all zero */
     return finish_381(r, &p, flags, false);
 }
 
@@ -125,22 +132,40 @@ void mulred_g1_381_encode_eip2537(uint8_t out[128], const mulred_g1_381_affine *
     mulred_fp381_to_bytes(out + 80, &a->y);
 }
 
-mulred_g1_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
-                                             unsigned flags)
+static mulred_g1_reason decode_eip196_254(mulred_g1_254_affine *r, const uint8_t in[64],
+                                          unsigned flags)
 {
     (void)flags;
     mulred_g1_254_affine_set_infinity(r);
     mulred_g1_254_affine p;
-    if (!mulred_fp254_from_bytes(&p.x, in) || !mulred_fp254_from_bytes(&p.y, in + 32))
+    if (mulred_fp254_from_bytes(&p.x, in) || mulred_fp254_from_bytes(&p.y, in + 32))
         return MULRED_G1_ERANGE;
-    if (mulred_g1_254_affine_is_infinity(&p)) return MULRED_G1_OK; /* (0, 0) */
+    if (mulred_g1_254_affine_is_infinity(&p)) return MULRED_G1_VALID; /* (0, 0) */
     if (!mulred_g1_254_affine_is_on_curve(&p)) return MULRED_G1_ECURVE;
     *r = p;
-    return MULRED_G1_OK;
+    return MULRED_G1_VALID;
 }
 
 void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a)
 {
     mulred_fp254_to_bytes(out, &a->x); /* infinity (0, 0) gives 64 zero bytes */
     mulred_fp254_to_bytes(out + 32, &a->y);
+}
+
+mulred_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
+                                              unsigned flags, mulred_g1_reason *reason)
+{
+    return decoded(decode_compressed_381(r, in, flags), reason);
+}
+
+mulred_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
+                                           unsigned flags, mulred_g1_reason *reason)
+{
+    return decoded(decode_eip2537_381(r, in, flags), reason);
+}
+
+mulred_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
+                                          unsigned flags, mulred_g1_reason *reason)
+{
+    return decoded(decode_eip196_254(r, in, flags), reason);
 }

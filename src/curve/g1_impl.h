@@ -538,10 +538,7 @@ static inline __attribute__((always_inline)) void GINT(batch_add_core)(GA *const
                                                                        const uint8_t *neg, size_t n,
                                                                        void *scratch)
 {
-    if (n > UINT32_MAX) {
-        fprintf(stderr, "mulred: batch_add_affine: batch of %zu pairs (at most 2^32 - 1)\n", n);
-        abort();
-    }
+    MULRED_ARG_CHECK_VOID(n <= UINT32_MAX);
     FE *prefix = scratch;
     GINT(batch_entry) *ent = (GINT(batch_entry) *)(prefix + n);
     size_t m = 0;
@@ -600,13 +597,10 @@ static inline __attribute__((always_inline)) void GINT(batch_add_core)(GA *const
         const size_t i = ent[k].index;
         GA *a = acc[i];
         const GA *p = pts[i];
-        if (GINT(fingerprint)(a) != ent[k].fingerprint) {
-            fprintf(stderr,
-                    "mulred: batch_add_affine: an accumulator appears twice in one batch "
-                    "(pair %zu); its earlier result would be lost\n",
-                    i);
-            abort();
-        }
+        MULRED_CHECK(GINT(fingerprint)(a) == ent[k].fingerprint,
+                     "batch_add_affine: an accumulator appears twice in one batch (pair %zu); "
+                     "its earlier result would be lost",
+                     i);
         FE d, dinv, lambda, t, x3;
         if (ent[k].doubling)
             F(dbl)(&d, &a->y);
@@ -858,14 +852,9 @@ void GPUB(batch_add_pairs_var)(const GPAIR *pairs, size_t n, mulred_lanes lanes,
 {
     if (lanes == MULRED_LANES_AUTO)
         lanes = mulred_fieldx8_have_ifma() ? MULRED_LANES_X8 : MULRED_LANES_SCALAR;
-    if (lanes != MULRED_LANES_SCALAR && lanes != MULRED_LANES_X8) {
-        fprintf(stderr, "mulred: batch_add_pairs: unknown lanes %d\n", (int)lanes);
-        abort();
-    }
-    if (lanes == MULRED_LANES_X8 && !mulred_fieldx8_have_ifma()) {
-        fprintf(stderr, "mulred: batch_add_pairs: 8 lanes asked for, the CPU lacks AVX-512 IFMA\n");
-        abort();
-    }
+    MULRED_ARG_CHECK_VOID(lanes == MULRED_LANES_SCALAR || lanes == MULRED_LANES_X8);
+    /* 8 lanes asked for on a CPU without AVX-512 IFMA */
+    MULRED_ARG_CHECK_VOID(lanes != MULRED_LANES_X8 || mulred_fieldx8_have_ifma());
     if (n == 0) return;
     GINT(pairs_ctx) t;
     GINT(pairs_layout)(&t, n, scratch);
@@ -1028,10 +1017,8 @@ static bool GINT(abs192)(uint64_t m[2], const uint64_t x[3])
     } else {
         memcpy(t, x, sizeof t);
     }
-    if (t[2] != 0) { /* |k_i| < 2^127 by the basis (see the header); unreachable */
-        fprintf(stderr, "mulred: glv_decompose: half-scalar out of range\n");
-        abort();
-    }
+    /* |k_i| < 2^127 by the basis (see the header); unreachable */
+    MULRED_CHECK(t[2] == 0, "glv_decompose: half-scalar out of range");
     m[0] = t[0], m[1] = t[1];
     return neg;
 }

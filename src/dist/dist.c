@@ -21,7 +21,7 @@ int dist_mpi_status(int rc, const char *what, mulred_error *err)
     return mulred_error_set(err, MULRED_ERUNTIME, "%s failed: %s", what, text);
 }
 
-int mulred_dist_init(int *argc, char ***argv, mulred_error *err)
+mulred_status mulred_dist_init(int *argc, char ***argv, mulred_error *err)
 {
     if (mulred_dist_active()) return MULRED_OK;
     int provided = 0;
@@ -85,8 +85,7 @@ bool dist_multi_rank(MPI_Comm comm)
     return mulred_dist_size(comm) > 1;
 }
 
-static const char *launcher_rank_vars[] = {"Ocomm_RANK", "PMIX_RANK", "PMI_RANK",
-                                           "SLURM_PROCID"};
+static const char *launcher_rank_vars[] = {"Ocomm_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
 
 int mulred_dist_env_rank(void)
 {
@@ -109,7 +108,7 @@ void mulred_dist_abort(MPI_Comm comm, int status)
     if (mulred_dist_active()) MPI_Abort(comm, status);
 }
 
-int mulred_dist_agree(MPI_Comm comm, mulred_error *err)
+mulred_status mulred_dist_agree(MPI_Comm comm, mulred_error *err)
 {
     int mine = err->status;
     if (!dist_multi_rank(comm)) return mine;
@@ -135,7 +134,7 @@ int mulred_dist_agree(MPI_Comm comm, mulred_error *err)
     return worst;
 }
 
-int mulred_dist_minavgmax(MPI_Comm comm, double v, double out[3], mulred_error *err)
+mulred_status mulred_dist_minavgmax(MPI_Comm comm, double v, double out[3], mulred_error *err)
 {
     out[0] = out[1] = out[2] = v;
     if (!dist_multi_rank(comm)) return MULRED_OK;
@@ -147,7 +146,7 @@ int mulred_dist_minavgmax(MPI_Comm comm, double v, double out[3], mulred_error *
     return dist_mpi_status(rc, "MPI_Allreduce (timings)", err);
 }
 
-int mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulred_error *err)
+mulred_status mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulred_error *err)
 {
     *sum = v;
     if (!dist_multi_rank(comm)) return MULRED_OK;
@@ -155,13 +154,13 @@ int mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulred_error *
                            "MPI_Allreduce (counts)", err);
 }
 
-int mulred_dist_barrier(MPI_Comm comm, mulred_error *err)
+mulred_status mulred_dist_barrier(MPI_Comm comm, mulred_error *err)
 {
     if (!dist_multi_rank(comm)) return MULRED_OK;
     return dist_mpi_status(MPI_Barrier(comm), "MPI_Barrier", err);
 }
 
-int mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *err)
+mulred_status mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *err)
 {
     *nodes = 1;
     if (!dist_multi_rank(comm)) return MULRED_OK;

@@ -94,14 +94,15 @@ static int group_collective(MPI_Comm comm, void *elem, const mulred_group *g, in
     return MULRED_OK;
 }
 
-int mulred_dist_reduce(MPI_Comm comm, void *elem, const mulred_group *g, int root,
-                       mulred_error *err)
+mulred_status mulred_dist_reduce(MPI_Comm comm, void *elem, const mulred_group *g, int root,
+                                 mulred_error *err)
 {
     MULRED_CHECK(root >= 0, "root %d", root);
     return group_collective(comm, elem, g, root, err);
 }
 
-int mulred_dist_allreduce(MPI_Comm comm, void *elem, const mulred_group *g, mulred_error *err)
+mulred_status mulred_dist_allreduce(MPI_Comm comm, void *elem, const mulred_group *g,
+                                    mulred_error *err)
 {
     return group_collective(comm, elem, g, -1, err);
 }

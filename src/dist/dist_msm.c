@@ -37,7 +37,7 @@ const char *mulred_msm_phase_name(mulred_msm_phase p)
     return phase_names[p];
 }
 
-void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_msm_curve curve)
+void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_curve curve)
 {
     memset(job, 0, sizeof *job);
     job->curve = curve;
@@ -50,7 +50,7 @@ typedef struct {
 } msm_jac;
 
 /* Rank 0's result: the encoding of the sum and its hex. */
-static void result_encode(mulred_dist_msm_result *res, mulred_msm_curve c, const msm_jac *sum)
+static void result_encode(mulred_dist_msm_result *res, mulred_curve c, const msm_jac *sum)
 {
     res->encoded_bytes = mulred_msm_curve_encode(c, res->encoded, sum);
     mulred_hex_encode(res->hex, res->encoded, res->encoded_bytes);
@@ -163,10 +163,9 @@ static void ckpt_layout_make(ckpt_layout *L, const mulred_dist_msm_job *o, uint6
 
 /* Describes the job to the store: curve (also in the group name), input, plan and tiles. */
 static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_msm_job *o, uint64_t n,
-                         const ckpt_layout *L,
-                         mulred_error *err)
+                         const ckpt_layout *L, mulred_error *err)
 {
-    int rc = mulred_ckpt_job_add(job, err, "curve", "%s", mulred_msm_curve_name(o->curve));
+    int rc = mulred_ckpt_job_add(job, err, "curve", "%s", mulred_curve_name(o->curve));
     if (rc == MULRED_OK && o->input) rc = mulred_ckpt_job_add_file(job, "input", o->input, err);
     if (rc == MULRED_OK && o->input)
         rc = mulred_ckpt_job_add(job, err, "input.format", "%s", o->binary ? "binary" : "hex");
@@ -195,7 +194,7 @@ static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
                     mulred_pair_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
                     double local[], mulred_error *err)
 {
-    const mulred_msm_curve c = o->curve;
+    const mulred_curve c = o->curve;
     const mulred_group *group = mulred_msm_point_group(c);
     const size_t aff = mulred_msm_affine_bytes(c);
     ckpt_layout L;
@@ -305,10 +304,10 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
                                  mulred_dist_msm_result *res, mulred_error *err)
 {
     const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
-    const mulred_msm_curve c = o->curve;
+    const mulred_curve c = o->curve;
     const size_t aff = mulred_msm_affine_bytes(c);
     /* outside the timed phases, like MPI_Init: the OpenMP team starts */
-    const int T = mulred_msm_threads_start(o->threads);
+    const int T = mulred_threads_start(o->threads);
     double local[MULRED_MSM_PHASES] = {0};
     const double t0 = mulred_wtime();
 
@@ -318,7 +317,8 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
     uint64_t n = o->synthetic;
     if (o->input) {
         mulred_pair_file_open(&file, o->input, c, o->binary, 0, err);
-        if (mulred_dist_agree(comm, err) || index_hex_file(comm, file, rank, nranks, err)) goto done;
+        if (mulred_dist_agree(comm, err) || index_hex_file(comm, file, rank, nranks, err))
+            goto done;
         n = mulred_pair_file_pairs(file);
     }
 
@@ -329,7 +329,8 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
         msm_jac acc;
         const mulred_group *group = mulred_msm_point_group(c);
         group->identity(&acc, group);
-        if (file) local[MULRED_MSM_PHASE_READ] = mulred_wtime() - t0; /* opening and indexing the file */
+        if (file)
+            local[MULRED_MSM_PHASE_READ] = mulred_wtime() - t0; /* opening and indexing the file */
         ckpt_msm(o, res, file, n, T, rank, nranks, &acc, local, err);
         if (mulred_dist_agree(comm, err)) goto done;
         const double t4 = mulred_wtime();
@@ -347,7 +348,8 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
         res->checkpoint_seconds = ck[2];
         res->resumed_units = r, res->computed_units = k;
         /* the MSM alone: the slowest rank's tiles and the reduce */
-        res->seconds = res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
+        res->seconds =
+            res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
         res->points = n;
         res->ranks = nranks;
         res->threads = T;
@@ -366,9 +368,9 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
     if (o->grid_slices) {
         if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)nranks) {
             mulred_error_set(err, MULRED_ERUNTIME,
-                             "msm: a grid of %ux%u needs %llu ranks; this job has %d", o->grid_slices,
-                             o->grid_groups, (unsigned long long)o->grid_slices * o->grid_groups,
-                             nranks);
+                             "msm: a grid of %ux%u needs %llu ranks; this job has %d",
+                             o->grid_slices, o->grid_groups,
+                             (unsigned long long)o->grid_slices * o->grid_groups, nranks);
             mulred_dist_agree(comm, err);
             goto done;
         }
@@ -428,8 +430,8 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
         const mulred_msm_options mo = mulred_msm_grid_options(&res->grid);
         mulred_msm_plan plan;
         mulred_msm_curve_plan(c, &plan, ns, &mo);
-        if (mulred_msm_curve_windows(c, &partial, &plan, share.window0, share.window1, points, scalars, ns, T,
-                        err) == MULRED_OK)
+        if (mulred_msm_curve_windows(c, &partial, &plan, share.window0, share.window1, points,
+                                     scalars, ns, T, err) == MULRED_OK)
             mulred_msm_curve_shift(c, &partial, &partial, plan.window_bits * share.window0);
     }
     local[MULRED_MSM_PHASE_MSM] = mulred_wtime() - t3;
@@ -456,15 +458,14 @@ done:
     return err->status;
 }
 
-
 /* Pairs each rank holds in memory: each rank checks its points, computes the MSM of its own
  * pairs with every window, and the partial sums meet in the reduce. */
 static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
                          mulred_error *err)
 {
     const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
-    const mulred_msm_curve c = o->curve;
-    const int T = mulred_msm_threads_start(o->threads);
+    const mulred_curve c = o->curve;
+    const int T = mulred_threads_start(o->threads);
     double local[MULRED_MSM_PHASES] = {0};
     const double t0 = mulred_wtime();
     if (!o->points_checked && o->count) {
@@ -514,7 +515,7 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
 static int job_check(const mulred_dist_msm_job *o, mulred_error *err)
 {
     const int inputs = (o->input != NULL) + (o->synthetic != 0) + (o->points != NULL);
-    if (o->curve != MULRED_MSM_BLS12_381 && o->curve != MULRED_MSM_BN254)
+    if (o->curve != MULRED_CURVE_BLS12_381 && o->curve != MULRED_CURVE_BN254)
         return mulred_error_set(err, MULRED_EINPUT, "msm: unknown curve %d", (int)o->curve);
     if (inputs != 1)
         return mulred_error_set(err, MULRED_EINPUT,
@@ -535,8 +536,8 @@ static int job_check(const mulred_dist_msm_job *o, mulred_error *err)
     return MULRED_OK;
 }
 
-int mulred_dist_msm(MPI_Comm comm, const mulred_dist_msm_job *job, mulred_dist_msm_result *res,
-                    mulred_error *err)
+mulred_status mulred_dist_msm(MPI_Comm comm, const mulred_dist_msm_job *job,
+                              mulred_dist_msm_result *res, mulred_error *err)
 {
     memset(res, 0, sizeof *res);
     mulred_error_clear(err);

@@ -157,8 +157,9 @@ static int digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error
 }
 
 /* Describes the job to the checkpoint store: flavor, the inputs' identity and the plan. */
-static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_muhash_job *o, const ckpt_inputs *in,
-                         const ckpt_unit *units, uint64_t nunits, mulred_error *err)
+static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_muhash_job *o,
+                         const ckpt_inputs *in, const ckpt_unit *units, uint64_t nunits,
+                         mulred_error *err)
 {
     int rc = mulred_ckpt_job_add(job, err, "flavor", "%s", mulred_muhash_flavor_name(o->flavor));
     for (int k = 0; k < 2 && rc == MULRED_OK; k++)
@@ -397,16 +398,17 @@ static int job_check(const mulred_dist_muhash_job *o, mulred_error *err)
     return MULRED_OK;
 }
 
-int mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
-                       mulred_dist_muhash_result *res, mulred_error *err)
+mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
+                                 mulred_dist_muhash_result *res, mulred_error *err)
 {
     memset(res, 0, sizeof *res);
     mulred_error_clear(err);
     if (job_check(o, err)) return err->status;
     const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
     /* Process set-up stays outside the timed phases, like MPI_Init: the OpenMP team starts
-     * and libcrypto loads its providers. */
-    const int team = mulred_muhash_threads_start(o->threads);
+     * and libcrypto loads its algorithms (a hashing context made once). */
+    const int team = mulred_threads_start(o->threads);
+    mulred_muhash_ctx_free(mulred_muhash_ctx_new(o->flavor));
     const double t0 = mulred_wtime();
 
     /* Rank 0 makes sure each snapshot has a fresh index (one validating scan on first use)

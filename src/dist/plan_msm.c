@@ -30,9 +30,9 @@ static const grid_curve grid_curves[2] = {
     {mulred_g1_254_msm_plan, mulred_g1_254_msm_cost_ns, mulred_g1_254_msm_tile_scratch_size},
 };
 
-static const grid_curve *curve_of(mulred_msm_curve c)
+static const grid_curve *curve_of(mulred_curve c)
 {
-    MULRED_CHECK(c == MULRED_MSM_BLS12_381 || c == MULRED_MSM_BN254, "unknown curve %d", (int)c);
+    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d", (int)c);
     return &grid_curves[c];
 }
 
@@ -106,7 +106,7 @@ static unsigned top_windows_for(unsigned W, unsigned G, double full, double top,
     return best;
 }
 
-bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_msm_curve c, const mulred_msm_grid_params *p,
+bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_curve c, const mulred_msm_grid_params *p,
                           unsigned slices, unsigned groups, unsigned window_bits, bool glv)
 {
     check_params(p);
@@ -170,7 +170,7 @@ static bool better(const mulred_msm_grid *a, const mulred_msm_grid *b)
     return !a->glv && b->glv;
 }
 
-int mulred_msm_grid_plan(mulred_msm_grid *g, mulred_msm_curve c, const mulred_msm_grid_params *p,
+int mulred_msm_grid_plan(mulred_msm_grid *g, mulred_curve c, const mulred_msm_grid_params *p,
                          mulred_error *err)
 {
     check_params(p);
@@ -273,7 +273,7 @@ static const struct {
 };
 #define GRID_REDUCE_STEP_NS 30000.0
 
-void mulred_msm_grid_defaults(mulred_msm_grid_params *p, mulred_msm_curve c,
+void mulred_msm_grid_defaults(mulred_msm_grid_params *p, mulred_curve c,
                               mulred_msm_input_kind input, uint64_t n, int ranks, int threads)
 {
     curve_of(c);

@@ -11,6 +11,7 @@
  * matrix entry times a limb plus carries fits 128 bits. d and e are kept in [0, p): the update
  * lands in (−p, 2p) and one addition or subtraction of p brings it back. */
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,36 +23,62 @@
 
 /* ---- kernel choice ------------------------------------------------------------------------ */
 
-int mulred_field_mulx_enabled;
+_Atomic int mulred_field_kernel_mulx;
 
-int mulred_field_kernel_select(const char *name)
+static pthread_once_t field_kernel_once = PTHREAD_ONCE_INIT;
+static char field_kernel_note[128];
+
+static int field_kernel_parse(const char *name)
 {
-    if (strcmp(name, "portable") == 0) {
-        mulred_field_mulx_enabled = 0;
-        return 0;
-    }
-    if (strcmp(name, "mulx") == 0 && mulred_field_have_mulx()) {
-        mulred_field_mulx_enabled = 1;
-        return 0;
-    }
+    if (strcmp(name, "portable") == 0) return 0;
+    if (strcmp(name, "mulx") == 0 && mulred_field_have_mulx()) return 1;
     return -1;
+}
+
+/* MULX where the CPU has it, unless MULRED_FIELD_KERNEL names an available kernel (an unknown
+ * or unavailable name is ignored). */
+static void field_kernel_choose(void)
+{
+    int mulx = mulred_field_have_mulx();
+    const char *forced = getenv("MULRED_FIELD_KERNEL");
+    if (forced && *forced) {
+        if (field_kernel_parse(forced) >= 0)
+            mulx = field_kernel_parse(forced);
+        else
+            snprintf(field_kernel_note, sizeof field_kernel_note,
+                     "MULRED_FIELD_KERNEL=%.40s is unknown or not supported by this CPU "
+                     "(portable, mulx)",
+                     forced);
+    }
+    atomic_store_explicit(&mulred_field_kernel_mulx, mulx, memory_order_relaxed);
+}
+
+/* Before main(): the inline multiplications of the curve layer read the flag without a check. */
+__attribute__((constructor)) static void field_kernel_init(void)
+{
+    pthread_once(&field_kernel_once, field_kernel_choose);
+}
+
+const char *mulred_field_kernel_ignored(void)
+{
+    pthread_once(&field_kernel_once, field_kernel_choose);
+    return field_kernel_note;
+}
+
+mulred_status mulred_field_kernel_force(const char *name)
+{
+    pthread_once(&field_kernel_once, field_kernel_choose); /* the first choice, once */
+    const int mulx = field_kernel_parse(name);
+    if (mulx < 0) return MULRED_EINPUT;
+    atomic_store_explicit(&mulred_field_kernel_mulx, mulx, memory_order_relaxed);
+    return MULRED_OK;
 }
 
 const char *mulred_field_kernel_name(void)
 {
-    return mulred_field_mulx_enabled ? "mulx" : "portable";
-}
-
-/* Before main(): the inline multiplications of the curve layer read the flag without a check. */
-__attribute__((constructor)) static void field_kernel_autoselect(void)
-{
-    mulred_field_mulx_enabled = mulred_field_have_mulx();
-    const char *forced = getenv("MULRED_FIELD_KERNEL");
-    if (forced && *forced && mulred_field_kernel_select(forced) != 0)
-        fprintf(stderr,
-                "mulred: MULRED_FIELD_KERNEL=%s is unknown or not supported by this CPU "
-                "(portable, mulx); using %s\n",
-                forced, mulred_field_kernel_name());
+    pthread_once(&field_kernel_once, field_kernel_choose);
+    return atomic_load_explicit(&mulred_field_kernel_mulx, memory_order_relaxed) ? "mulx"
+                                                                                 : "portable";
 }
 
 /* ---- small limb helpers for exponents ------------------------------------------------------ */

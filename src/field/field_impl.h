@@ -189,14 +189,14 @@ void FPUB(batch_inv_var)(FT *r, const FT *a, size_t n, void *scratch)
     }
 }
 
-bool FPUB(from_limbs)(FT *r, const uint64_t in[FIELD_N])
+mulred_status FPUB(from_limbs)(FT *r, const uint64_t in[FIELD_N])
 {
     if (!fe_less_var(in, FIELD_P, FIELD_N)) {
         FPUB(set_zero)(r);
-        return false;
+        return MULRED_EINPUT;
     }
     FIELD_CAT(FIELD, _from_int)(r, in);
-    return true;
+    return MULRED_OK;
 }
 
 void FPUB(to_limbs)(uint64_t out[FIELD_N], const FT *a)
@@ -207,7 +207,7 @@ void FPUB(to_limbs)(uint64_t out[FIELD_N], const FT *a)
     memcpy(out, t.l, sizeof t.l);
 }
 
-bool FPUB(from_bytes)(FT *r, const uint8_t in[FNB])
+mulred_status FPUB(from_bytes)(FT *r, const uint8_t in[FNB])
 {
     uint64_t x[FIELD_N];
     for (int i = 0; i < FIELD_N; i++) {

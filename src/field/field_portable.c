@@ -10,7 +10,7 @@
  * of p at the end. Cost: 2n² 64×64→128 multiplies. Constant time. */
 #include <stdint.h>
 
-#include "field/field_internal.h"
+#include "field/field_limbs.h"
 #include "field/field_kernels.h"
 
 static inline __attribute__((always_inline)) void mont_mul_generic(uint64_t *r, const uint64_t *a,

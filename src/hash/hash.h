@@ -1,6 +1,7 @@
 /* hash layer: thin wrappers over OpenSSL libcrypto (EVP). Each context is created once and
  * reused for every message: nothing is allocated per call. Not shareable between threads.
- * Constructors (…_new) return NULL when out of memory; other failures of libcrypto abort. */
+ * Constructors (…_new) return NULL when out of memory; any other libcrypto failure is a failed
+ * check (MULRED_CHECK: the misuse callback, then the end of the process). */
 #ifndef MULRED_HASH_H
 #define MULRED_HASH_H
 

@@ -94,25 +94,24 @@ static const char *field_find(const char *text, size_t len, const char *name, si
     return NULL;
 }
 
-static int job_vadd(mulred_ckpt_job *job, mulred_error *err, const char *name, const char *fmt,
-                    va_list ap)
+static mulred_status job_vadd(mulred_ckpt_job *job, mulred_error *err, const char *name,
+                              const char *fmt, va_list ap)
 {
-    MULRED_CHECK(job && name_ok(name), "bad checkpoint field name '%s'", name ? name : "(null)");
+    MULRED_ARG_CHECK(job && name_ok(name));
     size_t dummy;
-    MULRED_CHECK(!field_find(job->text ? job->text : "", job->len, name, &dummy),
-                 "checkpoint field '%s' added twice", name);
+    /* a field added twice */
+    MULRED_ARG_CHECK(!field_find(job->text ? job->text : "", job->len, name, &dummy));
     char value[1024];
     int n = vsnprintf(value, sizeof value, fmt, ap);
-    MULRED_CHECK(n >= 0 && (size_t)n < sizeof value && !strchr(value, '\n'),
-                 "checkpoint field '%s': bad value", name);
+    MULRED_ARG_CHECK(n >= 0 && (size_t)n < sizeof value && !strchr(value, '\n'));
     if (job_append(job, name, strlen(name), err) || job_append(job, "=", 1, err) ||
         job_append(job, value, (size_t)n, err) || job_append(job, "\n", 1, err))
         return err->status;
     return MULRED_OK;
 }
 
-int mulred_ckpt_job_add(mulred_ckpt_job *job, mulred_error *err, const char *name, const char *fmt,
-                        ...)
+mulred_status mulred_ckpt_job_add(mulred_ckpt_job *job, mulred_error *err, const char *name,
+                                  const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -158,10 +157,10 @@ void mulred_ckpt_job_free(mulred_ckpt_job *job)
     free(job);
 }
 
-int mulred_ckpt_job_add_file(mulred_ckpt_job *job, const char *name, const char *path,
-                             mulred_error *err)
+mulred_status mulred_ckpt_job_add_file(mulred_ckpt_job *job, const char *name, const char *path,
+                                       mulred_error *err)
 {
-    MULRED_CHECK(path && name && strlen(name) <= 58, "bad checkpoint input field");
+    MULRED_ARG_CHECK(path && name && strlen(name) <= 58);
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
@@ -456,10 +455,10 @@ static int check_dir(const char *dir, int fd, mulred_error *err)
     return MULRED_OK;
 }
 
-int mulred_ckpt_open(mulred_ckpt **out, const char *dir, const mulred_ckpt_job *job,
-                     mulred_error *err)
+mulred_status mulred_ckpt_open(mulred_ckpt **out, const char *dir, const mulred_ckpt_job *job,
+                               mulred_error *err)
 {
-    MULRED_CHECK(out && dir && job, "mulred_ckpt_open: NULL argument");
+    MULRED_ARG_CHECK(out && dir && job);
     *out = NULL;
     if (mkdir(dir, 0700) != 0 && errno != EEXIST)
         return mulred_error_set(
@@ -577,10 +576,10 @@ static int write_all(int fd, const uint8_t *p, size_t n)
     return 0;
 }
 
-int mulred_ckpt_save(mulred_ckpt *ck, uint64_t u, const void *elem, uint64_t items,
-                     mulred_error *err)
+mulred_status mulred_ckpt_save(mulred_ckpt *ck, uint64_t u, const void *elem, uint64_t items,
+                               mulred_error *err)
 {
-    MULRED_CHECK(ck && elem && u < ck->units, "mulred_ckpt_save: bad arguments");
+    MULRED_ARG_CHECK(ck && elem && u < ck->units);
     size_t eb = ck->group->elem_bytes, h = ck->header_len;
     size_t total = CKPT_FIXED + h + CKPT_TAIL + eb + CKPT_SUM;
     uint8_t *buf = malloc(total);

@@ -90,7 +90,7 @@ static int ef_line_error(const mulred_element_file *f, uint64_t line_off, mulred
                             (unsigned long long)ef_line_number(f, line_off), why);
 }
 
-static int ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mulred_error *err)
+static mulred_status ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mulred_error *err)
 {
     const mulred_element_file *f = vf;
     uint64_t lo = (f->first_chunk + c) * f->chunk, hi = lo + f->chunk;
@@ -152,8 +152,8 @@ out:
     return st;
 }
 
-int mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
-                             size_t chunk_bytes, bool read_stream, mulred_error *err)
+mulred_status mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
+                                       size_t chunk_bytes, bool read_stream, mulred_error *err)
 {
     *out = NULL;
     mulred_element_file *f = calloc(1, sizeof *f);

@@ -285,8 +285,9 @@ static bool cache_write(const mulred_kzg_setup *s, const char *path, const uint8
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
-int mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path, const char *cache_path,
-                          mulred_kzg_load_info *info, mulred_error *err)
+mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path,
+                                    const char *cache_path, mulred_kzg_load_info *info,
+                                    mulred_error *err)
 {
     mulred_kzg_load_info local;
     if (!info) info = &local;
@@ -350,10 +351,10 @@ int mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path, const 
         goto fail;
     }
     for (unsigned j = 0; j < N_G1; j++) {
-        const mulred_g1_status gs = mulred_g1_381_decode_compressed(&brp[bitrev12(j)], comp[j], 0);
-        if (gs != MULRED_G1_OK) {
+        mulred_g1_reason gs;
+        if (mulred_g1_381_decode_compressed(&brp[bitrev12(j)], comp[j], 0, &gs) != MULRED_OK) {
             st = mulred_error_set(err, MULRED_EINPUT, "%s:%u: G1 Lagrange point %u: %s", setup_path,
-                                  3 + j, j, mulred_g1_status_text(gs));
+                                  3 + j, j, mulred_g1_reason_text(gs));
             goto fail;
         }
     }
@@ -393,8 +394,8 @@ static bool blob_element(uint64_t k[4], const uint8_t *e)
     return fe_less_var(k, FR381_P, 4);
 }
 
-int mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *text, size_t len,
-                          const char *name, mulred_error *err)
+mulred_status mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *text,
+                                    size_t len, const char *name, mulred_error *err)
 {
     size_t a = 0, b = len;
     while (a < b && (text[a] == ' ' || text[a] == '\t' || text[a] == '\n' || text[a] == '\r')) a++;
@@ -426,7 +427,8 @@ int mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *text,
     return MULRED_OK;
 }
 
-int mulred_kzg_blob_read(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *path, mulred_error *err)
+mulred_status mulred_kzg_blob_read(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *path,
+                                   mulred_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -440,9 +442,10 @@ int mulred_kzg_blob_read(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *path, 
 /* ---- commitment --------------------------------------------------------------------------------
  */
 
-int mulred_kzg_blob_to_commitment(uint8_t out[MULRED_KZG_COMMITMENT_BYTES],
-                                  const mulred_kzg_setup *s,
-                                  const uint8_t blob[MULRED_KZG_BLOB_BYTES], mulred_error *err)
+mulred_status mulred_kzg_blob_to_commitment(uint8_t out[MULRED_KZG_COMMITMENT_BYTES],
+                                            const mulred_kzg_setup *s,
+                                            const uint8_t blob[MULRED_KZG_BLOB_BYTES],
+                                            mulred_error *err)
 {
     mulred_scalar256 *k = malloc(N_G1 * sizeof *k);
     if (!k) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");

@@ -22,7 +22,7 @@ struct mulred_pair_file {
     char *path;
     int fd;
     uint64_t size;
-    mulred_msm_curve curve;
+    mulred_curve curve;
     bool binary;
     size_t record; /* R */
     uint64_t unit; /* bytes per unit of the count pass */
@@ -32,14 +32,15 @@ struct mulred_pair_file {
     bool indexed;
 };
 
-size_t mulred_pair_record_bytes(mulred_msm_curve c)
+size_t mulred_pair_record_bytes(mulred_curve c)
 {
-    MULRED_CHECK(c == MULRED_MSM_BLS12_381 || c == MULRED_MSM_BN254, "unknown curve %d", (int)c);
-    return c == MULRED_MSM_BLS12_381 ? 128 + 32 : 64 + 32;
+    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d",
+                 (int)c);
+    return c == MULRED_CURVE_BLS12_381 ? 128 + 32 : 64 + 32;
 }
 
-int mulred_pair_file_open(mulred_pair_file **out, const char *path, mulred_msm_curve c, bool binary,
-                          size_t unit_bytes, mulred_error *err)
+mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path, mulred_curve c,
+                                    bool binary, size_t unit_bytes, mulred_error *err)
 {
     *out = NULL;
     mulred_pair_file *f = calloc(1, sizeof *f);
@@ -225,8 +226,8 @@ static int bad_byte(const mulred_pair_file *f, const window *w, uint64_t i, mulr
                             (unsigned long long)i, (unsigned)b);
 }
 
-int mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint64_t first, uint64_t end,
-                           mulred_error *err)
+mulred_status mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint64_t first,
+                                     uint64_t end, mulred_error *err)
 {
     MULRED_CHECK(!f->binary, "%s: a binary pair file has no count pass", f->path);
     MULRED_CHECK(first <= end && end <= f->units, "units [%llu, %llu) of %llu",
@@ -256,7 +257,7 @@ int mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint64_t first
     return rc;
 }
 
-int mulred_pair_file_index(mulred_pair_file *f, const uint64_t *digits, mulred_error *err)
+mulred_status mulred_pair_file_index(mulred_pair_file *f, const uint64_t *digits, mulred_error *err)
 {
     if (f->binary) return MULRED_OK;
     free(f->cum);
@@ -385,8 +386,8 @@ static int hex_records(hex_reader *r, uint8_t *raw, uint64_t *offsets, size_t m,
 /* Records per block: decoded by threads, then the next block is read. */
 #define PAIR_BLOCK 16384
 
-int mulred_pair_file_read(void *points, mulred_scalar256 *scalars, mulred_pair_file *f,
-                          uint64_t first, uint64_t end, int threads, mulred_error *err)
+mulred_status mulred_pair_file_read(void *points, mulred_scalar256 *scalars, mulred_pair_file *f,
+                                    uint64_t first, uint64_t end, int threads, mulred_error *err)
 {
     MULRED_CHECK(f->indexed, "%s: read before mulred_pair_file_index", f->path);
     MULRED_CHECK(first <= end && end <= f->pairs, "pairs [%llu, %llu) of %llu",
@@ -412,17 +413,37 @@ int mulred_pair_file_read(void *points, mulred_scalar256 *scalars, mulred_pair_f
         }
         if (rc) break;
         size_t bad = m;
-        mulred_g1_status st =
+        mulred_g1_reason st =
             msm_pairs_decode((uint8_t *)points + (p - first) * aff, scalars + (p - first), raw, m,
-                             f->curve, threads, &bad);
-        if (st != MULRED_G1_OK)
+                             R, f->curve, threads, &bad);
+        if (st != MULRED_G1_VALID)
             rc = mulred_error_set(err, MULRED_EINPUT, "%s: pair %llu (byte %llu): point: %s",
                                   f->path, (unsigned long long)(p + bad),
-                                  (unsigned long long)offsets[bad], mulred_g1_status_text(st));
+                                  (unsigned long long)offsets[bad], mulred_g1_reason_text(st));
     }
 done:
     free(raw);
     free(offsets);
     free(hr.buf);
     return rc;
+}
+
+static void scalar_to_be(uint8_t out[32], const mulred_scalar256 *s)
+{
+    for (int i = 0; i < 4; i++)
+        for (int b = 0; b < 8; b++) out[(3 - i) * 8 + b] = (uint8_t)(s->l[i] >> (56 - 8 * b));
+}
+
+void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256 *scalars, size_t n,
+                        mulred_curve c)
+{
+    const size_t R = mulred_pair_record_bytes(c);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *rec = out + i * R;
+        if (c == MULRED_CURVE_BLS12_381)
+            mulred_g1_381_encode_eip2537(rec, (const mulred_g1_381_affine *)points + i);
+        else
+            mulred_g1_254_encode_eip196(rec, (const mulred_g1_254_affine *)points + i);
+        scalar_to_be(rec + R - 32, &scalars[i]);
+    }
 }

@@ -7,7 +7,6 @@
 
 #include "io/msm_io_internal.h"
 #include "mulred/curve.h"
-#include "mulred/msm_io.h"
 
 /* 32 big-endian bytes as 4 little-endian limbs. */
 static void scalar_from_be(mulred_scalar256 *s, const uint8_t in[32])
@@ -19,49 +18,46 @@ static void scalar_from_be(mulred_scalar256 *s, const uint8_t in[32])
     }
 }
 
-static void scalar_to_be(uint8_t out[32], const mulred_scalar256 *s)
+mulred_g1_reason msm_pairs_decode(void *points, mulred_scalar256 *scalars, const uint8_t *raw,
+                                  size_t m, size_t R, mulred_curve c, int threads, size_t *bad)
 {
-    for (int i = 0; i < 4; i++)
-        for (int b = 0; b < 8; b++) out[(3 - i) * 8 + b] = (uint8_t)(s->l[i] >> (56 - 8 * b));
-}
-
-mulred_g1_status msm_pairs_decode(void *points, mulred_scalar256 *scalars, const uint8_t *raw,
-                                  size_t m, mulred_msm_curve c, int threads, size_t *bad)
-{
-    const size_t R = mulred_pair_record_bytes(c);
-    const int T = threads > 0 ? threads : omp_get_max_threads();
+    const int T = mulred_threads_resolve(threads);
     size_t lowest = m;
 #pragma omp parallel for schedule(static) num_threads(T) reduction(min : lowest)
     for (size_t k = 0; k < m; k++) {
         const uint8_t *rec = raw + k * R;
-        mulred_g1_status st;
-        if (c == MULRED_MSM_BLS12_381)
+        mulred_status st;
+        if (c == MULRED_CURVE_BLS12_381)
             st = mulred_g1_381_decode_eip2537((mulred_g1_381_affine *)points + k, rec,
-                                              MULRED_G1_SKIP_SUBGROUP_CHECK);
+                                              MULRED_G1_SKIP_SUBGROUP_CHECK, NULL);
         else
-            st = mulred_g1_254_decode_eip196((mulred_g1_254_affine *)points + k, rec, 0);
+            st = mulred_g1_254_decode_eip196((mulred_g1_254_affine *)points + k, rec, 0, NULL);
         scalar_from_be(&scalars[k], rec + R - 32);
-        if (st != MULRED_G1_OK && k < lowest) lowest = k;
+        if (st != MULRED_OK && k < lowest) lowest = k;
     }
     *bad = lowest;
-    if (lowest == m) return MULRED_G1_OK;
-    /* the status of the lowest bad record, decoded once more (the loop kept only its index) */
+    if (lowest == m) return MULRED_G1_VALID;
+    /* the failed check of the lowest bad record, decoded once more (the loop kept only its
+     * index) */
     const uint8_t *rec = raw + lowest * R;
-    if (c == MULRED_MSM_BLS12_381) {
+    mulred_g1_reason why = MULRED_G1_VALID;
+    if (c == MULRED_CURVE_BLS12_381) {
         mulred_g1_381_affine t;
-        return mulred_g1_381_decode_eip2537(&t, rec, MULRED_G1_SKIP_SUBGROUP_CHECK);
+        mulred_g1_381_decode_eip2537(&t, rec, MULRED_G1_SKIP_SUBGROUP_CHECK, &why);
+    } else {
+        mulred_g1_254_affine t;
+        mulred_g1_254_decode_eip196(&t, rec, 0, &why);
     }
-    mulred_g1_254_affine t;
-    return mulred_g1_254_decode_eip196(&t, rec, 0);
+    return why;
 }
 
-int mulred_msm_check_subgroup(const void *points, size_t n, mulred_msm_curve c,
-                              uint64_t first_index, const char *name, int threads,
-                              mulred_error *err)
+mulred_status mulred_msm_check_subgroup(const void *points, size_t n, mulred_curve c,
+                                        uint64_t first_index, const char *name, int threads,
+                                        mulred_error *err)
 {
-    if (c != MULRED_MSM_BLS12_381 || n == 0) return MULRED_OK; /* BN254: cofactor 1 */
+    if (c != MULRED_CURVE_BLS12_381 || n == 0) return MULRED_OK; /* BN254: cofactor 1 */
     const mulred_g1_381_affine *p = points;
-    const int T = threads > 0 ? threads : omp_get_max_threads();
+    const int T = mulred_threads_resolve(threads);
     size_t lowest = n;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(T) reduction(min : lowest)
     for (size_t i = 0; i < n; i++)
@@ -69,29 +65,5 @@ int mulred_msm_check_subgroup(const void *points, size_t n, mulred_msm_curve c,
     if (lowest == n) return MULRED_OK;
     return mulred_error_set(err, MULRED_EINPUT, "%s: pair %llu: point: %s", name,
                             (unsigned long long)(first_index + lowest),
-                            mulred_g1_status_text(MULRED_G1_ESUBGROUP));
-}
-
-void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256 *scalars, size_t n,
-                        mulred_msm_curve c)
-{
-    const size_t R = mulred_pair_record_bytes(c);
-    for (size_t i = 0; i < n; i++) {
-        uint8_t *rec = out + i * R;
-        if (c == MULRED_MSM_BLS12_381)
-            mulred_g1_381_encode_eip2537(rec, (const mulred_g1_381_affine *)points + i);
-        else
-            mulred_g1_254_encode_eip196(rec, (const mulred_g1_254_affine *)points + i);
-        scalar_to_be(rec + R - 32, &scalars[i]);
-    }
-}
-
-int mulred_msm_threads_start(int threads)
-{
-    const int T = threads > 0 ? threads : omp_get_max_threads();
-    int team = 1;
-#pragma omp parallel num_threads(T)
-#pragma omp single
-    team = omp_get_num_threads();
-    return team;
+                            mulred_g1_reason_text(MULRED_G1_ESUBGROUP));
 }

@@ -10,24 +10,25 @@
 #include "util/check.h"
 
 #define G1       g1_381
-#define SY_CURVE MULRED_MSM_BLS12_381
+#define SY_CURVE MULRED_CURVE_BLS12_381
 #include "io/msm_synth_threads_impl.h"
 #undef G1
 #undef SY_CURVE
 
 #define G1       g1_254
-#define SY_CURVE MULRED_MSM_BN254
+#define SY_CURVE MULRED_CURVE_BN254
 #include "io/msm_synth_threads_impl.h"
 #undef G1
 #undef SY_CURVE
 
-int mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_msm_curve c, uint64_t seed,
-                     uint64_t first, size_t n, int threads, mulred_error *err)
+mulred_status mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_curve c,
+                               uint64_t seed, uint64_t first, size_t n, int threads,
+                               mulred_error *err)
 {
-    MULRED_CHECK(c == MULRED_MSM_BLS12_381 || c == MULRED_MSM_BN254, "unknown curve %d", (int)c);
+    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d", (int)c);
     MULRED_CHECK(first <= (UINT64_C(1) << 58) && n <= (UINT64_C(1) << 58) - first,
                  "synthetic pairs [%llu, +%zu) (at most 2^58)", (unsigned long long)first, n);
-    if (c == MULRED_MSM_BLS12_381)
+    if (c == MULRED_CURVE_BLS12_381)
         return g1_381_synth_generate(points, scalars, seed, first, n, threads, err);
     return g1_254_synth_generate(points, scalars, seed, first, n, threads, err);
 }

@@ -1,6 +1,6 @@
 /* Template of the synthetic point generation (mulred_msm_synth, include/mulred/msm_io.h),
  * included by msm_synth_threads.c once per curve with G1 (g1_381, g1_254) and SY_CURVE (its
- * mulred_msm_curve) defined. Creates threads.
+ * mulred_curve) defined. Creates threads.
  *
  * Costs (M: one field multiplication):
  *   generator table  32 windows x 255 points d·2^(8w)·G, Jacobian additions and one batch
@@ -62,7 +62,7 @@ static int SY(generate)(GA *points, mulred_scalar256 *scalars, uint64_t seed, ui
                         size_t n, int threads, mulred_error *err)
 {
     if (n == 0) return MULRED_OK;
-    const int T = threads > 0 ? threads : omp_get_max_threads();
+    const int T = mulred_threads_resolve(threads);
     const size_t B = MULRED_MSM_SYNTH_BLOCK;
     GA *table = malloc((size_t)SY_WINDOWS * SY_ENTRIES * sizeof *table);
     GA *beta = malloc(B * sizeof *beta);

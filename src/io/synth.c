@@ -89,7 +89,8 @@ size_t mulred_synth_element(uint8_t out[MULRED_SYNTH_MAX_ELEMENT], mulred_muhash
     return n + slen;
 }
 
-static int synth_produce(void *vset, size_t c, mulred_muhash_sink *sink, mulred_error *err)
+static mulred_status synth_produce(void *vset, size_t c, mulred_muhash_sink *sink,
+                                   mulred_error *err)
 {
     (void)err;
     const mulred_synth_set *set = vset;

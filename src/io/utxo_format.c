@@ -133,7 +133,7 @@ int utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *er
     return MULRED_OK;
 }
 
-int mulred_utxo_read_header(mulred_utxo_header *h, const char *path, mulred_error *err)
+mulred_status mulred_utxo_read_header(mulred_utxo_header *h, const char *path, mulred_error *err)
 {
     int fd = -1;
     int rc = utxo_open(&fd, h, path, err);

@@ -48,19 +48,19 @@ void utxo_index_free(utxo_index *x)
     memset(x, 0, sizeof *x);
 }
 
-int mulred_utxo_index_path(char *out, size_t cap, const char *path)
+mulred_status mulred_utxo_index_path(char *out, size_t cap, const char *path)
 {
     const char *dir = getenv("MULRED_UTXO_INDEX_DIR");
     int n;
     if (dir && dir[0]) {
         char *copy = strdup(path);
-        if (!copy) return -1;
+        if (!copy) return MULRED_ERUNTIME;
         n = snprintf(out, cap, "%s/%s.idx", dir, basename(copy));
         free(copy);
     } else {
         n = snprintf(out, cap, "%s.idx", path);
     }
-    return n < 0 || (size_t)n >= cap ? -1 : 0;
+    return n < 0 || (size_t)n >= cap ? MULRED_EINPUT : MULRED_OK;
 }
 
 int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h, const char *path,
@@ -320,11 +320,11 @@ static int index_location(char *out, size_t cap, const char *path, const mulred_
 {
     if (opt && opt->index_path) {
         if ((size_t)snprintf(out, cap, "%s", opt->index_path) >= cap)
-            return mulred_error_set(err, MULRED_EUSAGE, "index path too long");
+            return mulred_error_set(err, MULRED_EINPUT, "index path too long");
         return MULRED_OK;
     }
     if (mulred_utxo_index_path(out, cap, path))
-        return mulred_error_set(err, MULRED_EUSAGE, "%s: path too long", path);
+        return mulred_error_set(err, MULRED_EINPUT, "%s: path too long", path);
     return MULRED_OK;
 }
 
@@ -357,8 +357,8 @@ int utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd, const mu
     return MULRED_OK;
 }
 
-int mulred_utxo_index_build(mulred_utxo_index_info *info, const char *path,
-                            const mulred_utxo_options *opt, bool force, mulred_error *err)
+mulred_status mulred_utxo_index_build(mulred_utxo_index_info *info, const char *path,
+                                      const mulred_utxo_options *opt, bool force, mulred_error *err)
 {
     int fd = -1;
     mulred_utxo_header h;
@@ -371,8 +371,8 @@ int mulred_utxo_index_build(mulred_utxo_index_info *info, const char *path,
     return rc;
 }
 
-int mulred_utxo_index_ensure(const char *path, const mulred_utxo_options *opt, bool *written,
-                             mulred_error *err)
+mulred_status mulred_utxo_index_ensure(const char *path, const mulred_utxo_options *opt,
+                                       bool *written, mulred_error *err)
 {
     mulred_utxo_index_info info;
     int rc = mulred_utxo_index_build(&info, path, opt, false, err);

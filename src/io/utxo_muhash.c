@@ -13,7 +13,8 @@ static int sink_coin(void *ctx, const utxo_coin *c, mulred_error *err)
     return 0;
 }
 
-int utxo_source_produce_muhash(void *ctx, size_t i, mulred_muhash_sink *sink, mulred_error *err)
+mulred_status utxo_source_produce_muhash(void *ctx, size_t i, mulred_muhash_sink *sink,
+                                         mulred_error *err)
 {
     const mulred_utxo_source *s = ctx;
     uint8_t *buf = malloc(UTXO_READ_BUFFER); /* one per chunk: 256 KiB vs ~2000 coins hashed */

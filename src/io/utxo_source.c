@@ -16,8 +16,8 @@
 #include "io/utxo_source.h"
 #include "util/util.h"
 
-int mulred_utxo_source_open(mulred_utxo_source **out, const char *path,
-                            const mulred_utxo_options *opt, mulred_error *err)
+mulred_status mulred_utxo_source_open(mulred_utxo_source **out, const char *path,
+                                      const mulred_utxo_options *opt, mulred_error *err)
 {
     *out = NULL;
     mulred_utxo_source *s = calloc(1, sizeof *s);
@@ -189,7 +189,7 @@ static int scan_file(mulred_utxo_header *h, const char *path, const utxo_visitor
     return rc;
 }
 
-int mulred_utxo_txoutset_hash(uint8_t out[32], const char *path, mulred_error *err)
+mulred_status mulred_utxo_txoutset_hash(uint8_t out[32], const char *path, mulred_error *err)
 {
     txoutset_ctx t = {0};
     if (!(t.md = mulred_sha256_new()))
@@ -243,7 +243,7 @@ static int stats_coin(void *ctx, const utxo_coin *c, mulred_error *err)
     return 0;
 }
 
-int mulred_utxo_stats_scan(mulred_utxo_stats *st, const char *path, mulred_error *err)
+mulred_status mulred_utxo_stats_scan(mulred_utxo_stats *st, const char *path, mulred_error *err)
 {
     memset(st, 0, sizeof *st);
     stats_ctx x = {.st = st};

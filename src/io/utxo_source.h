@@ -20,6 +20,7 @@ struct mulred_utxo_source {
 int utxo_source_decode_chunk(const mulred_utxo_source *s, size_t i, const utxo_visitor *v,
                              uint8_t *buf, mulred_error *err);
 /* The mulred_muhash_source produce callback (utxo_muhash.c). */
-int utxo_source_produce_muhash(void *ctx, size_t i, mulred_muhash_sink *sink, mulred_error *err);
+mulred_status utxo_source_produce_muhash(void *ctx, size_t i, mulred_muhash_sink *sink,
+                                         mulred_error *err);
 
 #endif

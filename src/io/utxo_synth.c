@@ -147,8 +147,8 @@ static size_t synth_coin(uint8_t *out, synth_rng *r, uint64_t coin_index)
     return n + synth_script(out + n, r, coin_index);
 }
 
-int mulred_utxo_synth(const char *path, uint64_t ncoins, uint64_t seed, bool legacy,
-                      mulred_error *err)
+mulred_status mulred_utxo_synth(const char *path, uint64_t ncoins, uint64_t seed, bool legacy,
+                                mulred_error *err)
 {
     FILE *f = fopen(path, "wb");
     if (!f) return mulred_error_set(err, MULRED_ERUNTIME, "%s: %s", path, strerror(errno));

@@ -3,10 +3,8 @@
  *
  * GLV: the curve layer's decomposition k ≡ ±k1 ± k2·λ (mod r) and endomorphism φ(x, y) = (βx, y)
  * = λ·(x, y); its halves are below 2^127, so recoded GLV scalars have 127 bits. */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,17 +13,7 @@
 #include "msm/msm_internal.h"
 #include "mulred/curve.h"
 #include "mulred/msm.h"
-
-_Noreturn void msm_misuse(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("mulred: msm: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    abort();
-}
+#include "util/check.h"
 
 /* ---- cost model ------------------------------------------------------------------------------ */
 

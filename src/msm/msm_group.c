@@ -1,10 +1,10 @@
-/* The point-addition groups of the engine (mulred/msm_grid.h): G1 points in Jacobian form,
- * combined by the curve layer's addition. No MPI here: src/dist reduces any group the same way,
- * so the distributed MSM needs no MPI code of its own. */
+/* The curves as one type and the point-addition groups of the engine (mulred/msm.h): G1 points
+ * in Jacobian form, combined by the curve layer's addition. No MPI here: src/dist reduces any
+ * group the same way, so the distributed MSM needs no MPI code of its own. */
 #include <string.h>
 
 #include "mulred/curve.h"
-#include "mulred/msm_grid.h"
+#include "mulred/msm.h"
 #include "util/check.h"
 
 /* Elements cross MPI as bytes and are combined in arrays: limbs only, no padding. */
@@ -38,89 +38,90 @@ static void g254_combine(void *acc, const void *in, const mulred_group *g)
 }
 
 static const mulred_group point_groups[2] = {
-    {"g1-bls12-381", sizeof(mulred_g1_381_jacobian), g381_identity, g381_combine, NULL},
-    {"g1-bn254", sizeof(mulred_g1_254_jacobian), g254_identity, g254_combine, NULL},
+    {"bls12-381", sizeof(mulred_g1_381_jacobian), g381_identity, g381_combine, NULL},
+    {"bn254", sizeof(mulred_g1_254_jacobian), g254_identity, g254_combine, NULL},
 };
 
-static void check_curve(mulred_msm_curve c)
+static void check_curve(mulred_curve c)
 {
-    MULRED_CHECK(c == MULRED_MSM_BLS12_381 || c == MULRED_MSM_BN254, "unknown curve %d", (int)c);
+    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d",
+                 (int)c);
 }
 
-const mulred_group *mulred_msm_point_group(mulred_msm_curve c)
+const mulred_group *mulred_msm_point_group(mulred_curve c)
 {
     check_curve(c);
     return &point_groups[c];
 }
 
-const char *mulred_msm_curve_name(mulred_msm_curve c)
+const char *mulred_curve_name(mulred_curve c)
 {
     check_curve(c);
-    return c == MULRED_MSM_BLS12_381 ? "bls12-381" : "bn254";
+    return c == MULRED_CURVE_BLS12_381 ? "bls12-381" : "bn254";
 }
 
-int mulred_msm_curve_parse(mulred_msm_curve *c, const char *name)
+mulred_status mulred_curve_parse(mulred_curve *c, const char *name)
 {
     if (strcmp(name, "bls12-381") == 0)
-        *c = MULRED_MSM_BLS12_381;
+        *c = MULRED_CURVE_BLS12_381;
     else if (strcmp(name, "bn254") == 0)
-        *c = MULRED_MSM_BN254;
+        *c = MULRED_CURVE_BN254;
     else
-        return -1;
-    return 0;
+        return MULRED_EINPUT;
+    return MULRED_OK;
 }
 
-size_t mulred_msm_affine_bytes(mulred_msm_curve c)
+size_t mulred_msm_affine_bytes(mulred_curve c)
 {
     check_curve(c);
-    return c == MULRED_MSM_BLS12_381 ? sizeof(mulred_g1_381_affine) : sizeof(mulred_g1_254_affine);
+    return c == MULRED_CURVE_BLS12_381 ? sizeof(mulred_g1_381_affine)
+                                       : sizeof(mulred_g1_254_affine);
 }
 
-size_t mulred_msm_jacobian_bytes(mulred_msm_curve c)
+size_t mulred_msm_jacobian_bytes(mulred_curve c)
 {
     check_curve(c);
-    return c == MULRED_MSM_BLS12_381 ? sizeof(mulred_g1_381_jacobian)
-                                     : sizeof(mulred_g1_254_jacobian);
+    return c == MULRED_CURVE_BLS12_381 ? sizeof(mulred_g1_381_jacobian)
+                                       : sizeof(mulred_g1_254_jacobian);
 }
 
-/* ---- the MSM of either curve (mulred/msm_grid.h): one dispatch for every caller ---- */
+/* ---- the MSM of either curve (mulred/msm.h): one dispatch for every caller ---- */
 
-void mulred_msm_curve_plan(mulred_msm_curve c, mulred_msm_plan *plan, size_t n,
+void mulred_msm_curve_plan(mulred_curve c, mulred_msm_plan *plan, size_t n,
                            const mulred_msm_options *opts)
 {
     check_curve(c);
-    if (c == MULRED_MSM_BLS12_381)
+    if (c == MULRED_CURVE_BLS12_381)
         mulred_g1_381_msm_plan(plan, n, opts);
     else
         mulred_g1_254_msm_plan(plan, n, opts);
 }
 
-int mulred_msm_curve_windows(mulred_msm_curve c, void *r, const mulred_msm_plan *plan,
-                             unsigned window0, unsigned window1, const void *points,
-                             const mulred_scalar256 *scalars, size_t n, int threads,
-                             mulred_error *err)
+int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_msm_plan *plan, unsigned window0,
+                             unsigned window1, const void *points, const mulred_scalar256 *scalars,
+                             size_t n, int threads, mulred_error *err)
 {
     check_curve(c);
-    if (c == MULRED_MSM_BLS12_381)
+    if (c == MULRED_CURVE_BLS12_381)
         return mulred_g1_381_msm_windows_var(r, plan, window0, window1, points, scalars, n, threads,
                                              err);
     return mulred_g1_254_msm_windows_var(r, plan, window0, window1, points, scalars, n, threads,
                                          err);
 }
 
-void mulred_msm_curve_shift(mulred_msm_curve c, void *r, const void *a, unsigned bits)
+void mulred_msm_curve_shift(mulred_curve c, void *r, const void *a, unsigned bits)
 {
     check_curve(c);
-    if (c == MULRED_MSM_BLS12_381)
+    if (c == MULRED_CURVE_BLS12_381)
         mulred_g1_381_msm_shift(r, a, bits);
     else
         mulred_g1_254_msm_shift(r, a, bits);
 }
 
-size_t mulred_msm_curve_encode(mulred_msm_curve c, uint8_t out[128], const void *jacobian)
+size_t mulred_msm_curve_encode(mulred_curve c, uint8_t out[128], const void *jacobian)
 {
     check_curve(c);
-    if (c == MULRED_MSM_BLS12_381) {
+    if (c == MULRED_CURVE_BLS12_381) {
         mulred_g1_381_affine a;
         mulred_g1_381_jacobian_to_affine(&a, jacobian);
         mulred_g1_381_encode_eip2537(out, &a);

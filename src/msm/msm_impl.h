@@ -122,11 +122,8 @@ static inline void MI(apply)(GA *q, const GA *p, uint32_t flags)
     if ((flags & PAIR_NEG) && !MI(inf)(q)) F(neg)(&q->y, &q->y);
 }
 
-static void MI(check_plan)(const mulred_msm_plan *plan)
-{
-    if (!plan || plan->magic != MSM_MAGIC)
-        msm_misuse("a plan not made by mulred_%s_msm_plan", MSM_NAME);
-}
+/* A plan made by this curve's msm_plan or msm_fixed_plan (the condition of the misuse checks). */
+#define MI_PLAN_OK(plan) ((plan) && (plan)->magic == MSM_MAGIC)
 
 /* ---- scratch layout ------------------------------------------------------------------------ */
 
@@ -517,7 +514,7 @@ void GPUB(msm_shift)(GJ *r, const GJ *a, unsigned bits)
 
 size_t GPUB(msm_tile_scratch_size)(const mulred_msm_plan *plan)
 {
-    MI(check_plan)(plan);
+    MULRED_ARG_CHECK_RETURN(MI_PLAN_OK(plan), 0);
     MI(ctx) t;
     return MI(layout)(&t, plan, NULL);
 }
@@ -526,16 +523,13 @@ void GPUB(msm_tile_var)(GJ *r, const mulred_msm_plan *plan, const mulred_msm_til
                         const GA *points, const mulred_msm_rscalar *scalars, size_t n,
                         void *scratch)
 {
-    MI(check_plan)(plan);
-    if (plan->fixed) msm_misuse("a fixed-base plan given to msm_tile_var");
+    MULRED_ARG_CHECK_VOID(MI_PLAN_OK(plan) && !plan->fixed);
     unsigned b0 = tile->bucket0, b1 = tile->bucket1;
     if (b1 == 0) b0 = 0, b1 = plan->buckets;
-    if (tile->window0 >= tile->window1 || tile->window1 > plan->windows || b0 >= b1 ||
-        b1 > plan->buckets)
-        msm_misuse("tile windows [%u, %u) buckets (%u, %u] outside the plan (%u windows, %u "
-                   "buckets)",
-                   tile->window0, tile->window1, b0, b1, plan->windows, plan->buckets);
-    if (n > UINT32_MAX) msm_misuse("tile of %zu points (at most 2^32 - 1)", n);
+    /* the tile lies inside the plan */
+    MULRED_ARG_CHECK_VOID(tile->window0 < tile->window1 && tile->window1 <= plan->windows &&
+                          b0 < b1 && b1 <= plan->buckets);
+    MULRED_ARG_CHECK_VOID(n <= UINT32_MAX);
     MI(ctx) t;
     MI(layout)(&t, plan, scratch);
     if (t.mark) memset(t.mark, 0, (size_t)plan->group * plan->buckets * sizeof *t.mark);
@@ -582,7 +576,7 @@ static void MI(reduce_mod_r)(uint64_t k[4])
 void GPUB(msm_recode)(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
                       const mulred_msm_plan *plan)
 {
-    MI(check_plan)(plan);
+    MULRED_ARG_CHECK_VOID(MI_PLAN_OK(plan));
     for (size_t i = 0; i < n; i++) {
         uint64_t k[4];
         memcpy(k, in[i].l, sizeof k);
@@ -609,7 +603,7 @@ size_t GPUB(msm_scratch_size)(const mulred_msm_plan *plan, size_t n)
 void GPUB(msm_serial_var)(GJ *r, const mulred_msm_plan *plan, const GA *points,
                           const mulred_scalar256 *scalars, size_t n, void *scratch)
 {
-    MI(check_plan)(plan);
+    MULRED_ARG_CHECK_VOID(MI_PLAN_OK(plan));
     mulred_msm_rscalar *k = (mulred_msm_rscalar *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
     void *tile_scratch = k + n;
     GPUB(msm_recode)(k, scalars, n, plan);
@@ -643,7 +637,7 @@ static double MI(model_window)(const mulred_msm_plan *p, double pairs, double di
 double GPUB(msm_cost_ns)(const mulred_msm_plan *plan, size_t n, unsigned windows,
                          unsigned bucket_ranges)
 {
-    MI(check_plan)(plan);
+    MULRED_ARG_CHECK_RETURN(MI_PLAN_OK(plan), 0);
     if (bucket_ranges == 0) bucket_ranges = 1;
     const double pts = (double)n * (plan->glv ? 2 : 1);
     if (plan->fixed) /* one bucket set for every window's table row */
@@ -709,23 +703,25 @@ static void MI(plan_any)(mulred_msm_plan *plan, size_t n, const mulred_msm_optio
 {
     const mulred_msm_options none = {0};
     const mulred_msm_options *o = opts ? opts : &none;
-    if (o->window_bits < 0 || o->window_bits > MSM_MAX_WINDOW_BITS)
-        msm_misuse("window_bits %d (1..%d, or 0 for the cost model)", o->window_bits,
-                   MSM_MAX_WINDOW_BITS);
-    if (o->batch && (o->batch < 8 || o->batch > 4096))
-        msm_misuse("batch %d (8..4096, or 0)", o->batch);
-    if (o->queue > 4096) msm_misuse("queue %d (-1..4096)", o->queue);
+    MULRED_ARG_CHECK_VOID(plan);
+    memset(plan, 0, sizeof *plan); /* on misuse the plan stays invalid (magic 0) */
+    MULRED_ARG_CHECK_VOID(o->window_bits >= 0 && o->window_bits <= MSM_MAX_WINDOW_BITS);
+    MULRED_ARG_CHECK_VOID(o->batch == 0 || (o->batch >= 8 && o->batch <= 4096));
+    MULRED_ARG_CHECK_VOID(o->queue <= 4096);
     mulred_msm_lanes lanes = o->lanes;
+    MULRED_ARG_CHECK_VOID(lanes == MULRED_MSM_LANES_AUTO || lanes == MULRED_MSM_LANES_SCALAR ||
+                          lanes == MULRED_MSM_LANES_X8);
+    /* 8 lanes forced on a CPU without AVX-512 IFMA */
+    MULRED_ARG_CHECK_VOID(lanes != MULRED_MSM_LANES_X8 || mulred_fieldx8_have_ifma());
     if (lanes == MULRED_MSM_LANES_AUTO)
         lanes = mulred_fieldx8_have_ifma() ? MULRED_MSM_LANES_X8 : MULRED_MSM_LANES_SCALAR;
-    else if (lanes == MULRED_MSM_LANES_X8 && !mulred_fieldx8_have_ifma())
-        msm_misuse("8-lane kernels requested on a CPU without AVX-512 IFMA");
-    else if (lanes != MULRED_MSM_LANES_SCALAR && lanes != MULRED_MSM_LANES_X8)
-        msm_misuse("unknown lanes %d", (int)lanes);
-    if (o->buckets != MULRED_MSM_BUCKETS_AUTO && o->buckets != MULRED_MSM_BUCKETS_XYZZ &&
-        o->buckets != MULRED_MSM_BUCKETS_AFFINE)
-        msm_misuse("unknown bucket form %d", (int)o->buckets);
-    if (fixed && o->glv > 0) msm_misuse("GLV with a fixed-base table");
+    MULRED_ARG_CHECK_VOID(o->buckets == MULRED_MSM_BUCKETS_AUTO ||
+                          o->buckets == MULRED_MSM_BUCKETS_XYZZ ||
+                          o->buckets == MULRED_MSM_BUCKETS_AFFINE);
+    MULRED_ARG_CHECK_VOID(!fixed || o->glv <= 0); /* no GLV with a fixed-base table */
+    /* a forced fixed-base window width gives at most MSM_MAX_GROUP windows (c >= 4) */
+    MULRED_ARG_CHECK_VOID(!fixed || !o->window_bits ||
+                          msm_windows(MSM_RBITS, (unsigned)o->window_bits) <= MSM_MAX_GROUP);
     double best = 0;
     bool have = false;
     for (int gi = 0; gi < 2; gi++) {
@@ -734,12 +730,7 @@ static void MI(plan_any)(mulred_msm_plan *plan, size_t n, const mulred_msm_optio
         if (o->glv == 0 && glv && !MSM_COST.glv_auto) continue;
         for (unsigned c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
             if (o->window_bits && c != (unsigned)o->window_bits) continue;
-            if (fixed && msm_windows(MSM_RBITS, c) > MSM_MAX_GROUP) {
-                if (o->window_bits)
-                    msm_misuse("fixed-base window_bits %d: at most %d windows (c >= 4)",
-                               o->window_bits, MSM_MAX_GROUP);
-                continue;
-            }
+            if (fixed && msm_windows(MSM_RBITS, c) > MSM_MAX_GROUP) continue;
             mulred_msm_plan p;
             MI(plan_fill)(&p, c, glv, fixed, o->buckets, lanes, o);
             const double cost = GPUB(msm_cost_ns)(&p, n, p.windows, 1);
@@ -766,7 +757,7 @@ void GPUB(msm_fixed_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_opti
 
 size_t GPUB(msm_fixed_table_size)(const mulred_msm_plan *plan, size_t n)
 {
-    MI(check_plan)(plan);
+    MULRED_ARG_CHECK_RETURN(MI_PLAN_OK(plan), 0);
     return (size_t)plan->windows * n;
 }
 
@@ -778,8 +769,7 @@ size_t GPUB(msm_fixed_build_scratch_size)(size_t n)
 void GPUB(msm_fixed_table_build)(GA *table, const mulred_msm_plan *plan, const GA *points, size_t n,
                                  void *scratch)
 {
-    MI(check_plan)(plan);
-    if (!plan->fixed) msm_misuse("msm_fixed_table_build needs a fixed-base plan");
+    MULRED_ARG_CHECK_VOID(MI_PLAN_OK(plan) && plan->fixed);
     GJ *j = (GJ *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
     GA *row = (GA *)(j + n);
     void *norm = row + n;
@@ -802,9 +792,8 @@ size_t GPUB(msm_fixed_scratch_size)(const mulred_msm_plan *plan, size_t n)
 void GPUB(msm_fixed_var)(GJ *r, const mulred_msm_plan *plan, const GA *table,
                          const mulred_scalar256 *scalars, size_t n, void *scratch)
 {
-    MI(check_plan)(plan);
-    if (!plan->fixed) msm_misuse("msm_fixed_var needs a fixed-base plan");
-    if (n > UINT32_MAX) msm_misuse("fixed-base MSM of %zu points (at most 2^32 - 1)", n);
+    MULRED_ARG_CHECK_VOID(MI_PLAN_OK(plan) && plan->fixed);
+    MULRED_ARG_CHECK_VOID(n <= UINT32_MAX);
     mulred_msm_rscalar *k = (mulred_msm_rscalar *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
     GPUB(msm_recode)(k, scalars, n, plan);
     MI(ctx) t;

@@ -1,5 +1,5 @@
-/* Internal interface of the msm layer: what msm.c (the kernels), msm_threads.c (the OpenMP
- * driver) and msm_fixed.c (fixed-base tables, KZG) share. */
+/* Internal interface of the msm layer: what msm.c (the kernels and fixed-base tables, from the
+ * template msm_impl.h) and msm_threads.c (the OpenMP driver) share. */
 #ifndef MULRED_MSM_INTERNAL_H
 #define MULRED_MSM_INTERNAL_H
 
@@ -16,9 +16,6 @@
 #define MSM_MAX_WINDOW_BITS 16
 /* Most windows accumulated side by side in one pass (plan->group). */
 #define MSM_MAX_GROUP 64
-
-/* API misuse: prints "mulred: msm: MESSAGE" and aborts. */
-_Noreturn void msm_misuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The Booth digit of window w (see include/mulred/msm.h) of a k of `limbs` 64-bit limbs
  * (c·w + c <= 64·limbs + 1 is not required: bits beyond the limbs read as 0). */

@@ -8,6 +8,7 @@
 #include "msm/msm_internal.h"
 #include "mulred/curve.h"
 #include "mulred/msm.h"
+#include "util/check.h"
 
 /* Points recoded per task. */
 #define MSM_RECODE_CHUNK 8192

@@ -115,23 +115,24 @@ static void MT(canonical)(GJ *r, const GJ *a)
     GPUB(jacobian_from_affine)(r, &t);
 }
 
-int GPUB(msm_var)(GJ *r, const GA *points, const mulred_scalar256 *scalars, size_t n,
-                  const mulred_msm_options *opts, int threads, mulred_error *err)
+mulred_status GPUB(msm_var)(GJ *r, const GA *points, const mulred_scalar256 *scalars, size_t n,
+                            const mulred_msm_options *opts, int threads, mulred_error *err)
 {
     mulred_msm_plan plan;
     GPUB(msm_plan)(&plan, n, opts);
+    if (plan.magic == 0) return MULRED_EMISUSE; /* opts were misuse (the callback returned) */
     return GPUB(msm_windows_var)(r, &plan, 0, plan.windows, points, scalars, n, threads, err);
 }
 
-int GPUB(msm_windows_var)(GJ *r, const mulred_msm_plan *plan_in, unsigned window0, unsigned window1,
-                          const GA *points, const mulred_scalar256 *scalars, size_t n, int threads,
-                          mulred_error *err)
+mulred_status GPUB(msm_windows_var)(GJ *r, const mulred_msm_plan *plan_in, unsigned window0,
+                                    unsigned window1, const GA *points,
+                                    const mulred_scalar256 *scalars, size_t n, int threads,
+                                    mulred_error *err)
 {
+    MULRED_ARG_CHECK(plan_in && !plan_in->fixed);
     const mulred_msm_plan plan = *plan_in;
-    if (plan.fixed || window0 >= window1 || window1 > plan.windows)
-        msm_misuse("msm_windows_var: windows [%u, %u) of a %splan of %u windows", window0, window1,
-                   plan.fixed ? "fixed-base " : "", plan.windows);
-    const int T = threads > 0 ? threads : omp_get_max_threads();
+    MULRED_ARG_CHECK(window0 < window1 && window1 <= plan.windows);
+    const int T = mulred_threads_resolve(threads);
     const bool nested = omp_in_parallel();
     if (n == 0) {
         GPUB(jacobian_set_infinity)(r);

@@ -49,15 +49,15 @@ const char *mulred_muhash_flavor_name(mulred_muhash_flavor flavor)
     return flavor == MULRED_MUHASH_KASPA ? "kaspa" : "bitcoin";
 }
 
-int mulred_muhash_flavor_parse(mulred_muhash_flavor *out, const char *name)
+mulred_status mulred_muhash_flavor_parse(mulred_muhash_flavor *out, const char *name)
 {
     if (strcmp(name, "bitcoin") == 0)
         *out = MULRED_MUHASH_BITCOIN;
     else if (strcmp(name, "kaspa") == 0)
         *out = MULRED_MUHASH_KASPA;
     else
-        return -1;
-    return 0;
+        return MULRED_EINPUT;
+    return MULRED_OK;
 }
 
 void mulred_muhash_init(mulred_muhash_state *s, mulred_muhash_flavor flavor)
@@ -331,8 +331,8 @@ size_t mulred_muhash_serialize(uint8_t *out, const mulred_muhash_state *s)
     return MULRED_NUM3072_BYTES;
 }
 
-int mulred_muhash_parse(mulred_muhash_state *s, mulred_muhash_flavor flavor, const uint8_t *in,
-                        size_t len, mulred_error *err)
+mulred_status mulred_muhash_parse(mulred_muhash_state *s, mulred_muhash_flavor flavor,
+                                  const uint8_t *in, size_t len, mulred_error *err)
 {
     size_t want = mulred_muhash_serialized_size(flavor);
     if (len != want)

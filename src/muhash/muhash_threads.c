@@ -56,30 +56,20 @@ void mulred_muhash_sink_add(mulred_muhash_sink *s, const uint8_t *data, size_t l
     s->batch[k][s->nbatch[k]++] = (mulred_bytes){copy, len};
 }
 
-int mulred_muhash_threads_start(int threads)
-{
-    int n = threads > 0 ? threads : omp_get_max_threads();
-#pragma omp parallel num_threads(n)
-    {
-        mulred_hash_init();
-    }
-    return n;
-}
-
-int mulred_muhash_reduce(mulred_muhash_state *out, mulred_muhash_flavor flavor,
-                         const mulred_muhash_source *sources, size_t nsources, int threads,
-                         mulred_muhash_stats *stats, mulred_error *err)
+mulred_status mulred_muhash_reduce(mulred_muhash_state *out, mulred_muhash_flavor flavor,
+                                   const mulred_muhash_source *sources, size_t nsources,
+                                   int threads, mulred_muhash_stats *stats, mulred_error *err)
 {
     mulred_muhash_reduce_opts opts = {.threads = threads};
     return mulred_muhash_reduce_ex(out, flavor, sources, nsources, &opts, stats, err);
 }
 
-int mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_flavor flavor,
-                            const mulred_muhash_source *sources, size_t nsources,
-                            const mulred_muhash_reduce_opts *opts, mulred_muhash_stats *stats,
-                            mulred_error *err)
+mulred_status mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_flavor flavor,
+                                      const mulred_muhash_source *sources, size_t nsources,
+                                      const mulred_muhash_reduce_opts *opts,
+                                      mulred_muhash_stats *stats, mulred_error *err)
 {
-    int nthreads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    int nthreads = mulred_threads_resolve(opts->threads);
     size_t total = 0;
     size_t *first = malloc((nsources + 1) * sizeof *first);
     mulred_muhash_state *partials = malloc((size_t)nthreads * sizeof *partials);

@@ -156,14 +156,17 @@ static void kernel_choose(void)
         if (k && k->available()) {
             selection.kernel = k;
             selection.how = "forced";
-        } else {
+        } else { /* ignored (the library prints nothing); the record says why */
             char names[128] = "";
             for (int i = 0; i < NKERNELS; i++)
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                          kernel_table[i].name);
-            fprintf(stderr, "mulred: MULRED_KERNEL=%s is %s; choosing the kernel\n", forced,
-                    k ? "not supported by this CPU" : "not a kernel name");
-            if (!k) fprintf(stderr, "mulred: kernels: %s\n", names);
+            snprintf(selection.ignored, sizeof selection.ignored, "MULRED_KERNEL=%.40s is %s",
+                     forced, k ? "not supported by this CPU" : "not a kernel name");
+            if (!k)
+                snprintf(selection.ignored + strlen(selection.ignored),
+                         sizeof selection.ignored - strlen(selection.ignored), " (kernels: %s)",
+                         names);
         }
     }
     if (!selection.kernel) {
@@ -190,6 +193,11 @@ const num3072_kernel *num3072_kernel_active(void)
     if (k) return k;
     pthread_once(&selection_once, kernel_choose);
     return atomic_load_explicit(&active_kernel, memory_order_acquire);
+}
+
+const char *num3072_kernel_ignored(void)
+{
+    return atomic_load_explicit(&active_kernel, memory_order_acquire) ? selection.ignored : "";
 }
 
 const num3072_selection *num3072_kernel_selection(void)

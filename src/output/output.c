@@ -42,7 +42,7 @@ int mulred_out_usage_error(const char *cmd, const char *fmt, ...)
         va_end(ap);
         fprintf(stderr, "\nTry 'mulred%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
     }
-    return MULRED_EUSAGE;
+    return MULRED_OUT_EUSAGE;
 }
 
 void mulred_out_getopt_reset(void)

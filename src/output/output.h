@@ -12,6 +12,9 @@
 
 /* Sets the test of whether this process prints (NULL: every process prints). */
 void mulred_out_set_root_test(bool (*is_root)(void));
+/* The exit status of a usage error (wrong options or arguments): the command's 1. */
+#define MULRED_OUT_EUSAGE 1
+
 /* True when this process prints. */
 bool mulred_out_is_root(void);
 /* printf to stdout on the printing process only. */
@@ -20,7 +23,7 @@ void mulred_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * returns err->status. */
 int mulred_out_error(const mulred_error *err);
 /* Prints "mulred CMD: MESSAGE" and a pointer to --help to stderr (printing process only; CMD
- * may be NULL); returns MULRED_EUSAGE. */
+ * may be NULL); returns MULRED_OUT_EUSAGE. */
 int mulred_out_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Resets getopt for a new argument vector and silences its own messages. */

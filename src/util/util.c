@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -92,7 +94,20 @@ double mulred_median(double *v, size_t n)
 }
 
 static mulred_cpu_features cpu_features;
-static int cpu_probed;
+static char cpu_description[128];
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+
+static void cpu_describe(void)
+{
+    const mulred_cpu_features *f = &cpu_features;
+    char *buf = cpu_description;
+    snprintf(buf, sizeof cpu_description, "%s%s%s%s%s%s%s", f->adx ? "adx " : "",
+             f->bmi2 ? "bmi2 " : "", f->avx2 ? "avx2 " : "", f->avx512f ? "avx512f " : "",
+             f->avx512vl ? "avx512vl " : "", f->avx512ifma ? "avx512ifma " : "",
+             f->sha_ni ? "sha_ni " : "");
+    size_t n = strlen(buf);
+    if (n) buf[n - 1] = '\0';
+}
 
 static void cpu_probe(void)
 {
@@ -119,25 +134,20 @@ static void cpu_probe(void)
     cpu_features.model = (int)(a >> 4) & 0xf;
     if (base == 0xf || base == 6) cpu_features.model |= (int)((a >> 16) & 0xf) << 4;
 #endif
-    cpu_probed = 1;
+    cpu_describe();
 }
 
+/* Probed once, whichever thread asks first. */
 const mulred_cpu_features *mulred_cpu(void)
 {
-    if (!cpu_probed) cpu_probe();
+    pthread_once(&cpu_once, cpu_probe);
     return &cpu_features;
 }
 
 const char *mulred_cpu_describe(void)
 {
-    static char buf[128];
-    const mulred_cpu_features *f = mulred_cpu();
-    snprintf(buf, sizeof buf, "%s%s%s%s%s%s%s", f->adx ? "adx " : "", f->bmi2 ? "bmi2 " : "",
-             f->avx2 ? "avx2 " : "", f->avx512f ? "avx512f " : "", f->avx512vl ? "avx512vl " : "",
-             f->avx512ifma ? "avx512ifma " : "", f->sha_ni ? "sha_ni " : "");
-    size_t n = strlen(buf);
-    if (n) buf[n - 1] = '\0';
-    return buf;
+    mulred_cpu();
+    return cpu_description;
 }
 
 const char *mulred_cpu_generation(void)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "mulred/mulred.h"
+#include "mulred/common.h"
 #include "util/check.h"
 
 /* ---- bytes ---- */

@@ -17,6 +17,33 @@
 #include "mulred/msm.h"
 #include "mulred/msm_io.h"
 
+/* The decoders' failed check (MULRED_G1_VALID when they accept), after checking that their
+ * status agrees with it. */
+static inline mulred_g1_reason dec_381_compressed(mulred_g1_381_affine *r, const uint8_t *in,
+                                                  unsigned f)
+{
+    mulred_g1_reason why = MULRED_G1_ESUBGROUP + 1;
+    mulred_status st = mulred_g1_381_decode_compressed(r, in, f, &why);
+    if ((st == MULRED_OK) != (why == MULRED_G1_VALID)) abort();
+    return why;
+}
+static inline mulred_g1_reason dec_381_eip2537(mulred_g1_381_affine *r, const uint8_t *in,
+                                               unsigned f)
+{
+    mulred_g1_reason why = MULRED_G1_ESUBGROUP + 1;
+    mulred_status st = mulred_g1_381_decode_eip2537(r, in, f, &why);
+    if ((st == MULRED_OK) != (why == MULRED_G1_VALID)) abort();
+    return why;
+}
+static inline mulred_g1_reason dec_254_eip196(mulred_g1_254_affine *r, const uint8_t *in,
+                                              unsigned f)
+{
+    mulred_g1_reason why = MULRED_G1_ESUBGROUP + 1;
+    mulred_status st = mulred_g1_254_decode_eip196(r, in, f, &why);
+    if ((st == MULRED_OK) != (why == MULRED_G1_VALID)) abort();
+    return why;
+}
+
 static bool is_space(int b)
 {
     return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f';
@@ -64,7 +91,7 @@ static void want_in(const char *msg, const char *want)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > (1u << 20)) return 0;
-    const mulred_msm_curve c = data[0] & 1 ? MULRED_MSM_BN254 : MULRED_MSM_BLS12_381;
+    const mulred_curve c = data[0] & 1 ? MULRED_CURVE_BN254 : MULRED_CURVE_BLS12_381;
     const bool binary = data[0] & 2;
     const unsigned u = (data[0] >> 2) & 7;
     const size_t unit = u == 7 ? 0 : u + 1;
@@ -99,19 +126,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const size_t aff = mulred_msm_affine_bytes(c);
     uint8_t *ref = calloc(pairs + 1, aff);
     size_t lowest = SIZE_MAX;
-    mulred_g1_status lowest_st = MULRED_G1_OK;
+    mulred_g1_reason lowest_st = MULRED_G1_VALID;
     for (size_t i = 0; i < pairs && lowest == SIZE_MAX; i++) {
         const uint8_t *rec = raw + i * R;
-        const mulred_g1_status st =
-            c == MULRED_MSM_BN254
-                ? mulred_g1_254_decode_eip196((mulred_g1_254_affine *)(ref + i * aff), rec, 0)
-                : mulred_g1_381_decode_eip2537((mulred_g1_381_affine *)(ref + i * aff), rec,
-                                               MULRED_G1_SKIP_SUBGROUP_CHECK);
-        if (st != MULRED_G1_OK) lowest = i, lowest_st = st;
+        const mulred_g1_reason st =
+            c == MULRED_CURVE_BN254 ? dec_254_eip196((mulred_g1_254_affine *)(ref + i * aff), rec, 0)
+                                  : dec_381_eip2537((mulred_g1_381_affine *)(ref + i * aff), rec,
+                                                    MULRED_G1_SKIP_SUBGROUP_CHECK);
+        if (st != MULRED_G1_VALID) lowest = i, lowest_st = st;
     }
     if (lowest != SIZE_MAX)
         snprintf(want, sizeof want, "%s: pair %zu (byte %zu): point: %s", path, lowest,
-                 binary ? lowest * R : where[2 * lowest * R], mulred_g1_status_text(lowest_st));
+                 binary ? lowest * R : where[2 * lowest * R], mulred_g1_reason_text(lowest_st));
 
     /* the reader, as two ranks would drive it */
     mulred_error err;
@@ -162,7 +188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         /* the subgroup check names the lowest point outside G1 */
         size_t out = SIZE_MAX;
-        for (size_t i = 0; c == MULRED_MSM_BLS12_381 && i < got_pairs && out == SIZE_MAX; i++)
+        for (size_t i = 0; c == MULRED_CURVE_BLS12_381 && i < got_pairs && out == SIZE_MAX; i++)
             if (!mulred_g1_381_affine_in_g1_var((const mulred_g1_381_affine *)pts + i)) out = i;
         mulred_error_clear(&err);
         rc = mulred_msm_check_subgroup(pts, got_pairs, c, 0, path, 1, &err);

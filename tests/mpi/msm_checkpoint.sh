@@ -112,7 +112,7 @@ for case in "--seed 7:'seed' is '6' there, '7' here" \
     "--synthetic 16000:'points' is '16384' there, '16000' here" \
     "--checkpoint-unit 4097:'tiles.slice_points' is '4096' there, '4097' here" \
     "--checkpoint-unit 2048:'units' is '4' there, '8' here" \
-    "--curve bls12-381:'group' is 'g1-bn254' there, 'g1-bls12-381' here"; do
+    "--curve bls12-381:'group' is 'bn254' there, 'bls12-381' here"; do
     other=${case%%:*} why=${case#*:}
     # shellcheck disable=SC2086
     expect_status 2 "$MULRED" msm "${syn[@]}" --checkpoint-unit 4096 $other --checkpoint "$dir"

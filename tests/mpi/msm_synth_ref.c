@@ -13,8 +13,8 @@
 
 int main(int argc, char **argv)
 {
-    mulred_msm_curve c;
-    if (argc != 4 || mulred_msm_curve_parse(&c, argv[1])) {
+    mulred_curve c;
+    if (argc != 4 || mulred_curve_parse(&c, argv[1])) {
         fprintf(stderr, "usage: msm_synth_ref bls12-381|bn254 N SEED\n");
         return 1;
     }
@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     ref_point r;
     ref_point_init(&r);
     ref_mul(rc, &r, &rc->g, k);
-    const size_t w = c == MULRED_MSM_BLS12_381 ? 64 : 32;
+    const size_t w = c == MULRED_CURVE_BLS12_381 ? 64 : 32;
     uint8_t out[128];
     memset(out, 0, sizeof out);
     if (!r.inf) {

@@ -1,0 +1,72 @@
+/* mulred — what every part of the library shares: the status of a call, error reports, the
+ * misuse callback, the thread count, the version. Every other public header includes this one;
+ * mulred/mulred.h includes every core header.
+ *
+ * Three kinds of failure are kept apart:
+ *   - bad data from outside (files, encodings) returns MULRED_EINPUT, with a message naming
+ *     the file and the byte offset, line or record when the function takes a mulred_error;
+ *   - runtime failures (out of memory, I/O errors on a good file) return MULRED_ERUNTIME;
+ *   - API misuse (a programming error: an argument outside the contract) calls the illegal-
+ *     argument callback (mulred_set_illegal_callback). The default callback prints the file,
+ *     line and failed condition to stderr and aborts; when a caller-set callback returns, the
+ *     function returns MULRED_EMISUSE (functions returning void just return), having changed
+ *     nothing the caller can rely on.
+ * Predicates (is_on_curve, is_zero, ...) return bool; they cannot fail. */
+#ifndef MULRED_COMMON_H
+#define MULRED_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The status of every library function that can fail. The values are also the exit statuses
+ * of the command (which uses 1 for its own usage errors). */
+typedef enum {
+    MULRED_OK = 0,
+    MULRED_EINPUT = 2,   /* bad input data; the message names file and position */
+    MULRED_ERUNTIME = 3, /* runtime, resource or I/O failure */
+    MULRED_EMISUSE = 4,  /* misuse, reported only when the illegal-argument callback returns */
+} mulred_status;
+
+/* An error report: the status and a one-line human message. */
+typedef struct {
+    int status;
+    char message[512];
+} mulred_error;
+
+/* Sets err (when non-NULL) to status and the printf-style message, and returns status. */
+int mulred_error_set(mulred_error *err, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Clears err to MULRED_OK with an empty message. */
+void mulred_error_clear(mulred_error *err);
+
+/* Sets the function called on API misuse, for every thread of the process: fn(msg, data) with
+ * msg "FILE:LINE: CONDITION" naming the failed check. fn NULL restores the default, which
+ * prints msg to stderr and aborts. A callback that returns makes the misused function return
+ * (MULRED_EMISUSE where it returns a status). The callback may be called from several threads
+ * at once. Set it before other threads use the library. */
+void mulred_set_illegal_callback(void (*fn)(const char *msg, void *data), void *data);
+
+/* The thread count a call with `requested` threads uses: requested itself when > 0, else
+ * OMP_NUM_THREADS when set (OpenMP's default, omp_get_max_threads), else every core; clamped
+ * to 1..4096. */
+int mulred_threads_resolve(int requested);
+
+/* Resolves requested (mulred_threads_resolve) and starts the OpenMP team of that many threads,
+ * so that a timed phase after it pays no team start-up. Optional; idempotent; returns the
+ * resolved count. */
+int mulred_threads_start(int requested);
+
+/* "0.1.0" */
+const char *mulred_version(void);
+/* The git revision the library was built from, or "" when not built from a checkout. */
+const char *mulred_git_revision(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
