@@ -24,36 +24,11 @@
 #include "field/field_internal.h"
 #include "field/field_x8.h"
 #include "harness.h"
+#include "g1_decode.h"
 #include "mulred/curve.h"
 #include "mulred/field.h"
 #include "util/util.h"
 
-/* The decoders' failed check (MULRED_G1_VALID when they accept), after checking that their
- * status agrees with it. */
-static inline mulred_g1_reason dec_381_compressed(mulred_g1_381_affine *r, const uint8_t *in,
-                                                  unsigned f)
-{
-    mulred_g1_reason why = MULRED_G1_ESUBGROUP + 1;
-    mulred_status st = mulred_g1_381_decode_compressed(r, in, f, &why);
-    if ((st == MULRED_OK) != (why == MULRED_G1_VALID)) abort();
-    return why;
-}
-static inline mulred_g1_reason dec_381_eip2537(mulred_g1_381_affine *r, const uint8_t *in,
-                                               unsigned f)
-{
-    mulred_g1_reason why = MULRED_G1_ESUBGROUP + 1;
-    mulred_status st = mulred_g1_381_decode_eip2537(r, in, f, &why);
-    if ((st == MULRED_OK) != (why == MULRED_G1_VALID)) abort();
-    return why;
-}
-static inline mulred_g1_reason dec_254_eip196(mulred_g1_254_affine *r, const uint8_t *in,
-                                              unsigned f)
-{
-    mulred_g1_reason why = MULRED_G1_ESUBGROUP + 1;
-    mulred_status st = mulred_g1_254_decode_eip196(r, in, f, &why);
-    if ((st == MULRED_OK) != (why == MULRED_G1_VALID)) abort();
-    return why;
-}
 
 #define MAXN 6
 
