@@ -84,7 +84,7 @@ mulred_status mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *er
  * g->combine, in MPI_Reduce with a commutative op. The result lands in *elem on root; on the
  * other ranks *elem is unchanged. Every rank must pass the same group (the same descriptor
  * contents). One MPI datatype and one MPI op serve every group: the op finds the group through
- * an attribute of the datatype, which is made for each call (a few microseconds). */
+ * an attribute of the datatype, which is made for each call (docs/kernels.md has its cost). */
 mulred_status mulred_dist_reduce(MPI_Comm comm, void *elem, const mulred_group *g, int root,
                                  mulred_error *err);
 /* Same, with the result on every rank (MPI_Allreduce). */

@@ -135,7 +135,7 @@ void mulred_g1_254_msm_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_op
 
 /* The cost model: estimated single-thread nanoseconds of tiles covering n points, `windows`
  * windows and each window split into `bucket_ranges` bucket ranges, on the machine the
- * constants were measured on (src/msm/msm_impl.h tabulates them). For planners comparing grids
+ * constants were measured on (src/msm/msm.c tabulates them). For planners comparing grids
  * (ratios matter, not absolute values). */
 double mulred_g1_381_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
                                  unsigned bucket_ranges);

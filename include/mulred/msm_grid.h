@@ -14,8 +14,8 @@
  *
  * Cost of the two directions (the reason for a grid): every point slice repeats the bucket
  * reduction of every window (2^(c−1) buckets per window, about 2 additions each) and, having
- * fewer points, wants a smaller c with more windows; blst's 2^16-point MSM costs 1.10x more
- * work in 2 slices and 1.40x in 16 (measured here). Window groups repeat no arithmetic, but
+ * fewer points, wants a smaller c with more windows, so the work grows with the slices
+ * (docs/kernels.md has blst's figures). Window groups repeat no arithmetic, but
  * every rank of a column reads (or generates) and recodes the whole slice, and there are only
  * W = floor(bits/c) + 1 windows (10-20 with GLV) to share, unevenly when G does not divide W.
  * The planner minimises the modelled time over every grid (below). */

@@ -38,8 +38,8 @@ typedef struct {
 
 /* Hashing contexts of one thread (digest and keystream contexts, reused for every element;
  * nothing is allocated per element). Not shareable between threads. NULL when out of memory.
- * The first context of a process loads libcrypto's algorithms (a one-time cost of a few
- * milliseconds): a caller timing a reduction can create and free one beforehand. */
+ * The first context of a process loads libcrypto's algorithms (a one-time cost,
+ * docs/kernels.md): a caller timing a reduction can create and free one beforehand. */
 typedef struct mulred_muhash_ctx mulred_muhash_ctx;
 mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor);
 void mulred_muhash_ctx_free(mulred_muhash_ctx *ctx);

@@ -45,7 +45,7 @@ void mulred_num3072_from_bytes(mulred_num3072 *r, const uint8_t in[MULRED_NUM307
 void mulred_num3072_to_bytes(uint8_t out[MULRED_NUM3072_BYTES], const mulred_num3072 *a);
 /* The multiply kernel in use ("gmp", "mulx", "ifma", ...; see `mulred version`). Chosen once,
  * at first use: MULRED_KERNEL=NAME forces an available kernel; otherwise the fastest kernel
- * this CPU runs, measured then (well under a millisecond). */
+ * this CPU runs, measured then (once per process; docs/kernels.md has its cost). */
 const char *mulred_num3072_kernel_name(void);
 
 #ifdef __cplusplus

@@ -63,9 +63,10 @@ typedef struct {
     bool remove;
 } mulred_synth_set;
 void mulred_synth_source(mulred_muhash_source *out, mulred_synth_set *set);
-/* The units of a synthetic set of n elements are blocks of MULRED_SYNTH_CHUNK elements (1024
- * elements ≈ 0.4 ms of work: the scheduling cost, ≈ 1 µs per chunk, stays far below 1%, and the
- * last chunk a thread takes bounds the imbalance at the end); the last may be shorter. */
+/* The units of a synthetic set of n elements are blocks of MULRED_SYNTH_CHUNK elements (the
+ * scheduling cost of a chunk is negligible against the work of 1024 elements, docs/kernels.md
+ * has both; the last chunk a thread takes bounds the imbalance at the end); the last may be
+ * shorter. */
 #define MULRED_SYNTH_CHUNK 1024
 uint64_t mulred_synth_units(uint64_t n);
 /* Sets set->first and set->count to the elements of units [first, end) of a set of n elements

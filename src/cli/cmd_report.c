@@ -661,8 +661,8 @@ static int write_png(const char *png, const report_line *lines, size_t n,
 
 /* Built-in workloads. Another workload (an MSM: points, 144-byte Jacobian partials, a point
  * addition as the group op) plugs in by adding a row here or by giving every cost on the
- * command line. The MuHash op multiplies numerator and denominator: two 3072-bit mulmods, about
- * 1 µs each with GMP mpn_mul_n (0.88 µs) plus the fold reduction; 768 bytes travel. */
+ * command line. The MuHash op multiplies numerator and denominator: two 3072-bit mulmods (GMP
+ * mpn_mul_n plus the fold reduction; docs/kernels.md has their cost); 768 bytes travel. */
 static const mulred_model_workload builtin_workloads[] = {
     {"muhash-mainnet", "coin", 180e6, 0, 2.2e-6, 768, 60e-6},
 };
@@ -753,8 +753,7 @@ static int project_msm(const project_opts *o, const report_rows *rs, mulred_erro
     if (cal.base && mulred_curve_parse(&curve, cal.base->curve) != 0)
         curve = MULRED_CURVE_BLS12_381;
     const double items = o->items > 0 ? o->items : 67108864.0; /* 2^26 */
-    /* a Jacobian addition of partials: measured here by mulred bench curve, 0.30 µs (BN254)
-     * to 0.55 µs (BLS12-381) */
+    /* a Jacobian addition of partials, as mulred bench curve measured it (docs/kernels.md) */
     const double op = o->op_cost > 0 ? o->op_cost : curve == MULRED_CURVE_BN254 ? 0.3e-6 : 0.55e-6;
     const double bytes =
         o->message_bytes > 0 ? o->message_bytes : (double)mulred_msm_jacobian_bytes(curve);

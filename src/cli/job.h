@@ -44,7 +44,8 @@ typedef struct {
 
 extern const cli_job_kind cli_kind_muhash;
 extern const cli_job_kind cli_kind_msm;
-/* Not a job-file kind (one commitment takes milliseconds): the command line only. */
+/* Not a job-file kind (one commitment is one fixed-base MSM of 4096 points): the command line
+ * only. */
 extern const cli_job_kind cli_kind_kzg_commit;
 
 /* The kinds a job file may name; NULL when name is none of them. */

@@ -64,7 +64,7 @@ typedef struct {
  *   thread_combine = (threads per rank − 1) · op     (the partials of a rank's threads are
  *                    combined one after another, in thread order, by one thread: a fixed order
  *                    makes the result independent of scheduling, and at ≤ 64 threads the
- *                    sequence costs microseconds, never worth a tree's barriers)
+ *                    sequence is at most 63 operations, never worth a tree's barriers)
  *   reduce         = ceil(log2 P) · (op + latency + bytes / bandwidth)     (MPI_Reduce, P ranks)
  *   finalize       = finalize_seconds                                     (rank 0 only)
  * I/O, start-up and imbalance are not modelled. */

@@ -5,8 +5,8 @@
  * elem_bytes) and hangs the group descriptor on it as an attribute; the op reads the attribute
  * back and calls the group's combine on each of the len elements. A datatype made per call
  * cannot outlive its descriptor (a cache keyed by descriptor address could, once a descriptor
- * on the stack is gone and another takes its place), and the cost, a few microseconds, is paid
- * once per reduction against one group operation (≈ 0.2 µs to 0.5 ms) per rank.
+ * on the stack is gone and another takes its place), and its cost is paid once per reduction,
+ * against at least one group operation per rank (docs/kernels.md has both).
  *
  * The op is commutative (commute = 1): MPI may combine partials in any order and grouping, which
  * the group contract allows. Root and allreduce work in place (MPI_IN_PLACE): no buffer is

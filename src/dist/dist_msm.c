@@ -124,15 +124,14 @@ static double grid_fingerprint(const mulred_msm_grid *g)
  * 2^(c·w0): the units partition points x windows, so their sum is the MSM, on any ranks.
  * Sizes: a slice repeats the bucket reduction of each window (2^(c−1) buckets, about 2
  * additions each, against 2 bucket additions per point with GLV), so a slice holds at least
- * 2^(c+3) points (overhead <= 1/16) and at least 2^16 (about 0.3 s of one thread's work for
- * all windows, against about 4 ms to save a unit). A job of one slice splits its windows into
+ * 2^(c+3) points (overhead <= 1/16) and at least 2^16, so that saving a unit is small against
+ * its work (docs/kernels.md has both). A job of one slice splits its windows into
  * two groups, so that two ranks can share it; otherwise a unit holds every window, because the
  * threads of mulred_G_msm_windows_var share a unit's windows as whole tiles while they are at
- * least 2 per thread: 5 windows on 2 threads leave one idle a fifth of the time (measured: a
- * 2^18-point MSM in 2 slices x 2 groups took 1.21x the uncheckpointed time at 2 threads, in 2
- * slices 1.03x; medians of 9 interleaved rounds). The units are planned over ranks by count
- * (mulred_plan_units): a rank's units are consecutive, mostly whole slices, and it reads or
- * generates a slice only when one of its units of that slice is not saved. */
+ * least 2 per thread: 5 windows on 2 threads leave one idle a fifth of the time
+ * (docs/kernels.md has what window groups cost a checkpointed MSM). The units are planned over
+ * ranks by count (mulred_plan_units): a rank's units are consecutive, mostly whole slices, and
+ * it reads or generates a slice only when one of its units of that slice is not saved. */
 enum { CKPT_SLICE_MIN_LOG = 16, CKPT_MIN_UNITS = 2 };
 
 typedef struct {

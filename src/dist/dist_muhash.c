@@ -104,17 +104,16 @@ static int inputs_open(muhash_inputs *in, const mulred_dist_muhash_job *o, int r
 /* ---- checkpoints ----
  * A checkpoint unit is a run of consecutive work units of one input (mulred/plan.h): byte
  * ranges of an element file, index chunks of a snapshot, element blocks of a synthetic set.
- * Work units are ~1-3 ms; a checkpoint unit groups CKPT_FILE_UNIT x 256 KiB (128 MiB: ~0.8-1.3 M
- * elements), CKPT_SNAP_UNIT index chunks of ~128 KiB (32 MiB: ~0.4 M coins at ~1.7 us each)
- * or CKPT_SYNTH_UNIT x 1024 synthetic elements (2^20), ~0.6-0.9 s of one thread's work,
- * because saving it (a ~1 KB file, two fsyncs) costs ~4 ms here (median; p90 18 ms) while the
- * rank's other threads wait: at 2 threads a unit is ~0.4 s of wall time and the save ~1%.
- * Larger units would balance ranks worse (units are planned by count). The units are numbered
- * over the inputs in order (inserts, removes, snapshots, the synthetic set) and planned over
- * ranks by count, so they do not depend on the rank count: a rerun on any number of ranks finds
- * them. Each rank reduces its units one at a time with all its threads (one
- * mulred_muhash_reduce_ex per unit), saves each, and combines them; the ranks then meet in
- * MPI_Reduce as without checkpoints, and the product, being exact, is the same.
+ * Work units are small; a checkpoint unit groups CKPT_FILE_UNIT x 256 KiB (128 MiB: ~0.8-1.3 M
+ * elements), CKPT_SNAP_UNIT index chunks of ~128 KiB (32 MiB: ~0.4 M coins) or
+ * CKPT_SYNTH_UNIT x 1024 synthetic elements (2^20), so that saving it (a ~1 KB file, two
+ * fsyncs), while the rank's other threads wait, costs a small fraction of its work
+ * (docs/kernels.md has the figures). Larger units would balance ranks worse (units are planned
+ * by count). The units are numbered over the inputs in order (inserts, removes, snapshots, the
+ * synthetic set) and planned over ranks by count, so they do not depend on the rank count: a
+ * rerun on any number of ranks finds them. Each rank reduces its units one at a time with all
+ * its threads (one mulred_muhash_reduce_ex per unit), saves each, and combines them; the ranks
+ * then meet in MPI_Reduce as without checkpoints, and the product, being exact, is the same.
  * A snapshot's chunks are those of its sidecar index, so the job header also holds a digest of
  * the index's coin ordinals at chunk starts: a snapshot indexed anew with other chunks is
  * another job. A resumed unit's chunks are not read again, so the whole-file checks of a

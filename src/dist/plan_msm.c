@@ -256,14 +256,13 @@ mulred_msm_share mulred_msm_grid_share(const mulred_msm_grid *g, uint64_t n, int
     return s;
 }
 
-/* Per-point costs outside the MSM, single-thread ns on this machine kind (thread CPU time,
- * medians of 7 runs of 2^16 points, Zen 5):
- *   synthetic   generation (msm_synth: batch-affine A + B and the scalar draw, 580-620 / 350-370)
- *               + recoding (50-60)
- *   file        hex: the digit count and the parse of 321 bytes a BLS12-381 record (1.7 µs with
- *               decoding) + recoding; binary: decoding alone (field conversion, range and
- *               curve checks: 220 / 140) + recoding
- *   validate    the subgroup check (BLS12-381: Scott's test, 36-40 µs; BN254: none)
+/* Per-point costs outside the MSM, single-thread ns measured on Zen 5 (thread CPU time,
+ * medians of 7 runs of 2^16 points; docs/kernels.md has the measurements):
+ *   synthetic   generation (msm_synth: batch-affine A + B and the scalar draw) + recoding
+ *   file        hex: the digit count and the parse of 321 bytes a BLS12-381 record, decoding
+ *               + recoding; binary: decoding alone (field conversion, range and curve checks)
+ *               + recoding
+ *   validate    the subgroup check (BLS12-381: Scott's test; BN254: none)
  * and one reduce step: a Jacobian addition and a message on loopback. */
 static const struct {
     double synthetic, hex, binary, validate;

@@ -10,9 +10,9 @@
  * is lo(t0·n0), its high limb hi(t0·n0) + t0·N1 + t1·n0: three multiplications that all start
  * from t0 and t1, so the serial chain "limb ready → IMUL → MULX → add into the next limb" that
  * bounds a one-limb-at-a-time reduction is paid once per two limbs. Adding m_lo·p (one row of n
- * MULX) zeroes t0, adding 2^64·m_hi·p (another row) zeroes t1. Measured on Zen 5 against the
- * same kernels with one-limb steps: 4 limbs about 10% faster (multiply and square), 6 limbs
- * within ±1% (the 6-limb multiply is bound by its 72 MULX rather than by the chain).
+ * MULX) zeroes t0, adding 2^64·m_hi·p (another row) zeroes t1. Against the same kernels with
+ * one-limb steps this pays for 4 limbs (multiply and square) and is even for 6, whose multiply
+ * is bound by its 72 MULX rather than by the chain (docs/kernels.md has the figures).
  *
  * Multiplication: operand scanning, the reduction interleaved per pair of rows. The accumulator
  * t is a window of n + 2 registers. Rows 2k and 2k+1 add a·b[2k] + 2^64·a·b[2k+1] (n MULX each;

@@ -26,10 +26,8 @@
  *
  * Cost (instruction counts for 8 elements): a multiply is 4N^2 + N IFMAs (264 for N = 8, 105
  * for N = 5), a square 3N^2 + 2N; load and store about 2N IFMAs, 24 shuffles and ~8N shifts.
- * Measured per element on Zen 5 (`mulred bench fieldx8`, one thread, 3.4 GHz), BLS12-381 /
- * BN254: mul 5.9 / 2.4 ns, sqr 4.9 / 2.1, add and sub 0.8 / 0.5, load 1.5 / 1.0, store
- * 2.3 / 1.4, inv_var 200 / 115; a scalar 6-limb / 4-limb Montgomery multiply takes 38-45 /
- * 24-29 ns there. Use the bench for current figures: they move with the CPU generation.
+ * docs/kernels.md has per-element times of every function here against the scalar kernels
+ * (`mulred bench fieldx8`); they move with the CPU generation.
  *
  * All functions here:
  *   - require AVX512F, AVX512VL and AVX512IFMA: call them only when mulred_fieldx8_have_ifma()

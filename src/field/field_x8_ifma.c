@@ -13,15 +13,15 @@
  * below 2p the result is below a b / R52 + p < 2p (R52 / p > 2^35 for BLS12-381, > 64 for
  * BN254), so there is no final subtraction. A limb of t receives at most 4N terms < 2^52 plus
  * small carries: < 2^58, far from 2^64, so no carry is propagated before the end ("lazy"
- * carries: normalising t after every step instead costs 17-38% more).
- * Computing the product first ("product scanning") measured 2-8% faster than interleaving the
- * reduction with the product row by row ("operand scanning", one b_i at a time): the product
- * IFMAs are independent, so they fill the gaps of the serial m_i chain. Both compute the same
+ * carries: normalising t after every step instead costs more; docs/kernels.md has the figures).
+ * Computing the product first ("product scanning") is faster than interleaving the reduction
+ * with the product row by row ("operand scanning", one b_i at a time): the product IFMAs are
+ * independent, so they fill the gaps of the serial m_i chain. Both compute the same
  * bits (the Montgomery quotient sum m_i 2^(52 i) is unique). Keeping p as pre-broadcast vectors
  * in memory instead of broadcasts made no difference; the compiler keeps a, b and about half of
  * t in the 32 zmm registers and spills the rest to L1 at no measurable cost.
  * Square: the products a_i a_j (i < j) once, doubled by a shift, plus the diagonal, then the
- * same N reduction steps: 3N^2 + 2N IFMAs instead of 4N^2 + N (about 0.8x the multiply's time).
+ * same N reduction steps: 3N^2 + 2N IFMAs instead of 4N^2 + N (about 0.8x the multiply's IFMAs).
  *
  * add / sub: the limb-wise sum (difference) and sum minus 2p (difference plus 2p) are
  * normalised side by side (two independent carry chains, arithmetic shifts for the signed
@@ -448,9 +448,8 @@ IFMA_INLINE void mul_mem(uint64_t *r, const uint64_t *a, const uint64_t *b, cons
 /* The even and the odd positions of each lane form two chains: pre[i] is the product of the
  * (non-zero) values at the positions of i's chain up to i. The two multiplies of a step are
  * independent, so they overlap instead of each waiting for the multiply before it (a single
- * chain is bound by the multiply's latency): measured 0.74-0.86x the time of one chain for
- * BN254 at 64-512 values per chain, unchanged (0.92-1.03x) for BLS12-381, whose multiply is
- * throughput-bound already. */
+ * chain is bound by the multiply's latency). That pays for BN254; BLS12-381's multiply is
+ * throughput-bound already and gains nothing (docs/kernels.md has the figures). */
 IFMA_INLINE void batch_begin(uint64_t *total, const uint64_t *a, size_t cnt, uint64_t *pre,
                              const consts *c, const int n)
 {

@@ -4,9 +4,9 @@
  * Why: MuHash's Kaspa flavor hashes every element with BLAKE2b-256 keyed "MuHashElement". The
  * key block is the first block of every keyed message, so its compression is done once per key
  * (mulred_blake2b256_keyed_init) and a message of up to 128 bytes (a Kaspa UTXO element is
- * 50–110) costs one compression. Through OpenSSL's EVP_MAC the same digest costs about 300 ns
- * per element (per-call dispatch, parameter handling and the key block again); here about a
- * third of that. Constant time for a given length.
+ * 50–110) costs one compression. Through OpenSSL's EVP_MAC the same digest pays per-call
+ * dispatch, parameter handling and the key block again for every element; here it costs a
+ * fraction of that (docs/kernels.md). Constant time for a given length.
  *
  * The 12 rounds are unrolled so that the sigma indices are constants (the message words stay
  * in registers or at fixed stack offsets). */

@@ -4,10 +4,10 @@
  * sigma table.
  *
  * Why: Kaspa maps every MuHash element through BLAKE2b-256 keyed "MuHashElement". Through
- * OpenSSL's EVP_MAC that costs ≈ 300 ns per 58-byte element, most of it per-call dispatch and
- * the key block, which keyed BLAKE2b compresses again for every message (it is the first
- * block). Here the chain value after the key block is computed once per key
- * (mulred_blake2b256_keyed_init) and a 58-byte element costs one compression shared by 8 lanes.
+ * OpenSSL's EVP_MAC most of an element's cost is per-call dispatch and the key block, which
+ * keyed BLAKE2b compresses again for every message (it is the first block). Here the chain
+ * value after the key block is computed once per key (mulred_blake2b256_keyed_init) and a
+ * 58-byte element costs one compression shared by 8 lanes.
  *
  * Lanes of different lengths: block b of lane i is a full message block while b < nblocks_i - 1,
  * the zero-padded final block (with the finalization flag) when b = nblocks_i - 1, and a dummy
@@ -17,12 +17,11 @@
  * length; the final blocks are copied into a padded buffer.
  *
  * Loading: the 8 lanes' blocks (2 × 64 bytes each) are loaded with plain loads and transposed
- * in registers (8×8 64-bit transposes: 24 unpack/shuffle operations per 64 bytes of 8 lanes).
- * Measured on the AMD EPYC of the project (8 lanes, thread CPU time, medians): 58-byte
- * messages ≈ 305 ns per call with 16 vpgatherqq per block, ≈ 262 ns with loads + transposes
- * (33 ns per message; EVP_MAC ≈ 300 ns); 200-byte messages 585 against 495 ns. The 12 rounds
- * (≈ 1350 vector operations per block) dominate: fully unrolling them (sigma indices as
- * constants) gained nothing. Constant time for given lengths.
+ * in registers (8×8 64-bit transposes: 24 unpack/shuffle operations per 64 bytes of 8 lanes),
+ * which is faster than 16 vpgatherqq per block for short and long messages alike
+ * (docs/kernels.md has the figures). The 12 rounds (≈ 1350 vector operations per block)
+ * dominate: fully unrolling them (sigma indices as constants) gains nothing. Constant time for
+ * given lengths.
  *
  * The OpenSSL path (mulred_blake2b256_digest) stays the reference: the tests compare both on
  * every length 0..300 in mixed lanes and on keys of 1..64 bytes. The portable one-message code

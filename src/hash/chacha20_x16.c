@@ -1,8 +1,9 @@
 /* ChaCha20 keystreams for 16 keys at once with AVX-512: lane i of each 512-bit register holds
  * state word w of key i, so one pass of the 20 rounds produces one 64-byte block for 16 keys.
  * MuHash needs 384 bytes (blocks 0..5) per element under a fresh key, which a one-key
- * implementation pays for with a setup per element (≈ 0.35 µs through EVP); here the cost is
- * ≈ 6 × 20 rounds of 16-lane vector work shared by 16 elements. Constant time.
+ * implementation pays for with a setup per element (through EVP: docs/kernels.md has its
+ * cost); here the cost is 6 × 20 rounds of 16-lane vector work shared by 16 elements. Constant
+ * time.
  *
  * The OpenSSL path (mulred_chacha20_keystream) stays the reference: the tests compare both on
  * random keys. */

@@ -1,6 +1,7 @@
 /* OpenSSL 3 EVP wrappers. Algorithms are fetched once per process (mulred_hash_init: the first
- * fetch loads libcrypto's providers, ≈ 3 ms; implicit fetching on every init would cost a
- * provider lookup each time); contexts are re-initialized, never re-allocated, per message.
+ * fetch loads libcrypto's providers, a one-time cost: docs/kernels.md; implicit fetching on
+ * every init would cost a provider lookup each time); contexts are re-initialized, never
+ * re-allocated, per message.
  * Misuse or a failing libcrypto call aborts: these calls cannot fail on valid arguments.
  * Constructors return NULL when out of memory. */
 #include "hash/hash.h"
@@ -140,7 +141,7 @@ mulred_chacha20 *mulred_chacha20_new(void)
     if (!c->ctx) return mulred_chacha20_free(c), NULL;
     /* Bind the cipher once; later inits pass only key and IV. Re-binding the cipher on every
      * element takes a reference on the shared EVP_CIPHER (an atomic on one cache line for all
-     * threads), which made two threads only 1.46x as fast as one. */
+     * threads), which keeps two threads far from twice as fast as one (docs/kernels.md). */
     hash_check(EVP_EncryptInit_ex2(c->ctx, c->cipher, NULL, NULL, NULL), "chacha20 bind");
     return c;
 }

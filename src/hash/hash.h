@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Loads libcrypto's algorithms once per process (≈ 3 ms the first time). The constructors
- * below call it; a driver calls it before its timers start. Thread-safe. */
+/* Loads libcrypto's algorithms once per process (a one-time cost: docs/kernels.md). The
+ * constructors below call it; a driver calls it before its timers start. Thread-safe. */
 void mulred_hash_init(void);
 
 typedef struct mulred_sha256 mulred_sha256;

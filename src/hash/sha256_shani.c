@@ -1,7 +1,7 @@
 /* One-shot SHA-256 with the x86 SHA extensions, for the short messages MuHash hashes (a UTXO
  * serialization is 50–100 bytes: two compressions). EVP's per-call dispatch costs about as much
- * as the compressions themselves (≈ 140 ns per 58-byte message against ≈ 90 ns here, ≈ 50 ns
- * four at a time). OpenSSL stays the reference (the tests compare both on every length 0..300)
+ * as the compressions themselves (docs/kernels.md has EVP's, this code's and the four-message
+ * figures). OpenSSL stays the reference (the tests compare both on every length 0..300)
  * and the fallback on CPUs without SHA-NI. Constant time for given lengths.
  *
  * State layout of sha256rnds2: one register holds (A, B, E, F) in lanes 3, 2, 1, 0, the other
@@ -26,9 +26,9 @@ static const uint32_t sha256_k[64] __attribute__((aligned(16))) = {
 
 /* n independent compressions (n <= 4, a constant after inlining), interleaved round group by
  * round group: each sha256rnds2 depends on the one before it in the same message, so one
- * message leaves the unit waiting; four keep it busy (measured on Zen 5: 38 ns per compression
- * alone, 22 ns each four at a time, although four states and their schedules do not fit the
- * 16 xmm registers that the legacy-encoded SHA instructions can use). */
+ * message leaves the unit waiting; four keep it busy, although four states and their schedules
+ * do not fit the 16 xmm registers that the legacy-encoded SHA instructions can use
+ * (docs/kernels.md has the figures). */
 static inline __attribute__((always_inline, target("sha,sse4.1,ssse3"))) void
 shani_compress_n(__m128i *abef, __m128i *cdgh, const uint8_t *const *block, const int n)
 {

@@ -4,8 +4,8 @@
  * Opening reads every unit file of the directory, not only the units this process will work
  * on: a file of another job is then refused by every rank alike (they all see the same
  * directory), and a rank learns of every finished unit with one directory scan. A unit file is
- * a few hundred bytes to a few kilobytes and a unit is at least ~0.2 s of work, so the scan
- * costs far less than one unit. */
+ * a few hundred bytes to a few kilobytes and a unit is sized so that its work dwarfs saving it
+ * (docs/kernels.md), so the scan costs far less than one unit. */
 #include "mulred/checkpoint.h"
 
 #include <dirent.h>

@@ -1,9 +1,9 @@
 /* EIP-4844 KZG commitments (include/mulred/kzg.h): the trusted-setup reader, the fixed-base
  * table and its cache file, the blob reader and the commitment.
  *
- * Cost (Zen 5, one thread; `mulred bench msm`): decoding the 4096 Lagrange points (square root
- * and subgroup check each) and building the table (c doublings per entry, one normalisation per
- * row) take a few hundred ms; they happen once, when no valid cache exists. Loading a cache is
+ * Cost: decoding the 4096 Lagrange points (square root and subgroup check each) and building
+ * the table (c doublings per entry, one normalisation per row) are the dear part
+ * (docs/kernels.md); they happen once, when no valid cache exists. Loading a cache is
  * reading ~8 MB and one SHA-256 over it. A commitment is one fixed-base MSM over the table.
  *
  * Cache file layout (native byte order; another order fails the header check and is rebuilt):

@@ -4,7 +4,7 @@
  *
  * Costs (M: one field multiplication):
  *   generator table  32 windows x 255 points d·2^(8w)·G, Jacobian additions and one batch
- *                    normalisation per window: 8160 additions, about 3 ms, every call;
+ *                    normalisation per window: 8160 additions, every call;
  *   A_k, B_j         Σ_w table[w][byte w of the logarithm]: 32 mixed additions (~11M each),
  *                    about 1024 + n/1024 of them;
  *   a point          A_k + B_j by batch-affine addition over its block of 1024: 5M + 1S, 3M of

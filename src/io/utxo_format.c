@@ -8,7 +8,7 @@
  * past its range. Memory is bounded by the buffer whatever the file size or group size. Every
  * length is checked against the span before it is used; running out of span means the file (or
  * the chunk) ends inside a coin. Costs per coin: a few branches and one TxOutSer copy, except
- * type 4/5 keys (one secp256k1 square root, ~5 µs: rare in real sets). */
+ * type 4/5 keys (one secp256k1 square root, far dearer: rare in real sets). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

@@ -2,9 +2,9 @@
 /* The sidecar index of a snapshot (FILE.idx).
  *
  * Why: a snapshot can only be parsed from its start (groups have variable length), so ranks and
- * threads need known group boundaries to start at. One sequential scan (decode only, ~0.2 µs per
- * coin, about 40 s for a 180 M-coin mainnet set) records them; every later run reads ~16 bytes
- * per 128 KiB of snapshot (~1 MB for mainnet) instead.
+ * threads need known group boundaries to start at. One sequential scan (decode only; its time
+ * on a mainnet set is in docs/kernels.md) records them; every later run reads ~16 bytes per
+ * 128 KiB of snapshot (~1 MB for mainnet) instead.
  *
  * What: chunk c covers bytes [off[c], off[c+1]) and coins [ord[c], ord[c+1]); a new chunk starts
  * at the first group boundary at least chunk_bytes after the previous chunk's start, so chunks

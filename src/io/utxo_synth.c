@@ -3,7 +3,7 @@
  *
  * The mix of script classes is roughly mainnet's, so decode costs are realistic: P2PKH 30%, P2SH
  * 10%, P2PK compressed 0.2% and uncompressed 0.05% (valid curve points; mainnet has ~0.03%, and
- * each costs a ~5 µs square root), P2WPKH 24.75%, P2WSH 5%, P2TR 20%, P2A 1%, bare multisig 2%,
+ * each costs a square root), P2WPKH 24.75%, P2WSH 5%, P2TR 20%, P2A 1%, bare multisig 2%,
  * empty 0.5%, large raw scripts (521..10,000 bytes) 0.6%, other raw scripts 5.9%. The first 14
  * coins cycle through every class (with both parities of types 2-5), so any file of 13 coins
  * or more covers them all. Groups: 80% single coins,

@@ -55,7 +55,7 @@ void mix_fill_scalar(uint8_t *out, size_t len, uint64_t seed, uint64_t index)
         uint64_t b2 = (index + 2) ^ MIX_STREAM_K1, b3 = (index + 3) ^ MIX_STREAM_K1;
 #ifdef __GNUC__
         /* An empty asm on the chains keeps gcc -O3 from vectorizing across iterations with
-         * SSE2, which has no 64-bit rotate: that version spilled and ran at 0.6 GB/s. */
+         * SSE2, which has no 64-bit rotate: that version spills and is slow (docs/kernels.md). */
         __asm__("" : "+r"(b0), "+r"(b1), "+r"(b2), "+r"(b3));
 #endif
         for (int r = 0; r < MIX_STREAM_ROUNDS; r++) {

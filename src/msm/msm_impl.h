@@ -23,9 +23,8 @@
  *     bucket before the reduction). An empty bucket just takes the point (a copy, no addition).
  *     A full batch goes to the curve layer's batch addition of pairs (±φ per pair, curve.h),
  *     on its 8-lane path where the CPU has AVX-512 IFMA (plan.lanes): eight pairs share every
- *     vector operation. On Zen 5 an 8-lane multiply costs 6 ns per element against 38 for the
- *     scalar 6-limb one (BLS12-381; 2.5 against 17-25 for BN254), so the 8-lane pair costs
- *     about a quarter of the scalar one.
+ *     vector operation: the 8-lane pair costs a fraction of the scalar one (docs/kernels.md
+ *     has the multiplies of both).
  *
  * Reduction of a window: Σ_j j·B_j by running sums (S += B_j, T += S from the top), which is
  *   inherently serial. With affine buckets it runs on K interleaved segments of L = M/K

@@ -32,8 +32,8 @@ msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_
     if (s.windows >= want) {
         /* Whole windows, dealt dynamically: the threads end unevenly by up to one window. The
          * last `threads` windows are cut into bucket ranges, so the run ends on tiles a quarter
-         * of a window long. Each extra range rescans the window's n digits (about 3 ns each,
-         * against 60-300 ns per bucket addition): well under 1% of the window. */
+         * of a window long. Each extra range rescans the window's n digits: a digit read is
+         * far cheaper than a bucket addition (docs/kernels.md has both). */
         s.tail = (unsigned)threads;
         s.tail_ranges = MSM_TAIL_RANGES < plan->buckets ? MSM_TAIL_RANGES : plan->buckets;
         if (s.tail_ranges < 2) s.tail = 0, s.tail_ranges = 0;

@@ -7,7 +7,7 @@
  * unevenly by up to one window, so the last T windows go in as bucket ranges, a quarter of a
  * window each (the tail, msm_split_windows). With fewer windows each window is cut into R
  * bucket ranges (digit magnitudes), R = ceil(2T / W) up to 8: every range rescans the window's
- * n digits (about 3 ns each against 60-300 ns per bucket addition) but adds only its own
+ * n digits (a digit read is far cheaper than a bucket addition) but adds only its own
  * points, so nothing is done twice except the scan. Only when W·8 ranges are still fewer than
  * 2T tasks are the points cut into slices too (every slice repeats the reduction of its
  * buckets).

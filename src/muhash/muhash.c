@@ -1,10 +1,9 @@
 /* MuHash3072 state operations for both flavors.
  *
  * Element → number: key = H(element) (SHA-256, or BLAKE2b-256 keyed "MuHashElement"); the
- * 384-byte ChaCha20 keystream of that key read little-endian. One element at a time (one
- * core, Zen 5): ≈ 0.14 µs digest (SHA-256 through EVP; the keyed BLAKE2b is mulred's own,
- * ≈ 0.12 µs) + 0.35 µs keystream (EVP) + one 3072-bit multiply (≈ 0.2 µs IFMA, 0.9 µs GMP);
- * the batches below cost about a third of that.
+ * 384-byte ChaCha20 keystream of that key read little-endian. One element at a time: a digest
+ * (SHA-256 through EVP; the keyed BLAKE2b is mulred's own), a keystream (EVP) and one 3072-bit
+ * multiply; the batches below cost a fraction of that (docs/kernels.md has both).
  *
  * Serialization reduces each number mod p: Bitcoin Core keeps its numbers < p after every
  * multiply, so reduced limbs are exactly what it writes; mulred's kernels may leave a value in
@@ -105,13 +104,11 @@ void mulred_muhash_remove(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const 
  * where the CPU has it; kaspa: 8-lane AVX-512 keyed BLAKE2b), then expanded (16-lane AVX-512
  * ChaCha20, one lane per key), then each run of consecutive items bound for the same number
  * (one state's numerator or denominator) is multiplied in with one num3072_mul_many call, which
- * keeps the accumulator in the kernel's representation along the run. Per element on AMD EPYC
- * Zen 5: digest ≈ 50 ns (SHA-NI x4, 58 bytes) or ≈ 33 ns (BLAKE2b x8), keystream ≈ 60 ns, IFMA
- * multiply ≈ 195 ns; one element at a time: ≈ 140 (SHA-256 through EVP) or ≈ 120 (BLAKE2b, one
- * message) + 350 (ChaCha20 through EVP) + 210 ns. Lanes are filled only when it pays: a group
- * of fewer than 3 messages or keys goes through the one-at-a-time code (a 16-lane keystream
- * costs about three EVP keystreams, an 8-lane BLAKE2b about three one-message digests, four
- * SHA-NI messages about two single ones). */
+ * keeps the accumulator in the kernel's representation along the run (docs/kernels.md has the
+ * per-element costs of each step, batched and one at a time). Lanes are filled only when it
+ * pays: a group of fewer than LANES_MIN messages or keys goes through the one-at-a-time code
+ * (a 16-lane keystream costs about three EVP keystreams, an 8-lane BLAKE2b about three
+ * one-message digests, four SHA-NI messages about two single ones). */
 enum { BLOCK = 32, LANES_MIN = 3 };
 _Static_assert(BLOCK % 16 == 0, "16-lane keystream calls must fit a block");
 

@@ -3,8 +3,9 @@
  * Each thread owns a partial state seeded with the identity, a hashing context and a sink that
  * batches the elements it is given. Chunks are handed out dynamically (schedule(dynamic, 1)):
  * sources size their chunks at tens of kilobytes or thousands of elements, so the scheduling
- * cost (≈ 1 µs per chunk) stays far below 1% of the work. Partials are combined in thread
- * order after the loop; the multiply-by-identity short-circuit makes idle threads free.
+ * cost per chunk stays negligible against the work (docs/kernels.md has both). Partials are
+ * combined in thread order after the loop; the multiply-by-identity short-circuit makes idle
+ * threads free.
  *
  * Errors: the error of the lowest-numbered failing chunk is reported; chunks numbered above a
  * known failure are skipped, so a bad file stops the work early. */
@@ -32,8 +33,8 @@ struct mulred_muhash_sink {
 static void sink_flush(mulred_muhash_sink *s)
 {
     if (!s->nbatch[0] && !s->nbatch[1]) return;
-    /* The monotonic clock is read in user space (≈ 30 ns); a thread CPU clock is a system call
-     * (≈ 1.4 µs in this VM, 12% of a 64-element batch), so it is read only at the ends. */
+    /* The monotonic clock is read in user space; a thread CPU clock is a system call, dear
+     * against a 64-element batch (docs/kernels.md), so it is read only at the ends. */
     double t0 = mulred_wtime();
     mulred_muhash_insert_many(s->partial, s->ctx, s->batch[0], s->nbatch[0]);
     mulred_muhash_remove_many(s->partial, s->ctx, s->batch[1], s->nbatch[1]);

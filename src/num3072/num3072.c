@@ -3,7 +3,7 @@
  * Reduction: a 6144-bit product H·2^3072 + L ≡ L + H·C (C = 1103717 < 2^21). One fold leaves
  * at most 3072 + 22 bits; the second fold of that small excess leaves at most one carry, worth
  * another +C; a final conditional subtraction of p gives a result < p. Cost on top of the
- * 48×48-limb product: one mpn_mul_1 and a few additions (≈ 6% of mpn_mul_n).
+ * 48×48-limb product: one mpn_mul_1 and a few additions (docs/kernels.md has their share).
  *
  * The identity short-circuit: multiplying by 1 is a copy. Identity-seeded partials (one per
  * thread, per rank, per transaction) make this case frequent; without it every partial costs
@@ -64,10 +64,10 @@ static int kernel_always(void)
     return 1;
 }
 
-/* From the most portable to the preferred kernel. Measured on AMD EPYC Zen 5 by mulred bench
- * muhash (multiply mod p against GMP's mpn_mul_n on 48 limbs): gmp 1.02x, mulx (Karatsuba over
- * a 24-limb MULX/ADX basecase) 0.78x, ifma (512-bit schoolbook) 0.23x; the 512-bit Karatsuba
- * and the 256-bit kernels are slower there and are candidates for CPUs that split 512-bit
+/* From the most portable to the preferred kernel: gmp, mulx (Karatsuba over a 24-limb MULX/ADX
+ * basecase) and ifma (512-bit schoolbook) are each faster than the one before on AMD Zen 5
+ * (docs/kernels.md has the figures of mulred bench muhash); the 512-bit Karatsuba and the
+ * 256-bit kernels are slower there and are candidates for CPUs that split 512-bit
  * instructions (Zen 4): the measurement at first use decides. */
 static const num3072_kernel kernel_table[] = {
     {"gmp", "-", kernel_always, num3072_mul_gmp, NULL, false},
@@ -105,7 +105,7 @@ const num3072_kernel *num3072_kernel_find(const char *name)
  * candidate's figure is its fastest round (an interrupt or a noisy neighbour only slows a
  * round down). The preferred kernel stays unless another is faster by SELECT_MARGIN: a near
  * tie is noise and goes to the kernel measured best across runs. Cost: 4 candidates × 9 × 8
- * multiplies of 0.2–0.5 µs, about 0.1 ms once per process. */
+ * multiplies, once per process (docs/kernels.md has its time). */
 enum { SELECT_ROUNDS = 9, SELECT_CHAIN = 8 };
 #define SELECT_MARGIN 0.92
 
@@ -278,7 +278,7 @@ void mulred_num3072_reduce(mulred_num3072 *r, const mulred_num3072 *a)
 
 void mulred_num3072_inverse(mulred_num3072 *r, const mulred_num3072 *a)
 {
-    /* Once per finalize: GMP's mpz_invert (≈ 18 µs for 3072 bits). */
+    /* Once per finalize: GMP's mpz_invert (docs/kernels.md has its cost). */
     mpz_t x, p, inv;
     mulred_num3072 t;
     mulred_num3072_reduce(&t, a);

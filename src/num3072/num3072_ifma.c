@@ -2,12 +2,12 @@
  * schoolbook one ("ifma", the default) and one Karatsuba level ("ifma_kara"). The building
  * blocks and the representation are described in num3072_ifma_impl.h.
  *
- * Measured on AMD EPYC Zen 5 (full-width 512-bit units, 2 IFMAs per cycle): the schoolbook
- * product is bound by IFMA throughput (about 1020 IFMAs, 0.17 ns each); the Karatsuba kernel
- * issues 18% fewer IFMAs but its three 30x30 products have too little independent work per
- * step to keep both units busy, and with the halves, differences and recombination it is
- * 15-20% slower here. It is kept for CPUs that execute 512-bit IFMAs in two halves (Zen 4),
- * where the IFMA count weighs more; the one-time measurement at first use decides.
+ * On AMD Zen 5 (full-width 512-bit units, 2 IFMAs per cycle) the schoolbook product (about
+ * 1020 IFMAs) is bound by IFMA throughput; the Karatsuba kernel issues 18% fewer IFMAs but its
+ * three 30x30 products have too little independent work per step to keep both units busy, and
+ * with the halves, differences and recombination it is slower there (docs/kernels.md has the
+ * figures). It is kept for CPUs that execute 512-bit IFMAs in two halves (Zen 4), where the
+ * IFMA count weighs more; the one-time measurement at first use decides.
  */
 #include "num3072/num3072_kernels.h"
 
@@ -38,7 +38,7 @@ IFMA_TARGET void mulred_num3072_mul_ifma(uint64_t r[48], const uint64_t a[48], c
 }
 
 /* The accumulator stays in radix 2^52 from one factor to the next: one conversion per factor
- * instead of three (about 5% of a multiply). */
+ * instead of three (docs/kernels.md has the saving). */
 IFMA_TARGET void mulred_num3072_mul_many_ifma(uint64_t acc[48], const uint64_t *const x[], size_t n)
 {
     if (n == 0) return;

@@ -273,8 +273,9 @@ IFMA_INLINE void reduce120(__m512i x[8], __m512i z[15])
  * loads the (at most 9) windows o = 8m - r once into registers, then walks i = r, r+8, ...,
  * each i broadcasting b[i] and b[i-1] and feeding every window it meets (k = (o + i)/8).
  * Against a loop that loads the window of every (i, k) pair (520 unaligned loads, most of them
- * split across two cache lines, for 1020 IFMAs), 67 window loads and 122 broadcasts: measured
- * on Zen 5, the product 13% and a chain of multiplies 20-24% faster, at the IFMA throughput.
+ * split across two cache lines, for 1020 IFMAs), 67 window loads and 122 broadcasts, which
+ * brings the product and a chain of multiplies to the IFMA throughput (docs/kernels.md has
+ * the figures).
  * Low and high halves go to the same accumulator; successive updates of an accumulator are
  * about 18 IFMAs apart (one per window of the class), more than the IFMA latency covers. The
  * whole loop is unrolled at compile time, so every index and bound is a constant. Lanes stay

@@ -2,12 +2,12 @@
  *
  * Basecase (operand scanning with two carry chains, ADCX and ADOX): an 8-limb block of a
  * against all of b, the 9-limb running window in r8..r15 + one register, one store per row of
- * 8 products (about 1.1 cycles/product on the EPYC this was tuned on, Zen 5 class).
+ * 8 products (docs/kernels.md has its cycles per product).
  * On top of it: one level of subtractive Karatsuba (|a0-a1|*|b0-b1| with a sign, so no carry
- * limbs): 3 x 24x24. Measured against it and dropped: the plain 48x48 schoolbook (slower), a
- * second Karatsuba level over a 12x12 row-wise basecase (slower: the row-wise basecase runs at
- * about 1.4 cycles/product), and a Karatsuba squaring (three half-size squares; it needs a
- * triangle basecase to beat mul_mulx(r, a, a)).
+ * limbs): 3 x 24x24. Slower than it, and so not used: the plain 48x48 schoolbook, a second
+ * Karatsuba level over a 12x12 row-wise basecase (the row-wise basecase takes more cycles per
+ * product), and a Karatsuba squaring (three half-size squares; it needs a triangle basecase to
+ * beat mul_mulx(r, a, a)).
  *
  * Reduction (fused): 2^3072 == C (mod p), C = 1103717, so H*2^3072 + L == L + H*C; the
  * 49-word result folds its top word once more, and a final carry out of 2^3072 adds C again.

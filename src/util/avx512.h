@@ -11,7 +11,7 @@
  * intrinsics guide, the target attributes vanish, and mulred_fieldx8_have_ifma() says yes. The
  * same kernel source then runs, slowly, on any x86-64 CPU, so the tests of the 8-lane field
  * kernels and of the curve and MSM code over them check it on machines without AVX-512 IFMA
- * too. A test build only: never for speed. Today the 8-lane field kernels use it; the other
+ * too. A test build only: never for speed. The 8-lane field kernels use it; the other
  * AVX-512 kernels (3072-bit IFMA products with inline asm, BLAKE2b x8, ChaCha20 x16) keep
  * <immintrin.h> and run only where the CPU has AVX-512.
  * Intrinsics not listed here do not compile in that build, which is how a kernel that starts
