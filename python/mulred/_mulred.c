@@ -360,7 +360,14 @@ static PyObject *MuHash_combine(MuHashObject *self, PyObject *other)
         PyErr_SetString(PyExc_RuntimeError, "MuHash object in use by another thread");
         return NULL;
     }
-    /* states of different flavors are the library's misuse: reported, not aborted */
+    /* states of different flavors are misuse the library cannot return from (it ends the
+     * process): refused here */
+    if (t->flavor != self->st.flavor) {
+        PyErr_Format(MisuseError, "combining a %s MuHash into a %s one (flavors must match)",
+                     mulred_muhash_flavor_name(t->flavor),
+                     mulred_muhash_flavor_name(self->st.flavor));
+        return NULL;
+    }
     unsigned long mark = misuse_mark();
     mulred_muhash_combine(&self->st, t);
     if (misuse_raised(mark)) return NULL;
@@ -823,7 +830,25 @@ static PyObject *py_threads_resolve(PyObject *module, PyObject *arg)
     return PyLong_FromLong(mulred_threads_resolve((int)requested));
 }
 
+/* Calls the library outside its contract (an empty window range), for the tests: the misuse
+ * callback must turn it into mulred.MisuseError. */
+static PyObject *py_misuse_probe(PyObject *module, PyObject *unused)
+{
+    mulred_msm_plan plan;
+    mulred_g1_381_msm_plan(&plan, 1, NULL);
+    mulred_g1_381_jacobian r;
+    mulred_error err;
+    mulred_error_clear(&err);
+    unsigned long mark = misuse_mark();
+    int st = mulred_g1_381_msm_windows_var(&r, &plan, 1, 1, NULL, NULL, 0, 1, &err);
+    if (misuse_raised(mark)) return NULL;
+    if (st != MULRED_OK) return raise_status(st, &err);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"_misuse_probe", py_misuse_probe, METH_NOARGS,
+     "_misuse_probe(): calls the library outside its contract (raises MisuseError)."},
     {"msm", (PyCFunction)(void (*)(void))py_msm, METH_VARARGS | METH_KEYWORDS,
      "msm(curve, records, *, group='g1', threads=0) -> bytes: Σ sᵢ·Pᵢ over `mulred msm "
      "--binary` records, encoded as `mulred msm` prints it (EIP-2537 or EIP-196)."},

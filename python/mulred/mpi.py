@@ -20,30 +20,38 @@ __all__ = ["msm", "muhash", "allreduce"]
 _KINDS = {"ValueError": ValueError, "TypeError": TypeError}
 
 
-def _agree(comm, fn):
-    """Runs fn() on every rank; when it raised anywhere, raises on every rank."""
+def _agree(comm, fn, same):
+    """Runs fn() on every rank; when it raised anywhere, or when `same(value)` (the arguments
+    every rank must share: a curve, a flavor) differs between ranks, raises on every rank. The
+    library's reduction cannot return from partials of different groups, so they never reach
+    it."""
     try:
-        value, failure = fn(), None
+        value = fn()
+        failure, key = None, same(value)
     except Exception as exc:  # reported to every rank below
-        value, failure = None, (type(exc).__name__, str(exc))
-    failures = comm.allgather(failure)
-    for rank, f in enumerate(failures):
+        value, failure, key = None, (type(exc).__name__, str(exc)), None
+    reports = comm.allgather((failure, key))
+    for rank, (f, _) in enumerate(reports):
         if f is not None:
             kind = _KINDS.get(f[0], RuntimeError)
             raise kind(f"rank {rank}: {f[1]}")
+    keys = [k for _, k in reports]
+    if any(k != keys[0] for k in keys):
+        raise ValueError(f"the ranks passed different arguments: {keys} (by rank)")
     return value
 
 
 def msm(comm, curve, local_records, *, group="g1", threads=0):
     """Σ sᵢ·Pᵢ over the records of every rank (`mulred msm --binary` records, bytes-like),
     encoded as mulred.msm returns it; the same bytes on every rank."""
-    partial = _agree(comm, lambda: _msm(curve, local_records, group=group, threads=threads))
+    partial = _agree(comm, lambda: _msm(curve, local_records, group=group, threads=threads),
+                     lambda _: curve)
     return _mulred_mpi.msm_allreduce(comm, curve, partial)
 
 
 def allreduce(comm, h):
     """A new MuHash: the union of every rank's MuHash h (same flavor on every rank)."""
-    out = _agree(comm, lambda: _checked_copy(h))
+    out = _agree(comm, lambda: _checked_copy(h), lambda c: c.flavor)
     _mulred_mpi.muhash_allreduce(comm, out)
     return out
 
@@ -68,6 +76,6 @@ def muhash(comm, local_elements, flavor="bitcoin", *, threads=1):
         h.insert_many(local_elements, threads=threads)
         return h
 
-    h = _agree(comm, local)
+    h = _agree(comm, local, lambda c: c.flavor)
     _mulred_mpi.muhash_allreduce(comm, h)
     return h.digest()

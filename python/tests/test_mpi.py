@@ -75,5 +75,11 @@ def test_bad_input_on_one_rank_raises_everywhere():
         mulred.mpi.muhash(COMM, [b"x", "not bytes"] if RANK == last else [b"x"], "bitcoin")
     with pytest.raises(ValueError, match="G2 is not supported yet"):
         mulred.mpi.msm(COMM, "bls12-381", good, group="g2")
+    # arguments every rank must share
+    if SIZE > 1:
+        with pytest.raises(ValueError, match="different arguments"):
+            mulred.mpi.muhash(COMM, [], "bitcoin" if RANK == 0 else "kaspa")
+        with pytest.raises(ValueError, match="different arguments"):
+            mulred.mpi.msm(COMM, "bls12-381" if RANK == 0 else "bn254", b"")
     # the communicator still works afterwards
     assert mulred.mpi.muhash(COMM, [], "bitcoin") == mulred.MuHash().digest()
