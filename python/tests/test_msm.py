@@ -64,12 +64,14 @@ def test_empty_is_infinity():
 def test_bad_records_name_the_record():
     for case in load_json("eip2537/fail-msm_G1_bls.json"):
         records = bytes.fromhex(case["Input"])
+        if not records:  # the precompile refuses no input; the library sums it to infinity
+            continue
         with pytest.raises(ValueError) as exc:
             mulred.msm("bls12-381", records)
         msg = str(exc.value)
         if len(records) % 160:
             assert "not a whole number" in msg, case["Name"]
-        elif records:
+        else:
             assert "record " in msg and ": point: " in msg, (case["Name"], msg)
     # a bad point in the middle of good ones: its index
     good = bytes.fromhex(max(eip2537_cases(), key=lambda c: len(c["Input"]))["Input"])
