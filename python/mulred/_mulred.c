@@ -107,8 +107,7 @@ static int parse_threads(int threads)
 static int parse_curve(mulred_curve *c, const char *name)
 {
     if (mulred_curve_parse(c, name) != MULRED_OK) {
-        PyErr_Format(PyExc_ValueError, "curve must be 'bls12-381' or 'bn254', not '%.100s'",
-                     name);
+        PyErr_Format(PyExc_ValueError, "curve must be 'bls12-381' or 'bn254', not '%.100s'", name);
         return -1;
     }
     return 0;
@@ -284,8 +283,7 @@ static PyObject *muhash_many(MuHashObject *self, PyObject *args, PyObject *kwds,
     static char *kwlist[] = {"elements", "threads", NULL};
     PyObject *iterable;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$i", kwlist, &iterable, &threads))
-        return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$i", kwlist, &iterable, &threads)) return NULL;
     if (parse_threads(threads) < 0) return NULL;
     buffer_list l;
     if (buffer_list_collect(&l, iterable) < 0) return NULL;
@@ -412,7 +410,8 @@ static PyObject *MuHash_digest(MuHashObject *self, PyObject *unused)
     char hex[65];
     uint8_t out[32];
     muhash_display(self, hex);
-    for (int i = 0; i < 32; i++) out[i] = (uint8_t)(hexval(hex[2 * i]) << 4 | hexval(hex[2 * i + 1]));
+    for (int i = 0; i < 32; i++)
+        out[i] = (uint8_t)(hexval(hex[2 * i]) << 4 | hexval(hex[2 * i + 1]));
     return PyBytes_FromStringAndSize((const char *)out, 32);
 }
 
@@ -463,7 +462,8 @@ static PyObject *MuHash_repr(MuHashObject *self)
 }
 
 static PyMethodDef MuHash_methods[] = {
-    {"insert", (PyCFunction)MuHash_insert, METH_O, "insert(element): add one element (bytes-like)."},
+    {"insert", (PyCFunction)MuHash_insert, METH_O,
+     "insert(element): add one element (bytes-like)."},
     {"remove", (PyCFunction)MuHash_remove, METH_O, "remove(element): remove one element."},
     {"insert_many", (PyCFunction)(void (*)(void))MuHash_insert_many, METH_VARARGS | METH_KEYWORDS,
      "insert_many(elements, *, threads=1): add every element of an iterable of bytes-like "
@@ -715,12 +715,10 @@ static PyGetSetDef KZGSetup_getset[] = {
      "'loaded' (a valid cache was used), 'written' (built and written) or 'memory' (built, not "
      "written)",
      NULL},
-    {"cache_path", (getter)KZGSetup_get_cache_path, NULL, "the table's cache file, or None",
-     NULL},
+    {"cache_path", (getter)KZGSetup_get_cache_path, NULL, "the table's cache file, or None", NULL},
     {"cache_note", (getter)KZGSetup_get_note, NULL, "why a cache was not used or not written",
      NULL},
-    {"window_bits", (getter)KZGSetup_get_window_bits, NULL, "the window width of the table",
-     NULL},
+    {"window_bits", (getter)KZGSetup_get_window_bits, NULL, "the window width of the table", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -59,8 +59,7 @@ static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
     PyObject *comm_obj;
     const char *curve_name;
     Py_buffer view;
-    if (!PyArg_ParseTuple(args, "Osy*:msm_allreduce", &comm_obj, &curve_name, &view))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "Osy*:msm_allreduce", &comm_obj, &curve_name, &view)) return NULL;
     PyObject *res = NULL;
     MPI_Comm comm;
     mulred_curve c;
