@@ -9,9 +9,10 @@ MULRED_PACKAGES=(gcc libc6-dev make cmake pkg-config git ca-certificates
     libopenmpi-dev openmpi-bin libgmp-dev libssl-dev libsecp256k1-dev libcunit1-dev
     libjansson-dev gnuplot-nox)
 # What the test suite needs beyond that: python3 reads JSON in the script tests (a minimal
-# Debian image has none of it); everything else they call is in Debian's essential set
-# (coreutils, grep, sed, mawk, diffutils, findutils, hostname).
-MULRED_TEST_PACKAGES=(python3)
+# Debian image has none of it); python3-dev, python3-mpi4py and python3-pytest build and test
+# the Python module (-DMULRED_PYTHON=ON, docs/python.md); everything else they call is in
+# Debian's essential set (coreutils, grep, sed, mawk, diffutils, findutils, hostname).
+MULRED_TEST_PACKAGES=(python3 python3-dev python3-mpi4py python3-pytest)
 
 install_packages() {
     local missing=()

@@ -84,7 +84,7 @@ static char *yaml_value(const char *text, const char *key)
     return v;
 }
 
-static void test_vectors(void)
+static void check_vectors(const mulred_kzg_setup *setup)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", test_vector_path("kzg/blob_to_kzg_commitment"));
@@ -104,7 +104,7 @@ static void test_vectors(void)
         mulred_error err;
         int st = mulred_kzg_blob_parse(blob, blob_hex, strlen(blob_hex), de->d_name, &err);
         uint8_t c[48];
-        if (st == MULRED_OK) st = mulred_kzg_blob_to_commitment(c, shared_setup(), blob, &err);
+        if (st == MULRED_OK) st = mulred_kzg_blob_to_commitment(c, setup, blob, &err);
         if (want) {
             char got[2 + 97] = "0x";
             for (int i = 0; i < 48; i++) sprintf(got + 2 + 2 * i, "%02x", c[i]);
@@ -121,6 +121,74 @@ static void test_vectors(void)
     }
     closedir(d);
     CU_ASSERT(valid >= 7 && invalid >= 4); /* the c-kzg-4844 set: 7 valid, 4 invalid */
+}
+
+static void test_vectors(void)
+{
+    check_vectors(shared_setup());
+}
+
+/* The setup from bytes in memory: the same commitments, with no cache and through the default
+ * cache directory (a fresh XDG_CACHE_HOME: the file is created there, 0700, named by the
+ * setup's digest, and loaded the second time). */
+static void test_setup_bytes(void)
+{
+    size_t len;
+    char *text = slurp(setup_path(), &len);
+    CU_ASSERT_FATAL(text != NULL);
+    mulred_kzg_setup *s = NULL;
+    mulred_kzg_load_info info;
+    mulred_error err;
+    CU_ASSERT_FATAL(mulred_kzg_setup_load_bytes(&s, (const uint8_t *)text, len, "", &info, &err) ==
+                    MULRED_OK);
+    CU_ASSERT_EQUAL(info.cache, MULRED_KZG_CACHE_MEMORY);
+    check_vectors(s);
+    mulred_kzg_setup_free(s);
+
+    char xdg[4200], dir[4300];
+    snprintf(xdg, sizeof xdg, "%s/xdg-cache", test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/mulred", xdg);
+    char *old = getenv("XDG_CACHE_HOME") ? strdup(getenv("XDG_CACHE_HOME")) : NULL;
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    for (int round = 0; round < 2; round++) {
+        CU_ASSERT_FATAL(mulred_kzg_setup_load_bytes(&s, (const uint8_t *)text, len, NULL, &info,
+                                                    &err) == MULRED_OK);
+        CU_ASSERT_EQUAL(info.cache, round ? MULRED_KZG_CACHE_LOADED : MULRED_KZG_CACHE_WRITTEN);
+        CU_ASSERT(strncmp(info.cache_path, dir, strlen(dir)) == 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(info.cache_path, "/kzg-"));
+        if (round) check_vectors(s);
+        mulred_kzg_setup_free(s);
+    }
+    struct stat st;
+    CU_ASSERT(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700);
+    /* the file loader finds the same cache */
+    CU_ASSERT_FATAL(mulred_kzg_setup_load(&s, setup_path(), NULL, &info, &err) == MULRED_OK);
+    CU_ASSERT_EQUAL(info.cache, MULRED_KZG_CACHE_LOADED);
+    mulred_kzg_setup_free(s);
+    /* a cache directory that cannot be made: a note, never a failure */
+    char blocked[4300];
+    snprintf(blocked, sizeof blocked, "%s/file", test_tmpdir());
+    FILE *f = fopen(blocked, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fclose(f);
+    setenv("XDG_CACHE_HOME", blocked, 1);
+    CU_ASSERT_FATAL(mulred_kzg_setup_load_bytes(&s, (const uint8_t *)text, len, NULL, &info,
+                                                &err) == MULRED_OK);
+    CU_ASSERT_EQUAL(info.cache, MULRED_KZG_CACHE_MEMORY);
+    CU_ASSERT(info.note[0] != '\0');
+    mulred_kzg_setup_free(s);
+    if (old)
+        setenv("XDG_CACHE_HOME", old, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+    free(old);
+    /* bad bytes: messages name "setup" and the line */
+    text[0] = 'x';
+    CU_ASSERT_EQUAL(mulred_kzg_setup_load_bytes(&s, (const uint8_t *)text, len, "", &info, &err),
+                    MULRED_EINPUT);
+    CU_ASSERT(strncmp(err.message, "setup:1: ", 9) == 0);
+    CU_ASSERT_PTR_NULL(s);
+    free(text);
 }
 
 /* ---- an independent reference -----------------------------------------------------------------
@@ -500,6 +568,7 @@ void test_register(void)
                 16);
     mpz_set_str(R, "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16);
     TEST_SUITE("kzg", {"blob_to_kzg_commitment vectors (c-kzg-4844)", test_vectors},
+               {"the setup from bytes; the default cache directory", test_setup_bytes},
                {"sparse blobs against an mpz reference", test_sparse_reference},
                {"bad blobs and elements >= r", test_bad_blobs},
                {"the table cache: written, loaded, rebuilt", test_cache},

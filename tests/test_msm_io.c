@@ -12,12 +12,19 @@
  * an 'x' inside a token, a partial record, empty input, a binary size off the record size,
  * non-zero padding, a coordinate >= p, a point off the curve, a point outside G1 (also with
  * scalar 0): each names the file, the pair index (the lowest bad one whatever the threads),
- * its byte offset and the failed check. */
+ * its byte offset and the failed check.
+ *
+ * Bytes in, bytes out (mulred_msm_encoded): every EIP-2537 G1MSM vector (tests/vectors/eip2537)
+ * and every EIP-196 scalar multiplication vector (tests/vectors/eip196) with 1 and 3 threads;
+ * the EIP-2537 failure vectors with bad points are bad input naming record and check, a length
+ * off the record size is bad input, no records give infinity, a short output is misuse. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "curve_ref.h"
 #include "harness.h"
@@ -115,12 +122,11 @@ static void test_synth_split(void)
         CU_ASSERT(memcmp(whole, parts, n * aff) == 0);
         CU_ASSERT(memcmp(sw, sp, n * sizeof *sw) == 0);
         /* another seed is another set */
-        CU_ASSERT_FATAL(mulred_msm_synth(parts, sp, (mulred_curve)c, seed + 1, base, 64, 1,
-                                         &err) == MULRED_OK);
+        CU_ASSERT_FATAL(mulred_msm_synth(parts, sp, (mulred_curve)c, seed + 1, base, 64, 1, &err) ==
+                        MULRED_OK);
         CU_ASSERT(memcmp(whole, parts, 64 * aff) != 0);
         /* n = 0 is nothing */
-        CU_ASSERT(mulred_msm_synth(parts, sp, (mulred_curve)c, seed, 0, 0, 1, &err) ==
-                  MULRED_OK);
+        CU_ASSERT(mulred_msm_synth(parts, sp, (mulred_curve)c, seed, 0, 0, 1, &err) == MULRED_OK);
         free(whole), free(parts), free(sw), free(sp);
     }
 }
@@ -569,6 +575,147 @@ static void test_pair_encode(void)
     }
 }
 
+/* ---- bytes in, bytes out ---- */
+
+static json_t *load_vectors(const char *rel)
+{
+    json_error_t jerr;
+    json_t *v = json_load_file(test_vector_path(rel), JSON_REJECT_DUPLICATES, &jerr);
+    if (!v) printf("\n    %s: line %d: %s\n", rel, jerr.line, jerr.text);
+    return v;
+}
+
+/* Every case of a precompile's vector file through mulred_msm_encoded. */
+static int check_encoded_vectors(const char *rel, mulred_curve c)
+{
+    json_t *v = load_vectors(rel);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    int cases = 0;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *k = json_array_get(v, i);
+        size_t in_len, want_len;
+        uint8_t *in = test_unhex(json_string_value(json_object_get(k, "Input")), &in_len);
+        uint8_t *want = test_unhex(json_string_value(json_object_get(k, "Expected")), &want_len);
+        CU_ASSERT_EQUAL(want_len, mulred_msm_result_bytes(c));
+        for (int threads = 1; threads <= 3; threads += 2) {
+            uint8_t out[128];
+            mulred_error err;
+            mulred_error_clear(&err);
+            const int st = mulred_msm_encoded(out, sizeof out, c, in, in_len, threads, &err);
+            CU_ASSERT_EQUAL(st, MULRED_OK);
+            CU_ASSERT(st == MULRED_OK && memcmp(out, want, want_len) == 0);
+            if (st != MULRED_OK || memcmp(out, want, want_len) != 0)
+                printf("\n    %s: %s: %s", rel, json_string_value(json_object_get(k, "Name")),
+                       err.message);
+        }
+        free(in), free(want);
+        cases++;
+    }
+    json_decref(v);
+    return cases;
+}
+
+static void test_encoded_vectors(void)
+{
+    CU_ASSERT(check_encoded_vectors("eip2537/msm_G1_bls.json", MULRED_CURVE_BLS12_381) >= 100);
+    CU_ASSERT(check_encoded_vectors("eip196/bn256ScalarMul.json", MULRED_CURVE_BN254) >= 18);
+}
+
+static void test_encoded_bad(void)
+{
+    json_t *v = load_vectors("eip2537/fail-msm_G1_bls.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    int points = 0;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *k = json_array_get(v, i);
+        size_t in_len;
+        uint8_t *in = test_unhex(json_string_value(json_object_get(k, "Input")), &in_len);
+        uint8_t out[128];
+        mulred_error err;
+        mulred_error_clear(&err);
+        const int st =
+            mulred_msm_encoded(out, sizeof out, MULRED_CURVE_BLS12_381, in, in_len, 2, &err);
+        if (in_len == 0) {
+            CU_ASSERT_EQUAL(st, MULRED_OK); /* no records: infinity, all zero */
+            uint8_t zero[128] = {0};
+            CU_ASSERT(memcmp(out, zero, 128) == 0);
+        } else if (in_len % 160) {
+            CU_ASSERT_EQUAL(st, MULRED_EINPUT);
+            char want[64];
+            snprintf(want, sizeof want, "%zu bytes: not a whole number of 160-byte records",
+                     in_len);
+            CU_ASSERT_STRING_EQUAL(err.message, want);
+        } else {
+            /* a bad point: the record and the failed check named */
+            CU_ASSERT_EQUAL(st, MULRED_EINPUT);
+            CU_ASSERT(strncmp(err.message, "record ", 7) == 0 &&
+                      strstr(err.message, ": point: ") != NULL);
+            const char *name = json_string_value(json_object_get(k, "Name"));
+            char msg[160];
+            snprintf(msg, sizeof msg, "record 0: point: %s",
+                     mulred_g1_reason_text(strstr(name, "not_in_correct_subgroup")
+                                               ? MULRED_G1_ESUBGROUP
+                                           : strstr(name, "curve") ? MULRED_G1_ECURVE
+                                                                   : MULRED_G1_VALID));
+            if (strstr(name, "subgroup") || strstr(name, "curve"))
+                CU_ASSERT_STRING_EQUAL(err.message, msg);
+            points++;
+        }
+        free(in);
+    }
+    CU_ASSERT(points >= 4);
+    json_decref(v);
+    /* the lowest bad record is named, here record 2 of 4 (records 0, 1 and 3 good) */
+    json_t *good = load_vectors("eip2537/msm_G1_bls.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(good);
+    size_t glen, blen;
+    uint8_t *g =
+        test_unhex(json_string_value(json_object_get(json_array_get(good, 0), "Input")), &glen);
+    json_t *bad = load_vectors("eip2537/fail-msm_G1_bls.json");
+    uint8_t *b = NULL;
+    for (size_t i = 0; i < json_array_size(bad) && !b; i++) {
+        const json_t *k = json_array_get(bad, i);
+        if (strstr(json_string_value(json_object_get(k, "Name")), "not_in_correct_subgroup"))
+            b = test_unhex(json_string_value(json_object_get(k, "Input")), &blen);
+    }
+    CU_ASSERT_FATAL(b != NULL && glen == 160 && blen == 320);
+    uint8_t rec[4 * 160];
+    memcpy(rec, g, 160), memcpy(rec + 160, g, 160), memcpy(rec + 480, g, 160);
+    memcpy(rec + 320, b, 160); /* the first record of that case is the point outside G1 */
+    mulred_error err;
+    uint8_t out[128];
+    mulred_error_clear(&err);
+    CU_ASSERT_EQUAL(mulred_msm_encoded(out, 128, MULRED_CURVE_BLS12_381, rec, sizeof rec, 3, &err),
+                    MULRED_EINPUT);
+    CU_ASSERT_STRING_EQUAL(err.message,
+                           "record 2: point: point not in the prime-order subgroup G1");
+    free(g), free(b);
+    json_decref(good), json_decref(bad);
+}
+
+static int misuse_calls;
+static void count_misuse(const char *msg, void *data)
+{
+    (void)msg, (void)data;
+    misuse_calls++;
+}
+
+static void test_encoded_misuse(void)
+{
+    uint8_t out[128], zero[64] = {0};
+    mulred_error err;
+    mulred_set_illegal_callback(count_misuse, NULL);
+    misuse_calls = 0;
+    CU_ASSERT_EQUAL(mulred_msm_encoded(out, 127, MULRED_CURVE_BLS12_381, NULL, 0, 0, &err),
+                    MULRED_EMISUSE);
+    CU_ASSERT_EQUAL(misuse_calls, 1);
+    CU_ASSERT_EQUAL(mulred_msm_encoded(out, 64, MULRED_CURVE_BN254, NULL, 0, 0, &err), MULRED_OK);
+    CU_ASSERT(memcmp(out, zero, 64) == 0);
+    CU_ASSERT_EQUAL(mulred_msm_result_bytes(MULRED_CURVE_BN254), 64);
+    CU_ASSERT_EQUAL(mulred_msm_result_bytes(MULRED_CURVE_BLS12_381), 128);
+    mulred_set_illegal_callback(NULL, NULL);
+}
+
 void test_register(void)
 {
     TEST_SUITE("msm_io", {"synthetic points are their logarithms times G", test_synth_points},
@@ -577,5 +724,8 @@ void test_register(void)
                {"pair files: a prefix across a unit boundary", test_prefix_across_units},
                {"pair files: bad text", test_bad_text},
                {"pair files: bad points name the lowest pair", test_bad_points},
-               {"pair files: encoding", test_pair_encode});
+               {"pair files: encoding", test_pair_encode},
+               {"encoded MSM: EIP-2537 and EIP-196 vectors", test_encoded_vectors},
+               {"encoded MSM: bad records and lengths", test_encoded_bad},
+               {"encoded MSM: misuse", test_encoded_misuse});
 }

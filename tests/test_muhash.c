@@ -114,6 +114,92 @@ static void test_kaspa_vectors(void)
     check_cases_all_kernels("kaspa/muhash.json", MULRED_MUHASH_KASPA);
 }
 
+/* mulred_muhash_update_raw over the published cases: the elements of a case concatenated in
+ * one buffer (inserts, then removes), with 1 and 3 threads; an element above the limit is bad
+ * input naming its index. */
+static void check_raw_cases(const char *rel, mulred_muhash_flavor flavor)
+{
+    json_t *v = load(rel);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    const json_t *cases = json_object_get(v, "cases");
+    static const char *keys[] = {"insert", "remove"};
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        const json_t *c = json_array_get(cases, i);
+        for (int threads = 1; threads <= 3; threads += 2) {
+            mulred_muhash_state s;
+            mulred_muhash_init(&s, flavor);
+            for (int k = 0; k < 2; k++) {
+                const json_t *list = json_object_get(c, keys[k]);
+                const size_t n = json_array_size(list);
+                size_t *lens = calloc(n + 1, sizeof *lens), total = 0;
+                uint8_t *data = NULL;
+                for (size_t j = 0; j < n; j++) {
+                    size_t len;
+                    uint8_t *b = test_unhex(json_string_value(json_array_get(list, j)), &len);
+                    data = realloc(data, total + len + 1);
+                    memcpy(data + total, b, len);
+                    total += len, lens[j] = len;
+                    free(b);
+                }
+                mulred_error err;
+                CU_ASSERT_EQUAL(mulred_muhash_update_raw(&s, data, lens, n, k == 1, threads, &err),
+                                MULRED_OK);
+                free(data), free(lens);
+            }
+            char hex[65];
+            display_of(hex, &s);
+            CU_ASSERT_STRING_EQUAL(hex, str_of(c, "display"));
+        }
+    }
+    json_decref(v);
+}
+
+static void test_update_raw(void)
+{
+    check_raw_cases("bitcoin/muhash.json", MULRED_MUHASH_BITCOIN);
+    check_raw_cases("kaspa/muhash.json", MULRED_MUHASH_KASPA);
+    /* many elements of every length 0..700 (several chunks): equal to inserting one by one */
+    enum { N = 3000 };
+    size_t *lens = malloc(N * sizeof *lens), total = 0;
+    for (size_t i = 0; i < N; i++) total += lens[i] = (i * 7919) % 701;
+    uint8_t *data = malloc(total);
+    test_rand_bytes(data, total);
+    mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(MULRED_MUHASH_BITCOIN);
+    mulred_muhash_state a, b;
+    mulred_muhash_init(&a, MULRED_MUHASH_BITCOIN);
+    mulred_muhash_init(&b, MULRED_MUHASH_BITCOIN);
+    const uint8_t *p = data;
+    for (size_t i = 0; i < N; i++) {
+        if (i % 3 == 0) mulred_muhash_insert(&a, ctx, p, lens[i]);
+        p += lens[i];
+    }
+    mulred_muhash_insert(&b, ctx, data, 5); /* b starts non-empty: the update combines into it */
+    mulred_muhash_insert(&a, ctx, data, 5);
+    mulred_error err;
+    CU_ASSERT_EQUAL(mulred_muhash_update_raw(&b, data, lens, N, false, 2, &err), MULRED_OK);
+    p = data;
+    size_t *rl = malloc(N * sizeof *rl), rn = 0, rtotal = 0;
+    uint8_t *rdata = malloc(total);
+    for (size_t i = 0; i < N; i++) {
+        if (i % 3) memcpy(rdata + rtotal, p, lens[i]), rtotal += lens[i], rl[rn++] = lens[i];
+        p += lens[i];
+    }
+    CU_ASSERT_EQUAL(mulred_muhash_update_raw(&b, rdata, rl, rn, true, 2, &err), MULRED_OK);
+    char ha[65], hb[65];
+    display_of(ha, &a);
+    display_of(hb, &b);
+    CU_ASSERT_STRING_EQUAL(ha, hb);
+    /* an element above the limit: bad input, the state unchanged */
+    size_t big[3] = {1, MULRED_MUHASH_MAX_ELEMENT + 1, 1};
+    uint8_t *bigdata = calloc(1, MULRED_MUHASH_MAX_ELEMENT + 3);
+    CU_ASSERT_EQUAL(mulred_muhash_update_raw(&b, bigdata, big, 3, false, 1, &err), MULRED_EINPUT);
+    CU_ASSERT_STRING_EQUAL(err.message, "element 1: 65537 bytes, at most 65536");
+    display_of(hb, &b);
+    CU_ASSERT_STRING_EQUAL(ha, hb);
+    free(bigdata), free(rdata), free(rl), free(data), free(lens);
+    mulred_muhash_ctx_free(ctx);
+}
+
 static void test_bitcoin_overflow(void)
 {
     json_t *v = load("bitcoin/muhash.json");
@@ -615,7 +701,8 @@ void test_register(void)
     TEST_SUITE("muhash vectors", {"bitcoin cases and serialization", test_bitcoin_vectors},
                {"bitcoin numerator >= p", test_bitcoin_overflow},
                {"kaspa cases and serialization", test_kaspa_vectors},
-               {"kaspa parse rejection, single and cumulative", test_kaspa_parse_and_cumulative});
+               {"kaspa parse rejection, single and cumulative", test_kaspa_parse_and_cumulative},
+               {"update_raw: the cases from one buffer, any threads", test_update_raw});
     TEST_SUITE("muhash properties", {"order, removal, combine, round trip", test_properties},
                {"against an mpz product", test_against_mpz},
                {"parallel engine = sequential", test_parallel_engine},

@@ -66,13 +66,22 @@ typedef struct {
     double read_s, decode_s, build_s, cache_s;
 } mulred_kzg_load_info;
 
-/* Loads a setup and its table. cache_path: NULL = SETUP.mulred-table beside the setup; "" =
- * no cache file (the table is built in memory every time). info may be NULL. Returns MULRED_OK,
- * MULRED_EINPUT (a bad setup file: "FILE:LINE: reason") or MULRED_ERUNTIME (cannot read the
- * setup, out of memory). A cache that cannot be written is not an error (info says so). */
+/* Loads a setup and its table. cache_path: NULL = the user's cache directory
+ * ($XDG_CACHE_HOME/mulred when XDG_CACHE_HOME is absolute, else $HOME/.cache/mulred; created
+ * with mode 0700), file kzg-DIGEST.table with DIGEST the first 16 bytes of the setup's SHA-256
+ * in hex; "" = no cache file (the table is built in memory every time). info may be NULL.
+ * Returns MULRED_OK, MULRED_EINPUT (a bad setup file: "FILE:LINE: reason") or MULRED_ERUNTIME
+ * (cannot read the setup, out of memory). A cache that cannot be written (or a cache directory
+ * that cannot be made) is not an error: info says so (cache MEMORY, note). */
 mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path,
                                     const char *cache_path, mulred_kzg_load_info *info,
                                     mulred_error *err);
+/* The same from the setup's text in memory (text[0..len), the file's bytes; not kept): the
+ * same parser, checks, cache and errors, messages naming "setup" instead of a file
+ * ("setup:LINE: reason"). len above MULRED_KZG_SETUP_MAX_BYTES is MULRED_EINPUT. */
+mulred_status mulred_kzg_setup_load_bytes(mulred_kzg_setup **out, const uint8_t *text, size_t len,
+                                          const char *cache_path, mulred_kzg_load_info *info,
+                                          mulred_error *err);
 void mulred_kzg_setup_free(mulred_kzg_setup *s);
 
 /* Parses a blob from text (len bytes; see "blob" above) and checks that every element is below

@@ -99,6 +99,24 @@ mulred_status mulred_msm_check_subgroup(const void *points, size_t n, mulred_cur
 void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256 *scalars, size_t n,
                         mulred_curve c);
 
+/* ---- bytes in, bytes out ---- */
+
+/* Bytes of an encoded MSM result: 128 (bls12-381, EIP-2537) or 64 (bn254, EIP-196). */
+size_t mulred_msm_result_bytes(mulred_curve c);
+
+/* out[0..mulred_msm_result_bytes(c)) = the encoded Σ sᵢ·Pᵢ over records[0..len): binary pair
+ * records as above (mulred_pair_record_bytes(c) each: the point, then its 32-byte big-endian
+ * scalar), the same bytes as a `mulred msm --binary` file. Every point is checked (encoding,
+ * range, on the curve, in G1) before any arithmetic. threads: 0 = mulred_threads_resolve(0).
+ * len = 0 gives the encoding of infinity (all zero). Returns MULRED_OK; MULRED_EINPUT "record I:
+ * point: REASON" (REASON a mulred_g1_reason_text; I the lowest bad record, from 0) or "N bytes:
+ * not a whole number of R-byte records"; MULRED_ERUNTIME (out of memory); MULRED_EMISUSE
+ * (misuse: out_len below the result size, records NULL with len > 0). out is written only on
+ * MULRED_OK. */
+mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
+                                 const uint8_t *records, size_t len, int threads,
+                                 mulred_error *err);
+
 /* ---- synthetic point sets ----
  * Pair i of the set (seed) is a pure function of (curve, seed, i), never of the ranks or
  * threads that make it:

@@ -158,6 +158,17 @@ mulred_status mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_fl
                                       const mulred_muhash_reduce_opts *opts,
                                       mulred_muhash_stats *stats, mulred_error *err);
 
+/* Inserts (or, with remove, removes) n raw elements into *s through the parallel reduction
+ * above: element i is lens[i] bytes of data, the elements concatenated in order (data holds
+ * Σ lens[i] bytes). threads: 0 = mulred_threads_resolve(0). The result equals inserting (or
+ * removing) the elements one at a time. Returns MULRED_OK; MULRED_EINPUT "element I: N bytes,
+ * at most 65536" (an element longer than MULRED_MUHASH_MAX_ELEMENT; *s unchanged);
+ * MULRED_ERUNTIME (out of memory, *s unchanged); MULRED_EMISUSE (s NULL, data or lens NULL with
+ * n > 0). */
+mulred_status mulred_muhash_update_raw(mulred_muhash_state *s, const uint8_t *data,
+                                       const size_t *lens, size_t n, bool remove, int threads,
+                                       mulred_error *err);
+
 /* The MuHash group for the engine (mulred/group.h, mulred_dist_reduce): an element is a whole
  * mulred_muhash_state (its padding bytes travel too and are ignored); identity is the flavor's
  * empty set; combine is mulred_muhash_combine (states of different flavors are misuse). The

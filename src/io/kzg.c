@@ -26,6 +26,7 @@
 #include "mulred/curve.h"
 #include "mulred/kzg.h"
 #include "mulred/msm.h"
+#include "util/check.h"
 #include "util/util.h"
 
 #define N_G1          MULRED_KZG_FIELD_ELEMENTS
@@ -285,36 +286,70 @@ static bool cache_write(const mulred_kzg_setup *s, const char *path, const uint8
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
-mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path,
-                                    const char *cache_path, mulred_kzg_load_info *info,
-                                    mulred_error *err)
+/* The default cache file: DIR/kzg-DIGEST.table, DIR = $XDG_CACHE_HOME/mulred (an absolute
+ * XDG_CACHE_HOME), else $HOME/.cache/mulred, created with mode 0700 when missing; DIGEST the
+ * first 16 bytes of the setup's SHA-256 in hex. Returns false with a note when there is no
+ * such directory and it cannot be created. */
+static bool default_cache_path(char *out, size_t cap, const uint8_t setup_digest[32], char *note,
+                               size_t note_cap)
 {
-    mulred_kzg_load_info local;
-    if (!info) info = &local;
-    memset(info, 0, sizeof *info);
-    *out = NULL;
-    const double t_read = mulred_wtime();
+    char dir[4000]; /* room for the file name in info->cache_path */
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(dir, sizeof dir, "%s/mulred", xdg);
+    else if (home && home[0])
+        n = snprintf(dir, sizeof dir, "%s/.cache/mulred", home);
+    else {
+        snprintf(note, note_cap, "no cache directory (neither XDG_CACHE_HOME nor HOME is set)");
+        return false;
+    }
+    if (n < 0 || (size_t)n >= sizeof dir) {
+        snprintf(note, note_cap, "cache directory name too long");
+        return false;
+    }
+    /* every missing component, each 0700 (the cache is the user's own) */
+    for (char *p = dir + 1;; p++) {
+        const bool last = *p == '\0';
+        if (*p != '/' && !last) continue;
+        *p = '\0';
+        const int rc = mkdir(dir, 0700);
+        const int e = errno;
+        if (!last) *p = '/';
+        if (rc != 0 && e != EEXIST) {
+            snprintf(note, note_cap, "cache directory %.160s: %s", dir, strerror(e));
+            return false;
+        }
+        if (last) break;
+    }
+    char hex[33];
+    mulred_hex_encode(hex, setup_digest, 16);
+    hex[32] = '\0';
+    snprintf(out, cap, "%s/kzg-%s.table", dir, hex);
+    return true;
+}
+
+/* Loads from the setup text (borrowed); name labels messages. */
+static mulred_status setup_load_text(mulred_kzg_setup **out, const char *text, size_t len,
+                                     const char *name, const char *cache_path,
+                                     mulred_kzg_load_info *info, double t_read, mulred_error *err)
+{
     double t0;
-    char *text = NULL;
-    size_t len = 0;
-    int st = mulred_read_file(setup_path, &text, &len, MULRED_KZG_SETUP_MAX_BYTES,
-                              "a KZG trusted setup", err);
-    if (st != MULRED_OK) return st;
+    int st;
     uint8_t setup_digest[32];
     sha256(setup_digest, text, len);
 
     mulred_kzg_setup *s = calloc(1, sizeof *s);
-    if (!s) {
-        free(text);
-        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    }
+    if (!s) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     mulred_g1_381_msm_fixed_plan(&s->plan, N_G1, NULL);
     info->window_bits = s->plan.window_bits;
+    bool use_cache = true;
     if (!cache_path)
-        snprintf(info->cache_path, sizeof info->cache_path, "%s.mulred-table", setup_path);
+        use_cache = default_cache_path(info->cache_path, sizeof info->cache_path, setup_digest,
+                                       info->note, sizeof info->note);
     else
         snprintf(info->cache_path, sizeof info->cache_path, "%s", cache_path);
-    const bool use_cache = info->cache_path[0] != '\0';
+    use_cache = use_cache && info->cache_path[0] != '\0';
 
     /* the file's shape is checked every time, cache or not */
     uint8_t(*comp)[48] = malloc(N_G1 * sizeof *comp);
@@ -324,7 +359,7 @@ mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_pa
         st = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         goto fail;
     }
-    st = parse_setup(comp, text, len, setup_path, err);
+    st = parse_setup(comp, text, len, name, err);
     if (st != MULRED_OK) goto fail;
     info->read_s = mulred_wtime() - t_read;
 
@@ -333,12 +368,13 @@ mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_pa
                                 info->note, sizeof info->note)) {
         info->cache = MULRED_KZG_CACHE_LOADED;
         info->cache_s = mulred_wtime() - t0;
-        free(text), free(comp);
+        free(comp);
         *out = s;
         return MULRED_OK;
     }
     info->cache_s = mulred_wtime() - t0;
-    if (!use_cache) snprintf(info->note, sizeof info->note, "no cache file asked for");
+    if (!use_cache && !info->note[0])
+        snprintf(info->note, sizeof info->note, "no cache file asked for");
 
     /* decode with every check, in bit-reversed order: table column i is L[bitrev(i)] */
     t0 = mulred_wtime();
@@ -353,7 +389,7 @@ mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_pa
     for (unsigned j = 0; j < N_G1; j++) {
         mulred_g1_reason gs;
         if (mulred_g1_381_decode_compressed(&brp[bitrev12(j)], comp[j], 0, &gs) != MULRED_OK) {
-            st = mulred_error_set(err, MULRED_EINPUT, "%s:%u: G1 Lagrange point %u: %s", setup_path,
+            st = mulred_error_set(err, MULRED_EINPUT, "%s:%u: G1 Lagrange point %u: %s", name,
                                   3 + j, j, mulred_g1_reason_text(gs));
             goto fail;
         }
@@ -372,13 +408,50 @@ mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_pa
             snprintf(info->note, sizeof info->note, "%s", note);
         info->cache_s += mulred_wtime() - t0;
     }
-    free(comp), free(brp), free(scratch), free(text);
+    free(comp), free(brp), free(scratch);
     *out = s;
     return MULRED_OK;
 fail:
-    free(comp), free(brp), free(scratch), free(text);
+    free(comp), free(brp), free(scratch);
     mulred_kzg_setup_free(s);
     return st;
+}
+
+mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path,
+                                    const char *cache_path, mulred_kzg_load_info *info,
+                                    mulred_error *err)
+{
+    MULRED_ARG_CHECK(out != NULL && setup_path != NULL);
+    mulred_kzg_load_info local;
+    if (!info) info = &local;
+    memset(info, 0, sizeof *info);
+    *out = NULL;
+    const double t_read = mulred_wtime();
+    char *text = NULL;
+    size_t len = 0;
+    int st = mulred_read_file(setup_path, &text, &len, MULRED_KZG_SETUP_MAX_BYTES,
+                              "a KZG trusted setup", err);
+    if (st != MULRED_OK) return st;
+    st = setup_load_text(out, text, len, setup_path, cache_path, info, t_read, err);
+    free(text);
+    return st;
+}
+
+mulred_status mulred_kzg_setup_load_bytes(mulred_kzg_setup **out, const uint8_t *text, size_t len,
+                                          const char *cache_path, mulred_kzg_load_info *info,
+                                          mulred_error *err)
+{
+    MULRED_ARG_CHECK(out != NULL);
+    MULRED_ARG_CHECK(text != NULL || len == 0);
+    mulred_kzg_load_info local;
+    if (!info) info = &local;
+    memset(info, 0, sizeof *info);
+    *out = NULL;
+    if (len > MULRED_KZG_SETUP_MAX_BYTES)
+        return mulred_error_set(err, MULRED_EINPUT, "setup: %zu bytes, more than %zu", len,
+                                MULRED_KZG_SETUP_MAX_BYTES);
+    return setup_load_text(out, (const char *)(text ? text : (const uint8_t *)""), len, "setup",
+                           cache_path, info, mulred_wtime(), err);
 }
 
 /* ---- blobs ----------------------------------------------------------------------------------- */

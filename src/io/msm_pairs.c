@@ -447,3 +447,63 @@ void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256
         scalar_to_be(rec + R - 32, &scalars[i]);
     }
 }
+
+/* ---- bytes in, bytes out ---- */
+
+size_t mulred_msm_result_bytes(mulred_curve c)
+{
+    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d",
+                 (int)c);
+    return c == MULRED_CURVE_BLS12_381 ? 128 : 64;
+}
+
+mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
+                                 const uint8_t *records, size_t len, int threads, mulred_error *err)
+{
+    MULRED_ARG_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254);
+    MULRED_ARG_CHECK(out != NULL);
+    MULRED_ARG_CHECK(out_len >= mulred_msm_result_bytes(c));
+    MULRED_ARG_CHECK(records != NULL || len == 0);
+    const size_t R = mulred_pair_record_bytes(c), rb = mulred_msm_result_bytes(c);
+    if (len % R)
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "%zu bytes: not a whole number of %zu-byte records", len, R);
+    const size_t n = len / R;
+    if (n == 0) {
+        memset(out, 0, rb); /* infinity */
+        return MULRED_OK;
+    }
+    const size_t aff = mulred_msm_affine_bytes(c);
+    if (n > SIZE_MAX / aff) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    void *points = malloc(n * aff);
+    mulred_scalar256 *scalars = malloc(n * sizeof *scalars);
+    int rc = MULRED_OK;
+    if (!points || !scalars) {
+        rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+        goto done;
+    }
+    size_t bad = n;
+    mulred_g1_reason why = msm_pairs_decode(points, scalars, records, n, R, c, threads, &bad);
+    if (why == MULRED_G1_VALID) {
+        bad = msm_pairs_subgroup_lowest(points, n, c, threads);
+        if (bad < n) why = MULRED_G1_ESUBGROUP;
+    }
+    if (why != MULRED_G1_VALID) {
+        rc = mulred_error_set(err, MULRED_EINPUT, "record %zu: point: %s", bad,
+                              mulred_g1_reason_text(why));
+        goto done;
+    }
+    union {
+        mulred_g1_381_jacobian b381;
+        mulred_g1_254_jacobian b254;
+    } sum;
+    mulred_msm_plan plan;
+    mulred_msm_curve_plan(c, &plan, n, NULL);
+    rc =
+        mulred_msm_curve_windows(c, &sum, &plan, 0, plan.windows, points, scalars, n, threads, err);
+    if (rc == MULRED_OK) mulred_msm_curve_encode(c, out, &sum);
+done:
+    free(points);
+    free(scalars);
+    return rc;
+}

@@ -51,17 +51,23 @@ mulred_g1_reason msm_pairs_decode(void *points, mulred_scalar256 *scalars, const
     return why;
 }
 
-mulred_status mulred_msm_check_subgroup(const void *points, size_t n, mulred_curve c,
-                                        uint64_t first_index, const char *name, int threads,
-                                        mulred_error *err)
+size_t msm_pairs_subgroup_lowest(const void *points, size_t n, mulred_curve c, int threads)
 {
-    if (c != MULRED_CURVE_BLS12_381 || n == 0) return MULRED_OK; /* BN254: cofactor 1 */
+    if (c != MULRED_CURVE_BLS12_381 || n == 0) return n; /* BN254: cofactor 1 */
     const mulred_g1_381_affine *p = points;
     const int T = mulred_threads_resolve(threads);
     size_t lowest = n;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(T) reduction(min : lowest)
     for (size_t i = 0; i < n; i++)
         if (i < lowest && !mulred_g1_381_affine_in_g1_var(&p[i])) lowest = i;
+    return lowest;
+}
+
+mulred_status mulred_msm_check_subgroup(const void *points, size_t n, mulred_curve c,
+                                        uint64_t first_index, const char *name, int threads,
+                                        mulred_error *err)
+{
+    const size_t lowest = msm_pairs_subgroup_lowest(points, n, c, threads);
     if (lowest == n) return MULRED_OK;
     return mulred_error_set(err, MULRED_EINPUT, "%s: pair %llu: point: %s", name,
                             (unsigned long long)(first_index + lowest),

@@ -1,0 +1,914 @@
+/* mulred._mulred: the CPython binding of libmulred, the core library (no MPI).
+ *
+ * Bytes in, bytes out: every argument that takes data accepts any object with a C-contiguous
+ * buffer (bytes, bytearray, memoryview, numpy arrays), read as raw bytes. The GIL is released
+ * while the library computes. Failures become exceptions: bad input (MULRED_EINPUT) ValueError
+ * with the library's message (the record, element or line and the failed check), runtime
+ * failures RuntimeError, and misuse mulred.MisuseError — the module installs a misuse callback
+ * that records the message and returns, so the library's default (print and abort) never runs
+ * and the interpreter survives. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mulred/mulred.h"
+#include "mulred_python.h"
+
+static PyObject *MisuseError;
+
+/* ---- misuse ----
+ * The callback may run on any thread (OpenMP workers included), so it only records: a counter
+ * and the last message under a mutex. A caller takes a mark before the call and compares after
+ * it; a misuse from a concurrent call on another Python thread may be reported by either call,
+ * which is acceptable for what is a programming error anyway. */
+static pthread_mutex_t misuse_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long misuse_count;
+static char misuse_message[512];
+
+static void on_misuse(const char *msg, void *data)
+{
+    (void)data;
+    pthread_mutex_lock(&misuse_lock);
+    misuse_count++;
+    snprintf(misuse_message, sizeof misuse_message, "%s", msg ? msg : "");
+    pthread_mutex_unlock(&misuse_lock);
+}
+
+static unsigned long misuse_mark(void)
+{
+    pthread_mutex_lock(&misuse_lock);
+    unsigned long v = misuse_count;
+    pthread_mutex_unlock(&misuse_lock);
+    return v;
+}
+
+static int misuse_raised(unsigned long mark)
+{
+    char msg[sizeof misuse_message];
+    pthread_mutex_lock(&misuse_lock);
+    bool hit = misuse_count != mark;
+    if (hit) memcpy(msg, misuse_message, sizeof msg);
+    pthread_mutex_unlock(&misuse_lock);
+    if (!hit) return 0;
+    PyErr_Format(MisuseError, "mulred misuse: %s", msg);
+    return 1;
+}
+
+static PyObject *raise_status(int status, const mulred_error *err)
+{
+    const char *msg = err && err->message[0] ? err->message : "mulred call failed";
+    switch (status) {
+    case MULRED_EINPUT:
+        PyErr_SetString(PyExc_ValueError, msg);
+        break;
+    case MULRED_EMISUSE:
+        PyErr_SetString(MisuseError, msg);
+        break;
+    default:
+        PyErr_Format(PyExc_RuntimeError, "%s (status %d)", msg, status);
+        break;
+    }
+    return NULL;
+}
+
+/* ---- arguments ---- */
+
+/* A C-contiguous buffer of obj; a str is refused with a TypeError naming `what`. */
+static int get_buffer(PyObject *obj, Py_buffer *view, const char *what)
+{
+    if (PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a bytes-like object, not str", what);
+        return -1;
+    }
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected a bytes-like object, not %.100s", what,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_threads(int threads)
+{
+    if (threads < 0) {
+        PyErr_SetString(PyExc_ValueError, "threads must be >= 0 (0: the default)");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_curve(mulred_curve *c, const char *name)
+{
+    if (mulred_curve_parse(c, name) != MULRED_OK) {
+        PyErr_Format(PyExc_ValueError, "curve must be 'bls12-381' or 'bn254', not '%.100s'", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* A path argument (str or os.PathLike) as a new bytes object (file system encoding). */
+static PyObject *fs_path(PyObject *obj)
+{
+    PyObject *out = NULL;
+    if (!PyUnicode_FSConverter(obj, &out)) return NULL;
+    return out;
+}
+
+static bool is_path_like(PyObject *obj)
+{
+    return PyUnicode_Check(obj) ||
+           (!PyObject_CheckBuffer(obj) && PyObject_HasAttrString(obj, "__fspath__"));
+}
+
+/* ---- MuHash ---- */
+
+typedef struct {
+    PyObject_HEAD mulred_muhash_state st;
+    mulred_muhash_ctx *ctx; /* made on first use */
+    int busy;               /* a call with the GIL released is using st */
+} MuHashObject;
+
+static PyTypeObject MuHash_Type;
+
+static mulred_muhash_state *muhash_state(PyObject *obj)
+{
+    if (!PyObject_TypeCheck(obj, &MuHash_Type)) {
+        PyErr_Format(PyExc_TypeError, "expected a mulred.MuHash, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    return &((MuHashObject *)obj)->st;
+}
+
+static int muhash_enter(MuHashObject *self)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "MuHash object in use by another thread");
+        return -1;
+    }
+    if (!self->ctx) {
+        self->ctx = mulred_muhash_ctx_new(self->st.flavor);
+        if (!self->ctx) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *MuHash_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"flavor", NULL};
+    const char *name = "bitcoin";
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|s:MuHash", kwlist, &name)) return NULL;
+    mulred_muhash_flavor flavor;
+    if (mulred_muhash_flavor_parse(&flavor, name) != MULRED_OK) {
+        PyErr_Format(PyExc_ValueError, "flavor must be 'bitcoin' or 'kaspa', not '%.100s'", name);
+        return NULL;
+    }
+    MuHashObject *self = (MuHashObject *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    mulred_muhash_init(&self->st, flavor);
+    self->ctx = NULL;
+    self->busy = 0;
+    return (PyObject *)self;
+}
+
+static void MuHash_dealloc(MuHashObject *self)
+{
+    if (self->ctx) mulred_muhash_ctx_free(self->ctx);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Elements at least this long are hashed with the GIL released. */
+#define MUHASH_RELEASE_BYTES 4096
+
+static PyObject *muhash_one(MuHashObject *self, PyObject *arg, bool remove)
+{
+    Py_buffer view;
+    if (get_buffer(arg, &view, "element") < 0) return NULL;
+    if (muhash_enter(self) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    unsigned long mark = misuse_mark();
+    if (view.len >= MUHASH_RELEASE_BYTES) {
+        self->busy = 1;
+        Py_BEGIN_ALLOW_THREADS;
+        if (remove)
+            mulred_muhash_remove(&self->st, self->ctx, view.buf, (size_t)view.len);
+        else
+            mulred_muhash_insert(&self->st, self->ctx, view.buf, (size_t)view.len);
+        Py_END_ALLOW_THREADS;
+        self->busy = 0;
+    } else if (remove) {
+        mulred_muhash_remove(&self->st, self->ctx, view.buf, (size_t)view.len);
+    } else {
+        mulred_muhash_insert(&self->st, self->ctx, view.buf, (size_t)view.len);
+    }
+    PyBuffer_Release(&view);
+    if (misuse_raised(mark)) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *MuHash_insert(MuHashObject *self, PyObject *arg)
+{
+    return muhash_one(self, arg, false);
+}
+
+static PyObject *MuHash_remove(MuHashObject *self, PyObject *arg)
+{
+    return muhash_one(self, arg, true);
+}
+
+/* The buffers of an iterable's items, held while the library reads them. */
+typedef struct {
+    Py_buffer *views;
+    size_t n, cap;
+    size_t total;
+} buffer_list;
+
+static void buffer_list_free(buffer_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) PyBuffer_Release(&l->views[i]);
+    PyMem_Free(l->views);
+    l->views = NULL;
+    l->n = l->cap = 0;
+}
+
+static int buffer_list_collect(buffer_list *l, PyObject *iterable)
+{
+    memset(l, 0, sizeof *l);
+    PyObject *it = PyObject_GetIter(iterable);
+    if (!it) return -1;
+    PyObject *item;
+    while ((item = PyIter_Next(it))) {
+        if (l->n == l->cap) {
+            size_t cap = l->cap ? 2 * l->cap : 64;
+            Py_buffer *v = PyMem_Realloc(l->views, cap * sizeof *v);
+            if (!v) {
+                Py_DECREF(item);
+                PyErr_NoMemory();
+                goto fail;
+            }
+            l->views = v;
+            l->cap = cap;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "element %zu", l->n);
+        int rc = get_buffer(item, &l->views[l->n], what);
+        Py_DECREF(item);
+        if (rc < 0) goto fail;
+        l->total += (size_t)l->views[l->n].len;
+        l->n++;
+    }
+    if (PyErr_Occurred()) goto fail;
+    Py_DECREF(it);
+    return 0;
+fail:
+    Py_DECREF(it);
+    buffer_list_free(l);
+    return -1;
+}
+
+static PyObject *muhash_many(MuHashObject *self, PyObject *args, PyObject *kwds, bool remove)
+{
+    static char *kwlist[] = {"elements", "threads", NULL};
+    PyObject *iterable;
+    int threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$i", kwlist, &iterable, &threads)) return NULL;
+    if (parse_threads(threads) < 0) return NULL;
+    buffer_list l;
+    if (buffer_list_collect(&l, iterable) < 0) return NULL;
+    if (muhash_enter(self) < 0) {
+        buffer_list_free(&l);
+        return NULL;
+    }
+    mulred_bytes *elems = NULL;
+    uint8_t *data = NULL;
+    size_t *lens = NULL;
+    if (threads == 1) {
+        elems = PyMem_Malloc((l.n ? l.n : 1) * sizeof *elems);
+        if (!elems) goto nomem;
+        for (size_t i = 0; i < l.n; i++)
+            elems[i] = (mulred_bytes){l.views[i].buf, (size_t)l.views[i].len};
+    } else {
+        /* the parallel reduction takes the elements concatenated */
+        data = PyMem_Malloc(l.total ? l.total : 1);
+        lens = PyMem_Malloc((l.n ? l.n : 1) * sizeof *lens);
+        if (!data || !lens) goto nomem;
+        size_t off = 0;
+        for (size_t i = 0; i < l.n; i++) {
+            lens[i] = (size_t)l.views[i].len;
+            memcpy(data + off, l.views[i].buf, lens[i]);
+            off += lens[i];
+        }
+    }
+    unsigned long mark = misuse_mark();
+    mulred_error err;
+    mulred_error_clear(&err);
+    int st = MULRED_OK;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS;
+    if (elems && remove)
+        mulred_muhash_remove_many(&self->st, self->ctx, elems, l.n);
+    else if (elems)
+        mulred_muhash_insert_many(&self->st, self->ctx, elems, l.n);
+    else
+        st = mulred_muhash_update_raw(&self->st, data, lens, l.n, remove, threads, &err);
+    Py_END_ALLOW_THREADS;
+    self->busy = 0;
+    PyMem_Free(elems);
+    PyMem_Free(data);
+    PyMem_Free(lens);
+    buffer_list_free(&l);
+    if (misuse_raised(mark)) return NULL;
+    if (st != MULRED_OK) return raise_status(st, &err);
+    Py_RETURN_NONE;
+nomem:
+    PyMem_Free(elems);
+    PyMem_Free(data);
+    PyMem_Free(lens);
+    buffer_list_free(&l);
+    return PyErr_NoMemory();
+}
+
+static PyObject *MuHash_insert_many(MuHashObject *self, PyObject *args, PyObject *kwds)
+{
+    return muhash_many(self, args, kwds, false);
+}
+
+static PyObject *MuHash_remove_many(MuHashObject *self, PyObject *args, PyObject *kwds)
+{
+    return muhash_many(self, args, kwds, true);
+}
+
+static PyObject *MuHash_combine(MuHashObject *self, PyObject *other)
+{
+    mulred_muhash_state *t = muhash_state(other);
+    if (!t) return NULL;
+    if (self->busy || ((MuHashObject *)other)->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "MuHash object in use by another thread");
+        return NULL;
+    }
+    /* states of different flavors are misuse the library cannot return from (it ends the
+     * process): refused here */
+    if (t->flavor != self->st.flavor) {
+        PyErr_Format(MisuseError, "combining a %s MuHash into a %s one (flavors must match)",
+                     mulred_muhash_flavor_name(t->flavor),
+                     mulred_muhash_flavor_name(self->st.flavor));
+        return NULL;
+    }
+    unsigned long mark = misuse_mark();
+    mulred_muhash_combine(&self->st, t);
+    if (misuse_raised(mark)) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *MuHash_copy(MuHashObject *self, PyObject *unused)
+{
+    MuHashObject *c = (MuHashObject *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0);
+    if (!c) return NULL;
+    c->st = self->st;
+    c->ctx = NULL;
+    c->busy = 0;
+    return (PyObject *)c;
+}
+
+/* The digest as the flavor displays it (64 hex characters). */
+static void muhash_display(MuHashObject *self, char hex[65])
+{
+    uint8_t d[32];
+    mulred_muhash_finalize(d, &self->st);
+    mulred_muhash_display(hex, d, self->st.flavor);
+}
+
+static PyObject *MuHash_hexdigest(MuHashObject *self, PyObject *unused)
+{
+    char hex[65];
+    muhash_display(self, hex);
+    return PyUnicode_FromStringAndSize(hex, 64);
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return 0;
+}
+
+static PyObject *MuHash_digest(MuHashObject *self, PyObject *unused)
+{
+    char hex[65];
+    uint8_t out[32];
+    muhash_display(self, hex);
+    for (int i = 0; i < 32; i++)
+        out[i] = (uint8_t)(hexval(hex[2 * i]) << 4 | hexval(hex[2 * i + 1]));
+    return PyBytes_FromStringAndSize((const char *)out, 32);
+}
+
+static PyObject *MuHash_serialize(MuHashObject *self, PyObject *unused)
+{
+    uint8_t buf[2 * MULRED_NUM3072_BYTES];
+    size_t n = mulred_muhash_serialize(buf, &self->st);
+    return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)n);
+}
+
+static PyObject *MuHash_deserialize(PyObject *cls, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"data", "flavor", NULL};
+    PyObject *obj;
+    const char *name = "bitcoin";
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|s:deserialize", kwlist, &obj, &name))
+        return NULL;
+    PyObject *targs = Py_BuildValue("(s)", name);
+    if (!targs) return NULL;
+    MuHashObject *self = (MuHashObject *)MuHash_new((PyTypeObject *)cls, targs, NULL);
+    Py_DECREF(targs);
+    if (!self) return NULL;
+    Py_buffer view;
+    if (get_buffer(obj, &view, "data") < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    mulred_error err;
+    mulred_error_clear(&err);
+    int st = mulred_muhash_parse(&self->st, self->st.flavor, view.buf, (size_t)view.len, &err);
+    PyBuffer_Release(&view);
+    if (st != MULRED_OK) {
+        Py_DECREF(self);
+        return raise_status(st, &err);
+    }
+    return (PyObject *)self;
+}
+
+static PyObject *MuHash_get_flavor(MuHashObject *self, void *closure)
+{
+    return PyUnicode_FromString(mulred_muhash_flavor_name(self->st.flavor));
+}
+
+static PyObject *MuHash_repr(MuHashObject *self)
+{
+    return PyUnicode_FromFormat("<mulred.MuHash flavor='%s'>",
+                                mulred_muhash_flavor_name(self->st.flavor));
+}
+
+static PyMethodDef MuHash_methods[] = {
+    {"insert", (PyCFunction)MuHash_insert, METH_O,
+     "insert(element): add one element (bytes-like)."},
+    {"remove", (PyCFunction)MuHash_remove, METH_O, "remove(element): remove one element."},
+    {"insert_many", (PyCFunction)(void (*)(void))MuHash_insert_many, METH_VARARGS | METH_KEYWORDS,
+     "insert_many(elements, *, threads=1): add every element of an iterable of bytes-like "
+     "objects (threads != 1: the parallel reduction, 0 = the default thread count)."},
+    {"remove_many", (PyCFunction)(void (*)(void))MuHash_remove_many, METH_VARARGS | METH_KEYWORDS,
+     "remove_many(elements, *, threads=1): remove every element of an iterable."},
+    {"combine", (PyCFunction)MuHash_combine, METH_O,
+     "combine(other): self becomes the union of self and other (same flavor)."},
+    {"copy", (PyCFunction)MuHash_copy, METH_NOARGS, "copy(): an independent copy."},
+    {"digest", (PyCFunction)MuHash_digest, METH_NOARGS,
+     "digest() -> 32 bytes, in the order `mulred muhash` prints them (bitcoin: reversed hash "
+     "output, as gettxoutsetinfo shows it; kaspa: as is): digest().hex() is the printed hex."},
+    {"hexdigest", (PyCFunction)MuHash_hexdigest, METH_NOARGS,
+     "hexdigest() -> the digest as `mulred muhash` prints it (= digest().hex())."},
+    {"serialize", (PyCFunction)MuHash_serialize, METH_NOARGS,
+     "serialize() -> bytes: bitcoin numerator || denominator (768 bytes), kaspa the normalized "
+     "value (384 bytes)."},
+    {"deserialize", (PyCFunction)(void (*)(void))MuHash_deserialize,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "MuHash.deserialize(data, flavor='bitcoin') -> MuHash: the inverse of serialize()."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef MuHash_getset[] = {
+    {"flavor", (getter)MuHash_get_flavor, NULL, "'bitcoin' or 'kaspa'", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject MuHash_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mulred.MuHash",
+    .tp_basicsize = sizeof(MuHashObject),
+    .tp_dealloc = (destructor)MuHash_dealloc,
+    .tp_repr = (reprfunc)MuHash_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "MuHash(flavor='bitcoin'): a MuHash3072 multiset hash ('bitcoin': Bitcoin Core's "
+              "gettxoutsetinfo muhash; 'kaspa': Kaspa's UTXO commitment).",
+    .tp_methods = MuHash_methods,
+    .tp_getset = MuHash_getset,
+    .tp_new = MuHash_new,
+};
+
+/* ---- MSM ---- */
+
+static int parse_group(const char *group)
+{
+    if (strcmp(group, "g1") == 0) return 0;
+    if (strcmp(group, "g2") == 0)
+        PyErr_SetString(PyExc_ValueError, "G2 is not supported yet");
+    else
+        PyErr_Format(PyExc_ValueError, "group must be 'g1' or 'g2', not '%.100s'", group);
+    return -1;
+}
+
+static PyObject *py_msm(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"curve", "records", "group", "threads", NULL};
+    const char *curve_name, *group = "g1";
+    PyObject *records;
+    int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|$si:msm", kwlist, &curve_name, &records,
+                                     &group, &threads))
+        return NULL;
+    mulred_curve c;
+    if (parse_curve(&c, curve_name) < 0 || parse_group(group) < 0 || parse_threads(threads) < 0)
+        return NULL;
+    Py_buffer view;
+    if (get_buffer(records, &view, "records") < 0) return NULL;
+    uint8_t out[128];
+    size_t out_bytes = mulred_msm_result_bytes(c);
+    mulred_error err;
+    mulred_error_clear(&err);
+    unsigned long mark = misuse_mark();
+    int st;
+    Py_BEGIN_ALLOW_THREADS;
+    st = mulred_msm_encoded(out, sizeof out, c, view.buf, (size_t)view.len, threads, &err);
+    Py_END_ALLOW_THREADS;
+    PyBuffer_Release(&view);
+    if (misuse_raised(mark)) return NULL;
+    if (st != MULRED_OK) return raise_status(st, &err);
+    return PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)out_bytes);
+}
+
+static PyObject *py_record_bytes(PyObject *module, PyObject *arg)
+{
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name) return NULL;
+    mulred_curve c;
+    if (parse_curve(&c, name) < 0) return NULL;
+    return PyLong_FromSize_t(mulred_pair_record_bytes(c));
+}
+
+/* ---- KZG ---- */
+
+typedef struct {
+    PyObject_HEAD mulred_kzg_setup *setup;
+    mulred_kzg_load_info info;
+} KZGSetupObject;
+
+static PyTypeObject KZGSetup_Type;
+
+static void KZGSetup_dealloc(KZGSetupObject *self)
+{
+    if (self->setup) mulred_kzg_setup_free(self->setup);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *KZGSetup_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"source", "cache", NULL};
+    PyObject *source, *cache = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O:KZGSetup", kwlist, &source, &cache))
+        return NULL;
+    /* cache: None = the library's default (the user's cache directory), False or "" = none,
+     * else a path */
+    PyObject *cache_bytes = NULL;
+    const char *cache_path = NULL;
+    if (cache == Py_False) {
+        cache_path = "";
+    } else if (cache != Py_None) {
+        if (!is_path_like(cache)) {
+            PyErr_SetString(PyExc_TypeError, "cache must be None, False or a path");
+            return NULL;
+        }
+        cache_bytes = fs_path(cache);
+        if (!cache_bytes) return NULL;
+        cache_path = PyBytes_AS_STRING(cache_bytes);
+    }
+    PyObject *path_bytes = NULL;
+    Py_buffer view = {0};
+    bool have_view = false;
+    if (is_path_like(source)) {
+        path_bytes = fs_path(source);
+        if (!path_bytes) goto fail;
+    } else {
+        if (get_buffer(source, &view, "setup") < 0) goto fail;
+        have_view = true;
+    }
+    KZGSetupObject *self = (KZGSetupObject *)type->tp_alloc(type, 0);
+    if (!self) goto fail;
+    mulred_error err;
+    mulred_error_clear(&err);
+    unsigned long mark = misuse_mark();
+    int st;
+    Py_BEGIN_ALLOW_THREADS;
+    if (path_bytes)
+        st = mulred_kzg_setup_load(&self->setup, PyBytes_AS_STRING(path_bytes), cache_path,
+                                   &self->info, &err);
+    else
+        st = mulred_kzg_setup_load_bytes(&self->setup, view.buf, (size_t)view.len, cache_path,
+                                         &self->info, &err);
+    Py_END_ALLOW_THREADS;
+    Py_XDECREF(cache_bytes);
+    Py_XDECREF(path_bytes);
+    if (have_view) PyBuffer_Release(&view);
+    if (misuse_raised(mark) || (st != MULRED_OK && !raise_status(st, &err))) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+fail:
+    Py_XDECREF(cache_bytes);
+    Py_XDECREF(path_bytes);
+    if (have_view) PyBuffer_Release(&view);
+    return NULL;
+}
+
+static PyObject *KZGSetup_commit(KZGSetupObject *self, PyObject *blob)
+{
+    uint8_t *parsed = NULL;
+    const uint8_t *raw;
+    Py_buffer view = {0};
+    bool have_view = false;
+    mulred_error err;
+    mulred_error_clear(&err);
+    if (PyUnicode_Check(blob)) {
+        /* hex text, as c-kzg-4844's test files and `mulred kzg-commit --blob` take it */
+        Py_ssize_t len;
+        const char *text = PyUnicode_AsUTF8AndSize(blob, &len);
+        if (!text) return NULL;
+        parsed = PyMem_Malloc(MULRED_KZG_BLOB_BYTES);
+        if (!parsed) return PyErr_NoMemory();
+        int st = mulred_kzg_blob_parse(parsed, text, (size_t)len, "blob", &err);
+        if (st != MULRED_OK) {
+            PyMem_Free(parsed);
+            return raise_status(st, &err);
+        }
+        raw = parsed;
+    } else {
+        if (get_buffer(blob, &view, "blob") < 0) return NULL;
+        have_view = true;
+        if (view.len != MULRED_KZG_BLOB_BYTES) {
+            PyErr_Format(PyExc_ValueError, "blob: %zd bytes, a blob is %d", view.len,
+                         MULRED_KZG_BLOB_BYTES);
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        raw = view.buf;
+    }
+    uint8_t out[MULRED_KZG_COMMITMENT_BYTES];
+    unsigned long mark = misuse_mark();
+    int st;
+    Py_BEGIN_ALLOW_THREADS;
+    st = mulred_kzg_blob_to_commitment(out, self->setup, raw, &err);
+    Py_END_ALLOW_THREADS;
+    if (have_view) PyBuffer_Release(&view);
+    PyMem_Free(parsed);
+    if (misuse_raised(mark)) return NULL;
+    if (st != MULRED_OK) return raise_status(st, &err);
+    return PyBytes_FromStringAndSize((const char *)out, sizeof out);
+}
+
+static PyObject *KZGSetup_get_cache_state(KZGSetupObject *self, void *closure)
+{
+    switch (self->info.cache) {
+    case MULRED_KZG_CACHE_LOADED:
+        return PyUnicode_FromString("loaded");
+    case MULRED_KZG_CACHE_WRITTEN:
+        return PyUnicode_FromString("written");
+    default:
+        return PyUnicode_FromString("memory");
+    }
+}
+
+static PyObject *KZGSetup_get_cache_path(KZGSetupObject *self, void *closure)
+{
+    if (!self->info.cache_path[0]) Py_RETURN_NONE;
+    return PyUnicode_DecodeFSDefault(self->info.cache_path);
+}
+
+static PyObject *KZGSetup_get_note(KZGSetupObject *self, void *closure)
+{
+    return PyUnicode_DecodeUTF8(self->info.note, (Py_ssize_t)strlen(self->info.note), "replace");
+}
+
+static PyObject *KZGSetup_get_window_bits(KZGSetupObject *self, void *closure)
+{
+    return PyLong_FromUnsignedLong(self->info.window_bits);
+}
+
+static PyMethodDef KZGSetup_methods[] = {
+    {"commit", (PyCFunction)KZGSetup_commit, METH_O,
+     "commit(blob) -> 48 bytes: the EIP-4844 commitment of a blob (131072 raw bytes, or its "
+     "hex text as a str)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef KZGSetup_getset[] = {
+    {"cache_state", (getter)KZGSetup_get_cache_state, NULL,
+     "'loaded' (a valid cache was used), 'written' (built and written) or 'memory' (built, not "
+     "written)",
+     NULL},
+    {"cache_path", (getter)KZGSetup_get_cache_path, NULL, "the table's cache file, or None", NULL},
+    {"cache_note", (getter)KZGSetup_get_note, NULL, "why a cache was not used or not written",
+     NULL},
+    {"window_bits", (getter)KZGSetup_get_window_bits, NULL, "the window width of the table", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject KZGSetup_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mulred.KZGSetup",
+    .tp_basicsize = sizeof(KZGSetupObject),
+    .tp_dealloc = (destructor)KZGSetup_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "KZGSetup(source, *, cache=None): an EIP-4844 trusted setup (c-kzg-4844's "
+              "trusted_setup.txt) and its fixed-base table, loaded once. source: a path (str "
+              "or os.PathLike) or the file's bytes. cache: None = the library's default cache "
+              "file, False = none, or a path.",
+    .tp_methods = KZGSetup_methods,
+    .tp_getset = KZGSetup_getset,
+    .tp_new = KZGSetup_new,
+};
+
+/* ---- snapshots ---- */
+
+typedef struct {
+    const char *path;
+    mulred_utxo_options opt;
+    int threads;
+    mulred_muhash_state state;
+    mulred_utxo_header header;
+    uint64_t coins;
+    mulred_error err;
+} snapshot_job;
+
+static int snapshot_run(snapshot_job *j)
+{
+    int st = mulred_utxo_index_ensure(j->path, &j->opt, NULL, &j->err);
+    if (st != MULRED_OK) return st;
+    mulred_utxo_source *src = NULL;
+    st = mulred_utxo_source_open(&src, j->path, &j->opt, &j->err);
+    if (st != MULRED_OK) return st;
+    j->header = *mulred_utxo_source_header(src);
+    j->coins = mulred_utxo_source_coins(src);
+    st = mulred_muhash_reduce(&j->state, MULRED_MUHASH_BITCOIN, mulred_utxo_source_muhash(src), 1,
+                              j->threads, NULL, &j->err);
+    mulred_utxo_source_close(src);
+    return st;
+}
+
+static PyObject *py_snapshot_muhash(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"path", "threads", "index", NULL};
+    PyObject *path_obj, *index_obj = Py_None;
+    int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$iO:snapshot_muhash", kwlist, &path_obj,
+                                     &threads, &index_obj))
+        return NULL;
+    if (parse_threads(threads) < 0) return NULL;
+    PyObject *path = fs_path(path_obj);
+    if (!path) return NULL;
+    PyObject *index = NULL;
+    if (index_obj != Py_None && !(index = fs_path(index_obj))) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    snapshot_job *j = PyMem_Calloc(1, sizeof *j);
+    if (!j) {
+        Py_DECREF(path);
+        Py_XDECREF(index);
+        return PyErr_NoMemory();
+    }
+    j->path = PyBytes_AS_STRING(path);
+    j->opt.index_path = index ? PyBytes_AS_STRING(index) : NULL;
+    j->threads = threads;
+    mulred_error_clear(&j->err);
+    unsigned long mark = misuse_mark();
+    int st;
+    Py_BEGIN_ALLOW_THREADS;
+    st = snapshot_run(j);
+    Py_END_ALLOW_THREADS;
+    Py_DECREF(path);
+    Py_XDECREF(index);
+    PyObject *res = NULL;
+    if (misuse_raised(mark)) goto done;
+    if (st != MULRED_OK) {
+        raise_status(st, &j->err);
+        goto done;
+    }
+    uint8_t d[32];
+    char hex[65], block[65];
+    mulred_muhash_finalize(d, &j->state);
+    mulred_muhash_display(hex, d, MULRED_MUHASH_BITCOIN);
+    mulred_utxo_block_hash_hex(block, &j->header);
+    res = Py_BuildValue("{s:s,s:K,s:s,s:s,s:i}", "muhash", hex, "coins",
+                        (unsigned long long)j->coins, "base_block_hash", block, "network",
+                        j->header.network, "format_version", j->header.format_version);
+done:
+    PyMem_Free(j);
+    return res;
+}
+
+/* ---- the module ---- */
+
+static PyObject *py_threads_resolve(PyObject *module, PyObject *arg)
+{
+    long requested = PyLong_AsLong(arg);
+    if (requested == -1 && PyErr_Occurred()) return NULL;
+    if (requested < 0 || requested > 4096) {
+        PyErr_SetString(PyExc_ValueError, "threads must be in 0..4096 (0: the default)");
+        return NULL;
+    }
+    return PyLong_FromLong(mulred_threads_resolve((int)requested));
+}
+
+/* Calls the library outside its contract (an empty window range), for the tests: the misuse
+ * callback must turn it into mulred.MisuseError. */
+static PyObject *py_misuse_probe(PyObject *module, PyObject *unused)
+{
+    mulred_msm_plan plan;
+    mulred_g1_381_msm_plan(&plan, 1, NULL);
+    mulred_g1_381_jacobian r;
+    mulred_error err;
+    mulred_error_clear(&err);
+    unsigned long mark = misuse_mark();
+    int st = mulred_g1_381_msm_windows_var(&r, &plan, 1, 1, NULL, NULL, 0, 1, &err);
+    if (misuse_raised(mark)) return NULL;
+    if (st != MULRED_OK) return raise_status(st, &err);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"_misuse_probe", py_misuse_probe, METH_NOARGS,
+     "_misuse_probe(): calls the library outside its contract (raises MisuseError)."},
+    {"msm", (PyCFunction)(void (*)(void))py_msm, METH_VARARGS | METH_KEYWORDS,
+     "msm(curve, records, *, group='g1', threads=0) -> bytes: Σ sᵢ·Pᵢ over `mulred msm "
+     "--binary` records, encoded as `mulred msm` prints it (EIP-2537 or EIP-196)."},
+    {"record_bytes", (PyCFunction)py_record_bytes, METH_O,
+     "record_bytes(curve) -> int: bytes of one MSM record (160 bls12-381, 96 bn254)."},
+    {"snapshot_muhash", (PyCFunction)(void (*)(void))py_snapshot_muhash,
+     METH_VARARGS | METH_KEYWORDS,
+     "snapshot_muhash(path, *, threads=0, index=None) -> dict: the MuHash of a Bitcoin Core "
+     "dumptxoutset file (gettxoutsetinfo's muhash), with coins, base_block_hash, network, "
+     "format_version."},
+    {"threads_resolve", (PyCFunction)py_threads_resolve, METH_O,
+     "threads_resolve(requested) -> int: the thread count a call with `requested` uses."},
+    {NULL, NULL, 0, NULL},
+};
+
+static mulred_py_api py_api = {
+    .version = MULRED_PY_API_VERSION,
+    .misuse_mark = misuse_mark,
+    .misuse_raised = misuse_raised,
+    .raise_status = raise_status,
+    .muhash_state = muhash_state,
+    .on_misuse = on_misuse,
+};
+
+static int module_exec(PyObject *m)
+{
+    mulred_set_illegal_callback(on_misuse, NULL);
+    if (PyType_Ready(&MuHash_Type) < 0 || PyType_Ready(&KZGSetup_Type) < 0) return -1;
+    if (PyModule_AddObjectRef(m, "MuHash", (PyObject *)&MuHash_Type) < 0) return -1;
+    if (PyModule_AddObjectRef(m, "KZGSetup", (PyObject *)&KZGSetup_Type) < 0) return -1;
+    MisuseError = PyErr_NewExceptionWithDoc(
+        "mulred.MisuseError",
+        "A call outside a mulred function's contract (the library's misuse check), reported "
+        "instead of aborting the process.",
+        PyExc_RuntimeError, NULL);
+    if (!MisuseError || PyModule_AddObjectRef(m, "MisuseError", MisuseError) < 0) return -1;
+    if (PyModule_AddStringConstant(m, "__version__", mulred_version()) < 0) return -1;
+    if (PyModule_AddStringConstant(m, "git_revision", mulred_git_revision()) < 0) return -1;
+    if (PyModule_AddIntConstant(m, "BLOB_BYTES", MULRED_KZG_BLOB_BYTES) < 0) return -1;
+    PyObject *cap = PyCapsule_New(&py_api, MULRED_PY_API_CAPSULE, NULL);
+    if (!cap || PyModule_AddObject(m, "_C_API", cap) < 0) {
+        Py_XDECREF(cap);
+        return -1;
+    }
+    return 0;
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, module_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "mulred._mulred",
+    .m_doc = "The C binding of libmulred (use the mulred package).",
+    .m_size = 0,
+    .m_methods = module_methods,
+    .m_slots = module_slots,
+};
+
+PyMODINIT_FUNC PyInit__mulred(void)
+{
+    return PyModuleDef_Init(&module_def);
+}

@@ -1,0 +1,81 @@
+"""mulred over MPI: collective reductions on an mpi4py communicator.
+
+Each rank passes what it holds; every rank gets the combined result. The partials are computed
+by the core (mulred.msm, mulred.MuHash) and combined by the library's own reduction,
+mulred_dist_allreduce with the MSM point group or the MuHash group (libmulred_mpi), so the
+result equals the one-process result over all ranks' inputs, whatever the number of ranks.
+
+A failure on any rank (bad input, a wrong argument) raises on every rank, with the message of
+the lowest failing rank prefixed by "rank R: ", so no rank is left waiting in a collective.
+Importing this module imports mpi4py.MPI, which initializes MPI.
+"""
+
+from mpi4py import MPI
+
+from . import _mulred_mpi
+from ._mulred import MuHash, msm as _msm
+
+__all__ = ["msm", "muhash", "allreduce"]
+
+_KINDS = {"ValueError": ValueError, "TypeError": TypeError}
+
+
+def _agree(comm, fn, same):
+    """Runs fn() on every rank; when it raised anywhere, or when `same(value)` (the arguments
+    every rank must share: a curve, a flavor) differs between ranks, raises on every rank. The
+    library's reduction cannot return from partials of different groups, so they never reach
+    it."""
+    try:
+        value = fn()
+        failure, key = None, same(value)
+    except Exception as exc:  # reported to every rank below
+        value, failure, key = None, (type(exc).__name__, str(exc)), None
+    reports = comm.allgather((failure, key))
+    for rank, (f, _) in enumerate(reports):
+        if f is not None:
+            kind = _KINDS.get(f[0], RuntimeError)
+            raise kind(f"rank {rank}: {f[1]}")
+    keys = [k for _, k in reports]
+    if any(k != keys[0] for k in keys):
+        raise ValueError(f"the ranks passed different arguments: {keys} (by rank)")
+    return value
+
+
+def msm(comm, curve, local_records, *, group="g1", threads=0):
+    """Σ sᵢ·Pᵢ over the records of every rank (`mulred msm --binary` records, bytes-like),
+    encoded as mulred.msm returns it; the same bytes on every rank."""
+    partial = _agree(comm, lambda: _msm(curve, local_records, group=group, threads=threads),
+                     lambda _: curve)
+    return _mulred_mpi.msm_allreduce(comm, curve, partial)
+
+
+def allreduce(comm, h):
+    """A new MuHash: the union of every rank's MuHash h (same flavor on every rank)."""
+    out = _agree(comm, lambda: _checked_copy(h), lambda c: c.flavor)
+    _mulred_mpi.muhash_allreduce(comm, out)
+    return out
+
+
+def _checked_copy(h):
+    if not isinstance(h, MuHash):
+        raise TypeError(f"expected a mulred.MuHash, not {type(h).__name__}")
+    return h.copy()
+
+
+def muhash(comm, local_elements, flavor="bitcoin", *, threads=1):
+    """The MuHash digest (as MuHash.digest() gives it) of the union of every rank's elements
+    (an iterable of bytes-like objects, or a MuHash the rank has already filled)."""
+
+    def local():
+        if isinstance(local_elements, MuHash):
+            if local_elements.flavor != flavor:
+                raise ValueError(
+                    f"a {local_elements.flavor} MuHash passed with flavor '{flavor}'")
+            return local_elements.copy()
+        h = MuHash(flavor)
+        h.insert_many(local_elements, threads=threads)
+        return h
+
+    h = _agree(comm, local, lambda c: c.flavor)
+    _mulred_mpi.muhash_allreduce(comm, h)
+    return h.digest()

@@ -1,0 +1,91 @@
+"""mulred.KZGSetup and mulred.kzg_commit against c-kzg-4844's vectors and `mulred kzg-commit`."""
+
+import pathlib
+
+import pytest
+
+import mulred
+from conftest import VECTORS, run_cli
+
+SETUP = VECTORS / "kzg" / "trusted_setup.txt"
+
+
+def cases():
+    """(name, blob hex with 0x, commitment hex with 0x or None) of every vector file."""
+    out = []
+    for f in sorted((VECTORS / "kzg" / "blob_to_kzg_commitment").glob("*.yaml")):
+        blob = commitment = None
+        for line in f.read_text().splitlines():
+            s = line.strip()
+            if s.startswith("blob:"):
+                blob = s.split(":", 1)[1].strip().strip("'\"")
+            elif s.startswith("output:"):
+                v = s.split(":", 1)[1].strip().strip("'\"")
+                commitment = None if v == "null" else v
+        out.append((f.stem, blob, commitment))
+    return out
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("kzg") / "table"
+    s = mulred.KZGSetup(SETUP, cache=cache)
+    assert s.cache_state in ("written", "memory")
+    return s, cache
+
+
+def test_vectors(setup):
+    s, _ = setup
+    for name, blob, commitment in cases():
+        raw = bytes.fromhex(blob[2:]) if len(blob) == 2 + 2 * mulred.BLOB_BYTES else None
+        if commitment is None:
+            with pytest.raises(ValueError):
+                s.commit(raw if raw is not None else blob)
+            continue
+        assert "0x" + s.commit(raw).hex() == commitment, name
+        assert "0x" + s.commit(blob).hex() == commitment, name  # hex text
+        assert "0x" + mulred.kzg_commit(s, memoryview(raw)).hex() == commitment, name
+
+
+def test_reload_from_cache_and_bytes(setup):
+    s, cache = setup
+    again = mulred.KZGSetup(str(SETUP), cache=cache)
+    assert again.cache_state == "loaded"
+    name, blob, commitment = next(c for c in cases() if c[2])
+    raw = bytes.fromhex(blob[2:])
+    from_bytes = mulred.KZGSetup(SETUP.read_bytes(), cache=cache)
+    assert "0x" + from_bytes.commit(raw).hex() == commitment
+
+
+def test_path_and_default_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    name, blob, commitment = next(c for c in cases() if c[2])
+    assert "0x" + mulred.kzg_commit(SETUP, blob).hex() == commitment
+
+
+def test_against_command(setup, tmp_path):
+    s, cache = setup
+    name, blob, commitment = [c for c in cases() if c[2]][-1]
+    (tmp_path / "blob.hex").write_text(blob + "\n")
+    out = run_cli("kzg-commit", "--setup", str(SETUP), "--blob", str(tmp_path / "blob.hex"),
+                  "--cache", str(cache))
+    assert out["commitment"] == "0x" + s.commit(bytes.fromhex(blob[2:])).hex()
+
+
+def test_bad_input(setup):
+    s, _ = setup
+    with pytest.raises(ValueError, match="a blob is 131072"):
+        s.commit(bytes(100))
+    blob = bytearray(mulred.BLOB_BYTES)
+    blob[32 * 7: 32 * 8] = b"\xff" * 32
+    with pytest.raises(ValueError, match="field element 7"):
+        s.commit(blob)
+    text = SETUP.read_bytes()
+    lines = text.split(b"\n")
+    lines[5] = b"zz" + lines[5][2:]
+    with pytest.raises(ValueError, match="setup"):
+        mulred.KZGSetup(b"\n".join(lines), cache=False)
+    with pytest.raises(ValueError):
+        mulred.KZGSetup(pathlib.Path("/nonexistent/setup.txt"), cache=False)
+    with pytest.raises(TypeError):
+        mulred.kzg_commit(42, bytes(mulred.BLOB_BYTES))

@@ -1,0 +1,85 @@
+"""mulred.mpi under `mpiexec -n 2`: every rank gets the one-process result. Also runs with one
+rank (no launcher)."""
+
+import pytest
+
+import mulred
+from conftest import load_json
+
+MPI = pytest.importorskip("mpi4py.MPI")
+import mulred.mpi  # noqa: E402  (after mpi4py: initializes MPI)
+
+COMM = MPI.COMM_WORLD
+RANK, SIZE = COMM.Get_rank(), COMM.Get_size()
+
+
+def elements(n):
+    return [bytes([i % 251, i // 251]) * (1 + i % 40) for i in range(n)]
+
+
+@pytest.mark.parametrize("flavor", ["bitcoin", "kaspa"])
+def test_muhash(flavor):
+    elems = elements(500)
+    whole = mulred.MuHash(flavor)
+    whole.insert_many(elems)
+    assert mulred.mpi.muhash(COMM, elems[RANK::SIZE], flavor) == whole.digest()
+    # a rank may hold nothing
+    mine = elems if RANK == 0 else []
+    assert mulred.mpi.muhash(COMM, mine, flavor, threads=2) == whole.digest()
+
+
+def test_allreduce_muhash():
+    elems = elements(100)
+    h = mulred.MuHash("kaspa")
+    h.insert_many(elems[RANK::SIZE])
+    h.remove(b"removed on rank %d" % RANK)
+    whole = mulred.MuHash("kaspa")
+    whole.insert_many(elems)
+    for r in range(SIZE):
+        whole.remove(b"removed on rank %d" % r)
+    out = mulred.mpi.allreduce(COMM, h)
+    assert out.digest() == whole.digest()
+    assert mulred.mpi.muhash(COMM, h, "kaspa") == whole.digest()
+
+
+def test_msm_bls12_381():
+    case = max(load_json("eip2537/msm_G1_bls.json"), key=lambda c: len(c["Input"]))
+    records = bytes.fromhex(case["Input"])
+    n = len(records) // 160
+    mine = b"".join(records[i * 160:(i + 1) * 160] for i in range(RANK, n, SIZE))
+    assert mulred.mpi.msm(COMM, "bls12-381", mine).hex() == case["Expected"]
+
+
+def test_msm_bn254():
+    records = b"".join(bytes.fromhex(c["Input"]) for c in load_json("eip196/bn256ScalarMul.json")
+                       if len(c["Input"]) == 192)
+    whole = mulred.msm("bn254", records)
+    n = len(records) // 96
+    mine = b"".join(records[i * 96:(i + 1) * 96] for i in range(RANK, n, SIZE))
+    assert mulred.mpi.msm(COMM, "bn254", memoryview(mine), threads=1) == whole
+    # every rank but the last holds nothing
+    mine = records if RANK == SIZE - 1 else b""
+    assert mulred.mpi.msm(COMM, "bn254", mine) == whole
+
+
+def test_bad_input_on_one_rank_raises_everywhere():
+    case = load_json("eip2537/msm_G1_bls.json")[0]
+    good = bytes.fromhex(case["Input"])
+    bad = bytearray(good)
+    bad[127] ^= 1
+    last = SIZE - 1
+    mine = bytes(bad) if RANK == last else good
+    with pytest.raises(ValueError, match=rf"rank {last}: record 0: point: "):
+        mulred.mpi.msm(COMM, "bls12-381", mine)
+    with pytest.raises(TypeError, match=rf"rank {last}: "):
+        mulred.mpi.muhash(COMM, [b"x", "not bytes"] if RANK == last else [b"x"], "bitcoin")
+    with pytest.raises(ValueError, match="G2 is not supported yet"):
+        mulred.mpi.msm(COMM, "bls12-381", good, group="g2")
+    # arguments every rank must share
+    if SIZE > 1:
+        with pytest.raises(ValueError, match="different arguments"):
+            mulred.mpi.muhash(COMM, [], "bitcoin" if RANK == 0 else "kaspa")
+        with pytest.raises(ValueError, match="different arguments"):
+            mulred.mpi.msm(COMM, "bls12-381" if RANK == 0 else "bn254", b"")
+    # the communicator still works afterwards
+    assert mulred.mpi.muhash(COMM, [], "bitcoin") == mulred.MuHash().digest()

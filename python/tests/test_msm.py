@@ -1,0 +1,105 @@
+"""mulred.msm against the EIP-2537 and EIP-196 vectors and against `mulred msm --binary`."""
+
+import concurrent.futures
+
+import pytest
+
+import mulred
+from conftest import load_json, run_cli
+
+
+def eip2537_cases():
+    return load_json("eip2537/msm_G1_bls.json")
+
+
+def bn254_records():
+    return [bytes.fromhex(c["Input"]) for c in load_json("eip196/bn256ScalarMul.json")
+            if len(c["Input"]) == 192]
+
+
+def test_eip2537_vectors():
+    for case in eip2537_cases():
+        records = bytes.fromhex(case["Input"])
+        assert mulred.msm("bls12-381", records, threads=1).hex() == case["Expected"], case["Name"]
+    big = max(eip2537_cases(), key=lambda c: len(c["Input"]))
+    records = bytes.fromhex(big["Input"])
+    for buf in (bytearray(records), memoryview(records)):
+        assert mulred.msm("bls12-381", buf, threads=2).hex() == big["Expected"]
+
+
+def test_eip196_vectors():
+    for case in load_json("eip196/bn256ScalarMul.json"):
+        if len(case["Input"]) != 192:  # the precompile pads short inputs; records do not
+            continue
+        out = mulred.msm("bn254", bytes.fromhex(case["Input"]), group="g1")
+        assert out.hex() == case["Expected"], case["Name"]
+
+
+@pytest.mark.parametrize("curve", ["bls12-381", "bn254"])
+def test_against_command(tmp_path, curve):
+    if curve == "bn254":
+        records = b"".join(bn254_records())
+    else:
+        records = bytes.fromhex(max(eip2537_cases(), key=lambda c: len(c["Input"]))["Input"])
+    path = tmp_path / "pairs.bin"
+    path.write_bytes(records)
+    out = run_cli("msm", "--curve", curve, "--input", str(path), "--binary", "--threads", "1")
+    got = mulred.msm(curve, records)
+    assert len(got) == mulred.record_bytes(curve) - 32
+    assert "0x" + got.hex() == out["result"] or got.hex() == out["result"]
+
+
+def test_numpy_records():
+    np = pytest.importorskip("numpy")
+    case = eip2537_cases()[10]
+    arr = np.frombuffer(bytes.fromhex(case["Input"]), dtype=np.uint8)
+    assert mulred.msm("bls12-381", arr).hex() == case["Expected"]
+
+
+def test_empty_is_infinity():
+    assert mulred.msm("bls12-381", b"") == bytes(128)
+    assert mulred.msm("bn254", b"") == bytes(64)
+
+
+def test_bad_records_name_the_record():
+    for case in load_json("eip2537/fail-msm_G1_bls.json"):
+        records = bytes.fromhex(case["Input"])
+        if not records:  # the precompile refuses no input; the library sums it to infinity
+            continue
+        with pytest.raises(ValueError) as exc:
+            mulred.msm("bls12-381", records)
+        msg = str(exc.value)
+        if len(records) % 160:
+            assert "not a whole number" in msg, case["Name"]
+        else:
+            assert "record " in msg and ": point: " in msg, (case["Name"], msg)
+    # a bad point in the middle of good ones: its index
+    good = bytes.fromhex(max(eip2537_cases(), key=lambda c: len(c["Input"]))["Input"])
+    bad = bytearray(good)
+    bad[5 * 160 + 127] ^= 1  # y of record 5
+    with pytest.raises(ValueError, match=r"record 5: point: .*curve"):
+        mulred.msm("bls12-381", bad)
+    recs = bytearray(b"".join(bn254_records()))
+    recs[3 * 96 + 0] = 0xFF  # x of record 3 above p
+    with pytest.raises(ValueError, match=r"record 3: point: "):
+        mulred.msm("bn254", recs)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="G2 is not supported yet"):
+        mulred.msm("bls12-381", b"", group="g2")
+    with pytest.raises(ValueError, match="curve must be"):
+        mulred.msm("secp256k1", b"")
+    with pytest.raises(TypeError):
+        mulred.msm("bn254", "00" * 96)
+    with pytest.raises(ValueError, match="threads"):
+        mulred.msm("bn254", b"", threads=-2)
+
+
+def test_threads_share_the_module():
+    # the GIL is released while computing: concurrent calls from Python threads
+    case = max(eip2537_cases(), key=lambda c: len(c["Input"]))
+    records = bytes.fromhex(case["Input"])
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(lambda _: mulred.msm("bls12-381", records, threads=1), range(8)))
+    assert all(o.hex() == case["Expected"] for o in outs)
