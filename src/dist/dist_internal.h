@@ -30,4 +30,11 @@ void dist_note_recompute(mulred_dist_note_fn fn, void *data, const char *note, u
 /* Frees the generic reduce op and its datatype attribute key (before MPI_Finalize). */
 void dist_group_free(void);
 
+/* Copies of lower-layer internals (dist_util.c): libmulred_mpi uses only libmulred's public
+ * functions. */
+void dist_hex_encode(char *out, const uint8_t *in, size_t len);
+void dist_hex_encode_reversed(char *out, const uint8_t *in, size_t len);
+double dist_wtime(void); /* monotonic wall clock, seconds */
+int dist_sha256(uint8_t out[32], const uint8_t *data, size_t len); /* 0, or -1 on failure */
+
 #endif

@@ -53,7 +53,7 @@ typedef struct {
 static void result_encode(mulred_dist_msm_result *res, mulred_curve c, const msm_jac *sum)
 {
     res->encoded_bytes = mulred_msm_curve_encode(c, res->encoded, sum);
-    mulred_hex_encode(res->hex, res->encoded, res->encoded_bytes);
+    dist_hex_encode(res->hex, res->encoded, res->encoded_bytes);
 }
 
 /* Digit counts of a hex pair file summed over ranks: a vector of u64 as one group element. */
@@ -207,14 +207,14 @@ static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
     res->grid.glv = L.glv;
     res->grid.windows = L.windows;
 
-    double t = mulred_wtime();
+    double t = dist_wtime();
     mulred_ckpt *ck = NULL;
     mulred_ckpt_job *job = mulred_ckpt_job_new(group, L.units);
     int rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     if (rc == MULRED_OK) rc = ckpt_describe(job, o, n, &L, err);
     if (rc == MULRED_OK) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
     mulred_ckpt_job_free(job);
-    res->checkpoint_seconds = mulred_wtime() - t;
+    res->checkpoint_seconds = dist_wtime() - t;
 
     /* the plan of the tiles: c and GLV forced, the rest (speed only) for this CPU and slice */
     mulred_msm_options mo;
@@ -259,16 +259,16 @@ static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
                 break;
             }
         }
-        t = mulred_wtime();
+        t = dist_wtime();
         if (file)
             rc = mulred_pair_file_read(points, scalars, file, p0, p1, T, err);
         else
             rc = mulred_msm_synth(points, scalars, c, o->seed, p0, ns, T, err);
-        local[file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] += mulred_wtime() - t;
-        t = mulred_wtime();
+        local[file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] += dist_wtime() - t;
+        t = dist_wtime();
         if (rc == MULRED_OK && file)
             rc = mulred_msm_check_subgroup(points, ns, c, p0, o->input, T, err);
-        local[MULRED_MSM_PHASE_VALIDATE] += mulred_wtime() - t;
+        local[MULRED_MSM_PHASE_VALIDATE] += dist_wtime() - t;
 
         for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
             if (mulred_ckpt_state(ck, u) == MULRED_CKPT_LOADED) continue;
@@ -279,14 +279,14 @@ static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
                            w1 = (unsigned)((uint64_t)L.windows * (k + 1) / L.groups);
             msm_jac part;
             group->identity(&part, group); /* every byte defined: the element is saved whole */
-            t = mulred_wtime();
+            t = dist_wtime();
             rc = mulred_msm_curve_windows(c, &part, &plan, w0, w1, points, scalars, ns, T, err);
             if (rc) break;
             mulred_msm_curve_shift(c, &part, &part, L.window_bits * w0);
-            const double t1 = mulred_wtime();
+            const double t1 = dist_wtime();
             local[MULRED_MSM_PHASE_MSM] += t1 - t;
             rc = mulred_ckpt_save(ck, u, &part, ns, err);
-            res->checkpoint_seconds += mulred_wtime() - t1;
+            res->checkpoint_seconds += dist_wtime() - t1;
             if (rc) break;
             group->combine(acc, &part, group);
             computed++;
@@ -309,7 +309,7 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
     /* outside the timed phases, like MPI_Init: the OpenMP team starts */
     const int T = mulred_threads_start(o->threads);
     double local[MULRED_MSM_PHASES] = {0};
-    const double t0 = mulred_wtime();
+    const double t0 = dist_wtime();
 
     mulred_pair_file *file = NULL;
     void *points = NULL;
@@ -330,15 +330,15 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
         const mulred_group *group = mulred_msm_point_group(c);
         group->identity(&acc, group);
         if (file)
-            local[MULRED_MSM_PHASE_READ] = mulred_wtime() - t0; /* opening and indexing the file */
+            local[MULRED_MSM_PHASE_READ] = dist_wtime() - t0; /* opening and indexing the file */
         ckpt_msm(o, res, file, n, T, rank, nranks, &acc, local, err);
         if (mulred_dist_agree(comm, err)) goto done;
-        const double t4 = mulred_wtime();
+        const double t4 = dist_wtime();
         mulred_dist_reduce(comm, &acc, group, 0, err);
-        local[MULRED_MSM_PHASE_REDUCE] = mulred_wtime() - t4;
+        local[MULRED_MSM_PHASE_REDUCE] = dist_wtime() - t4;
         if (mulred_dist_agree(comm, err)) goto done;
         if (rank == 0) result_encode(res, c, &acc);
-        local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - t0;
+        local[MULRED_MSM_PHASE_TOTAL] = dist_wtime() - t0;
         if (err->status == MULRED_OK) dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
         double ck[3] = {0, 0, 0};
         uint64_t r = 0, k = 0;
@@ -401,26 +401,26 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
     points = malloc(ns * aff + 1);
     scalars = malloc(ns * sizeof *scalars + 1);
     if (!points || !scalars) mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
-    const double t1 = mulred_wtime();
+    const double t1 = dist_wtime();
     if (err->status == MULRED_OK) {
         if (file)
             mulred_pair_file_read(points, scalars, file, share.point0, share.point1, T, err);
         else
             mulred_msm_synth(points, scalars, c, o->seed, share.point0, ns, T, err);
     }
-    const double t2 = mulred_wtime();
+    const double t2 = dist_wtime();
     local[file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] = t2 - (file ? t0 : t1);
     if (mulred_dist_agree(comm, err)) goto done;
 
     /* validate this rank's part of its column's points */
-    const double t2v = mulred_wtime();
+    const double t2v = dist_wtime();
     if (file)
         mulred_msm_check_subgroup((uint8_t *)points + (share.check0 - share.point0) * aff,
                                   (size_t)(share.check1 - share.check0), c, share.check0, o->input,
                                   T, err);
-    local[MULRED_MSM_PHASE_VALIDATE] = mulred_wtime() - t2v;
+    local[MULRED_MSM_PHASE_VALIDATE] = dist_wtime() - t2v;
     if (mulred_dist_agree(comm, err)) goto done;
-    const double t3 = mulred_wtime();
+    const double t3 = dist_wtime();
 
     /* the tile: slice x window group, shifted to its windows' weight */
     msm_jac partial;
@@ -434,18 +434,18 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
                                      scalars, ns, T, err) == MULRED_OK)
             mulred_msm_curve_shift(c, &partial, &partial, plan.window_bits * share.window0);
     }
-    local[MULRED_MSM_PHASE_MSM] = mulred_wtime() - t3;
+    local[MULRED_MSM_PHASE_MSM] = dist_wtime() - t3;
     if (mulred_dist_agree(comm, err)) goto done;
-    const double t4 = mulred_wtime();
+    const double t4 = dist_wtime();
     mulred_dist_reduce(comm, &partial, group, 0, err);
-    const double t5 = mulred_wtime();
+    const double t5 = dist_wtime();
     local[MULRED_MSM_PHASE_REDUCE] = t5 - t4;
     if (mulred_dist_agree(comm, err)) goto done;
     if (rank == 0) {
         result_encode(res, c, &partial);
         res->seconds = t5 - t3;
     }
-    local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - t0;
+    local[MULRED_MSM_PHASE_TOTAL] = dist_wtime() - t0;
     if (err->status == MULRED_OK) dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
     res->points = n;
     res->ranks = nranks;
@@ -467,13 +467,13 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
     const mulred_curve c = o->curve;
     const int T = mulred_threads_start(o->threads);
     double local[MULRED_MSM_PHASES] = {0};
-    const double t0 = mulred_wtime();
+    const double t0 = dist_wtime();
     if (!o->points_checked && o->count) {
         char name[32];
         snprintf(name, sizeof name, "rank %d", rank);
         mulred_msm_check_subgroup(o->points, o->count, c, 0, name, T, err);
     }
-    const double t1 = mulred_wtime();
+    const double t1 = dist_wtime();
     local[MULRED_MSM_PHASE_VALIDATE] = t1 - t0;
     if (mulred_dist_agree(comm, err)) return err->status;
 
@@ -489,11 +489,11 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
         mulred_msm_curve_windows(c, &partial, &plan, 0, plan.windows, o->points, o->scalars,
                                  o->count, T, err);
     }
-    const double t2 = mulred_wtime();
+    const double t2 = dist_wtime();
     local[MULRED_MSM_PHASE_MSM] = t2 - t1;
     if (mulred_dist_agree(comm, err)) return err->status;
     mulred_dist_reduce(comm, &partial, group, 0, err);
-    const double t3 = mulred_wtime();
+    const double t3 = dist_wtime();
     local[MULRED_MSM_PHASE_REDUCE] = t3 - t2;
     if (mulred_dist_agree(comm, err)) return err->status;
     if (rank == 0) result_encode(res, c, &partial);

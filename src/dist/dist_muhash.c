@@ -148,11 +148,11 @@ static int digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error
     uint8_t *b = malloc(n * 8 + 1), d[32];
     if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     for (uint64_t i = 0; i < n; i++) mulred_store_le64(b + 8 * i, v[i]);
-    int rc = mulred_sha256_once(d, b, n * 8)
+    int rc = dist_sha256(d, b, n * 8)
                  ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
                  : MULRED_OK;
     free(b);
-    mulred_hex_encode(hex, d, 32);
+    dist_hex_encode(hex, d, 32);
     return rc;
 }
 
@@ -203,9 +203,9 @@ static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_muhash_job *o,
         }
         uint8_t d[32];
         char hex[65];
-        if (mulred_sha256_once(d, b, nunits * 24))
+        if (dist_sha256(d, b, nunits * 24))
             rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-        mulred_hex_encode(hex, d, 32);
+        dist_hex_encode(hex, d, 32);
         if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "plan.sha256", "%s", hex);
     }
     free(b);
@@ -322,9 +322,9 @@ static int ckpt_reduce(const mulred_dist_muhash_job *o, int rank, int nranks, in
         if (!job) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
     if (rc == MULRED_OK && job) rc = ckpt_describe(job, o, &in, units, nunits, err);
-    double ts = mulred_wtime();
+    double ts = dist_wtime();
     if (rc == MULRED_OK && job) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
-    cc->seconds += mulred_wtime() - ts;
+    cc->seconds += dist_wtime() - ts;
 
     mulred_unit_range share = mulred_plan_units(nunits, rank, nranks);
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
@@ -365,9 +365,9 @@ static int ckpt_reduce(const mulred_dist_muhash_job *o, int rank, int nranks, in
         rc = mulred_muhash_reduce_ex(&out, o->flavor, &src, 1, &ropts, &st, err);
         if (rc) break;
         part.flavor = out.flavor, part.num = out.num, part.den = out.den;
-        ts = mulred_wtime();
+        ts = dist_wtime();
         rc = mulred_ckpt_save(ck, u, &part, st.inserted + st.removed, err);
-        cc->seconds += mulred_wtime() - ts;
+        cc->seconds += dist_wtime() - ts;
         if (rc) break;
         mulred_muhash_combine(state, &part);
         stats->inserted += st.inserted, stats->removed += st.removed;
@@ -409,7 +409,7 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
      * and libcrypto loads its algorithms (a hashing context made once). */
     const int team = mulred_threads_start(o->threads);
     mulred_muhash_ctx_free(mulred_muhash_ctx_new(o->flavor));
-    const double t0 = mulred_wtime();
+    const double t0 = dist_wtime();
 
     /* Rank 0 makes sure each snapshot has a fresh index (one validating scan on first use)
      * before any rank plans its share from it. */
@@ -444,9 +444,9 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
     }
     if (mulred_dist_agree(comm, err)) return err->status;
 
-    const double t1 = mulred_wtime();
+    const double t1 = dist_wtime();
     mulred_dist_reduce(comm, &state, mulred_muhash_group(o->flavor), 0, err);
-    const double t2 = mulred_wtime();
+    const double t2 = dist_wtime();
     if (mulred_dist_agree(comm, err)) return err->status;
 
     if (rank == 0) {
@@ -454,10 +454,10 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
         mulred_muhash_display(res->hex, res->digest, o->flavor);
         uint8_t txo[32];
         if (o->txoutset_hash && mulred_utxo_txoutset_hash(txo, o->snapshot[0], err) == MULRED_OK)
-            mulred_hex_encode_reversed(res->txoutset_hash, txo, 32);
+            dist_hex_encode_reversed(res->txoutset_hash, txo, 32);
     }
     if (mulred_dist_agree(comm, err)) return err->status;
-    const double t3 = mulred_wtime();
+    const double t3 = dist_wtime();
 
     double local[MULRED_MUHASH_PHASES] = {0};
     const double per_thread = stats.threads > 0 ? 1.0 / stats.threads : 0;
