@@ -74,7 +74,7 @@ MULRED_API int mulred_threads_resolve(int requested);
  * resolved count. */
 MULRED_API int mulred_threads_start(int requested);
 
-/* "0.1.0" */
+/* The project version, "0.2.0" (CMake project(VERSION)). */
 MULRED_API const char *mulred_version(void);
 /* The git revision the library was built from, or "" when not built from a checkout. */
 MULRED_API const char *mulred_git_revision(void);
