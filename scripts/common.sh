@@ -30,7 +30,9 @@ install_packages() {
 # Builds everything, or only the targets named in MULRED_BUILD_TARGETS (the demo: the command).
 build_mulred() { # extra cmake arguments
     if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-        cmake -S "$MULRED_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "$@"
+        # a two-part libdir, as Debian's /usr has: tests/install/pkgconfig.sh installs with it
+        cmake -S "$MULRED_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
+              -DCMAKE_INSTALL_LIBDIR=lib/x86_64-linux-gnu "$@"
     fi
     # shellcheck disable=SC2086 # target names are words
     cmake --build "$BUILD_DIR" -j "$(nproc)" ${MULRED_BUILD_TARGETS:+--target $MULRED_BUILD_TARGETS}

@@ -53,22 +53,23 @@ typedef struct mulred_ckpt_job mulred_ckpt_job;
 /* A job of `units` units whose partials are elements of g (the descriptor must outlive the
  * job and the stores opened with it). Adds the fields format, version, group, elem_bytes and
  * units. NULL when out of memory. */
-mulred_ckpt_job *mulred_ckpt_job_new(const mulred_group *g, uint64_t units);
-void mulred_ckpt_job_free(mulred_ckpt_job *job);
+MULRED_API mulred_ckpt_job *mulred_ckpt_job_new(const mulred_group *g, uint64_t units);
+MULRED_API void mulred_ckpt_job_free(mulred_ckpt_job *job);
 /* Adds the field name=value (printf-style value). Names are 1-64 characters of [a-z0-9._-]
  * and values hold no newline: anything else is misuse (mulred/common.h), as is a name added
  * twice.
  * Returns MULRED_OK, or MULRED_ERUNTIME when out of memory or the header would exceed
  * MULRED_CKPT_MAX_HEADER. */
-mulred_status mulred_ckpt_job_add(mulred_ckpt_job *job, mulred_error *err, const char *name,
-                                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+MULRED_API mulred_status mulred_ckpt_job_add(mulred_ckpt_job *job, mulred_error *err,
+                                             const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Adds the identity of an input file as three fields: NAME.size (bytes), NAME.mtime
  * (seconds.nanoseconds) and NAME.head (SHA-256 of its first 4096 bytes, hex). Not its path:
  * a moved or renamed input is the same input. Returns MULRED_EINPUT naming the file when it
  * cannot be opened or read, or is not a regular file (a stream cannot be resumed); else as
  * mulred_ckpt_job_add. */
-mulred_status mulred_ckpt_job_add_file(mulred_ckpt_job *job, const char *name, const char *path,
-                                       mulred_error *err);
+MULRED_API mulred_status mulred_ckpt_job_add_file(mulred_ckpt_job *job, const char *name,
+                                                  const char *path, mulred_error *err);
 
 /* What the store knows of one unit after opening. */
 typedef enum {
@@ -89,27 +90,27 @@ typedef struct mulred_ckpt mulred_ckpt;
  * MULRED_ERUNTIME: dir cannot be created or read, out of memory. A corrupt file is not an
  * error: its unit is MULRED_CKPT_CORRUPT. Files whose names are not unit-NNNN….ckpt are
  * ignored. The job is copied: it may be freed after this returns. */
-mulred_status mulred_ckpt_open(mulred_ckpt **out, const char *dir, const mulred_ckpt_job *job,
-                               mulred_error *err);
-void mulred_ckpt_close(mulred_ckpt *ck);
+MULRED_API mulred_status mulred_ckpt_open(mulred_ckpt **out, const char *dir,
+                                          const mulred_ckpt_job *job, mulred_error *err);
+MULRED_API void mulred_ckpt_close(mulred_ckpt *ck);
 /* The state of unit u (u < units, else misuse). */
-mulred_ckpt_unit_state mulred_ckpt_state(const mulred_ckpt *ck, uint64_t u);
+MULRED_API mulred_ckpt_unit_state mulred_ckpt_state(const mulred_ckpt *ck, uint64_t u);
 /* For a MULRED_CKPT_LOADED unit: copies its element (elem_bytes) into elem and returns its
  * items count. Another state is misuse. */
-uint64_t mulred_ckpt_get(const mulred_ckpt *ck, uint64_t u, void *elem);
+MULRED_API uint64_t mulred_ckpt_get(const mulred_ckpt *ck, uint64_t u, void *elem);
 /* For a MULRED_CKPT_CORRUPT unit: "DIR/unit-….ckpt: truncated at byte 40 (...)", naming the
  * file and the offset of the damage; "" for other states. */
-const char *mulred_ckpt_note(const mulred_ckpt *ck, uint64_t u);
+MULRED_API const char *mulred_ckpt_note(const mulred_ckpt *ck, uint64_t u);
 /* How many units are MULRED_CKPT_LOADED. */
-uint64_t mulred_ckpt_loaded(const mulred_ckpt *ck);
+MULRED_API uint64_t mulred_ckpt_loaded(const mulred_ckpt *ck);
 /* Saves unit u's partial (elem_bytes of elem) combining `items` items, atomically (see
  * above), replacing any file of that unit; the unit becomes MULRED_CKPT_LOADED. Returns
  * MULRED_OK or MULRED_ERUNTIME naming the file and the failing call (a full disk, an I/O
  * error); no temporary file is left behind on failure. */
-mulred_status mulred_ckpt_save(mulred_ckpt *ck, uint64_t u, const void *elem, uint64_t items,
-                               mulred_error *err);
+MULRED_API mulred_status mulred_ckpt_save(mulred_ckpt *ck, uint64_t u, const void *elem,
+                                          uint64_t items, mulred_error *err);
 /* The path of unit u's file, into out (cap bytes; truncated to fit). */
-void mulred_ckpt_path(const mulred_ckpt *ck, uint64_t u, char *out, size_t cap);
+MULRED_API void mulred_ckpt_path(const mulred_ckpt *ck, uint64_t u, char *out, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Marks the library's API: every function declared in the installed headers. The libraries
+ * are compiled with -fvisibility=hidden, so a shared libmulred or libmulred_mpi exports
+ * exactly these functions and nothing else. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MULRED_API __attribute__((visibility("default")))
+#else
+#define MULRED_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,33 +47,44 @@ typedef struct {
 } mulred_error;
 
 /* Sets err (when non-NULL) to status and the printf-style message, and returns status. */
-int mulred_error_set(mulred_error *err, int status, const char *fmt, ...)
+MULRED_API int mulred_error_set(mulred_error *err, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Clears err to MULRED_OK with an empty message. */
-void mulred_error_clear(mulred_error *err);
+MULRED_API void mulred_error_clear(mulred_error *err);
 
 /* Sets the function called on API misuse, for every thread of the process: fn(msg, data) with
  * msg "FILE:LINE: CONDITION" naming the failed check. fn NULL restores the default, which
  * prints msg to stderr and aborts. A callback that returns makes the misused function return
  * (MULRED_EMISUSE where it returns a status). The callback may be called from several threads
  * at once. Set it before other threads use the library. */
-void mulred_set_illegal_callback(void (*fn)(const char *msg, void *data), void *data);
+MULRED_API void mulred_set_illegal_callback(void (*fn)(const char *msg, void *data), void *data);
+/* Reports misuse: calls the current callback with msg (what every argument check inside the
+ * library does), for libraries built on libmulred (libmulred_mpi). Returns when a caller-set
+ * callback returns. */
+MULRED_API void mulred_illegal(const char *msg) __attribute__((cold));
 
 /* The thread count a call with `requested` threads uses: requested itself when > 0, else
  * OMP_NUM_THREADS when set (OpenMP's default, omp_get_max_threads), else every core; clamped
  * to 1..4096. */
-int mulred_threads_resolve(int requested);
+MULRED_API int mulred_threads_resolve(int requested);
 
 /* Resolves requested (mulred_threads_resolve) and starts the OpenMP team of that many threads,
  * so that a timed phase after it pays no team start-up. Optional; idempotent; returns the
  * resolved count. */
-int mulred_threads_start(int requested);
+MULRED_API int mulred_threads_start(int requested);
 
-/* "0.1.0" */
-const char *mulred_version(void);
+/* The project version, "0.2.0" (CMake project(VERSION)). */
+MULRED_API const char *mulred_version(void);
 /* The git revision the library was built from, or "" when not built from a checkout. */
-const char *mulred_git_revision(void);
+MULRED_API const char *mulred_git_revision(void);
+
+/* Writes 2*len lowercase hex digits and a NUL into out (2*len + 1 bytes). */
+MULRED_API void mulred_hex_encode(char *out, const uint8_t *in, size_t len);
+/* Same, bytes in reverse order (Bitcoin's display order for hashes). */
+MULRED_API void mulred_hex_encode_reversed(char *out, const uint8_t *in, size_t len);
+/* A monotonic wall clock in seconds (CLOCK_MONOTONIC), for the phase timings jobs report. */
+MULRED_API double mulred_wtime(void);
 
 #ifdef __cplusplus
 }

@@ -84,146 +84,168 @@ typedef enum {
 /* ---- affine ---- */
 
 /* r = the standard generator (curve.c gives its coordinates). */
-void mulred_g1_381_generator(mulred_g1_381_affine *r);
-void mulred_g1_254_generator(mulred_g1_254_affine *r);
+MULRED_API void mulred_g1_381_generator(mulred_g1_381_affine *r);
+MULRED_API void mulred_g1_254_generator(mulred_g1_254_affine *r);
 
 /* r = the point at infinity, (0, 0). */
-void mulred_g1_381_affine_set_infinity(mulred_g1_381_affine *r);
-void mulred_g1_254_affine_set_infinity(mulred_g1_254_affine *r);
+MULRED_API void mulred_g1_381_affine_set_infinity(mulred_g1_381_affine *r);
+MULRED_API void mulred_g1_254_affine_set_infinity(mulred_g1_254_affine *r);
 
 /* a is the point at infinity. */
-bool mulred_g1_381_affine_is_infinity(const mulred_g1_381_affine *a);
-bool mulred_g1_254_affine_is_infinity(const mulred_g1_254_affine *a);
+MULRED_API bool mulred_g1_381_affine_is_infinity(const mulred_g1_381_affine *a);
+MULRED_API bool mulred_g1_254_affine_is_infinity(const mulred_g1_254_affine *a);
 
 /* a = b. */
-bool mulred_g1_381_affine_equal(const mulred_g1_381_affine *a, const mulred_g1_381_affine *b);
-bool mulred_g1_254_affine_equal(const mulred_g1_254_affine *a, const mulred_g1_254_affine *b);
+MULRED_API bool mulred_g1_381_affine_equal(const mulred_g1_381_affine *a,
+                                           const mulred_g1_381_affine *b);
+MULRED_API bool mulred_g1_254_affine_equal(const mulred_g1_254_affine *a,
+                                           const mulred_g1_254_affine *b);
 
 /* r = −a. */
-void mulred_g1_381_affine_neg(mulred_g1_381_affine *r, const mulred_g1_381_affine *a);
-void mulred_g1_254_affine_neg(mulred_g1_254_affine *r, const mulred_g1_254_affine *a);
+MULRED_API void mulred_g1_381_affine_neg(mulred_g1_381_affine *r, const mulred_g1_381_affine *a);
+MULRED_API void mulred_g1_254_affine_neg(mulred_g1_254_affine *r, const mulred_g1_254_affine *a);
 
 /* y² = x³ + b, or a is infinity. Checks any coordinates (fully reduced field elements). */
-bool mulred_g1_381_affine_is_on_curve(const mulred_g1_381_affine *a);
-bool mulred_g1_254_affine_is_on_curve(const mulred_g1_254_affine *a);
+MULRED_API bool mulred_g1_381_affine_is_on_curve(const mulred_g1_381_affine *a);
+MULRED_API bool mulred_g1_254_affine_is_on_curve(const mulred_g1_254_affine *a);
 
 /* ---- Jacobian ---- */
 
 /* r = infinity (Z = 0). */
-void mulred_g1_381_jacobian_set_infinity(mulred_g1_381_jacobian *r);
-void mulred_g1_254_jacobian_set_infinity(mulred_g1_254_jacobian *r);
+MULRED_API void mulred_g1_381_jacobian_set_infinity(mulred_g1_381_jacobian *r);
+MULRED_API void mulred_g1_254_jacobian_set_infinity(mulred_g1_254_jacobian *r);
 
 /* a is infinity (Z = 0). */
-bool mulred_g1_381_jacobian_is_infinity(const mulred_g1_381_jacobian *a);
-bool mulred_g1_254_jacobian_is_infinity(const mulred_g1_254_jacobian *a);
+MULRED_API bool mulred_g1_381_jacobian_is_infinity(const mulred_g1_381_jacobian *a);
+MULRED_API bool mulred_g1_254_jacobian_is_infinity(const mulred_g1_254_jacobian *a);
 
 /* r = a, (x, y, 1), or infinity. */
-void mulred_g1_381_jacobian_from_affine(mulred_g1_381_jacobian *r, const mulred_g1_381_affine *a);
-void mulred_g1_254_jacobian_from_affine(mulred_g1_254_jacobian *r, const mulred_g1_254_affine *a);
+MULRED_API void mulred_g1_381_jacobian_from_affine(mulred_g1_381_jacobian *r,
+                                                   const mulred_g1_381_affine *a);
+MULRED_API void mulred_g1_254_jacobian_from_affine(mulred_g1_254_jacobian *r,
+                                                   const mulred_g1_254_affine *a);
 
 /* r = a in affine form (one inversion). */
-void mulred_g1_381_jacobian_to_affine(mulred_g1_381_affine *r, const mulred_g1_381_jacobian *a);
-void mulred_g1_254_jacobian_to_affine(mulred_g1_254_affine *r, const mulred_g1_254_jacobian *a);
+MULRED_API void mulred_g1_381_jacobian_to_affine(mulred_g1_381_affine *r,
+                                                 const mulred_g1_381_jacobian *a);
+MULRED_API void mulred_g1_254_jacobian_to_affine(mulred_g1_254_affine *r,
+                                                 const mulred_g1_254_jacobian *a);
 
 /* a and b are the same point (projective representations differ). */
-bool mulred_g1_381_jacobian_equal(const mulred_g1_381_jacobian *a, const mulred_g1_381_jacobian *b);
-bool mulred_g1_254_jacobian_equal(const mulred_g1_254_jacobian *a, const mulred_g1_254_jacobian *b);
+MULRED_API bool mulred_g1_381_jacobian_equal(const mulred_g1_381_jacobian *a,
+                                             const mulred_g1_381_jacobian *b);
+MULRED_API bool mulred_g1_254_jacobian_equal(const mulred_g1_254_jacobian *a,
+                                             const mulred_g1_254_jacobian *b);
 
 /* r = −a. */
-void mulred_g1_381_jacobian_neg(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a);
-void mulred_g1_254_jacobian_neg(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a);
+MULRED_API void mulred_g1_381_jacobian_neg(mulred_g1_381_jacobian *r,
+                                           const mulred_g1_381_jacobian *a);
+MULRED_API void mulred_g1_254_jacobian_neg(mulred_g1_254_jacobian *r,
+                                           const mulred_g1_254_jacobian *a);
 
 /* r = 2a (2M + 5S). */
-void mulred_g1_381_jacobian_double(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a);
-void mulred_g1_254_jacobian_double(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a);
+MULRED_API void mulred_g1_381_jacobian_double(mulred_g1_381_jacobian *r,
+                                              const mulred_g1_381_jacobian *a);
+MULRED_API void mulred_g1_254_jacobian_double(mulred_g1_254_jacobian *r,
+                                              const mulred_g1_254_jacobian *a);
 
 /* r = a + b (12M + 4S). */
-void mulred_g1_381_jacobian_add(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
-                                const mulred_g1_381_jacobian *b);
-void mulred_g1_254_jacobian_add(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
-                                const mulred_g1_254_jacobian *b);
+MULRED_API void mulred_g1_381_jacobian_add(mulred_g1_381_jacobian *r,
+                                           const mulred_g1_381_jacobian *a,
+                                           const mulred_g1_381_jacobian *b);
+MULRED_API void mulred_g1_254_jacobian_add(mulred_g1_254_jacobian *r,
+                                           const mulred_g1_254_jacobian *a,
+                                           const mulred_g1_254_jacobian *b);
 
 /* r = a + b, b affine (8M + 3S). */
-void mulred_g1_381_jacobian_add_affine(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
-                                       const mulred_g1_381_affine *b);
-void mulred_g1_254_jacobian_add_affine(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
-                                       const mulred_g1_254_affine *b);
+MULRED_API void mulred_g1_381_jacobian_add_affine(mulred_g1_381_jacobian *r,
+                                                  const mulred_g1_381_jacobian *a,
+                                                  const mulred_g1_381_affine *b);
+MULRED_API void mulred_g1_254_jacobian_add_affine(mulred_g1_254_jacobian *r,
+                                                  const mulred_g1_254_jacobian *a,
+                                                  const mulred_g1_254_affine *b);
 
 /* ---- XYZZ ---- */
 
 /* r = infinity (ZZ = ZZZ = 0). */
-void mulred_g1_381_xyzz_set_infinity(mulred_g1_381_xyzz *r);
-void mulred_g1_254_xyzz_set_infinity(mulred_g1_254_xyzz *r);
+MULRED_API void mulred_g1_381_xyzz_set_infinity(mulred_g1_381_xyzz *r);
+MULRED_API void mulred_g1_254_xyzz_set_infinity(mulred_g1_254_xyzz *r);
 
 /* a is infinity (ZZ = 0). */
-bool mulred_g1_381_xyzz_is_infinity(const mulred_g1_381_xyzz *a);
-bool mulred_g1_254_xyzz_is_infinity(const mulred_g1_254_xyzz *a);
+MULRED_API bool mulred_g1_381_xyzz_is_infinity(const mulred_g1_381_xyzz *a);
+MULRED_API bool mulred_g1_254_xyzz_is_infinity(const mulred_g1_254_xyzz *a);
 
 /* r = a, (x, y, 1, 1), or infinity. */
-void mulred_g1_381_xyzz_from_affine(mulred_g1_381_xyzz *r, const mulred_g1_381_affine *a);
-void mulred_g1_254_xyzz_from_affine(mulred_g1_254_xyzz *r, const mulred_g1_254_affine *a);
+MULRED_API void mulred_g1_381_xyzz_from_affine(mulred_g1_381_xyzz *r,
+                                               const mulred_g1_381_affine *a);
+MULRED_API void mulred_g1_254_xyzz_from_affine(mulred_g1_254_xyzz *r,
+                                               const mulred_g1_254_affine *a);
 
 /* r = a in affine form (one inversion). */
-void mulred_g1_381_xyzz_to_affine(mulred_g1_381_affine *r, const mulred_g1_381_xyzz *a);
-void mulred_g1_254_xyzz_to_affine(mulred_g1_254_affine *r, const mulred_g1_254_xyzz *a);
+MULRED_API void mulred_g1_381_xyzz_to_affine(mulred_g1_381_affine *r, const mulred_g1_381_xyzz *a);
+MULRED_API void mulred_g1_254_xyzz_to_affine(mulred_g1_254_affine *r, const mulred_g1_254_xyzz *a);
 
 /* r = a in Jacobian form, (X·ZZ², Y·ZZZ², ZZZ): 2M + 2S. */
-void mulred_g1_381_xyzz_to_jacobian(mulred_g1_381_jacobian *r, const mulred_g1_381_xyzz *a);
-void mulred_g1_254_xyzz_to_jacobian(mulred_g1_254_jacobian *r, const mulred_g1_254_xyzz *a);
+MULRED_API void mulred_g1_381_xyzz_to_jacobian(mulred_g1_381_jacobian *r,
+                                               const mulred_g1_381_xyzz *a);
+MULRED_API void mulred_g1_254_xyzz_to_jacobian(mulred_g1_254_jacobian *r,
+                                               const mulred_g1_254_xyzz *a);
 
 /* a and b are the same point. */
-bool mulred_g1_381_xyzz_equal(const mulred_g1_381_xyzz *a, const mulred_g1_381_xyzz *b);
-bool mulred_g1_254_xyzz_equal(const mulred_g1_254_xyzz *a, const mulred_g1_254_xyzz *b);
+MULRED_API bool mulred_g1_381_xyzz_equal(const mulred_g1_381_xyzz *a, const mulred_g1_381_xyzz *b);
+MULRED_API bool mulred_g1_254_xyzz_equal(const mulred_g1_254_xyzz *a, const mulred_g1_254_xyzz *b);
 
 /* r = −a. */
-void mulred_g1_381_xyzz_neg(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a);
-void mulred_g1_254_xyzz_neg(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a);
+MULRED_API void mulred_g1_381_xyzz_neg(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a);
+MULRED_API void mulred_g1_254_xyzz_neg(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a);
 
 /* r = 2a (6M + 3S). */
-void mulred_g1_381_xyzz_double(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a);
-void mulred_g1_254_xyzz_double(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a);
+MULRED_API void mulred_g1_381_xyzz_double(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a);
+MULRED_API void mulred_g1_254_xyzz_double(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a);
 
 /* r = a + b (12M + 2S). */
-void mulred_g1_381_xyzz_add(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a,
-                            const mulred_g1_381_xyzz *b);
-void mulred_g1_254_xyzz_add(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a,
-                            const mulred_g1_254_xyzz *b);
+MULRED_API void mulred_g1_381_xyzz_add(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a,
+                                       const mulred_g1_381_xyzz *b);
+MULRED_API void mulred_g1_254_xyzz_add(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a,
+                                       const mulred_g1_254_xyzz *b);
 
 /* r = a + b, b affine (8M + 2S). */
-void mulred_g1_381_xyzz_add_affine(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a,
-                                   const mulred_g1_381_affine *b);
-void mulred_g1_254_xyzz_add_affine(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a,
-                                   const mulred_g1_254_affine *b);
+MULRED_API void mulred_g1_381_xyzz_add_affine(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a,
+                                              const mulred_g1_381_affine *b);
+MULRED_API void mulred_g1_254_xyzz_add_affine(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a,
+                                              const mulred_g1_254_affine *b);
 
 /* r = a − b, b affine (8M + 2S). */
-void mulred_g1_381_xyzz_sub_affine(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a,
-                                   const mulred_g1_381_affine *b);
-void mulred_g1_254_xyzz_sub_affine(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a,
-                                   const mulred_g1_254_affine *b);
+MULRED_API void mulred_g1_381_xyzz_sub_affine(mulred_g1_381_xyzz *r, const mulred_g1_381_xyzz *a,
+                                              const mulred_g1_381_affine *b);
+MULRED_API void mulred_g1_254_xyzz_sub_affine(mulred_g1_254_xyzz *r, const mulred_g1_254_xyzz *a,
+                                              const mulred_g1_254_affine *b);
 
 /* ---- batches ---- */
 
 /* Bytes of scratch for the two batch_to_affine_var functions of n points. */
-size_t mulred_g1_381_batch_to_affine_scratch_size(size_t n);
-size_t mulred_g1_254_batch_to_affine_scratch_size(size_t n);
+MULRED_API size_t mulred_g1_381_batch_to_affine_scratch_size(size_t n);
+MULRED_API size_t mulred_g1_254_batch_to_affine_scratch_size(size_t n);
 
 /* r[i] = a[i] in affine form for i < n, with one shared inversion (Montgomery's trick;
  * infinities inside are fine). r must not overlap a. scratch: batch_to_affine_scratch_size(n)
  * bytes. */
-void mulred_g1_381_jacobian_batch_to_affine_var(mulred_g1_381_affine *r,
-                                                const mulred_g1_381_jacobian *a, size_t n,
-                                                void *scratch);
-void mulred_g1_381_xyzz_batch_to_affine_var(mulred_g1_381_affine *r, const mulred_g1_381_xyzz *a,
-                                            size_t n, void *scratch);
-void mulred_g1_254_jacobian_batch_to_affine_var(mulred_g1_254_affine *r,
-                                                const mulred_g1_254_jacobian *a, size_t n,
-                                                void *scratch);
-void mulred_g1_254_xyzz_batch_to_affine_var(mulred_g1_254_affine *r, const mulred_g1_254_xyzz *a,
-                                            size_t n, void *scratch);
+MULRED_API void mulred_g1_381_jacobian_batch_to_affine_var(mulred_g1_381_affine *r,
+                                                           const mulred_g1_381_jacobian *a,
+                                                           size_t n, void *scratch);
+MULRED_API void mulred_g1_381_xyzz_batch_to_affine_var(mulred_g1_381_affine *r,
+                                                       const mulred_g1_381_xyzz *a, size_t n,
+                                                       void *scratch);
+MULRED_API void mulred_g1_254_jacobian_batch_to_affine_var(mulred_g1_254_affine *r,
+                                                           const mulred_g1_254_jacobian *a,
+                                                           size_t n, void *scratch);
+MULRED_API void mulred_g1_254_xyzz_batch_to_affine_var(mulred_g1_254_affine *r,
+                                                       const mulred_g1_254_xyzz *a, size_t n,
+                                                       void *scratch);
 
 /* Bytes of scratch for batch_add_affine_var of n pairs. */
-size_t mulred_g1_381_batch_add_affine_scratch_size(size_t n);
-size_t mulred_g1_254_batch_add_affine_scratch_size(size_t n);
+MULRED_API size_t mulred_g1_381_batch_add_affine_scratch_size(size_t n);
+MULRED_API size_t mulred_g1_254_batch_add_affine_scratch_size(size_t n);
 
 /* *acc[i] <- *acc[i] + *pts[i] for every i < n: n independent affine additions sharing one
  * field inversion, 5M + 1S per pair (Montgomery's trick: the slope denominators are multiplied
@@ -238,16 +260,16 @@ size_t mulred_g1_254_batch_add_affine_scratch_size(size_t n);
  * result is written back: a miss needs a 64-bit collision).
  * scratch: batch_add_affine_scratch_size(n) bytes, 8-byte aligned, caller-owned; nothing is
  * allocated. */
-void mulred_g1_381_batch_add_affine_var(mulred_g1_381_affine *const *acc,
-                                        const mulred_g1_381_affine *const *pts, size_t n,
-                                        void *scratch);
-void mulred_g1_254_batch_add_affine_var(mulred_g1_254_affine *const *acc,
-                                        const mulred_g1_254_affine *const *pts, size_t n,
-                                        void *scratch);
+MULRED_API void mulred_g1_381_batch_add_affine_var(mulred_g1_381_affine *const *acc,
+                                                   const mulred_g1_381_affine *const *pts, size_t n,
+                                                   void *scratch);
+MULRED_API void mulred_g1_254_batch_add_affine_var(mulred_g1_254_affine *const *acc,
+                                                   const mulred_g1_254_affine *const *pts, size_t n,
+                                                   void *scratch);
 
 /* Bytes of scratch for batch_add_pairs_var of n pairs. */
-size_t mulred_g1_381_batch_add_pairs_scratch_size(size_t n);
-size_t mulred_g1_254_batch_add_pairs_scratch_size(size_t n);
+MULRED_API size_t mulred_g1_381_batch_add_pairs_scratch_size(size_t n);
+MULRED_API size_t mulred_g1_254_batch_add_pairs_scratch_size(size_t n);
 
 /* The general form, the one the MSM's buckets use: for every i < n, *pairs[i].acc <-
  * *pairs[i].acc + Q where Q = pairs[i].pt, or −Q (flag MULRED_PAIR_NEG), φ(Q)
@@ -264,54 +286,60 @@ size_t mulred_g1_254_batch_add_pairs_scratch_size(size_t n);
  * the 8-lane path.
  * scratch: batch_add_pairs_scratch_size(n) bytes, caller-owned (any alignment; 64 bytes is
  * used internally); nothing is allocated. */
-void mulred_g1_381_batch_add_pairs_var(const mulred_g1_381_affine_pair *pairs, size_t n,
-                                       mulred_lanes lanes, void *scratch);
-void mulred_g1_254_batch_add_pairs_var(const mulred_g1_254_affine_pair *pairs, size_t n,
-                                       mulred_lanes lanes, void *scratch);
+MULRED_API void mulred_g1_381_batch_add_pairs_var(const mulred_g1_381_affine_pair *pairs, size_t n,
+                                                  mulred_lanes lanes, void *scratch);
+MULRED_API void mulred_g1_254_batch_add_pairs_var(const mulred_g1_254_affine_pair *pairs, size_t n,
+                                                  mulred_lanes lanes, void *scratch);
 
 /* ---- scalar multiplication ---- */
 
 /* r = k·a for any 256-bit k (little-endian limbs; it need not be reduced mod r) and any point a
  * of the curve. Width-5 wNAF over a table of odd multiples (about 256 doublings). Variable
  * time. */
-void mulred_g1_381_jacobian_mul_var(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
-                                    const uint64_t k[4]);
-void mulred_g1_254_jacobian_mul_var(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
-                                    const uint64_t k[4]);
+MULRED_API void mulred_g1_381_jacobian_mul_var(mulred_g1_381_jacobian *r,
+                                               const mulred_g1_381_jacobian *a,
+                                               const uint64_t k[4]);
+MULRED_API void mulred_g1_254_jacobian_mul_var(mulred_g1_254_jacobian *r,
+                                               const mulred_g1_254_jacobian *a,
+                                               const uint64_t k[4]);
 
 /* ---- GLV (the endomorphism φ(x, y) = (βx, y), β a cube root of unity in F; on G1, φ(P) = λ·P)
  * ---- */
 
 /* r = φ(a) (1M). */
-void mulred_g1_381_affine_endomorphism(mulred_g1_381_affine *r, const mulred_g1_381_affine *a);
-void mulred_g1_254_affine_endomorphism(mulred_g1_254_affine *r, const mulred_g1_254_affine *a);
+MULRED_API void mulred_g1_381_affine_endomorphism(mulred_g1_381_affine *r,
+                                                  const mulred_g1_381_affine *a);
+MULRED_API void mulred_g1_254_affine_endomorphism(mulred_g1_254_affine *r,
+                                                  const mulred_g1_254_affine *a);
 
 /* out = λ (canonical, < r). */
-void mulred_g1_381_glv_lambda(uint64_t out[4]);
-void mulred_g1_254_glv_lambda(uint64_t out[4]);
+MULRED_API void mulred_g1_381_glv_lambda(uint64_t out[4]);
+MULRED_API void mulred_g1_254_glv_lambda(uint64_t out[4]);
 
 /* For any 256-bit k: k ≡ ±k1 + (±k2)·λ (mod r), the signs in neg1, neg2, with k1, k2 < 2^128
  * (in fact < 2^127: Babai rounding against a reduced lattice basis). */
-void mulred_g1_381_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,
-                                 const uint64_t k[4]);
-void mulred_g1_254_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,
-                                 const uint64_t k[4]);
+MULRED_API void mulred_g1_381_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,
+                                            const uint64_t k[4]);
+MULRED_API void mulred_g1_254_glv_decompose(uint64_t k1[2], bool *neg1, uint64_t k2[2], bool *neg2,
+                                            const uint64_t k[4]);
 
 /* r = k·a for any 256-bit k, a IN G1 (the order-r subgroup; for g1_381 points outside it give
  * wrong results: use mul_var for those). Two 128-bit wNAF chains sharing the doublings (about
  * half of mul_var's). Variable time. */
-void mulred_g1_381_jacobian_mul_glv_var(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
-                                        const uint64_t k[4]);
-void mulred_g1_254_jacobian_mul_glv_var(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
-                                        const uint64_t k[4]);
+MULRED_API void mulred_g1_381_jacobian_mul_glv_var(mulred_g1_381_jacobian *r,
+                                                   const mulred_g1_381_jacobian *a,
+                                                   const uint64_t k[4]);
+MULRED_API void mulred_g1_254_jacobian_mul_glv_var(mulred_g1_254_jacobian *r,
+                                                   const mulred_g1_254_jacobian *a,
+                                                   const uint64_t k[4]);
 
 /* ---- subgroup ---- */
 
 /* a (on the curve: check is_on_curve first) lies in G1. g1_381: Scott's endomorphism test
  * φ'(P) = −x²·P (x the curve's parameter; about 128 doublings); g1_254: true (the cofactor
  * is 1). Variable time. */
-bool mulred_g1_381_affine_in_g1_var(const mulred_g1_381_affine *a);
-bool mulred_g1_254_affine_in_g1_var(const mulred_g1_254_affine *a);
+MULRED_API bool mulred_g1_381_affine_in_g1_var(const mulred_g1_381_affine *a);
+MULRED_API bool mulred_g1_254_affine_in_g1_var(const mulred_g1_254_affine *a);
 
 /* ---- encodings ------------------------------------------------------------------------------
  * Decoders take untrusted bytes and check everything. They return MULRED_OK, or MULRED_EINPUT
@@ -341,29 +369,31 @@ typedef enum {
 
 /* A short description of a reason ("coordinate not below the field modulus", ...), for error
  * messages. */
-const char *mulred_g1_reason_text(mulred_g1_reason reason);
+MULRED_API const char *mulred_g1_reason_text(mulred_g1_reason reason);
 
 /* BLS12-381 G1, ZCash / IETF compressed (48 bytes): x big-endian, with the three top bits of
  * byte 0 as flags: 0x80 compressed (must be set), 0x40 infinity (then every other bit is 0),
  * 0x20 y is the larger of y and p − y. The generator encodes as 97f1d3a7…db22c6bb. */
-mulred_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
-                                              unsigned flags, mulred_g1_reason *reason);
+MULRED_API mulred_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r,
+                                                         const uint8_t in[48], unsigned flags,
+                                                         mulred_g1_reason *reason);
 /* out = the compressed encoding of a. */
-void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine *a);
+MULRED_API void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine *a);
 
 /* BLS12-381 G1, EIP-2537 (128 bytes): x then y, each as 16 zero bytes and 48 big-endian bytes;
  * all zero = infinity. */
-mulred_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
-                                           unsigned flags, mulred_g1_reason *reason);
+MULRED_API mulred_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r,
+                                                      const uint8_t in[128], unsigned flags,
+                                                      mulred_g1_reason *reason);
 /* out = the EIP-2537 encoding of a. */
-void mulred_g1_381_encode_eip2537(uint8_t out[128], const mulred_g1_381_affine *a);
+MULRED_API void mulred_g1_381_encode_eip2537(uint8_t out[128], const mulred_g1_381_affine *a);
 
 /* BN254 G1, EIP-196 (64 bytes): x then y, 32 bytes big-endian each; (0, 0) = infinity. The
  * cofactor is 1: no subgroup check exists (flags are ignored). */
-mulred_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
-                                          unsigned flags, mulred_g1_reason *reason);
+MULRED_API mulred_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
+                                                     unsigned flags, mulred_g1_reason *reason);
 /* out = the EIP-196 encoding of a. */
-void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a);
+MULRED_API void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a);
 
 #ifdef __cplusplus
 }

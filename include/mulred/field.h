@@ -52,150 +52,154 @@ typedef struct {
 #define MULRED_FR254_BYTES 32
 
 /* r = 0. */
-void mulred_fp381_set_zero(mulred_fp381 *r);
-void mulred_fr381_set_zero(mulred_fr381 *r);
-void mulred_fp254_set_zero(mulred_fp254 *r);
-void mulred_fr254_set_zero(mulred_fr254 *r);
+MULRED_API void mulred_fp381_set_zero(mulred_fp381 *r);
+MULRED_API void mulred_fr381_set_zero(mulred_fr381 *r);
+MULRED_API void mulred_fp254_set_zero(mulred_fp254 *r);
+MULRED_API void mulred_fr254_set_zero(mulred_fr254 *r);
 
 /* r = 1. */
-void mulred_fp381_set_one(mulred_fp381 *r);
-void mulred_fr381_set_one(mulred_fr381 *r);
-void mulred_fp254_set_one(mulred_fp254 *r);
-void mulred_fr254_set_one(mulred_fr254 *r);
+MULRED_API void mulred_fp381_set_one(mulred_fp381 *r);
+MULRED_API void mulred_fr381_set_one(mulred_fr381 *r);
+MULRED_API void mulred_fp254_set_one(mulred_fp254 *r);
+MULRED_API void mulred_fr254_set_one(mulred_fr254 *r);
 
 /* r = v mod p. */
-void mulred_fp381_set_u64(mulred_fp381 *r, uint64_t v);
-void mulred_fr381_set_u64(mulred_fr381 *r, uint64_t v);
-void mulred_fp254_set_u64(mulred_fp254 *r, uint64_t v);
-void mulred_fr254_set_u64(mulred_fr254 *r, uint64_t v);
+MULRED_API void mulred_fp381_set_u64(mulred_fp381 *r, uint64_t v);
+MULRED_API void mulred_fr381_set_u64(mulred_fr381 *r, uint64_t v);
+MULRED_API void mulred_fp254_set_u64(mulred_fp254 *r, uint64_t v);
+MULRED_API void mulred_fr254_set_u64(mulred_fr254 *r, uint64_t v);
 
 /* a = 0. */
-bool mulred_fp381_is_zero(const mulred_fp381 *a);
-bool mulred_fr381_is_zero(const mulred_fr381 *a);
-bool mulred_fp254_is_zero(const mulred_fp254 *a);
-bool mulred_fr254_is_zero(const mulred_fr254 *a);
+MULRED_API bool mulred_fp381_is_zero(const mulred_fp381 *a);
+MULRED_API bool mulred_fr381_is_zero(const mulred_fr381 *a);
+MULRED_API bool mulred_fp254_is_zero(const mulred_fp254 *a);
+MULRED_API bool mulred_fr254_is_zero(const mulred_fr254 *a);
 
 /* a = 1. */
-bool mulred_fp381_is_one(const mulred_fp381 *a);
-bool mulred_fr381_is_one(const mulred_fr381 *a);
-bool mulred_fp254_is_one(const mulred_fp254 *a);
-bool mulred_fr254_is_one(const mulred_fr254 *a);
+MULRED_API bool mulred_fp381_is_one(const mulred_fp381 *a);
+MULRED_API bool mulred_fr381_is_one(const mulred_fr381 *a);
+MULRED_API bool mulred_fp254_is_one(const mulred_fp254 *a);
+MULRED_API bool mulred_fr254_is_one(const mulred_fr254 *a);
 
 /* a = b. */
-bool mulred_fp381_equal(const mulred_fp381 *a, const mulred_fp381 *b);
-bool mulred_fr381_equal(const mulred_fr381 *a, const mulred_fr381 *b);
-bool mulred_fp254_equal(const mulred_fp254 *a, const mulred_fp254 *b);
-bool mulred_fr254_equal(const mulred_fr254 *a, const mulred_fr254 *b);
+MULRED_API bool mulred_fp381_equal(const mulred_fp381 *a, const mulred_fp381 *b);
+MULRED_API bool mulred_fr381_equal(const mulred_fr381 *a, const mulred_fr381 *b);
+MULRED_API bool mulred_fp254_equal(const mulred_fp254 *a, const mulred_fp254 *b);
+MULRED_API bool mulred_fr254_equal(const mulred_fr254 *a, const mulred_fr254 *b);
 
 /* r = a + b. */
-void mulred_fp381_add(mulred_fp381 *r, const mulred_fp381 *a, const mulred_fp381 *b);
-void mulred_fr381_add(mulred_fr381 *r, const mulred_fr381 *a, const mulred_fr381 *b);
-void mulred_fp254_add(mulred_fp254 *r, const mulred_fp254 *a, const mulred_fp254 *b);
-void mulred_fr254_add(mulred_fr254 *r, const mulred_fr254 *a, const mulred_fr254 *b);
+MULRED_API void mulred_fp381_add(mulred_fp381 *r, const mulred_fp381 *a, const mulred_fp381 *b);
+MULRED_API void mulred_fr381_add(mulred_fr381 *r, const mulred_fr381 *a, const mulred_fr381 *b);
+MULRED_API void mulred_fp254_add(mulred_fp254 *r, const mulred_fp254 *a, const mulred_fp254 *b);
+MULRED_API void mulred_fr254_add(mulred_fr254 *r, const mulred_fr254 *a, const mulred_fr254 *b);
 
 /* r = a − b. */
-void mulred_fp381_sub(mulred_fp381 *r, const mulred_fp381 *a, const mulred_fp381 *b);
-void mulred_fr381_sub(mulred_fr381 *r, const mulred_fr381 *a, const mulred_fr381 *b);
-void mulred_fp254_sub(mulred_fp254 *r, const mulred_fp254 *a, const mulred_fp254 *b);
-void mulred_fr254_sub(mulred_fr254 *r, const mulred_fr254 *a, const mulred_fr254 *b);
+MULRED_API void mulred_fp381_sub(mulred_fp381 *r, const mulred_fp381 *a, const mulred_fp381 *b);
+MULRED_API void mulred_fr381_sub(mulred_fr381 *r, const mulred_fr381 *a, const mulred_fr381 *b);
+MULRED_API void mulred_fp254_sub(mulred_fp254 *r, const mulred_fp254 *a, const mulred_fp254 *b);
+MULRED_API void mulred_fr254_sub(mulred_fr254 *r, const mulred_fr254 *a, const mulred_fr254 *b);
 
 /* r = −a. */
-void mulred_fp381_neg(mulred_fp381 *r, const mulred_fp381 *a);
-void mulred_fr381_neg(mulred_fr381 *r, const mulred_fr381 *a);
-void mulred_fp254_neg(mulred_fp254 *r, const mulred_fp254 *a);
-void mulred_fr254_neg(mulred_fr254 *r, const mulred_fr254 *a);
+MULRED_API void mulred_fp381_neg(mulred_fp381 *r, const mulred_fp381 *a);
+MULRED_API void mulred_fr381_neg(mulred_fr381 *r, const mulred_fr381 *a);
+MULRED_API void mulred_fp254_neg(mulred_fp254 *r, const mulred_fp254 *a);
+MULRED_API void mulred_fr254_neg(mulred_fr254 *r, const mulred_fr254 *a);
 
 /* r = a·b. */
-void mulred_fp381_mul(mulred_fp381 *r, const mulred_fp381 *a, const mulred_fp381 *b);
-void mulred_fr381_mul(mulred_fr381 *r, const mulred_fr381 *a, const mulred_fr381 *b);
-void mulred_fp254_mul(mulred_fp254 *r, const mulred_fp254 *a, const mulred_fp254 *b);
-void mulred_fr254_mul(mulred_fr254 *r, const mulred_fr254 *a, const mulred_fr254 *b);
+MULRED_API void mulred_fp381_mul(mulred_fp381 *r, const mulred_fp381 *a, const mulred_fp381 *b);
+MULRED_API void mulred_fr381_mul(mulred_fr381 *r, const mulred_fr381 *a, const mulred_fr381 *b);
+MULRED_API void mulred_fp254_mul(mulred_fp254 *r, const mulred_fp254 *a, const mulred_fp254 *b);
+MULRED_API void mulred_fr254_mul(mulred_fr254 *r, const mulred_fr254 *a, const mulred_fr254 *b);
 
 /* r = a². */
-void mulred_fp381_sqr(mulred_fp381 *r, const mulred_fp381 *a);
-void mulred_fr381_sqr(mulred_fr381 *r, const mulred_fr381 *a);
-void mulred_fp254_sqr(mulred_fp254 *r, const mulred_fp254 *a);
-void mulred_fr254_sqr(mulred_fr254 *r, const mulred_fr254 *a);
+MULRED_API void mulred_fp381_sqr(mulred_fp381 *r, const mulred_fp381 *a);
+MULRED_API void mulred_fr381_sqr(mulred_fr381 *r, const mulred_fr381 *a);
+MULRED_API void mulred_fp254_sqr(mulred_fp254 *r, const mulred_fp254 *a);
+MULRED_API void mulred_fr254_sqr(mulred_fr254 *r, const mulred_fr254 *a);
 
 /* r = a^e, e an integer of as many little-endian limbs as the field has (any value; a^0 = 1,
  * also for a = 0). Constant time in a and e (fixed 4-bit windows). */
-void mulred_fp381_pow(mulred_fp381 *r, const mulred_fp381 *a, const uint64_t e[6]);
-void mulred_fr381_pow(mulred_fr381 *r, const mulred_fr381 *a, const uint64_t e[4]);
-void mulred_fp254_pow(mulred_fp254 *r, const mulred_fp254 *a, const uint64_t e[4]);
-void mulred_fr254_pow(mulred_fr254 *r, const mulred_fr254 *a, const uint64_t e[4]);
+MULRED_API void mulred_fp381_pow(mulred_fp381 *r, const mulred_fp381 *a, const uint64_t e[6]);
+MULRED_API void mulred_fr381_pow(mulred_fr381 *r, const mulred_fr381 *a, const uint64_t e[4]);
+MULRED_API void mulred_fp254_pow(mulred_fp254 *r, const mulred_fp254 *a, const uint64_t e[4]);
+MULRED_API void mulred_fr254_pow(mulred_fr254 *r, const mulred_fr254 *a, const uint64_t e[4]);
 
 /* r = a^(p−2): 1/a, and 0 for a = 0. Constant time (Fermat). */
-void mulred_fp381_inv(mulred_fp381 *r, const mulred_fp381 *a);
-void mulred_fr381_inv(mulred_fr381 *r, const mulred_fr381 *a);
-void mulred_fp254_inv(mulred_fp254 *r, const mulred_fp254 *a);
-void mulred_fr254_inv(mulred_fr254 *r, const mulred_fr254 *a);
+MULRED_API void mulred_fp381_inv(mulred_fp381 *r, const mulred_fp381 *a);
+MULRED_API void mulred_fr381_inv(mulred_fr381 *r, const mulred_fr381 *a);
+MULRED_API void mulred_fp254_inv(mulred_fp254 *r, const mulred_fp254 *a);
+MULRED_API void mulred_fr254_inv(mulred_fr254 *r, const mulred_fr254 *a);
 
 /* The same value as _inv, variable time (Bernstein–Yang divsteps with trailing-zero skipping,
  * 62 at a time), several times faster. */
-void mulred_fp381_inv_var(mulred_fp381 *r, const mulred_fp381 *a);
-void mulred_fr381_inv_var(mulred_fr381 *r, const mulred_fr381 *a);
-void mulred_fp254_inv_var(mulred_fp254 *r, const mulred_fp254 *a);
-void mulred_fr254_inv_var(mulred_fr254 *r, const mulred_fr254 *a);
+MULRED_API void mulred_fp381_inv_var(mulred_fp381 *r, const mulred_fp381 *a);
+MULRED_API void mulred_fr381_inv_var(mulred_fr381 *r, const mulred_fr381 *a);
+MULRED_API void mulred_fp254_inv_var(mulred_fp254 *r, const mulred_fp254 *a);
+MULRED_API void mulred_fr254_inv_var(mulred_fr254 *r, const mulred_fr254 *a);
 
 /* Bytes of scratch that _batch_inv_var needs for n elements. */
-size_t mulred_fp381_batch_inv_scratch_size(size_t n);
-size_t mulred_fr381_batch_inv_scratch_size(size_t n);
-size_t mulred_fp254_batch_inv_scratch_size(size_t n);
-size_t mulred_fr254_batch_inv_scratch_size(size_t n);
+MULRED_API size_t mulred_fp381_batch_inv_scratch_size(size_t n);
+MULRED_API size_t mulred_fr381_batch_inv_scratch_size(size_t n);
+MULRED_API size_t mulred_fp254_batch_inv_scratch_size(size_t n);
+MULRED_API size_t mulred_fr254_batch_inv_scratch_size(size_t n);
 
 /* r[i] = 1/a[i] for i < n with one inversion and 3(n−1) multiplications (Montgomery's trick);
  * a zero a[i] gives r[i] = 0 and does not disturb the others. r may equal a (in place) but
  * must not otherwise overlap it. scratch: _batch_inv_scratch_size(n) bytes (8-byte aligned),
  * caller-owned. Variable time. */
-void mulred_fp381_batch_inv_var(mulred_fp381 *r, const mulred_fp381 *a, size_t n, void *scratch);
-void mulred_fr381_batch_inv_var(mulred_fr381 *r, const mulred_fr381 *a, size_t n, void *scratch);
-void mulred_fp254_batch_inv_var(mulred_fp254 *r, const mulred_fp254 *a, size_t n, void *scratch);
-void mulred_fr254_batch_inv_var(mulred_fr254 *r, const mulred_fr254 *a, size_t n, void *scratch);
+MULRED_API void mulred_fp381_batch_inv_var(mulred_fp381 *r, const mulred_fp381 *a, size_t n,
+                                           void *scratch);
+MULRED_API void mulred_fr381_batch_inv_var(mulred_fr381 *r, const mulred_fr381 *a, size_t n,
+                                           void *scratch);
+MULRED_API void mulred_fp254_batch_inv_var(mulred_fp254 *r, const mulred_fp254 *a, size_t n,
+                                           void *scratch);
+MULRED_API void mulred_fr254_batch_inv_var(mulred_fr254 *r, const mulred_fr254 *a, size_t n,
+                                           void *scratch);
 
 /* in: the big-endian canonical encoding of an integer (MULRED_F_BYTES bytes). Returns
  * MULRED_EINPUT and sets r = 0 when the integer is >= p (non-canonical); MULRED_OK otherwise. */
-mulred_status mulred_fp381_from_bytes(mulred_fp381 *r, const uint8_t in[48]);
-mulred_status mulred_fr381_from_bytes(mulred_fr381 *r, const uint8_t in[32]);
-mulred_status mulred_fp254_from_bytes(mulred_fp254 *r, const uint8_t in[32]);
-mulred_status mulred_fr254_from_bytes(mulred_fr254 *r, const uint8_t in[32]);
+MULRED_API mulred_status mulred_fp381_from_bytes(mulred_fp381 *r, const uint8_t in[48]);
+MULRED_API mulred_status mulred_fr381_from_bytes(mulred_fr381 *r, const uint8_t in[32]);
+MULRED_API mulred_status mulred_fp254_from_bytes(mulred_fp254 *r, const uint8_t in[32]);
+MULRED_API mulred_status mulred_fr254_from_bytes(mulred_fr254 *r, const uint8_t in[32]);
 
 /* out = the canonical big-endian encoding of a. */
-void mulred_fp381_to_bytes(uint8_t out[48], const mulred_fp381 *a);
-void mulred_fr381_to_bytes(uint8_t out[32], const mulred_fr381 *a);
-void mulred_fp254_to_bytes(uint8_t out[32], const mulred_fp254 *a);
-void mulred_fr254_to_bytes(uint8_t out[32], const mulred_fr254 *a);
+MULRED_API void mulred_fp381_to_bytes(uint8_t out[48], const mulred_fp381 *a);
+MULRED_API void mulred_fr381_to_bytes(uint8_t out[32], const mulred_fr381 *a);
+MULRED_API void mulred_fp254_to_bytes(uint8_t out[32], const mulred_fp254 *a);
+MULRED_API void mulred_fr254_to_bytes(uint8_t out[32], const mulred_fr254 *a);
 
 /* in: an integer as little-endian 64-bit limbs (not Montgomery). MULRED_EINPUT and r = 0 when
  * it is >= p; MULRED_OK otherwise. */
-mulred_status mulred_fp381_from_limbs(mulred_fp381 *r, const uint64_t in[6]);
-mulred_status mulred_fr381_from_limbs(mulred_fr381 *r, const uint64_t in[4]);
-mulred_status mulred_fp254_from_limbs(mulred_fp254 *r, const uint64_t in[4]);
-mulred_status mulred_fr254_from_limbs(mulred_fr254 *r, const uint64_t in[4]);
+MULRED_API mulred_status mulred_fp381_from_limbs(mulred_fp381 *r, const uint64_t in[6]);
+MULRED_API mulred_status mulred_fr381_from_limbs(mulred_fr381 *r, const uint64_t in[4]);
+MULRED_API mulred_status mulred_fp254_from_limbs(mulred_fp254 *r, const uint64_t in[4]);
+MULRED_API mulred_status mulred_fr254_from_limbs(mulred_fr254 *r, const uint64_t in[4]);
 
 /* out = the integer a, in [0, p), as little-endian limbs (not Montgomery). */
-void mulred_fp381_to_limbs(uint64_t out[6], const mulred_fp381 *a);
-void mulred_fr381_to_limbs(uint64_t out[4], const mulred_fr381 *a);
-void mulred_fp254_to_limbs(uint64_t out[4], const mulred_fp254 *a);
-void mulred_fr254_to_limbs(uint64_t out[4], const mulred_fr254 *a);
+MULRED_API void mulred_fp381_to_limbs(uint64_t out[6], const mulred_fp381 *a);
+MULRED_API void mulred_fr381_to_limbs(uint64_t out[4], const mulred_fr381 *a);
+MULRED_API void mulred_fp254_to_limbs(uint64_t out[4], const mulred_fp254 *a);
+MULRED_API void mulred_fr254_to_limbs(uint64_t out[4], const mulred_fr254 *a);
 
 /* ---- only for the base fields fp381 and fp254 (p ≡ 3 mod 4) ---- */
 
 /* If a is a square: r = a^((p+1)/4), one of its two square roots, and true. Otherwise false
  * (r is then a^((p+1)/4), not a root). Constant time. (A result, not a failure: bool.) */
-bool mulred_fp381_sqrt(mulred_fp381 *r, const mulred_fp381 *a);
-bool mulred_fp254_sqrt(mulred_fp254 *r, const mulred_fp254 *a);
+MULRED_API bool mulred_fp381_sqrt(mulred_fp381 *r, const mulred_fp381 *a);
+MULRED_API bool mulred_fp254_sqrt(mulred_fp254 *r, const mulred_fp254 *a);
 
 /* Euler's criterion: true for 0 and the squares. */
-bool mulred_fp381_is_square(const mulred_fp381 *a);
-bool mulred_fp254_is_square(const mulred_fp254 *a);
+MULRED_API bool mulred_fp381_is_square(const mulred_fp381 *a);
+MULRED_API bool mulred_fp254_is_square(const mulred_fp254 *a);
 
 /* The canonical integer a is odd (the "sign" of a coordinate in some encodings; ZCash uses
  * lexicographic order, see curve.h). */
-bool mulred_fp381_is_odd(const mulred_fp381 *a);
-bool mulred_fp254_is_odd(const mulred_fp254 *a);
+MULRED_API bool mulred_fp381_is_odd(const mulred_fp381 *a);
+MULRED_API bool mulred_fp254_is_odd(const mulred_fp254 *a);
 
 /* The multiplication kernel in use: "portable" or "mulx". */
-const char *mulred_field_kernel_name(void);
+MULRED_API const char *mulred_field_kernel_name(void);
 
 #ifdef __cplusplus
 }

@@ -73,34 +73,35 @@ typedef struct {
  * Returns MULRED_OK, MULRED_EINPUT (a bad setup file: "FILE:LINE: reason") or MULRED_ERUNTIME
  * (cannot read the setup, out of memory). A cache that cannot be written (or a cache directory
  * that cannot be made) is not an error: info says so (cache MEMORY, note). */
-mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path,
-                                    const char *cache_path, mulred_kzg_load_info *info,
-                                    mulred_error *err);
+MULRED_API mulred_status mulred_kzg_setup_load(mulred_kzg_setup **out, const char *setup_path,
+                                               const char *cache_path, mulred_kzg_load_info *info,
+                                               mulred_error *err);
 /* The same from the setup's text in memory (text[0..len), the file's bytes; not kept): the
  * same parser, checks, cache and errors, messages naming "setup" instead of a file
  * ("setup:LINE: reason"). len above MULRED_KZG_SETUP_MAX_BYTES is MULRED_EINPUT. */
-mulred_status mulred_kzg_setup_load_bytes(mulred_kzg_setup **out, const uint8_t *text, size_t len,
-                                          const char *cache_path, mulred_kzg_load_info *info,
-                                          mulred_error *err);
-void mulred_kzg_setup_free(mulred_kzg_setup *s);
+MULRED_API mulred_status mulred_kzg_setup_load_bytes(mulred_kzg_setup **out, const uint8_t *text,
+                                                     size_t len, const char *cache_path,
+                                                     mulred_kzg_load_info *info, mulred_error *err);
+MULRED_API void mulred_kzg_setup_free(mulred_kzg_setup *s);
 
 /* Parses a blob from text (len bytes; see "blob" above) and checks that every element is below
  * r. name labels messages. MULRED_EINPUT with "NAME: byte OFFSET: reason" (OFFSET in text: the
  * bad character, or where the 64 hex digits of an element >= r start) or "NAME: N bytes of hex,
  * a blob is 131072". */
-mulred_status mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *text,
-                                    size_t len, const char *name, mulred_error *err);
+MULRED_API mulred_status mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES],
+                                               const char *text, size_t len, const char *name,
+                                               mulred_error *err);
 /* Reads and parses a blob file ("-" = standard input). */
-mulred_status mulred_kzg_blob_read(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *path,
-                                   mulred_error *err);
+MULRED_API mulred_status mulred_kzg_blob_read(uint8_t blob[MULRED_KZG_BLOB_BYTES], const char *path,
+                                              mulred_error *err);
 
 /* out = the 48-byte compressed commitment to blob. MULRED_EINPUT when an element is not below
  * r: "field element I (byte offset 32·I) is not below the BLS12-381 group order". One thread,
  * no allocation beyond one scratch buffer (ERUNTIME if that fails). */
-mulred_status mulred_kzg_blob_to_commitment(uint8_t out[MULRED_KZG_COMMITMENT_BYTES],
-                                            const mulred_kzg_setup *s,
-                                            const uint8_t blob[MULRED_KZG_BLOB_BYTES],
-                                            mulred_error *err);
+MULRED_API mulred_status mulred_kzg_blob_to_commitment(uint8_t out[MULRED_KZG_COMMITMENT_BYTES],
+                                                       const mulred_kzg_setup *s,
+                                                       const uint8_t blob[MULRED_KZG_BLOB_BYTES],
+                                                       mulred_error *err);
 
 #ifdef __cplusplus
 }

@@ -49,47 +49,49 @@ extern "C" {
 /* Initializes MPI with MPI_THREAD_FUNNELED, checks the provided level and sets
  * MPI_ERRORS_RETURN on MPI_COMM_WORLD. Does nothing when MPI is already initialized. Returns
  * MULRED_OK or MULRED_ERUNTIME. */
-mulred_status mulred_dist_init(int *argc, char ***argv, mulred_error *err);
+MULRED_API mulred_status mulred_dist_init(int *argc, char ***argv, mulred_error *err);
 /* Frees mulred's reduce op; finalizes MPI if mulred_dist_init initialized it. */
-void mulred_dist_finalize(void);
+MULRED_API void mulred_dist_finalize(void);
 /* True between MPI_Init and MPI_Finalize (by anyone). */
-bool mulred_dist_active(void);
+MULRED_API bool mulred_dist_active(void);
 /* The rank a launcher (mpirun, srun) gave this process, read from its environment without
  * initializing MPI; 0 when not launched by one. */
-int mulred_dist_env_rank(void);
+MULRED_API int mulred_dist_env_rank(void);
 /* True when a launcher (mpirun, mpiexec, srun) started this process, or MULRED_FORCE_MPI is
  * set in the environment. */
-bool mulred_dist_launched(void);
+MULRED_API bool mulred_dist_launched(void);
 /* MPI_Abort(comm, status) when MPI is active; returns otherwise (the caller then exits). */
-void mulred_dist_abort(MPI_Comm comm, int status);
+MULRED_API void mulred_dist_abort(MPI_Comm comm, int status);
 
 /* ---- collectives ---- */
 
 /* Rank and size in comm; 0 and 1 when MPI is not active. */
-int mulred_dist_rank(MPI_Comm comm);
-int mulred_dist_size(MPI_Comm comm);
+MULRED_API int mulred_dist_rank(MPI_Comm comm);
+MULRED_API int mulred_dist_size(MPI_Comm comm);
 /* Every rank passes its own status in err; all ranks return the worst status (the highest
  * value). When that is not MULRED_OK, err on rank 0 gets the message of the lowest rank that
  * reported it, so rank 0 can print it. */
-mulred_status mulred_dist_agree(MPI_Comm comm, mulred_error *err);
+MULRED_API mulred_status mulred_dist_agree(MPI_Comm comm, mulred_error *err);
 /* Min, average and max of v across ranks, on every rank. */
-mulred_status mulred_dist_minavgmax(MPI_Comm comm, double v, double out[3], mulred_error *err);
+MULRED_API mulred_status mulred_dist_minavgmax(MPI_Comm comm, double v, double out[3],
+                                               mulred_error *err);
 /* Sum of v across ranks, on every rank. */
-mulred_status mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulred_error *err);
-mulred_status mulred_dist_barrier(MPI_Comm comm, mulred_error *err);
+MULRED_API mulred_status mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v,
+                                             mulred_error *err);
+MULRED_API mulred_status mulred_dist_barrier(MPI_Comm comm, mulred_error *err);
 /* The number of distinct nodes (shared-memory domains) the ranks of comm run on. */
-mulred_status mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *err);
+MULRED_API mulred_status mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *err);
 
 /* Combines the elements of group g that every rank passes in *elem (g->elem_bytes bytes) with
  * g->combine, in MPI_Reduce with a commutative op. The result lands in *elem on root; on the
  * other ranks *elem is unchanged. Every rank must pass the same group (the same descriptor
  * contents). One MPI datatype and one MPI op serve every group: the op finds the group through
  * an attribute of the datatype, which is made for each call (docs/kernels.md has its cost). */
-mulred_status mulred_dist_reduce(MPI_Comm comm, void *elem, const mulred_group *g, int root,
-                                 mulred_error *err);
+MULRED_API mulred_status mulred_dist_reduce(MPI_Comm comm, void *elem, const mulred_group *g,
+                                            int root, mulred_error *err);
 /* Same, with the result on every rank (MPI_Allreduce). */
-mulred_status mulred_dist_allreduce(MPI_Comm comm, void *elem, const mulred_group *g,
-                                    mulred_error *err);
+MULRED_API mulred_status mulred_dist_allreduce(MPI_Comm comm, void *elem, const mulred_group *g,
+                                               mulred_error *err);
 
 /* ---- distributed jobs: common parts ---- */
 
@@ -116,7 +118,7 @@ typedef enum {
     MULRED_MUHASH_PHASES
 } mulred_muhash_phase;
 /* "read", "generate", "hash", "local_reduce", "mpi_reduce", "finalize", "total". */
-const char *mulred_muhash_phase_name(mulred_muhash_phase p);
+MULRED_API const char *mulred_muhash_phase_name(mulred_muhash_phase p);
 
 /* What to hash: any combination of inputs, at least one. Every rank passes the same job. */
 typedef struct {
@@ -149,7 +151,7 @@ typedef struct {
 } mulred_dist_muhash_job;
 
 /* A job with defaults: flavor bitcoin, seed 1, no inputs. */
-void mulred_dist_muhash_job_init(mulred_dist_muhash_job *job);
+MULRED_API void mulred_dist_muhash_job_init(mulred_dist_muhash_job *job);
 
 typedef struct {
     uint8_t digest[32]; /* rank 0: the digest in hash output order */
@@ -172,8 +174,8 @@ typedef struct {
  * rank partials meet in mulred_dist_reduce; rank 0 finalizes. The digest does not depend on the
  * number of ranks or threads. Returns MULRED_OK, MULRED_EINPUT (bad input: the message names
  * the file and the line or byte offset) or MULRED_ERUNTIME, the same on every rank. */
-mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *job,
-                                 mulred_dist_muhash_result *res, mulred_error *err);
+MULRED_API mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *job,
+                                            mulred_dist_muhash_result *res, mulred_error *err);
 
 /* ---- multi-scalar multiplication over ranks ---- */
 
@@ -187,7 +189,7 @@ typedef enum {
     MULRED_MSM_PHASES
 } mulred_msm_phase;
 /* "read", "generate", "validate", "msm", "reduce", "total". */
-const char *mulred_msm_phase_name(mulred_msm_phase p);
+MULRED_API const char *mulred_msm_phase_name(mulred_msm_phase p);
 
 /* Exactly one input: a pair file, a synthetic set, or pairs in memory. Every rank passes the
  * same job, except for the pairs in memory, which are each rank's own. */
@@ -222,7 +224,7 @@ typedef struct {
 } mulred_dist_msm_job;
 
 /* A job with defaults: the curve, seed 1, no input. */
-void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_curve curve);
+MULRED_API void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_curve curve);
 
 typedef struct {
     /* rank 0: the result encoded (BLS12-381: 128-byte EIP-2537; BN254: 64-byte EIP-196; all
@@ -249,8 +251,8 @@ typedef struct {
  * depend on the ranks, threads or grid. Variable time: public data only. Returns MULRED_OK,
  * MULRED_EINPUT (the message names the file or rank, the pair index and the failed check) or
  * MULRED_ERUNTIME, the same on every rank. */
-mulred_status mulred_dist_msm(MPI_Comm comm, const mulred_dist_msm_job *job,
-                              mulred_dist_msm_result *res, mulred_error *err);
+MULRED_API mulred_status mulred_dist_msm(MPI_Comm comm, const mulred_dist_msm_job *job,
+                                         mulred_dist_msm_result *res, mulred_error *err);
 
 #ifdef __cplusplus
 }

@@ -130,56 +130,64 @@ typedef struct {
  * (8-lane kernels or not): the ranks of one distributed MSM must share one plan (make it once
  * and send it, or force window_bits and glv), since recoded scalars and tiles are only
  * meaningful under the plan that made them. */
-void mulred_g1_381_msm_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
-void mulred_g1_254_msm_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+MULRED_API void mulred_g1_381_msm_plan(mulred_msm_plan *plan, size_t n,
+                                       const mulred_msm_options *opts);
+MULRED_API void mulred_g1_254_msm_plan(mulred_msm_plan *plan, size_t n,
+                                       const mulred_msm_options *opts);
 
 /* The cost model: estimated single-thread nanoseconds of tiles covering n points, `windows`
  * windows and each window split into `bucket_ranges` bucket ranges, on the machine the
  * constants were measured on (src/msm/msm.c tabulates them). For planners comparing grids
  * (ratios matter, not absolute values). */
-double mulred_g1_381_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
-                                 unsigned bucket_ranges);
-double mulred_g1_254_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
-                                 unsigned bucket_ranges);
+MULRED_API double mulred_g1_381_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
+                                            unsigned bucket_ranges);
+MULRED_API double mulred_g1_254_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
+                                            unsigned bucket_ranges);
 
 /* out[i] = the recoded in[i] for i < n (reduced mod r; GLV halves when plan->glv). out may
  * equal in (in place, cast) but must not otherwise overlap it. */
-void mulred_g1_381_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
-                              const mulred_msm_plan *plan);
-void mulred_g1_254_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
-                              const mulred_msm_plan *plan);
+MULRED_API void mulred_g1_381_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in,
+                                         size_t n, const mulred_msm_plan *plan);
+MULRED_API void mulred_g1_254_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in,
+                                         size_t n, const mulred_msm_plan *plan);
 
 /* Bytes of scratch of msm_tile_var under plan. */
-size_t mulred_g1_381_msm_tile_scratch_size(const mulred_msm_plan *plan);
-size_t mulred_g1_254_msm_tile_scratch_size(const mulred_msm_plan *plan);
+MULRED_API size_t mulred_g1_381_msm_tile_scratch_size(const mulred_msm_plan *plan);
+MULRED_API size_t mulred_g1_254_msm_tile_scratch_size(const mulred_msm_plan *plan);
 
 /* r = the tile result T above over points[0..n) and scalars[0..n) (recoded with this plan).
  * n may be 0 (r = infinity); n <= 2^32 − 1. scratch: msm_tile_scratch_size(plan) bytes. */
-void mulred_g1_381_msm_tile_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
-                                const mulred_msm_tile *tile, const mulred_g1_381_affine *points,
-                                const mulred_msm_rscalar *scalars, size_t n, void *scratch);
-void mulred_g1_254_msm_tile_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
-                                const mulred_msm_tile *tile, const mulred_g1_254_affine *points,
-                                const mulred_msm_rscalar *scalars, size_t n, void *scratch);
+MULRED_API void mulred_g1_381_msm_tile_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
+                                           const mulred_msm_tile *tile,
+                                           const mulred_g1_381_affine *points,
+                                           const mulred_msm_rscalar *scalars, size_t n,
+                                           void *scratch);
+MULRED_API void mulred_g1_254_msm_tile_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
+                                           const mulred_msm_tile *tile,
+                                           const mulred_g1_254_affine *points,
+                                           const mulred_msm_rscalar *scalars, size_t n,
+                                           void *scratch);
 
 /* r = 2^bits·a (bits doublings). r may alias a. */
-void mulred_g1_381_msm_shift(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
-                             unsigned bits);
-void mulred_g1_254_msm_shift(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
-                             unsigned bits);
+MULRED_API void mulred_g1_381_msm_shift(mulred_g1_381_jacobian *r, const mulred_g1_381_jacobian *a,
+                                        unsigned bits);
+MULRED_API void mulred_g1_254_msm_shift(mulred_g1_254_jacobian *r, const mulred_g1_254_jacobian *a,
+                                        unsigned bits);
 
 /* Bytes of scratch of msm_serial_var: the tile scratch plus 32n bytes of recoded scalars. */
-size_t mulred_g1_381_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
-size_t mulred_g1_254_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
+MULRED_API size_t mulred_g1_381_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
+MULRED_API size_t mulred_g1_254_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
 
 /* r = Σ_{i<n} (scalars[i] mod r)·points[i] on the calling thread: recode, one tile per window,
  * Horner over the windows. scratch: msm_scratch_size(plan, n) bytes. */
-void mulred_g1_381_msm_serial_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
-                                  const mulred_g1_381_affine *points,
-                                  const mulred_scalar256 *scalars, size_t n, void *scratch);
-void mulred_g1_254_msm_serial_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
-                                  const mulred_g1_254_affine *points,
-                                  const mulred_scalar256 *scalars, size_t n, void *scratch);
+MULRED_API void mulred_g1_381_msm_serial_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
+                                             const mulred_g1_381_affine *points,
+                                             const mulred_scalar256 *scalars, size_t n,
+                                             void *scratch);
+MULRED_API void mulred_g1_254_msm_serial_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
+                                             const mulred_g1_254_affine *points,
+                                             const mulred_scalar256 *scalars, size_t n,
+                                             void *scratch);
 
 /* The same sum with OpenMP tasks (src/msm/msm_threads.c): tiles over windows, then bucket
  * ranges, then (only when those are too few for the threads) point ranges, results combined in
@@ -189,12 +197,16 @@ void mulred_g1_254_msm_serial_var(mulred_g1_254_jacobian *r, const mulred_msm_pl
  * taskgroup instead of a new team, so nothing deadlocks or oversubscribes. Allocates the
  * recoded scalars and one scratch per thread; returns MULRED_OK, or MULRED_ERUNTIME (out of
  * memory, r untouched). */
-mulred_status mulred_g1_381_msm_var(mulred_g1_381_jacobian *r, const mulred_g1_381_affine *points,
-                                    const mulred_scalar256 *scalars, size_t n,
-                                    const mulred_msm_options *opts, int threads, mulred_error *err);
-mulred_status mulred_g1_254_msm_var(mulred_g1_254_jacobian *r, const mulred_g1_254_affine *points,
-                                    const mulred_scalar256 *scalars, size_t n,
-                                    const mulred_msm_options *opts, int threads, mulred_error *err);
+MULRED_API mulred_status mulred_g1_381_msm_var(mulred_g1_381_jacobian *r,
+                                               const mulred_g1_381_affine *points,
+                                               const mulred_scalar256 *scalars, size_t n,
+                                               const mulred_msm_options *opts, int threads,
+                                               mulred_error *err);
+MULRED_API mulred_status mulred_g1_254_msm_var(mulred_g1_254_jacobian *r,
+                                               const mulred_g1_254_affine *points,
+                                               const mulred_scalar256 *scalars, size_t n,
+                                               const mulred_msm_options *opts, int threads,
+                                               mulred_error *err);
 
 /* A window range with threads: the share of one rank of a distributed MSM (a grid of point
  * slices x window groups, see mulred/msm_grid.h). r = the tile result T of the tile
@@ -207,16 +219,18 @@ mulred_status mulred_g1_254_msm_var(mulred_g1_254_jacobian *r, const mulred_g1_2
  * form of infinity), so the same bytes for every thread count, split and schedule. Allocates
  * the recoded scalars and one tile scratch per thread; MULRED_OK or MULRED_ERUNTIME (out of
  * memory, r untouched). */
-mulred_status mulred_g1_381_msm_windows_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
-                                            unsigned window0, unsigned window1,
-                                            const mulred_g1_381_affine *points,
-                                            const mulred_scalar256 *scalars, size_t n, int threads,
-                                            mulred_error *err);
-mulred_status mulred_g1_254_msm_windows_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
-                                            unsigned window0, unsigned window1,
-                                            const mulred_g1_254_affine *points,
-                                            const mulred_scalar256 *scalars, size_t n, int threads,
-                                            mulred_error *err);
+MULRED_API mulred_status mulred_g1_381_msm_windows_var(mulred_g1_381_jacobian *r,
+                                                       const mulred_msm_plan *plan,
+                                                       unsigned window0, unsigned window1,
+                                                       const mulred_g1_381_affine *points,
+                                                       const mulred_scalar256 *scalars, size_t n,
+                                                       int threads, mulred_error *err);
+MULRED_API mulred_status mulred_g1_254_msm_windows_var(mulred_g1_254_jacobian *r,
+                                                       const mulred_msm_plan *plan,
+                                                       unsigned window0, unsigned window1,
+                                                       const mulred_g1_254_affine *points,
+                                                       const mulred_scalar256 *scalars, size_t n,
+                                                       int threads, mulred_error *err);
 
 /* ---- fixed base (points known in advance, many MSMs over them: KZG commitments) ----
  * A table holds 2^(c·w)·Pᵢ for every window w (affine, at table[i·W + w]: point-major, so the
@@ -226,38 +240,44 @@ mulred_status mulred_g1_254_msm_windows_var(mulred_g1_254_jacobian *r, const mul
 
 /* A fixed-base plan for n points (no GLV: opts->glv > 0 is misuse; c >= 4, at most 64
  * windows). */
-void mulred_g1_381_msm_fixed_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
-void mulred_g1_254_msm_fixed_plan(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
+MULRED_API void mulred_g1_381_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
+                                             const mulred_msm_options *opts);
+MULRED_API void mulred_g1_254_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
+                                             const mulred_msm_options *opts);
 
 /* Points in the table: plan->windows · n (96 or 64 bytes each). */
-size_t mulred_g1_381_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
-size_t mulred_g1_254_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
+MULRED_API size_t mulred_g1_381_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
+MULRED_API size_t mulred_g1_254_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
 
 /* Bytes of scratch of msm_fixed_table_build for n points. */
-size_t mulred_g1_381_msm_fixed_build_scratch_size(size_t n);
-size_t mulred_g1_254_msm_fixed_build_scratch_size(size_t n);
+MULRED_API size_t mulred_g1_381_msm_fixed_build_scratch_size(size_t n);
+MULRED_API size_t mulred_g1_254_msm_fixed_build_scratch_size(size_t n);
 
 /* Fills the table (c doublings per entry in Jacobian coordinates, one batch normalisation per
  * row). The table depends on the points and on plan->window_bits only. */
-void mulred_g1_381_msm_fixed_table_build(mulred_g1_381_affine *table, const mulred_msm_plan *plan,
-                                         const mulred_g1_381_affine *points, size_t n,
-                                         void *scratch);
-void mulred_g1_254_msm_fixed_table_build(mulred_g1_254_affine *table, const mulred_msm_plan *plan,
-                                         const mulred_g1_254_affine *points, size_t n,
-                                         void *scratch);
+MULRED_API void mulred_g1_381_msm_fixed_table_build(mulred_g1_381_affine *table,
+                                                    const mulred_msm_plan *plan,
+                                                    const mulred_g1_381_affine *points, size_t n,
+                                                    void *scratch);
+MULRED_API void mulred_g1_254_msm_fixed_table_build(mulred_g1_254_affine *table,
+                                                    const mulred_msm_plan *plan,
+                                                    const mulred_g1_254_affine *points, size_t n,
+                                                    void *scratch);
 
 /* Bytes of scratch of msm_fixed_var. */
-size_t mulred_g1_381_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
-size_t mulred_g1_254_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
+MULRED_API size_t mulred_g1_381_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
+MULRED_API size_t mulred_g1_254_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
 
 /* r = Σ_{i<n} (scalars[i] mod r)·points[i] from the table built for those points with this
  * plan (or one with the same window_bits). Single-threaded. */
-void mulred_g1_381_msm_fixed_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
-                                 const mulred_g1_381_affine *table, const mulred_scalar256 *scalars,
-                                 size_t n, void *scratch);
-void mulred_g1_254_msm_fixed_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
-                                 const mulred_g1_254_affine *table, const mulred_scalar256 *scalars,
-                                 size_t n, void *scratch);
+MULRED_API void mulred_g1_381_msm_fixed_var(mulred_g1_381_jacobian *r, const mulred_msm_plan *plan,
+                                            const mulred_g1_381_affine *table,
+                                            const mulred_scalar256 *scalars, size_t n,
+                                            void *scratch);
+MULRED_API void mulred_g1_254_msm_fixed_var(mulred_g1_254_jacobian *r, const mulred_msm_plan *plan,
+                                            const mulred_g1_254_affine *table,
+                                            const mulred_scalar256 *scalars, size_t n,
+                                            void *scratch);
 
 /* ---- the curves as one type: what the distributed jobs, the readers and the command use ---- */
 
@@ -268,25 +288,26 @@ typedef enum {
 
 /* The one spelling of each curve, in code, messages and on the command line: "bls12-381",
  * "bn254". */
-const char *mulred_curve_name(mulred_curve c);
+MULRED_API const char *mulred_curve_name(mulred_curve c);
 /* Exactly "bls12-381" or "bn254". Returns MULRED_OK, or MULRED_EINPUT (and leaves *c) for any
  * other string. */
-mulred_status mulred_curve_parse(mulred_curve *c, const char *name);
+MULRED_API mulred_status mulred_curve_parse(mulred_curve *c, const char *name);
 /* Bytes of an affine point (96, 64) and of a Jacobian point (144, 96) of the curve. */
-size_t mulred_msm_affine_bytes(mulred_curve c);
-size_t mulred_msm_jacobian_bytes(mulred_curve c);
+MULRED_API size_t mulred_msm_affine_bytes(mulred_curve c);
+MULRED_API size_t mulred_msm_jacobian_bytes(mulred_curve c);
 
 /* The MSM of the curve c through one call each (src/msm/msm_group.c): the plan,
  * the tile (windows [window0, window1) of points[0..n), into the Jacobian point *r), the shift
  * by 2^bits and the encoding of a Jacobian result (BLS12-381: 128-byte EIP-2537, BN254: 64-byte
  * EIP-196; returns the bytes written) are those of mulred_g1_381_* or mulred_g1_254_*. */
-void mulred_msm_curve_plan(mulred_curve c, mulred_msm_plan *plan, size_t n,
-                           const mulred_msm_options *opts);
-int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_msm_plan *plan, unsigned window0,
-                             unsigned window1, const void *points, const mulred_scalar256 *scalars,
-                             size_t n, int threads, mulred_error *err);
-void mulred_msm_curve_shift(mulred_curve c, void *r, const void *a, unsigned bits);
-size_t mulred_msm_curve_encode(mulred_curve c, uint8_t out[128], const void *jacobian);
+MULRED_API void mulred_msm_curve_plan(mulred_curve c, mulred_msm_plan *plan, size_t n,
+                                      const mulred_msm_options *opts);
+MULRED_API int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_msm_plan *plan,
+                                        unsigned window0, unsigned window1, const void *points,
+                                        const mulred_scalar256 *scalars, size_t n, int threads,
+                                        mulred_error *err);
+MULRED_API void mulred_msm_curve_shift(mulred_curve c, void *r, const void *a, unsigned bits);
+MULRED_API size_t mulred_msm_curve_encode(mulred_curve c, uint8_t out[128], const void *jacobian);
 
 /* ---- point-addition groups (src/msm/msm_group.c) ----
  * The group of G1 points as the engine sees it (mulred/group.h): an element is a
@@ -294,7 +315,7 @@ size_t mulred_msm_curve_encode(mulred_curve c, uint8_t out[128], const void *jac
  * combine the Jacobian addition of the curve layer, correct for every pair (infinity on
  * either side, P + P, P + (−P)). Projective forms are not unique, so the reduced element is a
  * point, not a byte string: compare or encode it through the curve layer. Variable time. */
-const mulred_group *mulred_msm_point_group(mulred_curve c);
+MULRED_API const mulred_group *mulred_msm_point_group(mulred_curve c);
 
 #ifdef __cplusplus
 }

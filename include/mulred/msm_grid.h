@@ -62,8 +62,9 @@ typedef enum {
 
 /* Fills *p for an MSM of n points on P ranks of T threads: the measured input, validation
  * and reduce costs of the curve and input kind, no memory limit, nothing forced. */
-void mulred_msm_grid_defaults(mulred_msm_grid_params *p, mulred_curve c,
-                              mulred_msm_input_kind input, uint64_t n, int ranks, int threads);
+MULRED_API void mulred_msm_grid_defaults(mulred_msm_grid_params *p, mulred_curve c,
+                                         mulred_msm_input_kind input, uint64_t n, int ranks,
+                                         int threads);
 
 typedef struct {
     unsigned slices, groups; /* S x G; the ranks S·G..P−1 are idle */
@@ -97,8 +98,9 @@ typedef struct {
  * cut), and the grid costs the slowest rank plus ⌈log2 P⌉·reduce_step_ns. Returns false
  * (and leaves *g unset) when the grid is impossible (the conditions above) or breaks the
  * memory limit. */
-bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_curve c, const mulred_msm_grid_params *p,
-                          unsigned slices, unsigned groups, unsigned window_bits, bool glv);
+MULRED_API bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_curve c,
+                                     const mulred_msm_grid_params *p, unsigned slices,
+                                     unsigned groups, unsigned window_bits, bool glv);
 
 /* The grid of least cost_ns over every (S, G, c, glv) that mulred_msm_grid_eval accepts
  * (restricted to the forced choices of p); ties go to fewer ranks used, then to fewer slices,
@@ -107,22 +109,22 @@ bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_curve c, const mulred_msm_g
  * (the memory limit is below what even P slices need, or a forced grid is impossible). Time
  * O(P·log W) per (c, glv) after O(P) cost-model calls; P <= 2^20. Misuse (n = 0, ranks < 1,
  * threads < 1, one of slices/groups forced without the other) aborts. */
-int mulred_msm_grid_plan(mulred_msm_grid *g, mulred_curve c, const mulred_msm_grid_params *p,
-                         mulred_error *err);
+MULRED_API int mulred_msm_grid_plan(mulred_msm_grid *g, mulred_curve c,
+                                    const mulred_msm_grid_params *p, mulred_error *err);
 
 /* The windows [*window0, *window1) of group `group` (< g->groups): contiguous groups from the
  * bottom, G−1 of them sharing the W − top_windows lower windows as evenly as possible (the
  * larger ones lower), the top group the top_windows highest. */
-void mulred_msm_grid_windows(unsigned *window0, unsigned *window1, const mulred_msm_grid *g,
-                             unsigned group);
+MULRED_API void mulred_msm_grid_windows(unsigned *window0, unsigned *window1,
+                                        const mulred_msm_grid *g, unsigned group);
 
 /* Rank `rank`'s share (0 <= rank < P, the P of the grid's params) of an MSM of n points. */
-mulred_msm_share mulred_msm_grid_share(const mulred_msm_grid *g, uint64_t n, int rank);
+MULRED_API mulred_msm_share mulred_msm_grid_share(const mulred_msm_grid *g, uint64_t n, int rank);
 
 /* The options that make mulred_G_msm_plan produce the grid's plan (window width and GLV
  * forced; the rest automatic, so bucket form, batch and lanes follow the rank's CPU and
  * slice: they change the speed, never the result). */
-mulred_msm_options mulred_msm_grid_options(const mulred_msm_grid *g);
+MULRED_API mulred_msm_options mulred_msm_grid_options(const mulred_msm_grid *g);
 
 #ifdef __cplusplus
 }

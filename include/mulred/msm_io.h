@@ -50,7 +50,7 @@ extern "C" {
 #endif
 
 /* Bytes of one record: 160 (bls12-381) or 96 (bn254). */
-size_t mulred_pair_record_bytes(mulred_curve c);
+MULRED_API size_t mulred_pair_record_bytes(mulred_curve c);
 
 /* Bytes per unit of the digit count (1 MiB: a 2^26-pair hex file has about 20 000). */
 #define MULRED_PAIR_UNIT (1u << 20)
@@ -61,48 +61,50 @@ typedef struct mulred_pair_file mulred_pair_file;
  * (and are checked: a size not a multiple of R, or 0, is bad input); hex files after
  * mulred_pair_file_index. unit_bytes: the units of the count pass (1..MULRED_PAIR_UNIT; 0 =
  * MULRED_PAIR_UNIT; tests use tiny ones to put unit boundaries everywhere). */
-mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path, mulred_curve c,
-                                    bool binary, size_t unit_bytes, mulred_error *err);
-void mulred_pair_file_close(mulred_pair_file *f);
+MULRED_API mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path,
+                                               mulred_curve c, bool binary, size_t unit_bytes,
+                                               mulred_error *err);
+MULRED_API void mulred_pair_file_close(mulred_pair_file *f);
 /* Hex files: the number of units, ⌈size / unit_bytes⌉ (at least 1); binary files: 0 (no
  * count pass). */
-uint64_t mulred_pair_file_units(const mulred_pair_file *f);
+MULRED_API uint64_t mulred_pair_file_units(const mulred_pair_file *f);
 /* Hex files: digits[u − first] = the hex digits in unit u, for u in [first, end) (end <= units),
  * checking every byte of those units. A bad byte is bad input (its offset named). */
-mulred_status mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint64_t first,
-                                     uint64_t end, mulred_error *err);
+MULRED_API mulred_status mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f,
+                                                uint64_t first, uint64_t end, mulred_error *err);
 /* Hex files: takes the digit counts of every unit (digits[0..units), e.g. summed over ranks)
  * and fixes the pair count; a total that is 0 or not a multiple of 2R is bad input. The
  * counts are copied. No-op for binary files. */
-mulred_status mulred_pair_file_index(mulred_pair_file *f, const uint64_t *digits,
-                                     mulred_error *err);
+MULRED_API mulred_status mulred_pair_file_index(mulred_pair_file *f, const uint64_t *digits,
+                                                mulred_error *err);
 /* The number of pairs (after index for hex files). */
-uint64_t mulred_pair_file_pairs(const mulred_pair_file *f);
+MULRED_API uint64_t mulred_pair_file_pairs(const mulred_pair_file *f);
 /* Reads pairs [first, end) (end <= pairs) into points[0..end−first) and scalars, checking
  * encoding, range and curve of every point (NOT the subgroup: mulred_msm_check_subgroup, so that
  * the ranks holding the same slice can share that work). threads: decoding threads (0: the
  * OpenMP default). On bad input the message names the lowest bad pair of the range. */
-mulred_status mulred_pair_file_read(void *points, mulred_scalar256 *scalars, mulred_pair_file *f,
-                                    uint64_t first, uint64_t end, int threads, mulred_error *err);
+MULRED_API mulred_status mulred_pair_file_read(void *points, mulred_scalar256 *scalars,
+                                               mulred_pair_file *f, uint64_t first, uint64_t end,
+                                               int threads, mulred_error *err);
 
 /* Checks that points[0..n) (decoded and on the curve) lie in G1, with threads (0: default).
  * BLS12-381: Scott's endomorphism test (about 128 doublings a point), by
  * far the dearest step of reading a file; BN254: nothing to check. On failure MULRED_EINPUT
  * "NAME: pair I: point: not in the subgroup G1", I = first_index + the lowest failing offset
  * (name: the file, for the message). */
-mulred_status mulred_msm_check_subgroup(const void *points, size_t n, mulred_curve c,
-                                        uint64_t first_index, const char *name, int threads,
-                                        mulred_error *err);
+MULRED_API mulred_status mulred_msm_check_subgroup(const void *points, size_t n, mulred_curve c,
+                                                   uint64_t first_index, const char *name,
+                                                   int threads, mulred_error *err);
 
 /* Writes pairs (points[0..n), scalars) as a pair file's records (binary) into out
  * (n·R bytes): the inverse of reading, for tools and tests. */
-void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256 *scalars, size_t n,
-                        mulred_curve c);
+MULRED_API void mulred_pair_encode(uint8_t *out, const void *points,
+                                   const mulred_scalar256 *scalars, size_t n, mulred_curve c);
 
 /* ---- bytes in, bytes out ---- */
 
 /* Bytes of an encoded MSM result: 128 (bls12-381, EIP-2537) or 64 (bn254, EIP-196). */
-size_t mulred_msm_result_bytes(mulred_curve c);
+MULRED_API size_t mulred_msm_result_bytes(mulred_curve c);
 
 /* out[0..mulred_msm_result_bytes(c)) = the encoded Σ sᵢ·Pᵢ over records[0..len): binary pair
  * records as above (mulred_pair_record_bytes(c) each: the point, then its 32-byte big-endian
@@ -113,9 +115,9 @@ size_t mulred_msm_result_bytes(mulred_curve c);
  * not a whole number of R-byte records"; MULRED_ERUNTIME (out of memory); MULRED_EMISUSE
  * (misuse: out_len below the result size, records NULL with len > 0). out is written only on
  * MULRED_OK. */
-mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
-                                 const uint8_t *records, size_t len, int threads,
-                                 mulred_error *err);
+MULRED_API mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
+                                            const uint8_t *records, size_t len, int threads,
+                                            mulred_error *err);
 
 /* ---- synthetic point sets ----
  * Pair i of the set (seed) is a pure function of (curve, seed, i), never of the ranks or
@@ -132,15 +134,16 @@ mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
  * can be checked as (Σ aᵢ·sᵢ mod r)·G. */
 #define MULRED_MSM_SYNTH_BLOCK 1024
 
-void mulred_msm_synth_scalar(mulred_scalar256 *s, mulred_curve c, uint64_t seed, uint64_t i);
+MULRED_API void mulred_msm_synth_scalar(mulred_scalar256 *s, mulred_curve c, uint64_t seed,
+                                        uint64_t i);
 /* aᵢ, the discrete logarithm of point i to the curve's generator: 4 limbs, < r. */
-void mulred_msm_synth_dlog(uint64_t a[4], mulred_curve c, uint64_t seed, uint64_t i);
+MULRED_API void mulred_msm_synth_dlog(uint64_t a[4], mulred_curve c, uint64_t seed, uint64_t i);
 /* points[0..n) and scalars[0..n) = pairs [first, first + n) of the set, with threads (0:
  * default). Allocates the generator table (32·255 points) and the block tables; MULRED_OK or
  * MULRED_ERUNTIME (out of memory). first + n <= 2^58. */
-mulred_status mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_curve c,
-                               uint64_t seed, uint64_t first, size_t n, int threads,
-                               mulred_error *err);
+MULRED_API mulred_status mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_curve c,
+                                          uint64_t seed, uint64_t first, size_t n, int threads,
+                                          mulred_error *err);
 
 #ifdef __cplusplus
 }

@@ -41,27 +41,27 @@ typedef struct {
  * The first context of a process loads libcrypto's algorithms (a one-time cost,
  * docs/kernels.md): a caller timing a reduction can create and free one beforehand. */
 typedef struct mulred_muhash_ctx mulred_muhash_ctx;
-mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor);
-void mulred_muhash_ctx_free(mulred_muhash_ctx *ctx);
+MULRED_API mulred_muhash_ctx *mulred_muhash_ctx_new(mulred_muhash_flavor flavor);
+MULRED_API void mulred_muhash_ctx_free(mulred_muhash_ctx *ctx);
 
 /* "bitcoin" / "kaspa"; parse returns MULRED_OK, or MULRED_EINPUT for any other name. */
-const char *mulred_muhash_flavor_name(mulred_muhash_flavor flavor);
-mulred_status mulred_muhash_flavor_parse(mulred_muhash_flavor *out, const char *name);
+MULRED_API const char *mulred_muhash_flavor_name(mulred_muhash_flavor flavor);
+MULRED_API mulred_status mulred_muhash_flavor_parse(mulred_muhash_flavor *out, const char *name);
 
 /* The empty set. */
-void mulred_muhash_init(mulred_muhash_state *s, mulred_muhash_flavor flavor);
+MULRED_API void mulred_muhash_init(mulred_muhash_state *s, mulred_muhash_flavor flavor);
 /* The number an element maps to (not reduced: it may be >= p). */
-void mulred_muhash_element(mulred_num3072 *out, mulred_muhash_ctx *ctx, const uint8_t *data,
-                           size_t len);
-void mulred_muhash_insert(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const uint8_t *data,
-                          size_t len);
-void mulred_muhash_remove(mulred_muhash_state *s, mulred_muhash_ctx *ctx, const uint8_t *data,
-                          size_t len);
+MULRED_API void mulred_muhash_element(mulred_num3072 *out, mulred_muhash_ctx *ctx,
+                                      const uint8_t *data, size_t len);
+MULRED_API void mulred_muhash_insert(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
+                                     const uint8_t *data, size_t len);
+MULRED_API void mulred_muhash_remove(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
+                                     const uint8_t *data, size_t len);
 /* Inserts (or removes) n elements: the fast path (batched hashing and multiplication). */
-void mulred_muhash_insert_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
-                               const mulred_bytes *elems, size_t n);
-void mulred_muhash_remove_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
-                               const mulred_bytes *elems, size_t n);
+MULRED_API void mulred_muhash_insert_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
+                                          const mulred_bytes *elems, size_t n);
+MULRED_API void mulred_muhash_remove_many(mulred_muhash_state *s, mulred_muhash_ctx *ctx,
+                                          const mulred_bytes *elems, size_t n);
 
 /* Many states at once (one per transaction, per block, per shard...): element i is inserted
  * into, or with remove set removed from, states[state]. */
@@ -79,30 +79,33 @@ typedef struct {
  * any order, a state may get none; a state at the identity takes its first factor as a copy.
  * Misuse (mulred/common.h): a state index >= nstates, a state of another flavor than ctx.
  * ctx is the calling thread's; the states must not overlap. Variable-time (public data). */
-void mulred_muhash_update_many(mulred_muhash_state *states, size_t nstates,
-                               mulred_muhash_ctx *ctx, const mulred_muhash_item *items, size_t n);
+MULRED_API void mulred_muhash_update_many(mulred_muhash_state *states, size_t nstates,
+                                          mulred_muhash_ctx *ctx, const mulred_muhash_item *items,
+                                          size_t n);
 
 /* s ← s ∪ t (numerators and denominators multiply). Flavors must match (else misuse). s may
  * alias t. */
-void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t);
+MULRED_API void mulred_muhash_combine(mulred_muhash_state *s, const mulred_muhash_state *t);
 /* s ← s ∪ t[0] ∪ … ∪ t[n−1]: numerators and denominators multiply, the accumulator kept in the
  * kernel's representation along the way; states at the identity cost nothing. Flavors must
  * match and s must not be one of the t[i] (else misuse). */
-void mulred_muhash_combine_many(mulred_muhash_state *s, const mulred_muhash_state *t, size_t n);
+MULRED_API void mulred_muhash_combine_many(mulred_muhash_state *s, const mulred_muhash_state *t,
+                                           size_t n);
 /* The 32-byte digest in hash output order. A product with 0 finalizes to the hash of 384 zero
  * bytes. Costs one inversion. */
-void mulred_muhash_finalize(uint8_t digest[32], const mulred_muhash_state *s);
+MULRED_API void mulred_muhash_finalize(uint8_t digest[32], const mulred_muhash_state *s);
 /* The digest as its implementation displays it (hex, 64 chars + NUL): bitcoin reversed. */
-void mulred_muhash_display(char hex[65], const uint8_t digest[32], mulred_muhash_flavor flavor);
+MULRED_API void mulred_muhash_display(char hex[65], const uint8_t digest[32],
+                                      mulred_muhash_flavor flavor);
 /* Serialization: bitcoin = numerator ‖ denominator, 384 LE bytes each, each reduced mod p
  * (768 bytes); kaspa = the normalized numerator num/den mod p (384 bytes). Returns the length
  * written; out must hold mulred_muhash_serialized_size(flavor) bytes. */
-size_t mulred_muhash_serialized_size(mulred_muhash_flavor flavor);
-size_t mulred_muhash_serialize(uint8_t *out, const mulred_muhash_state *s);
+MULRED_API size_t mulred_muhash_serialized_size(mulred_muhash_flavor flavor);
+MULRED_API size_t mulred_muhash_serialize(uint8_t *out, const mulred_muhash_state *s);
 /* Parses a serialization of the given flavor. Bitcoin accepts any 3072-bit values (they are
  * reduced at finalize); kaspa rejects a value >= p. Returns MULRED_OK or MULRED_EINPUT. */
-mulred_status mulred_muhash_parse(mulred_muhash_state *s, mulred_muhash_flavor flavor,
-                                  const uint8_t *in, size_t len, mulred_error *err);
+MULRED_API mulred_status mulred_muhash_parse(mulred_muhash_state *s, mulred_muhash_flavor flavor,
+                                             const uint8_t *in, size_t len, mulred_error *err);
 
 /* ---- the parallel reduction ----
  * A source splits its elements into chunks; OpenMP threads take chunks dynamically and multiply
@@ -114,8 +117,8 @@ typedef struct mulred_muhash_sink mulred_muhash_sink;
 /* Adds one element to the calling thread's partial. The bytes are copied (elements are hashed
  * and multiplied in batches); len must be at most MULRED_MUHASH_MAX_ELEMENT. */
 #define MULRED_MUHASH_MAX_ELEMENT 65536
-void mulred_muhash_sink_add(mulred_muhash_sink *sink, const uint8_t *data, size_t len,
-                            bool remove);
+MULRED_API void mulred_muhash_sink_add(mulred_muhash_sink *sink, const uint8_t *data, size_t len,
+                                       bool remove);
 
 typedef struct {
     size_t nchunks;
@@ -128,19 +131,20 @@ typedef struct {
 
 typedef struct {
     uint64_t inserted, removed;
-    double produce_cpu;  /* thread-seconds spent producing (reading, decoding, generating) */
-    double hash_cpu;     /* thread-seconds spent hashing elements and multiplying them in */
-    double parallel_wall;  /* wall seconds of the threaded part */
-    double combine_wall;   /* wall seconds combining the thread partials */
+    double produce_cpu;   /* thread-seconds spent producing (reading, decoding, generating) */
+    double hash_cpu;      /* thread-seconds spent hashing elements and multiplying them in */
+    double parallel_wall; /* wall seconds of the threaded part */
+    double combine_wall;  /* wall seconds combining the thread partials */
     int threads;
 } mulred_muhash_stats;
 
 /* Reduces the sources with the given number of threads (0: mulred_threads_resolve(0))
  * into *out (initialized here to the flavor's empty set). Returns MULRED_OK or the first
  * error. */
-mulred_status mulred_muhash_reduce(mulred_muhash_state *out, mulred_muhash_flavor flavor,
-                                   const mulred_muhash_source *sources, size_t nsources,
-                                   int threads, mulred_muhash_stats *stats, mulred_error *err);
+MULRED_API mulred_status mulred_muhash_reduce(mulred_muhash_state *out, mulred_muhash_flavor flavor,
+                                              const mulred_muhash_source *sources, size_t nsources,
+                                              int threads, mulred_muhash_stats *stats,
+                                              mulred_error *err);
 
 /* Options of mulred_muhash_reduce_ex beyond the thread count. */
 typedef struct {
@@ -153,10 +157,12 @@ typedef struct {
 } mulred_muhash_reduce_opts;
 /* mulred_muhash_reduce with options. Errors: the first chunk error (as mulred_muhash_reduce);
  * MULRED_ERUNTIME when a thread's buffers or hashing contexts cannot be allocated. */
-mulred_status mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_flavor flavor,
-                                      const mulred_muhash_source *sources, size_t nsources,
-                                      const mulred_muhash_reduce_opts *opts,
-                                      mulred_muhash_stats *stats, mulred_error *err);
+MULRED_API mulred_status mulred_muhash_reduce_ex(mulred_muhash_state *out,
+                                                 mulred_muhash_flavor flavor,
+                                                 const mulred_muhash_source *sources,
+                                                 size_t nsources,
+                                                 const mulred_muhash_reduce_opts *opts,
+                                                 mulred_muhash_stats *stats, mulred_error *err);
 
 /* Inserts (or, with remove, removes) n raw elements into *s through the parallel reduction
  * above: element i is lens[i] bytes of data, the elements concatenated in order (data holds
@@ -165,16 +171,16 @@ mulred_status mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_fl
  * at most 65536" (an element longer than MULRED_MUHASH_MAX_ELEMENT; *s unchanged);
  * MULRED_ERUNTIME (out of memory, *s unchanged); MULRED_EMISUSE (s NULL, data or lens NULL with
  * n > 0). */
-mulred_status mulred_muhash_update_raw(mulred_muhash_state *s, const uint8_t *data,
-                                       const size_t *lens, size_t n, bool remove, int threads,
-                                       mulred_error *err);
+MULRED_API mulred_status mulred_muhash_update_raw(mulred_muhash_state *s, const uint8_t *data,
+                                                  const size_t *lens, size_t n, bool remove,
+                                                  int threads, mulred_error *err);
 
 /* The MuHash group for the engine (mulred/group.h, mulred_dist_reduce): an element is a whole
  * mulred_muhash_state (its padding bytes travel too and are ignored); identity is the flavor's
  * empty set; combine is mulred_muhash_combine (states of different flavors are misuse). The
  * descriptor is static: valid for the life of the process. */
 struct mulred_group;
-const struct mulred_group *mulred_muhash_group(mulred_muhash_flavor flavor);
+MULRED_API const struct mulred_group *mulred_muhash_group(mulred_muhash_flavor flavor);
 
 #ifdef __cplusplus
 }

@@ -28,25 +28,27 @@ typedef struct {
 } mulred_num3072;
 
 /* r = 1 (the representation with limb 0 = 1, every other limb 0). */
-void mulred_num3072_set_one(mulred_num3072 *r);
+MULRED_API void mulred_num3072_set_one(mulred_num3072 *r);
 /* True only for that representation (p + 1 ≡ 1 is not recognised: it is a different value). */
-bool mulred_num3072_is_one(const mulred_num3072 *a);
+MULRED_API bool mulred_num3072_is_one(const mulred_num3072 *a);
 /* r ≡ a·b (mod p), r in [0, 2^3072). r may alias a, b or both. When a or b is the
  * representation 1 the result is a copy of the other operand (no multiplication), so an
  * identity-seeded accumulator costs nothing until its second factor. */
-void mulred_num3072_mul(mulred_num3072 *r, const mulred_num3072 *a, const mulred_num3072 *b);
+MULRED_API void mulred_num3072_mul(mulred_num3072 *r, const mulred_num3072 *a,
+                                   const mulred_num3072 *b);
 /* r = a mod p, in [0, p). r may alias a. */
-void mulred_num3072_reduce(mulred_num3072 *r, const mulred_num3072 *a);
+MULRED_API void mulred_num3072_reduce(mulred_num3072 *r, const mulred_num3072 *a);
 /* r = a^−1 mod p, in [0, p); a ≡ 0 gives 0. r may alias a. One GMP mpz_invert: far dearer
  * than a multiplication, so a state inverts once, at finalize. */
-void mulred_num3072_inverse(mulred_num3072 *r, const mulred_num3072 *a);
+MULRED_API void mulred_num3072_inverse(mulred_num3072 *r, const mulred_num3072 *a);
 /* 384 little-endian bytes <-> limbs; every 3072-bit value is accepted, none is reduced. */
-void mulred_num3072_from_bytes(mulred_num3072 *r, const uint8_t in[MULRED_NUM3072_BYTES]);
-void mulred_num3072_to_bytes(uint8_t out[MULRED_NUM3072_BYTES], const mulred_num3072 *a);
+MULRED_API void mulred_num3072_from_bytes(mulred_num3072 *r,
+                                          const uint8_t in[MULRED_NUM3072_BYTES]);
+MULRED_API void mulred_num3072_to_bytes(uint8_t out[MULRED_NUM3072_BYTES], const mulred_num3072 *a);
 /* The multiply kernel in use ("gmp", "mulx", "ifma", ...; see `mulred version`). Chosen once,
  * at first use: MULRED_KERNEL=NAME forces an available kernel; otherwise the fastest kernel
  * this CPU runs, measured then (once per process; docs/kernels.md has its cost). */
-const char *mulred_num3072_kernel_name(void);
+MULRED_API const char *mulred_num3072_kernel_name(void);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include "mulred/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,14 +34,15 @@ typedef struct {
 /* Rank `rank`'s share of n units of equal work: [⌊n·rank/P⌋, ⌊n·(rank+1)/P⌋). The shares are
  * contiguous, in rank order, cover every unit once, and differ in size by at most one.
  * Misuse (nranks < 1, rank outside [0, nranks)) aborts. */
-mulred_unit_range mulred_plan_units(uint64_t n, int rank, int nranks);
+MULRED_API mulred_unit_range mulred_plan_units(uint64_t n, int rank, int nranks);
 
 /* Rank `rank`'s share of n units of unequal work given by running totals cum[0..n]: cum[0] = 0,
  * non-decreasing, cum[u+1] − cum[u] the work of unit u (coins of a snapshot chunk), cum[n] = W.
  * Contiguous, in rank order, covering every unit once; each rank's work differs from W/P by at
  * most the largest unit's work. Units of zero work at a boundary go to the later rank.
  * Time O(log n). Misuse as above, or cum not starting at 0, aborts. */
-mulred_unit_range mulred_plan_weighted(const uint64_t *cum, uint64_t n, int rank, int nranks);
+MULRED_API mulred_unit_range mulred_plan_weighted(const uint64_t *cum, uint64_t n, int rank,
+                                                  int nranks);
 
 /* The number of units of `unit` items each that hold n items: ⌈n / unit⌉ (unit >= 1). */
 static inline uint64_t mulred_plan_unit_count(uint64_t n, uint64_t unit)

@@ -32,19 +32,20 @@ extern "C" {
  * true, and is not read at all (0 units) when it is false: exactly one rank should read a
  * stream and reduce all its units. */
 typedef struct mulred_element_file mulred_element_file;
-mulred_status mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
-                                       size_t chunk_bytes, bool read_stream, mulred_error *err);
+MULRED_API mulred_status mulred_element_file_open(mulred_element_file **out, const char *path,
+                                                  bool remove, size_t chunk_bytes, bool read_stream,
+                                                  mulred_error *err);
 /* True when the file is a stream (read once, at open). */
-bool mulred_element_file_is_stream(const mulred_element_file *f);
+MULRED_API bool mulred_element_file_is_stream(const mulred_element_file *f);
 /* Its number of units: ⌈bytes / chunk_bytes⌉. */
-uint64_t mulred_element_file_units(const mulred_element_file *f);
+MULRED_API uint64_t mulred_element_file_units(const mulred_element_file *f);
 /* Selects the units [first, end) (first <= end <= units; all of them after open) and returns
  * them as a source whose chunk i is unit first + i. The source lives as long as f. */
-const mulred_muhash_source *mulred_element_file_select(mulred_element_file *f, uint64_t first,
-                                                       uint64_t end);
+MULRED_API const mulred_muhash_source *mulred_element_file_select(mulred_element_file *f,
+                                                                  uint64_t first, uint64_t end);
 /* Bytes of the file in the selected units. */
-uint64_t mulred_element_file_bytes(const mulred_element_file *f);
-void mulred_element_file_close(mulred_element_file *f);
+MULRED_API uint64_t mulred_element_file_bytes(const mulred_element_file *f);
+MULRED_API void mulred_element_file_close(mulred_element_file *f);
 
 /* ---- synthetic UTXO sets ----
  * Element i of a set is a pure function of (seed, i): txid, vout, height, coinbase flag, amount
@@ -53,8 +54,8 @@ void mulred_element_file_close(mulred_element_file *f);
  * element (txid ‖ index u32 ‖ DAA score u64 ‖ amount u64 ‖ coinbase u8 ‖ script version u16 ‖
  * script length u64 ‖ script). */
 #define MULRED_SYNTH_MAX_ELEMENT 1728 /* 63 fixed bytes (kaspa) + a 1650-byte script */
-size_t mulred_synth_element(uint8_t out[MULRED_SYNTH_MAX_ELEMENT], mulred_muhash_flavor flavor,
-                            uint64_t seed, uint64_t index);
+MULRED_API size_t mulred_synth_element(uint8_t out[MULRED_SYNTH_MAX_ELEMENT],
+                                       mulred_muhash_flavor flavor, uint64_t seed, uint64_t index);
 /* The elements [first, first + count) as a source with chunks of MULRED_SYNTH_CHUNK elements
  * counted from first. The source keeps a pointer to set. */
 typedef struct {
@@ -62,16 +63,17 @@ typedef struct {
     uint64_t seed, first, count;
     bool remove;
 } mulred_synth_set;
-void mulred_synth_source(mulred_muhash_source *out, mulred_synth_set *set);
+MULRED_API void mulred_synth_source(mulred_muhash_source *out, mulred_synth_set *set);
 /* The units of a synthetic set of n elements are blocks of MULRED_SYNTH_CHUNK elements (the
  * scheduling cost of a chunk is negligible against the work of 1024 elements, docs/kernels.md
  * has both; the last chunk a thread takes bounds the imbalance at the end); the last may be
  * shorter. */
 #define MULRED_SYNTH_CHUNK 1024
-uint64_t mulred_synth_units(uint64_t n);
+MULRED_API uint64_t mulred_synth_units(uint64_t n);
 /* Sets set->first and set->count to the elements of units [first, end) of a set of n elements
  * (first <= end <= mulred_synth_units(n)), so that its chunks are those units. */
-void mulred_synth_select(mulred_synth_set *set, uint64_t n, uint64_t first, uint64_t end);
+MULRED_API void mulred_synth_select(mulred_synth_set *set, uint64_t n, uint64_t first,
+                                    uint64_t end);
 
 #ifdef __cplusplus
 }

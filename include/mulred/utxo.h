@@ -64,9 +64,10 @@ typedef struct {
  * Does not read the body. MULRED_EINPUT on a bad header or when path is not a readable regular
  * file (missing, permission denied, a directory, FIFO or device: never waits on a FIFO);
  * MULRED_ERUNTIME on a read error or when descriptors or memory run out. */
-mulred_status mulred_utxo_read_header(mulred_utxo_header *h, const char *path, mulred_error *err);
+MULRED_API mulred_status mulred_utxo_read_header(mulred_utxo_header *h, const char *path,
+                                                 mulred_error *err);
 /* The block hash in display order (64 hex chars + NUL). */
-void mulred_utxo_block_hash_hex(char hex[65], const mulred_utxo_header *h);
+MULRED_API void mulred_utxo_block_hash_hex(char hex[65], const mulred_utxo_header *h);
 
 /* ---- sidecar index ----
  * FILE.idx records (byte offset, coin ordinal) of the txid group that starts each chunk: a new
@@ -88,14 +89,14 @@ typedef struct {
 
 /* The default index location of a snapshot (see above) into out (cap bytes). Returns MULRED_OK,
  * MULRED_EINPUT when it does not fit, or MULRED_ERUNTIME when out of memory. */
-mulred_status mulred_utxo_index_path(char *out, size_t cap, const char *path);
+MULRED_API mulred_status mulred_utxo_index_path(char *out, size_t cap, const char *path);
 
 /* Makes sure a valid, fresh index exists at the index location: loads it, or scans the file
  * (validating it) and writes the index. A failure to write (read-only directory) is not an
  * error: *written (when non-NULL) tells whether a usable index is on disk afterwards. Bad input
  * → MULRED_EINPUT. The lead's `mulred muhash --snapshot` calls this on rank 0 before a barrier. */
-mulred_status mulred_utxo_index_ensure(const char *path, const mulred_utxo_options *opt,
-                                       bool *written, mulred_error *err);
+MULRED_API mulred_status mulred_utxo_index_ensure(const char *path, const mulred_utxo_options *opt,
+                                                  bool *written, mulred_error *err);
 
 /* Summary of an index (for `mulred utxo index` and tests). */
 typedef struct {
@@ -110,9 +111,9 @@ typedef struct {
 } mulred_utxo_index_info;
 /* Like mulred_utxo_index_ensure, and reports what it found or built. force: rebuild even when
  * a fresh index exists. */
-mulred_status mulred_utxo_index_build(mulred_utxo_index_info *info, const char *path,
-                                      const mulred_utxo_options *opt, bool force,
-                                      mulred_error *err);
+MULRED_API mulred_status mulred_utxo_index_build(mulred_utxo_index_info *info, const char *path,
+                                                 const mulred_utxo_options *opt, bool force,
+                                                 mulred_error *err);
 
 /* ---- parallel MuHash source ----
  * The work units of a snapshot are its index chunks; their coin counts differ, so a rank plans
@@ -123,29 +124,31 @@ mulred_status mulred_utxo_index_build(mulred_utxo_index_info *info, const char *
  * checks that the coins end at the end of the file. So the whole-file checks hold however the
  * chunks are shared out. opt may be NULL (defaults). */
 typedef struct mulred_utxo_source mulred_utxo_source;
-mulred_status mulred_utxo_source_open(mulred_utxo_source **out, const char *path,
-                                      const mulred_utxo_options *opt, mulred_error *err);
+MULRED_API mulred_status mulred_utxo_source_open(mulred_utxo_source **out, const char *path,
+                                                 const mulred_utxo_options *opt, mulred_error *err);
 /* The number of units (index chunks) and, in *coins_before, the running coin counts: unit u
  * holds coins [coins_before[u], coins_before[u+1]); coins_before[0] = 0 and
  * coins_before[units] = the coin count. The array lives as long as s. */
-uint64_t mulred_utxo_source_units(const mulred_utxo_source *s, const uint64_t **coins_before);
+MULRED_API uint64_t mulred_utxo_source_units(const mulred_utxo_source *s,
+                                             const uint64_t **coins_before);
 /* Selects the units [first, end) (first <= end <= units; all of them after open). */
-void mulred_utxo_source_select(mulred_utxo_source *s, uint64_t first, uint64_t end);
+MULRED_API void mulred_utxo_source_select(mulred_utxo_source *s, uint64_t first, uint64_t end);
 /* The selected units as a source whose chunk i is unit first + i; lives as long as s. */
-const mulred_muhash_source *mulred_utxo_source_muhash(mulred_utxo_source *s);
-const mulred_utxo_header *mulred_utxo_source_header(const mulred_utxo_source *s);
+MULRED_API const mulred_muhash_source *mulred_utxo_source_muhash(mulred_utxo_source *s);
+MULRED_API const mulred_utxo_header *mulred_utxo_source_header(const mulred_utxo_source *s);
 /* Coins of the selected units, and their range [first, end) among the index's chunks. */
-uint64_t mulred_utxo_source_coins(const mulred_utxo_source *s);
-void mulred_utxo_source_range(const mulred_utxo_source *s, uint64_t *first_chunk,
-                              uint64_t *end_chunk, uint64_t *total_chunks);
-void mulred_utxo_source_close(mulred_utxo_source *s);
+MULRED_API uint64_t mulred_utxo_source_coins(const mulred_utxo_source *s);
+MULRED_API void mulred_utxo_source_range(const mulred_utxo_source *s, uint64_t *first_chunk,
+                                         uint64_t *end_chunk, uint64_t *total_chunks);
+MULRED_API void mulred_utxo_source_close(mulred_utxo_source *s);
 
 /* ---- sequential results ---- */
 /* hash_serialized_3 (`dumptxoutset`'s txoutset_hash): double SHA-256 over every coin's TxOutSer,
  * txid groups in file order, each group's coins sorted by numeric vout (the file holds them in
  * database key order). Sequential by nature. out is in hash output order (display reversed).
  * Validates the whole file. */
-mulred_status mulred_utxo_txoutset_hash(uint8_t out[32], const char *path, mulred_error *err);
+MULRED_API mulred_status mulred_utxo_txoutset_hash(uint8_t out[32], const char *path,
+                                                   mulred_error *err);
 
 /* Script classes for statistics. */
 typedef enum {
@@ -164,7 +167,7 @@ typedef enum {
     MULRED_UTXO_OTHER,
     MULRED_UTXO_NCLASSES
 } mulred_utxo_script_class;
-const char *mulred_utxo_script_class_name(mulred_utxo_script_class c);
+MULRED_API const char *mulred_utxo_script_class_name(mulred_utxo_script_class c);
 
 typedef struct {
     mulred_utxo_header header;
@@ -178,15 +181,16 @@ typedef struct {
     double seconds;          /* time of the scan */
 } mulred_utxo_stats;
 /* One sequential validating scan (decode only, no hashing). */
-mulred_status mulred_utxo_stats_scan(mulred_utxo_stats *st, const char *path, mulred_error *err);
+MULRED_API mulred_status mulred_utxo_stats_scan(mulred_utxo_stats *st, const char *path,
+                                                mulred_error *err);
 
 /* ---- synthetic snapshots ----
  * Writes a v2 (or legacy) snapshot of n coins derived from seed: every script class (types 0-5
  * with valid curve points, P2WPKH, P2WSH, P2TR, P2A, bare multisig, empty, large scripts up to
  * 10,000 bytes), txid groups of 1 to 701 coins (some with vouts above 16,511 so that database key
  * order differs from numeric order), heights above 127. Deterministic for (n, seed, legacy). */
-mulred_status mulred_utxo_synth(const char *path, uint64_t n, uint64_t seed, bool legacy,
-                                mulred_error *err);
+MULRED_API mulred_status mulred_utxo_synth(const char *path, uint64_t n, uint64_t seed, bool legacy,
+                                           mulred_error *err);
 
 #ifdef __cplusplus
 }

@@ -25,8 +25,10 @@ static void kzg_usage(void)
             "                 and checked: flags, range, on the curve, in G1)\n"
             "  --blob FILE    131072 bytes as hex (0x optional, blanks and newlines around);\n"
             "                 '-' reads standard input. Every field element must be below r.\n"
-            "  --cache FILE   where the setup's fixed-base table is kept (default: SETUP.mulred-\n"
-            "                 table beside the setup); checked when loaded, rebuilt when stale\n"
+            "  --cache FILE   where the setup's fixed-base table is kept (default: the user's\n"
+            "                 cache, $XDG_CACHE_HOME/mulred or ~/.cache/mulred, a file named\n"
+            "                 by the setup's digest); checked when loaded, rebuilt when stale;\n"
+            "                 a cache that cannot be written is a warning\n"
             "  --no-cache     build the table in memory, write nothing\n"
             "  --json         one JSON object: commitment, seconds (the commitment alone),\n"
             "                 setup_seconds, cache (loaded, written, memory), cache_path,\n"
@@ -118,6 +120,12 @@ static int kzg_run(const void *vo, void *vr, mulred_error *err)
     if (mulred_kzg_setup_load(&setup, o->setup, o->no_cache ? "" : o->cache, &res->info, err) ==
             MULRED_OK &&
         mulred_kzg_blob_read(blob, o->blob, err) == MULRED_OK) {
+        if (!o->no_cache && res->info.cache == MULRED_KZG_CACHE_MEMORY && res->info.note[0]) {
+            char note[4400];
+            snprintf(note, sizeof note, "KZG table cache %s: %s", res->info.cache_path,
+                     res->info.note);
+            cli_warn_note(note, NULL); /* an unwritable cache costs time, never the result */
+        }
         const double t1 = mulred_wtime();
         uint8_t commitment[MULRED_KZG_COMMITMENT_BYTES];
         mulred_error cerr;

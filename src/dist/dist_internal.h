@@ -30,4 +30,8 @@ void dist_note_recompute(mulred_dist_note_fn fn, void *data, const char *note, u
 /* Frees the generic reduce op and its datatype attribute key (before MPI_Finalize). */
 void dist_group_free(void);
 
+/* SHA-256 through libcrypto (dist_util.c): libmulred_mpi uses only libmulred's public
+ * functions. */
+int dist_sha256(uint8_t out[32], const uint8_t *data, size_t len); /* 0, or -1 on failure */
+
 #endif

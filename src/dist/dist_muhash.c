@@ -147,7 +147,7 @@ static int digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error
     uint8_t *b = malloc(n * 8 + 1), d[32];
     if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     for (uint64_t i = 0; i < n; i++) mulred_store_le64(b + 8 * i, v[i]);
-    int rc = mulred_sha256_once(d, b, n * 8)
+    int rc = dist_sha256(d, b, n * 8)
                  ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
                  : MULRED_OK;
     free(b);
@@ -202,7 +202,7 @@ static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_muhash_job *o,
         }
         uint8_t d[32];
         char hex[65];
-        if (mulred_sha256_once(d, b, nunits * 24))
+        if (dist_sha256(d, b, nunits * 24))
             rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         mulred_hex_encode(hex, d, 32);
         if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "plan.sha256", "%s", hex);

@@ -166,6 +166,7 @@
  * %rsi a, %r9 b, %rcx p; window %rax %rbx %rbp %r12 %r13 %r14 %r15 %r8 (rotating by two);
  * %r10, %r11 the product halves, %rdi m_hi. Frame: 0(%rsp) r, 8 n0, 16 N1. */
 	.globl	mulred_mont_mul6_mulx
+	.hidden	mulred_mont_mul6_mulx
 	.type	mulred_mont_mul6_mulx, @function
 	.p2align 5
 mulred_mont_mul6_mulx:
@@ -231,6 +232,7 @@ mulred_mont_mul6_mulx:
  *                            uint64_t n0)
  * Frame: 0..40(%rsp) T_hi, 48 r, 56 p, 64 n0. */
 	.globl	mulred_mont_sqr6_mulx
+	.hidden	mulred_mont_sqr6_mulx
 	.type	mulred_mont_sqr6_mulx, @function
 	.p2align 5
 mulred_mont_sqr6_mulx:
@@ -408,6 +410,7 @@ mulred_mont_sqr6_mulx:
  * %rsi a, %r9 b, %rcx p, %r8 n0, %r15 N1; window %rax %rbx %rbp %r12 %r13 %r14 (rotating by
  * two). Frame: 0(%rsp) r. */
 	.globl	mulred_mont_mul4_mulx
+	.hidden	mulred_mont_mul4_mulx
 	.type	mulred_mont_mul4_mulx, @function
 	.p2align 5
 mulred_mont_mul4_mulx:
@@ -463,6 +466,7 @@ mulred_mont_mul4_mulx:
  * square t0 %rax, t1..t6 = s1..s6, t7 %rdi; T_hi = t4..t7 to the frame, then T_lo = (rax rbx
  * rbp r12) is reduced by RED4X2 with %r13 %r14 zeroed on top. Frame: 0(%rsp) r, 8..32 T_hi. */
 	.globl	mulred_mont_sqr4_mulx
+	.hidden	mulred_mont_sqr4_mulx
 	.type	mulred_mont_sqr4_mulx, @function
 	.p2align 5
 mulred_mont_sqr4_mulx:

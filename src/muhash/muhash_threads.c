@@ -121,7 +121,7 @@ mulred_status mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_fl
             mulred_error_clear(&e);
             int st = sources[src].produce(sources[src].ctx, c - first[src], &sink, &e);
             if (st != MULRED_OK) {
-#pragma omp critical(mulred_muhash_reduce_error)
+#pragma omp critical /* unnamed: a named one is a global symbol of the library */
                 {
                     if (c < atomic_load(&failed_chunk)) {
                         atomic_store(&failed_chunk, c);

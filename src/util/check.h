@@ -24,11 +24,19 @@
 
 #include "mulred/common.h"
 
-/* Calls the illegal-argument callback with msg; returns when a caller-set callback returns. */
-void mulred_illegal(const char *msg) __attribute__((cold));
+/* mulred_illegal (mulred/common.h) calls the illegal-argument callback with msg. */
 
 _Noreturn void mulred_check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
     __attribute__((cold, format(printf, 4, 5)));
+/* The distributed layer's copy (src/dist/dist_util.c, through the public callback only):
+ * libmulred_mpi is built with MULRED_DIST_LAYER defined. */
+_Noreturn void dist_check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+    __attribute__((cold, format(printf, 4, 5)));
+#ifdef MULRED_DIST_LAYER
+#define MULRED_CHECK_FAIL_ dist_check_fail
+#else
+#define MULRED_CHECK_FAIL_ mulred_check_fail
+#endif
 
 #define MULRED_STR_(x) #x
 #define MULRED_STR(x)  MULRED_STR_(x)
@@ -46,7 +54,7 @@ _Noreturn void mulred_check_fail(const char *file, int line, const char *cond, c
 #define MULRED_ARG_CHECK_VOID(cond)          MULRED_ARG_CHECK_(cond, #cond, )
 
 #define MULRED_CHECK(cond, ...)                                                                    \
-    ((cond) ? (void)0 : mulred_check_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
+    ((cond) ? (void)0 : MULRED_CHECK_FAIL_(__FILE__, __LINE__, #cond, __VA_ARGS__))
 
 #ifdef MULRED_VERIFY_CHECKS
 #define MULRED_VERIFY(cond) MULRED_CHECK(cond, "invariant broken")

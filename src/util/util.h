@@ -40,14 +40,11 @@ int mulred_hex_digit(int c);
 /* Decodes exactly 2*len hex characters from hex into out. Returns 0, or -1 on a non-hex
  * character (and *bad, when non-NULL, gets its index). */
 int mulred_hex_decode(uint8_t *out, const char *hex, size_t len, size_t *bad);
-/* Writes 2*len lowercase hex characters and a NUL into out (size 2*len + 1). */
-void mulred_hex_encode(char *out, const uint8_t *in, size_t len);
-/* Same, bytes in reverse order (Bitcoin's display order for hashes). */
-void mulred_hex_encode_reversed(char *out, const uint8_t *in, size_t len);
+/* mulred_hex_encode and mulred_hex_encode_reversed: mulred/common.h. */
 void mulred_bytes_reverse(uint8_t *buf, size_t len);
 
 /* ---- time ---- */
-double mulred_wtime(void);                           /* monotonic wall clock, seconds */
+/* mulred_wtime: mulred/common.h */
 double mulred_thread_cputime(void);                  /* this thread's CPU time, seconds */
 int mulred_cmp_double(const void *a, const void *b); /* for qsort */
 double mulred_median(double *v, size_t n);           /* sorts v */

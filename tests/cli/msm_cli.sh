@@ -137,4 +137,14 @@ for key in commitment seconds setup_seconds cache window version; do
     expect_contains "$out" "\"$key\":" "kzg JSON key $key"
 done
 expect_contains "$out" '"cache":"memory"' "--no-cache builds in memory"
+# the default cache: the user's cache directory, 0700, named by the setup's digest; a cache
+# that cannot be written is a warning, not a failure
+expect_status 0 env XDG_CACHE_HOME="$T/xdg" "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob" --json
+expect_contains "$out" "\"cache\":\"written\",\"cache_path\":\"$T/xdg/mulred/kzg-" "default cache in XDG_CACHE_HOME"
+expect_equal "$(stat -c %a "$T/xdg/mulred")" 700 "cache directory mode"
+expect_status 0 env XDG_CACHE_HOME="$T/xdg" "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob" --json
+expect_contains "$out" '"cache":"loaded"' "default cache loaded the second time"
+: >"$T/not-a-dir"
+expect_status 0 env XDG_CACHE_HOME="$T/not-a-dir" "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob"
+expect_contains "$err" "mulred: warning: KZG table cache" "unwritable cache: a warning"
 finish

@@ -1,27 +1,70 @@
-# cmake --install gives a usable library: a program built against the installed headers with
-# `pkg-config --static --cflags --libs mulred` computes the empty set's digest of the vectors.
+# The installed libraries, used the three ways a program can: cmake --install into a fresh prefix
+# (the build's libdir, e.g. lib/x86_64-linux-gnu), then examples/muhash_file.c and
+# examples/mpi_snapshot_muhash.c built against it with `pkg-config --cflags --libs` (shared),
+# with `pkg-config --static` (the archives alone: a libdir view holding only the .a files) and
+# by a CMake project through find_package(mulred CONFIG REQUIRED); each run checks its digest
+# against the published value (Bitcoin Core's vector, the snapshot's known MuHash).
 . "$(dirname "$0")/../lib.sh"
 build_dir=$(dirname "$MULRED")
-cmake --install "$build_dir" --prefix "$TEST_TMP/prefix" >/dev/null
-[ -x "$TEST_TMP/prefix/bin/mulred" ] && pass || fail "mulred not installed"
-export PKG_CONFIG_PATH=$TEST_TMP/prefix/lib/pkgconfig
-cat > "$TEST_TMP/use.c" <<'C'
-#include <stdio.h>
-#include <mulred/muhash.h>
-int main(void)
-{
-    mulred_muhash_state s;
-    uint8_t digest[32];
-    char hex[65];
-    mulred_muhash_init(&s, MULRED_MUHASH_BITCOIN);
-    mulred_muhash_finalize(digest, &s);
-    mulred_muhash_display(hex, digest, s.flavor);
-    puts(hex);
-    return 0;
+src=${MULRED_SOURCE_DIR:?set by CTest}
+prefix=$TEST_TMP/prefix
+cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
+[ -x "$prefix/bin/mulred" ] && pass || fail "mulred not installed"
+[ -f "$libdir/libmulred.so.0" ] && [ -f "$libdir/libmulred.a" ] && pass || fail "libraries not in $libdir"
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+want_muhash="muhash 10d312b100cbd32ada024a6646e40d3482fcff103668d2625f10002a607d5863 (2 inserted, 1 removed)"
+want_snapshot="6c543f508c9ceba0441ea8b53b1d3443ab6bc810b46ac904096b3a1f8cef03a4"
+snapshot_def=-DMULRED_EXAMPLE_SNAPSHOT=\"$MULRED_VECTORS/bitcoin/regtest-small.dat\"
+
+# check_pair WAY MUHASH_BIN SNAPSHOT_BIN [ENV...]: runs both programs, compares the digests
+check_pair() {
+    local way=$1 a=$2 b=$3; shift 3
+    expect_status 0 env "$@" "$a"
+    expect_contains "$out" "$want_muhash" "$way: muhash_file"
+    expect_status 0 env "$@" "$MPIEXEC" -n 2 --oversubscribe --bind-to none "$b"
+    expect_contains "$out" "$want_snapshot" "$way: mpi_snapshot_muhash"
 }
-C
-# shellcheck disable=SC2046
-expect_status 0 cc "$TEST_TMP/use.c" -o "$TEST_TMP/use" $(pkg-config --static --cflags --libs mulred)
-want=$(grep -A4 '"empty set"' "$MULRED_VECTORS/bitcoin/muhash.json" | sed -n 's/.*"display": *"\([0-9a-f]*\)".*/\1/p')
-expect_equal "$("$TEST_TMP/use")" "$want" "installed library: the empty set's digest"
+
+# 1. shared, plain pkg-config
+cflags=$(pkg-config --cflags mulred-mpi)
+# shellcheck disable=SC2046,SC2086
+expect_status 0 cc -std=c11 -D_POSIX_C_SOURCE=200809L "$src/examples/muhash_file.c" -o "$TEST_TMP/muhash_dyn" $(pkg-config --cflags --libs mulred)
+# shellcheck disable=SC2046,SC2086
+expect_status 0 cc -std=c11 -D_POSIX_C_SOURCE=200809L "$snapshot_def" "$src/examples/mpi_snapshot_muhash.c" -o "$TEST_TMP/snap_dyn" $(pkg-config --cflags --libs mulred-mpi)
+expect_contains "$(readelf -d "$TEST_TMP/muhash_dyn")" "libmulred.so.0" "dynamic: linked to the shared library"
+case "$(readelf -d "$TEST_TMP/muhash_dyn")" in *libmpi*) fail "a MuHash-only program needs libmpi" ;; *) pass ;; esac
+check_pair "pkg-config" "$TEST_TMP/muhash_dyn" "$TEST_TMP/snap_dyn" LD_LIBRARY_PATH="$libdir"
+
+# 2. static, pkg-config --static, against a view of the libdir with the archives only
+mkdir -p "$TEST_TMP/static-lib"
+ln -sf "$libdir"/libmulred.a "$libdir"/libmulred_mpi.a "$TEST_TMP/static-lib/"
+pcs=(--define-variable=libdir="$TEST_TMP/static-lib" --static)
+# shellcheck disable=SC2046,SC2086
+expect_status 0 cc -std=c11 -D_POSIX_C_SOURCE=200809L "$src/examples/muhash_file.c" -o "$TEST_TMP/muhash_static" $(pkg-config "${pcs[@]}" --cflags --libs mulred)
+# shellcheck disable=SC2046,SC2086
+expect_status 0 cc -std=c11 -D_POSIX_C_SOURCE=200809L "$snapshot_def" "$src/examples/mpi_snapshot_muhash.c" -o "$TEST_TMP/snap_static" $(pkg-config "${pcs[@]}" --cflags --libs mulred-mpi)
+case "$(readelf -d "$TEST_TMP/muhash_static" "$TEST_TMP/snap_static")" in
+*libmulred*) fail "static: a program still needs a shared libmulred" ;; *) pass ;; esac
+check_pair "pkg-config --static" "$TEST_TMP/muhash_static" "$TEST_TMP/snap_static"
+
+# 3. CMake: find_package(mulred CONFIG REQUIRED)
+mkdir -p "$TEST_TMP/proj"
+cat > "$TEST_TMP/proj/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(use_mulred C)
+find_package(mulred 0.2 CONFIG REQUIRED)
+add_executable(muhash_file "$src/examples/muhash_file.c")
+target_link_libraries(muhash_file PRIVATE mulred::mulred)
+add_executable(mpi_snapshot_muhash "$src/examples/mpi_snapshot_muhash.c")
+target_compile_definitions(mpi_snapshot_muhash PRIVATE
+  MULRED_EXAMPLE_SNAPSHOT="$MULRED_VECTORS/bitcoin/regtest-small.dat")
+target_link_libraries(mpi_snapshot_muhash PRIVATE mulred::mpi)
+CMAKE
+expect_status 0 cmake -S "$TEST_TMP/proj" -B "$TEST_TMP/proj/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release
+expect_status 0 cmake --build "$TEST_TMP/proj/build"
+# CMake gives the programs an RPATH to the prefix's libdir: no LD_LIBRARY_PATH
+check_pair "find_package" "$TEST_TMP/proj/build/muhash_file" "$TEST_TMP/proj/build/mpi_snapshot_muhash"
 finish
