@@ -67,4 +67,20 @@ expect_status 0 cmake -S "$TEST_TMP/proj" -B "$TEST_TMP/proj/build" -DCMAKE_PREF
 expect_status 0 cmake --build "$TEST_TMP/proj/build"
 # CMake gives the programs an RPATH to the prefix's libdir: no LD_LIBRARY_PATH
 check_pair "find_package" "$TEST_TMP/proj/build/muhash_file" "$TEST_TMP/proj/build/mpi_snapshot_muhash"
+
+# 4. the Python module from the install (when the build has it, -DMULRED_PYTHON=ON): imported
+# from the prefix, not the build tree, and its extension finds the prefix's libmulred.so.0
+pydir=$(sed -n 's/^MULRED_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+if [ -n "$pydir" ]; then
+    expect_status 0 env PYTHONPATH="$prefix/$pydir" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -c '
+import mulred, mulred._mulred as ext
+h = mulred.MuHash("bitcoin")
+h.insert(bytes(32)); h.insert(bytes([1]) + bytes(31)); h.remove(bytes([2]) + bytes(31))
+print(h.digest().hex(), mulred.__file__, ext.__file__)'
+    expect_contains "$out" "${want_muhash:7:64} $prefix/" "python: the installed module gives the vector"
+    ext=$(find "$prefix/$pydir/mulred" -name '_mulred.*.so' | head -n 1)
+    lib=$(env -u LD_LIBRARY_PATH ldd "$ext" | awk '/libmulred\.so\.0/ {print $3}')
+    expect_equal "$(readlink -f "$lib")" "$(readlink -f "$libdir/libmulred.so.0")" \
+        "python: the installed extension loads the installed library"
+fi
 finish
