@@ -37,7 +37,7 @@ void dist_group_free(void);
 typedef struct {
     mulred_schedule schedule;
     MPI_Comm comm;
-    bool multi, failed;
+    bool multi, failed, host; /* host: this rank holds the counter (rank 0) */
     uint64_t n;
     mulred_unit_range share;              /* static */
     mulred_plan_item *items;              /* dynamic: the units by decreasing cost */
@@ -60,6 +60,10 @@ bool dist_units_batch(dist_units *d, const uint64_t **ids, uint64_t *count);
 /* The next run [*u0, *u1) of consecutive units of the current batch (drawing another when it is
  * used up) that does not cross a multiple of align; false when none is left. */
 bool dist_units_run(dist_units *d, uint64_t align, uint64_t *u0, uint64_t *u1);
+/* A mulred_muhash_reduce_opts progress callback (data: the dist_units) that lets rank 0 serve
+ * the draws of the others while it computes: it enters MPI's progress engine. Called by the
+ * team's thread 0, the thread that initialized MPI (FUNNELED). Does nothing on other ranks. */
+void dist_units_poll(void *d, uint64_t done, uint64_t total);
 /* Collective under dynamic (after every rank stopped drawing): frees the window. Returns err's
  * status, set when a draw or the window failed and err was still OK. */
 int dist_units_close(dist_units *d, mulred_error *err);

@@ -238,6 +238,7 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int ra
     dist_units d;
     dist_units_open(&d, comm, MULRED_SCHEDULE_DYNAMIC, cost, n, (mulred_unit_range){0, 0},
                     (uint64_t)team, err);
+    ropts.progress = dist_units_poll, ropts.progress_arg = &d;
     const uint64_t *ids;
     uint64_t count;
     while (err->status == MULRED_OK && dist_units_batch(&d, &ids, &count)) {
@@ -511,6 +512,8 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int rank,
     if (rc == MULRED_OK && !ucost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     rc = dist_units_open(&d, comm, o->schedule, ucost, nunits, share, 1, err);
     free(ucost);
+    if (o->schedule == MULRED_SCHEDULE_DYNAMIC)
+        ropts.progress = dist_units_poll, ropts.progress_arg = &d;
     for (uint64_t u = 0, u_end; rc == MULRED_OK && dist_units_run(&d, 1, &u, &u_end);) {
         const ckpt_unit *cu = &units[u];
         bool remove = cu->input >= 0 && cu->input < in.nfiles && in.removes[cu->input];

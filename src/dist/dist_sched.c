@@ -7,8 +7,12 @@
  * window on rank 0, drawn with MPI_Fetch_and_op (MPI_SUM of 1) under a passive-target epoch
  * (MPI_Win_lock_all for the whole hand-out). Rank 0 draws and computes like any other rank.
  * A draw is one atomic operation on rank 0's memory: with Open MPI's shared-memory window
- * (osc sm, ranks on one node) no rank waits for rank 0 to call MPI; across nodes the
- * one-sided component decides how the target makes progress (docs/performance.md). Who draws
+ * (osc sm, ranks on one node) no rank waits for rank 0 to call MPI. Across nodes over TCP the
+ * one-sided component (osc pt2pt) serves a draw only when rank 0 enters MPI, so rank 0, which
+ * computes too, polls (dist_units_poll) from its master thread after each chunk of MuHash work
+ * it finishes (FUNNELED allows it: the team's thread 0 is the thread that initialized MPI);
+ * MSM tiles have no such hook, so there draws wait for rank 0 at tile boundaries
+ * (docs/performance.md has both). Who draws
  * which batch changes only which rank multiplies which units in: the group is commutative and
  * the outputs canonical, so the result is the same. */
 #include <stdlib.h>
@@ -71,7 +75,7 @@ int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, cons
     MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
     int rc =
         MPI_Win_allocate(bytes, (int)sizeof(uint64_t), MPI_INFO_NULL, comm, &d->counter, &d->win);
-    if (rc == MPI_SUCCESS && rank == 0) *d->counter = 0;
+    if (rc == MPI_SUCCESS && rank == 0) *d->counter = 0, d->host = true;
     /* the counter is zero on rank 0 before any rank draws */
     if (rc == MPI_SUCCESS) rc = MPI_Barrier(comm);
     if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, d->win);
@@ -137,6 +141,17 @@ bool dist_units_run(dist_units *d, uint64_t align, uint64_t *u0, uint64_t *u1)
     while (d->pos < d->nids && d->ids[d->pos] == e && e % align != 0) e++, d->pos++;
     *u0 = a, *u1 = e;
     return true;
+}
+
+void dist_units_poll(void *vd, uint64_t done, uint64_t total)
+{
+    (void)done, (void)total;
+    const dist_units *d = vd;
+    if (!d || !d->host || d->win == MPI_WIN_NULL) return;
+    int flag = 0;
+    /* any call that enters MPI's progress engine serves the draws waiting on rank 0; the
+     * probe matches nothing mulred sends during the hand-out */
+    MPI_Iprobe(MPI_ANY_SOURCE, DIST_TAG_UNITS, d->comm, &flag, MPI_STATUS_IGNORE);
 }
 
 int dist_units_close(dist_units *d, mulred_error *err)
