@@ -12,7 +12,9 @@
 # digest of one unslowed process; under dynamic the slow rank reduced fewer units (units_per_rank);
 # the dynamic job's time (its JSON "seconds": opening the inputs to the digest, the slowest rank)
 # is at most STRAGGLER_MAX_RATIO (default 0.75) of the static one's. Prints the figures. Extra
-# launcher options (a host list, a TCP interface) go in MPIEXEC_FLAGS.
+# launcher options (a host list, a TCP interface) go in MPIEXEC_FLAGS; the slowed rank is found
+# among the launcher's descendant processes on this machine (as with scripts/cluster.sh's
+# namespaces), through its OMPI_COMM_WORLD_RANK.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 : "${MULRED:=$here/../../build/mulred}"
