@@ -9,7 +9,7 @@
 #include "mulred/mpi.h"
 
 /* Tags of the point-to-point messages mulred sends (collectives need none). */
-enum { DIST_TAG_AGREE_MESSAGE = 1, DIST_TAG_UNITS = 2 };
+enum { DIST_TAG_AGREE_MESSAGE = 1, DIST_TAG_UNITS = 2, DIST_TAG_REQUEST = 3, DIST_TAG_GRANT = 4 };
 
 /* For an MPI return code rc: MULRED_OK when it is MPI_SUCCESS, else MULRED_ERUNTIME with
  * "WHAT failed: <MPI's error string>" in err. */
@@ -38,6 +38,10 @@ typedef struct {
     mulred_schedule schedule;
     MPI_Comm comm;
     bool multi, failed, host; /* host: this rank holds the counter (rank 0) */
+    /* MULRED_HANDOUT=coordinator (for measurement): rank 0 grants batch numbers by messages,
+     * between its own chunks, instead of the counter */
+    bool coord, told_none;
+    int waiting; /* coordinator: ranks not yet told that none is left */
     uint64_t n;
     mulred_unit_range share;              /* static */
     mulred_plan_item *items;              /* dynamic: the units by decreasing cost */

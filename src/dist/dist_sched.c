@@ -12,9 +12,12 @@
  * computes too, polls (dist_units_poll) from its master thread after each chunk of MuHash work
  * it finishes (FUNNELED allows it: the team's thread 0 is the thread that initialized MPI);
  * MSM tiles have no such hook, so there draws wait for rank 0 at tile boundaries
- * (docs/performance.md has both). Who draws
- * which batch changes only which rank multiplies which units in: the group is commutative and
- * the outputs canonical, so the result is the same. */
+ * (docs/performance.md has both). With MULRED_HANDOUT=coordinator in a rank's environment
+ * the batch numbers come from rank 0 by messages instead (a request, a grant; rank 0 answers
+ * in the same poll and, when its own work is done, until every rank has been told that none
+ * is left): the variant the counter was measured against. Who draws which batch changes only
+ * which rank multiplies which units in: the group is commutative and the outputs canonical, so
+ * the result is the same. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,11 +61,19 @@ int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, cons
         if (mulred_dist_minavgmax(comm, (double)min_batch, mb, err) == MULRED_OK)
             d->nbatches = mulred_plan_batches(d->ends, d->items, n, mulred_dist_size(comm),
                                               mb[2] >= 1 ? (uint64_t)mb[2] : 1);
+        /* the hand-out by messages instead, when rank 0's environment asks for it */
+        const char *h = getenv("MULRED_HANDOUT");
+        double co[3] = {0, 0, 0};
+        if (err->status == MULRED_OK &&
+            mulred_dist_minavgmax(comm, h && !strcmp(h, "coordinator") ? 1 : 0, co, err) ==
+                MULRED_OK)
+            d->coord = co[2] > 0; /* any rank asking: the same on all */
     } else {
-        /* still enter the collective of the others, then fail with them */
+        /* still enter the collectives of the others, then fail with them */
         mulred_error tmp;
         mulred_error_clear(&tmp);
         double mb[3];
+        mulred_dist_minavgmax(comm, 0, mb, &tmp);
         mulred_dist_minavgmax(comm, 0, mb, &tmp);
     }
     if (mulred_dist_agree(comm, err)) {
@@ -72,6 +83,11 @@ int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, cons
     d->multi = dist_multi_rank(comm);
     if (!d->multi) return MULRED_OK;
     const int rank = mulred_dist_rank(comm);
+    if (d->coord) {
+        d->host = rank == 0;
+        d->waiting = mulred_dist_size(comm) - 1; /* ranks that have not been told "none" */
+        return MULRED_OK;
+    }
     MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
     int rc =
         MPI_Win_allocate(bytes, (int)sizeof(uint64_t), MPI_INFO_NULL, comm, &d->counter, &d->win);
@@ -94,6 +110,52 @@ static int ids_compare(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Coordinator: rank 0 answers every request waiting (block: until one has come), each with
+ * the next batch number; a number past the last one tells the rank that none is left. */
+static int coord_serve(dist_units *d, bool block)
+{
+    for (;;) {
+        int flag = 1, rc = MPI_SUCCESS;
+        MPI_Status st;
+        if (!block) rc = MPI_Iprobe(MPI_ANY_SOURCE, DIST_TAG_REQUEST, d->comm, &flag, &st);
+        if (rc != MPI_SUCCESS || !flag) return rc;
+        char none;
+        rc = MPI_Recv(&none, 0, MPI_CHAR, MPI_ANY_SOURCE, DIST_TAG_REQUEST, d->comm, &st);
+        const uint64_t b = d->next_batch++;
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Send(&b, 1, MPI_UINT64_T, st.MPI_SOURCE, DIST_TAG_GRANT, d->comm);
+        if (rc != MPI_SUCCESS) return rc;
+        if (b >= d->nbatches) d->waiting--;
+        if (block) return MPI_SUCCESS;
+    }
+}
+
+/* The next batch number: from the counter, or from the coordinator. */
+static int draw(dist_units *d, uint64_t *b)
+{
+    if (!d->multi) {
+        *b = d->next_batch++;
+        return MPI_SUCCESS;
+    }
+    if (d->coord && d->host) {
+        int rc = coord_serve(d, false);
+        *b = d->next_batch++;
+        return rc;
+    }
+    if (d->coord) {
+        char none = 0;
+        int rc = MPI_Send(&none, 0, MPI_CHAR, 0, DIST_TAG_REQUEST, d->comm);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Recv(b, 1, MPI_UINT64_T, 0, DIST_TAG_GRANT, d->comm, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && *b >= d->nbatches) d->told_none = true;
+        return rc;
+    }
+    const uint64_t one = 1;
+    int rc = MPI_Fetch_and_op(&one, b, MPI_UINT64_T, 0, 0, MPI_SUM, d->win);
+    if (rc == MPI_SUCCESS) rc = MPI_Win_flush(0, d->win);
+    return rc;
+}
+
 bool dist_units_batch(dist_units *d, const uint64_t **ids, uint64_t *count)
 {
     if (d->failed) return false;
@@ -103,11 +165,9 @@ bool dist_units_batch(dist_units *d, const uint64_t **ids, uint64_t *count)
         d->nids = d->share.end - d->share.first;
         for (uint64_t i = 0; i < d->nids; i++) d->ids[i] = d->share.first + i;
     } else {
-        uint64_t b = d->next_batch++;
-        if (d->multi) {
-            const uint64_t one = 1;
-            int rc = MPI_Fetch_and_op(&one, &b, MPI_UINT64_T, 0, 0, MPI_SUM, d->win);
-            if (rc == MPI_SUCCESS) rc = MPI_Win_flush(0, d->win);
+        uint64_t b = 0;
+        {
+            int rc = draw(d, &b);
             if (rc != MPI_SUCCESS) {
                 d->failed = true;
                 dist_mpi_status(rc, "drawing units from the dynamic schedule's counter", &d->error);
@@ -146,8 +206,13 @@ bool dist_units_run(dist_units *d, uint64_t align, uint64_t *u0, uint64_t *u1)
 void dist_units_poll(void *vd, uint64_t done, uint64_t total)
 {
     (void)done, (void)total;
-    const dist_units *d = vd;
-    if (!d || !d->host || d->win == MPI_WIN_NULL) return;
+    dist_units *d = vd;
+    if (!d || !d->host || d->failed) return;
+    if (d->coord) {
+        if (coord_serve(d, false) != MPI_SUCCESS) d->failed = true;
+        return;
+    }
+    if (d->win == MPI_WIN_NULL) return;
     int flag = 0;
     /* any call that enters MPI's progress engine serves the draws waiting on rank 0; the
      * probe matches nothing mulred sends during the hand-out */
@@ -157,6 +222,14 @@ void dist_units_poll(void *vd, uint64_t done, uint64_t total)
 int dist_units_close(dist_units *d, mulred_error *err)
 {
     int rc = MPI_SUCCESS;
+    /* coordinator: rank 0 answers until every rank has been told that none is left; a rank
+     * that stopped early (its own error) draws on until told, computing nothing */
+    while (d->coord && d->multi && d->host && d->waiting > 0 && rc == MPI_SUCCESS)
+        rc = coord_serve(d, true);
+    while (d->coord && d->multi && !d->host && !d->told_none && rc == MPI_SUCCESS) {
+        uint64_t b;
+        rc = draw(d, &b);
+    }
     if (d->win != MPI_WIN_NULL) {
         rc = MPI_Win_unlock_all(d->win);
         int rc2 = MPI_Win_free(&d->win);

@@ -54,8 +54,12 @@ for input in files-bitcoin files-kaspa synthetic-bitcoin synthetic-kaspa; do
         expect_contains "$out" '"schedule":"dynamic"' "$input: schedule reported"
     done
 done
+# the hand-out by messages (MULRED_HANDOUT=coordinator, kept to measure against the counter)
+ref=$(python3 "$refpy" --flavor bitcoin --insert "$TEST_TMP/ins" --remove "$TEST_TMP/rem")
+MULRED_HANDOUT=coordinator expect_status 0 mpi 3 "$MULRED" muhash --insert "$TEST_TMP/ins" \
+    --remove "$TEST_TMP/rem" --threads 2 --json --schedule dynamic
+expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "dynamic through the coordinator, 3 ranks x 2 threads"
 # a stream under the dynamic schedule: rank 0 reads and reduces it, the file's units are drawn
-ref=$("$MULRED" muhash --insert "$TEST_TMP/ins" --remove "$TEST_TMP/rem" --json | digest)
 expect_status 0 mpi 3 "$MULRED" muhash --insert "$TEST_TMP/ins" --remove - --schedule dynamic \
     --json < "$TEST_TMP/rem"
 expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "a stream under the dynamic schedule"
