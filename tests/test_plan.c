@@ -156,6 +156,51 @@ static void plan_bad_cum(void)
     mulred_plan_weighted(cum, 1, 0, 1);
 }
 
+/* The dynamic schedule's order and batches, worked by hand from the rule in mulred/plan.h. */
+static void test_batches(void)
+{
+    /* 10 units of cost 1 over 2 ranks: ⌈10/4⌉ = 3, ⌈7/4⌉ = 2, ⌈5/4⌉ = 2, then ⌈3/4⌉ = ⌈2/4⌉ =
+     * ⌈1/4⌉ = 1 */
+    mulred_plan_item eq[10];
+    uint64_t ends[10];
+    for (int i = 0; i < 10; i++) eq[i] = (mulred_plan_item){(uint64_t)i, 1};
+    mulred_plan_order(eq, 10);
+    for (int i = 0; i < 10; i++) CU_ASSERT_EQUAL(eq[i].unit, (uint64_t)i);
+    const uint64_t want[] = {3, 5, 7, 8, 9, 10};
+    CU_ASSERT_EQUAL(mulred_plan_batches(ends, eq, 10, 2, 1), 6);
+    for (int k = 0; k < 6; k++) CU_ASSERT_EQUAL(ends[k], want[k]);
+
+    /* costs 5, 1, 3, 1 (units 0-3): order 0, 2, 1, 3 (equal costs by unit) */
+    mulred_plan_item it[4] = {{0, 5}, {1, 1}, {2, 3}, {3, 1}};
+    mulred_plan_order(it, 4);
+    const uint64_t order[] = {0, 2, 1, 3};
+    for (int i = 0; i < 4; i++) CU_ASSERT_EQUAL(it[i].unit, order[i]);
+    /* one rank: ⌈10/2⌉ = 5 takes unit 0; ⌈5/2⌉ = 3 takes unit 2; then 1 and 1 */
+    CU_ASSERT_EQUAL(mulred_plan_batches(ends, it, 4, 1, 1), 4);
+    for (int k = 0; k < 4; k++) CU_ASSERT_EQUAL(ends[k], (uint64_t)k + 1);
+    /* two ranks, at least 2 per batch: ⌈10/4⌉ = 3 is reached by unit 0 alone but the batch
+     * needs 2 items: {0, 2}; then {1, 3} */
+    CU_ASSERT_EQUAL(mulred_plan_batches(ends, it, 4, 2, 2), 2);
+    CU_ASSERT_EQUAL(ends[0], 2);
+    CU_ASSERT_EQUAL(ends[1], 4);
+    /* zero costs: batches of min_batch; the last one shorter */
+    mulred_plan_item z[5] = {{4, 0}, {3, 0}, {2, 0}, {1, 0}, {0, 0}};
+    mulred_plan_order(z, 5);
+    for (int i = 0; i < 5; i++) CU_ASSERT_EQUAL(z[i].unit, (uint64_t)i);
+    CU_ASSERT_EQUAL(mulred_plan_batches(ends, z, 5, 3, 2), 3);
+    CU_ASSERT_EQUAL(ends[0], 2);
+    CU_ASSERT_EQUAL(ends[1], 4);
+    CU_ASSERT_EQUAL(ends[2], 5);
+    CU_ASSERT_EQUAL(mulred_plan_batches(ends, z, 0, 3, 2), 0);
+
+    mulred_schedule sc = MULRED_SCHEDULE_STATIC;
+    CU_ASSERT_EQUAL(mulred_schedule_parse(&sc, "dynamic"), 0);
+    CU_ASSERT_EQUAL(sc, MULRED_SCHEDULE_DYNAMIC);
+    CU_ASSERT_EQUAL(mulred_schedule_parse(&sc, "guided"), -1);
+    CU_ASSERT_EQUAL(sc, MULRED_SCHEDULE_DYNAMIC);
+    CU_ASSERT_STRING_EQUAL(mulred_schedule_name(MULRED_SCHEDULE_STATIC), "static");
+}
+
 static void test_misuse(void)
 {
     int ws = 0;
@@ -175,5 +220,6 @@ void test_register(void)
     TEST_SUITE("plan", {"equal units: every n <= 100 over every P <= 40", test_units_small},
                {"weighted units: cover, order, balance", test_weighted_small},
                {"counts near 2^64 (GMP boundaries)", test_huge},
+               {"dynamic schedule: order and batches (hand-worked)", test_batches},
                {"misuse aborts with a message", test_misuse});
 }

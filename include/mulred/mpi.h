@@ -142,6 +142,13 @@ typedef struct {
      * cannot be checkpointed. */
     const char *checkpoint;
     uint64_t checkpoint_unit; /* work units per checkpoint unit; 0: the defaults */
+    /* How the units reach the ranks (mulred/plan.h): static (a fixed share each) or dynamic
+     * (batches drawn at run time, large units first; the progress callback is not called).
+     * The digest is the same either way. */
+    mulred_schedule schedule;
+    /* NULL, or an array of one entry per rank of comm in which rank 0 gets the units each rank
+     * reduced (checkpoint units with a checkpoint, work units otherwise). */
+    uint64_t *units_per_rank;
     /* Progress of this rank (called by its thread 0 inside the parallel region: no MPI there);
      * not called with checkpoints. NULL: none. */
     void (*progress)(void *data, uint64_t done, uint64_t total);
@@ -167,6 +174,9 @@ typedef struct {
     /* With a checkpoint: units over all ranks, and the slowest rank's seconds in the store. */
     uint64_t resumed_units, computed_units;
     double checkpoint_seconds;
+    mulred_schedule schedule;
+    uint64_t units;                 /* units of the job, over all ranks */
+    const uint64_t *units_per_rank; /* rank 0: the job's units_per_rank, filled; else NULL */
 } mulred_dist_muhash_result;
 
 /* Collective over comm: the MuHash3072 of the job's inputs. Each rank opens every input and
@@ -221,6 +231,13 @@ typedef struct {
     uint64_t checkpoint_unit; /* points per checkpoint slice; 0: the default */
     mulred_dist_note_fn note; /* damaged checkpoint units */
     void *note_data;
+    /* How the units reach the ranks (mulred/plan.h). Static without a checkpoint: the grid,
+     * one tile per rank. Dynamic (file or synthetic input; not with a forced grid or memory):
+     * the tiles of a checkpointed job (slices of checkpoint_unit points x window groups), with
+     * or without a checkpoint, drawn at run time, largest first. The result is the same. */
+    mulred_schedule schedule;
+    /* NULL, or one entry per rank of comm: rank 0 gets the tiles each rank computed or loaded */
+    uint64_t *units_per_rank;
 } mulred_dist_msm_job;
 
 /* A job with defaults: the curve, seed 1, no input. */
@@ -241,6 +258,8 @@ typedef struct {
      * the store. */
     uint64_t slice_points, units, resumed_units, computed_units;
     double checkpoint_seconds;
+    mulred_schedule schedule;
+    const uint64_t *units_per_rank; /* rank 0: the job's units_per_rank, filled; else NULL */
 } mulred_dist_msm_result;
 
 /* Collective over comm: R = Σ sᵢ·Pᵢ over the job's pairs. With a file or a synthetic set the

@@ -44,6 +44,41 @@ MULRED_API mulred_unit_range mulred_plan_units(uint64_t n, int rank, int nranks)
 MULRED_API mulred_unit_range mulred_plan_weighted(const uint64_t *cum, uint64_t n, int rank,
                                                   int nranks);
 
+/* ---- schedules ----
+ * A static schedule gives each rank the fixed share above. A dynamic one hands units out at run
+ * time (src/dist/dist_sched.c): every rank orders the units by decreasing cost once, identically
+ * (mulred_plan_order), cuts that order into batches that shrink as the work left shrinks
+ * (mulred_plan_batches), and the ranks draw batch numbers from one shared counter, so a slow rank
+ * draws fewer and the large units go first, the small ones last. The result does not depend on
+ * the schedule. */
+typedef enum {
+    MULRED_SCHEDULE_STATIC = 0, /* a fixed share per rank (the plan above) */
+    MULRED_SCHEDULE_DYNAMIC = 1 /* batches of units drawn at run time */
+} mulred_schedule;
+/* "static", "dynamic". */
+MULRED_API const char *mulred_schedule_name(mulred_schedule s);
+/* Parses "static" or "dynamic" into *s: 0, or -1 (and *s unchanged) for anything else. */
+MULRED_API int mulred_schedule_parse(mulred_schedule *s, const char *name);
+
+/* One unit of a dynamic schedule: its number and its estimated cost (any unit of work, the
+ * same for all units of a job). */
+typedef struct {
+    uint64_t unit, cost;
+} mulred_plan_item;
+
+/* Sorts items[0..n) by decreasing cost, equal costs by increasing unit: a total order, so every
+ * rank gets the same order. */
+MULRED_API void mulred_plan_order(mulred_plan_item *items, uint64_t n);
+
+/* Cuts ordered items[0..n) into batches and writes the end of batch k (an index into items) to
+ * ends[k]; returns the number of batches (at most n; ends needs n entries). A batch starting at
+ * s, where R is the cost of items[s..n), takes items until their cost reaches ⌈R / (2·P)⌉ and it
+ * holds at least min_batch items (min_batch >= 1), or until the end: large batches first, single
+ * items near the end (guided self-scheduling with P ranks). Misuse (nranks < 1, min_batch 0)
+ * aborts. */
+MULRED_API uint64_t mulred_plan_batches(uint64_t *ends, const mulred_plan_item *items, uint64_t n,
+                                        int nranks, uint64_t min_batch);
+
 /* The number of units of `unit` items each that hold n items: ⌈n / unit⌉ (unit >= 1). */
 static inline uint64_t mulred_plan_unit_count(uint64_t n, uint64_t unit)
 {

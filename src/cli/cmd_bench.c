@@ -39,6 +39,8 @@ static const bench_entry benches[] = {
      mulred_bench_curve},
     {"checkpoint", "mulred muhash --synthetic 10^7 with and without --checkpoint: the overhead",
      mulred_bench_checkpoint},
+    {"comm", "under mpirun: mulred_dist_reduce per group and by bytes; network constants file",
+     mulred_bench_comm},
 };
 
 int mulred_cmd_bench(int argc, char **argv)

@@ -14,7 +14,8 @@ static void msm_usage(void)
     cli_out(
         "Usage: mulred msm --curve bls12-381|bn254 (--input FILE [--binary] | --synthetic N\n"
         "                  [--seed S]) [--threads T] [--grid SxG] [--memory-per-rank BYTES]\n"
-        "                  [--checkpoint DIR [--checkpoint-unit N]] [--json] [--output FILE]\n"
+        "                  [--checkpoint DIR] [--checkpoint-unit N] [--schedule S] [--json]\n"
+        "                  [--output FILE]\n"
         "\n"
         "Multi-scalar multiplication R = s1*P1 + ... + sk*Pk on G1 of BLS12-381 or BN254\n"
         "(Pippenger with signed digits, batch-affine buckets, GLV). Under mpirun the ranks form\n"
@@ -54,6 +55,11 @@ static void msm_usage(void)
         "                    computed_units and the tile layout\n"
         "  --checkpoint-unit N  points per slice (default: 2^16, or 2^(c+3) for window\n"
         "                    width c above 13; each slice at least 0.3 s of one thread's work)\n"
+        "  --schedule S      static (default): the grid, one tile per rank (the checkpoint's\n"
+        "                    tiles shared out by count with --checkpoint); dynamic: the\n"
+        "                    checkpoint's tiles (with or without --checkpoint) drawn by the\n"
+        "                    ranks at run time, largest first, so a slow rank takes fewer;\n"
+        "                    the same result; --json adds schedule and units_per_rank\n"
         "  --json            one JSON object: result, curve, points, seconds (the MSM alone:\n"
         "                    tiles and reduce, not reading), points_per_second, window, glv,\n"
         "                    windows, grid, ranks, threads, nodes, phases (read, generate,\n"
@@ -82,6 +88,7 @@ typedef struct {
     uint64_t memory;          /* 0: from the node's memory */
     const char *checkpoint;   /* NULL: none */
     uint64_t checkpoint_unit; /* points per slice; 0: the default of ckpt_layout */
+    mulred_schedule schedule;
 } msm_opts;
 
 /* ---- keys ---- */
@@ -172,6 +179,35 @@ static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why
                : MULRED_OK;
 }
 
+static int set_schedule(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    (void)p;
+    if (mulred_schedule_parse(&((msm_opts *)vo)->schedule, v))
+        return snprintf(why, cap, "bad schedule '%s' (static or dynamic)", v), CLI_EUSAGE;
+    return MULRED_OK;
+}
+
+/* Rank 0's units per rank (the library fills it): one buffer, kept for the process. */
+static uint64_t *units_buffer(void)
+{
+    static uint64_t *buf;
+    static size_t cap;
+    const size_t n = (size_t)mulred_dist_size(MPI_COMM_WORLD);
+    if (n > cap) {
+        uint64_t *b = realloc(buf, n * sizeof *b);
+        if (!b) return NULL;
+        buf = b, cap = n;
+    }
+    return buf;
+}
+
+static void write_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ranks)
+{
+    mulred_jw_array_begin(w, "units_per_rank");
+    for (int r = 0; units && r < ranks; r++) mulred_jw_uint(w, NULL, units[r]);
+    mulred_jw_array_end(w);
+}
+
 static const cli_key msm_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"curve", false, false, false, set_curve},
@@ -184,6 +220,7 @@ static const cli_key msm_keys[] = {
     {"memory-per-rank", false, false, false, set_memory},
     {"checkpoint", false, false, false, set_checkpoint},
     {"checkpoint-unit", false, false, false, set_checkpoint_unit},
+    {"schedule", false, false, false, set_schedule},
 };
 
 static void msm_defaults(void *vo)
@@ -211,9 +248,16 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
         snprintf(why, cap, "%sbinary applies to %sinput", dash, dash);
         return CLI_EUSAGE;
     }
-    if (o->checkpoint_unit && !o->checkpoint) {
+    if (o->checkpoint_unit && !o->checkpoint && o->schedule != MULRED_SCHEDULE_DYNAMIC) {
         *fault = "checkpoint-unit";
-        snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint", dash, dash);
+        snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint or %sschedule dynamic", dash, dash,
+                 dash);
+        return CLI_EUSAGE;
+    }
+    if (o->schedule == MULRED_SCHEDULE_DYNAMIC && (o->grid_slices || o->memory)) {
+        *fault = o->grid_slices ? "grid" : "memory-per-rank";
+        snprintf(why, cap, "%s%s chooses the grid, which %sschedule dynamic does not use", dash,
+                 o->grid_slices ? "grid" : "memory-per-rank", dash);
         return CLI_EUSAGE;
     }
     if (o->checkpoint && (o->grid_slices || o->memory)) {
@@ -253,6 +297,8 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     job.memory_per_rank = o->memory;
     job.checkpoint = o->checkpoint;
     job.checkpoint_unit = o->checkpoint_unit;
+    job.schedule = o->schedule;
+    job.units_per_rank = units_buffer();
     job.note = cli_warn_note;
     return mulred_dist_msm(MPI_COMM_WORLD, &job, vr, err);
 }
@@ -283,9 +329,11 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_int(w, "ranks", res->ranks);
     mulred_jw_int(w, "threads", res->threads);
     mulred_jw_int(w, "nodes", res->nodes);
+    mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
+    write_units_per_rank(w, res->units_per_rank, res->ranks);
     mulred_jw_double(w, "seconds", res->seconds);
     mulred_jw_double(w, "points_per_second", points_per_second(res));
-    if (o->checkpoint) {
+    if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC) {
         mulred_jw_uint(w, "resumed_units", res->resumed_units);
         mulred_jw_uint(w, "computed_units", res->computed_units);
         mulred_jw_uint(w, "units", res->units);
@@ -301,8 +349,9 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_int(w, "groups", (int)g->groups);
     /* with --checkpoint: the tiles' slices x window groups, on every rank that has units */
     const uint64_t used =
-        o->checkpoint ? (res->units < (uint64_t)res->ranks ? res->units : (uint64_t)res->ranks)
-                      : (uint64_t)g->slices * g->groups;
+        o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC
+            ? (res->units < (uint64_t)res->ranks ? res->units : (uint64_t)res->ranks)
+            : (uint64_t)g->slices * g->groups;
     mulred_jw_int(w, "ranks_used", (int)used);
     mulred_jw_int(w, "top_group_windows", (int)g->top_windows);
     mulred_jw_bool(w, "forced", o->grid_slices != 0);

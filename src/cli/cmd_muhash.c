@@ -52,6 +52,10 @@ static void muhash_usage(void)
         "                      rank or thread count, loads the finished units. Element\n"
         "                      files, snapshots and synthetic sets (not streams); --json\n"
         "                      adds resumed_units, computed_units and checkpoint_seconds\n"
+        "  --schedule S        static (default): each rank a fixed share of the units;\n"
+        "                      dynamic: ranks draw batches of units at run time, largest\n"
+        "                      first, so a slow rank takes fewer (same digest either way);\n"
+        "                      --json adds schedule, units and units_per_rank\n"
         "  --checkpoint-unit N work units per checkpoint unit (default 512 for element\n"
         "                      files: 128 MiB; 256 index chunks for snapshots: 32 MiB;\n"
         "                      1024 for synthetic sets: 2^20 elements; each about 0.6 s or\n"
@@ -80,6 +84,7 @@ typedef struct {
     int progress;             /* 1 force, -1 never, 0 auto */
     const char *checkpoint;   /* NULL: none */
     uint64_t checkpoint_unit; /* 0: the defaults below */
+    mulred_schedule schedule;
 } muhash_opts;
 
 /* ---- keys ---- */
@@ -178,6 +183,35 @@ static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why
                : MULRED_OK;
 }
 
+static int set_schedule(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    (void)p;
+    if (mulred_schedule_parse(&((muhash_opts *)vo)->schedule, v))
+        return snprintf(why, cap, "bad schedule '%s' (static or dynamic)", v), CLI_EUSAGE;
+    return MULRED_OK;
+}
+
+/* Rank 0's units per rank (the library fills it): one buffer, kept for the process. */
+static uint64_t *units_buffer(void)
+{
+    static uint64_t *buf;
+    static size_t cap;
+    const size_t n = (size_t)mulred_dist_size(MPI_COMM_WORLD);
+    if (n > cap) {
+        uint64_t *b = realloc(buf, n * sizeof *b);
+        if (!b) return NULL;
+        buf = b, cap = n;
+    }
+    return buf;
+}
+
+static void write_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ranks)
+{
+    mulred_jw_array_begin(w, "units_per_rank");
+    for (int r = 0; units && r < ranks; r++) mulred_jw_uint(w, NULL, units[r]);
+    mulred_jw_array_end(w);
+}
+
 static const cli_key muhash_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"flavor", false, false, false, set_flavor},
@@ -192,6 +226,7 @@ static const cli_key muhash_keys[] = {
     {"no-progress", true, false, true, set_no_progress},
     {"checkpoint", false, false, false, set_checkpoint},
     {"checkpoint-unit", false, false, false, set_checkpoint_unit},
+    {"schedule", false, false, false, set_schedule},
 };
 
 static void muhash_defaults(void *vo)
@@ -249,6 +284,8 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     job.threads = o->threads;
     job.checkpoint = o->checkpoint;
     job.checkpoint_unit = o->checkpoint_unit;
+    job.schedule = o->schedule;
+    job.units_per_rank = units_buffer();
     job.note = cli_warn_note;
     /* a checkpointed job reduces unit by unit: no bar */
     cli_progress bar;
@@ -296,6 +333,9 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     mulred_jw_int(w, "ranks", res->ranks);
     mulred_jw_int(w, "threads", res->threads);
     mulred_jw_int(w, "nodes", res->nodes);
+    mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
+    mulred_jw_uint(w, "units", res->units);
+    write_units_per_rank(w, res->units_per_rank, res->ranks);
     mulred_jw_double(w, "seconds", total);
     mulred_jw_double(w, "elements_per_second", rate);
     mulred_jw_object_begin(w, "phases");
@@ -346,6 +386,12 @@ static void muhash_write_text(FILE *out, const void *vo, const void *vr)
     fprintf(out, "layout   %d rank%s x %d thread%s on %d node%s (kernel %s)\n", ranks,
             ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s",
             mulred_num3072_kernel_name());
+    if (res->schedule == MULRED_SCHEDULE_DYNAMIC && res->units_per_rank) {
+        fprintf(out, "schedule dynamic: units per rank");
+        for (int k = 0; k < ranks; k++)
+            fprintf(out, " %llu", (unsigned long long)res->units_per_rank[k]);
+        fprintf(out, " of %llu\n", (unsigned long long)res->units);
+    }
     fprintf(out, "time     %s (hash %s per thread, MPI reduce %s), %s\n", t, h, m, r);
 }
 

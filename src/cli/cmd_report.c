@@ -672,7 +672,42 @@ typedef struct {
     double items, item_cost, op_cost, message_bytes, finalize_cost, latency, bandwidth;
     double cores_per_node, ranks_per_node, memory_per_node;
     int max_nodes;
+    /* --net FILE: α and β measured by `mulred bench comm --out FILE` */
+    const char *net;
+    double net_latency, net_bandwidth;
+    char net_source[256];
 } project_opts;
+
+/* Reads the network constants of a `mulred bench comm --out FILE` file into o. */
+static int load_net(project_opts *o, mulred_error *err)
+{
+    json_error_t je;
+    json_t *v = json_load_file(o->net, 0, &je);
+    if (!v && je.line < 1) return mulred_error_set(err, MULRED_EINPUT, "%s", je.text);
+    if (!v)
+        return mulred_error_set(err, MULRED_EINPUT, "%s:%d:%d: %s", o->net, je.line, je.column,
+                                je.text);
+    const json_t *lat = json_object_get(v, "latency_seconds"),
+                 *bw = json_object_get(v, "bandwidth_bytes_per_second"),
+                 *ranks = json_object_get(v, "ranks"), *nodes = json_object_get(v, "nodes");
+    int rc = MULRED_OK;
+    if (!json_is_number(lat) || !(json_number_value(lat) > 0) || !json_is_number(bw) ||
+        !(json_number_value(bw) > 0))
+        rc = mulred_error_set(err, MULRED_EINPUT,
+                              "%s: no positive latency_seconds and bandwidth_bytes_per_second "
+                              "(write it with mpirun -n P mulred bench comm --out FILE, P >= 2)",
+                              o->net);
+    else {
+        o->net_latency = json_number_value(lat);
+        o->net_bandwidth = json_number_value(bw);
+        snprintf(o->net_source, sizeof o->net_source,
+                 "measured by bench comm (%s: %lld ranks on %lld nodes)", o->net,
+                 json_is_integer(ranks) ? (long long)json_integer_value(ranks) : 0,
+                 json_is_integer(nodes) ? (long long)json_integer_value(nodes) : 0);
+    }
+    json_decref(v);
+    return rc;
+}
 
 /* ---- projection of a distributed MSM ----
  * The grid planner of the library (mulred/msm_grid.h) is the model: for N nodes of C cores it
@@ -766,8 +801,14 @@ static int project_msm(const project_opts *o, const report_rows *rs, mulred_erro
     }
     const char *src_lat = isnan(latency) ? "default (typical InfiniBand)" : "measured on loopback";
     if (isnan(latency)) latency = 2e-6;
+    if (o->net_latency > 0) latency = o->net_latency, src_lat = o->net_source;
     if (o->latency > 0) latency = o->latency, src_lat = "given";
-    const double bandwidth = o->bandwidth > 0 ? o->bandwidth : 12.5e9;
+    const double bandwidth = o->bandwidth > 0       ? o->bandwidth
+                             : o->net_bandwidth > 0 ? o->net_bandwidth
+                                                    : 12.5e9;
+    const char *src_bw = o->bandwidth > 0       ? "given"
+                         : o->net_bandwidth > 0 ? o->net_source
+                                                : "default (100 Gb/s)";
     const double C = o->cores_per_node, R = o->ranks_per_node;
     if (!(R >= 1) || R > C)
         return mulred_error_set(err, CLI_EUSAGE,
@@ -814,8 +855,7 @@ static int project_msm(const project_opts *o, const report_rows *rs, mulred_erro
             cal.base ? "measured" : "none (no result)", val,
             cal.base ? "measured" : "none (no result)", opc, o->op_cost > 0 ? "given" : "built-in",
             bytes, o->message_bytes > 0 ? "given" : "built-in", lat, src_lat, bandwidth / 1e9,
-            o->bandwidth > 0 ? "given" : "default (100 Gb/s)", memory > 0 ? "limited" : "unlimited",
-            memory > 0 ? "given" : "default");
+            src_bw, memory > 0 ? "limited" : "unlimited", memory > 0 ? "given" : "default");
     FILE *csv = NULL;
     if (o->csv && !(csv = fopen(o->csv, "w"))) {
         if (out != stdout) fclose(out);
@@ -933,11 +973,17 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
     mulred_model_machine m = {o->cores_per_node, o->ranks_per_node, 2e-6, 12.5e9};
     if (o->latency > 0)
         m.latency_seconds = o->latency;
+    else if (o->net_latency > 0)
+        m.latency_seconds = o->net_latency, src_lat = o->net_source;
     else if (!isnan(loop_lat))
         m.latency_seconds = loop_lat, src_lat = "measured on loopback";
     else
         src_lat = "default (typical InfiniBand)";
-    if (o->bandwidth > 0) m.bandwidth_bytes_per_second = o->bandwidth;
+    const char *src_bw = "default (100 Gb/s)";
+    if (o->bandwidth > 0)
+        m.bandwidth_bytes_per_second = o->bandwidth, src_bw = "given";
+    else if (o->net_bandwidth > 0)
+        m.bandwidth_bytes_per_second = o->net_bandwidth, src_bw = o->net_source;
     if (!(w.items > 0) || !(w.item_seconds > 0) || !(w.message_bytes > 0))
         return mulred_error_set(err, CLI_EUSAGE,
                                 "report --project: workload '%s' needs --items, --item-cost (or "
@@ -977,8 +1023,7 @@ static int project(const project_opts *o, const report_rows *rs, mulred_error *e
         w.name, w.items, w.item_name, m.cores_per_node, m.ranks_per_node,
         m.cores_per_node / m.ranks_per_node, w.item_name, ic, src_item, oc, src_op, w.message_bytes,
         bw || o->message_bytes > 0 ? (o->message_bytes > 0 ? "given" : "built-in") : "given", lc,
-        src_lat, m.bandwidth_bytes_per_second / 1e9,
-        o->bandwidth > 0 ? "given" : "default (100 Gb/s)", fc, src_fin);
+        src_lat, m.bandwidth_bytes_per_second / 1e9, src_bw, fc, src_fin);
     FILE *csv = NULL;
     if (o->csv && !(csv = fopen(o->csv, "w"))) {
         if (out != stdout) fclose(out);
@@ -1062,6 +1107,9 @@ static void report_usage(void)
         "  --cores-per-node C (default: the largest measured run, else 2)\n"
         "  --ranks-per-node R (default 1)  --max-nodes N (default 1024)\n"
         "  --memory-per-node BYTES (MSM: limits the grid; default unlimited)\n"
+        "  --net FILE   α and β from 'mulred bench comm --out FILE' (run under mpirun with\n"
+        "               the jobs' launcher options) instead of the loopback figures; --latency\n"
+        "               and --bandwidth still win\n"
         "\n"
         "Exit status: 0 report written, 1 usage, 2 a file that is not JSON (named, with its\n"
         "line), 3 gnuplot missing or failed.\n");
@@ -1092,7 +1140,8 @@ int mulred_cmd_report(int argc, char **argv)
         O_CPN,
         O_RPN,
         O_MAXN,
-        O_MEM
+        O_MEM,
+        O_NET
     };
     static const struct option opts[] = {{"png", required_argument, 0, 'p'},
                                          {"csv", required_argument, 0, 'c'},
@@ -1111,6 +1160,7 @@ int mulred_cmd_report(int argc, char **argv)
                                          {"ranks-per-node", required_argument, 0, O_RPN},
                                          {"max-nodes", required_argument, 0, O_MAXN},
                                          {"memory-per-node", required_argument, 0, O_MEM},
+                                         {"net", required_argument, 0, O_NET},
                                          {0, 0, 0, 0}};
     project_opts po = {.workload = NULL, .ranks_per_node = 1, .max_nodes = 1024};
     bool proj = false;
@@ -1174,6 +1224,9 @@ int mulred_cmd_report(int argc, char **argv)
         case O_MEM:
             po.memory_per_node = v;
             break;
+        case O_NET:
+            po.net = optarg;
+            break;
         default:
             return cli_bad_option("report", argc, argv);
         }
@@ -1196,6 +1249,10 @@ int mulred_cmd_report(int argc, char **argv)
             return cli_report(&err);
         }
     int status = MULRED_OK;
+    if (proj && po.net && load_net(&po, &err)) {
+        free(rs.rows);
+        return cli_report(&err);
+    }
     if (proj) {
         if (!(po.cores_per_node > 0)) {
             po.cores_per_node = 2; /* this machine kind */

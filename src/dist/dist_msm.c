@@ -187,11 +187,36 @@ static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_msm_job *o, uin
     return rc;
 }
 
-/* This rank's share of the units: loads the saved ones, computes (reading or generating their
- * slices) and saves the others, and combines all into *acc (the identity on entry). */
-static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
+/* The store's state of tile u; without a store (a dynamic schedule without checkpoints)
+ * every tile is to be computed. */
+static mulred_ckpt_unit_state tile_state(const mulred_ckpt *ck, uint64_t u)
+{
+    return ck ? mulred_ckpt_state(ck, u) : MULRED_CKPT_ABSENT;
+}
+
+/* The cost of each tile for the dynamic schedule's order: its points times its windows. NULL
+ * when out of memory. */
+static uint64_t *tile_costs(const ckpt_layout *L, uint64_t n)
+{
+    uint64_t *cost = malloc(L->units * sizeof *cost + 1);
+    for (uint64_t u = 0; cost && u < L->units; u++) {
+        const uint64_t s = u / L->groups, k = u % L->groups, p0 = s * L->slice_points;
+        const uint64_t pts = n - p0 < L->slice_points ? n - p0 : L->slice_points;
+        const uint64_t w0 = (uint64_t)L->windows * k / L->groups,
+                       w1 = (uint64_t)L->windows * (k + 1) / L->groups;
+        cost[u] = pts * (w1 - w0);
+    }
+    return cost;
+}
+
+/* This rank's units under the job's schedule (its share, or the tiles it draws): loads the
+ * saved ones, computes (reading or generating their slices) and saves the others, and combines
+ * all into *acc (the identity on entry). Without a checkpoint directory (the dynamic schedule
+ * alone) nothing is loaded or saved. Collective under the dynamic schedule. *drawn: the tiles
+ * this rank got. */
+static int ckpt_msm(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
                     mulred_pair_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
-                    double local[], mulred_error *err)
+                    double local[], uint64_t *drawn, mulred_error *err)
 {
     const mulred_curve c = o->curve;
     const mulred_group *group = mulred_msm_point_group(c);
@@ -208,11 +233,14 @@ static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
 
     double t = mulred_wtime();
     mulred_ckpt *ck = NULL;
-    mulred_ckpt_job *job = mulred_ckpt_job_new(group, L.units);
-    int rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    if (rc == MULRED_OK) rc = ckpt_describe(job, o, n, &L, err);
-    if (rc == MULRED_OK) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
-    mulred_ckpt_job_free(job);
+    int rc = MULRED_OK;
+    if (o->checkpoint) {
+        mulred_ckpt_job *job = mulred_ckpt_job_new(group, L.units);
+        rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+        if (rc == MULRED_OK) rc = ckpt_describe(job, o, n, &L, err);
+        if (rc == MULRED_OK) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
+        mulred_ckpt_job_free(job);
+    }
     res->checkpoint_seconds = mulred_wtime() - t;
 
     /* the plan of the tiles: c and GLV forced, the rest (speed only) for this CPU and slice */
@@ -231,12 +259,17 @@ static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
     mulred_scalar256 *scalars = NULL;
     const mulred_unit_range share = mulred_plan_units(L.units, rank, nranks);
     uint64_t resumed = 0, computed = 0;
-    for (uint64_t s = share.first / L.groups; rc == MULRED_OK && s * L.groups < share.end; s++) {
-        const uint64_t u0 = s * L.groups > share.first ? s * L.groups : share.first;
-        const uint64_t u1 = (s + 1) * L.groups < share.end ? (s + 1) * L.groups : share.end;
+    dist_units d;
+    uint64_t *cost = tile_costs(&L, n);
+    if (rc == MULRED_OK && !cost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    rc = dist_units_open(&d, comm, o->schedule, cost, L.units, share, 1, err);
+    free(cost);
+    /* runs of consecutive units within one slice: the slice is read once for them */
+    for (uint64_t u0 = 0, u1; rc == MULRED_OK && dist_units_run(&d, L.groups, &u0, &u1);) {
+        const uint64_t s = u0 / L.groups;
         bool need = false;
         for (uint64_t u = u0; u < u1; u++) {
-            if (mulred_ckpt_state(ck, u) != MULRED_CKPT_LOADED) {
+            if (tile_state(ck, u) != MULRED_CKPT_LOADED) {
                 need = true;
                 continue;
             }
@@ -270,8 +303,8 @@ static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
         local[MULRED_MSM_PHASE_VALIDATE] += mulred_wtime() - t;
 
         for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
-            if (mulred_ckpt_state(ck, u) == MULRED_CKPT_LOADED) continue;
-            if (mulred_ckpt_state(ck, u) == MULRED_CKPT_CORRUPT)
+            if (tile_state(ck, u) == MULRED_CKPT_LOADED) continue;
+            if (tile_state(ck, u) == MULRED_CKPT_CORRUPT)
                 dist_note_recompute(o->note, o->note_data, mulred_ckpt_note(ck, u), u);
             const unsigned k = (unsigned)(u % L.groups);
             const unsigned w0 = (unsigned)((uint64_t)L.windows * k / L.groups),
@@ -284,19 +317,31 @@ static int ckpt_msm(const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
             mulred_msm_curve_shift(c, &part, &part, L.window_bits * w0);
             const double t1 = mulred_wtime();
             local[MULRED_MSM_PHASE_MSM] += t1 - t;
-            rc = mulred_ckpt_save(ck, u, &part, ns, err);
+            if (ck) rc = mulred_ckpt_save(ck, u, &part, ns, err);
             res->checkpoint_seconds += mulred_wtime() - t1;
             if (rc) break;
             group->combine(acc, &part, group);
             computed++;
         }
     }
+    rc = dist_units_close(&d, err);
+    *drawn = d.drawn;
     free(points);
     free(scalars);
     mulred_ckpt_close(ck);
     res->resumed_units = resumed;
     res->computed_units = computed;
     return rc;
+}
+
+/* The schedule and the units per rank into the result (collective). */
+static void msm_units_gather(MPI_Comm comm, const mulred_dist_msm_job *o,
+                             mulred_dist_msm_result *res, uint64_t drawn, mulred_error *err)
+{
+    const bool root = mulred_dist_rank(comm) == 0;
+    res->schedule = o->schedule;
+    res->units_per_rank = root ? o->units_per_rank : NULL;
+    dist_gather_counts(comm, drawn, root ? o->units_per_rank : NULL, err);
 }
 
 static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
@@ -323,14 +368,15 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
 
     int nodes = 1;
     if (mulred_dist_node_count(comm, &nodes, err)) goto done;
-    if (o->checkpoint) {
-        /* tiles of the job, each rank its share, then the reduce as below */
+    uint64_t drawn = 0;
+    if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC) {
+        /* tiles of the job, each rank its share or what it draws, then the reduce as below */
         msm_jac acc;
         const mulred_group *group = mulred_msm_point_group(c);
         group->identity(&acc, group);
         if (file)
             local[MULRED_MSM_PHASE_READ] = mulred_wtime() - t0; /* opening and indexing the file */
-        ckpt_msm(o, res, file, n, T, rank, nranks, &acc, local, err);
+        ckpt_msm(comm, o, res, file, n, T, rank, nranks, &acc, local, &drawn, err);
         if (mulred_dist_agree(comm, err)) goto done;
         const double t4 = mulred_wtime();
         mulred_dist_reduce(comm, &acc, group, 0, err);
@@ -346,6 +392,7 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
         if (err->status == MULRED_OK) mulred_dist_sum_u64(comm, &k, res->computed_units, err);
         res->checkpoint_seconds = ck[2];
         res->resumed_units = r, res->computed_units = k;
+        if (err->status == MULRED_OK) msm_units_gather(comm, o, res, drawn, err);
         /* the MSM alone: the slowest rank's tiles and the reduce */
         res->seconds =
             res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
@@ -446,6 +493,7 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
     }
     local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - t0;
     if (err->status == MULRED_OK) dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
+    if (err->status == MULRED_OK) msm_units_gather(comm, o, res, !share.idle && ns ? 1 : 0, err);
     res->points = n;
     res->ranks = nranks;
     res->threads = T;
@@ -501,6 +549,7 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
     if (dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err) == MULRED_OK &&
         mulred_dist_sum_u64(comm, &res->points, o->count, err) == MULRED_OK)
         mulred_dist_node_count(comm, &nodes, err);
+    if (err->status == MULRED_OK) msm_units_gather(comm, o, res, o->count ? 1 : 0, err);
     res->seconds = res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
     res->grid.slices = (unsigned)nranks;
     res->grid.groups = 1;
@@ -526,6 +575,14 @@ static int job_check(const mulred_dist_msm_job *o, mulred_error *err)
         return mulred_error_set(err, MULRED_EINPUT,
                                 "msm: pairs in memory cannot be checkpointed (a rerun cannot "
                                 "find them)");
+    if (o->schedule == MULRED_SCHEDULE_DYNAMIC && o->points)
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "msm: pairs in memory are each rank's own: there are no units to "
+                                "hand out (schedule dynamic needs a file or a synthetic set)");
+    if (o->schedule == MULRED_SCHEDULE_DYNAMIC && (o->grid_slices || o->memory_per_rank))
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "msm: a forced grid or memory limit chooses the grid, which the "
+                                "dynamic schedule does not use");
     if (o->checkpoint && (o->grid_slices || o->memory_per_rank))
         return mulred_error_set(err, MULRED_EINPUT,
                                 "msm: a forced grid or memory limit chooses the grid, which a "

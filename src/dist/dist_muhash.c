@@ -101,6 +101,166 @@ static int inputs_open(muhash_inputs *in, const mulred_dist_muhash_job *o, int r
     return MULRED_OK;
 }
 
+/* ---- the dynamic schedule ----
+ * The units of every input (streams excepted) make one list, numbered over the inputs in order
+ * (inserts, removes, snapshots, the synthetic set). Each input is selected whole once, so unit u
+ * of an input is chunk u of its source; a drawn batch becomes one source whose chunk i is the
+ * batch's unit i, which the rank's threads share as they share any source's chunks. The cost of
+ * a unit, for handing out large units first, is its estimated elements: a synthetic block's
+ * elements, a snapshot chunk's coins, an element file range's bytes over 160 (a line of about
+ * 80 hex-encoded bytes). A stream is read by rank 0 alone and reduced by it before it draws. */
+enum { DYN_LINE_BYTES = 160 };
+
+typedef struct {
+    const mulred_muhash_source **src; /* each input's source, all its units selected */
+    uint64_t *base;                   /* input j's units are [base[j], base[j+1]) */
+    int ninputs;
+    const uint64_t *ids; /* the batch */
+} dyn_batch;
+
+static mulred_status dyn_produce(void *ctx, size_t i, mulred_muhash_sink *sink, mulred_error *err)
+{
+    const dyn_batch *b = ctx;
+    const uint64_t g = b->ids[i];
+    int j = 0;
+    while (g >= b->base[j + 1]) j++;
+    return b->src[j]->produce(b->src[j]->ctx, (size_t)(g - b->base[j]), sink, err);
+}
+
+static void stats_add(mulred_muhash_stats *a, const mulred_muhash_stats *b)
+{
+    a->inserted += b->inserted, a->removed += b->removed;
+    a->produce_cpu += b->produce_cpu, a->hash_cpu += b->hash_cpu;
+    a->parallel_wall += b->parallel_wall, a->combine_wall += b->combine_wall;
+    if (b->threads) a->threads = b->threads;
+}
+
+/* Reduces the units this rank draws (and, on rank 0, the streams) into *state (zeroed by the
+ * caller). Collective: every rank enters it, whatever its status, and leaves it with the status
+ * agreed. *drawn: the units this rank got; *units: those of the job. */
+static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int rank, int team,
+                          mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *drawn,
+                          uint64_t *units, mulred_dist_muhash_result *res, mulred_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    stats->threads = team;
+    mulred_muhash_init(state, o->flavor);
+    muhash_inputs in;
+    memset(&in, 0, sizeof in);
+    const size_t nf = o->ninsert + o->nremove;
+    const int nmax = (int)(nf + o->nsnapshot) + 1;
+    in.files = calloc(nf + 1, sizeof *in.files);
+    in.snapshots = calloc(o->nsnapshot + 1, sizeof *in.snapshots);
+    const mulred_muhash_source **src = calloc((size_t)nmax, sizeof *src);
+    uint64_t *base = calloc((size_t)nmax + 1, sizeof *base);
+    mulred_muhash_source *streams = calloc(nf + 1, sizeof *streams);
+    size_t nstreams = 0;
+    int nin = 0;
+    if (!in.files || !in.snapshots || !src || !base || !streams)
+        mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    for (int k = 0; k < 2 && err->status == MULRED_OK; k++)
+        for (size_t i = 0; i < (k ? o->nremove : o->ninsert) && err->status == MULRED_OK; i++) {
+            mulred_element_file *f;
+            if (mulred_element_file_open(&f, (k ? o->remove : o->insert)[i], k == 1, 0, rank == 0,
+                                         err))
+                break;
+            in.files[in.nfiles++] = f;
+            const uint64_t n = mulred_element_file_units(f);
+            if (mulred_element_file_is_stream(f)) {
+                streams[nstreams++] = *mulred_element_file_select(f, 0, n);
+                continue;
+            }
+            base[nin + 1] = base[nin] + n;
+            src[nin++] = mulred_element_file_select(f, 0, n);
+        }
+    for (size_t i = 0; i < o->nsnapshot && err->status == MULRED_OK; i++) {
+        mulred_utxo_source *us;
+        if (mulred_utxo_source_open(&us, o->snapshot[i], NULL, err)) break;
+        in.snapshots[in.nsnapshots++] = us;
+        const uint64_t *coins_before;
+        const uint64_t n = mulred_utxo_source_units(us, &coins_before);
+        mulred_utxo_source_select(us, 0, n);
+        base[nin + 1] = base[nin] + n;
+        src[nin++] = mulred_utxo_source_muhash(us);
+    }
+    mulred_muhash_source synth_src;
+    if (o->synthetic && err->status == MULRED_OK) {
+        const uint64_t n = mulred_synth_units(o->synthetic);
+        in.synth.flavor = o->flavor;
+        in.synth.seed = o->seed;
+        mulred_synth_select(&in.synth, o->synthetic, 0, n);
+        mulred_synth_source(&synth_src, &in.synth);
+        base[nin + 1] = base[nin] + n;
+        src[nin++] = &synth_src;
+    }
+    if (err->status == MULRED_OK && in.nsnapshots) {
+        res->have_snapshot = true;
+        res->snapshot_header = *mulred_utxo_source_header(in.snapshots[0]);
+        for (int i = 0; i < in.nsnapshots; i++)
+            res->coins += mulred_utxo_source_header(in.snapshots[i])->coins;
+    }
+    const uint64_t n = base[nin];
+    uint64_t *cost = err->status == MULRED_OK ? malloc(n * sizeof *cost + 1) : NULL;
+    if (err->status == MULRED_OK && !cost) mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    if (cost) {
+        int j = 0;
+        for (int f = 0; f < in.nfiles; f++) {
+            mulred_element_file *ef = in.files[f];
+            if (mulred_element_file_is_stream(ef)) continue;
+            for (uint64_t u = 0; u < base[j + 1] - base[j]; u++) {
+                mulred_element_file_select(ef, u, u + 1);
+                cost[base[j] + u] = mulred_element_file_bytes(ef) / DYN_LINE_BYTES + 1;
+            }
+            src[j] = mulred_element_file_select(ef, 0, base[j + 1] - base[j]);
+            j++;
+        }
+        for (int i = 0; i < in.nsnapshots; i++, j++) {
+            const uint64_t *cb;
+            mulred_utxo_source_units(in.snapshots[i], &cb);
+            for (uint64_t u = 0; u < base[j + 1] - base[j]; u++)
+                cost[base[j] + u] = cb[u + 1] - cb[u];
+        }
+        if (o->synthetic)
+            for (uint64_t u = 0; u < base[j + 1] - base[j]; u++)
+                cost[base[j] + u] = o->synthetic - u * MULRED_SYNTH_CHUNK < MULRED_SYNTH_CHUNK
+                                        ? o->synthetic - u * MULRED_SYNTH_CHUNK
+                                        : MULRED_SYNTH_CHUNK;
+    }
+
+    mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
+    mulred_muhash_stats st;
+    /* rank 0: the streams, which only it has read */
+    if (err->status == MULRED_OK && nstreams) {
+        if (mulred_muhash_reduce_ex(state, o->flavor, streams, nstreams, &ropts, &st, err) ==
+            MULRED_OK)
+            stats_add(stats, &st);
+    }
+    dist_units d;
+    dist_units_open(&d, comm, MULRED_SCHEDULE_DYNAMIC, cost, n, (mulred_unit_range){0, 0},
+                    (uint64_t)team, err);
+    ropts.progress = dist_units_poll, ropts.progress_arg = &d;
+    const uint64_t *ids;
+    uint64_t count;
+    while (err->status == MULRED_OK && dist_units_batch(&d, &ids, &count)) {
+        dyn_batch b = {src, base, nin, ids};
+        mulred_muhash_source bs = {(size_t)count, dyn_produce, &b};
+        mulred_muhash_state part;
+        if (mulred_muhash_reduce_ex(&part, o->flavor, &bs, 1, &ropts, &st, err)) break;
+        mulred_muhash_combine(state, &part);
+        stats_add(stats, &st);
+    }
+    dist_units_close(&d, err);
+    *drawn = d.drawn;
+    for (size_t i = 0; i < nstreams; i++) *drawn += streams[i].nchunks;
+    *units = n;
+    free(cost);
+    free(src);
+    free(base);
+    free(streams);
+    inputs_close(&in);
+    return err->status;
+}
+
 /* ---- checkpoints ----
  * A checkpoint unit is a run of consecutive work units of one input (mulred/plan.h): byte
  * ranges of an element file, index chunks of a snapshot, element blocks of a synthetic set.
@@ -147,9 +307,8 @@ static int digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error
     uint8_t *b = malloc(n * 8 + 1), d[32];
     if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     for (uint64_t i = 0; i < n; i++) mulred_store_le64(b + 8 * i, v[i]);
-    int rc = dist_sha256(d, b, n * 8)
-                 ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
-                 : MULRED_OK;
+    int rc = dist_sha256(d, b, n * 8) ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
+                                      : MULRED_OK;
     free(b);
     mulred_hex_encode(hex, d, 32);
     return rc;
@@ -292,13 +451,34 @@ static int ckpt_units_make(ckpt_unit **units, uint64_t *nunits, const ckpt_input
     return *units ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
 }
 
+/* The estimated elements of each checkpoint unit, for the dynamic schedule's order (see
+ * "the dynamic schedule" above); NULL when out of memory. */
+static uint64_t *ckpt_unit_costs(const ckpt_inputs *in, const ckpt_unit *units, uint64_t n)
+{
+    uint64_t *cost = malloc(n * sizeof *cost + 1);
+    for (uint64_t u = 0; cost && u < n; u++) {
+        const ckpt_unit *cu = &units[u];
+        if (cu->input < 0) {
+            cost[u] = (cu->end - cu->first) * MULRED_SYNTH_CHUNK;
+        } else if (cu->input < in->nfiles) {
+            cost[u] = (cu->end - cu->first) * (256 * 1024 / DYN_LINE_BYTES);
+        } else {
+            const uint64_t *cb;
+            mulred_utxo_source_units(in->snaps[cu->input - in->nfiles], &cb);
+            cost[u] = cb[cu->end] - cb[cu->first];
+        }
+    }
+    return cost;
+}
+
 /* Reduces this rank's checkpoint units into *state (zeroed by the caller), loading those the
  * directory holds and saving those it computes. A damaged unit file is reported on stderr and
  * recomputed (through the job's note callback). Per-rank element counts and times land in
  * *stats; the snapshots' headers in *res. */
-static int ckpt_reduce(const mulred_dist_muhash_job *o, int rank, int nranks, int team,
-                       mulred_muhash_state *state, mulred_muhash_stats *stats, ckpt_counts *cc,
-                       mulred_dist_muhash_result *res, mulred_error *err)
+static int ckpt_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int rank, int nranks,
+                       int team, mulred_muhash_state *state, mulred_muhash_stats *stats,
+                       ckpt_counts *cc, uint64_t *drawn, mulred_dist_muhash_result *res,
+                       mulred_error *err)
 {
     memset(stats, 0, sizeof *stats);
     stats->threads = team;
@@ -327,7 +507,14 @@ static int ckpt_reduce(const mulred_dist_muhash_job *o, int rank, int nranks, in
 
     mulred_unit_range share = mulred_plan_units(nunits, rank, nranks);
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
-    for (uint64_t u = share.first; u < share.end && rc == MULRED_OK; u++) {
+    dist_units d;
+    uint64_t *ucost = ckpt_unit_costs(&in, units, nunits);
+    if (rc == MULRED_OK && !ucost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    rc = dist_units_open(&d, comm, o->schedule, ucost, nunits, share, 1, err);
+    free(ucost);
+    if (o->schedule == MULRED_SCHEDULE_DYNAMIC)
+        ropts.progress = dist_units_poll, ropts.progress_arg = &d;
+    for (uint64_t u = 0, u_end; rc == MULRED_OK && dist_units_run(&d, 1, &u, &u_end);) {
         const ckpt_unit *cu = &units[u];
         bool remove = cu->input >= 0 && cu->input < in.nfiles && in.removes[cu->input];
         mulred_muhash_state part;
@@ -375,6 +562,8 @@ static int ckpt_reduce(const mulred_dist_muhash_job *o, int rank, int nranks, in
         stats->threads = st.threads;
         cc->computed++;
     }
+    rc = dist_units_close(&d, err);
+    *drawn = d.drawn;
     mulred_ckpt_close(ck);
     mulred_ckpt_job_free(job);
     free(units);
@@ -422,8 +611,11 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
     mulred_muhash_stats stats;
     memset(&stats, 0, sizeof stats);
     ckpt_counts cc = {0, 0, 0};
+    uint64_t drawn = 0, job_units = 0;
     if (o->checkpoint) {
-        ckpt_reduce(o, rank, nranks, team, &state, &stats, &cc, res, err);
+        ckpt_reduce(comm, o, rank, nranks, team, &state, &stats, &cc, &drawn, res, err);
+    } else if (o->schedule == MULRED_SCHEDULE_DYNAMIC) {
+        dynamic_reduce(comm, o, rank, team, &state, &stats, &drawn, &job_units, res, err);
     } else {
         muhash_inputs in;
         inputs_open(&in, o, rank, nranks, err);
@@ -439,6 +631,7 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
         }
         mulred_muhash_reduce_opts ropts = {o->threads, o->progress, o->progress_data};
         mulred_muhash_reduce_ex(&state, o->flavor, in.sources, in.nsources, &ropts, &stats, err);
+        for (size_t i = 0; i < in.nsources; i++) drawn += in.sources[i].nchunks;
         inputs_close(&in);
     }
     if (mulred_dist_agree(comm, err)) return err->status;
@@ -477,6 +670,11 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
     if (rc == MULRED_OK) rc = mulred_dist_minavgmax(comm, cc.seconds, ck, err);
     res->checkpoint_seconds = ck[2];
     if (rc == MULRED_OK) rc = mulred_dist_node_count(comm, &res->nodes, err);
+    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(comm, &res->units, drawn, err);
+    if (rc == MULRED_OK)
+        rc = dist_gather_counts(comm, drawn, rank == 0 ? o->units_per_rank : NULL, err);
+    res->units_per_rank = rank == 0 ? o->units_per_rank : NULL;
+    res->schedule = o->schedule;
     res->ranks = nranks;
     res->threads = stats.threads;
     return rc;

@@ -3,6 +3,9 @@
  * agree without communication. */
 #include "mulred/plan.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "util/check.h"
 
 /* ⌊w·r/P⌋ without overflow: w < 2^64, r <= P < 2^31. */
@@ -47,4 +50,56 @@ mulred_unit_range mulred_plan_weighted(const uint64_t *cum, uint64_t n, int rank
     mulred_unit_range r = {plan_start(cum, n, rank, nranks), plan_start(cum, n, rank + 1, nranks)};
     MULRED_VERIFY(r.first <= r.end && r.end <= n);
     return r;
+}
+
+const char *mulred_schedule_name(mulred_schedule s)
+{
+    MULRED_CHECK(s == MULRED_SCHEDULE_STATIC || s == MULRED_SCHEDULE_DYNAMIC, "schedule %d",
+                 (int)s);
+    return s == MULRED_SCHEDULE_STATIC ? "static" : "dynamic";
+}
+
+int mulred_schedule_parse(mulred_schedule *s, const char *name)
+{
+    if (!name) return -1;
+    if (!strcmp(name, "static"))
+        *s = MULRED_SCHEDULE_STATIC;
+    else if (!strcmp(name, "dynamic"))
+        *s = MULRED_SCHEDULE_DYNAMIC;
+    else
+        return -1;
+    return 0;
+}
+
+static int item_compare(const void *a, const void *b)
+{
+    const mulred_plan_item *x = a, *y = b;
+    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
+    return (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+void mulred_plan_order(mulred_plan_item *items, uint64_t n)
+{
+    if (n > 1) qsort(items, (size_t)n, sizeof *items, item_compare);
+}
+
+uint64_t mulred_plan_batches(uint64_t *ends, const mulred_plan_item *items, uint64_t n, int nranks,
+                             uint64_t min_batch)
+{
+    MULRED_CHECK(nranks >= 1 && min_batch >= 1, "%d ranks, batches of at least %llu", nranks,
+                 (unsigned long long)min_batch);
+    unsigned __int128 left = 0;
+    for (uint64_t i = 0; i < n; i++) left += items[i].cost;
+    uint64_t nb = 0;
+    for (uint64_t s = 0; s < n;) {
+        const unsigned __int128 div = 2 * (unsigned __int128)(unsigned)nranks;
+        const unsigned __int128 target = (left + div - 1) / div;
+        unsigned __int128 got = 0;
+        uint64_t e = s;
+        while (e < n && (got < target || e - s < min_batch)) got += items[e++].cost;
+        ends[nb++] = e;
+        left -= got;
+        s = e;
+    }
+    return nb;
 }

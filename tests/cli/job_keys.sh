@@ -82,6 +82,19 @@ for key in curve input binary synthetic seed threads grid memory-per-rank; do
     done
 done
 
+# schedule, both kinds: the two names, and what is not one of them.
+for v in static dynamic Dynamic guided ''; do
+    printf 'kind = muhash\ninsert = elems.txt\nthreads = 1\nschedule = %s\n' "$v" >k.job
+    a=$(verdict_cmd muhash --insert elems.txt --threads 1 --schedule "$v")
+    b=$(verdict_job k.job)
+    expect_equal "$a" "$b" "schedule = '$v' (muhash)"
+    printf 'kind = msm\ncurve = bn254\nsynthetic = 40\nthreads = 1\nschedule = %s\n' "$v" >k.job
+    a=$(verdict_cmd msm --curve bn254 --synthetic 40 --threads 1 --schedule "$v")
+    b=$(verdict_job k.job)
+    expect_equal "$a" "$b" "schedule = '$v' (msm)"
+    case $v in static | dynamic) expect_contains "$a" "ok " "schedule = $v accepted" ;; esac
+done
+
 # The run command's own keys: --json[=BOOL] and --output FILE against json = / output =.
 printf 'kind = muhash\ninsert = elems.txt\n' >base.job
 for v in "${values[@]}"; do

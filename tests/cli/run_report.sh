@@ -159,6 +159,18 @@ expect_equal "$(head -c 4 "$T/model.png" | od -An -c | tr -d ' ')" '211PNG' "mod
 expect_status 0 "$MULRED" report --project --workload other-2e26 --items 67108864 --item-cost 2e-6 \
     --op-cost 4e-7 --message-bytes 144 --max-nodes 64
 expect_contains "$out" "Workload \`other-2e26\`" "other workloads plug in"
+# --net FILE (as mulred bench comm --out writes it): α and β from the file; hand-worked reduce
+# at 2 nodes of 2 cores (1 rank x 2 threads each): one tree step op + α + m/β = 2.2e-6 + 1e-3
+# + 768 / 1e6 = 1.7702e-3, plus the thread combine (2 - 1) x op: 1.7724e-3 s
+printf '{"bench":"comm","ranks":2,"nodes":2,"latency_seconds":1e-3,"bandwidth_bytes_per_second":1e6}\n' > "$T/net.json"
+expect_status 0 "$MULRED" report --project --workload muhash-mainnet --item-cost 2.2e-6 \
+    --cores-per-node 2 --net "$T/net.json" --max-nodes 4
+expect_contains "$out" "| α, message latency | 1.00 ms | measured by bench comm ($T/net.json: 2 ranks on 2 nodes) |" "latency from --net"
+expect_contains "$out" "| β, bandwidth | 0.001 GB/s | measured by bench comm" "bandwidth from --net"
+expect_contains "$out" "| 2 | 2 | 4 | 99 | 99 | 0.00177 |" "the reduce from --net's constants"
+printf '{"bench":"comm","ranks":1}\n' > "$T/net1.json"
+expect_status 2 "$MULRED" report --project --workload muhash-mainnet --item-cost 2.2e-6 --net "$T/net1.json"
+expect_contains "$err" "net1.json: no positive latency_seconds" "a file without the constants"
 
 # ---- msm results: points/s, the point compared, and the MSM projection ----
 msm_obj() { # RANKS THREADS SECONDS RESULT

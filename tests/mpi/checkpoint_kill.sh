@@ -1,8 +1,9 @@
 # Checkpoints of mulred muhash (--checkpoint DIR): a checkpointed run gives the digest of an
-# uncheckpointed one for ranks 1-3 x threads 1-2; a 3-rank run whose rank 1 is SIGKILLed after
-# some units are saved ends non-zero, without a digest, within a time bound (no rank hangs in
-# MPI_Reduce); rerun on a copy of its directory with 3 ranks and with 2 ranks, it resumes
-# (resumed_units > 0) and gives the uninterrupted digest. A directory of another job and a
+# uncheckpointed one for ranks 1-3 x threads 1-2, and resumes under either schedule; a 3-rank
+# run whose rank 1 is SIGKILLed after some units are saved ends non-zero, without a digest,
+# within a time bound (no rank hangs in MPI_Reduce); rerun on a copy of its directory with 3
+# ranks (static) and with 2 ranks (dynamic), it resumes (resumed_units > 0) and gives the
+# uninterrupted digest. A directory of another job and a
 # world-writable one are refused (exit 2, no digest); a damaged unit file is reported, naming
 # the file and the offset, and its unit recomputed; `checkpoint = DIR` in a job file resumes too.
 . "$(dirname "$0")/../lib.sh"
@@ -33,9 +34,11 @@ for ranks in 1 2 3; do
         expect_contains "$out" '"resumed_units":0,"computed_units":8,' "computed ($ranks x $threads)"
         expect_equal "$(units_in "$dir")" 8 "unit files ($ranks x $threads)"
         expect_equal "$(stat -c %a "$dir")" 700 "directory mode ($ranks x $threads)"
-        # everything resumed, on another rank count: the same digest and the same counts
+        # everything resumed, on another rank count: the same digest and the same counts (with
+        # 2 threads under the dynamic schedule: whoever draws a saved unit loads it)
+        sched=static; [ "$threads" = 2 ] && sched=dynamic
         expect_status 0 mpi $((4 - ranks)) "$MULRED" muhash "${args[@]}" --threads "$threads" \
-            --json --checkpoint "$dir" --checkpoint-unit 1
+            --json --checkpoint "$dir" --checkpoint-unit 1 --schedule $sched
         expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "small resumed, $((4 - ranks)) ranks"
         expect_contains "$out" '"inserted":10000,"removed":5,' "counts resumed ($ranks x $threads)"
         expect_contains "$out" '"resumed_units":8,"computed_units":0,' "resumed ($ranks x $threads)"
@@ -137,8 +140,11 @@ else
     cp -a "$ck" "$ck-2"
     for ranks in 3 2; do
         dir=$ck; [ "$ranks" = 2 ] && dir=$ck-2
+        # 2 ranks: under the dynamic schedule (the saved units are the same units)
+        sched=static; [ "$ranks" = 2 ] && sched=dynamic
         expect_status 0 mpi "$ranks" "$MULRED" muhash --insert "$big" --threads 1 --json \
-            --checkpoint "$dir" --checkpoint-unit 8
+            --checkpoint "$dir" --checkpoint-unit 8 --schedule $sched
+        expect_contains "$out" "\"schedule\":\"$sched\"" "resumed under the $sched schedule"
         expect_equal "$(printf '%s\n' "$out" | digest)" "$big_ref" "resumed on $ranks ranks"
         resumed=$(field "$out" resumed_units) computed=$(field "$out" computed_units)
         echo "rerun on $ranks ranks: resumed $resumed, computed $computed"

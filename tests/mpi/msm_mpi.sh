@@ -4,6 +4,7 @@
 # to references computed independently: tests/tools/msm_ref.py (Python integers) for the files,
 # tests/mpi/msm_synth_ref.c (mpz, from the set's declared logarithms) for synthetic sets. Bad pair
 # files exit 2 on every rank count, with the pair index and the check named, and no result.
+# The dynamic schedule (tiles drawn at run time) gives the same results on ranks 1-3 x threads 1-2.
 . "$(dirname "$0")/../lib.sh"
 : "${MULRED_SOURCE_DIR:?set by CTest}" "${MULRED_TEST_BIN_DIR:?set by CTest}"
 REF=$MULRED_SOURCE_DIR/tests/tools/msm_ref.py
@@ -49,6 +50,20 @@ for curve in bls12-381 bn254; do
             done
         done
     done
+    # the dynamic schedule: tiles of 3000 points (7 of the synthetic set, 3 of the bn254 file)
+    # drawn at run time give the same result on ranks 1-3 x threads 1-2
+    for layout in 1x2 2x1 2x2 3x1 3x2; do
+        ranks=${layout%x*} threads=${layout#*x}
+        if [ $curve = bls12-381 ]; then args=(--synthetic 20000 --seed 5) w=$want_syn
+        else args=(--input "$T/$curve.hex") w=$want; fi
+        expect_status 0 mpi $ranks "$MULRED" msm --curve $curve "${args[@]}" --threads $threads \
+            --schedule dynamic --checkpoint-unit 3000 --json
+        expect_contains "$out" "\"result\":\"$w\"" "$curve dynamic, $ranks ranks x $threads threads"
+        expect_contains "$out" '"schedule":"dynamic","units_per_rank":[' "$curve: schedule reported"
+    done
+    expect_status 1 "$MULRED" msm --curve $curve --synthetic 100 --schedule dynamic --grid 1x1
+    expect_contains "$err" "--grid chooses the grid, which --schedule dynamic does not use" \
+        "$curve: dynamic with a forced grid"
     # a grid larger than the job fails on every rank (exit 3: the launch does not fit the job)
     expect_status 3 mpi 2 "$MULRED" msm --curve $curve --synthetic 100 --grid 2x2
     expect_contains "$err" "--grid 2x2 needs 4 ranks; this job has 2" "$curve: grid too large"

@@ -38,14 +38,47 @@ for input in files-bitcoin files-kaspa synthetic-bitcoin synthetic-kaspa; do
             expect_contains "$out" "\"ranks\":$ranks," "$input: ranks reported"
         done
     done
+    # the dynamic schedule: the same digest; every unit drawn once (units_per_rank sums to units)
+    case $input in files-bitcoin | synthetic-kaspa) ;; *) continue ;; esac
+    for layout in 1x2 2x1 2x2 3x1 3x2; do
+        ranks=${layout%x*} threads=${layout#*x}
+        expect_status 0 mpi "$ranks" "$MULRED" muhash "${args[@]}" --threads "$threads" --json \
+            --schedule dynamic
+        expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "$input dynamic, $ranks ranks x $threads threads"
+        read -r -a nums <<< "$(printf '%s\n' "$out" | tr ',' ' ' |
+            sed -n 's/.*"units":\([0-9]*\) "units_per_rank":\[\([0-9 ]*\)\].*/\1 \2/p')"
+        drawn=0
+        for u in "${nums[@]:1}"; do drawn=$((drawn + u)); done
+        expect_equal "$((${#nums[@]} - 1)) $drawn" "$ranks ${nums[0]:-none}" \
+            "$input dynamic: units per rank ($ranks x $threads)"
+        expect_contains "$out" '"schedule":"dynamic"' "$input: schedule reported"
+    done
 done
+# the hand-out by messages (MULRED_HANDOUT=coordinator, kept to measure against the counter)
+ref=$(python3 "$refpy" --flavor bitcoin --insert "$TEST_TMP/ins" --remove "$TEST_TMP/rem")
+MULRED_HANDOUT=coordinator expect_status 0 mpi 3 "$MULRED" muhash --insert "$TEST_TMP/ins" \
+    --remove "$TEST_TMP/rem" --threads 2 --json --schedule dynamic
+expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "dynamic through the coordinator, 3 ranks x 2 threads"
+# a stream under the dynamic schedule: rank 0 reads and reduces it, the file's units are drawn
+expect_status 0 mpi 3 "$MULRED" muhash --insert "$TEST_TMP/ins" --remove - --schedule dynamic \
+    --json < "$TEST_TMP/rem"
+expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "a stream under the dynamic schedule"
+# schedule = dynamic in a job file
+printf 'kind = muhash\ninsert = %s\nremove = %s\nschedule = dynamic\n' "$TEST_TMP/ins" \
+    "$TEST_TMP/rem" > "$TEST_TMP/dynamic.job"
+expect_status 0 mpi 2 "$MULRED" run "$TEST_TMP/dynamic.job" --json
+expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "schedule = dynamic in a job file"
+expect_contains "$out" '"schedule":"dynamic"' "job file: schedule reported"
+expect_status 1 "$MULRED" muhash --synthetic 10 --schedule guided
+expect_contains "$err" "bad schedule 'guided' (static or dynamic)" "an unknown schedule"
 expect_contains "$(mpi 2 "$MULRED" muhash --insert "$TEST_TMP/ins" --remove "$TEST_TMP/rem" --json)" \
     '"inserted":6000,"removed":3' "element counts summed over ranks"
 
 # A bad line near the end: only the last rank reads it; every rank exits 2, rank 0 reports it.
 cp "$TEST_TMP/ins" "$TEST_TMP/bad" && printf '\nzz00\n' >> "$TEST_TMP/bad"
-for ranks in 1 3 4; do
-    expect_status 2 mpi "$ranks" "$MULRED" muhash --insert "$TEST_TMP/bad" --threads 2
+for ranks in 1 3 4 3d; do
+    sched=(); [ "$ranks" = 3d ] && ranks=3 sched=(--schedule dynamic)
+    expect_status 2 mpi "$ranks" "$MULRED" muhash --insert "$TEST_TMP/bad" --threads 2 "${sched[@]}"
     expect_contains "$err" "$TEST_TMP/bad:6001: column 1: 'z' is not a hex digit" "error from the last rank ($ranks ranks)"
     expect_equal "$out" "" "no digest on bad input ($ranks ranks)"
 done

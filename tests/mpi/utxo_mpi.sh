@@ -1,8 +1,8 @@
 # mulred muhash --snapshot under mpiexec: the same muhash, coin count and metadata for 1-4 ranks
 # x 1-2 threads, with and without the sidecar index, on the Core-written vectors (their own
-# gettxoutsetinfo muhash and txoutset_hash) and on synthetic v2 and legacy snapshots; bad files
-# end every rank with exit 2 and no digest, also when the index is stale but undetectably so
-# (each rank validates its own chunks).
+# gettxoutsetinfo muhash and txoutset_hash; also under the dynamic schedule) and on synthetic v2
+# and legacy snapshots; bad files end every rank with exit 2 and no digest, also when the index
+# is stale but undetectably so (each rank validates its own chunks).
 . "$(dirname "$0")/../lib.sh"
 V=$(readonly_vectors bitcoin)  # read-only: no index is written beside them
 jget() { # KEY: a string or number member of the one-line JSON in $out
@@ -35,6 +35,11 @@ for name in regtest-small regtest-medium; do
     expect_equal "$(jget base_block_hash)" "$(want base_hash)" "$name base_block_hash"
     expect_equal "$(jget network)" regtest "$name network"
     expect_equal "$(jget format_version)" 2 "$name format_version"
+    # the dynamic schedule: chunks drawn by coins, largest first; the same muhash and coins
+    expect_status 0 mpi 3 "$MULRED" muhash --snapshot "$V/$name.dat" --threads 2 --json \
+        --schedule dynamic
+    expect_equal "$(jget muhash)" "$(want muhash)" "$name: dynamic schedule"
+    expect_equal "$(jget coins)" "$(want coins)" "$name: coins (dynamic)"
     unset MULRED_UTXO_INDEX_DIR
 done
 dump=dd659196637ca2e8cb75e822474d74af7003d25da349eb6ddd98cea49b9c2d38

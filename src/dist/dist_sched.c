@@ -1,0 +1,269 @@
+/* The unit scheduler of the distributed jobs: a rank's units under a static or dynamic
+ * schedule (mulred/plan.h), as one cursor the jobs loop over.
+ *
+ * Static: the rank's share, one batch, no communication. Dynamic: every rank orders the units
+ * by decreasing cost and cuts the order into shrinking batches (pure functions of the job, so
+ * the ranks agree without talking); batch numbers come from one 64-bit counter in an MPI-3
+ * window on rank 0, drawn with MPI_Fetch_and_op (MPI_SUM of 1) under a passive-target epoch
+ * (MPI_Win_lock_all for the whole hand-out). Rank 0 draws and computes like any other rank.
+ * A draw is one atomic operation on rank 0's memory: with Open MPI's shared-memory window
+ * (osc sm, ranks on one node) no rank waits for rank 0 to call MPI. Across nodes over TCP the
+ * one-sided component (osc pt2pt) serves a draw only when rank 0 enters MPI, so rank 0, which
+ * computes too, polls (dist_units_poll) from its master thread after each chunk of MuHash work
+ * it finishes (FUNNELED allows it: the team's thread 0 is the thread that initialized MPI);
+ * MSM tiles have no such hook, so there draws wait for rank 0 at tile boundaries
+ * (docs/performance.md has both). With MULRED_HANDOUT=coordinator in a rank's environment
+ * the batch numbers come from rank 0 by messages instead (a request, a grant; rank 0 answers
+ * in the same poll and, when its own work is done, until every rank has been told that none
+ * is left): the variant the counter was measured against. Who draws which batch changes only
+ * which rank multiplies which units in: the group is commutative and the outputs canonical, so
+ * the result is the same. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist/dist_internal.h"
+#include "util/check.h"
+
+static int units_fail(dist_units *d, mulred_error *err)
+{
+    free(d->items);
+    free(d->ends);
+    free(d->ids);
+    d->items = NULL, d->ends = NULL, d->ids = NULL;
+    return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+}
+
+int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, const uint64_t *cost,
+                    uint64_t n, mulred_unit_range share, uint64_t min_batch, mulred_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->schedule = schedule;
+    d->comm = comm;
+    d->n = n;
+    d->win = MPI_WIN_NULL;
+    if (schedule == MULRED_SCHEDULE_STATIC) {
+        d->share = share;
+        d->nbatches = share.end > share.first ? 1 : 0;
+        d->ids = malloc((share.end - share.first) * sizeof *d->ids + 1);
+        if (!d->ids) units_fail(d, err);
+        /* the caller agrees on err before it draws */
+        return err->status;
+    }
+    d->items = malloc(n * sizeof *d->items + 1);
+    d->ends = malloc(n * sizeof *d->ends + 1);
+    d->ids = malloc(n * sizeof *d->ids + 1);
+    if (err->status == MULRED_OK && (!d->items || !d->ends || !d->ids)) units_fail(d, err);
+    if (err->status == MULRED_OK) {
+        for (uint64_t u = 0; u < n; u++) d->items[u] = (mulred_plan_item){u, cost ? cost[u] : 1};
+        mulred_plan_order(d->items, n);
+        /* the same min_batch on every rank: the largest thread count */
+        double mb[3] = {(double)min_batch, 0, 0};
+        if (mulred_dist_minavgmax(comm, (double)min_batch, mb, err) == MULRED_OK)
+            d->nbatches = mulred_plan_batches(d->ends, d->items, n, mulred_dist_size(comm),
+                                              mb[2] >= 1 ? (uint64_t)mb[2] : 1);
+        /* the hand-out by messages instead, when rank 0's environment asks for it */
+        const char *h = getenv("MULRED_HANDOUT");
+        double co[3] = {0, 0, 0};
+        if (err->status == MULRED_OK &&
+            mulred_dist_minavgmax(comm, h && !strcmp(h, "coordinator") ? 1 : 0, co, err) ==
+                MULRED_OK)
+            d->coord = co[2] > 0; /* any rank asking: the same on all */
+    } else {
+        /* still enter the collectives of the others, then fail with them */
+        mulred_error tmp;
+        mulred_error_clear(&tmp);
+        double mb[3];
+        mulred_dist_minavgmax(comm, 0, mb, &tmp);
+        mulred_dist_minavgmax(comm, 0, mb, &tmp);
+    }
+    if (mulred_dist_agree(comm, err)) {
+        units_fail(d, err);
+        return err->status;
+    }
+    d->multi = dist_multi_rank(comm);
+    if (!d->multi) return MULRED_OK;
+    const int rank = mulred_dist_rank(comm);
+    if (d->coord) {
+        d->host = rank == 0;
+        d->waiting = mulred_dist_size(comm) - 1; /* ranks that have not been told "none" */
+        return MULRED_OK;
+    }
+    MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
+    int rc =
+        MPI_Win_allocate(bytes, (int)sizeof(uint64_t), MPI_INFO_NULL, comm, &d->counter, &d->win);
+    if (rc == MPI_SUCCESS && rank == 0) *d->counter = 0, d->host = true;
+    /* the counter is zero on rank 0 before any rank draws */
+    if (rc == MPI_SUCCESS) rc = MPI_Barrier(comm);
+    if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, d->win);
+    dist_mpi_status(rc, "the dynamic schedule's counter window", err);
+    if (mulred_dist_agree(comm, err)) {
+        if (d->win != MPI_WIN_NULL) MPI_Win_free(&d->win);
+        units_fail(d, err);
+        return err->status;
+    }
+    return MULRED_OK;
+}
+
+static int ids_compare(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Coordinator: rank 0 answers every request waiting (block: until one has come), each with
+ * the next batch number; a number past the last one tells the rank that none is left. */
+static int coord_serve(dist_units *d, bool block)
+{
+    for (;;) {
+        int flag = 1, rc = MPI_SUCCESS;
+        MPI_Status st;
+        if (!block) rc = MPI_Iprobe(MPI_ANY_SOURCE, DIST_TAG_REQUEST, d->comm, &flag, &st);
+        if (rc != MPI_SUCCESS || !flag) return rc;
+        char none;
+        rc = MPI_Recv(&none, 0, MPI_CHAR, MPI_ANY_SOURCE, DIST_TAG_REQUEST, d->comm, &st);
+        const uint64_t b = d->next_batch++;
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Send(&b, 1, MPI_UINT64_T, st.MPI_SOURCE, DIST_TAG_GRANT, d->comm);
+        if (rc != MPI_SUCCESS) return rc;
+        if (b >= d->nbatches) d->waiting--;
+        if (block) return MPI_SUCCESS;
+    }
+}
+
+/* The next batch number: from the counter, or from the coordinator. */
+static int draw(dist_units *d, uint64_t *b)
+{
+    if (!d->multi) {
+        *b = d->next_batch++;
+        return MPI_SUCCESS;
+    }
+    if (d->coord && d->host) {
+        int rc = coord_serve(d, false);
+        *b = d->next_batch++;
+        return rc;
+    }
+    if (d->coord) {
+        char none = 0;
+        int rc = MPI_Send(&none, 0, MPI_CHAR, 0, DIST_TAG_REQUEST, d->comm);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Recv(b, 1, MPI_UINT64_T, 0, DIST_TAG_GRANT, d->comm, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && *b >= d->nbatches) d->told_none = true;
+        return rc;
+    }
+    const uint64_t one = 1;
+    int rc = MPI_Fetch_and_op(&one, b, MPI_UINT64_T, 0, 0, MPI_SUM, d->win);
+    if (rc == MPI_SUCCESS) rc = MPI_Win_flush(0, d->win);
+    return rc;
+}
+
+bool dist_units_batch(dist_units *d, const uint64_t **ids, uint64_t *count)
+{
+    if (d->failed) return false;
+    if (d->schedule == MULRED_SCHEDULE_STATIC) {
+        if (d->next_batch >= d->nbatches) return false;
+        d->next_batch++;
+        d->nids = d->share.end - d->share.first;
+        for (uint64_t i = 0; i < d->nids; i++) d->ids[i] = d->share.first + i;
+    } else {
+        uint64_t b = 0;
+        {
+            int rc = draw(d, &b);
+            if (rc != MPI_SUCCESS) {
+                d->failed = true;
+                dist_mpi_status(rc, "drawing units from the dynamic schedule's counter", &d->error);
+                return false;
+            }
+        }
+        if (b >= d->nbatches) return false;
+        const uint64_t s = b ? d->ends[b - 1] : 0, e = d->ends[b];
+        d->nids = e - s;
+        for (uint64_t i = 0; i < d->nids; i++) d->ids[i] = d->items[s + i].unit;
+        /* in unit order, so consecutive units of one input make one run */
+        qsort(d->ids, (size_t)d->nids, sizeof *d->ids, ids_compare);
+        d->batches++;
+    }
+    d->drawn += d->nids;
+    d->pos = 0;
+    *ids = d->ids;
+    *count = d->nids;
+    return true;
+}
+
+bool dist_units_run(dist_units *d, uint64_t align, uint64_t *u0, uint64_t *u1)
+{
+    while (d->pos >= d->nids) {
+        const uint64_t *ids;
+        uint64_t count;
+        if (!dist_units_batch(d, &ids, &count)) return false;
+    }
+    uint64_t a = d->ids[d->pos], e = a + 1;
+    d->pos++;
+    while (d->pos < d->nids && d->ids[d->pos] == e && e % align != 0) e++, d->pos++;
+    *u0 = a, *u1 = e;
+    return true;
+}
+
+void dist_units_poll(void *vd, uint64_t done, uint64_t total)
+{
+    (void)done, (void)total;
+    dist_units *d = vd;
+    if (!d || !d->host || d->failed) return;
+    if (d->coord) {
+        if (coord_serve(d, false) != MPI_SUCCESS) d->failed = true;
+        return;
+    }
+    if (d->win == MPI_WIN_NULL) return;
+    int flag = 0;
+    /* any call that enters MPI's progress engine serves the draws waiting on rank 0; the
+     * probe matches nothing mulred sends during the hand-out */
+    MPI_Iprobe(MPI_ANY_SOURCE, DIST_TAG_UNITS, d->comm, &flag, MPI_STATUS_IGNORE);
+}
+
+int dist_units_close(dist_units *d, mulred_error *err)
+{
+    int rc = MPI_SUCCESS;
+    /* coordinator: rank 0 answers until every rank has been told that none is left; a rank
+     * that stopped early (its own error) draws on until told, computing nothing */
+    while (d->coord && d->multi && d->host && d->waiting > 0 && rc == MPI_SUCCESS)
+        rc = coord_serve(d, true);
+    while (d->coord && d->multi && !d->host && !d->told_none && rc == MPI_SUCCESS) {
+        uint64_t b;
+        rc = draw(d, &b);
+    }
+    if (d->win != MPI_WIN_NULL) {
+        rc = MPI_Win_unlock_all(d->win);
+        int rc2 = MPI_Win_free(&d->win);
+        if (rc == MPI_SUCCESS) rc = rc2;
+    }
+    free(d->items);
+    free(d->ends);
+    free(d->ids);
+    d->items = NULL, d->ends = NULL, d->ids = NULL;
+    if (err->status == MULRED_OK && d->failed) *err = d->error;
+    if (err->status == MULRED_OK) dist_mpi_status(rc, "freeing the dynamic schedule's window", err);
+    return err->status;
+}
+
+int dist_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err)
+{
+    if (!dist_multi_rank(comm)) {
+        if (out) out[0] = v;
+        return MULRED_OK;
+    }
+    /* point to point into one value at a time: nothing to allocate, so nothing to fail on
+     * rank 0 while the others send (one message per rank, once per job) */
+    const int rank = mulred_dist_rank(comm), size = mulred_dist_size(comm);
+    int rc = MPI_SUCCESS;
+    if (rank == 0) {
+        if (out) out[0] = v;
+        for (int r = 1; r < size; r++) {
+            uint64_t got = 0;
+            int rcr = MPI_Recv(&got, 1, MPI_UINT64_T, r, DIST_TAG_UNITS, comm, MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS) rc = rcr;
+            if (out) out[r] = got;
+        }
+    } else {
+        rc = MPI_Send(&v, 1, MPI_UINT64_T, 0, DIST_TAG_UNITS, comm);
+    }
+    return dist_mpi_status(rc, "gathering the units per rank", err);
+}
