@@ -39,6 +39,8 @@ static const bench_entry benches[] = {
      mulred_bench_curve},
     {"checkpoint", "mulred muhash --synthetic 10^7 with and without --checkpoint: the overhead",
      mulred_bench_checkpoint},
+    {"jobs", "whole jobs per input kind: phases, MB/s, parse share, peak RSS; 1 and 2 threads",
+     mulred_bench_jobs},
 };
 
 int mulred_cmd_bench(int argc, char **argv)
