@@ -31,6 +31,7 @@
 #include <linux/magic.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t idle;
     int fd;
-    bool close_fd;
+    bool close_fd, owns_stdin;
     char *carry; /* STREAM_BLOCK bytes: the partial line after the last block's last newline */
     size_t carry_len;
     bool eof;
@@ -80,6 +81,9 @@ typedef struct {
     bool fail_is_read;   /* a read error: fail_why is the whole message */
     char fail_why[300];
 } stream_state;
+
+/* Set while an open element file streams standard input. */
+static atomic_int stdin_taken;
 
 struct mulred_element_file {
     char *path;
@@ -380,7 +384,16 @@ static int stream_open(mulred_element_file *f, const char *path, mulred_error *e
     pthread_cond_init(&s->idle, NULL);
     f->st = s;
     s->fd = STDIN_FILENO;
-    if (strcmp(path, "-") == 0) return MULRED_OK;
+    if (strcmp(path, "-") == 0) {
+        /* "-" given twice in one job: the first takes the whole stream, the second finds it at
+         * its end (as when standard input was read whole at the first open) */
+        int expected = 0;
+        if (!atomic_compare_exchange_strong(&stdin_taken, &expected, 1))
+            s->eof = true;
+        else
+            s->owns_stdin = true;
+        return MULRED_OK;
+    }
     s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (s->fd < 0)
         return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
@@ -411,6 +424,7 @@ static void stream_close(stream_state *s)
 {
     if (!s) return;
     if (s->close_fd && s->fd >= 0) close(s->fd);
+    if (s->owns_stdin) atomic_store(&stdin_taken, 0);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->idle);
     free(s->carry);
