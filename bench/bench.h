@@ -50,6 +50,7 @@ int mulred_bench_checkpoint(int argc, char **argv);
 /* mpirun ... mulred bench comm: mulred_dist_reduce per group and by bytes, the network constants
  * of report --project (bench_comm.c). */
 int mulred_bench_comm(int argc, char **argv);
+int mulred_bench_jobs(int argc, char **argv);
 
 /* The 8-lane (AVX-512 IFMA) field rows of mulred bench curve, per element, in ns, from the
  * 8-lane field bench (bench/bench_field_x8.c): curve 0 is BLS12-381 Fp, 1 is BN254 Fp. Returns

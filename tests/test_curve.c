@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "curve/curve_internal.h"
+#include "curve/g1_batch.h"
 #include "field/field_internal.h"
 #include "field/field_x8.h"
 #include "harness.h"
@@ -28,7 +29,6 @@
 #include "mulred/curve.h"
 #include "mulred/field.h"
 #include "util/util.h"
-
 
 #define MAXN 6
 
@@ -1530,6 +1530,63 @@ static void test_subgroup(void)
     for_each(subgroup_case);
 }
 
+/* The batch subgroup check (curve/g1_batch.h) gives the one-point verdicts, which the
+ * reference r·P = O decides here, on every kind of point: random curve points, G1 points,
+ * points of each small prime order dividing the cofactor, G1 points plus those, (0, ±2) (order
+ * 3: its double-and-add meets P = ±q, an exceptional lane), infinity; in batches of every
+ * length 1..20 at every offset, on the 8-lane path (where the CPU has it) and the scalar one. */
+static void test_subgroup_batch(void)
+{
+    const ref_curve *c = &curves[0];
+    enum { NP = 48 };
+    mulred_g1_381_affine pts[NP];
+    bool want[NP], got[NP];
+    ref_point p, q, t;
+    rp_init(&p), rp_init(&q), rp_init(&t);
+    static const unsigned long primes[] = {3, 11, 10177, 859267, 52437899};
+    for (int i = 0; i < NP; i++) {
+        const int kind = i % 8;
+        if (kind == 0 || kind == 5) {
+            rp_random(c, &p);
+        } else if (kind == 1 || kind == 6) {
+            rp_random_g1(c, &p);
+        } else if (kind == 2) {
+            rp_order_ell(c, &p, primes[(i / 8) % 5]);
+        } else if (kind == 3) {
+            rp_order_ell(c, &t, primes[(i / 8) % 5]);
+            rp_random_g1(c, &q);
+            rp_add(c, &p, &q, &t);
+        } else if (kind == 4) {
+            mpz_set_ui(p.x, 0);
+            mpz_set_ui(p.y, 2);
+            if (i % 16 == 4) mpz_sub_ui(p.y, c->p, 2);
+            p.inf = 0;
+        } else {
+            p.inf = 1;
+        }
+        rp_mul(c, &q, &p, c->r);
+        want[i] = q.inf != 0;
+        aff a;
+        to_aff(0, &a, &p);
+        pts[i] = a.c381;
+    }
+    int bad = 0, outside = 0;
+    for (int i = 0; i < NP; i++) outside += !want[i];
+    CU_ASSERT(outside >= NP / 2);
+    for (int x8 = 0; x8 <= 1; x8++)
+        for (int len = 1; len <= 20; len++)
+            for (int off = 0; off + len <= NP; off += 1 + (len > 8) * 3) {
+                memset(got, 0, sizeof got);
+                mulred_g1_381_in_g1_batch_var(got + off, pts + off, (size_t)len, x8);
+                for (int i = off; i < off + len; i++) bad += got[i] != want[i];
+            }
+    mulred_g1_381_in_g1_batch_var(got, pts, NP, true);
+    for (int i = 0; i < NP; i++) bad += got[i] != want[i];
+    if (!mulred_fieldx8_have_ifma()) printf("\n    (no AVX-512 IFMA: the scalar path twice)");
+    CU_ASSERT_EQUAL(bad, 0);
+    rp_clear(&p), rp_clear(&q), rp_clear(&t);
+}
+
 /* ---- encodings ---- */
 
 static void hex_to(uint8_t *out, size_t n, const char *hex)
@@ -1882,6 +1939,7 @@ void test_register(void)
         {"GLV decomposition: k1 + k2·λ ≡ k, halves below 2^128", test_glv_decompose},
         {"endomorphism φ(P) = λ·P; GLV scalar multiplication", test_endomorphism_glv},
         {"subgroup check against r·P = O, cofactor points", test_subgroup},
+        {"batch subgroup check: the one-point verdicts, 8 lanes and scalar", test_subgroup_batch},
         {"encodings: generators and infinity", test_encodings_generators},
         {"encodings: random points against the reference bytes", test_encodings_round_trip},
         {"encodings: malformed inputs, each check", test_encodings_malformed},

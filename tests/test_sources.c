@@ -69,7 +69,10 @@ static void test_file_splits(void)
         for (size_t j = 0; j < len; j++)
             n += (size_t)snprintf(text + n, sizeof text - n, i % 2 ? "%02X" : "%02x", e[j]);
         n += (size_t)snprintf(text + n, sizeof text - n, "%s",
-                              i == 59 ? "" : i % 5 == 0 ? "\r\n" : i % 11 == 0 ? "\t\n\n# x\n" : "\n");
+                              i == 59       ? ""
+                              : i % 5 == 0  ? "\r\n"
+                              : i % 11 == 0 ? "\t\n\n# x\n"
+                                            : "\n");
     }
     mulred_muhash_ctx_free(ctx);
     char want[65], got[65];
@@ -80,7 +83,8 @@ static void test_file_splits(void)
         for (int nranks = 1; nranks <= 5; nranks++) {
             mulred_error err;
             mulred_error_clear(&err);
-            CU_ASSERT_EQUAL_FATAL(file_digest(got, path, nranks, chunks[k], 1 + nranks % 3, &err), MULRED_OK);
+            CU_ASSERT_EQUAL_FATAL(file_digest(got, path, nranks, chunks[k], 1 + nranks % 3, &err),
+                                  MULRED_OK);
             CU_ASSERT_STRING_EQUAL(got, want);
         }
 }
@@ -112,6 +116,63 @@ static void test_file_errors(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/nonexistent/elements: cannot open"));
     CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/tmp", false, 0, true, &err), MULRED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/tmp: is a directory"));
+}
+
+/* Random files with one bad byte at a random column of a random line (every kind of byte, at
+ * every offset from the line start across the decoding kernels' 32- and 64-byte blocks): the
+ * message names the line, the column and the byte as counted here, for chunk sizes that put
+ * chunk boundaries inside lines; and the good files give the reference digest. */
+static void test_file_bad_bytes(void)
+{
+    static const char SHOWN[] = "gGzx:/@`\x01\x7f";
+    char *text = malloc(1 << 16);
+    for (int it = 0; it < 40; it++) {
+        size_t n = 0;
+        const int lines = 1 + (int)test_rand_below(60), bad_line = 1 + (int)test_rand_below(lines);
+        char want[160] = "";
+        mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(MULRED_MUHASH_BITCOIN);
+        mulred_muhash_state ref;
+        mulred_muhash_init(&ref, MULRED_MUHASH_BITCOIN);
+        const bool corrupt = it % 4 != 0;
+        for (int l = 1; l <= lines; l++) {
+            uint8_t e[100];
+            const size_t len = 1 + test_rand_below(sizeof e);
+            test_rand_bytes(e, len);
+            const size_t line_start = n;
+            const size_t lead = test_rand_below(3);
+            for (size_t j = 0; j < lead; j++) text[n++] = j % 2 ? '\t' : ' ';
+            for (size_t j = 0; j < len; j++)
+                n += (size_t)snprintf(text + n, 3, test_rand_below(2) ? "%02X" : "%02x", e[j]);
+            if (corrupt && l == bad_line) {
+                const size_t col = lead + test_rand_below(2 * len); /* 0-based */
+                const char b = SHOWN[test_rand_below(sizeof SHOWN - 1)];
+                text[line_start + col] = b;
+                snprintf(want, sizeof want, ":%d: column %zu: '%c' is not a hex digit", l, col + 1,
+                         (unsigned char)b >= 0x20 ? b : '?');
+            }
+            mulred_muhash_insert(&ref, ctx, e, len);
+            n += (size_t)snprintf(text + n, 3, "%s", l % 3 ? "\n" : "\r\n");
+        }
+        text[n] = 0;
+        mulred_muhash_ctx_free(ctx);
+        const char *path = write_file("bad_bytes.txt", text);
+        char full[700], got[65], ref_hex[65];
+        digest_hex(ref_hex, &ref);
+        snprintf(full, sizeof full, "%s%s", path, want);
+        static const size_t chunks[] = {0, 7, 100};
+        for (size_t k = 0; k < 3; k++) {
+            mulred_error err;
+            mulred_error_clear(&err);
+            const int st = file_digest(got, path, 1 + it % 3, chunks[k], 1 + it % 2, &err);
+            CU_ASSERT_EQUAL(st, corrupt ? MULRED_EINPUT : MULRED_OK);
+            if (corrupt) {
+                CU_ASSERT_STRING_EQUAL(err.message, full);
+            } else {
+                CU_ASSERT_STRING_EQUAL(got, ref_hex);
+            }
+        }
+    }
+    free(text);
 }
 
 /* The digest of an element stream read whole by one rank (all its units). */
@@ -230,9 +291,11 @@ static void test_synthetic(void)
             size_t n = mulred_synth_element(a, flavor, 42, i);
             CU_ASSERT_EQUAL(mulred_synth_element(b, flavor, 42, i), n);
             CU_ASSERT(memcmp(a, b, n) == 0); /* a pure function */
-            size_t fixed = flavor == MULRED_MUHASH_BITCOIN ? 32 + 4 + 4 + 8 : 32 + 4 + 8 + 8 + 1 + 2 + 8;
+            size_t fixed =
+                flavor == MULRED_MUHASH_BITCOIN ? 32 + 4 + 4 + 8 : 32 + 4 + 8 + 8 + 1 + 2 + 8;
             CU_ASSERT(n > fixed && n <= MULRED_SYNTH_MAX_ELEMENT);
-            size_t script = flavor == MULRED_MUHASH_BITCOIN ? n - fixed - (n - fixed > 253 ? 3 : 1) : n - fixed;
+            size_t script =
+                flavor == MULRED_MUHASH_BITCOIN ? n - fixed - (n - fixed > 253 ? 3 : 1) : n - fixed;
             kinds[script == 22 ? 0 : script == 25 ? 1 : script == 34 ? 2 : script == 23 ? 3 : 4]++;
             lens[i] = n;
             CU_ASSERT(mulred_synth_element(b, flavor, 43, i) != n || memcmp(a, b, n) != 0);
@@ -279,7 +342,8 @@ void test_register(void)
 {
     TEST_SUITE("sources", {"element files: every rank/chunk split", test_file_splits},
                {"element files: errors name FILE:LINE", test_file_errors},
+               {"element files: a bad byte anywhere", test_file_bad_bytes},
                {"element files: line limit", test_line_limit},
-               {"element files: named FIFOs", test_fifo},
-               {"synthetic units", test_synthetic_units}, {"synthetic UTXO sets", test_synthetic});
+               {"element files: named FIFOs", test_fifo}, {"synthetic units", test_synthetic_units},
+               {"synthetic UTXO sets", test_synthetic});
 }

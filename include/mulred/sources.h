@@ -28,9 +28,12 @@ extern "C" {
  * A regular file is only opened here (its units are read later with pread, by whichever rank
  * selects them). A stream ("-" for standard input, a pipe such as <(zcat list.gz), a character
  * device, a named FIFO — which must have its writer attached when it is opened: one without is
- * an error, never a wait) can be read only once, so it is read whole here when read_stream is
- * true, and is not read at all (0 units) when it is false: exactly one rank should read a
- * stream and reduce all its units. */
+ * an error, never a wait) can be read only once. With read_stream true it is opened here and
+ * read while its source is reduced, in blocks of 1 MiB of whole lines that the threads take
+ * in turn (memory: a block per thread, whatever the stream's length; mulred_element_file_bytes
+ * then counts the bytes read so far); its units are not parts of the stream, and all of them
+ * must be selected and reduced in one mulred_muhash_reduce. With read_stream false it is not
+ * read at all (0 units): exactly one rank should read a stream and reduce all its units. */
 typedef struct mulred_element_file mulred_element_file;
 MULRED_API mulred_status mulred_element_file_open(mulred_element_file **out, const char *path,
                                                   bool remove, size_t chunk_bytes, bool read_stream,

@@ -24,7 +24,7 @@ static void muhash_usage(void)
         "Inputs (any combination; at least one):\n"
         "  --insert FILE       elements to insert: one per line as hex; blank lines and\n"
         "                      lines starting with '#' are ignored; '-' (standard input)\n"
-        "                      and pipes are read whole by rank 0\n"
+        "                      and pipes are read by rank 0 in 1 MiB blocks\n"
         "  --remove FILE       elements to remove (same format)\n"
         "  --synthetic N       insert N synthetic UTXO-like elements generated from\n"
         "                      (seed, index): TxOutSer (bitcoin) or Kaspa UTXO elements\n"

@@ -1,20 +1,45 @@
-/* Hex element files, read in fixed byte ranges.
+/* Hex element files, read in fixed byte ranges, and element streams, read in blocks.
  *
  * Chunk c covers bytes [c·S, (c+1)·S) and owns the lines whose first byte lies there. To find
  * its first line a chunk looks at the byte before its start; its last line may run past its end,
- * so it reads up to one maximal line further. Chunks are the file's work units: ranks select
- * contiguous runs of them (the plan is the caller's, mulred/plan.h). Memory per
- * chunk in flight: S + one maximal line. Line numbers are needed only for error messages, so a
- * failing chunk counts newlines from the start of the file then, and never otherwise. */
+ * so it reads a little further, and up to one maximal line further only when that line needs
+ * it. Chunks are the file's work units: ranks select contiguous runs of them (the plan is the
+ * caller's, mulred/plan.h). Memory per chunk in flight: S + one maximal line. Line numbers are
+ * needed only for error messages, so a failing chunk counts newlines from the start of the
+ * file then, and never otherwise.
+ *
+ * Lines are found with memchr and decoded with the hex kernels (hex_kernels.h: AVX-512, AVX2 or
+ * scalar, chosen at run time) into one element buffer, from which the sink copies them into its
+ * batch. Only a line the kernel does not decode whole (a bad byte, an odd or too large count)
+ * goes through the byte-by-byte checks, which name the line, the column and the byte exactly
+ * as they always did.
+ *
+ * Streams (standard input, pipes, character devices, FIFOs) cannot be read at offsets. A read
+ * stream is a source of STREAM_CHUNKS chunks that do not stand for parts of the input: every
+ * chunk's call takes the next block of whole lines from the stream (under a lock: the carried
+ * partial line of the block before, then reads up to STREAM_BLOCK bytes, up to its last
+ * newline), parses it without the lock, and takes the next, until the stream ends; so the
+ * threads that run the chunks parse and hash blocks in parallel, and memory is one block per
+ * thread plus the carry, whatever the stream's length. MuHash is a product, so the order in
+ * which blocks are hashed does not change the digest. Each block's newline count is kept (8
+ * bytes a block), so a failing block names its line; blocks are numbered in stream order and
+ * every call waits for the blocks in flight before it returns, so the error returned is always
+ * the one of the first failing block. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
+#include "io/hex_kernels.h"
 #include "mulred/sources.h"
 #include "util/util.h"
 
@@ -22,16 +47,53 @@ enum { DEFAULT_CHUNK = 1 << 18 };
 /* A line holds at most one element of MULRED_MUHASH_MAX_ELEMENT bytes as hex, plus slack for
  * surrounding blanks and a CR. */
 #define MAX_LINE (2 * MULRED_MUHASH_MAX_ELEMENT + 256)
+/* Bytes read past a chunk's end at first: enough for the last line of element files as they
+ * are (elements of tens to hundreds of bytes); a longer last line is read when met. */
+#define CHUNK_SLACK 4096
+/* Streams: blocks of this many bytes (more than MAX_LINE + 1, so a block with no newline holds
+ * a line too long), and the number of chunks of the source (the threads that can share it). */
+#define STREAM_BLOCK  (1 << 20)
+#define STREAM_CHUNKS 256
+
+/* A failure found while parsing: the byte offset of its line in the buffer, and the reason
+ * (the part of the message after "FILE:LINE: "). */
+typedef struct {
+    size_t line;
+    char why[160];
+} parse_failure;
+
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t idle;
+    int fd;
+    bool close_fd, owns_stdin;
+    char *carry; /* STREAM_BLOCK bytes: the partial line after the last block's last newline */
+    size_t carry_len;
+    bool eof;
+    uint64_t bytes;      /* bytes read from the stream */
+    uint64_t next_block; /* blocks handed out */
+    uint64_t *lines;     /* newlines of each finished block */
+    uint64_t lines_cap;
+    int in_flight;       /* blocks handed out and not finished */
+    bool failed;         /* a block failed; no more are handed out */
+    uint64_t fail_block; /* the lowest failing block */
+    uint64_t fail_lines; /* newlines before the failing line, in its block */
+    bool fail_is_read;   /* a read error: fail_why is the whole message */
+    char fail_why[300];
+} stream_state;
+
+/* Set while an open element file streams standard input. */
+static atomic_int stdin_taken;
 
 struct mulred_element_file {
     char *path;
-    int fd; /* -1 when the contents are in memory (standard input) */
-    char *memory;
+    int fd; /* -1 for a stream */
     uint64_t size;
     size_t chunk;
-    uint64_t units;                /* ⌈size / chunk⌉ */
+    uint64_t units;                /* ⌈size / chunk⌉; STREAM_CHUNKS for a read stream */
     uint64_t first_chunk, nchunks; /* the selected units */
     bool remove, stream;
+    stream_state *st; /* a read stream */
     mulred_muhash_source source;
 };
 
@@ -43,11 +105,6 @@ static int ef_read(const mulred_element_file *f, char *buf, uint64_t off, size_t
         return MULRED_OK;
     }
     if (len > f->size - off) len = (size_t)(f->size - off);
-    if (f->fd < 0) {
-        memcpy(buf, f->memory + off, len);
-        *got = len;
-        return MULRED_OK;
-    }
     size_t n = 0;
     while (n < len) {
         ssize_t r = pread(f->fd, buf + n, len - n, (off_t)(off + n));
@@ -76,18 +133,73 @@ static uint64_t ef_line_number(const mulred_element_file *f, uint64_t off)
     return line;
 }
 
-static int ef_line_error(const mulred_element_file *f, uint64_t line_off, mulred_error *err,
-                         const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int ef_line_error(const mulred_element_file *f, uint64_t line_off, mulred_error *err,
-                         const char *fmt, ...)
+static int fail(parse_failure *pf, size_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(parse_failure *pf, size_t line, const char *fmt, ...)
 {
-    char why[128];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
+    vsnprintf(pf->why, sizeof pf->why, fmt, ap);
     va_end(ap);
-    return mulred_error_set(err, MULRED_EINPUT, "%s:%llu: %s", f->path,
-                            (unsigned long long)ef_line_number(f, line_off), why);
+    pf->line = line;
+    return MULRED_EINPUT;
+}
+
+/* The checks of one line buf[line..end) (end: its newline or the buffer's end) that the kernel
+ * did not pass, byte by byte, in the order that decides which error a bad line reports. */
+static int line_failure(const char *buf, size_t line, size_t a, size_t b, parse_failure *pf)
+{
+    for (size_t i = a; i < b; i++)
+        if (mulred_hex_digit((unsigned char)buf[i]) < 0)
+            return fail(pf, line, "column %zu: '%c' is not a hex digit", i - line + 1,
+                        (unsigned char)buf[i] >= 0x20 ? buf[i] : '?');
+    const size_t nhex = b - a;
+    if (nhex % 2) return fail(pf, line, "odd number of hex digits (%zu)", nhex);
+    return fail(pf, line, "element longer than %zu bytes", (size_t)MULRED_MUHASH_MAX_ELEMENT);
+}
+
+/* Parses the lines of buf[0..got) that start at pos and before `hi`, into sink. A line must
+ * end inside the buffer unless the buffer ends at the end of the input (`whole`); otherwise
+ * *more is set to the offset of the line that needs more bytes, and parsing stops there
+ * (MULRED_OK). *newlines counts the lines parsed that end in a newline. */
+static int parse_lines(const char *buf, size_t got, size_t pos, size_t hi, bool whole,
+                       uint8_t *elem, mulred_muhash_sink *sink, bool remove, size_t *more,
+                       uint64_t *newlines, parse_failure *pf)
+{
+    const mulred_hex_kernel *k = mulred_hex_kernel_active();
+    uint64_t nl = 0;
+    int rc = MULRED_OK;
+    *more = SIZE_MAX;
+    while (pos < hi && pos < got) {
+        const size_t line = pos;
+        const char *q = memchr(buf + pos, '\n', got - pos);
+        size_t end = q ? (size_t)(q - buf) : got;
+        if (!q && !whole && end - line <= MAX_LINE) {
+            *more = line;
+            break;
+        }
+        /* The limit holds wherever the line sits (a line must not be accepted or refused
+         * depending on the chunk size). */
+        if (end - line > MAX_LINE) {
+            rc = fail(pf, line, "line longer than %zu characters", (size_t)MAX_LINE);
+            break;
+        }
+        pos = end + 1;
+        nl += q != NULL;
+        size_t a = line, b = end;
+        while (a < b && (buf[a] == ' ' || buf[a] == '\t')) a++;
+        while (b > a && (buf[b - 1] == ' ' || buf[b - 1] == '\t' || buf[b - 1] == '\r')) b--;
+        if (a == b || buf[a] == '#') continue;
+        const size_t nhex = b - a;
+        if (nhex % 2 || nhex / 2 > MULRED_MUHASH_MAX_ELEMENT ||
+            k->decode(elem, buf + a, nhex / 2) != nhex) {
+            rc = line_failure(buf, line, a, b, pf);
+            break;
+        }
+        mulred_muhash_sink_add(sink, elem, nhex / 2, remove);
+    }
+    *newlines = nl;
+    return rc;
 }
 
 static mulred_status ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mulred_error *err)
@@ -96,60 +208,228 @@ static mulred_status ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mu
     uint64_t lo = (f->first_chunk + c) * f->chunk, hi = lo + f->chunk;
     if (hi > f->size) hi = f->size;
     uint64_t start = lo ? lo - 1 : 0;
+    /* the buffer reaches MAX_LINE + 1 bytes past any line start before hi, so a line that does
+     * not end in it is too long */
     size_t cap = (size_t)(hi - start) + MAX_LINE + 1, got;
-    char *buf = malloc(cap);
-    uint8_t *elem = malloc(MULRED_MUHASH_MAX_ELEMENT);
+    char *buf = malloc(cap + MULRED_MUHASH_MAX_ELEMENT);
+    uint8_t *elem = (uint8_t *)buf + cap;
     int st = MULRED_OK;
-    if (!buf || !elem) {
-        st = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-        goto out;
-    }
-    if ((st = ef_read(f, buf, start, cap - 1, &got, err))) goto out;
+    if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    size_t first =
+        (size_t)(hi - start) + CHUNK_SLACK < cap ? (size_t)(hi - start) + CHUNK_SLACK : cap;
+    if ((st = ef_read(f, buf, start, first, &got, err))) goto out;
     size_t pos = 0;
     if (lo) { /* skip the line that started in the previous chunk */
-        while (pos < got && buf[pos] != '\n') pos++;
-        pos++;
+        const char *q = memchr(buf, '\n', got);
+        if (q)
+            pos = (size_t)(q - buf) + 1;
+        else { /* it runs past the first read: read the rest, and look again */
+            size_t more;
+            if ((st = ef_read(f, buf + got, start + got, cap - got, &more, err))) goto out;
+            got += more;
+            q = memchr(buf, '\n', got);
+            pos = q ? (size_t)(q - buf) + 1 : got + 1;
+        }
     }
-    while (start + pos < hi && pos < got) {
-        MULRED_VERIFY(start + pos >= lo); /* a line belongs to the chunk holding its first byte */
-        size_t line = pos, end = pos;
-        while (end < got && buf[end] != '\n') end++;
-        /* The limit holds wherever the line sits: the buffer reaches at least MAX_LINE + 1 bytes
-         * past any line start before hi (so a line that does not end in it is too long), and a
-         * line must not be accepted or refused depending on the chunk size. */
-        if (end - line > MAX_LINE) {
-            st = ef_line_error(f, start + line, err, "line longer than %zu characters",
-                               (size_t)MAX_LINE);
-            goto out;
+    bool whole = start + got >= f->size || got == cap;
+    for (;;) {
+        size_t more;
+        uint64_t nl;
+        parse_failure pf;
+        int rc = parse_lines(buf, got, pos, (size_t)(hi - start), whole, elem, sink, f->remove,
+                             &more, &nl, &pf);
+        if (rc) {
+            st = mulred_error_set(err, MULRED_EINPUT, "%s:%llu: %s", f->path,
+                                  (unsigned long long)ef_line_number(f, start + pf.line), pf.why);
+            break;
         }
-        pos = end + 1;
-        size_t a = line, b = end;
-        while (a < b && (buf[a] == ' ' || buf[a] == '\t')) a++;
-        while (b > a && (buf[b - 1] == ' ' || buf[b - 1] == '\t' || buf[b - 1] == '\r')) b--;
-        if (a == b || buf[a] == '#') continue;
-        size_t nhex = b - a;
-        for (size_t i = a; i < b; i++)
-            if (mulred_hex_digit((unsigned char)buf[i]) < 0) {
-                st = ef_line_error(f, start + line, err, "column %zu: '%c' is not a hex digit",
-                                   i - line + 1, (unsigned char)buf[i] >= 0x20 ? buf[i] : '?');
-                goto out;
-            }
-        if (nhex % 2) {
-            st = ef_line_error(f, start + line, err, "odd number of hex digits (%zu)", nhex);
-            goto out;
-        }
-        if (nhex / 2 > MULRED_MUHASH_MAX_ELEMENT) {
-            st = ef_line_error(f, start + line, err, "element longer than %zu bytes",
-                               (size_t)MULRED_MUHASH_MAX_ELEMENT);
-            goto out;
-        }
-        mulred_hex_decode(elem, buf + a, nhex / 2, NULL);
-        mulred_muhash_sink_add(sink, elem, nhex / 2, f->remove);
+        if (more == SIZE_MAX) break;
+        /* the last line needs the bytes after the first read */
+        size_t n;
+        if ((st = ef_read(f, buf + got, start + got, cap - got, &n, err))) break;
+        got += n;
+        pos = more;
+        whole = true; /* up to MAX_LINE + 1 bytes past the line or the input's end */
     }
 out:
     free(buf);
-    free(elem);
     return st;
+}
+
+/* ---- streams ---- */
+
+static void stream_fail_read(stream_state *s, uint64_t block, const char *path, int e)
+{
+    if (!s->failed || block < s->fail_block) {
+        s->failed = true;
+        s->fail_block = block;
+        s->fail_is_read = true;
+        snprintf(s->fail_why, sizeof s->fail_why, "%s: read error at byte %llu: %s", path,
+                 (unsigned long long)s->bytes, strerror(e));
+    }
+}
+
+/* Takes the next block into buf (STREAM_BLOCK bytes): returns its length and number, or 0 when
+ * the stream is done (ended or failed). Called with the lock held. */
+static size_t stream_take(const mulred_element_file *f, char *buf, uint64_t *block)
+{
+    stream_state *s = f->st;
+    if (s->failed || (s->eof && s->carry_len == 0)) return 0;
+    size_t len = s->carry_len;
+    memcpy(buf, s->carry, len);
+    s->carry_len = 0;
+    while (len < STREAM_BLOCK && !s->eof) {
+        ssize_t r = read(s->fd, buf + len, STREAM_BLOCK - len);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            stream_fail_read(s, s->next_block, f->path, errno);
+            return 0;
+        }
+        if (r == 0) s->eof = true;
+        len += (size_t)r;
+        s->bytes += (uint64_t)r;
+    }
+    if (len == 0) return 0;
+    if (!s->eof) { /* up to the last newline; a block without one holds a line too long */
+        const char *q = memrchr(buf, '\n', len);
+        if (q) {
+            const size_t cut = (size_t)(q - buf) + 1;
+            s->carry_len = len - cut;
+            memcpy(s->carry, buf + cut, s->carry_len);
+            len = cut;
+        }
+    }
+    *block = s->next_block++;
+    s->in_flight++;
+    return len;
+}
+
+static void stream_done(stream_state *s, uint64_t block, uint64_t newlines, int rc, const char *buf,
+                        const parse_failure *pf)
+{
+    if (block >= s->lines_cap) {
+        uint64_t cap = s->lines_cap ? 2 * s->lines_cap : 64;
+        while (cap <= block) cap *= 2;
+        uint64_t *grown = realloc(s->lines, cap * sizeof *grown);
+        if (grown) s->lines = grown, s->lines_cap = cap;
+    }
+    if (block < s->lines_cap) s->lines[block] = newlines;
+    if (rc && (!s->failed || block < s->fail_block)) {
+        s->failed = true;
+        s->fail_block = block;
+        s->fail_is_read = false;
+        uint64_t before = 0;
+        for (size_t i = 0; i < pf->line; i++) before += buf[i] == '\n';
+        s->fail_lines = before;
+        snprintf(s->fail_why, sizeof s->fail_why, "%s", pf->why);
+    }
+    s->in_flight--;
+    pthread_cond_broadcast(&s->idle);
+}
+
+static mulred_status stream_produce(void *vf, size_t c, mulred_muhash_sink *sink, mulred_error *err)
+{
+    (void)c; /* every chunk takes blocks until the stream is done */
+    const mulred_element_file *f = vf;
+    stream_state *s = f->st;
+    char *buf = malloc(STREAM_BLOCK + MULRED_MUHASH_MAX_ELEMENT);
+    if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    uint8_t *elem = (uint8_t *)buf + STREAM_BLOCK;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        uint64_t block;
+        const size_t len = stream_take(f, buf, &block);
+        if (!len) break;
+        pthread_mutex_unlock(&s->lock);
+        size_t more;
+        uint64_t nl = 0;
+        parse_failure pf;
+        int rc = parse_lines(buf, len, 0, len, true, elem, sink, f->remove, &more, &nl, &pf);
+        pthread_mutex_lock(&s->lock);
+        stream_done(s, block, nl, rc, buf, &pf);
+        if (s->lines_cap <= block && !s->failed) { /* no memory for the line counts */
+            s->failed = true, s->fail_block = block, s->fail_is_read = true;
+            snprintf(s->fail_why, sizeof s->fail_why, "out of memory");
+        }
+    }
+    while (s->in_flight) pthread_cond_wait(&s->idle, &s->lock);
+    int st = MULRED_OK;
+    if (s->failed) {
+        if (s->fail_is_read) {
+            st = mulred_error_set(
+                err, strcmp(s->fail_why, "out of memory") ? MULRED_EINPUT : MULRED_ERUNTIME, "%s",
+                s->fail_why);
+        } else {
+            uint64_t line = 1 + s->fail_lines;
+            for (uint64_t b = 0; b < s->fail_block; b++) line += s->lines[b];
+            st = mulred_error_set(err, MULRED_EINPUT, "%s:%llu: %s", f->path,
+                                  (unsigned long long)line, s->fail_why);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    free(buf);
+    return st;
+}
+
+/* Opens a stream for reading: standard input, or path (a FIFO without a writer is refused, as
+ * mulred_read_file does, and never waited for). */
+static int stream_open(mulred_element_file *f, const char *path, mulred_error *err)
+{
+    stream_state *s = calloc(1, sizeof *s);
+    if (!s || !(s->carry = malloc(STREAM_BLOCK))) {
+        free(s);
+        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->idle, NULL);
+    f->st = s;
+    s->fd = STDIN_FILENO;
+    if (strcmp(path, "-") == 0) {
+        /* "-" given twice in one job: the first takes the whole stream, the second finds it at
+         * its end (as when standard input was read whole at the first open) */
+        int expected = 0;
+        if (!atomic_compare_exchange_strong(&stdin_taken, &expected, 1))
+            s->eof = true;
+        else
+            s->owns_stdin = true;
+        return MULRED_OK;
+    }
+    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (s->fd < 0)
+        return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    s->close_fd = true;
+    struct stat sb;
+    struct statfs sf;
+    if (fstat(s->fd, &sb) == 0 && S_ISFIFO(sb.st_mode) &&
+        !(fstatfs(s->fd, &sf) == 0 && sf.f_type == PIPEFS_MAGIC)) {
+        ssize_t r;
+        do r = read(s->fd, s->carry, 1);
+        while (r < 0 && errno == EINTR);
+        if (r == 0)
+            return mulred_error_set(err, MULRED_EINPUT,
+                                    "%s: a FIFO with no writer (start its writer first)", path);
+        if (r < 0 && errno != EAGAIN)
+            return mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte 0: %s", path,
+                                    strerror(errno));
+        s->carry_len = r == 1 ? 1 : 0;
+        s->bytes = s->carry_len;
+    }
+    int flags = fcntl(s->fd, F_GETFL);
+    if (flags < 0 || fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        return mulred_error_set(err, MULRED_ERUNTIME, "%s: fcntl: %s", path, strerror(errno));
+    return MULRED_OK;
+}
+
+static void stream_close(stream_state *s)
+{
+    if (!s) return;
+    if (s->close_fd && s->fd >= 0) close(s->fd);
+    if (s->owns_stdin) atomic_store(&stdin_taken, 0);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->idle);
+    free(s->carry);
+    free(s->lines);
+    free(s);
 }
 
 mulred_status mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
@@ -165,7 +445,7 @@ mulred_status mulred_element_file_open(mulred_element_file **out, const char *pa
     f->remove = remove;
     f->chunk = chunk_bytes ? chunk_bytes : DEFAULT_CHUNK;
     /* Regular files are read in ranges by every rank. Streams (standard input, pipes such as
-     * <(zcat list.gz), character devices) can be read only once, so one rank reads them whole. */
+     * <(zcat list.gz), character devices) can be read only once, so one rank reads them. */
     struct stat sb;
     bool stream = strcmp(path, "-") == 0;
     if (!stream) {
@@ -183,12 +463,11 @@ mulred_status mulred_element_file_open(mulred_element_file **out, const char *pa
     f->stream = stream;
     if (stream) {
         if (read_stream) {
-            size_t len;
-            if (mulred_read_file(path, &f->memory, &len, SIZE_MAX, NULL, err)) {
+            if (stream_open(f, path, err)) {
                 mulred_element_file_close(f);
                 return err->status;
             }
-            f->size = len;
+            f->units = STREAM_CHUNKS;
         }
     } else {
         f->fd = open(path, O_RDONLY);
@@ -198,8 +477,8 @@ mulred_status mulred_element_file_open(mulred_element_file **out, const char *pa
             return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(e));
         }
         f->size = (uint64_t)sb.st_size;
+        f->units = f->size / f->chunk + (f->size % f->chunk != 0);
     }
-    f->units = f->size / f->chunk + (f->size % f->chunk != 0);
     mulred_element_file_select(f, 0, f->units);
     *out = f;
     return MULRED_OK;
@@ -222,12 +501,18 @@ const mulred_muhash_source *mulred_element_file_select(mulred_element_file *f, u
                  (unsigned long long)first, (unsigned long long)end, (unsigned long long)f->units);
     f->first_chunk = first;
     f->nchunks = end - first;
-    f->source = (mulred_muhash_source){(size_t)f->nchunks, ef_produce, f};
+    f->source = (mulred_muhash_source){(size_t)f->nchunks, f->st ? stream_produce : ef_produce, f};
     return &f->source;
 }
 
 uint64_t mulred_element_file_bytes(const mulred_element_file *f)
 {
+    if (f->st) {
+        pthread_mutex_lock(&f->st->lock);
+        const uint64_t n = f->st->bytes;
+        pthread_mutex_unlock(&f->st->lock);
+        return n;
+    }
     uint64_t lo = f->first_chunk * f->chunk, hi = (f->first_chunk + f->nchunks) * f->chunk;
     if (hi > f->size) hi = f->size;
     return hi > lo ? hi - lo : 0;
@@ -237,7 +522,7 @@ void mulred_element_file_close(mulred_element_file *f)
 {
     if (!f) return;
     if (f->fd >= 0) close(f->fd);
-    free(f->memory);
+    stream_close(f->st);
     free(f->path);
     free(f);
 }

@@ -23,6 +23,7 @@
 
 #include "field/field_internal.h"
 #include "hash/hash.h"
+#include "io/hex_kernels.h"
 #include "mulred/curve.h"
 #include "mulred/kzg.h"
 #include "mulred/msm.h"
@@ -476,7 +477,11 @@ mulred_status mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const c
                      text[b - 1] == '\r'))
         b--;
     if (b - a >= 2 && text[a] == '0' && (text[a + 1] == 'x' || text[a + 1] == 'X')) a += 2;
-    for (size_t i = a; i < b; i++)
+    /* the hex kernel decodes a blob of the right length whole; anything else is checked byte
+     * by byte below, for the message */
+    const bool whole = b - a == 2 * (size_t)MULRED_KZG_BLOB_BYTES &&
+                       mulred_hex_decode_fast(blob, text + a, MULRED_KZG_BLOB_BYTES) == b - a;
+    for (size_t i = a; i < b && !whole; i++)
         if (mulred_hex_digit((unsigned char)text[i]) < 0) {
             char shown[8];
             return mulred_error_set(err, MULRED_EINPUT, "%s: byte %zu: %s is not a hex digit", name,
@@ -488,7 +493,6 @@ mulred_status mulred_kzg_blob_parse(uint8_t blob[MULRED_KZG_BLOB_BYTES], const c
     if ((b - a) / 2 != MULRED_KZG_BLOB_BYTES)
         return mulred_error_set(err, MULRED_EINPUT, "%s: %zu bytes of hex, a blob is %d", name,
                                 (b - a) / 2, MULRED_KZG_BLOB_BYTES);
-    mulred_hex_decode(blob, text + a, MULRED_KZG_BLOB_BYTES, NULL);
     for (size_t i = 0; i < N_G1; i++) {
         uint64_t k[4];
         if (!blob_element(k, blob + 32 * i)) /* named where its 64 hex digits start */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/hex_kernels.h"
 #include "io/msm_io_internal.h"
 #include "mulred/msm_io.h"
 #include "util/check.h"
@@ -234,6 +235,7 @@ mulred_status mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint
                  (unsigned long long)first, (unsigned long long)end, (unsigned long long)f->units);
     uint8_t *buf = malloc(f->unit + 3);
     if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    const mulred_hex_kernel *kern = mulred_hex_kernel_active();
     int rc = MULRED_OK;
     for (uint64_t u = first; u < end && rc == MULRED_OK; u++) {
         const uint64_t lo = u * f->unit;
@@ -243,6 +245,15 @@ mulred_status mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint
         if ((rc = read_window(&w, buf, f, lo, hi, err))) break;
         const uint8_t *p = w.buf - w.base;
         for (uint64_t i = lo; i < hi; i++) {
+            /* The kernel counts the digits and blanks of [i, hi − 1) up to the first other
+             * byte; a '0' it counted just before an 'x' may be a prefix. That byte (or the
+             * unit's last one, whose successor the kernel does not see) is classified below. */
+            if (i + 1 < hi) {
+                size_t stop;
+                count += kern->count((const char *)p + i, (size_t)(hi - 1 - i), &stop);
+                if (stop && p[i + stop - 1] == '0' && zero_is_prefix(&w, i + stop - 1)) count--;
+                i += stop;
+            }
             const int k = hex_class(p[i]);
             if (k < 16) {
                 count += !(p[i] == '0' && zero_is_prefix(&w, i));
@@ -355,28 +366,46 @@ static int hex_records(hex_reader *r, uint8_t *raw, uint64_t *offsets, size_t m,
                        mulred_error *err)
 {
     const uint64_t need = 2 * (uint64_t)R * m, per = 2 * (uint64_t)R;
-    uint64_t got = 0, in_record = 0; /* digits so far, and within the current record */
-    size_t record = 0;
+    const mulred_hex_kernel *kern = mulred_hex_kernel_active();
+    uint64_t got = 0; /* digits so far */
     while (got < need) {
         MULRED_CHECK(r->pos < r->f->size, "%s: the file changed after its count pass", r->f->path);
         if (r->pos >= r->buf_end && hex_refill(r, err)) return err->status;
         const uint8_t *p = r->w.buf - r->w.base;
         uint64_t i = r->pos;
-        for (; i < r->buf_end && got < need; i++) {
+        while (i < r->buf_end && got < need) {
             const int k = hex_class(p[i]);
             if (k >= 16) {
-                if (k == HX_SPACE) continue;
-                if (classify(&r->w, i) == BYTE_PREFIX) continue;
-                return bad_byte(r->f, &r->w, i, err);
+                if (k != HX_SPACE && classify(&r->w, i) != BYTE_PREFIX)
+                    return bad_byte(r->f, &r->w, i, err);
+                i++;
+                continue;
             }
-            if (p[i] == '0' && zero_is_prefix(&r->w, i)) continue;
-            if (in_record == 0) offsets[record] = i;
-            if (++in_record == per) in_record = 0, record++;
-            if (got & 1)
-                raw[got >> 1] |= (uint8_t)k;
-            else
-                raw[got >> 1] = (uint8_t)(k << 4);
-            got++;
+            if (p[i] == '0' && zero_is_prefix(&r->w, i)) {
+                i++;
+                continue;
+            }
+            /* a run of digits from i: the kernel decodes it while got is even (a '0' inside a
+             * run follows a digit, so it is never a prefix); one digit at a time otherwise */
+            uint64_t run = 1;
+            if (!(got & 1)) {
+                const uint64_t avail = r->buf_end - i, left = need - got;
+                const size_t pairs = (size_t)((avail < left ? avail : left) / 2);
+                if (pairs) run = kern->decode(raw + (got >> 1), (const char *)p + i, pairs);
+                if (run == 0) run = 1; /* the lone digit before a non-digit: below */
+            }
+            if (run & 1) { /* the last digit of the run is a high nibble or a low one */
+                const uint64_t d = got + run - 1;
+                const uint8_t v = (uint8_t)hex_class(p[i + run - 1]);
+                if (d & 1)
+                    raw[d >> 1] = (uint8_t)((raw[d >> 1] & 0xf0) | v);
+                else
+                    raw[d >> 1] = (uint8_t)(v << 4);
+            }
+            for (uint64_t d = (got + per - 1) / per * per; d < got + run; d += per)
+                offsets[d / per] = i + (d - got);
+            got += run;
+            i += run;
         }
         r->pos = i;
     }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "curve/g1_batch.h"
 #include "io/msm_io_internal.h"
 #include "mulred/curve.h"
 
@@ -56,10 +57,24 @@ size_t msm_pairs_subgroup_lowest(const void *points, size_t n, mulred_curve c, i
     if (c != MULRED_CURVE_BLS12_381 || n == 0) return n; /* BN254: cofactor 1 */
     const mulred_g1_381_affine *p = points;
     const int T = mulred_threads_resolve(threads);
+    /* blocks of SUBGROUP_BLOCK points, checked 8 at a time where the CPU has the 8-lane
+     * kernels (curve/g1_batch.h); a block above a failure found by this thread is skipped */
+    enum { SUBGROUP_BLOCK = 64 };
+    const size_t blocks = (n + SUBGROUP_BLOCK - 1) / SUBGROUP_BLOCK;
     size_t lowest = n;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(T) reduction(min : lowest)
-    for (size_t i = 0; i < n; i++)
-        if (i < lowest && !mulred_g1_381_affine_in_g1_var(&p[i])) lowest = i;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T) reduction(min : lowest)
+    for (size_t b = 0; b < blocks; b++) {
+        const size_t i0 = b * SUBGROUP_BLOCK;
+        if (i0 >= lowest) continue;
+        const size_t m = n - i0 < SUBGROUP_BLOCK ? n - i0 : SUBGROUP_BLOCK;
+        bool ok[SUBGROUP_BLOCK];
+        mulred_g1_381_in_g1_batch_var(ok, p + i0, m, true);
+        for (size_t j = 0; j < m; j++)
+            if (!ok[j]) {
+                if (i0 + j < lowest) lowest = i0 + j;
+                break;
+            }
+    }
     return lowest;
 }
 

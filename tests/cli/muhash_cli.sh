@@ -40,6 +40,18 @@ expect_equal "$(printf '%s' "$data" | "$MULRED" muhash --flavor kaspa --insert -
 # a pipe (process substitution) is read like standard input
 expect_status 0 "$MULRED" muhash --flavor kaspa --insert <(printf '%s\n' "$data")
 expect_contains "$out" "$want" "a pipe as input"
+# standard input is read in blocks of 1 MiB (src/io/elements.c): a pipe of several blocks gives the
+# file's digest at 1 and 2 threads, and a bad line in its third block is named as in the file
+head -c 1200000 /dev/urandom | od -An -v -tx1 | tr -d ' ' > "$TEST_TMP/blocks"
+file_digest=$("$MULRED" muhash --insert "$TEST_TMP/blocks" | awk '/^muhash/ {print $2}')
+for t in 1 2; do
+    expect_equal "$(cat "$TEST_TMP/blocks" | "$MULRED" muhash --insert - --threads $t | awk '/^muhash/ {print $2}')" "$file_digest" "a pipe of several blocks, $t threads"
+done
+{ head -n 70000 "$TEST_TMP/blocks"; echo "zz"; tail -n +70001 "$TEST_TMP/blocks"; echo "0g"; } > "$TEST_TMP/blocks_bad"
+expect_status 2 "$MULRED" muhash --insert "$TEST_TMP/blocks_bad" --threads 2
+expect_contains "$err" "blocks_bad:70001: column 1: 'z' is not a hex digit" "bad line in a file"
+expect_status 2 sh -c "cat '$TEST_TMP/blocks_bad' | '$MULRED' muhash --insert - --threads 2"
+expect_contains "$err" "-:70001: column 1: 'z' is not a hex digit" "bad line in the third block of a pipe"
 # the same elements, as uppercase, CRLF, comments, no final newline
 { echo "# three coins"; printf '%s\r\n' "$data" | tr a-f A-F; } | head -c -2 > "$TEST_TMP/kaspa3b"
 expect_status 0 "$MULRED" muhash --flavor kaspa --insert "$TEST_TMP/kaspa3b" --json

@@ -1,0 +1,300 @@
+/* mulred bench jobs: whole jobs as a user runs them, input kind by input kind. Each job is this
+ * executable run as a fresh process (`mulred muhash ... --json`, `mulred msm ... --json`), so
+ * its peak resident set (wait4's ru_maxrss) is its own; its phases come from its JSON. Inputs
+ * are made first in a temporary directory: an element file of random 58-82-byte elements as
+ * hex, a synthetic snapshot (mulred_utxo_synth), a hex pair file of valid BLS12-381 points
+ * (mulred_msm_synth, as records), and the element file again through a pipe to standard input
+ * (a writer process copies it into the pipe). Reported per job: its bytes, its seconds, each
+ * phase's seconds and the input's bytes per second over it, the parse share (read or decode
+ * over the job's total; for MSM read + validate), and peak RSS. The machine's other load shows
+ * in the figures: compare the rows of one run. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "mulred/msm_io.h"
+#include "mulred/utxo.h"
+#include "output/format.h"
+#include "output/json.h"
+#include "output/output.h"
+#include "util/util.h"
+
+static void jobs_usage(void)
+{
+    mulred_out("Usage: mulred bench jobs [--size N] [--dir BASE] [--json]\n"
+               "\n"
+               "Whole jobs per input kind, as fresh child processes at 1 and 2 threads: an\n"
+               "element file (N elements of 58-82 bytes as hex; default N = 200000, ~28 MB),\n"
+               "a synthetic snapshot (N coins), a hex pair file of BLS12-381 (N/50 pairs) and\n"
+               "the element file piped to standard input. For each: bytes, seconds, every\n"
+               "phase's seconds and MB/s of the input over it, the parse share of the job\n"
+               "(read, or read + validate for MSM) and peak RSS. Inputs go to a directory\n"
+               "under BASE (default $TMPDIR or /tmp), removed at the end.\n");
+}
+
+/* Runs args as a child, standard output to out_path, standard input from in_path through a
+ * pipe fed by a writer process (pipe = true), from in_path directly, or /dev/null (NULL).
+ * Returns its peak RSS in KiB, -1 when it failed. */
+static long run_child(const char *const args[], const char *in_path, bool pipe_in,
+                      const char *out_path)
+{
+    int fds[2] = {-1, -1};
+    pid_t writer = -1;
+    if (pipe_in) {
+        if (pipe(fds) != 0) return -1;
+        writer = fork();
+        if (writer < 0) return -1;
+        if (writer == 0) {
+            close(fds[0]);
+            int in = open(in_path, O_RDONLY);
+            char buf[1 << 16];
+            ssize_t n;
+            while (in >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+                for (ssize_t o = 0; o < n;) {
+                    ssize_t w = write(fds[1], buf + o, (size_t)(n - o));
+                    if (w <= 0) _exit(1);
+                    o += w;
+                }
+            _exit(0);
+        }
+        close(fds[1]);
+    }
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        int in = pipe_in ? fds[0] : open(in_path ? in_path : "/dev/null", O_RDONLY);
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int nul = open("/dev/null", O_WRONLY);
+        if (in < 0 || out < 0 || nul < 0) _exit(127);
+        dup2(in, STDIN_FILENO);
+        dup2(out, STDOUT_FILENO);
+        dup2(nul, STDERR_FILENO);
+        execv("/proc/self/exe", (char *const *)args);
+        _exit(127);
+    }
+    if (pipe_in) close(fds[0]);
+    int status = 0, wstatus = 0;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) != pid) return -1;
+    if (writer > 0) waitpid(writer, &wstatus, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+    return ru.ru_maxrss;
+}
+
+static double phase(const json_t *v, const char *name)
+{
+    const json_t *p = json_object_get(json_object_get(json_object_get(v, "phases"), name), "max");
+    return json_is_number(p) ? json_number_value(p) : 0;
+}
+
+static uint64_t file_bytes(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* The inputs: returns 0, or -1 with a message on standard error. */
+static int make_element_file(const char *path, uint64_t n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    uint64_t s = 0x9e3779b97f4a7c15u;
+    for (uint64_t i = 0; i < n; i++) {
+        uint8_t e[82];
+        char hex[165];
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        const size_t len = 58 + (size_t)(s % 25);
+        for (size_t j = 0; j < len; j++) s ^= s << 13, s ^= s >> 7, s ^= s << 17, e[j] = (uint8_t)s;
+        mulred_hex_encode(hex, e, len);
+        hex[2 * len] = '\n';
+        if (fwrite(hex, 1, 2 * len + 1, f) != 2 * len + 1) break;
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+static int make_pair_file(const char *path, uint64_t n)
+{
+    const mulred_curve c = MULRED_CURVE_BLS12_381;
+    const size_t R = mulred_pair_record_bytes(c), aff = mulred_msm_affine_bytes(c);
+    void *pts = malloc(n * aff);
+    mulred_scalar256 *sc = malloc(n * sizeof *sc);
+    uint8_t *rec = malloc(n * R);
+    char *hex = malloc(2 * R + 1);
+    mulred_error err;
+    int rc = -1;
+    FILE *f = NULL;
+    if (pts && sc && rec && hex && mulred_msm_synth(pts, sc, c, 1, 0, n, 0, &err) == MULRED_OK &&
+        (f = fopen(path, "w"))) {
+        mulred_pair_encode(rec, pts, sc, n, c);
+        rc = 0;
+        for (uint64_t i = 0; i < n && rc == 0; i++) {
+            mulred_hex_encode(hex, rec + i * R, R);
+            hex[2 * R] = '\n';
+            if (fwrite(hex, 1, 2 * R + 1, f) != 2 * R + 1) rc = -1;
+        }
+        if (fclose(f) != 0) rc = -1;
+    }
+    free(pts), free(sc), free(rec), free(hex);
+    return rc;
+}
+
+typedef struct {
+    const char *kind;
+    int threads;
+    uint64_t bytes;
+    double seconds, read, hash, validate, msm, share;
+    long rss_kib;
+} job_row;
+
+int mulred_bench_jobs(int argc, char **argv)
+{
+    enum { OPT_SIZE = 256, OPT_DIR, OPT_JSON, OPT_HELP };
+    static const struct option longopts[] = {
+        {"size", required_argument, 0, OPT_SIZE},
+        {"dir", required_argument, 0, OPT_DIR},
+        {"json", no_argument, 0, OPT_JSON},
+        {"help", no_argument, 0, OPT_HELP},
+        {0, 0, 0, 0},
+    };
+    uint64_t size = 200000;
+    int json = 0, c;
+    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SIZE:
+            if (mulred_parse_count(optarg, &size) || size < 100)
+                return mulred_out_usage_error("bench jobs", "bad --size '%s' (>= 100)", optarg);
+            break;
+        case OPT_DIR:
+            base = optarg;
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        case OPT_HELP:
+        case 'h':
+            jobs_usage();
+            return MULRED_OK;
+        default:
+            return MULRED_OUT_EUSAGE;
+        }
+    }
+    char dir[4096], elems[4200], snap[4200], pairs[4200], out[4200];
+    snprintf(dir, sizeof dir, "%s/mulred-bench-jobs.%ld", base, (long)getpid());
+    if (mkdir(dir, 0700) != 0) {
+        fprintf(stderr, "mulred bench jobs: cannot create %s\n", dir);
+        return MULRED_ERUNTIME;
+    }
+    snprintf(elems, sizeof elems, "%s/elements.hex", dir);
+    snprintf(snap, sizeof snap, "%s/snapshot.dat", dir);
+    snprintf(pairs, sizeof pairs, "%s/pairs.hex", dir);
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    const uint64_t npairs = size / 50 < 64 ? 64 : size / 50;
+    mulred_error err;
+    int rc = MULRED_OK;
+    if (make_element_file(elems, size) || make_pair_file(pairs, npairs) ||
+        mulred_utxo_synth(snap, size, 1, false, &err) != MULRED_OK) {
+        fprintf(stderr, "mulred bench jobs: cannot write the inputs in %s\n", dir);
+        rc = MULRED_ERUNTIME;
+    }
+    job_row rows[8];
+    int nrows = 0;
+    static const char *kinds[4] = {"element file", "snapshot", "pair file", "stdin"};
+    for (int k = 0; k < 4 && rc == MULRED_OK; k++)
+        for (int t = 1; t <= 2 && rc == MULRED_OK; t++) {
+            char threads[16];
+            snprintf(threads, sizeof threads, "%d", t);
+            const char *args[16];
+            int a = 0;
+            args[a++] = "mulred";
+            if (k == 2) {
+                args[a++] = "msm", args[a++] = "--curve", args[a++] = "bls12-381";
+                args[a++] = "--input", args[a++] = pairs;
+            } else {
+                args[a++] = "muhash", args[a++] = "--no-progress";
+                args[a++] = k == 1 ? "--snapshot" : "--insert";
+                args[a++] = k == 0 ? elems : k == 1 ? snap : "-";
+            }
+            args[a++] = "--threads", args[a++] = threads, args[a++] = "--json", args[a] = NULL;
+            job_row *r = &rows[nrows++];
+            memset(r, 0, sizeof *r);
+            r->kind = kinds[k];
+            r->threads = t;
+            r->bytes = file_bytes(k == 1 ? snap : k == 2 ? pairs : elems);
+            r->rss_kib = run_child(args, k == 3 ? elems : NULL, k == 3, out);
+            json_t *v = r->rss_kib >= 0 ? json_load_file(out, 0, NULL) : NULL;
+            if (!v) {
+                fprintf(stderr, "mulred bench jobs: the %s job at %d threads failed\n", r->kind, t);
+                rc = MULRED_ERUNTIME;
+                break;
+            }
+            r->seconds = phase(v, "total");
+            r->read = phase(v, "read");
+            r->hash = phase(v, "hash");
+            r->validate = phase(v, "validate");
+            r->msm = phase(v, "msm");
+            r->share = r->seconds > 0 ? (r->read + r->validate) / r->seconds : 0;
+            json_decref(v);
+        }
+    unlink(elems), unlink(snap), unlink(pairs), unlink(out);
+    char idx[4300];
+    snprintf(idx, sizeof idx, "%s.idx", snap);
+    unlink(idx);
+    rmdir(dir);
+    if (rc) return rc;
+    const double MB = 1e6;
+    if (json) {
+        mulred_json_writer w;
+        mulred_jw_init(&w, stdout);
+        mulred_jw_object_begin(&w, NULL);
+        mulred_jw_uint(&w, "size", size);
+        mulred_jw_string(&w, "cpu", mulred_cpu_describe());
+        mulred_jw_array_begin(&w, "jobs");
+        for (int i = 0; i < nrows; i++) {
+            const job_row *r = &rows[i];
+            mulred_jw_object_begin(&w, NULL);
+            mulred_jw_string(&w, "input", r->kind);
+            mulred_jw_int(&w, "threads", r->threads);
+            mulred_jw_uint(&w, "bytes", r->bytes);
+            mulred_jw_double(&w, "seconds", r->seconds);
+            mulred_jw_double(&w, "read", r->read);
+            mulred_jw_double(&w, "hash", r->hash);
+            mulred_jw_double(&w, "validate", r->validate);
+            mulred_jw_double(&w, "msm", r->msm);
+            mulred_jw_double(&w, "parse_share", r->share);
+            mulred_jw_int(&w, "peak_rss_kib", (int)r->rss_kib);
+            mulred_jw_object_end(&w);
+        }
+        mulred_jw_array_end(&w);
+        mulred_jw_object_end(&w);
+        return MULRED_OK;
+    }
+    mulred_out("Whole jobs (fresh processes; phases: max over ranks; MB/s of the input over "
+               "each phase)\nCPU: %s %s\n\n",
+               mulred_cpu_generation(), mulred_cpu_describe());
+    mulred_out("%-13s %3s %9s %8s %16s %16s %16s %7s %8s\n", "input", "thr", "MB", "seconds",
+               "read s (MB/s)", "hash|msm s", "validate s", "parse", "peak RSS");
+    for (int i = 0; i < nrows; i++) {
+        const job_row *r = &rows[i];
+        const double work = r->hash > 0 ? r->hash : r->msm;
+        mulred_out(
+            "%-13s %3d %9.1f %8.3f %7.3f (%6.0f) %7.3f (%6.0f) %7.3f (%6.0f) %6.0f%% %5.1f MiB\n",
+            r->kind, r->threads, r->bytes / MB, r->seconds, r->read,
+            r->read > 0 ? r->bytes / MB / r->read : 0, work, work > 0 ? r->bytes / MB / work : 0,
+            r->validate, r->validate > 0 ? r->bytes / MB / r->validate : 0, 100 * r->share,
+            r->rss_kib / 1024.0);
+    }
+    mulred_out("\nparse: read (MuHash) or read + validate (MSM) over the job's total. Ranks: run\n"
+               "the same commands under mpirun (one process per rank; this bench forks).\n");
+    return MULRED_OK;
+}
