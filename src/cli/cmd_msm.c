@@ -283,6 +283,7 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_int(w, "ranks", res->ranks);
     mulred_jw_int(w, "threads", res->threads);
     mulred_jw_int(w, "nodes", res->nodes);
+    cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, "seconds", res->seconds);
     mulred_jw_double(w, "points_per_second", points_per_second(res));
     if (o->checkpoint) {

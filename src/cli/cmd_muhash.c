@@ -296,6 +296,7 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     mulred_jw_int(w, "ranks", res->ranks);
     mulred_jw_int(w, "threads", res->threads);
     mulred_jw_int(w, "nodes", res->nodes);
+    cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, "seconds", total);
     mulred_jw_double(w, "elements_per_second", rate);
     mulred_jw_object_begin(w, "phases");

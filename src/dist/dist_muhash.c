@@ -477,6 +477,8 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
     if (rc == MULRED_OK) rc = mulred_dist_minavgmax(comm, cc.seconds, ck, err);
     res->checkpoint_seconds = ck[2];
     if (rc == MULRED_OK) rc = mulred_dist_node_count(comm, &res->nodes, err);
+    if (rc == MULRED_OK)
+        rc = mulred_dist_node_names(comm, res->node_names, sizeof res->node_names, err);
     res->ranks = nranks;
     res->threads = stats.threads;
     return rc;
