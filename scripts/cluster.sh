@@ -279,6 +279,12 @@ cmd_up() {
 cmd_down() {
     local ns k
     if [ -d "$S" ]; then
+        # every slurmd told first, then each waited for: they stop in parallel
+        for f in "$S"/pids/slurmd.node*.pid; do
+            [ -e "$f" ] || continue
+            k=$(basename "$f" .pid)
+            alive "$k" "slurmd.*-N ${k#slurmd.}" && kill "$(cat "$f")" 2>/dev/null
+        done
         for f in "$S"/pids/slurmd.node*.pid; do
             [ -e "$f" ] || continue
             k=$(basename "$f" .pid)
