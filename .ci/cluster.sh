@@ -80,18 +80,20 @@ cd "$WORK"   # sbatch's submit directory: results/ and slurm-*.out land here
 log "cluster up after $(($(date +%s) - start)) s"
 
 # ---- inputs and their references ----
-python3 - <<'EOF'
-import random
+N_ELEMENTS=20000 N_PAIRS=600
+[ "$QUICK" = 1 ] && N_ELEMENTS=5000 N_PAIRS=64
+python3 - "$N_ELEMENTS" <<'EOF'
+import random, sys
 r = random.Random(7)
 with open("elements", "w") as f:
-    for _ in range(20000):
+    for _ in range(int(sys.argv[1])):
         f.write(r.randbytes(r.randint(1, 80)).hex() + "\n")
 EOF
 SNAPSHOT=$ROOT/tests/vectors/bitcoin/regtest-medium.dat
 cp "$SNAPSHOT" snapshot.dat
 SNAPSHOT_MUHASH=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["muhash"])' \
     "$ROOT/tests/vectors/bitcoin/regtest-medium.json")
-PAIRS_RESULT=$(python3 "$ROOT/tests/tools/msm_ref.py" pairs --curve bls12-381 --n 600 --seed 3 --out pairs)
+PAIRS_RESULT=$(python3 "$ROOT/tests/tools/msm_ref.py" pairs --curve bls12-381 --n "$N_PAIRS" --seed 3 --out pairs)
 mkjob() { printf '%s\n' "${@:2}" >"$1.job"; }
 mkjob elements 'kind = muhash' 'insert = elements'
 mkjob snapshot 'kind = muhash' 'snapshot = snapshot.dat'
@@ -221,6 +223,8 @@ wait_units() { # N: until N units are saved
     for _ in $(seq 600); do [ "$(units)" -ge "$1" ] && return 0; sleep 0.1; done
     die "no $1 units saved after 60 s"
 }
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+within_bound() { awk -v s="$1" -v b="$LOSS_BOUND" 'BEGIN { exit !(s < b) }'; }
 lose_node3() { # HOW: kill | link
     if [ "$1" = kill ]; then
         local pids
@@ -261,11 +265,11 @@ loss_check() {
     t0=$(date +%s.%N)
     lose_node3 "$how"
     end=$(job_end "$id" $((LOSS_BOUND + 30)))
-    secs=$(echo "$(date +%s.%N) - $t0" | bc)
+    secs=$(elapsed "$t0")
     echo "  job $id ($launcher) ended '$end' $secs s after node3 was lost ($how), $(units) units saved"
     sed -n 's/^end: .*exit status/  batch script: exit status/p' "slurm-$id.out"
     case "$end" in "COMPLETED 0:0" | TIMEOUT-WAITING*) die "job $id: '$end' after losing node3 ($how)" ;; esac
-    [ "$(echo "$secs < $LOSS_BOUND" | bc)" = 1 ] || die "job $id took $secs s to end (bound $LOSS_BOUND s)"
+    within_bound "$secs" || die "job $id took $secs s to end (bound $LOSS_BOUND s)"
     if [ -f "results/$id.json" ]; then
         grep -q '"status":"failed"' "results/$id.json" || die "job $id wrote a result: $(cat "results/$id.json")"
     fi
@@ -284,11 +288,11 @@ mpirun_loss_check() {
     t0=$(date +%s.%N)
     lose_node3 "$how"
     wait "$pid" || rc=$?
-    secs=$(echo "$(date +%s.%N) - $t0" | bc)
+    secs=$(elapsed "$t0")
     echo "  mpirun -H ended with status $rc $secs s after node3 was lost ($how)"
     [ "$rc" != 0 ] || die "mpirun -H exited 0 after losing node3"
     [ ! -s loss-mpirun.out ] || die "mpirun -H printed a result: $(cat loss-mpirun.out)"
-    [ "$(echo "$secs < $LOSS_BOUND" | bc)" = 1 ] || die "mpirun -H took $secs s to end (bound $LOSS_BOUND s)"
+    within_bound "$secs" || die "mpirun -H took $secs s to end (bound $LOSS_BOUND s)"
     LOSS_SECONDS+=("$how/mpirun -H: $secs s")
     restore_node3
     timeout 120 mpirun -H node1,node2 -n 2 -x OMP_NUM_THREADS=1 "$MULRED" run loss.job --json \

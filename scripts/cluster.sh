@@ -29,7 +29,7 @@
 #    directory (PMIx names its directories by job and step only); proctrack/linuxproc, task/none, no accounting (cgroups do not work
 #    in this VM); SlurmdTimeout 20 s so a lost node is noticed within about half a minute;
 #  - Open MPI: an rsh agent (bin/rsh-agent) that runs the remote daemon inside the node's
-#    namespace with MULRED_NODE_NAME=nodeK, and an MCA file: btl tcp,self and the OOB on the
+#    namespace with MULRED_NODE_NAME=nodeK and TMPDIR the node's own directory, and an MCA file: btl tcp,self and the OOB on the
 #    cluster subnet only, TCP keepalives on the OOB so a cut link ends the job in seconds.
 # Different ports, state directory and cluster name from .ci/slurm.sh, so the two can coexist.
 set -euo pipefail
@@ -129,6 +129,8 @@ KillWait=5
 # Each node's slurmd runs in a mount namespace where this path is the node's own directory:
 # PMIx's per-step directories (named by job and step, not node) would collide in a shared /tmp.
 TmpFS=$S/nodetmp
+# ... and every task's TMPDIR (Open MPI's session directories are named by host name).
+TaskProlog=$S/bin/task-prolog
 NodeName=DEFAULT CPUs=$cpus State=UNKNOWN
 EOF
     for k in $(seq "$n"); do echo "NodeName=node$k NodeAddr=$(node_addr "$k")" >>"$S/etc/slurm.conf"; done
@@ -155,9 +157,14 @@ while [ \$# -gt 0 ] && [ "\${1#-}" != "\$1" ]; do shift; done
 host=\$1
 shift
 [ -e "/var/run/netns/\$host" ] || { echo "rsh-agent: no node \$host" >&2; exit 255; }
-MULRED_NODE_NAME=\$host exec nsenter --net="/var/run/netns/\$host" -- /bin/sh -c "\$*"
+# The node's own temporary directory: Open MPI's session directories (and PMIx's shared-memory
+# store in them) are named by host name, which every namespace shares.
+mkdir -p "$S/tmp/\$host" && chmod 1777 "$S/tmp/\$host"
+MULRED_NODE_NAME=\$host TMPDIR=$S/tmp/\$host exec nsenter --net="/var/run/netns/\$host" -- /bin/sh -c "\$*"
 EOF
     chmod 0755 "$S/bin/rsh-agent"
+    printf '#!/bin/sh\necho "export TMPDIR=%s"\n' "$S/nodetmp" >"$S/bin/task-prolog"
+    chmod 0755 "$S/bin/task-prolog"
     env_lines >"$S/env"
 }
 
