@@ -155,28 +155,39 @@ assert r["nodes"] == len(nodes) and r["node_names"] == nodes, (r["nodes"], r["no
 print(f"  ok: {sys.argv[1]}: {got[:16]}..., {ranks} ranks x {threads} threads on {','.join(nodes)}")
 EOF
 }
-# sbatch_check JOB NODES THREADS [ENV=VALUE…]: one sbatch of slurm/mulred.sbatch, checked
-sbatch_check() {
-    local job=$1 n=$2 threads=$3 id end names
+# sbatch_submit JOB NODES THREADS [ENV=VALUE…]: one sbatch of slurm/mulred.sbatch; the jobs
+# are checked together afterwards (sbatch_check_all), so that they queue and run side by side
+SUBMITTED=()
+sbatch_submit() {
+    local job=$1 n=$2 threads=$3 id
     shift 3
-    id=$(env "$@" sbatch --parsable -N "$n" -c "$threads" -t 5 "$ROOT/slurm/mulred.sbatch" "$job.job")
-    end=$(job_end "$id")
-    [ "$end" = "COMPLETED 0:0" ] || { sed 's/^/  | /' "slurm-$id.out" >&2; die "job $id ($job) ended '$end'"; }
-    mapfile -t names < <(seq -f 'node%g' "$n")
-    check "results/$id.json" "$job" "$n" "$threads" "${names[@]}"
+    id=$(env "$@" timeout 30 sbatch --parsable -N "$n" -c "$threads" -t 5 "$ROOT/slurm/mulred.sbatch" "$job.job")
+    SUBMITTED+=("$id $job $n $threads")
+}
+sbatch_check_all() {
+    local id job n threads end names
+    for entry in "${SUBMITTED[@]}"; do
+        read -r id job n threads <<<"$entry"
+        end=$(job_end "$id")
+        [ "$end" = "COMPLETED 0:0" ] || { sed 's/^/  | /' "slurm-$id.out" >&2; die "job $id ($job) ended '$end'"; }
+        mapfile -t names < <(seq -f 'node%g' "$n")
+        check "results/$id.json" "$job" "$n" "$threads" "${names[@]}"
+    done
+    SUBMITTED=()
 }
 
 # ---- both kinds across nodes through Slurm ----
 if [ "$QUICK" = 1 ]; then
     log "sbatch -N 3: MuHash of an element file"
-    sbatch_check elements 3 1
+    sbatch_submit elements 3 1
 else
+    log "sbatch -N 3 (srun) and sbatch -N 2 -c 2 (mpirun): elements, snapshot, synthetic, pairs, msm-synthetic"
     for job in elements snapshot synthetic pairs msm-synthetic; do
-        log "sbatch -N 3 (srun) and sbatch -N 2 -c 2 (mpirun): $job"
-        sbatch_check "$job" 3 1
-        sbatch_check "$job" 2 2 MULRED_LAUNCHER=mpirun
+        sbatch_submit "$job" 3 1
+        sbatch_submit "$job" 2 2 MULRED_LAUNCHER=mpirun
     done
 fi
+sbatch_check_all
 
 # ---- mpirun -H through the rsh agent; the links' byte counters ----
 counters() { # the bytes each node's link carried so far, both directions, one line per node
@@ -237,6 +248,18 @@ lose_node3() { # HOW: kill | link
         ip link set mrv-node3 down
     fi
 }
+# kill_leftovers ID: processes of ended job ID still in a node (proctrack/linuxproc loses those
+# whose parent died first, such as the srun that mpirun starts for its daemons)
+kill_leftovers() {
+    local k pid
+    for k in 1 2 3; do
+        for pid in $(ip netns pids "node$k"); do
+            tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "SLURM_JOB_ID=$1" || continue
+            echo "  job $1 left pid $pid in node$k: $(tr '\0' ' ' <"/proc/$pid/cmdline" | cut -c1-60)"
+            kill -9 "$pid" 2>/dev/null || true
+        done
+    done
+}
 restore_node3() {
     ip link set mrv-node3 up
     "${CLUSTER[@]}" up 3 >/dev/null
@@ -275,6 +298,7 @@ loss_check() {
     fi
     LOSS_SECONDS+=("$how/$launcher: $secs s")
     restore_node3
+    kill_leftovers "$id"
     resume_check
 }
 # mpirun_loss_check HOW: the same with mpirun -H outside Slurm, resumed by mpirun -H node1,node2

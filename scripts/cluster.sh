@@ -277,6 +277,8 @@ cmd_up() {
     old=$(nodes_up | wc -l)
     if [ "$old" -gt "$n" ]; then die "$old nodes are up; run down first to have $n"; fi
     check_subnet
+    # more nodes than before: slurmctld learns new nodes only when it starts
+    [ "$old" -gt 0 ] && [ "$old" -lt "$n" ] && stop slurmctld "slurmctld.*$S/etc/slurm.conf"
     write_config "$n"
     make_network "$n" "$rate"
     start_daemons "$n"
@@ -284,7 +286,7 @@ cmd_up() {
 }
 
 cmd_down() {
-    local ns k
+    local ns k pids
     if [ -d "$S" ]; then
         # every slurmd told first, then each waited for: they stop in parallel
         for f in "$S"/pids/slurmd.node*.pid; do
@@ -304,10 +306,19 @@ cmd_down() {
     for ns in $(nodes_up); do
         ip link del "mrv-$ns" 2>/dev/null || true
         if [ -e "/var/run/netns/$ns" ]; then
-            # processes still inside (a job's leftovers) keep running in a namespace of their
-            # own: say so, they are not killed here.
-            [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] ||
-                log "warning: processes still in $ns: $(ip netns pids "$ns" | tr '\n' ' ')"
+            # What still runs in the node was started through this cluster (a job's leftovers:
+            # proctrack/linuxproc loses a process whose parent died, such as the srun that
+            # mpirun starts): stop it, then the namespace goes.
+            pids=$(ip netns pids "$ns" 2>/dev/null | tr '\n' ' ')
+            if [ -n "${pids// /}" ]; then
+                log "stopping what still runs in $ns: $pids"
+                # shellcheck disable=SC2086
+                kill $pids 2>/dev/null || true
+                for _ in $(seq 30); do [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break; sleep 0.1; done
+                pids=$(ip netns pids "$ns" 2>/dev/null | tr '\n' ' ')
+                # shellcheck disable=SC2086
+                [ -z "${pids// /}" ] || kill -9 $pids 2>/dev/null || true
+            fi
             ip netns del "$ns" 2>/dev/null || true
         fi
     done
