@@ -81,6 +81,15 @@ MULRED_API mulred_status mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint6
 MULRED_API mulred_status mulred_dist_barrier(MPI_Comm comm, mulred_error *err);
 /* The number of distinct nodes (shared-memory domains) the ranks of comm run on. */
 MULRED_API mulred_status mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *err);
+/* Room for the node names of a result: "node1,node2", cut at a name boundary with ",...". */
+#define MULRED_NODE_NAMES_MAX 1024
+/* Collective: on rank 0, the distinct names of the nodes the ranks of comm run on, in the order
+ * of their lowest rank, comma-separated (cut as above when they do not fit in cap bytes). A
+ * rank's node name is $MULRED_NODE_NAME, else $SLURMD_NODENAME (Slurm's name for the node),
+ * else MPI_Get_processor_name: hosts that share a host name (containers, network namespaces)
+ * are told apart by the first two. */
+MULRED_API mulred_status mulred_dist_node_names(MPI_Comm comm, char *out, size_t cap,
+                                                mulred_error *err);
 
 /* Combines the elements of group g that every rank passes in *elem (g->elem_bytes bytes) with
  * g->combine, in MPI_Reduce with a commutative op. The result lands in *elem on root; on the
@@ -165,6 +174,7 @@ typedef struct {
     char hex[65];       /* rank 0: as the flavor displays it (bitcoin: reversed) */
     uint64_t inserted, removed;
     int ranks, threads, nodes;
+    char node_names[MULRED_NODE_NAMES_MAX]; /* rank 0: mulred_dist_node_names */
     mulred_dist_phase phases[MULRED_MUHASH_PHASES];
     /* With snapshots: the first one's header and the coins of all. */
     bool have_snapshot;
@@ -251,6 +261,7 @@ typedef struct {
     char hex[257];
     uint64_t points; /* over all ranks */
     int ranks, threads, nodes;
+    char node_names[MULRED_NODE_NAMES_MAX]; /* rank 0: mulred_dist_node_names */
     mulred_msm_grid grid; /* the grid used (checkpoints: the tile layout as a grid) */
     mulred_dist_phase phases[MULRED_MSM_PHASES];
     double seconds; /* the MSM alone: the slowest rank's tiles and the reduce */

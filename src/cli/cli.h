@@ -11,6 +11,7 @@
 
 #include "mulred/mulred.h"
 #include "output/format.h"
+#include "output/json.h"
 #include "output/output.h"
 
 /* The exit status of a usage error (wrong options or arguments); the library's statuses
@@ -45,6 +46,8 @@ bool cli_is_root(void);
 #define cli_usage_error  mulred_out_usage_error
 #define cli_getopt_reset mulred_out_getopt_reset
 #define cli_bad_option   mulred_out_bad_option
+/* "node_names": [ … ] from a result's comma-separated node names (mulred_dist_node_names). */
+void cli_jw_node_names(mulred_json_writer *w, const char *names);
 /* The version line: "mulred 0.1.0 (git REV)". */
 const char *cli_version_line(void);
 

@@ -331,6 +331,7 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_int(w, "nodes", res->nodes);
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
     write_units_per_rank(w, res->units_per_rank, res->ranks);
+    cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, "seconds", res->seconds);
     mulred_jw_double(w, "points_per_second", points_per_second(res));
     if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC) {

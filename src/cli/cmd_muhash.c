@@ -336,6 +336,7 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
     mulred_jw_uint(w, "units", res->units);
     write_units_per_rank(w, res->units_per_rank, res->ranks);
+    cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, "seconds", total);
     mulred_jw_double(w, "elements_per_second", rate);
     mulred_jw_object_begin(w, "phases");

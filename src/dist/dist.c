@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dist/dist_internal.h"
 #include "util/check.h"
@@ -177,6 +178,52 @@ mulred_status mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *er
     if (rc == MPI_SUCCESS) rc = rc_free;
     if (rc == MPI_SUCCESS) *nodes = leaders;
     return dist_mpi_status(rc, "counting nodes", err);
+}
+
+mulred_status mulred_dist_node_names(MPI_Comm comm, char *out, size_t cap, mulred_error *err)
+{
+    enum { NAME = MPI_MAX_PROCESSOR_NAME };
+    char mine[NAME] = "";
+    const char *env = getenv("MULRED_NODE_NAME");
+    if (!env || !*env) env = getenv("SLURMD_NODENAME");
+    if (env && *env) {
+        snprintf(mine, sizeof mine, "%s", env);
+    } else if (!mulred_dist_active()) {
+        if (gethostname(mine, sizeof mine - 1) != 0) snprintf(mine, sizeof mine, "?");
+    } else {
+        int len = 0;
+        if (MPI_Get_processor_name(mine, &len) != MPI_SUCCESS) snprintf(mine, sizeof mine, "?");
+        mine[len >= 0 && len < NAME ? len : NAME - 1] = 0;
+    }
+    if (cap) out[0] = 0;
+    const int n = mulred_dist_size(comm), rank = mulred_dist_rank(comm);
+    char *all = NULL;
+    if (rank == 0 && !(all = malloc((size_t)n * NAME)))
+        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory for %d node names", n);
+    int rc = MPI_SUCCESS;
+    if (dist_multi_rank(comm))
+        rc = MPI_Gather(mine, NAME, MPI_CHAR, all, NAME, MPI_CHAR, 0, comm);
+    else if (all)
+        memcpy(all, mine, NAME);
+    if (rc == MPI_SUCCESS && all && cap) {
+        size_t used = 0;
+        for (int r = 0; r < n; r++) {
+            const char *name = all + (size_t)r * NAME;
+            bool seen = false;
+            for (int q = 0; q < r && !seen; q++) seen = !strcmp(name, all + (size_t)q * NAME);
+            if (seen) continue;
+            const size_t len = strlen(name), sep = used ? 1 : 0;
+            if (used + sep + len + 5 > cap) { /* room for ",..." and the NUL */
+                if (used + 5 <= cap) memcpy(out + used, ",...", 5);
+                break;
+            }
+            if (sep) out[used++] = ',';
+            memcpy(out + used, name, len + 1);
+            used += len;
+        }
+    }
+    free(all);
+    return dist_mpi_status(rc, "MPI_Gather (node names)", err);
 }
 
 int dist_phases(MPI_Comm comm, const double *local, mulred_dist_phase *out, int n,

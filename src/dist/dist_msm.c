@@ -367,7 +367,9 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
     }
 
     int nodes = 1;
-    if (mulred_dist_node_count(comm, &nodes, err)) goto done;
+    if (mulred_dist_node_count(comm, &nodes, err) ||
+        mulred_dist_node_names(comm, res->node_names, sizeof res->node_names, err))
+        goto done;
     uint64_t drawn = 0;
     if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC) {
         /* tiles of the job, each rank its share or what it draws, then the reduce as below */
@@ -547,8 +549,9 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
     local[MULRED_MSM_PHASE_TOTAL] = t3 - t0;
     int nodes = 1;
     if (dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err) == MULRED_OK &&
-        mulred_dist_sum_u64(comm, &res->points, o->count, err) == MULRED_OK)
-        mulred_dist_node_count(comm, &nodes, err);
+        mulred_dist_sum_u64(comm, &res->points, o->count, err) == MULRED_OK &&
+        mulred_dist_node_count(comm, &nodes, err) == MULRED_OK)
+        mulred_dist_node_names(comm, res->node_names, sizeof res->node_names, err);
     if (err->status == MULRED_OK) msm_units_gather(comm, o, res, o->count ? 1 : 0, err);
     res->seconds = res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
     res->grid.slices = (unsigned)nranks;

@@ -675,6 +675,8 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
         rc = dist_gather_counts(comm, drawn, rank == 0 ? o->units_per_rank : NULL, err);
     res->units_per_rank = rank == 0 ? o->units_per_rank : NULL;
     res->schedule = o->schedule;
+    if (rc == MULRED_OK)
+        rc = mulred_dist_node_names(comm, res->node_names, sizeof res->node_names, err);
     res->ranks = nranks;
     res->threads = stats.threads;
     return rc;
