@@ -5,9 +5,10 @@
  * hex, a synthetic snapshot (mulred_utxo_synth), a hex pair file of valid BLS12-381 points
  * (mulred_msm_synth, as records), and the element file again through a pipe to standard input
  * (a writer process copies it into the pipe). Reported per job: its bytes, its seconds, each
- * phase's seconds and the input's bytes per second over it, the parse share (read or decode
- * over the job's total; for MSM read + validate), and peak RSS. The machine's other load shows
- * in the figures: compare the rows of one run. */
+ * phase's seconds and the input's bytes per second over it, the parse share (read, for MSM
+ * read + validate, over the sum of the work phases read, hash, validate and msm: the jobs' own
+ * figures, which the machine's other load inflates less than wall time), and peak RSS. The
+ * machine's other load shows in the figures: compare the rows of one run. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <getopt.h>
@@ -37,8 +38,9 @@ static void jobs_usage(void)
                "a synthetic snapshot (N coins), a hex pair file of BLS12-381 (N/50 pairs) and\n"
                "the element file piped to standard input. For each: bytes, seconds, every\n"
                "phase's seconds and MB/s of the input over it, the parse share of the job\n"
-               "(read, or read + validate for MSM) and peak RSS. Inputs go to a directory\n"
-               "under BASE (default $TMPDIR or /tmp), removed at the end.\n");
+               "(read, or read + validate for MSM, over the work phases) and peak RSS.\n"
+               "Inputs go to a directory under BASE (default $TMPDIR or /tmp), removed at\n"
+               "the end.\n");
 }
 
 /* Runs args as a child, standard output to out_path, standard input from in_path through a
@@ -243,7 +245,8 @@ int mulred_bench_jobs(int argc, char **argv)
             r->hash = phase(v, "hash");
             r->validate = phase(v, "validate");
             r->msm = phase(v, "msm");
-            r->share = r->seconds > 0 ? (r->read + r->validate) / r->seconds : 0;
+            const double work = r->read + r->validate + r->hash + r->msm;
+            r->share = work > 0 ? (r->read + r->validate) / work : 0;
             json_decref(v);
         }
     unlink(elems), unlink(snap), unlink(pairs), unlink(out);
@@ -294,7 +297,9 @@ int mulred_bench_jobs(int argc, char **argv)
             r->validate, r->validate > 0 ? r->bytes / MB / r->validate : 0, 100 * r->share,
             r->rss_kib / 1024.0);
     }
-    mulred_out("\nparse: read (MuHash) or read + validate (MSM) over the job's total. Ranks: run\n"
-               "the same commands under mpirun (one process per rank; this bench forks).\n");
+    mulred_out("\nparse: read (MuHash) or read + validate (MSM) over the sum of the work phases\n"
+               "(read, hash, validate, msm: the jobs' own figures; seconds is the wall time of\n"
+               "the whole job). Ranks: run the same commands under mpirun (one process per\n"
+               "rank; this bench forks).\n");
     return MULRED_OK;
 }

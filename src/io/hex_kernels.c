@@ -7,7 +7,6 @@
  * own pair only), so the contract's prefix holds without a second pass. The last block of an
  * input longer than a block is placed to end at the input's end, overlapping the previous one
  * (the overlap is decoded twice, to the same bytes), so no scalar tail is needed there. */
-#include <immintrin.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -72,6 +71,9 @@ static int scalar_available(void)
 {
     return 1;
 }
+
+#if defined(__x86_64__)
+#include <immintrin.h>
 
 /* ---- AVX2 ---- */
 
@@ -225,12 +227,16 @@ static int avx512_available(void)
            __builtin_cpu_supports("avx512bw");
 }
 
+#endif /* __x86_64__ */
+
 /* ---- the table and the choice ---- */
 
 static const mulred_hex_kernel table[] = {
     {"scalar", "nothing", scalar_available, scalar_decode, scalar_count},
+#if defined(__x86_64__)
     {"avx2", "AVX2", avx2_available, avx2_decode, avx2_count},
     {"avx512", "AVX2, AVX512F and AVX512BW", avx512_available, avx512_decode, avx512_count},
+#endif
 };
 
 const mulred_hex_kernel *mulred_hex_kernels(int *count)
