@@ -152,8 +152,9 @@ typedef struct {
     const char *checkpoint;
     uint64_t checkpoint_unit; /* work units per checkpoint unit; 0: the defaults */
     /* How the units reach the ranks (mulred/plan.h): static (a fixed share each) or dynamic
-     * (batches drawn at run time, large units first; the progress callback is not called).
-     * The digest is the same either way. */
+     * (batches drawn at run time, large units first; the progress callback then gets the
+     * job's units, all ranks', as this rank estimates them from its draws). The digest is the
+     * same either way. */
     mulred_schedule schedule;
     /* NULL, or an array of one entry per rank of comm in which rank 0 gets the units each rank
      * reduced (checkpoint units with a checkpoint, work units otherwise). */

@@ -289,7 +289,10 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     job.note = cli_warn_note;
     /* a checkpointed job reduces unit by unit: no bar */
     cli_progress bar;
-    const uint64_t nranks = (uint64_t)mulred_dist_size(MPI_COMM_WORLD);
+    /* the bar's rate: this rank's elements, or under the dynamic schedule the job's (its
+     * progress is the job's units) */
+    const uint64_t nranks =
+        o->schedule == MULRED_SCHEDULE_DYNAMIC ? 1 : (uint64_t)mulred_dist_size(MPI_COMM_WORLD);
     cli_progress_init(&bar, o->checkpoint ? -1 : o->progress,
                       o->has_synthetic ? o->synthetic / nranks : 0, "elements");
     job.progress = cli_progress_update, job.progress_data = &bar;

@@ -48,6 +48,7 @@ typedef struct {
     uint64_t *ends, nbatches, next_batch; /* batch k ends at items[ends[k]] */
     uint64_t *ids, nids, pos;             /* the current batch, in unit order */
     uint64_t drawn, batches;              /* units and batches this rank got */
+    uint64_t before;                      /* dynamic: the units ordered before the current batch */
     MPI_Win win;
     uint64_t *counter;
     mulred_error error; /* a failed draw */

@@ -127,6 +127,22 @@ static mulred_status dyn_produce(void *ctx, size_t i, mulred_muhash_sink *sink, 
     return b->src[j]->produce(b->src[j]->ctx, (size_t)(g - b->base[j]), sink, err);
 }
 
+/* The job's progress callback under the dynamic schedule, called by thread 0 after each chunk:
+ * rank 0's poll, then the units ordered before this rank's batch plus the chunks of it done, of
+ * all the job's units (an estimate: earlier batches of other ranks may still be running). */
+typedef struct {
+    dist_units *d;
+    void (*fn)(void *data, uint64_t done, uint64_t total);
+    void *data;
+} dyn_progress;
+
+static void dyn_progress_fn(void *vp, uint64_t done, uint64_t total)
+{
+    const dyn_progress *p = vp;
+    dist_units_poll(p->d, done, total);
+    if (p->fn) p->fn(p->data, p->d->before + done, p->d->n);
+}
+
 static void stats_add(mulred_muhash_stats *a, const mulred_muhash_stats *b)
 {
     a->inserted += b->inserted, a->removed += b->removed;
@@ -238,7 +254,8 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int ra
     dist_units d;
     dist_units_open(&d, comm, MULRED_SCHEDULE_DYNAMIC, cost, n, (mulred_unit_range){0, 0},
                     (uint64_t)team, err);
-    ropts.progress = dist_units_poll, ropts.progress_arg = &d;
+    dyn_progress prog = {&d, o->progress, o->progress_data};
+    ropts.progress = dyn_progress_fn, ropts.progress_arg = &prog;
     const uint64_t *ids;
     uint64_t count;
     while (err->status == MULRED_OK && dist_units_batch(&d, &ids, &count)) {

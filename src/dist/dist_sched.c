@@ -176,6 +176,7 @@ bool dist_units_batch(dist_units *d, const uint64_t **ids, uint64_t *count)
         }
         if (b >= d->nbatches) return false;
         const uint64_t s = b ? d->ends[b - 1] : 0, e = d->ends[b];
+        d->before = s;
         d->nids = e - s;
         for (uint64_t i = 0; i < d->nids; i++) d->ids[i] = d->items[s + i].unit;
         /* in unit order, so consecutive units of one input make one run */
