@@ -339,7 +339,17 @@ else
 fi
 
 # The straggler check (one node slowed, dynamic work units against static) hooks in here.
-straggler_check() { :; }
+# straggler_check: tests/sched/straggler.sh across two nodes (mpirun -H node1,node2 over the
+# cluster's TCP links): one rank SIGSTOPped two thirds of the time, static against dynamic (the
+# same digest, the slow rank fewer units, dynamic at most 0.75x the static time)
+straggler_check() {
+    [ "$QUICK" = 1 ] && return 0
+    log "straggler: 2 nodes, rank 1 slowed, --schedule static vs dynamic"
+    mkdir -p "$WORK/straggler"
+    MPIEXEC=mpirun MPIEXEC_FLAGS="-H node1,node2 -x OMP_NUM_THREADS=1" \
+        STRAGGLER_ELEMENTS=${STRAGGLER_ELEMENTS:-2000000} TEST_TMP="$WORK/straggler" \
+        timeout 300 bash "$ROOT/tests/sched/straggler.sh" || die "the straggler check failed"
+}
 straggler_check
 
 # ---- a sweep by node count and its report ----

@@ -12,9 +12,10 @@
  *            which each rank but the root sends once in a tree;
  *   sweep    one reduce of a byte string of 8 B to 1 MiB whose combine is XOR (almost free), so
  *            the time is the transport's: over the ⌈log₂ P⌉ steps of a binomial tree, the
- *            latency α = t(8 B) / ⌈log₂ P⌉ and the bandwidth β = ⌈log₂ P⌉ · Δm / Δt between the
- *            two largest sizes (256 KiB and 1 MiB), which `mulred report --project --net FILE`
- *            uses;
+ *            latency α = t(8 B) / ⌈log₂ P⌉ and the bandwidth β = ⌈log₂ P⌉ / slope, the slope
+ *            of time over bytes fitted from 4 KiB to 1 MiB (when noise leaves no positive slope:
+ *            the largest size's bytes over its time), which `mulred report --project --net
+ *            FILE` uses;
  *   start-up the process's age when the bench starts (process start and MPI_Init: the slowest
  *            rank), which the jobs' own timings leave out;
  *   jobs     a MuHash of 2^17 synthetic elements and an MSM of 2^13 synthetic points, one
@@ -230,14 +231,24 @@ int mulred_bench_comm(int argc, char **argv)
         rc = time_reduce(&sweep_s[i], elem, &g, reps, &err);
         free(elem);
     }
-    /* α: the smallest message's time per step; β: the slope between the two largest */
+    /* α: the smallest message's time per step; β: the least-squares slope of time over bytes
+     * from 4 KiB up (one pair of points alone is at the mercy of one noisy median); when noise
+     * leaves no positive slope, the largest message's bytes over its whole time (a lower bound
+     * of the bandwidth, latency included) */
     double alpha = -1, beta = -1;
     const int steps = P > 1 ? (int)ceil(log2((double)P)) : 0;
     if (rc == MULRED_OK && steps > 0) {
-        const int a = COMM_SWEEP - 2, b = COMM_SWEEP - 1;
         alpha = sweep_s[0] / steps;
-        const double dt = sweep_s[b] - sweep_s[a];
-        beta = dt > 0 ? steps * (double)(sweep_bytes[b] - sweep_bytes[a]) / dt : -1;
+        double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+        for (int i = 3; i < COMM_SWEEP; i++) {
+            const double x = (double)sweep_bytes[i], y = sweep_s[i];
+            sx += x, sy += y, sxx += x * x, sxy += x * y, n += 1;
+        }
+        const double den = n * sxx - sx * sx;
+        const double slope = den > 0 ? (n * sxy - sx * sy) / den : 0;
+        const int b = COMM_SWEEP - 1;
+        beta = slope > 0 ? steps / slope
+                         : (sweep_s[b] > 0 ? steps * (double)sweep_bytes[b] / sweep_s[b] : -1);
     }
 
     /* the reduce's share of small jobs */
