@@ -673,6 +673,9 @@ typedef enum {
     MULRED_G1_ERANGE,
     MULRED_G1_ECURVE,
     MULRED_G1_ESUBGROUP,
+    /* G2 decoders (below) */
+    MULRED_G1_ESUBGROUP_G2, /* on E′ but not in G2 */
+    MULRED_G1_EUFLAGS,      /* uncompressed ZCash form with the compression or sign flag set */
 } mulred_g1_reason;
 
 #define MULRED_G1_SKIP_SUBGROUP_CHECK 1u
@@ -704,6 +707,45 @@ MULRED_API mulred_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, co
                                                      unsigned flags, mulred_g1_reason *reason);
 /* out = the EIP-196 encoding of a. */
 MULRED_API void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a);
+
+/* ---- G2 encodings ----
+ * The same decoder contract and reasons as G1 (MULRED_G1_SKIP_SUBGROUP_CHECK skips the
+ * subgroup check, which fails with MULRED_G1_ESUBGROUP_G2; MULRED_G1_EUFLAGS: an uncompressed
+ * ZCash encoding with the 0x80 or 0x20 flag set). An Fp2 coordinate c0 + c1·u is written as two
+ * base-field integers in the order each format fixes. */
+
+/* BLS12-381 G2, EIP-2537 (256 bytes): x.c0, x.c1, y.c0, y.c1, each as 16 zero bytes and 48
+ * big-endian bytes; all zero = infinity. */
+MULRED_API mulred_status mulred_g2_381_decode_eip2537(mulred_g2_381_affine *r,
+                                                      const uint8_t in[256], unsigned flags,
+                                                      mulred_g1_reason *reason);
+/* out = the EIP-2537 encoding of a. */
+MULRED_API void mulred_g2_381_encode_eip2537(uint8_t out[256], const mulred_g2_381_affine *a);
+
+/* BLS12-381 G2, ZCash / IETF compressed (96 bytes): x.c1 then x.c0, 48 bytes big-endian each,
+ * with G1's three flag bits in byte 0 (0x80 compressed, 0x40 infinity, 0x20 y is the
+ * lexicographically larger of y and −y: c1 compared first, c0 when c1 = 0). */
+MULRED_API mulred_status mulred_g2_381_decode_compressed(mulred_g2_381_affine *r,
+                                                         const uint8_t in[96], unsigned flags,
+                                                         mulred_g1_reason *reason);
+/* out = the compressed encoding of a. */
+MULRED_API void mulred_g2_381_encode_compressed(uint8_t out[96], const mulred_g2_381_affine *a);
+
+/* BLS12-381 G2, ZCash / IETF uncompressed (192 bytes): x.c1, x.c0, y.c1, y.c0; byte 0's 0x80 and
+ * 0x20 clear, 0x40 = infinity (then every other bit is 0). */
+MULRED_API mulred_status mulred_g2_381_decode_uncompressed(mulred_g2_381_affine *r,
+                                                           const uint8_t in[192], unsigned flags,
+                                                           mulred_g1_reason *reason);
+/* out = the uncompressed encoding of a. */
+MULRED_API void mulred_g2_381_encode_uncompressed(uint8_t out[192], const mulred_g2_381_affine *a);
+
+/* BN254 G2, EIP-197 (128 bytes): x imaginary (c1), x real (c0), y imaginary, y real, 32 bytes
+ * big-endian each; all zero = infinity. Checked for G2 membership (BN254's G2 has a large
+ * cofactor) unless MULRED_G1_SKIP_SUBGROUP_CHECK. */
+MULRED_API mulred_status mulred_g2_254_decode_eip197(mulred_g2_254_affine *r, const uint8_t in[128],
+                                                     unsigned flags, mulred_g1_reason *reason);
+/* out = the EIP-197 encoding of a. */
+MULRED_API void mulred_g2_254_encode_eip197(uint8_t out[128], const mulred_g2_254_affine *a);
 
 #ifdef __cplusplus
 }
