@@ -10,6 +10,8 @@
 /* Elements cross MPI as bytes and are combined in arrays: limbs only, no padding. */
 _Static_assert(sizeof(mulred_g1_381_jacobian) == 3 * 6 * 8, "g1_381 Jacobian is plain limbs");
 _Static_assert(sizeof(mulred_g1_254_jacobian) == 3 * 4 * 8, "g1_254 Jacobian is plain limbs");
+_Static_assert(sizeof(mulred_g2_381_jacobian) == 3 * 12 * 8, "g2_381 Jacobian is plain limbs");
+_Static_assert(sizeof(mulred_g2_254_jacobian) == 3 * 8 * 8, "g2_254 Jacobian is plain limbs");
 
 static void g381_identity(void *elem, const mulred_group *g)
 {
@@ -42,6 +44,37 @@ static const mulred_group point_groups[2] = {
     {"bn254", sizeof(mulred_g1_254_jacobian), g254_identity, g254_combine, NULL},
 };
 
+static void g2_381_identity(void *elem, const mulred_group *g)
+{
+    (void)g;
+    memset(elem, 0, sizeof(mulred_g2_381_jacobian));
+    mulred_g2_381_jacobian_set_infinity(elem);
+}
+
+static void g2_381_combine(void *acc, const void *in, const mulred_group *g)
+{
+    (void)g;
+    mulred_g2_381_jacobian_add(acc, acc, in);
+}
+
+static void g2_254_identity(void *elem, const mulred_group *g)
+{
+    (void)g;
+    memset(elem, 0, sizeof(mulred_g2_254_jacobian));
+    mulred_g2_254_jacobian_set_infinity(elem);
+}
+
+static void g2_254_combine(void *acc, const void *in, const mulred_group *g)
+{
+    (void)g;
+    mulred_g2_254_jacobian_add(acc, acc, in);
+}
+
+static const mulred_group point_groups_g2[2] = {
+    {"bls12-381-g2", sizeof(mulred_g2_381_jacobian), g2_381_identity, g2_381_combine, NULL},
+    {"bn254-g2", sizeof(mulred_g2_254_jacobian), g2_254_identity, g2_254_combine, NULL},
+};
+
 static void check_curve(mulred_curve c)
 {
     MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d",
@@ -52,6 +85,12 @@ const mulred_group *mulred_msm_point_group(mulred_curve c)
 {
     check_curve(c);
     return &point_groups[c];
+}
+
+const mulred_group *mulred_msm_point_group_g2(mulred_curve c)
+{
+    check_curve(c);
+    return &point_groups_g2[c];
 }
 
 const char *mulred_curve_name(mulred_curve c)
