@@ -446,7 +446,26 @@ MULRED_API void mulred_g2_254_msm_fixed_var(mulred_g2_254_jacobian *r, const mul
 typedef enum {
     MULRED_CURVE_BLS12_381 = 0, /* G1 of BLS12-381: mulred_g1_381_* */
     MULRED_CURVE_BN254 = 1,     /* G1 of BN254 (alt_bn128): mulred_g1_254_* */
+    /* The G2 groups of the same curves: every function below (and the io, dist and command
+     * layers) takes them where it takes a curve; mulred_curve_name gives the curve's name. */
+    MULRED_CURVE_BLS12_381_G2 = 2, /* G2 of BLS12-381: mulred_g2_381_* */
+    MULRED_CURVE_BN254_G2 = 3,     /* G2 of BN254: mulred_g2_254_* */
 } mulred_curve;
+
+/* The group of an MSM: G1 or G2 of its curve. */
+typedef enum {
+    MULRED_GROUP_G1 = 0,
+    MULRED_GROUP_G2 = 1,
+} mulred_msm_group;
+
+/* The curve of c (G1 values stay, G2 values give their curve's G1 value), its group, and the
+ * value of group g of curve c. "g1" or "g2"; mulred_group_parse takes exactly those
+ * (MULRED_EINPUT and *g left for anything else). */
+MULRED_API mulred_curve mulred_curve_base(mulred_curve c);
+MULRED_API mulred_msm_group mulred_curve_group(mulred_curve c);
+MULRED_API mulred_curve mulred_curve_with_group(mulred_curve c, mulred_msm_group g);
+MULRED_API const char *mulred_group_name(mulred_msm_group g);
+MULRED_API mulred_status mulred_group_parse(mulred_msm_group *g, const char *name);
 
 /* The one spelling of each curve, in code, messages and on the command line: "bls12-381",
  * "bn254". */
@@ -454,14 +473,18 @@ MULRED_API const char *mulred_curve_name(mulred_curve c);
 /* Exactly "bls12-381" or "bn254". Returns MULRED_OK, or MULRED_EINPUT (and leaves *c) for any
  * other string. */
 MULRED_API mulred_status mulred_curve_parse(mulred_curve *c, const char *name);
-/* Bytes of an affine point (96, 64) and of a Jacobian point (144, 96) of the curve. */
+/* Bytes of an affine point (96, 64; G2: 192, 128) and of a Jacobian point (144, 96; G2: 288,
+ * 192) of the curve. */
 MULRED_API size_t mulred_msm_affine_bytes(mulred_curve c);
 MULRED_API size_t mulred_msm_jacobian_bytes(mulred_curve c);
 
 /* The MSM of the curve c through one call each (src/msm/msm_group.c): the plan,
  * the tile (windows [window0, window1) of points[0..n), into the Jacobian point *r), the shift
  * by 2^bits and the encoding of a Jacobian result (BLS12-381: 128-byte EIP-2537, BN254: 64-byte
- * EIP-196; returns the bytes written) are those of mulred_g1_381_* or mulred_g1_254_*. */
+ * EIP-196; G2: 256-byte EIP-2537, 128-byte EIP-197; returns the bytes written, at most
+ * MULRED_MSM_RESULT_MAX) are those of mulred_g1_381_*, mulred_g1_254_*, mulred_g2_381_* or
+ * mulred_g2_254_*. */
+#define MULRED_MSM_RESULT_MAX 256
 MULRED_API void mulred_msm_curve_plan(mulred_curve c, mulred_msm_plan *plan, size_t n,
                                       const mulred_msm_options *opts);
 MULRED_API int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_msm_plan *plan,
@@ -469,7 +492,7 @@ MULRED_API int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_ms
                                         const mulred_scalar256 *scalars, size_t n, int threads,
                                         mulred_error *err);
 MULRED_API void mulred_msm_curve_shift(mulred_curve c, void *r, const void *a, unsigned bits);
-MULRED_API size_t mulred_msm_curve_encode(mulred_curve c, uint8_t out[128], const void *jacobian);
+MULRED_API size_t mulred_msm_curve_encode(mulred_curve c, uint8_t *out, const void *jacobian);
 
 /* ---- point-addition groups (src/msm/msm_group.c) ----
  * The group of G1 points as the engine sees it (mulred/group.h): an element is a

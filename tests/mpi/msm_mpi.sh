@@ -3,7 +3,8 @@
 # of both curves (hex text with whitespace everywhere, and binary) and on synthetic sets, equal
 # to references computed independently: tests/tools/msm_ref.py (Python integers) for the files,
 # tests/mpi/msm_synth_ref.c (mpz, from the set's declared logarithms) for synthetic sets. Bad pair
-# files exit 2 on every rank count, with the pair index and the check named, and no result.
+# files exit 2 on every rank count, with the pair index and the check named, and no result. And
+# one G2 case of each kind (--group g2).
 . "$(dirname "$0")/../lib.sh"
 : "${MULRED_SOURCE_DIR:?set by CTest}" "${MULRED_TEST_BIN_DIR:?set by CTest}"
 REF=$MULRED_SOURCE_DIR/tests/tools/msm_ref.py
@@ -84,5 +85,32 @@ for curve in bls12-381 bn254; do
     head -c $(( $(wc -c <"$T/$curve.bin") - 5 )) "$T/$curve.bin" >"$T/short.bin"
     expect_status 2 mpi 3 "$MULRED" msm --curve $curve --input "$T/short.bin" --binary
     expect_contains "$err" "short.bin: $(( $(wc -c <"$T/$curve.bin") - 5 )) bytes: not a whole number of" "$curve: partial record"
+done
+# G2 (--group g2): a two-pair BLS12-381 file made of EIP-2537's G2ADD case g2 + p2 (scalars 1),
+# equal to the published sum, and a BN254 synthetic set, the same result for ranks 1-2 x
+# threads 1-2; a point outside G2 exits 2 on every rank with the pair and the check named
+python3 - "$MULRED_SOURCE_DIR/tests/vectors/eip2537" "$T" <<'EOF2'
+import json, sys
+v, t = sys.argv[1], sys.argv[2]
+one = "00" * 31 + "01"
+case = json.load(open(f"{v}/add_G2_bls.json"))[0]
+open(t + "/g2add.hex", "w").write(case["Input"][:512] + one + "\n" + case["Input"][512:] + one + "\n")
+open(t + "/g2add.want", "w").write(case["Expected"])
+bad = [c for c in json.load(open(f"{v}/fail-msm_G2_bls.json")) if "subgroup" in c["ExpectedError"]][0]
+open(t + "/g2bad.hex", "w").write(case["Input"][:512] + one + bad["Input"])
+EOF2
+g2syn=""
+for ranks in 1 2; do
+    for threads in 1 2; do
+        expect_status 0 mpi $ranks "$MULRED" msm --curve bls12-381 --group g2 --input "$T/g2add.hex" --threads $threads
+        expect_equal "$(printf '%s\n' "$out" | result)" "$(cat "$T/g2add.want")" "g2 add file, $ranks ranks x $threads threads"
+        expect_status 0 mpi $ranks "$MULRED" msm --curve bn254 --group g2 --synthetic 3000 --threads $threads
+        r=$(printf '%s\n' "$out" | result)
+        [ -n "$g2syn" ] || g2syn=$r
+        expect_equal "$r" "$g2syn" "bn254 g2 synthetic, $ranks ranks x $threads threads"
+    done
+    expect_status 2 mpi $ranks "$MULRED" msm --curve bls12-381 --group g2 --input "$T/g2bad.hex"
+    expect_contains "$err" "g2bad.hex: pair 1: point: point not in the prime-order subgroup G2" "g2 subgroup, $ranks ranks"
+    expect_equal "$out" "" "g2 bad file, $ranks ranks: no result"
 done
 finish
