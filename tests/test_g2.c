@@ -134,6 +134,9 @@ static void t_encodings_381(void)
     mulred_g2_381_encode_uncompressed(buf, &inf);
     CU_ASSERT(buf[0] == 0x40 && memcmp(buf + 1, want, 191) == 0);
     CU_ASSERT(mulred_g2_381_decode_uncompressed(&d, buf, 0, &why) == MULRED_OK);
+    memset(buf, 0, 192); /* all zero without the infinity flag: not a point */
+    CU_ASSERT(mulred_g2_381_decode_uncompressed(&d, buf, 0, &why) == MULRED_EINPUT &&
+              why == MULRED_G1_ECURVE);
     /* failures, each naming its check */
     ref_bytes(want, 0, &c->g, eip, 64);
     memcpy(buf, want, 256);

@@ -150,7 +150,9 @@ static mulred_g1_reason decode_uncompressed(mulred_g2_381_affine *r, const uint8
     if (mulred_fp381_from_bytes(&p.x.c1, in) || mulred_fp381_from_bytes(&p.x.c0, in + 48) ||
         mulred_fp381_from_bytes(&p.y.c1, in + 96) || mulred_fp381_from_bytes(&p.y.c0, in + 144))
         return MULRED_G1_ERANGE;
-    /* (0, 0) without the infinity flag is not a point (0 ≠ b′): the curve check says so */
+    /* (0, 0) without the infinity flag is not a point (0 ≠ b′), though it is the affine form
+     * of infinity */
+    if (mulred_g2_381_affine_is_infinity(&p)) return MULRED_G1_ECURVE;
     return finish_381(r, &p, flags, false);
 }
 
