@@ -1,4 +1,4 @@
-/* Multi-scalar multiplication on G1 of BLS12-381 and BN254: R = Σ sᵢ·Pᵢ.
+/* Multi-scalar multiplication on G1 (and G2, section below) of BLS12-381 and BN254: R = Σ sᵢ·Pᵢ.
  *
  * VARIABLE TIME. Every function here branches on the scalars and on the points (bucket
  * indices are scalar digits; memory is addressed by them): use it on public data only (KZG
