@@ -13,7 +13,7 @@
 install_packages "${MULRED_PACKAGES[@]}" "${MULRED_TEST_PACKAGES[@]}" clang libclang-rt-14-dev \
     libomp-14-dev
 FUZZ_BUILD_DIR=${FUZZ_BUILD_DIR:-$MULRED_ROOT/build-fuzz}
-SECONDS_EACH=${FUZZ_SECONDS:-33} # 9 harnesses on 2 cores: about 2.5 minutes in all
+SECONDS_EACH=${FUZZ_SECONDS:-33} # 10 harnesses on 2 cores: 5 rounds, about 2.5 minutes in all
 # Without AVX-512 IFMA the 8-lane field kernels are built with their intrinsics emulated in C
 # (src/util/avx512.h), so fuzz_field_x8 still compares them with the scalar kernels.
 emulate=OFF
@@ -102,6 +102,30 @@ for case in json.load(open(os.path.join(vec, "eip196", "bn256ScalarMul.json"))):
 setup = open(os.path.join(vec, "kzg", "trusted_setup.txt"), "rb").read().split(b"\n")
 for line in setup[2:34]:
     put("g1", f"c{n}", bytes([1]) + bytes.fromhex(line.decode())); n += 1
+# G2 encodings: the points of the EIP-2537 G2 vectors as EIP-2537 (selector 0) and reordered
+# into ZCash uncompressed (2: x.c1, x.c0, y.c1, y.c0 without padding), the published compressed
+# generator (1), EIP-197's generator from its decimal coordinates (3); each with bit 2 too.
+g2pts = []
+for name in ("add_G2_bls", "mul_G2_bls", "fail-msm_G2_bls"):
+    for case in json.load(open(os.path.join(vec, "eip2537", name + ".json"))):
+        raw = bytes.fromhex(case["Input"])
+        g2pts += [raw[i:i + 256] for i in range(0, len(raw) - 255, 288 if "mul" in name or
+                                                 "msm" in name else 256)]
+for pt in g2pts:
+    c = [pt[64 * i + 16:64 * i + 64] for i in range(4)]
+    for skip in (0, 4):
+        put("g2", f"e{n}", bytes([0 | skip]) + pt)
+        put("g2", f"u{n}", bytes([2 | skip]) + c[1] + c[0] + c[3] + c[2]); n += 1
+put("g2", "zgen", bytes([1]) + bytes.fromhex(
+    "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d0"
+    "42b7e024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056"
+    "c8c121bdb8"))
+bn = [11559732032986387107991004021392285783925812861821192530917403151452391805634,
+      10857046999023057135944570762232829481370756359578518086990519993285655852781,
+      4082367875863433681332203403145435568316851327593401208105741076214120093531,
+      8495653923123431417604973247489272438418190587263600148770280649306958101930]
+put("g2", "bngen", bytes([3]) + b"".join(v.to_bytes(32, "big") for v in bn))
+put("g2", "bngen-skip", bytes([7]) + b"".join(v.to_bytes(32, "big") for v in bn))
 # KZG: the c-kzg-4844 blobs (mode 0), the small setups of the corpus (mode 1), splices of the
 # real setup (mode 2: offset, bytes replaced, new bytes), elements against r (mode 3).
 for y in sorted(glob.glob(os.path.join(vec, "kzg", "blob_to_kzg_commitment", "*.yaml"))):
@@ -126,8 +150,10 @@ EOF
 rm -rf "$W/seeds/generated"
 
 declare -A max_len=([elements]=8192 [utxo_decode]=131072 [utxo_index]=200000 \
-    [muhash_parse]=4096 [num3072]=1024 [pairs]=65536 [g1]=160 [kzg]=270000 [field_x8]=1024)
-harnesses=${FUZZ_HARNESSES:-elements utxo_decode utxo_index muhash_parse num3072 pairs g1 kzg \
+    [muhash_parse]=4096 [num3072]=1024 [pairs]=65536 [g1]=160 [g2]=257 [kzg]=270000 \
+    [field_x8]=1024)
+# 10 harnesses on 2 cores run in 5 rounds, as 9 did: fuzz_g2 adds no time there
+harnesses=${FUZZ_HARNESSES:-elements utxo_decode utxo_index muhash_parse num3072 pairs g1 g2 kzg \
     field_x8}
 # One harness per core at a time (each is one process with one thread), so every harness gets
 # a whole core for its SECONDS_EACH and the step takes about harnesses / cores of that (nproc

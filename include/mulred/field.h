@@ -201,6 +201,93 @@ MULRED_API bool mulred_fp254_is_odd(const mulred_fp254 *a);
 /* The multiplication kernel in use: "portable" or "mulx". */
 MULRED_API const char *mulred_field_kernel_name(void);
 
+/* ---- the quadratic extensions Fp2 = Fp[u]/(u² + 1) of the two base fields ----
+ *
+ *   mulred_fp2_381  Fp2 of BLS12-381 (coordinates of G2 points), 2 × 48 bytes
+ *   mulred_fp2_254  Fp2 of BN254, 2 × 32 bytes
+ *
+ * a = c0 + c1·u, each coefficient a base-field element (Montgomery form, fully reduced), so
+ * equal elements have equal bytes and a zero-filled object is 0. Multiplication by Karatsuba
+ * (3 base multiplications), squaring by (c0 + c1)(c0 − c1) (2), inversion through the norm
+ * c0² + c1² (one base inversion). Same aliasing and timing rules as above; the byte and limb
+ * forms put c0 first (the curve encodings choose their own order, curve.h). */
+typedef struct {
+    mulred_fp381 c0, c1;
+} mulred_fp2_381;
+typedef struct {
+    mulred_fp254 c0, c1;
+} mulred_fp2_254;
+
+/* r = 0; r = 1. */
+MULRED_API void mulred_fp2_381_set_zero(mulred_fp2_381 *r);
+MULRED_API void mulred_fp2_254_set_zero(mulred_fp2_254 *r);
+MULRED_API void mulred_fp2_381_set_one(mulred_fp2_381 *r);
+MULRED_API void mulred_fp2_254_set_one(mulred_fp2_254 *r);
+
+/* a = 0; a = b. */
+MULRED_API bool mulred_fp2_381_is_zero(const mulred_fp2_381 *a);
+MULRED_API bool mulred_fp2_254_is_zero(const mulred_fp2_254 *a);
+MULRED_API bool mulred_fp2_381_equal(const mulred_fp2_381 *a, const mulred_fp2_381 *b);
+MULRED_API bool mulred_fp2_254_equal(const mulred_fp2_254 *a, const mulred_fp2_254 *b);
+
+/* r = a + b; r = a − b; r = −a. */
+MULRED_API void mulred_fp2_381_add(mulred_fp2_381 *r, const mulred_fp2_381 *a,
+                                   const mulred_fp2_381 *b);
+MULRED_API void mulred_fp2_254_add(mulred_fp2_254 *r, const mulred_fp2_254 *a,
+                                   const mulred_fp2_254 *b);
+MULRED_API void mulred_fp2_381_sub(mulred_fp2_381 *r, const mulred_fp2_381 *a,
+                                   const mulred_fp2_381 *b);
+MULRED_API void mulred_fp2_254_sub(mulred_fp2_254 *r, const mulred_fp2_254 *a,
+                                   const mulred_fp2_254 *b);
+MULRED_API void mulred_fp2_381_neg(mulred_fp2_381 *r, const mulred_fp2_381 *a);
+MULRED_API void mulred_fp2_254_neg(mulred_fp2_254 *r, const mulred_fp2_254 *a);
+
+/* r = a·b (3 base multiplications); r = a² (2). */
+MULRED_API void mulred_fp2_381_mul(mulred_fp2_381 *r, const mulred_fp2_381 *a,
+                                   const mulred_fp2_381 *b);
+MULRED_API void mulred_fp2_254_mul(mulred_fp2_254 *r, const mulred_fp2_254 *a,
+                                   const mulred_fp2_254 *b);
+MULRED_API void mulred_fp2_381_sqr(mulred_fp2_381 *r, const mulred_fp2_381 *a);
+MULRED_API void mulred_fp2_254_sqr(mulred_fp2_254 *r, const mulred_fp2_254 *a);
+
+/* r = the conjugate c0 − c1·u = a^p (the Frobenius map). */
+MULRED_API void mulred_fp2_381_conj(mulred_fp2_381 *r, const mulred_fp2_381 *a);
+MULRED_API void mulred_fp2_254_conj(mulred_fp2_254 *r, const mulred_fp2_254 *a);
+
+/* r = 1/a = conj(a)/(c0² + c1²), 0 for a = 0. _inv is constant time, _inv_var not. */
+MULRED_API void mulred_fp2_381_inv(mulred_fp2_381 *r, const mulred_fp2_381 *a);
+MULRED_API void mulred_fp2_254_inv(mulred_fp2_254 *r, const mulred_fp2_254 *a);
+MULRED_API void mulred_fp2_381_inv_var(mulred_fp2_381 *r, const mulred_fp2_381 *a);
+MULRED_API void mulred_fp2_254_inv_var(mulred_fp2_254 *r, const mulred_fp2_254 *a);
+
+/* Montgomery's trick over Fp2: the contract of the base fields' _batch_inv_var. */
+MULRED_API size_t mulred_fp2_381_batch_inv_scratch_size(size_t n);
+MULRED_API size_t mulred_fp2_254_batch_inv_scratch_size(size_t n);
+MULRED_API void mulred_fp2_381_batch_inv_var(mulred_fp2_381 *r, const mulred_fp2_381 *a, size_t n,
+                                             void *scratch);
+MULRED_API void mulred_fp2_254_batch_inv_var(mulred_fp2_254 *r, const mulred_fp2_254 *a, size_t n,
+                                             void *scratch);
+
+/* in: c0 then c1 as canonical big-endian integers (2 × 48 or 2 × 32 bytes); MULRED_EINPUT and
+ * r = 0 when either is >= p. to_bytes writes the same form. */
+MULRED_API mulred_status mulred_fp2_381_from_bytes(mulred_fp2_381 *r, const uint8_t in[96]);
+MULRED_API mulred_status mulred_fp2_254_from_bytes(mulred_fp2_254 *r, const uint8_t in[64]);
+MULRED_API void mulred_fp2_381_to_bytes(uint8_t out[96], const mulred_fp2_381 *a);
+MULRED_API void mulred_fp2_254_to_bytes(uint8_t out[64], const mulred_fp2_254 *a);
+
+/* in: c0 then c1 as little-endian limbs (2 × 6 or 2 × 4); MULRED_EINPUT and r = 0 when either
+ * is >= p. to_limbs writes the same form. */
+MULRED_API mulred_status mulred_fp2_381_from_limbs(mulred_fp2_381 *r, const uint64_t in[12]);
+MULRED_API mulred_status mulred_fp2_254_from_limbs(mulred_fp2_254 *r, const uint64_t in[8]);
+MULRED_API void mulred_fp2_381_to_limbs(uint64_t out[12], const mulred_fp2_381 *a);
+MULRED_API void mulred_fp2_254_to_limbs(uint64_t out[8], const mulred_fp2_254 *a);
+
+/* If a is a square in Fp2: r = one of its square roots and true; otherwise false (r = 0).
+ * Through the norm: s = √(c0² + c1²) in Fp, x0 = √((c0 ± s)/2), x1 = c1/(2·x0), checked by
+ * squaring. Variable time. */
+MULRED_API bool mulred_fp2_381_sqrt_var(mulred_fp2_381 *r, const mulred_fp2_381 *a);
+MULRED_API bool mulred_fp2_254_sqrt_var(mulred_fp2_254 *r, const mulred_fp2_254 *a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -216,6 +216,10 @@ MULRED_API const char *mulred_msm_phase_name(mulred_msm_phase p);
  * same job, except for the pairs in memory, which are each rank's own. */
 typedef struct {
     mulred_curve curve;
+    /* G1 (the default) or G2 of the curve: G2 pair files hold 256-byte EIP-2537 (BLS12-381) or
+     * 128-byte EIP-197 (BN254) points, points in memory are mulred_g2_381_affine /
+     * mulred_g2_254_affine, the result is encoded the same way. */
+    mulred_msm_group group;
     /* A pair file (mulred/msm_io.h: EIP-2537 / EIP-196 points with 32-byte big-endian scalars;
      * hex, or raw bytes when binary); every rank reads only its slice. */
     const char *input;
@@ -255,11 +259,12 @@ typedef struct {
 MULRED_API void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_curve curve);
 
 typedef struct {
-    /* rank 0: the result encoded (BLS12-381: 128-byte EIP-2537; BN254: 64-byte EIP-196; all
-     * zero: the point at infinity), its length and its hex */
-    uint8_t encoded[128];
+    /* rank 0: the result encoded (BLS12-381: 128-byte EIP-2537; BN254: 64-byte EIP-196; G2:
+     * 256-byte EIP-2537, 128-byte EIP-197; all zero: the point at infinity), its length and
+     * its hex */
+    uint8_t encoded[MULRED_MSM_RESULT_MAX];
     size_t encoded_bytes;
-    char hex[257];
+    char hex[2 * MULRED_MSM_RESULT_MAX + 1];
     uint64_t points; /* over all ranks */
     int ranks, threads, nodes;
     char node_names[MULRED_NODE_NAMES_MAX]; /* rank 0: mulred_dist_node_names */

@@ -1,4 +1,4 @@
-/* Multi-scalar multiplication on G1 of BLS12-381 and BN254: R = Σ sᵢ·Pᵢ.
+/* Multi-scalar multiplication on G1 (and G2, section below) of BLS12-381 and BN254: R = Σ sᵢ·Pᵢ.
  *
  * VARIABLE TIME. Every function here branches on the scalars and on the points (bucket
  * indices are scalar digits; memory is addressed by them): use it on public data only (KZG
@@ -279,12 +279,193 @@ MULRED_API void mulred_g1_254_msm_fixed_var(mulred_g1_254_jacobian *r, const mul
                                             const mulred_scalar256 *scalars, size_t n,
                                             void *scratch);
 
+/* ---- G2 (mulred_g2_381_*, mulred_g2_254_*: points of include/mulred/curve.h's G2 section) ----
+ * The same engine (src/msm/msm_impl.h and msm_threads_impl.h instantiated over Fp2), with the
+ * same contracts as the G1 functions above: points must be in G2 (validate outside data with
+ * the G2 decoders); GLV uses φ(x, y) = (β′x, y), which acts on G2 as G1's λ. There are no 8-lane
+ * Fp2 kernels: every G2 plan has lanes = SCALAR (a forced X8 is taken as SCALAR). */
+
+/* The plan for an MSM of n points (n = the points one tile set covers: for a distributed MSM,
+ * the points of one slice). opts may be NULL (all automatic). Forced choices are honoured when
+ * valid and are misuse otherwise (X8 lanes on a CPU without IFMA, c outside 1..16). The
+ * automatic window width minimises the cost model below. Automatic choices depend on the CPU
+ * (8-lane kernels or not): the ranks of one distributed MSM must share one plan (make it once
+ * and send it, or force window_bits and glv), since recoded scalars and tiles are only
+ * meaningful under the plan that made them. */
+MULRED_API void mulred_g2_381_msm_plan(mulred_msm_plan *plan, size_t n,
+                                       const mulred_msm_options *opts);
+MULRED_API void mulred_g2_254_msm_plan(mulred_msm_plan *plan, size_t n,
+                                       const mulred_msm_options *opts);
+
+/* The cost model: estimated single-thread nanoseconds of tiles covering n points, `windows`
+ * windows and each window split into `bucket_ranges` bucket ranges, on the machine the
+ * constants were measured on (src/msm/msm.c tabulates them). For planners comparing grids
+ * (ratios matter, not absolute values). */
+MULRED_API double mulred_g2_381_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
+                                            unsigned bucket_ranges);
+MULRED_API double mulred_g2_254_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
+                                            unsigned bucket_ranges);
+
+/* out[i] = the recoded in[i] for i < n (reduced mod r; GLV halves when plan->glv). out may
+ * equal in (in place, cast) but must not otherwise overlap it. */
+MULRED_API void mulred_g2_381_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in,
+                                         size_t n, const mulred_msm_plan *plan);
+MULRED_API void mulred_g2_254_msm_recode(mulred_msm_rscalar *out, const mulred_scalar256 *in,
+                                         size_t n, const mulred_msm_plan *plan);
+
+/* Bytes of scratch of msm_tile_var under plan. */
+MULRED_API size_t mulred_g2_381_msm_tile_scratch_size(const mulred_msm_plan *plan);
+MULRED_API size_t mulred_g2_254_msm_tile_scratch_size(const mulred_msm_plan *plan);
+
+/* r = the tile result T above over points[0..n) and scalars[0..n) (recoded with this plan).
+ * n may be 0 (r = infinity); n <= 2^32 − 1. scratch: msm_tile_scratch_size(plan) bytes. */
+MULRED_API void mulred_g2_381_msm_tile_var(mulred_g2_381_jacobian *r, const mulred_msm_plan *plan,
+                                           const mulred_msm_tile *tile,
+                                           const mulred_g2_381_affine *points,
+                                           const mulred_msm_rscalar *scalars, size_t n,
+                                           void *scratch);
+MULRED_API void mulred_g2_254_msm_tile_var(mulred_g2_254_jacobian *r, const mulred_msm_plan *plan,
+                                           const mulred_msm_tile *tile,
+                                           const mulred_g2_254_affine *points,
+                                           const mulred_msm_rscalar *scalars, size_t n,
+                                           void *scratch);
+
+/* r = 2^bits·a (bits doublings). r may alias a. */
+MULRED_API void mulred_g2_381_msm_shift(mulred_g2_381_jacobian *r, const mulred_g2_381_jacobian *a,
+                                        unsigned bits);
+MULRED_API void mulred_g2_254_msm_shift(mulred_g2_254_jacobian *r, const mulred_g2_254_jacobian *a,
+                                        unsigned bits);
+
+/* Bytes of scratch of msm_serial_var: the tile scratch plus 32n bytes of recoded scalars. */
+MULRED_API size_t mulred_g2_381_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
+MULRED_API size_t mulred_g2_254_msm_scratch_size(const mulred_msm_plan *plan, size_t n);
+
+/* r = Σ_{i<n} (scalars[i] mod r)·points[i] on the calling thread: recode, one tile per window,
+ * Horner over the windows. scratch: msm_scratch_size(plan, n) bytes. */
+MULRED_API void mulred_g2_381_msm_serial_var(mulred_g2_381_jacobian *r, const mulred_msm_plan *plan,
+                                             const mulred_g2_381_affine *points,
+                                             const mulred_scalar256 *scalars, size_t n,
+                                             void *scratch);
+MULRED_API void mulred_g2_254_msm_serial_var(mulred_g2_254_jacobian *r, const mulred_msm_plan *plan,
+                                             const mulred_g2_254_affine *points,
+                                             const mulred_scalar256 *scalars, size_t n,
+                                             void *scratch);
+
+/* The same sum with OpenMP tasks (src/msm/msm_threads.c): tiles over windows, then bucket
+ * ranges, then (only when those are too few for the threads) point ranges, results combined in
+ * a fixed order, so r is the same for every thread count and schedule. threads: tasks for at
+ * most that many threads; 0 = mulred_threads_resolve(0). Safe to call from inside an OpenMP
+ * parallel region or task (nested): it then creates tasks in the enclosing team under a
+ * taskgroup instead of a new team, so nothing deadlocks or oversubscribes. Allocates the
+ * recoded scalars and one scratch per thread; returns MULRED_OK, or MULRED_ERUNTIME (out of
+ * memory, r untouched). */
+MULRED_API mulred_status mulred_g2_381_msm_var(mulred_g2_381_jacobian *r,
+                                               const mulred_g2_381_affine *points,
+                                               const mulred_scalar256 *scalars, size_t n,
+                                               const mulred_msm_options *opts, int threads,
+                                               mulred_error *err);
+MULRED_API mulred_status mulred_g2_254_msm_var(mulred_g2_254_jacobian *r,
+                                               const mulred_g2_254_affine *points,
+                                               const mulred_scalar256 *scalars, size_t n,
+                                               const mulred_msm_options *opts, int threads,
+                                               mulred_error *err);
+
+/* A window range with threads: the share of one rank of a distributed MSM (a grid of point
+ * slices x window groups, see mulred/msm_grid.h). r = the tile result T of the tile
+ * (points[0..n), windows [window0, window1), all buckets) for the plan (made by msm_plan, not
+ * fixed-base; 0 <= window0 < window1 <= plan->windows, else misuse):
+ * Σ_{w=window0}^{window1−1} 2^(c·(w − window0))·S_w. The caller multiplies it by 2^(c·window0)
+ * (msm_shift). The same OpenMP driver as msm_var (which is this function over every window):
+ * tiles over the range's windows, bucket ranges and point slices, combined in a fixed order,
+ * nested-safe. r is the same point for every thread count, returned with Z = 1 (or as the one
+ * form of infinity), so the same bytes for every thread count, split and schedule. Allocates
+ * the recoded scalars and one tile scratch per thread; MULRED_OK or MULRED_ERUNTIME (out of
+ * memory, r untouched). */
+MULRED_API mulred_status mulred_g2_381_msm_windows_var(mulred_g2_381_jacobian *r,
+                                                       const mulred_msm_plan *plan,
+                                                       unsigned window0, unsigned window1,
+                                                       const mulred_g2_381_affine *points,
+                                                       const mulred_scalar256 *scalars, size_t n,
+                                                       int threads, mulred_error *err);
+MULRED_API mulred_status mulred_g2_254_msm_windows_var(mulred_g2_254_jacobian *r,
+                                                       const mulred_msm_plan *plan,
+                                                       unsigned window0, unsigned window1,
+                                                       const mulred_g2_254_affine *points,
+                                                       const mulred_scalar256 *scalars, size_t n,
+                                                       int threads, mulred_error *err);
+
+/* ---- fixed base (points known in advance, many MSMs over them: KZG commitments) ----
+ * A table holds 2^(c·w)·Pᵢ for every window w (affine, at table[i·W + w]: point-major, so the
+ * accumulation reads it sequentially), so the digits of every window go to one bucket set: W·n
+ * bucket additions and ONE reduction, against W·n additions and W reductions (plus the
+ * doublings) without it. */
+
+/* A fixed-base plan for n points (no GLV: opts->glv > 0 is misuse; c >= 4, at most 64
+ * windows). */
+MULRED_API void mulred_g2_381_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
+                                             const mulred_msm_options *opts);
+MULRED_API void mulred_g2_254_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
+                                             const mulred_msm_options *opts);
+
+/* Points in the table: plan->windows · n (192 or 128 bytes each). */
+MULRED_API size_t mulred_g2_381_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
+MULRED_API size_t mulred_g2_254_msm_fixed_table_size(const mulred_msm_plan *plan, size_t n);
+
+/* Bytes of scratch of msm_fixed_table_build for n points. */
+MULRED_API size_t mulred_g2_381_msm_fixed_build_scratch_size(size_t n);
+MULRED_API size_t mulred_g2_254_msm_fixed_build_scratch_size(size_t n);
+
+/* Fills the table (c doublings per entry in Jacobian coordinates, one batch normalisation per
+ * row). The table depends on the points and on plan->window_bits only. */
+MULRED_API void mulred_g2_381_msm_fixed_table_build(mulred_g2_381_affine *table,
+                                                    const mulred_msm_plan *plan,
+                                                    const mulred_g2_381_affine *points, size_t n,
+                                                    void *scratch);
+MULRED_API void mulred_g2_254_msm_fixed_table_build(mulred_g2_254_affine *table,
+                                                    const mulred_msm_plan *plan,
+                                                    const mulred_g2_254_affine *points, size_t n,
+                                                    void *scratch);
+
+/* Bytes of scratch of msm_fixed_var. */
+MULRED_API size_t mulred_g2_381_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
+MULRED_API size_t mulred_g2_254_msm_fixed_scratch_size(const mulred_msm_plan *plan, size_t n);
+
+/* r = Σ_{i<n} (scalars[i] mod r)·points[i] from the table built for those points with this
+ * plan (or one with the same window_bits). Single-threaded. */
+MULRED_API void mulred_g2_381_msm_fixed_var(mulred_g2_381_jacobian *r, const mulred_msm_plan *plan,
+                                            const mulred_g2_381_affine *table,
+                                            const mulred_scalar256 *scalars, size_t n,
+                                            void *scratch);
+MULRED_API void mulred_g2_254_msm_fixed_var(mulred_g2_254_jacobian *r, const mulred_msm_plan *plan,
+                                            const mulred_g2_254_affine *table,
+                                            const mulred_scalar256 *scalars, size_t n,
+                                            void *scratch);
+
 /* ---- the curves as one type: what the distributed jobs, the readers and the command use ---- */
 
 typedef enum {
     MULRED_CURVE_BLS12_381 = 0, /* G1 of BLS12-381: mulred_g1_381_* */
     MULRED_CURVE_BN254 = 1,     /* G1 of BN254 (alt_bn128): mulred_g1_254_* */
+    /* The G2 groups of the same curves: every function below (and the io, dist and command
+     * layers) takes them where it takes a curve; mulred_curve_name gives the curve's name. */
+    MULRED_CURVE_BLS12_381_G2 = 2, /* G2 of BLS12-381: mulred_g2_381_* */
+    MULRED_CURVE_BN254_G2 = 3,     /* G2 of BN254: mulred_g2_254_* */
 } mulred_curve;
+
+/* The group of an MSM: G1 or G2 of its curve. */
+typedef enum {
+    MULRED_GROUP_G1 = 0,
+    MULRED_GROUP_G2 = 1,
+} mulred_msm_group;
+
+/* The curve of c (G1 values stay, G2 values give their curve's G1 value), its group, and the
+ * value of group g of curve c. "g1" or "g2"; mulred_group_parse takes exactly those
+ * (MULRED_EINPUT and *g left for anything else). */
+MULRED_API mulred_curve mulred_curve_base(mulred_curve c);
+MULRED_API mulred_msm_group mulred_curve_group(mulred_curve c);
+MULRED_API mulred_curve mulred_curve_with_group(mulred_curve c, mulred_msm_group g);
+MULRED_API const char *mulred_group_name(mulred_msm_group g);
+MULRED_API mulred_status mulred_group_parse(mulred_msm_group *g, const char *name);
 
 /* The one spelling of each curve, in code, messages and on the command line: "bls12-381",
  * "bn254". */
@@ -292,14 +473,18 @@ MULRED_API const char *mulred_curve_name(mulred_curve c);
 /* Exactly "bls12-381" or "bn254". Returns MULRED_OK, or MULRED_EINPUT (and leaves *c) for any
  * other string. */
 MULRED_API mulred_status mulred_curve_parse(mulred_curve *c, const char *name);
-/* Bytes of an affine point (96, 64) and of a Jacobian point (144, 96) of the curve. */
+/* Bytes of an affine point (96, 64; G2: 192, 128) and of a Jacobian point (144, 96; G2: 288,
+ * 192) of the curve. */
 MULRED_API size_t mulred_msm_affine_bytes(mulred_curve c);
 MULRED_API size_t mulred_msm_jacobian_bytes(mulred_curve c);
 
 /* The MSM of the curve c through one call each (src/msm/msm_group.c): the plan,
  * the tile (windows [window0, window1) of points[0..n), into the Jacobian point *r), the shift
  * by 2^bits and the encoding of a Jacobian result (BLS12-381: 128-byte EIP-2537, BN254: 64-byte
- * EIP-196; returns the bytes written) are those of mulred_g1_381_* or mulred_g1_254_*. */
+ * EIP-196; G2: 256-byte EIP-2537, 128-byte EIP-197; returns the bytes written, at most
+ * MULRED_MSM_RESULT_MAX) are those of mulred_g1_381_*, mulred_g1_254_*, mulred_g2_381_* or
+ * mulred_g2_254_*. */
+#define MULRED_MSM_RESULT_MAX 256
 MULRED_API void mulred_msm_curve_plan(mulred_curve c, mulred_msm_plan *plan, size_t n,
                                       const mulred_msm_options *opts);
 MULRED_API int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_msm_plan *plan,
@@ -307,7 +492,7 @@ MULRED_API int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_ms
                                         const mulred_scalar256 *scalars, size_t n, int threads,
                                         mulred_error *err);
 MULRED_API void mulred_msm_curve_shift(mulred_curve c, void *r, const void *a, unsigned bits);
-MULRED_API size_t mulred_msm_curve_encode(mulred_curve c, uint8_t out[128], const void *jacobian);
+MULRED_API size_t mulred_msm_curve_encode(mulred_curve c, uint8_t *out, const void *jacobian);
 
 /* ---- point-addition groups (src/msm/msm_group.c) ----
  * The group of G1 points as the engine sees it (mulred/group.h): an element is a
@@ -316,6 +501,9 @@ MULRED_API size_t mulred_msm_curve_encode(mulred_curve c, uint8_t out[128], cons
  * either side, P + P, P + (−P)). Projective forms are not unique, so the reduced element is a
  * point, not a byte string: compare or encode it through the curve layer. Variable time. */
 MULRED_API const mulred_group *mulred_msm_point_group(mulred_curve c);
+/* The same for G2 of the curve: elements are mulred_g2_381_jacobian / mulred_g2_254_jacobian,
+ * combined by the G2 Jacobian addition (group names "bls12-381-g2", "bn254-g2"). */
+MULRED_API const mulred_group *mulred_msm_point_group_g2(mulred_curve c);
 
 #ifdef __cplusplus
 }

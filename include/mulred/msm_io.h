@@ -49,7 +49,9 @@
 extern "C" {
 #endif
 
-/* Bytes of one record: 160 (bls12-381) or 96 (bn254). */
+/* Bytes of one record: 160 (bls12-381) or 96 (bn254); G2 (MULRED_CURVE_*_G2): 288 (the 256-byte
+ * EIP-2537 G2 point) or 160 (the 128-byte EIP-197 point), with the same 32-byte scalar. Every
+ * function here takes the G2 values of mulred_curve too: G2 points, the G2 subgroup check. */
 MULRED_API size_t mulred_pair_record_bytes(mulred_curve c);
 
 /* Bytes per unit of the digit count (1 MiB: a 2^26-pair hex file has about 20 000). */

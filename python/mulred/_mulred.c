@@ -507,14 +507,16 @@ static PyTypeObject MuHash_Type = {
 
 /* ---- MSM ---- */
 
-static int parse_group(const char *group)
+/* The curve value of group g1 or g2 of c (mulred_curve's G2 values for g2). */
+static int parse_group(mulred_curve *c, const char *group)
 {
-    if (strcmp(group, "g1") == 0) return 0;
-    if (strcmp(group, "g2") == 0)
-        PyErr_SetString(PyExc_ValueError, "G2 is not supported yet");
-    else
+    mulred_msm_group g;
+    if (mulred_group_parse(&g, group) != MULRED_OK) {
         PyErr_Format(PyExc_ValueError, "group must be 'g1' or 'g2', not '%.100s'", group);
-    return -1;
+        return -1;
+    }
+    *c = mulred_curve_with_group(*c, g);
+    return 0;
 }
 
 static PyObject *py_msm(PyObject *module, PyObject *args, PyObject *kwds)
@@ -527,11 +529,11 @@ static PyObject *py_msm(PyObject *module, PyObject *args, PyObject *kwds)
                                      &group, &threads))
         return NULL;
     mulred_curve c;
-    if (parse_curve(&c, curve_name) < 0 || parse_group(group) < 0 || parse_threads(threads) < 0)
+    if (parse_curve(&c, curve_name) < 0 || parse_group(&c, group) < 0 || parse_threads(threads) < 0)
         return NULL;
     Py_buffer view;
     if (get_buffer(records, &view, "records") < 0) return NULL;
-    uint8_t out[128];
+    uint8_t out[MULRED_MSM_RESULT_MAX];
     size_t out_bytes = mulred_msm_result_bytes(c);
     mulred_error err;
     mulred_error_clear(&err);

@@ -52,14 +52,15 @@ static PyObject *py_muhash_allreduce(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* msm_allreduce(comm, curve, encoded) -> bytes: the sum over ranks of every rank's encoded
- * point (EIP-2537 or EIP-196, as mulred.msm returns it), encoded the same way. */
+/* msm_allreduce(comm, curve, encoded, group='g1') -> bytes: the sum over ranks of every rank's
+ * encoded point (EIP-2537, EIP-196 or EIP-197, as mulred.msm returns it), encoded the same way. */
 static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
 {
     PyObject *comm_obj;
-    const char *curve_name;
+    const char *curve_name, *group_name = "g1";
     Py_buffer view;
-    if (!PyArg_ParseTuple(args, "Osy*:msm_allreduce", &comm_obj, &curve_name, &view)) return NULL;
+    if (!PyArg_ParseTuple(args, "Osy*|s:msm_allreduce", &comm_obj, &curve_name, &view, &group_name))
+        return NULL;
     PyObject *res = NULL;
     MPI_Comm comm;
     mulred_curve c;
@@ -69,6 +70,12 @@ static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
                      curve_name);
         goto done;
     }
+    mulred_msm_group g;
+    if (mulred_group_parse(&g, group_name) != MULRED_OK) {
+        PyErr_Format(PyExc_ValueError, "group must be 'g1' or 'g2', not '%.100s'", group_name);
+        goto done;
+    }
+    c = mulred_curve_with_group(c, g);
     size_t nbytes = mulred_msm_result_bytes(c);
     if ((size_t)view.len != nbytes) {
         PyErr_Format(PyExc_ValueError, "partial: %zd bytes, a %s point is %zu", view.len,
@@ -79,6 +86,8 @@ static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
     union {
         mulred_g1_381_jacobian p381;
         mulred_g1_254_jacobian p254;
+        mulred_g2_381_jacobian q381;
+        mulred_g2_254_jacobian q254;
     } acc;
     mulred_g1_reason reason = MULRED_G1_VALID;
     int st;
@@ -86,10 +95,18 @@ static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
         mulred_g1_381_affine a;
         st = mulred_g1_381_decode_eip2537(&a, view.buf, 0, &reason);
         mulred_g1_381_jacobian_from_affine(&acc.p381, &a);
-    } else {
+    } else if (c == MULRED_CURVE_BN254) {
         mulred_g1_254_affine a;
         st = mulred_g1_254_decode_eip196(&a, view.buf, 0, &reason);
         mulred_g1_254_jacobian_from_affine(&acc.p254, &a);
+    } else if (c == MULRED_CURVE_BLS12_381_G2) {
+        mulred_g2_381_affine a;
+        st = mulred_g2_381_decode_eip2537(&a, view.buf, 0, &reason);
+        mulred_g2_381_jacobian_from_affine(&acc.q381, &a);
+    } else {
+        mulred_g2_254_affine a;
+        st = mulred_g2_254_decode_eip197(&a, view.buf, 0, &reason);
+        mulred_g2_254_jacobian_from_affine(&acc.q254, &a);
     }
     if (st != MULRED_OK) {
         PyErr_Format(PyExc_ValueError, "partial: point: %s", mulred_g1_reason_text(reason));
@@ -106,7 +123,7 @@ static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
         api->raise_status(st, &err);
         goto done;
     }
-    uint8_t out[128];
+    uint8_t out[MULRED_MSM_RESULT_MAX];
     size_t n = mulred_msm_curve_encode(c, out, &acc);
     res = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n);
 done:

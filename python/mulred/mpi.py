@@ -45,8 +45,8 @@ def msm(comm, curve, local_records, *, group="g1", threads=0):
     """Σ sᵢ·Pᵢ over the records of every rank (`mulred msm --binary` records, bytes-like),
     encoded as mulred.msm returns it; the same bytes on every rank."""
     partial = _agree(comm, lambda: _msm(curve, local_records, group=group, threads=threads),
-                     lambda _: curve)
-    return _mulred_mpi.msm_allreduce(comm, curve, partial)
+                     lambda _: (curve, group))
+    return _mulred_mpi.msm_allreduce(comm, curve, partial, group)
 
 
 def allreduce(comm, h):

@@ -85,9 +85,25 @@ def test_bad_records_name_the_record():
         mulred.msm("bn254", recs)
 
 
+def test_g2_eip2537_vectors():
+    # G2MUL cases as one-pair G2 MSMs; G2ADD's g2 + p2 as two pairs with scalars 1
+    for case in load_json("eip2537/mul_G2_bls.json"):
+        out = mulred.msm("bls12-381", bytes.fromhex(case["Input"]), group="g2")
+        assert out.hex() == case["Expected"], case["Name"]
+    case = load_json("eip2537/add_G2_bls.json")[0]
+    raw, one = bytes.fromhex(case["Input"]), (1).to_bytes(32, "big")
+    assert mulred.msm("bls12-381", raw[:256] + one + raw[256:] + one, group="g2").hex() == \
+        case["Expected"]
+    assert mulred.msm("bls12-381", b"", group="g2") == bytes(256)
+    assert mulred.msm("bn254", b"", group="g2") == bytes(128)
+    bad = [c for c in load_json("eip2537/fail-msm_G2_bls.json") if "subgroup" in c["ExpectedError"]]
+    with pytest.raises(ValueError, match=r"record 0: point: .*subgroup G2"):
+        mulred.msm("bls12-381", bytes.fromhex(bad[0]["Input"]), group="g2")
+
+
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="G2 is not supported yet"):
-        mulred.msm("bls12-381", b"", group="g2")
+    with pytest.raises(ValueError, match="group must be"):
+        mulred.msm("bls12-381", b"", group="g3")
     with pytest.raises(ValueError, match="curve must be"):
         mulred.msm("secp256k1", b"")
     with pytest.raises(TypeError):

@@ -12,7 +12,8 @@
 static void msm_usage(void)
 {
     cli_out(
-        "Usage: mulred msm --curve bls12-381|bn254 (--input FILE [--binary] | --synthetic N\n"
+        "Usage: mulred msm --curve bls12-381|bn254 [--group g1|g2]\n"
+        "                  (--input FILE [--binary] | --synthetic N\n"
         "                  [--seed S]) [--threads T] [--grid SxG] [--memory-per-rank BYTES]\n"
         "                  [--checkpoint DIR] [--checkpoint-unit N] [--schedule S] [--json]\n"
         "                  [--output FILE]\n"
@@ -31,15 +32,21 @@ static void msm_usage(void)
         "                    bn254: 96-byte records, x and y of 32 bytes (EIP-196; (0, 0) =\n"
         "                    infinity). Hex text (either case; whitespace anywhere and a 0x\n"
         "                    at the start of a token are ignored), or raw bytes with --binary.\n"
+        "                    --group g2: G2 points, 288-byte records with the 256-byte\n"
+        "                    EIP-2537 G2 point (x.c0, x.c1, y.c0, y.c1) for bls12-381, 160-byte\n"
+        "                    records with the 128-byte EIP-197 point (x imaginary, x real,\n"
+        "                    y imaginary, y real) for bn254; the result in the same encoding.\n"
         "                    Scalars may be any 256-bit value. Every point is checked before\n"
         "                    any arithmetic (padding, coordinates < p, on the curve, in G1).\n"
         "                    A regular file: ranks read it at offsets.\n"
-        "  --synthetic N     N valid G1 points and scalars below r generated from (seed, index)\n"
+        "  --synthetic N     N valid G1 (or G2) points and scalars below r generated from\n"
+        "                    (seed, index)\n"
         "                    on every rank (no file); point i is a known multiple of G\n"
         "  --seed S          seed of the synthetic set: decimal or 0x hex (default 1)\n"
         "\n"
         "Options:\n"
         "  --curve C         bls12-381 or bn254 (required)\n"
+        "  --group G         g1 (the default) or g2: the group of the points\n"
         "  --binary          --input holds raw bytes, not hex\n"
         "  --threads T       threads per rank, 1-4096 (default: OMP_NUM_THREADS, else all\n"
         "                    cores)\n"
@@ -79,6 +86,7 @@ static void msm_usage(void)
 typedef struct {
     mulred_curve curve;
     bool has_curve;
+    mulred_msm_group group;
     const char *input;
     bool binary;
     uint64_t synthetic, seed;
@@ -99,6 +107,13 @@ static int set_curve(void *vo, const char *v, cli_parser *p, char *why, size_t c
     if (mulred_curve_parse(&o->curve, v))
         return cli_bad_value(p, v, "bls12-381 or bn254", why, cap);
     o->has_curve = true;
+    return MULRED_OK;
+}
+
+static int set_group(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    if (mulred_group_parse(&((msm_opts *)vo)->group, v))
+        return cli_bad_value(p, v, "g1 or g2", why, cap);
     return MULRED_OK;
 }
 
@@ -211,6 +226,7 @@ static void write_units_per_rank(mulred_json_writer *w, const uint64_t *units, i
 static const cli_key msm_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"curve", false, false, false, set_curve},
+    {"group", false, false, false, set_group},
     {"input", false, false, false, set_input},
     {"binary", true, false, false, set_binary},
     {"synthetic", false, false, false, set_synthetic},
@@ -288,6 +304,7 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     }
     mulred_dist_msm_job job;
     mulred_dist_msm_job_init(&job, o->curve);
+    job.group = o->group;
     job.input = o->input;
     job.binary = o->binary;
     job.synthetic = o->has_synthetic ? o->synthetic : 0;
@@ -318,6 +335,7 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_object_begin(w, NULL);
     mulred_jw_string(w, "result", res->hex);
     mulred_jw_string(w, "curve", mulred_curve_name(o->curve));
+    mulred_jw_string(w, "group", mulred_group_name(o->group));
     mulred_jw_uint(w, "points", res->points);
     if (o->input) {
         mulred_jw_string(w, "input", o->input);
@@ -391,12 +409,13 @@ static void msm_write_text(FILE *out, const void *vo, const void *vr)
     mulred_format_seconds(tot, sizeof tot, res->phases[MULRED_MSM_PHASE_TOTAL].max);
     fprintf(out, "msm      %s\n", res->hex);
     if (o->input)
-        fprintf(out, "input    %s, %llu pairs, curve %s\n", o->input,
-                (unsigned long long)res->points, mulred_curve_name(o->curve));
+        fprintf(out, "input    %s, %llu pairs, curve %s%s\n", o->input,
+                (unsigned long long)res->points, mulred_curve_name(o->curve),
+                o->group == MULRED_GROUP_G2 ? " g2" : "");
     else
-        fprintf(out, "input    %llu synthetic pairs (seed %llu), curve %s\n",
+        fprintf(out, "input    %llu synthetic pairs (seed %llu), curve %s%s\n",
                 (unsigned long long)res->points, (unsigned long long)o->seed,
-                mulred_curve_name(o->curve));
+                mulred_curve_name(o->curve), o->group == MULRED_GROUP_G2 ? " g2" : "");
     if (o->checkpoint) {
         fprintf(
             out, "tiles    %u slice%s of %llu points x %u window group%s; c = %u, %s, %u windows\n",
@@ -419,7 +438,9 @@ static void msm_write_text(FILE *out, const void *vo, const void *vr)
 
 static void msm_describe(char *out, size_t cap, const void *vo)
 {
-    snprintf(out, cap, "curve %s", mulred_curve_name(((const msm_opts *)vo)->curve));
+    const msm_opts *o = vo;
+    snprintf(out, cap, "curve %s%s", mulred_curve_name(o->curve),
+             o->group == MULRED_GROUP_G2 ? " g2" : "");
 }
 
 const cli_job_kind cli_kind_msm = {

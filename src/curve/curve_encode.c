@@ -28,6 +28,10 @@ const char *mulred_g1_reason_text(mulred_g1_reason reason)
         return "point not on the curve";
     case MULRED_G1_ESUBGROUP:
         return "point not in the prime-order subgroup G1";
+    case MULRED_G1_ESUBGROUP_G2:
+        return "point not in the prime-order subgroup G2";
+    case MULRED_G1_EUFLAGS:
+        return "compression or sign flag set in an uncompressed encoding";
     }
     return "unknown reason";
 }

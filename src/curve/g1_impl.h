@@ -5,6 +5,10 @@
  *               field_internal.h; the public mulred_FP_* for inversions
  *   G1_B        b of y² = x³ + b as a Montgomery residue (uint64_t[])
  *   G1_GEN_X, G1_GEN_Y  the generator as canonical integers (uint64_t[])
+ *   G1_EXT      1 for G2: coordinates in the extension FP = Fp2 over the base field G1_FB
+ *               (β of the endomorphism and of the subgroup check in G1_FB, multiplied in by
+ *               FP_mul_base), no 8-lane path (batches run on the scalar path whatever the
+ *               lanes asked for), no subgroup check here (the instance brings its own)
  * Formulas (a = 0) from the Explicit-Formulas Database (hyperelliptic.org/EFD, g1p/short-w):
  *   Jacobian: dbl-2009-l, add-1998-cmo-2, madd (the same with Z2 = 1);
  *   XYZZ: dbl-2008-s-1, mdbl-2008-s-1, add-2008-s, madd-2008-s.
@@ -23,6 +27,23 @@
 #define F(name)       G1_CAT(FP, _##name)                  /* inline field op */
 #define FPUBF(name)   G1_CAT(G1_CAT(mulred_, FP), _##name) /* public field function */
 #define GINT(name)    G1_CAT(G1, _##name)                  /* file-local helper */
+#ifndef G1_EXT
+#define G1_EXT 0
+#endif
+
+/* r = a·β for β given as a Montgomery residue of the base field (G1: FP itself). */
+static inline void GINT(mul_beta)(FE *r, const FE *a, const uint64_t *beta_limbs)
+{
+#if G1_EXT
+    G1_CAT(mulred_, G1_FB) beta;
+    memcpy(&beta, beta_limbs, sizeof beta);
+    F(mul_base)(r, a, &beta);
+#else
+    FE beta;
+    memcpy(&beta, beta_limbs, sizeof beta);
+    F(mul)(r, a, &beta);
+#endif
+}
 
 /* ---- affine ---------------------------------------------------------------------------- */
 
@@ -62,7 +83,7 @@ bool GPUB(affine_is_on_curve)(const GA *a)
 {
     if (GINT(affine_inf)(a)) return true;
     FE lhs, rhs, b;
-    memcpy(b.l, G1_B, sizeof b.l);
+    memcpy(&b, G1_B, sizeof b);
     F(sqr)(&lhs, &a->y);
     F(sqr)(&rhs, &a->x);
     F(mul)(&rhs, &rhs, &a->x);
@@ -526,7 +547,8 @@ size_t GPUB(batch_add_affine_scratch_size)(size_t n)
 
 static inline uint64_t GINT(fingerprint)(const GA *a)
 {
-    return a->x.l[0] ^ (a->y.l[0] * UINT64_C(0x9e3779b97f4a7c15)) ^ a->y.l[1];
+    const uint64_t *x = (const uint64_t *)&a->x, *y = (const uint64_t *)&a->y;
+    return x[0] ^ (y[0] * UINT64_C(0x9e3779b97f4a7c15)) ^ y[1];
 }
 
 #define G1_PREFETCH_AHEAD 8
@@ -640,7 +662,9 @@ void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, 
 
 /* ---- batch addition of pairs: ±φ, and the 8-lane executor ------------------------------------ */
 
-#define X8T      G1_CAT(mulred_, FX8)                  /* 8-lane type */
+#if !G1_EXT
+#define X8T G1_CAT(mulred_, FX8) /* 8-lane type */
+#endif
 #define X8(name) G1_CAT(G1_CAT(mulred_, FX8), _##name) /* 8-lane op */
 #define GPAIR    G1_CAT(G1_CAT(mulred_, G1), _affine_pair)
 
@@ -652,12 +676,14 @@ typedef struct {
     uint8_t *neg;
     GA *q;
     void *core;
+#if !G1_EXT
     /* the 8-lane path: per group of 8 pairs the loaded coordinates and the prefix products */
     GPAIR *special; /* equal-x pairs taken out of the lanes */
     X8T *pre, *x1, *y1, *x2, *y2;
     GA **dst;       /* 8 per group: where each lane's result goes */
     uint8_t *zmask; /* per group: lanes taken out (equal x) */
     GA *sink;       /* 8 dummy destinations */
+#endif
 } GINT(pairs_ctx);
 
 static size_t GINT(pairs_layout)(GINT(pairs_ctx) * t, size_t n, void *scratch)
@@ -670,12 +696,13 @@ static size_t GINT(pairs_layout)(GINT(pairs_ctx) * t, size_t n, void *scratch)
         t->field = base ? (void *)(base + off) : NULL;                                             \
         off += (bytes);                                                                            \
     } while (0)
-    const size_t groups = (n + 7) / 8;
     G1_CARVE(accs, n * sizeof(GA *));
     G1_CARVE(pts, n * sizeof(GA *));
     G1_CARVE(neg, n);
     G1_CARVE(q, n * sizeof(GA));
     G1_CARVE(core, GPUB(batch_add_affine_scratch_size)(n));
+#if !G1_EXT
+    const size_t groups = (n + 7) / 8;
     G1_CARVE(special, n * sizeof(GPAIR));
     G1_CARVE(pre, groups * sizeof(X8T));
     G1_CARVE(x1, groups * sizeof(X8T));
@@ -685,6 +712,7 @@ static size_t GINT(pairs_layout)(GINT(pairs_ctx) * t, size_t n, void *scratch)
     G1_CARVE(dst, groups * 8 * sizeof(GA *));
     G1_CARVE(zmask, groups);
     G1_CARVE(sink, 8 * sizeof(GA));
+#endif
 #undef G1_CARVE
     return off + 64; /* + the alignment of the base */
 }
@@ -721,6 +749,7 @@ static void GINT(pairs_scalar)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
     GINT(batch_add_core)(t->accs, t->pts, t->neg, m, t->core);
 }
 
+#if !G1_EXT
 /* Loads one group of 8 pairs (lane j: pair lp[j]) into slot g of the 8-lane arrays and
  * multiplies its slope denominators into the prefix chain. */
 static void GINT(x8_forward)(GINT(pairs_ctx) * t, size_t g, const GPAIR *lp, const X8T *beta8,
@@ -847,9 +876,19 @@ static void GINT(pairs_x8)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
     }
     if (nspecial) GINT(pairs_scalar)(t, t->special, nspecial);
 }
+#endif
 
 void GPUB(batch_add_pairs_var)(const GPAIR *pairs, size_t n, mulred_lanes lanes, void *scratch)
 {
+#if G1_EXT
+    /* no 8-lane Fp2 kernels: every lane choice runs the scalar path */
+    MULRED_ARG_CHECK_VOID(lanes == MULRED_LANES_AUTO || lanes == MULRED_LANES_SCALAR ||
+                          lanes == MULRED_LANES_X8);
+    if (n == 0) return;
+    GINT(pairs_ctx) t;
+    GINT(pairs_layout)(&t, n, scratch);
+    GINT(pairs_scalar)(&t, pairs, n);
+#else
     if (lanes == MULRED_LANES_AUTO)
         lanes = mulred_fieldx8_have_ifma() ? MULRED_LANES_X8 : MULRED_LANES_SCALAR;
     MULRED_ARG_CHECK_VOID(lanes == MULRED_LANES_SCALAR || lanes == MULRED_LANES_X8);
@@ -862,6 +901,7 @@ void GPUB(batch_add_pairs_var)(const GPAIR *pairs, size_t n, mulred_lanes lanes,
         GINT(pairs_x8)(&t, pairs, n);
     else
         GINT(pairs_scalar)(&t, pairs, n);
+#endif
 }
 
 #undef X8T
@@ -955,9 +995,7 @@ void GPUB(jacobian_mul_var)(GJ *r, const GJ *a, const uint64_t k[4])
 
 void GPUB(affine_endomorphism)(GA *r, const GA *a)
 {
-    FE beta;
-    memcpy(beta.l, G1_BETA, sizeof beta.l);
-    F(mul)(&r->x, &a->x, &beta); /* infinity (0, 0) stays (0, 0) */
+    GINT(mul_beta)(&r->x, &a->x, G1_BETA); /* infinity (0, 0) stays (0, 0) */
     r->y = a->y;
 }
 
@@ -1093,6 +1131,7 @@ void GPUB(jacobian_mul_glv_var)(GJ *r, const GJ *a, const uint64_t k[4])
 
 /* ---- subgroup check ------------------------------------------------------------------------ */
 
+#if !G1_EXT
 bool GPUB(affine_in_g1_var)(const GA *a)
 {
     if (GINT(affine_inf)(a)) return true;
@@ -1128,6 +1167,7 @@ bool GPUB(affine_in_g1_var)(const GA *a)
     return F(is_zero)(&t);
 #endif
 }
+#endif
 
 #undef G1_CAT_
 #undef G1_CAT
@@ -1142,3 +1182,4 @@ bool GPUB(affine_in_g1_var)(const GA *a)
 #undef G1_PREFETCH_AHEAD
 #undef G1_WNAF_W
 #undef G1_WNAF_TABLE
+#undef G1_EXT

@@ -44,10 +44,17 @@ void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_curve curve)
     job->seed = 1;
 }
 
-/* A Jacobian point of either curve. */
+/* A Jacobian point of any curve (G2 of BLS12-381: 3 × 96 bytes). */
 typedef struct {
-    uint64_t l[18];
+    uint64_t l[36];
 } msm_jac;
+
+/* The curve value of the job's group (mulred_curve's G2 values for G2). */
+static mulred_curve job_curve(const mulred_dist_msm_job *o)
+{
+    return o->group == MULRED_GROUP_G2 ? mulred_curve_with_group(o->curve, MULRED_GROUP_G2)
+                                       : o->curve;
+}
 
 /* Rank 0's result: the encoding of the sum and its hex. */
 static void result_encode(mulred_dist_msm_result *res, mulred_curve c, const msm_jac *sum)
@@ -146,7 +153,7 @@ static void ckpt_layout_make(ckpt_layout *L, const mulred_dist_msm_job *o, uint6
     memset(&po, 0, sizeof po);
     po.lanes = MULRED_MSM_LANES_SCALAR;
     mulred_msm_plan plan;
-    mulred_msm_curve_plan(o->curve, &plan, (size_t)n, &po);
+    mulred_msm_curve_plan(job_curve(o), &plan, (size_t)n, &po);
     L->window_bits = plan.window_bits;
     L->glv = plan.glv;
     L->windows = plan.windows;
@@ -165,6 +172,8 @@ static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_msm_job *o, uin
                          const ckpt_layout *L, mulred_error *err)
 {
     int rc = mulred_ckpt_job_add(job, err, "curve", "%s", mulred_curve_name(o->curve));
+    if (rc == MULRED_OK && mulred_curve_group(job_curve(o)) == MULRED_GROUP_G2)
+        rc = mulred_ckpt_job_add(job, err, "group", "%s", "g2");
     if (rc == MULRED_OK && o->input) rc = mulred_ckpt_job_add_file(job, "input", o->input, err);
     if (rc == MULRED_OK && o->input)
         rc = mulred_ckpt_job_add(job, err, "input.format", "%s", o->binary ? "binary" : "hex");
@@ -218,7 +227,7 @@ static int ckpt_msm(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm
                     mulred_pair_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
                     double local[], uint64_t *drawn, mulred_error *err)
 {
-    const mulred_curve c = o->curve;
+    const mulred_curve c = job_curve(o);
     const mulred_group *group = mulred_msm_point_group(c);
     const size_t aff = mulred_msm_affine_bytes(c);
     ckpt_layout L;
@@ -348,7 +357,7 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
                                  mulred_dist_msm_result *res, mulred_error *err)
 {
     const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
-    const mulred_curve c = o->curve;
+    const mulred_curve c = job_curve(o);
     const size_t aff = mulred_msm_affine_bytes(c);
     /* outside the timed phases, like MPI_Init: the OpenMP team starts */
     const int T = mulred_threads_start(o->threads);
@@ -513,7 +522,7 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
                          mulred_error *err)
 {
     const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
-    const mulred_curve c = o->curve;
+    const mulred_curve c = job_curve(o);
     const int T = mulred_threads_start(o->threads);
     double local[MULRED_MSM_PHASES] = {0};
     const double t0 = mulred_wtime();
@@ -566,8 +575,11 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
 static int job_check(const mulred_dist_msm_job *o, mulred_error *err)
 {
     const int inputs = (o->input != NULL) + (o->synthetic != 0) + (o->points != NULL);
-    if (o->curve != MULRED_CURVE_BLS12_381 && o->curve != MULRED_CURVE_BN254)
+    if (o->curve != MULRED_CURVE_BLS12_381 && o->curve != MULRED_CURVE_BN254 &&
+        o->curve != MULRED_CURVE_BLS12_381_G2 && o->curve != MULRED_CURVE_BN254_G2)
         return mulred_error_set(err, MULRED_EINPUT, "msm: unknown curve %d", (int)o->curve);
+    if (o->group != MULRED_GROUP_G1 && o->group != MULRED_GROUP_G2)
+        return mulred_error_set(err, MULRED_EINPUT, "msm: unknown group %d", (int)o->group);
     if (inputs != 1)
         return mulred_error_set(err, MULRED_EINPUT,
                                 "msm: give exactly one input (a pair file, a synthetic set or "

@@ -25,14 +25,18 @@ typedef struct {
     size_t (*tile_scratch)(const mulred_msm_plan *plan);
 } grid_curve;
 
-static const grid_curve grid_curves[2] = {
+static const grid_curve grid_curves[4] = {
     {mulred_g1_381_msm_plan, mulred_g1_381_msm_cost_ns, mulred_g1_381_msm_tile_scratch_size},
     {mulred_g1_254_msm_plan, mulred_g1_254_msm_cost_ns, mulred_g1_254_msm_tile_scratch_size},
+    {mulred_g2_381_msm_plan, mulred_g2_381_msm_cost_ns, mulred_g2_381_msm_tile_scratch_size},
+    {mulred_g2_254_msm_plan, mulred_g2_254_msm_cost_ns, mulred_g2_254_msm_tile_scratch_size},
 };
 
 static const grid_curve *curve_of(mulred_curve c)
 {
-    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d", (int)c);
+    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254 ||
+                     c == MULRED_CURVE_BLS12_381_G2 || c == MULRED_CURVE_BN254_G2,
+                 "unknown curve %d", (int)c);
     return &grid_curves[c];
 }
 
@@ -266,9 +270,12 @@ mulred_msm_share mulred_msm_grid_share(const mulred_msm_grid *g, uint64_t n, int
  * and one reduce step: a Jacobian addition and a message on loopback. */
 static const struct {
     double synthetic, hex, binary, validate;
-} grid_input_ns[2] = {
+} grid_input_ns[4] = {
     {650, 1800, 280, 37000}, /* bls12-381 */
     {420, 1050, 200, 0},     /* bn254 */
+    /* G2 (not measured: twice the bytes and digits, the subgroup check about 3 G1 checks) */
+    {1300, 3600, 560, 110000}, /* bls12-381 g2 */
+    {840, 2100, 400, 60000},   /* bn254 g2 */
 };
 #define GRID_REDUCE_STEP_NS 30000.0
 

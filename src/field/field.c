@@ -381,3 +381,27 @@ static inline __attribute__((always_inline)) void modinv_var(uint64_t *r, const 
 #define FIELD_R3   FR254_R3
 #define FIELD_SQRT 0
 #include "field/field_impl.h"
+#undef FIELD
+#undef FIELD_N
+#undef FIELD_K
+#undef FIELD_P
+#undef FIELD_N0
+#undef FIELD_ONE
+#undef FIELD_R2
+#undef FIELD_R3
+#undef FIELD_SQRT
+
+/* ---- the two quadratic extensions ------------------------------------------------------------ */
+
+#define FP2   fp2_381
+#define FP2_F fp381
+#define FP2_N 6
+#include "field/fp2_impl.h"
+#undef FP2
+#undef FP2_F
+#undef FP2_N
+
+#define FP2   fp2_254
+#define FP2_F fp254
+#define FP2_N 4
+#include "field/fp2_impl.h"

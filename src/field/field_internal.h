@@ -141,4 +141,82 @@ FIELD_DEFINE_INLINE_OPS(fp254, 4, FP254_P, FP254_N0, FP254_ONE)
 FIELD_DEFINE_INLINE_OPS(fr381, 4, FR381_P, FR381_N0, FR381_ONE)
 FIELD_DEFINE_INLINE_OPS(fr254, 4, FR254_P, FR254_N0, FR254_ONE)
 
+/* ---- Fp2 = Fp[u]/(u² + 1): the same inline names over the coefficient pairs -----------------
+ * F2_add ... F2_is_one as above, and F2_mul_base (r = a·b, b in Fp: 2 base multiplications),
+ * F2_conj (the Frobenius map), F2_mul_small (r = k·a, k a small constant, by additions). */
+#define FIELD_DEFINE_FP2_OPS(F2, F)                                                                \
+    FIELD_INLINE void F2##_add(mulred_##F2 *r, const mulred_##F2 *a, const mulred_##F2 *b)         \
+    {                                                                                              \
+        F##_add(&r->c0, &a->c0, &b->c0);                                                           \
+        F##_add(&r->c1, &a->c1, &b->c1);                                                           \
+    }                                                                                              \
+    FIELD_INLINE void F2##_sub(mulred_##F2 *r, const mulred_##F2 *a, const mulred_##F2 *b)         \
+    {                                                                                              \
+        F##_sub(&r->c0, &a->c0, &b->c0);                                                           \
+        F##_sub(&r->c1, &a->c1, &b->c1);                                                           \
+    }                                                                                              \
+    FIELD_INLINE void F2##_neg(mulred_##F2 *r, const mulred_##F2 *a)                               \
+    {                                                                                              \
+        F##_neg(&r->c0, &a->c0);                                                                   \
+        F##_neg(&r->c1, &a->c1);                                                                   \
+    }                                                                                              \
+    FIELD_INLINE void F2##_dbl(mulred_##F2 *r, const mulred_##F2 *a)                               \
+    {                                                                                              \
+        F##_dbl(&r->c0, &a->c0);                                                                   \
+        F##_dbl(&r->c1, &a->c1);                                                                   \
+    }                                                                                              \
+    FIELD_INLINE void F2##_conj(mulred_##F2 *r, const mulred_##F2 *a)                              \
+    {                                                                                              \
+        r->c0 = a->c0;                                                                             \
+        F##_neg(&r->c1, &a->c1);                                                                   \
+    }                                                                                              \
+    /* Karatsuba: c0 = a0b0 − a1b1, c1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 */                 \
+    FIELD_INLINE void F2##_mul(mulred_##F2 *r, const mulred_##F2 *a, const mulred_##F2 *b)         \
+    {                                                                                              \
+        mulred_##F t0, t1, sa, sb;                                                                 \
+        F##_add(&sa, &a->c0, &a->c1);                                                              \
+        F##_add(&sb, &b->c0, &b->c1);                                                              \
+        F##_mul(&t0, &a->c0, &b->c0);                                                              \
+        F##_mul(&t1, &a->c1, &b->c1);                                                              \
+        F##_mul(&sa, &sa, &sb);                                                                    \
+        F##_sub(&r->c0, &t0, &t1);                                                                 \
+        F##_sub(&sa, &sa, &t0);                                                                    \
+        F##_sub(&r->c1, &sa, &t1);                                                                 \
+    }                                                                                              \
+    /* c0 = (a0 + a1)(a0 − a1), c1 = 2·a0·a1 */                                                \
+    FIELD_INLINE void F2##_sqr(mulred_##F2 *r, const mulred_##F2 *a)                               \
+    {                                                                                              \
+        mulred_##F s, d, t;                                                                        \
+        F##_add(&s, &a->c0, &a->c1);                                                               \
+        F##_sub(&d, &a->c0, &a->c1);                                                               \
+        F##_mul(&t, &a->c0, &a->c1);                                                               \
+        F##_mul(&r->c0, &s, &d);                                                                   \
+        F##_dbl(&r->c1, &t);                                                                       \
+    }                                                                                              \
+    FIELD_INLINE void F2##_mul_base(mulred_##F2 *r, const mulred_##F2 *a, const mulred_##F *b)     \
+    {                                                                                              \
+        F##_mul(&r->c0, &a->c0, b);                                                                \
+        F##_mul(&r->c1, &a->c1, b);                                                                \
+    }                                                                                              \
+    FIELD_INLINE bool F2##_is_zero(const mulred_##F2 *a)                                           \
+    {                                                                                              \
+        return F##_is_zero(&a->c0) && F##_is_zero(&a->c1);                                         \
+    }                                                                                              \
+    FIELD_INLINE bool F2##_equal(const mulred_##F2 *a, const mulred_##F2 *b)                       \
+    {                                                                                              \
+        return F##_equal(&a->c0, &b->c0) && F##_equal(&a->c1, &b->c1);                             \
+    }                                                                                              \
+    FIELD_INLINE void F2##_set_one(mulred_##F2 *r)                                                 \
+    {                                                                                              \
+        F##_set_one(&r->c0);                                                                       \
+        memset(&r->c1, 0, sizeof r->c1);                                                           \
+    }                                                                                              \
+    FIELD_INLINE bool F2##_is_one(const mulred_##F2 *a)                                            \
+    {                                                                                              \
+        return F##_is_one(&a->c0) && F##_is_zero(&a->c1);                                          \
+    }
+
+FIELD_DEFINE_FP2_OPS(fp2_381, fp381)
+FIELD_DEFINE_FP2_OPS(fp2_254, fp254)
+
 #endif

@@ -35,9 +35,7 @@ struct mulred_pair_file {
 
 size_t mulred_pair_record_bytes(mulred_curve c)
 {
-    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d",
-                 (int)c);
-    return c == MULRED_CURVE_BLS12_381 ? 128 + 32 : 64 + 32;
+    return mulred_msm_result_bytes(c) + 32; /* a point as the result's encoding, a scalar */
 }
 
 mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path, mulred_curve c,
@@ -471,8 +469,12 @@ void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256
         uint8_t *rec = out + i * R;
         if (c == MULRED_CURVE_BLS12_381)
             mulred_g1_381_encode_eip2537(rec, (const mulred_g1_381_affine *)points + i);
-        else
+        else if (c == MULRED_CURVE_BN254)
             mulred_g1_254_encode_eip196(rec, (const mulred_g1_254_affine *)points + i);
+        else if (c == MULRED_CURVE_BLS12_381_G2)
+            mulred_g2_381_encode_eip2537(rec, (const mulred_g2_381_affine *)points + i);
+        else
+            mulred_g2_254_encode_eip197(rec, (const mulred_g2_254_affine *)points + i);
         scalar_to_be(rec + R - 32, &scalars[i]);
     }
 }
@@ -481,15 +483,18 @@ void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256
 
 size_t mulred_msm_result_bytes(mulred_curve c)
 {
-    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d",
-                 (int)c);
-    return c == MULRED_CURVE_BLS12_381 ? 128 : 64;
+    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254 ||
+                     c == MULRED_CURVE_BLS12_381_G2 || c == MULRED_CURVE_BN254_G2,
+                 "unknown curve %d", (int)c);
+    static const size_t bytes[4] = {128, 64, 256, 128};
+    return bytes[c];
 }
 
 mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
                                  const uint8_t *records, size_t len, int threads, mulred_error *err)
 {
-    MULRED_ARG_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254);
+    MULRED_ARG_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254 ||
+                     c == MULRED_CURVE_BLS12_381_G2 || c == MULRED_CURVE_BN254_G2);
     MULRED_ARG_CHECK(out != NULL);
     MULRED_ARG_CHECK(out_len >= mulred_msm_result_bytes(c));
     MULRED_ARG_CHECK(records != NULL || len == 0);
@@ -515,7 +520,9 @@ mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
     mulred_g1_reason why = msm_pairs_decode(points, scalars, records, n, R, c, threads, &bad);
     if (why == MULRED_G1_VALID) {
         bad = msm_pairs_subgroup_lowest(points, n, c, threads);
-        if (bad < n) why = MULRED_G1_ESUBGROUP;
+        if (bad < n)
+            why = mulred_curve_group(c) == MULRED_GROUP_G2 ? MULRED_G1_ESUBGROUP_G2
+                                                           : MULRED_G1_ESUBGROUP;
     }
     if (why != MULRED_G1_VALID) {
         rc = mulred_error_set(err, MULRED_EINPUT, "record %zu: point: %s", bad,
@@ -525,6 +532,8 @@ mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
     union {
         mulred_g1_381_jacobian b381;
         mulred_g1_254_jacobian b254;
+        mulred_g2_381_jacobian c381;
+        mulred_g2_254_jacobian c254;
     } sum;
     mulred_msm_plan plan;
     mulred_msm_curve_plan(c, &plan, n, NULL);

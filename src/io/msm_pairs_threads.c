@@ -8,6 +8,24 @@
 #include "curve/g1_batch.h"
 #include "io/msm_io_internal.h"
 #include "mulred/curve.h"
+#include "mulred/msm.h"
+
+/* Decodes one record's point without the subgroup check (BN254 G1 has none). */
+static mulred_status decode_point(void *points, size_t k, const uint8_t *rec, mulred_curve c,
+                                  mulred_g1_reason *why)
+{
+    const unsigned skip = MULRED_G1_SKIP_SUBGROUP_CHECK;
+    switch (c) {
+    case MULRED_CURVE_BLS12_381:
+        return mulred_g1_381_decode_eip2537((mulred_g1_381_affine *)points + k, rec, skip, why);
+    case MULRED_CURVE_BN254:
+        return mulred_g1_254_decode_eip196((mulred_g1_254_affine *)points + k, rec, 0, why);
+    case MULRED_CURVE_BLS12_381_G2:
+        return mulred_g2_381_decode_eip2537((mulred_g2_381_affine *)points + k, rec, skip, why);
+    default:
+        return mulred_g2_254_decode_eip197((mulred_g2_254_affine *)points + k, rec, skip, why);
+    }
+}
 
 /* 32 big-endian bytes as 4 little-endian limbs. */
 static void scalar_from_be(mulred_scalar256 *s, const uint8_t in[32])
@@ -27,12 +45,7 @@ mulred_g1_reason msm_pairs_decode(void *points, mulred_scalar256 *scalars, const
 #pragma omp parallel for schedule(static) num_threads(T) reduction(min : lowest)
     for (size_t k = 0; k < m; k++) {
         const uint8_t *rec = raw + k * R;
-        mulred_status st;
-        if (c == MULRED_CURVE_BLS12_381)
-            st = mulred_g1_381_decode_eip2537((mulred_g1_381_affine *)points + k, rec,
-                                              MULRED_G1_SKIP_SUBGROUP_CHECK, NULL);
-        else
-            st = mulred_g1_254_decode_eip196((mulred_g1_254_affine *)points + k, rec, 0, NULL);
+        const mulred_status st = decode_point(points, k, rec, c, NULL);
         scalar_from_be(&scalars[k], rec + R - 32);
         if (st != MULRED_OK && k < lowest) lowest = k;
     }
@@ -42,20 +55,13 @@ mulred_g1_reason msm_pairs_decode(void *points, mulred_scalar256 *scalars, const
      * index) */
     const uint8_t *rec = raw + lowest * R;
     mulred_g1_reason why = MULRED_G1_VALID;
-    if (c == MULRED_CURVE_BLS12_381) {
-        mulred_g1_381_affine t;
-        mulred_g1_381_decode_eip2537(&t, rec, MULRED_G1_SKIP_SUBGROUP_CHECK, &why);
-    } else {
-        mulred_g1_254_affine t;
-        mulred_g1_254_decode_eip196(&t, rec, 0, &why);
-    }
+    decode_point(points, lowest, rec, c, &why);
     return why;
 }
 
 size_t msm_pairs_subgroup_lowest(const void *points, size_t n, mulred_curve c, int threads)
 {
-    if (c != MULRED_CURVE_BLS12_381 || n == 0) return n; /* BN254: cofactor 1 */
-    const mulred_g1_381_affine *p = points;
+    if (c == MULRED_CURVE_BN254 || n == 0) return n; /* BN254 G1: cofactor 1 */
     const int T = mulred_threads_resolve(threads);
     /* blocks of SUBGROUP_BLOCK points, checked 8 at a time where the CPU has the 8-lane
      * kernels (curve/g1_batch.h); a block above a failure found by this thread is skipped */
@@ -68,7 +74,15 @@ size_t msm_pairs_subgroup_lowest(const void *points, size_t n, mulred_curve c, i
         if (i0 >= lowest) continue;
         const size_t m = n - i0 < SUBGROUP_BLOCK ? n - i0 : SUBGROUP_BLOCK;
         bool ok[SUBGROUP_BLOCK];
-        mulred_g1_381_in_g1_batch_var(ok, p + i0, m, true);
+        if (c == MULRED_CURVE_BLS12_381)
+            mulred_g1_381_in_g1_batch_var(ok, (const mulred_g1_381_affine *)points + i0, m, true);
+        else
+            for (size_t j = 0; j < m; j++)
+                ok[j] = c == MULRED_CURVE_BLS12_381_G2
+                            ? mulred_g2_381_affine_in_g2_var((const mulred_g2_381_affine *)points +
+                                                             i0 + j)
+                            : mulred_g2_254_affine_in_g2_var((const mulred_g2_254_affine *)points +
+                                                             i0 + j);
         for (size_t j = 0; j < m; j++)
             if (!ok[j]) {
                 if (i0 + j < lowest) lowest = i0 + j;
@@ -86,5 +100,7 @@ mulred_status mulred_msm_check_subgroup(const void *points, size_t n, mulred_cur
     if (lowest == n) return MULRED_OK;
     return mulred_error_set(err, MULRED_EINPUT, "%s: pair %llu: point: %s", name,
                             (unsigned long long)(first_index + lowest),
-                            mulred_g1_reason_text(MULRED_G1_ESUBGROUP));
+                            mulred_g1_reason_text(mulred_curve_group(c) == MULRED_GROUP_G2
+                                                      ? MULRED_G1_ESUBGROUP_G2
+                                                      : MULRED_G1_ESUBGROUP));
 }

@@ -20,7 +20,7 @@
 /* Is the 4-limb integer k below r? (The scalar field's own range check.) */
 static bool below_r(const uint64_t k[4], mulred_curve c)
 {
-    if (c == MULRED_CURVE_BLS12_381) {
+    if (mulred_curve_base(c) == MULRED_CURVE_BLS12_381) {
         mulred_fr381 t;
         return mulred_fr381_from_limbs(&t, k) == MULRED_OK;
     }
@@ -33,7 +33,7 @@ static bool below_r(const uint64_t k[4], mulred_curve c)
  * BN254) the last draw with its top bit cleared, which is below 2^(bits−1) < r. */
 static void draw_below_r(uint64_t k[4], mulred_curve c, uint64_t seed, uint64_t base)
 {
-    const unsigned bits = c == MULRED_CURVE_BLS12_381 ? 255 : 254;
+    const unsigned bits = mulred_curve_base(c) == MULRED_CURVE_BLS12_381 ? 255 : 254;
     const uint64_t top_mask = (UINT64_C(1) << (bits - 192)) - 1;
     for (unsigned attempt = 0; attempt < 4; attempt++) {
         const mulred_u128 lo = mulred_mix_stream(seed, base + 2 * attempt);
@@ -46,7 +46,7 @@ static void draw_below_r(uint64_t k[4], mulred_curve c, uint64_t seed, uint64_t 
 
 static void check_index(mulred_curve c, uint64_t i)
 {
-    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d", (int)c);
+    (void)mulred_curve_base(c); /* checks c */
     MULRED_CHECK(i < (UINT64_C(1) << 58), "synthetic pair %llu (at most 2^58)",
                  (unsigned long long)i);
 }
@@ -63,7 +63,7 @@ void mulred_msm_synth_dlog(uint64_t a[4], mulred_curve c, uint64_t seed, uint64_
     uint64_t alpha[4], beta[4];
     draw_below_r(alpha, c, seed, TAG_ALPHA + 8 * (i / MULRED_MSM_SYNTH_BLOCK));
     draw_below_r(beta, c, seed, TAG_BETA + 8 * (i % MULRED_MSM_SYNTH_BLOCK));
-    if (c == MULRED_CURVE_BLS12_381) {
+    if (mulred_curve_base(c) == MULRED_CURVE_BLS12_381) {
         mulred_fr381 x, y;
         MULRED_CHECK(!mulred_fr381_from_limbs(&x, alpha) && !mulred_fr381_from_limbs(&y, beta),
                      "drawn logarithm not below r");

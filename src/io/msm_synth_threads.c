@@ -21,14 +21,34 @@
 #undef G1
 #undef SY_CURVE
 
+/* G2: the same logarithms and scalars as G1 of the curve, the points on G2's generator */
+#define G1       g2_381
+#define SY_CURVE MULRED_CURVE_BLS12_381_G2
+#include "io/msm_synth_threads_impl.h"
+#undef G1
+#undef SY_CURVE
+
+#define G1       g2_254
+#define SY_CURVE MULRED_CURVE_BN254_G2
+#include "io/msm_synth_threads_impl.h"
+#undef G1
+#undef SY_CURVE
+
 mulred_status mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_curve c,
                                uint64_t seed, uint64_t first, size_t n, int threads,
                                mulred_error *err)
 {
-    MULRED_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254, "unknown curve %d", (int)c);
+    (void)mulred_curve_base(c); /* checks c */
     MULRED_CHECK(first <= (UINT64_C(1) << 58) && n <= (UINT64_C(1) << 58) - first,
                  "synthetic pairs [%llu, +%zu) (at most 2^58)", (unsigned long long)first, n);
-    if (c == MULRED_CURVE_BLS12_381)
+    switch (c) {
+    case MULRED_CURVE_BLS12_381:
         return g1_381_synth_generate(points, scalars, seed, first, n, threads, err);
-    return g1_254_synth_generate(points, scalars, seed, first, n, threads, err);
+    case MULRED_CURVE_BN254:
+        return g1_254_synth_generate(points, scalars, seed, first, n, threads, err);
+    case MULRED_CURVE_BLS12_381_G2:
+        return g2_381_synth_generate(points, scalars, seed, first, n, threads, err);
+    default:
+        return g2_254_synth_generate(points, scalars, seed, first, n, threads, err);
+    }
 }

@@ -11,6 +11,8 @@
 /* plan->magic of each curve ("MSM" and a curve byte). */
 #define MSM_MAGIC_G1_381 UINT32_C(0x4d534d81)
 #define MSM_MAGIC_G1_254 UINT32_C(0x4d534d54)
+#define MSM_MAGIC_G2_381 UINT32_C(0x4d534d82)
+#define MSM_MAGIC_G2_254 UINT32_C(0x4d534d55)
 
 /* Widest window: Booth digits of c bits have |d| <= 2^(c−1) buckets. */
 #define MSM_MAX_WINDOW_BITS 16

@@ -58,3 +58,9 @@ msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_
 #define G1 g1_254
 #include "msm/msm_threads_impl.h"
 #undef G1
+#define G1 g2_381
+#include "msm/msm_threads_impl.h"
+#undef G1
+#define G1 g2_254
+#include "msm/msm_threads_impl.h"
+#undef G1

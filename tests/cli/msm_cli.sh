@@ -1,5 +1,6 @@
 # mulred msm and mulred kzg-commit through the command: help, usage errors, the published
-# vectors (EIP-2537 G1MSM and G1MUL cases of the EIPs repository, valid and failing; EIP-196
+# vectors (EIP-2537 G1MSM and G1MUL cases of the EIPs repository, valid and failing, and the
+# G2MUL, G2ADD and G2 failure cases with --group g2; EIP-196
 # ecMul cases of go-ethereum, whose 96-byte input is one BN254 pair), the text and binary forms
 # of the same file, job files of kind msm, and the KZG commitments of the c-kzg-4844 cases.
 . "$(dirname "$0")/../lib.sh"
@@ -112,6 +113,57 @@ expect_contains "$err" "g.job:4: bad value '3' for 'grid'" "job grid refused wit
 printf 'kind = msm\nsynthetic = 30\n' >"$T/n.job"
 expect_status 2 "$MULRED" run "$T/n.job"
 expect_contains "$err" "n.job:1: no curve: give curve bls12-381 or curve bn254" "job without curve"
+
+# G2 (--group g2): the EIP-2537 G2MUL cases and the G2MUL and G2MSM failures through the
+# command (288-byte records), G2ADD's first case as a two-pair MSM with scalars 1, and job
+# files with group = g2
+expect_contains "$(cat /dev/null; "$MULRED" msm --help)" "--group G" "msm --help lists --group"
+usage "bad value 'g3' for '--group' (g1 or g2)" msm --curve bn254 --group g3 --synthetic 10
+python3 - "$V" "$T" <<'EOF2'
+import json, os, sys
+v, t = sys.argv[1], sys.argv[2]
+os.makedirs(t + "/vg2", exist_ok=True)
+for name in ["mul_G2_bls", "fail-msm_G2_bls", "fail-mul_G2_bls"]:
+    for i, case in enumerate(json.load(open(f"{v}/eip2537/{name}.json"))):
+        base = f"{t}/vg2/{name}.{i:03d}"
+        open(base + ".in", "w").write(case["Input"])
+        open(base + ".want", "w").write(case.get("Expected") or "error: " + case["ExpectedError"])
+case = json.load(open(f"{v}/eip2537/add_G2_bls.json"))[0]  # g2 + p2
+one = "00" * 31 + "01"
+open(t + "/vg2/add.in", "w").write(case["Input"][:512] + one + case["Input"][512:] + one)
+open(t + "/vg2/add.want", "w").write(case["Expected"])
+EOF2
+n_g2=0
+for f in "$T"/vg2/*.in; do
+    base=${f%.in} want=$(cat "$base.want")
+    case $want in
+        error:*)
+            case $want in
+                *"invalid input length"*) why="no pairs \(empty input\)|[0-9]+ hex digits: not a whole number of 288-byte pairs" ;;
+                *"top bytes"*) why="point: non-zero padding bytes" ;;
+                *"fp.Element"* | *"invalid field element"*) why="point: coordinate not below the field modulus" ;;
+                *"not on curve"*) why="point: point not on the curve" ;;
+                *subgroup*) why="point: point not in the prime-order subgroup G2" ;;
+                *) why="UNMAPPED $want" ;;
+            esac
+            expect_status 2 "$MULRED" msm --curve bls12-381 --group g2 --input "$f"
+            if printf '%s\n' "$err" | grep -Eq "^mulred: $f: (pair [0-9]+( \(byte [0-9]+\))?: )?($why)"; then pass
+            else fail "$(basename "$base"): '$why' not in: $err"; fi
+            expect_equal "$out" "" "$(basename "$base"): no result" ;;
+        *)
+            expect_status 0 "$MULRED" msm --curve bls12-381 --group g2 --input "$f" --threads 2
+            expect_equal "$(printf '%s\n' "$out" | awk '/^msm / {print $2}')" "$want" "g2 $(basename "$base")" ;;
+    esac
+    n_g2=$((n_g2 + 1))
+done
+expect_equal "$n_g2" 28 "G2 vector cases"
+expect_status 0 "$MULRED" msm --curve bn254 --group g2 --synthetic 2000 --seed 4 --json
+expect_contains "$out" '"curve":"bn254","group":"g2"' "JSON group"
+g2syn=$(printf '%s\n' "$out" | sed 's/.*"result":"\([0-9a-f]*\)".*/\1/')
+expect_equal "${#g2syn}" 256 "bn254 G2 result: 128 bytes (EIP-197)"
+printf 'kind = msm\ncurve = bn254\ngroup = g2\nsynthetic = 2000\nseed = 4\nthreads = 1\n' >"$T/g2.job"
+expect_status 0 "$MULRED" run "$T/g2.job" --json
+expect_contains "$out" "\"result\":\"$g2syn\"" "job file with group = g2 = command line"
 
 # KZG: every c-kzg-4844 blob_to_kzg_commitment case (a read-only copy of the setup, so the
 # cache goes where --cache says)

@@ -5,6 +5,7 @@
 # tests/mpi/msm_synth_ref.c (mpz, from the set's declared logarithms) for synthetic sets. Bad pair
 # files exit 2 on every rank count, with the pair index and the check named, and no result.
 # The dynamic schedule (tiles drawn at run time) gives the same results on ranks 1-3 x threads 1-2.
+# And one G2 case of each kind (--group g2).
 . "$(dirname "$0")/../lib.sh"
 : "${MULRED_SOURCE_DIR:?set by CTest}" "${MULRED_TEST_BIN_DIR:?set by CTest}"
 REF=$MULRED_SOURCE_DIR/tests/tools/msm_ref.py
@@ -100,4 +101,30 @@ for curve in bls12-381 bn254; do
     expect_status 2 mpi 3 "$MULRED" msm --curve $curve --input "$T/short.bin" --binary
     expect_contains "$err" "short.bin: $(( $(wc -c <"$T/$curve.bin") - 5 )) bytes: not a whole number of" "$curve: partial record"
 done
+# G2 (--group g2): a two-pair BLS12-381 file made of EIP-2537's G2ADD case g2 + p2 (scalars 1),
+# equal to the published sum, and a BN254 synthetic set, the same result for ranks 1-2 x
+# threads 1-2; a point outside G2 exits 2 on every rank with the pair and the check named
+python3 - "$MULRED_SOURCE_DIR/tests/vectors/eip2537" "$T" <<'EOF2'
+import json, sys
+v, t = sys.argv[1], sys.argv[2]
+one = "00" * 31 + "01"
+case = json.load(open(f"{v}/add_G2_bls.json"))[0]
+open(t + "/g2add.hex", "w").write(case["Input"][:512] + one + "\n" + case["Input"][512:] + one + "\n")
+open(t + "/g2add.want", "w").write(case["Expected"])
+bad = [c for c in json.load(open(f"{v}/fail-msm_G2_bls.json")) if "subgroup" in c["ExpectedError"]][0]
+open(t + "/g2bad.hex", "w").write(case["Input"][:512] + one + bad["Input"])
+EOF2
+expect_status 0 mpi 2 "$MULRED" msm --curve bls12-381 --group g2 --input "$T/g2add.hex" --threads 2
+expect_equal "$(printf '%s\n' "$out" | result)" "$(cat "$T/g2add.want")" "g2 add file, 2 ranks x 2 threads"
+g2syn=""
+for rt in "1 1" "1 2" "2 1" "2 2"; do
+    read -r nr nt <<<"$rt"
+    expect_status 0 mpi $nr "$MULRED" msm --curve bn254 --group g2 --synthetic 3000 --threads $nt
+    r=$(printf '%s\n' "$out" | result)
+    [ -n "$g2syn" ] || g2syn=$r
+    expect_equal "$r" "$g2syn" "bn254 g2 synthetic, $nr ranks x $nt threads"
+done
+expect_status 2 mpi 2 "$MULRED" msm --curve bls12-381 --group g2 --input "$T/g2bad.hex"
+expect_contains "$err" "g2bad.hex: pair 1: point: point not in the prime-order subgroup G2" "g2 subgroup, 2 ranks"
+expect_equal "$out" "" "g2 bad file, 2 ranks: no result"
 finish
