@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mulred/mpi.h"
@@ -14,8 +15,10 @@ const char *cli_version_line(void)
 {
     static char line[128];
     const char *rev = mulred_git_revision();
-    if (rev[0]) snprintf(line, sizeof line, "mulred %s (git %s)", mulred_version(), rev);
-    else snprintf(line, sizeof line, "mulred %s", mulred_version());
+    if (rev[0])
+        snprintf(line, sizeof line, "mulred %s (git %s)", mulred_version(), rev);
+    else
+        snprintf(line, sizeof line, "mulred %s", mulred_version());
     return line;
 }
 
@@ -30,4 +33,31 @@ void cli_jw_node_names(mulred_json_writer *w, const char *names)
         p += len + (p[len] == ',');
     }
     mulred_jw_array_end(w);
+}
+
+void cli_jw_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ranks)
+{
+    mulred_jw_array_begin(w, "units_per_rank");
+    for (int r = 0; units && r < ranks; r++) mulred_jw_uint(w, NULL, units[r]);
+    mulred_jw_array_end(w);
+}
+
+int cli_parse_schedule(mulred_schedule *out, const char *v, char *why, size_t cap)
+{
+    if (mulred_schedule_parse(out, v))
+        return snprintf(why, cap, "bad schedule '%s' (static or dynamic)", v), CLI_EUSAGE;
+    return MULRED_OK;
+}
+
+uint64_t *cli_units_buffer(void)
+{
+    static uint64_t *buf;
+    static size_t cap;
+    const size_t n = (size_t)mulred_dist_size(MPI_COMM_WORLD);
+    if (n > cap) {
+        uint64_t *b = realloc(buf, n * sizeof *b);
+        if (!b) return NULL;
+        buf = b, cap = n;
+    }
+    return buf;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "mulred/mulred.h"
+#include "mulred/plan.h"
 #include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
@@ -48,6 +49,14 @@ bool cli_is_root(void);
 #define cli_bad_option   mulred_out_bad_option
 /* "node_names": [ … ] from a result's comma-separated node names (mulred_dist_node_names). */
 void cli_jw_node_names(mulred_json_writer *w, const char *names);
+/* "units_per_rank": [ … ] from rank 0's counts (NULL on other ranks: an empty list). */
+void cli_jw_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ranks);
+/* A buffer of one count per rank of MPI_COMM_WORLD for a job's units_per_rank, kept for the
+ * process; NULL when out of memory. */
+uint64_t *cli_units_buffer(void);
+/* --schedule / schedule = : "static" or "dynamic" into *out; CLI_EUSAGE with the reason in why
+ * otherwise. */
+int cli_parse_schedule(mulred_schedule *out, const char *v, char *why, size_t cap);
 /* The version line: "mulred 0.1.0 (git REV)". */
 const char *cli_version_line(void);
 

@@ -197,30 +197,7 @@ static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why
 static int set_schedule(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     (void)p;
-    if (mulred_schedule_parse(&((msm_opts *)vo)->schedule, v))
-        return snprintf(why, cap, "bad schedule '%s' (static or dynamic)", v), CLI_EUSAGE;
-    return MULRED_OK;
-}
-
-/* Rank 0's units per rank (the library fills it): one buffer, kept for the process. */
-static uint64_t *units_buffer(void)
-{
-    static uint64_t *buf;
-    static size_t cap;
-    const size_t n = (size_t)mulred_dist_size(MPI_COMM_WORLD);
-    if (n > cap) {
-        uint64_t *b = realloc(buf, n * sizeof *b);
-        if (!b) return NULL;
-        buf = b, cap = n;
-    }
-    return buf;
-}
-
-static void write_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ranks)
-{
-    mulred_jw_array_begin(w, "units_per_rank");
-    for (int r = 0; units && r < ranks; r++) mulred_jw_uint(w, NULL, units[r]);
-    mulred_jw_array_end(w);
+    return cli_parse_schedule(&((msm_opts *)vo)->schedule, v, why, cap);
 }
 
 static const cli_key msm_keys[] = {
@@ -315,7 +292,7 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     job.checkpoint = o->checkpoint;
     job.checkpoint_unit = o->checkpoint_unit;
     job.schedule = o->schedule;
-    job.units_per_rank = units_buffer();
+    job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
     return mulred_dist_msm(MPI_COMM_WORLD, &job, vr, err);
 }
@@ -348,7 +325,7 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_int(w, "threads", res->threads);
     mulred_jw_int(w, "nodes", res->nodes);
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
-    write_units_per_rank(w, res->units_per_rank, res->ranks);
+    cli_jw_units_per_rank(w, res->units_per_rank, res->ranks);
     cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, "seconds", res->seconds);
     mulred_jw_double(w, "points_per_second", points_per_second(res));

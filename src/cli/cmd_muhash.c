@@ -186,30 +186,7 @@ static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why
 static int set_schedule(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
 {
     (void)p;
-    if (mulred_schedule_parse(&((muhash_opts *)vo)->schedule, v))
-        return snprintf(why, cap, "bad schedule '%s' (static or dynamic)", v), CLI_EUSAGE;
-    return MULRED_OK;
-}
-
-/* Rank 0's units per rank (the library fills it): one buffer, kept for the process. */
-static uint64_t *units_buffer(void)
-{
-    static uint64_t *buf;
-    static size_t cap;
-    const size_t n = (size_t)mulred_dist_size(MPI_COMM_WORLD);
-    if (n > cap) {
-        uint64_t *b = realloc(buf, n * sizeof *b);
-        if (!b) return NULL;
-        buf = b, cap = n;
-    }
-    return buf;
-}
-
-static void write_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ranks)
-{
-    mulred_jw_array_begin(w, "units_per_rank");
-    for (int r = 0; units && r < ranks; r++) mulred_jw_uint(w, NULL, units[r]);
-    mulred_jw_array_end(w);
+    return cli_parse_schedule(&((muhash_opts *)vo)->schedule, v, why, cap);
 }
 
 static const cli_key muhash_keys[] = {
@@ -285,7 +262,7 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     job.checkpoint = o->checkpoint;
     job.checkpoint_unit = o->checkpoint_unit;
     job.schedule = o->schedule;
-    job.units_per_rank = units_buffer();
+    job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
     /* a checkpointed job reduces unit by unit: no bar */
     cli_progress bar;
@@ -338,7 +315,7 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     mulred_jw_int(w, "nodes", res->nodes);
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
     mulred_jw_uint(w, "units", res->units);
-    write_units_per_rank(w, res->units_per_rank, res->ranks);
+    cli_jw_units_per_rank(w, res->units_per_rank, res->ranks);
     cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, "seconds", total);
     mulred_jw_double(w, "elements_per_second", rate);
