@@ -49,8 +49,8 @@ static const msm_cost COST_381 = {
 };
 /* G2 (scalar batch path only): the G1 constants scaled by the cost of the Fp2 operations (an
  * Fp2 multiplication is 3 base multiplications and 5 additions, about 3.3 of them; the
- * inversion one base inversion and 6 multiplications), checked against `mulred bench msm
- * --group g2` on Zen 5. */
+ * inversion one base inversion and 6 multiplications): estimates, not yet fitted to a sweep as
+ * the G1 constants are. */
 static const msm_cost COST_G2_381 = {
     .scan = 3,
     .window = 4000,
