@@ -12,7 +12,7 @@ MULRED_PACKAGES=(gcc libc6-dev make cmake pkg-config git ca-certificates
 # Debian image has none of it); python3-dev, python3-mpi4py and python3-pytest build and test
 # the Python module (-DMULRED_PYTHON=ON, docs/python.md); everything else they call is in
 # Debian's essential set (coreutils, grep, sed, mawk, diffutils, findutils, hostname).
-MULRED_TEST_PACKAGES=(python3 python3-dev python3-mpi4py python3-pytest)
+MULRED_TEST_PACKAGES=(python3 python3-dev python3-mpi4py python3-pytest python3-numpy)
 
 install_packages() {
     local missing=()
