@@ -63,6 +63,12 @@ MULRED_API void mulred_set_illegal_callback(void (*fn)(const char *msg, void *da
  * library does), for libraries built on libmulred (libmulred_mpi). Returns when a caller-set
  * callback returns. */
 MULRED_API void mulred_illegal(const char *msg) __attribute__((cold));
+/* Reports a failed check that the library cannot return from (misuse found inside a
+ * computation): calls the current callback with "FILE:LINE: COND: DETAIL" (DETAIL from fmt),
+ * then, if the callback returns, the default one, which ends the process. For libraries built
+ * on libmulred (libmulred_mpi's MULRED_CHECK); never returns. */
+MULRED_API void mulred_check_fail(const char *file, int line, const char *cond, const char *fmt,
+                                  ...) __attribute__((cold, noreturn, format(printf, 4, 5)));
 
 /* The thread count a call with `requested` threads uses: requested itself when > 0, else
  * OMP_NUM_THREADS when set (OpenMP's default, omp_get_max_threads), else every core; clamped

@@ -24,19 +24,8 @@
 
 #include "mulred/common.h"
 
-/* mulred_illegal (mulred/common.h) calls the illegal-argument callback with msg. */
-
-_Noreturn void mulred_check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-    __attribute__((cold, format(printf, 4, 5)));
-/* The distributed layer's copy (src/dist/dist_util.c, through the public callback only):
- * libmulred_mpi is built with MULRED_DIST_LAYER defined. */
-_Noreturn void dist_check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-    __attribute__((cold, format(printf, 4, 5)));
-#ifdef MULRED_DIST_LAYER
-#define MULRED_CHECK_FAIL_ dist_check_fail
-#else
-#define MULRED_CHECK_FAIL_ mulred_check_fail
-#endif
+/* mulred_illegal and mulred_check_fail (mulred/common.h) call the illegal-argument callback; the
+ * core and libmulred_mpi share them (public, so the latter reaches them in the shared library). */
 
 #define MULRED_STR_(x) #x
 #define MULRED_STR(x)  MULRED_STR_(x)
@@ -54,7 +43,7 @@ _Noreturn void dist_check_fail(const char *file, int line, const char *cond, con
 #define MULRED_ARG_CHECK_VOID(cond)          MULRED_ARG_CHECK_(cond, #cond, )
 
 #define MULRED_CHECK(cond, ...)                                                                    \
-    ((cond) ? (void)0 : MULRED_CHECK_FAIL_(__FILE__, __LINE__, #cond, __VA_ARGS__))
+    ((cond) ? (void)0 : mulred_check_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
 
 #ifdef MULRED_VERIFY_CHECKS
 #define MULRED_VERIFY(cond) MULRED_CHECK(cond, "invariant broken")
