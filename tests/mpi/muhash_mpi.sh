@@ -32,6 +32,7 @@ for input in files-bitcoin files-kaspa synthetic-bitcoin synthetic-kaspa; do
     [ ${#ref} -eq 64 ] || fail "$input: no reference digest"
     for ranks in 1 2 3 4; do
         for threads in 1 2 3; do
+            [ "$ranks" -ge 3 ] && [ "$threads" = 2 ] && continue # 3-4 ranks: 1 and 3 threads
             expect_status 0 mpi "$ranks" "$MULRED" muhash "${args[@]}" --threads "$threads" --json
             expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "$input, $ranks ranks x $threads threads"
             expect_equal "$(printf '%s\n' "$out" | grep -c '"muhash"')" 1 "$input: only rank 0 prints"
@@ -40,7 +41,7 @@ for input in files-bitcoin files-kaspa synthetic-bitcoin synthetic-kaspa; do
     done
     # the dynamic schedule: the same digest; every unit drawn once (units_per_rank sums to units)
     case $input in files-bitcoin | synthetic-kaspa) ;; *) continue ;; esac
-    for layout in 1x2 2x1 2x2 3x1 3x2; do
+    for layout in 1x2 2x1 3x2; do
         ranks=${layout%x*} threads=${layout#*x}
         expect_status 0 mpi "$ranks" "$MULRED" muhash "${args[@]}" --threads "$threads" --json \
             --schedule dynamic
