@@ -35,24 +35,6 @@
 #define G1_BETA_SUBGROUP G1_381_BETA_SUBGROUP
 #define G1_SEED_ABS      G1_381_SEED_ABS
 #include "curve/g1_impl.h"
-#undef G1
-#undef FP
-#undef FX8
-#undef G1_B
-#undef G1_GEN_X
-#undef G1_GEN_Y
-#undef G1_ORDER
-#undef G1_BETA
-#undef G1_LAMBDA
-#undef G1_GLV_A1
-#undef G1_GLV_B1
-#undef G1_GLV_A2
-#undef G1_GLV_B2
-#undef G1_GLV_G1
-#undef G1_GLV_G2
-#undef G1_COFACTOR_ONE
-#undef G1_BETA_SUBGROUP
-#undef G1_SEED_ABS
 
 #define G1              g1_254
 #define FP              fp254

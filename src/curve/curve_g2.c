@@ -30,21 +30,6 @@
 #define G1_GLV_G1 G1_381_GLV_G1
 #define G1_GLV_G2 G1_381_GLV_G2
 #include "curve/g1_impl.h"
-#undef G1
-#undef FP
-#undef G1_FB
-#undef G1_B
-#undef G1_GEN_X
-#undef G1_GEN_Y
-#undef G1_ORDER
-#undef G1_BETA
-#undef G1_LAMBDA
-#undef G1_GLV_A1
-#undef G1_GLV_B1
-#undef G1_GLV_A2
-#undef G1_GLV_B2
-#undef G1_GLV_G1
-#undef G1_GLV_G2
 
 #define G1        g2_254
 #define FP        fp2_254
@@ -63,21 +48,6 @@
 #define G1_GLV_G1 G1_254_GLV_G1
 #define G1_GLV_G2 G1_254_GLV_G2
 #include "curve/g1_impl.h"
-#undef G1
-#undef FP
-#undef G1_FB
-#undef G1_B
-#undef G1_GEN_X
-#undef G1_GEN_Y
-#undef G1_ORDER
-#undef G1_BETA
-#undef G1_LAMBDA
-#undef G1_GLV_A1
-#undef G1_GLV_B1
-#undef G1_GLV_A2
-#undef G1_GLV_B2
-#undef G1_GLV_G1
-#undef G1_GLV_G2
 
 /* ---- ψ and the subgroup checks ---- */
 

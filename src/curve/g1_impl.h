@@ -1183,3 +1183,23 @@ bool GPUB(affine_in_g1_var)(const GA *a)
 #undef G1_WNAF_W
 #undef G1_WNAF_TABLE
 #undef G1_EXT
+/* the instance's parameters, so the next instance defines its own */
+#undef FP
+#undef FX8
+#undef G1
+#undef G1_FB
+#undef G1_B
+#undef G1_BETA
+#undef G1_BETA_SUBGROUP
+#undef G1_COFACTOR_ONE
+#undef G1_GEN_X
+#undef G1_GEN_Y
+#undef G1_GLV_A1
+#undef G1_GLV_A2
+#undef G1_GLV_B1
+#undef G1_GLV_B2
+#undef G1_GLV_G1
+#undef G1_GLV_G2
+#undef G1_LAMBDA
+#undef G1_ORDER
+#undef G1_SEED_ABS
