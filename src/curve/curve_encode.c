@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "curve/curve_encode_internal.h"
 #include "mulred/curve.h"
 #include "mulred/field.h"
 
@@ -36,32 +37,6 @@ const char *mulred_g1_reason_text(mulred_g1_reason reason)
     return "unknown reason";
 }
 
-/* The status of a decoder whose checks ended with `why`. */
-static mulred_status decoded(mulred_g1_reason why, mulred_g1_reason *reason)
-{
-    if (reason) *reason = why;
-    return why == MULRED_G1_VALID ? MULRED_OK : MULRED_EINPUT;
-}
-
-static bool all_zero(const uint8_t *p, size_t n)
-{
-    uint8_t z = 0;
-    for (size_t i = 0; i < n; i++) z |= p[i];
-    return z == 0;
-}
-
-/* y is the larger of y and p − y: y > (p − 1)/2 as integers */
-static bool fp381_is_larger(const mulred_fp381 *y)
-{
-    static const uint64_t half[6] = {0xdcff7fffffffd555, 0x0f55ffff58a9ffff, 0xb39869507b587b12,
-                                     0xb23ba5c279c2895f, 0x258dd3db21a5d66b, 0x0d0088f51cbff34d};
-    uint64_t a[6];
-    mulred_fp381_to_limbs(a, y);
-    for (int i = 5; i >= 0; i--)
-        if (a[i] != half[i]) return a[i] > half[i];
-    return false;
-}
-
 /* on_curve: the caller already knows (a decompressed y satisfies the equation) */
 static mulred_g1_reason finish_381(mulred_g1_381_affine *r, mulred_g1_381_affine *p, unsigned flags,
                                    bool on_curve)
@@ -85,7 +60,7 @@ static mulred_g1_reason decode_compressed_381(mulred_g1_381_affine *r, const uin
     mulred_g1_381_affine_set_infinity(r);
     if (!(top & 0x80)) return MULRED_G1_EFLAGS;
     if (top & 0x40) {
-        if ((top & 0x3f) || !all_zero(in + 1, 47)) return MULRED_G1_EINFINITY;
+        if ((top & 0x3f) || !curve_all_zero(in + 1, 47)) return MULRED_G1_EINFINITY;
         return MULRED_G1_VALID;
     }
     uint8_t xb[48];
@@ -100,7 +75,7 @@ static mulred_g1_reason decode_compressed_381(mulred_g1_381_affine *r, const uin
     mulred_fp381_set_u64(&four, 4);
     mulred_fp381_add(&rhs, &rhs, &four);
     if (!mulred_fp381_sqrt(&p.y, &rhs)) return MULRED_G1_ECURVE;
-    if (fp381_is_larger(&p.y) != ((top & 0x20) != 0)) mulred_fp381_neg(&p.y, &p.y);
+    if (curve_fp381_is_larger(&p.y) != ((top & 0x20) != 0)) mulred_fp381_neg(&p.y, &p.y);
     return finish_381(r, &p, flags, true);
 }
 
@@ -113,14 +88,14 @@ void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine
     }
     mulred_fp381_to_bytes(out, &a->x);
     out[0] |= 0x80;
-    if (fp381_is_larger(&a->y)) out[0] |= 0x20;
+    if (curve_fp381_is_larger(&a->y)) out[0] |= 0x20;
 }
 
 static mulred_g1_reason decode_eip2537_381(mulred_g1_381_affine *r, const uint8_t in[128],
                                            unsigned flags)
 {
     mulred_g1_381_affine_set_infinity(r);
-    if (!all_zero(in, 16) || !all_zero(in + 64, 16)) return MULRED_G1_EPADDING;
+    if (!curve_all_zero(in, 16) || !curve_all_zero(in + 64, 16)) return MULRED_G1_EPADDING;
     mulred_g1_381_affine p;
     if (mulred_fp381_from_bytes(&p.x, in + 16) || mulred_fp381_from_bytes(&p.y, in + 80))
         return MULRED_G1_ERANGE;
@@ -159,17 +134,17 @@ void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a)
 mulred_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r, const uint8_t in[48],
                                               unsigned flags, mulred_g1_reason *reason)
 {
-    return decoded(decode_compressed_381(r, in, flags), reason);
+    return curve_decoded(decode_compressed_381(r, in, flags), reason);
 }
 
 mulred_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r, const uint8_t in[128],
                                            unsigned flags, mulred_g1_reason *reason)
 {
-    return decoded(decode_eip2537_381(r, in, flags), reason);
+    return curve_decoded(decode_eip2537_381(r, in, flags), reason);
 }
 
 mulred_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
                                           unsigned flags, mulred_g1_reason *reason)
 {
-    return decoded(decode_eip196_254(r, in, flags), reason);
+    return curve_decoded(decode_eip196_254(r, in, flags), reason);
 }

@@ -9,40 +9,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "curve/curve_encode_internal.h"
 #include "mulred/curve.h"
 #include "mulred/field.h"
-
-static mulred_status decoded(mulred_g1_reason why, mulred_g1_reason *reason)
-{
-    if (reason) *reason = why;
-    return why == MULRED_G1_VALID ? MULRED_OK : MULRED_EINPUT;
-}
-
-static bool all_zero(const uint8_t *p, size_t n)
-{
-    uint8_t z = 0;
-    for (size_t i = 0; i < n; i++) z |= p[i];
-    return z == 0;
-}
-
-/* a > −a as canonical integers (a ≠ 0) */
-static bool fp381_larger(const mulred_fp381 *a)
-{
-    uint64_t x[6], y[6];
-    mulred_fp381 n;
-    mulred_fp381_neg(&n, a);
-    mulred_fp381_to_limbs(x, a);
-    mulred_fp381_to_limbs(y, &n);
-    for (int i = 5; i >= 0; i--)
-        if (x[i] != y[i]) return x[i] > y[i];
-    return false;
-}
 
 /* ZCash's sign of an Fp2 y: lexicographically larger than −y, c1 first */
 static bool fp2_381_larger(const mulred_fp2_381 *y)
 {
-    if (!mulred_fp381_is_zero(&y->c1)) return fp381_larger(&y->c1);
-    return fp381_larger(&y->c0);
+    if (!mulred_fp381_is_zero(&y->c1)) return curve_fp381_is_larger(&y->c1);
+    return curve_fp381_is_larger(&y->c0);
 }
 
 static mulred_g1_reason finish_381(mulred_g2_381_affine *r, const mulred_g2_381_affine *p,
@@ -62,7 +37,7 @@ static mulred_g1_reason decode_eip2537(mulred_g2_381_affine *r, const uint8_t in
 {
     mulred_g2_381_affine_set_infinity(r);
     for (int i = 0; i < 4; i++)
-        if (!all_zero(in + 64 * i, 16)) return MULRED_G1_EPADDING;
+        if (!curve_all_zero(in + 64 * i, 16)) return MULRED_G1_EPADDING;
     mulred_g2_381_affine p;
     if (mulred_fp381_from_bytes(&p.x.c0, in + 16) || mulred_fp381_from_bytes(&p.x.c1, in + 80) ||
         mulred_fp381_from_bytes(&p.y.c0, in + 144) || mulred_fp381_from_bytes(&p.y.c1, in + 208))
@@ -84,7 +59,7 @@ void mulred_g2_381_encode_eip2537(uint8_t out[256], const mulred_g2_381_affine *
 mulred_status mulred_g2_381_decode_eip2537(mulred_g2_381_affine *r, const uint8_t in[256],
                                            unsigned flags, mulred_g1_reason *reason)
 {
-    return decoded(decode_eip2537(r, in, flags), reason);
+    return curve_decoded(decode_eip2537(r, in, flags), reason);
 }
 
 /* ---- ZCash / IETF ---- */
@@ -96,7 +71,7 @@ static mulred_g1_reason decode_compressed(mulred_g2_381_affine *r, const uint8_t
     mulred_g2_381_affine_set_infinity(r);
     if (!(top & 0x80)) return MULRED_G1_EFLAGS;
     if (top & 0x40) {
-        if ((top & 0x3f) || !all_zero(in + 1, 95)) return MULRED_G1_EINFINITY;
+        if ((top & 0x3f) || !curve_all_zero(in + 1, 95)) return MULRED_G1_EINFINITY;
         return MULRED_G1_VALID;
     }
     uint8_t b[48];
@@ -133,7 +108,7 @@ void mulred_g2_381_encode_compressed(uint8_t out[96], const mulred_g2_381_affine
 mulred_status mulred_g2_381_decode_compressed(mulred_g2_381_affine *r, const uint8_t in[96],
                                               unsigned flags, mulred_g1_reason *reason)
 {
-    return decoded(decode_compressed(r, in, flags), reason);
+    return curve_decoded(decode_compressed(r, in, flags), reason);
 }
 
 static mulred_g1_reason decode_uncompressed(mulred_g2_381_affine *r, const uint8_t in[192],
@@ -143,7 +118,7 @@ static mulred_g1_reason decode_uncompressed(mulred_g2_381_affine *r, const uint8
     mulred_g2_381_affine_set_infinity(r);
     if (top & 0xa0) return MULRED_G1_EUFLAGS;
     if (top & 0x40) {
-        if ((top & 0x3f) || !all_zero(in + 1, 191)) return MULRED_G1_EINFINITY;
+        if ((top & 0x3f) || !curve_all_zero(in + 1, 191)) return MULRED_G1_EINFINITY;
         return MULRED_G1_VALID;
     }
     mulred_g2_381_affine p;
@@ -172,7 +147,7 @@ void mulred_g2_381_encode_uncompressed(uint8_t out[192], const mulred_g2_381_aff
 mulred_status mulred_g2_381_decode_uncompressed(mulred_g2_381_affine *r, const uint8_t in[192],
                                                 unsigned flags, mulred_g1_reason *reason)
 {
-    return decoded(decode_uncompressed(r, in, flags), reason);
+    return curve_decoded(decode_uncompressed(r, in, flags), reason);
 }
 
 /* ---- EIP-197 ---- */
@@ -205,5 +180,5 @@ void mulred_g2_254_encode_eip197(uint8_t out[128], const mulred_g2_254_affine *a
 mulred_status mulred_g2_254_decode_eip197(mulred_g2_254_affine *r, const uint8_t in[128],
                                           unsigned flags, mulred_g1_reason *reason)
 {
-    return decoded(decode_eip197(r, in, flags), reason);
+    return curve_decoded(decode_eip197(r, in, flags), reason);
 }
