@@ -76,11 +76,14 @@ for layout in 2x1 3x2 2x2d; do
         "${sched[@]}" < "$TEST_TMP/long"
     expect_equal "$(printf '%s\n' "$out" | digest)" "$ref_long" "standard input, $layout"
 done
-# a bad line in the third block: named as with one rank, exit 2 on every rank, nothing printed
+# a bad line in the third block: named as with one rank (under both schedules), exit 2 on every
+# rank, nothing printed
 { head -n 4500 "$TEST_TMP/long"; echo "zz"; tail -n +4501 "$TEST_TMP/long"; } > "$TEST_TMP/long_bad"
-for ranks in 1 2 3; do
+for ranks in 1 2 3d; do
+    sched=(); [ "$ranks" = 3d ] && ranks=3 sched=(--schedule dynamic)
     run=(mpi "$ranks"); [ "$ranks" = 1 ] && run=()
-    expect_status 2 "${run[@]}" "$MULRED" muhash --insert - --threads 2 < "$TEST_TMP/long_bad"
+    expect_status 2 "${run[@]}" "$MULRED" muhash --insert - --threads 2 "${sched[@]}" \
+        < "$TEST_TMP/long_bad"
     expect_contains "$err" "mulred: -:4501: column 1: 'z' is not a hex digit" "bad line in a stream ($ranks ranks)"
     expect_equal "$out" "" "no digest on a bad stream ($ranks ranks)"
 done
