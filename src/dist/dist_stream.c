@@ -214,6 +214,9 @@ static int handoff_end(handoff *h, mulred_error *err)
             free(h->slot[i].buf);
         }
     }
+    /* every rank is done with this stream's messages before any asks for the next stream's
+     * (they share the tags) */
+    if (rc == MPI_SUCCESS) rc = MPI_Barrier(h->comm);
     if (rc != MPI_SUCCESS && err->status == MULRED_OK)
         dist_mpi_status(rc, "the stream handoff", err);
     return err->status;

@@ -66,16 +66,26 @@ expect_status 0 mpi 3 "$MULRED" muhash --insert "$TEST_TMP/ins" --remove - --sch
 expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "a stream under the dynamic schedule"
 # Standard input under several ranks: rank 0 hands it out in blocks of whole lines (1 MiB) to
 # every rank (src/dist/dist_stream.c). 2.6 MB of 250-byte elements (three blocks) give the
-# reference digest at 2-3 ranks x 1-2 threads, under both schedules.
+# reference digest at 2-3 ranks x 1-2 threads (2 x 1: the 60 MB pipe below), under both
+# schedules.
 head -c 1300000 /dev/urandom | od -An -v -tx1 -w250 | tr -d ' ' > "$TEST_TMP/long"
 ref_long=$(python3 "$refpy" --flavor bitcoin --insert "$TEST_TMP/long")
-for layout in 2x1 3x2 2x2d; do
+for layout in 3x2 2x2d; do
     ranks=${layout%x*} threads=${layout#*x} sched=()
     [ "$threads" = 2d ] && threads=2 sched=(--schedule dynamic)
     expect_status 0 mpi "$ranks" "$MULRED" muhash --insert - --threads "$threads" --json \
         "${sched[@]}" < "$TEST_TMP/long"
     expect_equal "$(printf '%s\n' "$out" | digest)" "$ref_long" "standard input, $layout"
 done
+# two streams, one after the other (standard input inserted, a FIFO removed)
+head -n 3 "$TEST_TMP/long" > "$TEST_TMP/long3" && mkfifo "$TEST_TMP/fifo"
+timeout 60 cat "$TEST_TMP/long3" > "$TEST_TMP/fifo" &
+expect_status 0 mpi 3 "$MULRED" muhash --insert - --remove "$TEST_TMP/fifo" --threads 1 --json \
+    < "$TEST_TMP/long"
+wait
+expect_equal "$(printf '%s\n' "$out" | digest)" \
+    "$(python3 "$refpy" --flavor bitcoin --insert "$TEST_TMP/long" --remove "$TEST_TMP/long3")" \
+    "standard input and a FIFO, 3 ranks"
 # a bad line in the third block: named as with one rank (under both schedules), exit 2 on every
 # rank, nothing printed
 { head -n 4500 "$TEST_TMP/long"; echo "zz"; tail -n +4501 "$TEST_TMP/long"; } > "$TEST_TMP/long_bad"
