@@ -49,8 +49,8 @@ extern "C" {
 /* ---- MPI set-up for programs without their own ---- */
 
 /* Initializes MPI asking for MPI_THREAD_SERIALIZED, checks that at least MPI_THREAD_FUNNELED is
- * provided and sets MPI_ERRORS_RETURN on MPI_COMM_WORLD. Does nothing when MPI is already initialized. Returns
- * MULRED_OK or MULRED_ERUNTIME. */
+ * provided and sets MPI_ERRORS_RETURN on MPI_COMM_WORLD. Does nothing when MPI is already
+ * initialized. Returns MULRED_OK or MULRED_ERUNTIME. */
 MULRED_API mulred_status mulred_dist_init(int *argc, char ***argv, mulred_error *err);
 /* Frees mulred's reduce op; finalizes MPI if mulred_dist_init initialized it. */
 MULRED_API void mulred_dist_finalize(void);
