@@ -8,7 +8,13 @@
  * phase's seconds and the input's bytes per second over it, the parse share (read, for MSM
  * read + validate, over the sum of the work phases read, hash, validate and msm: the jobs' own
  * figures, which the machine's other load inflates less than wall time), and peak RSS. The
- * machine's other load shows in the figures: compare the rows of one run. */
+ * machine's other load shows in the figures: compare the rows of one run.
+ *
+ * Ranks: when mpirun is on the PATH, every job runs once more as `mpirun -n 2` of this
+ * executable with one thread a rank (OMP_NUM_THREADS=1; as root with Open MPI's consent
+ * variables and --allow-run-as-root); its phases are the JSON's maxima over ranks and its peak
+ * RSS the largest of mpirun and its ranks (wait4 counts the descendants it reaped). Without
+ * mpirun these rows are skipped, and the reason printed. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <getopt.h>
@@ -31,23 +37,26 @@
 
 static void jobs_usage(void)
 {
-    mulred_out("Usage: mulred bench jobs [--size N] [--dir BASE] [--json]\n"
-               "\n"
-               "Whole jobs per input kind, as fresh child processes at 1 and 2 threads: an\n"
-               "element file (N elements of 58-82 bytes as hex; default N = 200000, ~28 MB),\n"
-               "a synthetic snapshot (N coins), a hex pair file of BLS12-381 (N/50 pairs) and\n"
-               "the element file piped to standard input. For each: bytes, seconds, every\n"
-               "phase's seconds and MB/s of the input over it, the parse share of the job\n"
-               "(read, or read + validate for MSM, over the work phases) and peak RSS.\n"
-               "Inputs go to a directory under BASE (default $TMPDIR or /tmp), removed at\n"
-               "the end.\n");
+    mulred_out(
+        "Usage: mulred bench jobs [--size N] [--pairs M] [--no-ranks] [--dir BASE] [--json]\n"
+        "\n"
+        "Whole jobs per input kind, as fresh child processes at 1 and 2 threads and,\n"
+        "when mpirun is found (and not --no-ranks), 2 ranks of 1 thread: an element\n"
+        "file (N elements of 58-82 bytes as hex; default N = 200000, ~28 MB), a\n"
+        "synthetic snapshot (N coins), a hex pair file of BLS12-381 (M pairs; default\n"
+        "N/50, at least 64) and the element file piped to standard input. For each:\n"
+        "bytes, seconds, every\n"
+        "phase's seconds and MB/s of the input over it, the parse share of the job\n"
+        "(read, or read + validate for MSM, over the work phases) and peak RSS.\n"
+        "Inputs go to a directory under BASE (default $TMPDIR or /tmp), removed at\n"
+        "the end.\n");
 }
 
 /* Runs args as a child, standard output to out_path, standard input from in_path through a
  * pipe fed by a writer process (pipe = true), from in_path directly, or /dev/null (NULL).
  * Returns its peak RSS in KiB, -1 when it failed. */
 static long run_child(const char *const args[], const char *in_path, bool pipe_in,
-                      const char *out_path)
+                      const char *out_path, const char *mpirun)
 {
     int fds[2] = {-1, -1};
     pid_t writer = -1;
@@ -80,7 +89,28 @@ static long run_child(const char *const args[], const char *in_path, bool pipe_i
         dup2(in, STDIN_FILENO);
         dup2(out, STDOUT_FILENO);
         dup2(nul, STDERR_FILENO);
-        execv("/proc/self/exe", (char *const *)args);
+        if (!mpirun) {
+            execv("/proc/self/exe", (char *const *)args);
+            _exit(127);
+        }
+        /* mpirun -n 2 --oversubscribe [--allow-run-as-root] EXE args... */
+        static char exe[4096];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0) _exit(127);
+        exe[n] = 0;
+        const char *margs[40];
+        int a = 0;
+        margs[a++] = mpirun, margs[a++] = "-n", margs[a++] = "2", margs[a++] = "--oversubscribe";
+        if (getuid() == 0) {
+            margs[a++] = "--allow-run-as-root";
+            setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+            setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+        }
+        setenv("OMP_NUM_THREADS", "1", 1);
+        margs[a++] = exe;
+        for (int i = 1; args[i] && a < 39; i++) margs[a++] = args[i];
+        margs[a] = NULL;
+        execv(mpirun, (char *const *)margs);
         _exit(127);
     }
     if (pipe_in) close(fds[0]);
@@ -149,9 +179,26 @@ static int make_pair_file(const char *path, uint64_t n)
     return rc;
 }
 
+/* The path of mpirun on the PATH into buf, or NULL. */
+static const char *find_mpirun(char *buf, size_t cap)
+{
+    const char *path = getenv("PATH");
+    if (!path) return NULL;
+    for (const char *p = path; *p;) {
+        const char *e = strchr(p, ':');
+        const size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len && (size_t)snprintf(buf, cap, "%.*s/mpirun", (int)len, p) < cap &&
+            access(buf, X_OK) == 0)
+            return buf;
+        if (!e) break;
+        p = e + 1;
+    }
+    return NULL;
+}
+
 typedef struct {
     const char *kind;
-    int threads;
+    int ranks, threads;
     uint64_t bytes;
     double seconds, read, hash, validate, msm, share;
     long rss_kib;
@@ -159,16 +206,19 @@ typedef struct {
 
 int mulred_bench_jobs(int argc, char **argv)
 {
-    enum { OPT_SIZE = 256, OPT_DIR, OPT_JSON, OPT_HELP };
+    enum { OPT_SIZE = 256, OPT_PAIRS, OPT_NO_RANKS, OPT_DIR, OPT_JSON, OPT_HELP };
     static const struct option longopts[] = {
         {"size", required_argument, 0, OPT_SIZE},
+        {"pairs", required_argument, 0, OPT_PAIRS},
+        {"no-ranks", no_argument, 0, OPT_NO_RANKS},
         {"dir", required_argument, 0, OPT_DIR},
         {"json", no_argument, 0, OPT_JSON},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0},
     };
-    uint64_t size = 200000;
+    uint64_t size = 200000, npairs = 0;
     int json = 0, c;
+    bool ranks = true;
     const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -176,6 +226,13 @@ int mulred_bench_jobs(int argc, char **argv)
         case OPT_SIZE:
             if (mulred_parse_count(optarg, &size) || size < 100)
                 return mulred_out_usage_error("bench jobs", "bad --size '%s' (>= 100)", optarg);
+            break;
+        case OPT_PAIRS:
+            if (mulred_parse_count(optarg, &npairs) || npairs < 1 || npairs > (1u << 24))
+                return mulred_out_usage_error("bench jobs", "bad --pairs '%s' (1 to 2^24)", optarg);
+            break;
+        case OPT_NO_RANKS:
+            ranks = false;
             break;
         case OPT_DIR:
             base = optarg;
@@ -201,7 +258,10 @@ int mulred_bench_jobs(int argc, char **argv)
     snprintf(snap, sizeof snap, "%s/snapshot.dat", dir);
     snprintf(pairs, sizeof pairs, "%s/pairs.hex", dir);
     snprintf(out, sizeof out, "%s/out.json", dir);
-    const uint64_t npairs = size / 50 < 64 ? 64 : size / 50;
+    if (!npairs) npairs = size / 50 < 64 ? 64 : size / 50;
+    char mpirun_buf[4200];
+    const char *mpirun = ranks ? find_mpirun(mpirun_buf, sizeof mpirun_buf) : NULL;
+    const char *no_ranks = !ranks ? "--no-ranks" : !mpirun ? "no mpirun on the PATH" : NULL;
     mulred_error err;
     int rc = MULRED_OK;
     if (make_element_file(elems, size) || make_pair_file(pairs, npairs) ||
@@ -209,11 +269,14 @@ int mulred_bench_jobs(int argc, char **argv)
         fprintf(stderr, "mulred bench jobs: cannot write the inputs in %s\n", dir);
         rc = MULRED_ERUNTIME;
     }
-    job_row rows[8];
+    job_row rows[12];
     int nrows = 0;
     static const char *kinds[4] = {"element file", "snapshot", "pair file", "stdin"};
+    /* layouts: 1 rank x 1 thread, 1 x 2, 2 x 1 (under mpirun) */
     for (int k = 0; k < 4 && rc == MULRED_OK; k++)
-        for (int t = 1; t <= 2 && rc == MULRED_OK; t++) {
+        for (int l = 0; l < 3 && rc == MULRED_OK; l++) {
+            const int t = l == 1 ? 2 : 1, nr = l == 2 ? 2 : 1;
+            if (nr == 2 && !mpirun) continue;
             char threads[16];
             snprintf(threads, sizeof threads, "%d", t);
             const char *args[16];
@@ -231,12 +294,16 @@ int mulred_bench_jobs(int argc, char **argv)
             job_row *r = &rows[nrows++];
             memset(r, 0, sizeof *r);
             r->kind = kinds[k];
+            r->ranks = nr;
             r->threads = t;
             r->bytes = file_bytes(k == 1 ? snap : k == 2 ? pairs : elems);
-            r->rss_kib = run_child(args, k == 3 ? elems : NULL, k == 3, out);
+            r->rss_kib =
+                run_child(args, k == 3 ? elems : NULL, k == 3, out, nr > 1 ? mpirun : NULL);
             json_t *v = r->rss_kib >= 0 ? json_load_file(out, 0, NULL) : NULL;
             if (!v) {
-                fprintf(stderr, "mulred bench jobs: the %s job at %d threads failed\n", r->kind, t);
+                fprintf(stderr,
+                        "mulred bench jobs: the %s job at %d rank(s) x %d thread(s) failed\n",
+                        r->kind, nr, t);
                 rc = MULRED_ERUNTIME;
                 break;
             }
@@ -261,12 +328,15 @@ int mulred_bench_jobs(int argc, char **argv)
         mulred_jw_init(&w, stdout);
         mulred_jw_object_begin(&w, NULL);
         mulred_jw_uint(&w, "size", size);
+        mulred_jw_uint(&w, "pairs", npairs);
         mulred_jw_string(&w, "cpu", mulred_cpu_describe());
+        if (no_ranks) mulred_jw_string(&w, "ranks_skipped", no_ranks);
         mulred_jw_array_begin(&w, "jobs");
         for (int i = 0; i < nrows; i++) {
             const job_row *r = &rows[i];
             mulred_jw_object_begin(&w, NULL);
             mulred_jw_string(&w, "input", r->kind);
+            mulred_jw_int(&w, "ranks", r->ranks);
             mulred_jw_int(&w, "threads", r->threads);
             mulred_jw_uint(&w, "bytes", r->bytes);
             mulred_jw_double(&w, "seconds", r->seconds);
@@ -285,21 +355,23 @@ int mulred_bench_jobs(int argc, char **argv)
     mulred_out("Whole jobs (fresh processes; phases: max over ranks; MB/s of the input over "
                "each phase)\nCPU: %s %s\n\n",
                mulred_cpu_generation(), mulred_cpu_describe());
-    mulred_out("%-13s %3s %9s %8s %16s %16s %16s %7s %8s\n", "input", "thr", "MB", "seconds",
+    mulred_out("%-13s %5s %9s %8s %16s %16s %16s %7s %8s\n", "input", "rkxth", "MB", "seconds",
                "read s (MB/s)", "hash|msm s", "validate s", "parse", "peak RSS");
     for (int i = 0; i < nrows; i++) {
         const job_row *r = &rows[i];
         const double work = r->hash > 0 ? r->hash : r->msm;
-        mulred_out(
-            "%-13s %3d %9.1f %8.3f %7.3f (%6.0f) %7.3f (%6.0f) %7.3f (%6.0f) %6.0f%% %5.1f MiB\n",
-            r->kind, r->threads, r->bytes / MB, r->seconds, r->read,
-            r->read > 0 ? r->bytes / MB / r->read : 0, work, work > 0 ? r->bytes / MB / work : 0,
-            r->validate, r->validate > 0 ? r->bytes / MB / r->validate : 0, 100 * r->share,
-            r->rss_kib / 1024.0);
+        mulred_out("%-13s %2dx%-2d %9.1f %8.3f %7.3f (%6.0f) %7.3f (%6.0f) %7.3f (%6.0f) %6.0f%% "
+                   "%5.1f MiB\n",
+                   r->kind, r->ranks, r->threads, r->bytes / MB, r->seconds, r->read,
+                   r->read > 0 ? r->bytes / MB / r->read : 0, work,
+                   work > 0 ? r->bytes / MB / work : 0, r->validate,
+                   r->validate > 0 ? r->bytes / MB / r->validate : 0, 100 * r->share,
+                   r->rss_kib / 1024.0);
     }
     mulred_out("\nparse: read (MuHash) or read + validate (MSM) over the sum of the work phases\n"
                "(read, hash, validate, msm: the jobs' own figures; seconds is the wall time of\n"
-               "the whole job). Ranks: run the same commands under mpirun (one process per\n"
-               "rank; this bench forks).\n");
+               "the whole job). 2x1: mpirun -n 2, one thread a rank; phases are maxima over\n"
+               "ranks, peak RSS the largest of mpirun and its ranks.\n");
+    if (no_ranks) mulred_out("2 ranks: skipped (%s)\n", no_ranks);
     return MULRED_OK;
 }

@@ -1534,7 +1534,8 @@ static void test_subgroup(void)
  * reference r·P = O decides here, on every kind of point: random curve points, G1 points,
  * points of each small prime order dividing the cofactor, G1 points plus those, (0, ±2) (order
  * 3: its double-and-add meets P = ±q, an exceptional lane), infinity; in batches of every
- * length 1..20 at every offset, on the 8-lane path (where the CPU has it) and the scalar one. */
+ * length 1..20 at every offset, on the 8-lane path (where the CPU has it) and the scalar one,
+ * and of lengths 28..48 (2 and 4 batches of 8 side by side) on the 8-lane path. */
 static void test_subgroup_batch(void)
 {
     const ref_curve *c = &curves[0];
@@ -1580,6 +1581,13 @@ static void test_subgroup_batch(void)
                 mulred_g1_381_in_g1_batch_var(got + off, pts + off, (size_t)len, x8);
                 for (int i = off; i < off + len; i++) bad += got[i] != want[i];
             }
+    /* 8-lane runs of 2 and 4 batches side by side (16 and 32 points) at several offsets */
+    for (int len = 28; len <= NP; len += 5)
+        for (int off = 0; off + len <= NP; off += 3) {
+            memset(got, 0, sizeof got);
+            mulred_g1_381_in_g1_batch_var(got + off, pts + off, (size_t)len, true);
+            for (int i = off; i < off + len; i++) bad += got[i] != want[i];
+        }
     mulred_g1_381_in_g1_batch_var(got, pts, NP, true);
     for (int i = 0; i < NP; i++) bad += got[i] != want[i];
     if (!mulred_fieldx8_have_ifma()) printf("\n    (no AVX-512 IFMA: the scalar path twice)");

@@ -14,10 +14,12 @@
  *
  * MPI: the caller initializes MPI with at least MPI_THREAD_FUNNELED (mulred_dist_init does it
  * for programs that have no MPI set-up of their own) and calls every function here from the
- * thread that initialized it; OpenMP threads compute between the calls. When MPI is not
- * initialized at all, every collective runs as one rank of one (a program started without a
- * launcher needs no MPI_Init: Open MPI's singleton start costs about half a second), so one
- * program serves both.
+ * thread that initialized it; OpenMP threads compute between the calls. With
+ * MPI_THREAD_SERIALIZED a stream input of mulred_dist_muhash (standard input, a pipe) is read
+ * by rank 0 and handed to every rank's threads in blocks; below it, rank 0 hashes it alone
+ * (the same digest). When MPI is not initialized at all, every collective runs as one rank of
+ * one (a program started without a launcher needs no MPI_Init: Open MPI's singleton start
+ * costs about half a second), so one program serves both.
  *
  * Collectives must be entered by every rank of the communicator with the same arguments
  * (except each rank's own data). Errors: a failing MPI call returns MULRED_ERUNTIME with MPI's
@@ -46,9 +48,9 @@ extern "C" {
 
 /* ---- MPI set-up for programs without their own ---- */
 
-/* Initializes MPI with MPI_THREAD_FUNNELED, checks the provided level and sets
- * MPI_ERRORS_RETURN on MPI_COMM_WORLD. Does nothing when MPI is already initialized. Returns
- * MULRED_OK or MULRED_ERUNTIME. */
+/* Initializes MPI asking for MPI_THREAD_SERIALIZED, checks that at least MPI_THREAD_FUNNELED is
+ * provided and sets MPI_ERRORS_RETURN on MPI_COMM_WORLD. Does nothing when MPI is already
+ * initialized. Returns MULRED_OK or MULRED_ERUNTIME. */
 MULRED_API mulred_status mulred_dist_init(int *argc, char ***argv, mulred_error *err);
 /* Frees mulred's reduce op; finalizes MPI if mulred_dist_init initialized it. */
 MULRED_API void mulred_dist_finalize(void);

@@ -50,6 +50,36 @@ MULRED_API const mulred_muhash_source *mulred_element_file_select(mulred_element
 MULRED_API uint64_t mulred_element_file_bytes(const mulred_element_file *f);
 MULRED_API void mulred_element_file_close(mulred_element_file *f);
 
+/* ---- streams in blocks of whole lines ----
+ * A line reader reads a stream (as mulred_element_file_open does: "-", a pipe, a FIFO with its
+ * writer attached) in blocks of at most MULRED_LINE_BLOCK bytes that end at a newline (or at the
+ * stream's end, or hold MULRED_LINE_BLOCK bytes of a line too long), with the 1-based number of
+ * each block's first line. Memory: two blocks. Not thread-safe: one caller at a time. */
+#define MULRED_LINE_BLOCK (1 << 20)
+typedef struct mulred_line_reader mulred_line_reader;
+MULRED_API mulred_status mulred_line_reader_open(mulred_line_reader **out, const char *path,
+                                                 mulred_error *err);
+/* The next block into buf (MULRED_LINE_BLOCK bytes): *len bytes (0: the stream ended) whose
+ * first line is *first_line. A read error is MULRED_EINPUT "PATH: read error at byte N: ...". */
+MULRED_API mulred_status mulred_line_reader_next(mulred_line_reader *r, char *buf, size_t *len,
+                                                 uint64_t *first_line, mulred_error *err);
+/* Bytes read from the stream so far. */
+MULRED_API uint64_t mulred_line_reader_bytes(const mulred_line_reader *r);
+MULRED_API void mulred_line_reader_close(mulred_line_reader *r);
+
+/* A source of blocks of whole lines, as mulred_line_reader_next gives them (buf holds
+ * MULRED_LINE_BLOCK bytes; *len 0: no more blocks; an error ends the stream with err's
+ * message, reported whole). Called by one thread at a time, any of the reducing team's. */
+typedef mulred_status (*mulred_line_block_fn)(void *ctx, char *buf, size_t *len,
+                                              uint64_t *first_line, mulred_error *err);
+/* Makes f, a stream opened with read_stream false, read its blocks from next(ctx) instead:
+ * its units (as for a read stream) must then all be selected and reduced in one
+ * mulred_muhash_reduce, and its errors name f's path and the line that next numbered.
+ * mulred_element_file_bytes counts the bytes of the blocks taken. */
+MULRED_API mulred_status mulred_element_file_stream_from(mulred_element_file *f,
+                                                         mulred_line_block_fn next, void *ctx,
+                                                         mulred_error *err);
+
 /* ---- synthetic UTXO sets ----
  * Element i of a set is a pure function of (seed, i): txid, vout, height, coinbase flag, amount
  * and a script drawn from a realistic mix (P2WPKH 22 B, P2PKH 25 B, P2TR 34 B, P2SH 23 B,

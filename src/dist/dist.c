@@ -26,7 +26,9 @@ mulred_status mulred_dist_init(int *argc, char ***argv, mulred_error *err)
 {
     if (mulred_dist_active()) return MULRED_OK;
     int provided = 0;
-    int rc = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    /* SERIALIZED when MPI has it, for streams handed out by rank 0 (dist_stream.c); everything
+     * else calls MPI from the main thread only */
+    int rc = MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
     if (rc != MPI_SUCCESS) return mulred_error_set(err, MULRED_ERUNTIME, "MPI_Init_thread failed");
     if (provided < MPI_THREAD_FUNNELED) {
         MPI_Finalize();

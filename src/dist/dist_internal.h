@@ -7,9 +7,17 @@
 #include <mpi.h>
 
 #include "mulred/mpi.h"
+#include "mulred/sources.h"
 
 /* Tags of the point-to-point messages mulred sends (collectives need none). */
-enum { DIST_TAG_AGREE_MESSAGE = 1, DIST_TAG_UNITS = 2, DIST_TAG_REQUEST = 3, DIST_TAG_GRANT = 4 };
+enum {
+    DIST_TAG_AGREE_MESSAGE = 1,
+    DIST_TAG_UNITS = 2,
+    DIST_TAG_REQUEST = 3,
+    DIST_TAG_GRANT = 4,
+    DIST_TAG_STREAM_REQUEST = 5,
+    DIST_TAG_STREAM_BLOCK = 6
+};
 
 /* For an MPI return code rc: MULRED_OK when it is MPI_SUCCESS, else MULRED_ERUNTIME with
  * "WHAT failed: <MPI's error string>" in err. */
@@ -74,6 +82,19 @@ void dist_units_poll(void *d, uint64_t done, uint64_t total);
 int dist_units_close(dist_units *d, mulred_error *err);
 /* Rank 0 gets each rank's v in out[0..size) (out may be NULL: discarded). Collective. */
 int dist_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err);
+
+/* ---- a stream handed out by rank 0 (dist_stream.c) ---- */
+/* True when streams are handed out: several ranks, and MPI_THREAD_SERIALIZED (the team's
+ * threads take blocks in turn). Otherwise rank 0 reads and hashes each stream alone. */
+bool dist_stream_handoff(MPI_Comm comm);
+/* Collective: the stream f (opened with read_stream false on every rank; path: its name) read
+ * by rank 0 and hashed in blocks by every rank's threads into *state (initialized here), with
+ * this rank's counts in *stats and the blocks it hashed in *blocks. A rank whose err is already set
+ * takes part without hashing. Returns err's status: this rank's, not yet agreed. */
+int dist_stream_reduce(MPI_Comm comm, mulred_element_file *f, const char *path,
+                       mulred_muhash_flavor flavor, int threads, int team,
+                       mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *blocks,
+                       mulred_error *err);
 
 /* SHA-256 through libcrypto (dist_util.c): libmulred_mpi uses only libmulred's public
  * functions. */

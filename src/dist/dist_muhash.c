@@ -55,9 +55,9 @@ static void inputs_close(muhash_inputs *in)
 
 /* Opens every input and selects this rank's units by the plan: equal units (byte ranges,
  * element blocks) by count, snapshot chunks by coins. A stream is read by rank 0, which takes
- * all its units. */
+ * all its units, or (handoff) by none here: streams_handoff hands it out. */
 static int inputs_open(muhash_inputs *in, const mulred_dist_muhash_job *o, int rank, int nranks,
-                       mulred_error *err)
+                       bool handoff, mulred_error *err)
 {
     memset(in, 0, sizeof *in);
     const size_t nf = o->ninsert + o->nremove;
@@ -71,7 +71,8 @@ static int inputs_open(muhash_inputs *in, const mulred_dist_muhash_job *o, int r
         for (size_t i = 0; i < n; i++) {
             mulred_element_file *f;
             const char *path = (k ? o->remove : o->insert)[i];
-            if (mulred_element_file_open(&f, path, k == 1, 0, rank == 0, err)) return err->status;
+            if (mulred_element_file_open(&f, path, k == 1, 0, rank == 0 && !handoff, err))
+                return err->status;
             in->files[in->nfiles++] = f;
             uint64_t units = mulred_element_file_units(f);
             mulred_unit_range r = mulred_element_file_is_stream(f)
@@ -151,6 +152,29 @@ static void stats_add(mulred_muhash_stats *a, const mulred_muhash_stats *b)
     if (b->threads) a->threads = b->threads;
 }
 
+/* Collective: each stream among files (the job's inserts then removes, all open on every rank)
+ * handed out by rank 0 and hashed by all ranks (dist_stream.c), into *acc; *blocks counts the
+ * blocks this rank hashed (its units of the streams). */
+static void streams_handoff(MPI_Comm comm, const mulred_dist_muhash_job *o,
+                            mulred_element_file **files, int nfiles, int team,
+                            mulred_muhash_state *acc, mulred_muhash_stats *stats, uint64_t *blocks,
+                            mulred_error *err)
+{
+    for (int i = 0; i < nfiles; i++) {
+        if (!mulred_element_file_is_stream(files[i])) continue;
+        const char *path = (size_t)i < o->ninsert ? o->insert[i] : o->remove[i - o->ninsert];
+        mulred_muhash_state part;
+        mulred_muhash_stats st;
+        uint64_t n = 0;
+        if (dist_stream_reduce(comm, files[i], path, o->flavor, o->threads, team, &part, &st, &n,
+                               err) == MULRED_OK) {
+            mulred_muhash_combine(acc, &part);
+            stats_add(stats, &st);
+        }
+        *blocks += n;
+    }
+}
+
 /* Reduces the units this rank draws (and, on rank 0, the streams) into *state (zeroed by the
  * caller). Collective: every rank enters it, whatever its status, and leaves it with the status
  * agreed. *drawn: the units this rank got; *units: those of the job. */
@@ -171,14 +195,16 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int ra
     uint64_t *base = calloc((size_t)nmax + 1, sizeof *base);
     mulred_muhash_source *streams = calloc(nf + 1, sizeof *streams);
     size_t nstreams = 0;
+    const bool handoff = dist_stream_handoff(comm);
+    uint64_t streamed_blocks = 0;
     int nin = 0;
     if (!in.files || !in.snapshots || !src || !base || !streams)
         mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     for (int k = 0; k < 2 && err->status == MULRED_OK; k++)
         for (size_t i = 0; i < (k ? o->nremove : o->ninsert) && err->status == MULRED_OK; i++) {
             mulred_element_file *f;
-            if (mulred_element_file_open(&f, (k ? o->remove : o->insert)[i], k == 1, 0, rank == 0,
-                                         err))
+            if (mulred_element_file_open(&f, (k ? o->remove : o->insert)[i], k == 1, 0,
+                                         rank == 0 && !handoff, err))
                 break;
             in.files[in.nfiles++] = f;
             const uint64_t n = mulred_element_file_units(f);
@@ -245,8 +271,10 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int ra
 
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
     mulred_muhash_stats st;
-    /* rank 0: the streams, which only it has read */
-    if (err->status == MULRED_OK && nstreams) {
+    /* the streams: handed out to every rank, or read by rank 0 alone */
+    if (handoff && mulred_dist_agree(comm, err) == MULRED_OK && nstreams)
+        streams_handoff(comm, o, in.files, in.nfiles, team, state, stats, &streamed_blocks, err);
+    if (!handoff && err->status == MULRED_OK && nstreams) {
         if (mulred_muhash_reduce_ex(state, o->flavor, streams, nstreams, &ropts, &st, err) ==
             MULRED_OK)
             stats_add(stats, &st);
@@ -267,7 +295,7 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int ra
         stats_add(stats, &st);
     }
     dist_units_close(&d, err);
-    *drawn = d.drawn;
+    *drawn = d.drawn + streamed_blocks;
     for (size_t i = 0; i < nstreams; i++) *drawn += streams[i].nchunks;
     *units = n;
     free(cost);
@@ -635,7 +663,8 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
         dynamic_reduce(comm, o, rank, team, &state, &stats, &drawn, &job_units, res, err);
     } else {
         muhash_inputs in;
-        inputs_open(&in, o, rank, nranks, err);
+        const bool handoff = dist_stream_handoff(comm);
+        inputs_open(&in, o, rank, nranks, handoff, err);
         if (mulred_dist_agree(comm, err)) {
             inputs_close(&in);
             return err->status;
@@ -646,8 +675,19 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
             for (int i = 0; i < in.nsnapshots; i++)
                 res->coins += mulred_utxo_source_header(in.snapshots[i])->coins;
         }
+        mulred_muhash_state streamed;
+        mulred_muhash_stats sstats;
+        mulred_muhash_init(&streamed, o->flavor);
+        memset(&sstats, 0, sizeof sstats);
+        if (handoff)
+            streams_handoff(comm, o, in.files, in.nfiles, team, &streamed, &sstats, &drawn, err);
         mulred_muhash_reduce_opts ropts = {o->threads, o->progress, o->progress_data};
-        mulred_muhash_reduce_ex(&state, o->flavor, in.sources, in.nsources, &ropts, &stats, err);
+        if (err->status == MULRED_OK &&
+            mulred_muhash_reduce_ex(&state, o->flavor, in.sources, in.nsources, &ropts, &stats,
+                                    err) == MULRED_OK) {
+            mulred_muhash_combine(&state, &streamed);
+            stats_add(&stats, &sstats);
+        }
         for (size_t i = 0; i < in.nsources; i++) drawn += in.sources[i].nchunks;
         inputs_close(&in);
     }

@@ -24,12 +24,17 @@
 #include "dist/dist_internal.h"
 #include "util/check.h"
 
-static int units_fail(dist_units *d, mulred_error *err)
+static void units_free(dist_units *d)
 {
     free(d->items);
     free(d->ends);
     free(d->ids);
     d->items = NULL, d->ends = NULL, d->ids = NULL;
+}
+
+static int units_fail(dist_units *d, mulred_error *err)
+{
+    units_free(d);
     return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
 }
 
@@ -76,8 +81,8 @@ int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, cons
         mulred_dist_minavgmax(comm, 0, mb, &tmp);
         mulred_dist_minavgmax(comm, 0, mb, &tmp);
     }
-    if (mulred_dist_agree(comm, err)) {
-        units_fail(d, err);
+    if (mulred_dist_agree(comm, err)) { /* err: the agreed failure, kept */
+        units_free(d);
         return err->status;
     }
     d->multi = dist_multi_rank(comm);
@@ -98,7 +103,7 @@ int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, cons
     dist_mpi_status(rc, "the dynamic schedule's counter window", err);
     if (mulred_dist_agree(comm, err)) {
         if (d->win != MPI_WIN_NULL) MPI_Win_free(&d->win);
-        units_fail(d, err);
+        units_free(d);
         return err->status;
     }
     return MULRED_OK;

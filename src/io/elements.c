@@ -16,15 +16,16 @@
  *
  * Streams (standard input, pipes, character devices, FIFOs) cannot be read at offsets. A read
  * stream is a source of STREAM_CHUNKS chunks that do not stand for parts of the input: every
- * chunk's call takes the next block of whole lines from the stream (under a lock: the carried
- * partial line of the block before, then reads up to STREAM_BLOCK bytes, up to its last
- * newline), parses it without the lock, and takes the next, until the stream ends; so the
- * threads that run the chunks parse and hash blocks in parallel, and memory is one block per
- * thread plus the carry, whatever the stream's length. MuHash is a product, so the order in
- * which blocks are hashed does not change the digest. Each block's newline count is kept (8
- * bytes a block), so a failing block names its line; blocks are numbered in stream order and
- * every call waits for the blocks in flight before it returns, so the error returned is always
- * the one of the first failing block. */
+ * chunk's call takes the next block of whole lines (under a lock), parses it without the lock,
+ * and takes the next, until the blocks end; so the threads that run the chunks parse and hash
+ * blocks in parallel, and memory is one block per thread, whatever the stream's length. Blocks
+ * come from a line reader (the carried partial line of the block before, then reads up to
+ * MULRED_LINE_BLOCK bytes, up to its last newline), the stream's own or, under several ranks,
+ * one on rank 0 that hands blocks out (mulred_element_file_stream_from). MuHash is a product, so
+ * the order in which blocks are hashed does not change the digest. Each block carries the
+ * number of its first line, so a failing block names its line; every call waits for the blocks
+ * in flight before it returns, so the error returned is always the one of the first failing
+ * line among the blocks taken. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -50,10 +51,11 @@ enum { DEFAULT_CHUNK = 1 << 18 };
 /* Bytes read past a chunk's end at first: enough for the last line of element files as they
  * are (elements of tens to hundreds of bytes); a longer last line is read when met. */
 #define CHUNK_SLACK 4096
-/* Streams: blocks of this many bytes (more than MAX_LINE + 1, so a block with no newline holds
- * a line too long), and the number of chunks of the source (the threads that can share it). */
-#define STREAM_BLOCK  (1 << 20)
+/* Streams: the number of chunks of the source (the threads that can share it). Blocks
+ * (MULRED_LINE_BLOCK bytes) are longer than MAX_LINE + 1, so a block with no newline holds a
+ * line too long. */
 #define STREAM_CHUNKS 256
+_Static_assert(MULRED_LINE_BLOCK > MAX_LINE + 1, "a block holds a longest line");
 
 /* A failure found while parsing: the byte offset of its line in the buffer, and the reason
  * (the part of the message after "FILE:LINE: "). */
@@ -62,24 +64,31 @@ typedef struct {
     char why[160];
 } parse_failure;
 
+/* A stream read in blocks of whole lines (mulred_line_reader_next). */
+struct mulred_line_reader {
+    char *path;
+    int fd;
+    bool close_fd, owns_stdin, eof;
+    char *carry; /* MULRED_LINE_BLOCK bytes: the partial line after the last block's newline */
+    size_t carry_len;
+    uint64_t bytes; /* bytes read from the stream */
+    uint64_t line;  /* the number of the next block's first line */
+};
+
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t idle;
-    int fd;
-    bool close_fd, owns_stdin;
-    char *carry; /* STREAM_BLOCK bytes: the partial line after the last block's last newline */
-    size_t carry_len;
-    bool eof;
-    uint64_t bytes;      /* bytes read from the stream */
-    uint64_t next_block; /* blocks handed out */
-    uint64_t *lines;     /* newlines of each finished block */
-    uint64_t lines_cap;
-    int in_flight;       /* blocks handed out and not finished */
-    bool failed;         /* a block failed; no more are handed out */
-    uint64_t fail_block; /* the lowest failing block */
-    uint64_t fail_lines; /* newlines before the failing line, in its block */
-    bool fail_is_read;   /* a read error: fail_why is the whole message */
-    char fail_why[300];
+    mulred_line_reader *reader; /* the stream's own reader, or NULL: blocks come from next */
+    mulred_line_block_fn next;
+    void *ctx;
+    bool done;           /* the source has no more blocks */
+    uint64_t bytes;      /* bytes of the blocks taken */
+    int in_flight;       /* blocks taken and not finished */
+    bool failed;         /* a block failed; no more are taken */
+    uint64_t fail_line;  /* the failing line (UINT64_MAX: a failure of the source) */
+    bool fail_is_source; /* fail_why is the whole message */
+    int fail_status;
+    char fail_why[512];
 } stream_state;
 
 /* Set while an open element file streams standard input. */
@@ -258,70 +267,44 @@ out:
 
 /* ---- streams ---- */
 
-static void stream_fail_read(stream_state *s, uint64_t block, const char *path, int e)
+/* Takes the next block into buf (MULRED_LINE_BLOCK bytes): returns its length and first line,
+ * or 0 when the stream is done (ended or failed). Called with the lock held. */
+static size_t stream_take(stream_state *s, char *buf, uint64_t *first_line)
 {
-    if (!s->failed || block < s->fail_block) {
+    if (s->failed || s->done) return 0;
+    size_t len = 0;
+    mulred_error e;
+    mulred_error_clear(&e);
+    if (s->next(s->ctx, buf, &len, first_line, &e)) {
         s->failed = true;
-        s->fail_block = block;
-        s->fail_is_read = true;
-        snprintf(s->fail_why, sizeof s->fail_why, "%s: read error at byte %llu: %s", path,
-                 (unsigned long long)s->bytes, strerror(e));
+        s->fail_line = UINT64_MAX;
+        s->fail_is_source = true;
+        s->fail_status = e.status;
+        snprintf(s->fail_why, sizeof s->fail_why, "%s", e.message);
+        return 0;
     }
-}
-
-/* Takes the next block into buf (STREAM_BLOCK bytes): returns its length and number, or 0 when
- * the stream is done (ended or failed). Called with the lock held. */
-static size_t stream_take(const mulred_element_file *f, char *buf, uint64_t *block)
-{
-    stream_state *s = f->st;
-    if (s->failed || (s->eof && s->carry_len == 0)) return 0;
-    size_t len = s->carry_len;
-    memcpy(buf, s->carry, len);
-    s->carry_len = 0;
-    while (len < STREAM_BLOCK && !s->eof) {
-        ssize_t r = read(s->fd, buf + len, STREAM_BLOCK - len);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            stream_fail_read(s, s->next_block, f->path, errno);
-            return 0;
-        }
-        if (r == 0) s->eof = true;
-        len += (size_t)r;
-        s->bytes += (uint64_t)r;
+    if (len == 0) {
+        s->done = true;
+        return 0;
     }
-    if (len == 0) return 0;
-    if (!s->eof) { /* up to the last newline; a block without one holds a line too long */
-        const char *q = memrchr(buf, '\n', len);
-        if (q) {
-            const size_t cut = (size_t)(q - buf) + 1;
-            s->carry_len = len - cut;
-            memcpy(s->carry, buf + cut, s->carry_len);
-            len = cut;
-        }
-    }
-    *block = s->next_block++;
+    s->bytes += len;
     s->in_flight++;
     return len;
 }
 
-static void stream_done(stream_state *s, uint64_t block, uint64_t newlines, int rc, const char *buf,
+static void stream_done(stream_state *s, uint64_t first_line, int rc, const char *buf,
                         const parse_failure *pf)
 {
-    if (block >= s->lines_cap) {
-        uint64_t cap = s->lines_cap ? 2 * s->lines_cap : 64;
-        while (cap <= block) cap *= 2;
-        uint64_t *grown = realloc(s->lines, cap * sizeof *grown);
-        if (grown) s->lines = grown, s->lines_cap = cap;
-    }
-    if (block < s->lines_cap) s->lines[block] = newlines;
-    if (rc && (!s->failed || block < s->fail_block)) {
-        s->failed = true;
-        s->fail_block = block;
-        s->fail_is_read = false;
-        uint64_t before = 0;
-        for (size_t i = 0; i < pf->line; i++) before += buf[i] == '\n';
-        s->fail_lines = before;
-        snprintf(s->fail_why, sizeof s->fail_why, "%s", pf->why);
+    if (rc) {
+        uint64_t line = first_line;
+        for (size_t i = 0; i < pf->line; i++) line += buf[i] == '\n';
+        if (!s->failed || line < s->fail_line) {
+            s->failed = true;
+            s->fail_line = line;
+            s->fail_is_source = false;
+            s->fail_status = MULRED_EINPUT;
+            snprintf(s->fail_why, sizeof s->fail_why, "%s", pf->why);
+        }
     }
     s->in_flight--;
     pthread_cond_broadcast(&s->idle);
@@ -332,13 +315,13 @@ static mulred_status stream_produce(void *vf, size_t c, mulred_muhash_sink *sink
     (void)c; /* every chunk takes blocks until the stream is done */
     const mulred_element_file *f = vf;
     stream_state *s = f->st;
-    char *buf = malloc(STREAM_BLOCK + MULRED_MUHASH_MAX_ELEMENT);
+    char *buf = malloc(MULRED_LINE_BLOCK + MULRED_MUHASH_MAX_ELEMENT);
     if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    uint8_t *elem = (uint8_t *)buf + STREAM_BLOCK;
+    uint8_t *elem = (uint8_t *)buf + MULRED_LINE_BLOCK;
     pthread_mutex_lock(&s->lock);
     for (;;) {
-        uint64_t block;
-        const size_t len = stream_take(f, buf, &block);
+        uint64_t first_line;
+        const size_t len = stream_take(s, buf, &first_line);
         if (!len) break;
         pthread_mutex_unlock(&s->lock);
         size_t more;
@@ -346,90 +329,174 @@ static mulred_status stream_produce(void *vf, size_t c, mulred_muhash_sink *sink
         parse_failure pf;
         int rc = parse_lines(buf, len, 0, len, true, elem, sink, f->remove, &more, &nl, &pf);
         pthread_mutex_lock(&s->lock);
-        stream_done(s, block, nl, rc, buf, &pf);
-        if (s->lines_cap <= block && !s->failed) { /* no memory for the line counts */
-            s->failed = true, s->fail_block = block, s->fail_is_read = true;
-            snprintf(s->fail_why, sizeof s->fail_why, "out of memory");
-        }
+        stream_done(s, first_line, rc, buf, &pf);
     }
     while (s->in_flight) pthread_cond_wait(&s->idle, &s->lock);
     int st = MULRED_OK;
     if (s->failed) {
-        if (s->fail_is_read) {
-            st = mulred_error_set(
-                err, strcmp(s->fail_why, "out of memory") ? MULRED_EINPUT : MULRED_ERUNTIME, "%s",
-                s->fail_why);
-        } else {
-            uint64_t line = 1 + s->fail_lines;
-            for (uint64_t b = 0; b < s->fail_block; b++) line += s->lines[b];
+        if (s->fail_is_source)
+            st = mulred_error_set(err, s->fail_status, "%s", s->fail_why);
+        else
             st = mulred_error_set(err, MULRED_EINPUT, "%s:%llu: %s", f->path,
-                                  (unsigned long long)line, s->fail_why);
-        }
+                                  (unsigned long long)s->fail_line, s->fail_why);
     }
     pthread_mutex_unlock(&s->lock);
     free(buf);
     return st;
 }
 
+mulred_status mulred_line_reader_next(mulred_line_reader *r, char *buf, size_t *len,
+                                      uint64_t *first_line, mulred_error *err)
+{
+    *len = 0;
+    *first_line = r->line;
+    size_t n = r->carry_len;
+    memcpy(buf, r->carry, n);
+    r->carry_len = 0;
+    while (n < MULRED_LINE_BLOCK && !r->eof) {
+        ssize_t got = read(r->fd, buf + n, MULRED_LINE_BLOCK - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0)
+            return mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte %llu: %s", r->path,
+                                    (unsigned long long)r->bytes, strerror(errno));
+        if (got == 0) r->eof = true;
+        n += (size_t)got;
+        r->bytes += (uint64_t)got;
+    }
+    if (n == 0) return MULRED_OK;
+    if (!r->eof) { /* up to the last newline; a block without one holds a line too long */
+        const char *q = memrchr(buf, '\n', n);
+        if (q) {
+            const size_t cut = (size_t)(q - buf) + 1;
+            r->carry_len = n - cut;
+            memcpy(r->carry, buf + cut, r->carry_len);
+            n = cut;
+        }
+    }
+    for (const char *p = buf, *end = buf + n; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        r->line++;
+    *len = n;
+    return MULRED_OK;
+}
+
+uint64_t mulred_line_reader_bytes(const mulred_line_reader *r)
+{
+    return r->bytes;
+}
+
+static mulred_status reader_next(void *ctx, char *buf, size_t *len, uint64_t *first_line,
+                                 mulred_error *err)
+{
+    return mulred_line_reader_next(ctx, buf, len, first_line, err);
+}
+
 /* Opens a stream for reading: standard input, or path (a FIFO without a writer is refused, as
  * mulred_read_file does, and never waited for). */
-static int stream_open(mulred_element_file *f, const char *path, mulred_error *err)
+mulred_status mulred_line_reader_open(mulred_line_reader **out, const char *path, mulred_error *err)
 {
-    stream_state *s = calloc(1, sizeof *s);
-    if (!s || !(s->carry = malloc(STREAM_BLOCK))) {
-        free(s);
+    *out = NULL;
+    mulred_line_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->carry = malloc(MULRED_LINE_BLOCK)) || !(r->path = strdup(path))) {
+        if (r) free(r->carry);
+        free(r);
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
-    pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->idle, NULL);
-    f->st = s;
-    s->fd = STDIN_FILENO;
+    r->line = 1;
+    r->fd = STDIN_FILENO;
     if (strcmp(path, "-") == 0) {
         /* "-" given twice in one job: the first takes the whole stream, the second finds it at
          * its end (as when standard input was read whole at the first open) */
         int expected = 0;
         if (!atomic_compare_exchange_strong(&stdin_taken, &expected, 1))
-            s->eof = true;
+            r->eof = true;
         else
-            s->owns_stdin = true;
+            r->owns_stdin = true;
+        *out = r;
         return MULRED_OK;
     }
-    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (s->fd < 0)
-        return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    s->close_fd = true;
+    int st = MULRED_OK;
+    r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (r->fd < 0) {
+        st = mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+        goto fail;
+    }
+    r->close_fd = true;
     struct stat sb;
     struct statfs sf;
-    if (fstat(s->fd, &sb) == 0 && S_ISFIFO(sb.st_mode) &&
-        !(fstatfs(s->fd, &sf) == 0 && sf.f_type == PIPEFS_MAGIC)) {
-        ssize_t r;
-        do r = read(s->fd, s->carry, 1);
-        while (r < 0 && errno == EINTR);
-        if (r == 0)
-            return mulred_error_set(err, MULRED_EINPUT,
-                                    "%s: a FIFO with no writer (start its writer first)", path);
-        if (r < 0 && errno != EAGAIN)
-            return mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte 0: %s", path,
-                                    strerror(errno));
-        s->carry_len = r == 1 ? 1 : 0;
-        s->bytes = s->carry_len;
+    if (fstat(r->fd, &sb) == 0 && S_ISFIFO(sb.st_mode) &&
+        !(fstatfs(r->fd, &sf) == 0 && sf.f_type == PIPEFS_MAGIC)) {
+        ssize_t n;
+        do n = read(r->fd, r->carry, 1);
+        while (n < 0 && errno == EINTR);
+        if (n == 0) {
+            st = mulred_error_set(err, MULRED_EINPUT,
+                                  "%s: a FIFO with no writer (start its writer first)", path);
+            goto fail;
+        }
+        if (n < 0 && errno != EAGAIN) {
+            st = mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte 0: %s", path,
+                                  strerror(errno));
+            goto fail;
+        }
+        r->carry_len = n == 1 ? 1 : 0;
+        r->bytes = r->carry_len;
     }
-    int flags = fcntl(s->fd, F_GETFL);
-    if (flags < 0 || fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
-        return mulred_error_set(err, MULRED_ERUNTIME, "%s: fcntl: %s", path, strerror(errno));
+    int flags = fcntl(r->fd, F_GETFL);
+    if (flags < 0 || fcntl(r->fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        st = mulred_error_set(err, MULRED_ERUNTIME, "%s: fcntl: %s", path, strerror(errno));
+        goto fail;
+    }
+    *out = r;
     return MULRED_OK;
+fail:
+    mulred_line_reader_close(r);
+    return st;
+}
+
+void mulred_line_reader_close(mulred_line_reader *r)
+{
+    if (!r) return;
+    if (r->close_fd && r->fd >= 0) close(r->fd);
+    if (r->owns_stdin) atomic_store(&stdin_taken, 0);
+    free(r->carry);
+    free(r->path);
+    free(r);
+}
+
+static stream_state *stream_new(void)
+{
+    stream_state *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->idle, NULL);
+    return s;
 }
 
 static void stream_close(stream_state *s)
 {
     if (!s) return;
-    if (s->close_fd && s->fd >= 0) close(s->fd);
-    if (s->owns_stdin) atomic_store(&stdin_taken, 0);
+    mulred_line_reader_close(s->reader);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->idle);
-    free(s->carry);
-    free(s->lines);
     free(s);
+}
+
+static void stream_attach(mulred_element_file *f, stream_state *s)
+{
+    f->st = s;
+    f->units = STREAM_CHUNKS;
+    mulred_element_file_select(f, 0, f->units);
+}
+
+mulred_status mulred_element_file_stream_from(mulred_element_file *f, mulred_line_block_fn next,
+                                              void *ctx, mulred_error *err)
+{
+    MULRED_CHECK(f->stream && !f->st, "an unread stream");
+    stream_state *s = stream_new();
+    if (!s) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    s->next = next, s->ctx = ctx;
+    stream_attach(f, s);
+    return MULRED_OK;
 }
 
 mulred_status mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
@@ -463,11 +530,17 @@ mulred_status mulred_element_file_open(mulred_element_file **out, const char *pa
     f->stream = stream;
     if (stream) {
         if (read_stream) {
-            if (stream_open(f, path, err)) {
+            stream_state *s = stream_new();
+            if (!s || mulred_line_reader_open(&s->reader, path, err)) {
+                if (!s) mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+                stream_close(s);
                 mulred_element_file_close(f);
                 return err->status;
             }
-            f->units = STREAM_CHUNKS;
+            s->next = reader_next, s->ctx = s->reader;
+            stream_attach(f, s);
+            *out = f;
+            return MULRED_OK;
         }
     } else {
         f->fd = open(path, O_RDONLY);

@@ -64,6 +64,62 @@ expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "dynamic through the coor
 expect_status 0 mpi 3 "$MULRED" muhash --insert "$TEST_TMP/ins" --remove - --schedule dynamic \
     --json < "$TEST_TMP/rem"
 expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "a stream under the dynamic schedule"
+# Standard input under several ranks: rank 0 hands it out in blocks of whole lines (1 MiB) to
+# every rank (src/dist/dist_stream.c). 2.6 MB of 250-byte elements (three blocks) give the
+# reference digest at 2-3 ranks x 1-2 threads (2 x 1: the 60 MB pipe below), under both
+# schedules.
+head -c 1300000 /dev/urandom | od -An -v -tx1 -w250 | tr -d ' ' > "$TEST_TMP/long"
+ref_long=$(python3 "$refpy" --flavor bitcoin --insert "$TEST_TMP/long")
+for layout in 3x2 2x2d; do
+    ranks=${layout%x*} threads=${layout#*x} sched=()
+    [ "$threads" = 2d ] && threads=2 sched=(--schedule dynamic)
+    expect_status 0 mpi "$ranks" "$MULRED" muhash --insert - --threads "$threads" --json \
+        "${sched[@]}" < "$TEST_TMP/long"
+    expect_equal "$(printf '%s\n' "$out" | digest)" "$ref_long" "standard input, $layout"
+done
+# two streams, one after the other (standard input inserted, a FIFO removed)
+head -n 3 "$TEST_TMP/long" > "$TEST_TMP/long3" && mkfifo "$TEST_TMP/fifo"
+timeout 60 cat "$TEST_TMP/long3" > "$TEST_TMP/fifo" &
+expect_status 0 mpi 3 "$MULRED" muhash --insert - --remove "$TEST_TMP/fifo" --threads 1 --json \
+    < "$TEST_TMP/long"
+wait
+expect_equal "$(printf '%s\n' "$out" | digest)" \
+    "$(python3 "$refpy" --flavor bitcoin --insert "$TEST_TMP/long" --remove "$TEST_TMP/long3")" \
+    "standard input and a FIFO, 3 ranks"
+# a bad line in the third block: named as with one rank (under both schedules), exit 2 on every
+# rank, nothing printed
+{ head -n 4500 "$TEST_TMP/long"; echo "zz"; tail -n +4501 "$TEST_TMP/long"; } > "$TEST_TMP/long_bad"
+for ranks in 1 2 3d; do
+    sched=(); [ "$ranks" = 3d ] && ranks=3 sched=(--schedule dynamic)
+    run=(mpi "$ranks"); [ "$ranks" = 1 ] && run=()
+    expect_status 2 "${run[@]}" "$MULRED" muhash --insert - --threads 2 "${sched[@]}" \
+        < "$TEST_TMP/long_bad"
+    expect_contains "$err" "mulred: -:4501: column 1: 'z' is not a hex digit" "bad line in a stream ($ranks ranks)"
+    expect_equal "$out" "" "no digest on a bad stream ($ranks ranks)"
+done
+# 60 MB through a pipe to 2 ranks: both hash blocks, and each keeps its resident set far below the
+# input (each rank run under a wrapper that reports its peak RSS; not in sanitizer builds)
+for _ in $(seq 23); do cat "$TEST_TMP/long"; done > "$TEST_TMP/long23"
+ref23=$("$MULRED" muhash --insert "$TEST_TMP/long23" --threads 2 --json | digest)
+rss_py='import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:]).returncode
+print("rss_kib", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+sys.exit(r)'
+expect_status 0 mpi 2 python3 -c "$rss_py" "$MULRED" muhash --insert - --threads 1 --json \
+    < <(cat "$TEST_TMP/long23")
+expect_equal "$(printf '%s\n' "$out" | digest)" "$ref23" "60 MB pipe, 2 ranks"
+per_rank=$(printf '%s\n' "$out" | sed -n 's/.*"units_per_rank":\[\([0-9]*\),\([0-9]*\)\].*/\1 \2/p')
+read -r b0 b1 <<< "$per_rank"
+[ "${b0:-0}" -gt 0 ] && [ "${b1:-0}" -gt 0 ] && pass || fail "60 MB pipe: blocks per rank '$per_rank'"
+if ldd "$MULRED" 2>/dev/null | grep -q libasan; then
+    echo "skip: peak RSS bound (sanitizer build)"
+else
+    for kib in $(printf '%s\n' "$err" | awk '/^rss_kib/ {print $2}'); do
+        [ "$kib" -lt 32768 ] && pass || fail "60 MB pipe: a rank's peak RSS is $kib KiB (want < 32 MiB)"
+        echo "60 MB pipe: a rank's peak RSS: $kib KiB"
+    done
+    expect_equal "$(printf '%s\n' "$err" | grep -c '^rss_kib')" 2 "60 MB pipe: RSS of both ranks"
+fi
 # schedule = dynamic in a job file
 printf 'kind = muhash\ninsert = %s\nremove = %s\nschedule = dynamic\n' "$TEST_TMP/ins" \
     "$TEST_TMP/rem" > "$TEST_TMP/dynamic.job"

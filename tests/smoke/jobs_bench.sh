@@ -1,5 +1,6 @@
 # Smoke test of mulred bench jobs: the option contract and the shape of its JSON (every input
-# kind at 1 and 2 threads, positive seconds and peak RSS, a parse share in [0, 1]). No figure is
+# kind at 1 and 2 threads and at 2 ranks x 1 thread when mpirun is found, else the reason;
+# positive seconds and peak RSS, a parse share in [0, 1]; --pairs sets the pair file's size). No figure is
 # compared with anything: a benchmark's timings have no reference.
 . "$(dirname "$0")/../lib.sh"
 
@@ -7,17 +8,21 @@ expect_status 0 "$MULRED" bench jobs --help
 expect_contains "$out" "Usage: mulred bench jobs" "bench jobs --help"
 expect_status 1 "$MULRED" bench jobs --bogus
 expect_status 1 "$MULRED" bench jobs --size 5
+expect_status 1 "$MULRED" bench jobs --pairs 0
 
-expect_status 0 "$MULRED" bench jobs --size 3000 --dir "$TEST_TMP" --json
+expect_status 0 "$MULRED" bench jobs --size 3000 --pairs 80 --dir "$TEST_TMP" --json
 check=$(python3 - "$out" <<'PY'
 import json, sys
 v = json.loads(sys.argv[1])
 bad = []
-kinds = [(j["input"], j["threads"]) for j in v["jobs"]]
+kinds = [(j["input"], j["ranks"], j["threads"]) for j in v["jobs"]]
+layouts = [(1, 1), (1, 2)] + ([] if "ranks_skipped" in v else [(2, 1)])
 for k in ("element file", "snapshot", "pair file", "stdin"):
-    for t in (1, 2):
-        if (k, t) not in kinds:
-            bad.append("missing %s at %d threads" % (k, t))
+    for r, t in layouts:
+        if (k, r, t) not in kinds:
+            bad.append("missing %s at %d x %d" % (k, r, t))
+if v["pairs"] != 80:
+    bad.append("pairs %s" % v["pairs"])
 for j in v["jobs"]:
     if not (j["seconds"] > 0 and j["peak_rss_kib"] > 0 and j["bytes"] > 0 and 0 <= j["parse_share"] <= 1):
         bad.append(repr(j))
