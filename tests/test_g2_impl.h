@@ -621,8 +621,9 @@ static void L(group_ops)(void)
     ref_point2_clear(&g);
 }
 
-/* Batch-affine additions of pairs with P = Q, P = −Q, infinity on either side, ±φ. */
-static void L(batches)(void)
+/* Batch-affine additions of pairs with P = Q, P = −Q, infinity on either side, ±φ, on
+ * the scalar path and (where the CPU has it) on 8 lanes. */
+static void L(batches_lanes)(mulred_lanes lanes)
 {
     const ref_curve2 *c = ref2_curve(TC);
     enum { N = 24 };
@@ -653,7 +654,7 @@ static void L(batches)(void)
     const size_t bytes = GP(batch_add_pairs_scratch_size)(N);
     void *scratch = malloc(bytes);
     CU_ASSERT_FATAL(scratch != NULL);
-    GP(batch_add_pairs_var)(pairs, N, MULRED_LANES_AUTO, scratch);
+    GP(batch_add_pairs_var)(pairs, N, lanes, scratch);
     uint64_t lam[4];
     GP(glv_lambda)(lam);
     for (int i = 0; i < N; i++) {
@@ -709,6 +710,15 @@ static void L(batches)(void)
     ref_point2_clear(&w);
     ref_point2_clear(&g);
     mpz_clear(k);
+}
+
+static void L(batches)(void)
+{
+    L(batches_lanes)(MULRED_LANES_SCALAR);
+    if (mulred_fieldx8_have_ifma())
+        L(batches_lanes)(MULRED_LANES_X8);
+    else
+        printf("\n    (CPU lacks avx512f/avx512vl/avx512ifma: 8-lane batches skipped)");
 }
 
 /* The ψ subgroup check against r·P = O of the reference, on G2 points and on points of E′
