@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "curve/curve_internal.h"
+#include "curve/g2_batch.h"
 #include "field/field_x8.h"
 #include "g2_ref.h"
 #include "curve_ref.h"

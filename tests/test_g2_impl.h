@@ -756,6 +756,54 @@ static void L(subgroup)(void)
     /* a point off the curve is not on it */
     a.x.c0 = a.y.c0;
     CU_ASSERT(!GP(affine_is_on_curve)(&a));
+    /* the batch check (g2_batch.h): distinct points with their verdict r·P = O by the reference
+     * (G2 points, points of E′ outside G2, their r-multiples (in the cofactor's part), those
+     * added to G2 points, infinity), then arrays of every length 1..40 drawn from them, on 8
+     * lanes and on the scalar path: the same verdicts as r·P = O and as the one-point check */
+    enum { NB = 20, NA = 40 };
+    GA pool[NB], arr[NA];
+    bool want[NB], got[NA];
+    ref_point2 q;
+    ref_point2_init(&q);
+    x0 = 100;
+    for (int i = 0; i < NB; i++) {
+        const int kind = i % 5;
+        if (kind == 0 || kind == 4) {
+            L(rand_point)(&p, k);
+        } else {
+            L(off_subgroup)(&pool[i], &p, x0);
+            x0 = mpz_get_ui(p.x.c0) + 1;
+            if (kind >= 2) ref2_mul(c, &p, &p, c->r); /* order dividing the cofactor */
+            if (kind == 3) {
+                L(rand_point)(&q, k);
+                ref2_add(c, &p, &p, &q); /* a G2 point plus a cofactor-order one */
+            }
+        }
+        if (i == 4 || i == 19) p.inf = 1;
+        ref2_to_affine(TC, &pool[i], &p);
+        ref2_mul(c, &t, &p, c->r);
+        want[i] = t.inf != 0;
+        CU_ASSERT(GP(affine_is_on_curve)(&pool[i]));
+        CU_ASSERT(GP(affine_in_g2_var)(&pool[i]) == want[i]);
+    }
+    CU_ASSERT(!want[1] && !want[2] && !want[3] && want[0] && want[4]);
+    int idx[NA];
+    for (int len = 1; len <= NA; len++)
+        for (int x8 = 0; x8 < 2; x8++) {
+            for (int i = 0; i < len; i++) {
+                idx[i] = (int)(test_rand64() % NB);
+                arr[i] = pool[idx[i]];
+            }
+            memset(got, 0, sizeof got);
+            T_CAT(T_CAT(mulred_, TG), _in_g2_batch_var)(got, arr, (size_t)len, x8 != 0);
+            for (int i = 0; i < len; i++) {
+                if (got[i] != want[idx[i]])
+                    fprintf(stderr, "%s: batch check n=%d x8=%d point %d (pool %d) differs\n",
+                            TC ? "bn254" : "bls12-381", len, x8, i, idx[i]);
+                CU_ASSERT(got[i] == want[idx[i]]);
+            }
+        }
+    ref_point2_clear(&q);
     mpz_clear(k);
     ref_point2_clear(&p);
     ref_point2_clear(&t);
