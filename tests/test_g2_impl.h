@@ -721,6 +721,67 @@ static void L(batches)(void)
         printf("\n    (CPU lacks avx512f/avx512vl/avx512ifma: 8-lane batches skipped)");
 }
 
+/* A point of E′ of small prime order ℓ (the smallest prime factor of the cofactor h, #E′ = r·h):
+ * [r·h/ℓ]P for a point P outside G2. h = 2p − r on BN254; on BLS12-381
+ * h = (x⁸ − 4x⁷ + 5x⁶ − 4x⁴ + 6x³ − 4x² − 4x + 13)/9 with x = −0xd201000000010000 the seed.
+ * Both are checked here: [r·h]P = O and [ℓ]T = O with T ≠ O. */
+static void L(small_order)(ref_point2 *T)
+{
+    const ref_curve2 *c = ref2_curve(TC);
+    mpz_t h, x, t, n;
+    mpz_inits(h, x, t, n, NULL);
+    if (TC) {
+        mpz_mul_2exp(h, c->p, 1);
+        mpz_sub(h, h, c->r);
+    } else {
+        static const int coef[9] = {13, -4, -4, 6, -4, 0, 5, -4, 1}; /* of x^0 .. x^8 */
+        mpz_set_str(x, "-d201000000010000", 16);
+        mpz_set_ui(h, 0);
+        for (int i = 8; i >= 0; i--) { /* Horner */
+            mpz_mul(h, h, x);
+            if (coef[i] >= 0)
+                mpz_add_ui(h, h, (unsigned long)coef[i]);
+            else
+                mpz_sub_ui(h, h, (unsigned long)-coef[i]);
+        }
+        CU_ASSERT_FATAL(mpz_divisible_ui_p(h, 9));
+        mpz_divexact_ui(h, h, 9);
+    }
+    unsigned long ell = 2;
+    while (!mpz_divisible_ui_p(h, ell)) ell++; /* the smallest factor: prime */
+    CU_ASSERT_FATAL(ell < 1000000);
+    mpz_mul(n, c->r, h);
+    ref_point2 p, z;
+    ref_point2_init(&p);
+    ref_point2_init(&z);
+    GA a;
+    /* T0 = [n/ℓ^e]P (ℓ^e ‖ n) has order a power of ℓ (ℓ-torsion may be two-dimensional, so
+     * [n/ℓ]P can be O for every P); multiplied by ℓ until the next step would give O */
+    mpz_set(t, n);
+    while (mpz_divisible_ui_p(t, ell)) mpz_divexact_ui(t, t, ell);
+    unsigned long x0 = 900;
+    for (int tries = 0;; tries++) {
+        CU_ASSERT_FATAL(tries < 8);
+        L(off_subgroup)(&a, &p, x0);
+        x0 = mpz_get_ui(p.x.c0) + 1;
+        if (tries == 0) {
+            ref2_mul(c, &z, &p, n);
+            CU_ASSERT_FATAL(z.inf); /* #E′ = r·h */
+        }
+        ref2_mul(c, T, &p, t);
+        if (!T->inf) break;
+    }
+    mpz_set_ui(t, ell);
+    for (;;) {
+        ref2_mul(c, &z, T, t);
+        if (z.inf) break;
+        ref_point2_set(T, &z);
+    }
+    ref_point2_clear(&p);
+    ref_point2_clear(&z);
+    mpz_clears(h, x, t, n, NULL);
+}
+
 /* The ψ subgroup check against r·P = O of the reference, on G2 points and on points of E′
  * outside G2. */
 static void L(subgroup)(void)
@@ -758,17 +819,27 @@ static void L(subgroup)(void)
     CU_ASSERT(!GP(affine_is_on_curve)(&a));
     /* the batch check (g2_batch.h): distinct points with their verdict r·P = O by the reference
      * (G2 points, points of E′ outside G2, their r-multiples (in the cofactor's part), those
-     * added to G2 points, infinity), then arrays of every length 1..40 drawn from them, on 8
+     * added to G2 points, infinity, a point of small prime order ℓ alone and added to a G2
+     * point: its multiples meet the exceptional additions that the batch hands back to the
+     * one-point check), then arrays of every length 1..40 drawn from them, on 8
      * lanes and on the scalar path: the same verdicts as r·P = O and as the one-point check */
-    enum { NB = 20, NA = 40 };
+    enum { NB = 22, NA = 40 };
     GA pool[NB], arr[NA];
     bool want[NB], got[NA];
-    ref_point2 q;
+    ref_point2 q, small;
     ref_point2_init(&q);
+    ref_point2_init(&small);
+    L(small_order)(&small);
     x0 = 100;
     for (int i = 0; i < NB; i++) {
         const int kind = i % 5;
-        if (kind == 0 || kind == 4) {
+        if (i >= 20) { /* a point of small order, and one added to a G2 point */
+            ref_point2_set(&p, &small);
+            if (i == 21) {
+                L(rand_point)(&q, k);
+                ref2_add(c, &p, &p, &q);
+            }
+        } else if (kind == 0 || kind == 4) {
             L(rand_point)(&p, k);
         } else {
             L(off_subgroup)(&pool[i], &p, x0);
@@ -786,7 +857,7 @@ static void L(subgroup)(void)
         CU_ASSERT(GP(affine_is_on_curve)(&pool[i]));
         CU_ASSERT(GP(affine_in_g2_var)(&pool[i]) == want[i]);
     }
-    CU_ASSERT(!want[1] && !want[2] && !want[3] && want[0] && want[4]);
+    CU_ASSERT(!want[1] && !want[2] && !want[3] && want[0] && want[4] && !want[20] && !want[21]);
     int idx[NA];
     for (int len = 1; len <= NA; len++)
         for (int x8 = 0; x8 < 2; x8++) {
@@ -804,6 +875,7 @@ static void L(subgroup)(void)
             }
         }
     ref_point2_clear(&q);
+    ref_point2_clear(&small);
     mpz_clear(k);
     ref_point2_clear(&p);
     ref_point2_clear(&t);
