@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "field/field_x8.h"
+#include "mulred/field.h"
 #include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
@@ -154,6 +155,10 @@ typedef struct {
     uint64_t sa[8][8], sb[8][8], sr[8][8];
     mulred_fp381x8 a381[8], b381[8], r381[8];
     mulred_fp254x8 a254[8], b254[8], r254[8];
+    mulred_fp2_381 f2a381[8], f2b381[8], f2r381[8];
+    mulred_fp2_254 f2a254[8], f2b254[8], f2r254[8];
+    mulred_fp2_381x8 x2a381[8], x2b381[8], x2r381[8];
+    mulred_fp2_254x8 x2a254[8], x2b254[8], x2r254[8];
     uint64_t words[8][8];
     const uint64_t *src[8];
     uint64_t *dst[8];
@@ -234,6 +239,52 @@ static void op_smul_tput(void *v) /* 8 products */
 
 X8_OPS(fp381x8, 381)
 X8_OPS(fp254x8, 254)
+
+/* Fp2: the library's scalar multiply (8 independent products) and the 8-lane kernels */
+#define FP2_OPS(T)                                                                                 \
+    static void op_f2mul_##T(void *v)                                                              \
+    {                                                                                              \
+        op_arg *o = v;                                                                             \
+        for (int k = 0; k < 8; k++)                                                                \
+            mulred_fp2_##T##_mul(&o->f2r##T[k], &o->f2a##T[k], &o->f2b##T[k]);                     \
+    }                                                                                              \
+    static void op_f2mul_x8_##T(void *v) /* 64 elements */                                         \
+    {                                                                                              \
+        op_arg *o = v;                                                                             \
+        for (int k = 0; k < 8; k++)                                                                \
+            mulred_fp2_##T##x8_mul(&o->x2r##T[k], &o->x2a##T[k], &o->x2b##T[k]);                   \
+    }                                                                                              \
+    static void op_f2mul_x8_chain_##T(void *v)                                                     \
+    {                                                                                              \
+        op_arg *o = v;                                                                             \
+        mulred_fp2_##T##x8_mul(&o->x2a##T[0], &o->x2a##T[0], &o->x2b##T[0]);                       \
+    }                                                                                              \
+    static void op_f2sqr_x8_##T(void *v)                                                           \
+    {                                                                                              \
+        op_arg *o = v;                                                                             \
+        for (int k = 0; k < 8; k++) mulred_fp2_##T##x8_sqr(&o->x2r##T[k], &o->x2a##T[k]);          \
+    }                                                                                              \
+    static void fp2_setup_##T(op_arg *o, int ifma)                                                 \
+    {                                                                                              \
+        const size_t w = sizeof o->f2a##T[0].c0;                                                   \
+        for (int k = 0; k < 8; k++) {                                                              \
+            memcpy(&o->f2a##T[k].c0, o->sa[k], w);                                                 \
+            memcpy(&o->f2a##T[k].c1, o->sb[(k + 1) % 8], w);                                       \
+            memcpy(&o->f2b##T[k].c0, o->sb[k], w);                                                 \
+            memcpy(&o->f2b##T[k].c1, o->sa[(k + 5) % 8], w);                                       \
+        }                                                                                          \
+        if (!ifma) return;                                                                         \
+        const uint64_t *src[8];                                                                    \
+        for (int k = 0; k < 8; k++) {                                                              \
+            for (int j = 0; j < 8; j++) src[j] = (const uint64_t *)&o->f2a##T[(k + j) % 8];        \
+            mulred_fp2_##T##x8_load(&o->x2a##T[k], src);                                           \
+            for (int j = 0; j < 8; j++) src[j] = (const uint64_t *)&o->f2b##T[(k + 3 * j) % 8];    \
+            mulred_fp2_##T##x8_load(&o->x2b##T[k], src);                                           \
+        }                                                                                          \
+    }
+
+FP2_OPS(381)
+FP2_OPS(254)
 
 static uint64_t rng_state = 0x243f6a8885a308d3u;
 static uint64_t rng(void)
@@ -340,6 +391,11 @@ int bench_fieldx8_measure(bench_fieldx8_row rows[2], int samples)
             row->mul_mulx_ns = bench_median_ns(op_smul_chain, o, 2000, samples);
             row->mul_mulx_tput_ns = bench_median_ns(op_smul_tput, o, 250, samples) / 8;
         }
+        if (f)
+            fp2_setup_254(o, ifma);
+        else
+            fp2_setup_381(o, ifma);
+        row->fp2_mul_ns = bench_median_ns(f ? op_f2mul_254 : op_f2mul_381, o, 250, samples) / 8;
         if (!ifma) continue;
         const uint64_t *src[8];
         for (int k = 0; k < 8; k++) {
@@ -388,14 +444,23 @@ int bench_fieldx8_measure(bench_fieldx8_row rows[2], int samples)
         row->batch_inv_var_x8_ns =                                                                 \
             bench_median_ns(op_batch_inv_var_##F, o, 4, samples) / (8 * BATCH_INV_N);              \
     } while (0)
+#define MEASURE_FP2(T)                                                                             \
+    do {                                                                                           \
+        row->fp2_mul_x8_ns = bench_median_ns(op_f2mul_x8_##T, o, 50, samples) / 64;                \
+        row->fp2_mul_x8_chain_ns = bench_median_ns(op_f2mul_x8_chain_##T, o, 400, samples) / 8;    \
+        row->fp2_sqr_x8_ns = bench_median_ns(op_f2sqr_x8_##T, o, 50, samples) / 64;                \
+    } while (0)
         if (f) {
             MEASURE(fp254x8);
+            MEASURE_FP2(254);
             free(o->bi254), free(o->bs254);
         } else {
             MEASURE(fp381x8);
+            MEASURE_FP2(381);
             free(o->bi381), free(o->bs381);
         }
 #undef MEASURE
+#undef MEASURE_FP2
         free(o->scratch);
     }
     free(o);
@@ -482,6 +547,7 @@ int mulred_bench_fieldx8(int argc, char **argv)
                 mulred_jw_double(&w, "fp_mul_mulx_ns", r->mul_mulx_ns);
                 mulred_jw_double(&w, "fp_mul_mulx_tput_ns", r->mul_mulx_tput_ns);
             }
+            mulred_jw_double(&w, "fp2_mul_ns", r->fp2_mul_ns);
             if (ifma) {
                 mulred_jw_double(&w, "fp_mul_x8_ns", r->mul_x8_ns);
                 mulred_jw_double(&w, "fp_mul_x8_chain_ns", r->mul_x8_chain_ns);
@@ -498,6 +564,11 @@ int mulred_bench_fieldx8(int argc, char **argv)
                                         ? r->mul_mulx_tput_ns
                                         : r->mul_c_tput_ns;
                 mulred_jw_double(&w, "ratio_mul_x8_to_best_scalar", r->mul_x8_ns / best);
+                mulred_jw_double(&w, "fp2_mul_x8_ns", r->fp2_mul_x8_ns);
+                mulred_jw_double(&w, "fp2_mul_x8_chain_ns", r->fp2_mul_x8_chain_ns);
+                mulred_jw_double(&w, "fp2_sqr_x8_ns", r->fp2_sqr_x8_ns);
+                mulred_jw_double(&w, "ratio_fp2_mul_x8_to_scalar",
+                                 r->fp2_mul_x8_ns / r->fp2_mul_ns);
             }
             mulred_jw_object_end(&w);
         }
@@ -522,6 +593,7 @@ int mulred_bench_fieldx8(int argc, char **argv)
             table_row("scalar mul, MULX, chain", r->mul_mulx_ns, base);
             table_row("scalar mul, MULX, independent", r->mul_mulx_tput_ns, base);
         }
+        table_row("Fp2 scalar mul (library), independent", r->fp2_mul_ns, base);
         if (!ifma) continue;
         table_row("x8 mul per element, independent", r->mul_x8_ns, base);
         table_row("x8 mul per element, chain", r->mul_x8_chain_ns, base);
@@ -539,12 +611,17 @@ int mulred_bench_fieldx8(int argc, char **argv)
         snprintf(label, sizeof label, "x8 batch inversion, gcd, 8 chains of %d, per el.",
                  BATCH_INV_N);
         table_row(label, r->batch_inv_var_x8_ns, base);
+        table_row("Fp2 x8 mul per element, independent", r->fp2_mul_x8_ns, base);
+        table_row("Fp2 x8 mul per element, chain", r->fp2_mul_x8_chain_ns, base);
+        table_row("Fp2 x8 sqr per element", r->fp2_sqr_x8_ns, base);
         const double best_tput =
             r->mul_mulx_tput_ns && r->mul_mulx_tput_ns < base ? r->mul_mulx_tput_ns : base;
         const double best_chain =
             r->mul_mulx_ns && r->mul_mulx_ns < r->mul_c_ns ? r->mul_mulx_ns : r->mul_c_ns;
         printf("\nx8 mul per element / best scalar mul: %.2f (independent), %.2f (chains)\n",
                r->mul_x8_ns / best_tput, r->mul_x8_chain_ns / best_chain);
+        printf("Fp2 x8 mul per element / Fp2 scalar mul: %.2f (independent)\n",
+               r->fp2_mul_x8_ns / r->fp2_mul_ns);
     }
     return MULRED_OK;
 }

@@ -26,6 +26,12 @@ typedef struct {
     double batch_inv_x8_ns;  /* batch inversion of 8 chains of 128 (1024 elements), per element */
     double inv_var_x8_ns;    /* variable-time inversion (one gcd) of one batch, per element */
     double batch_inv_var_x8_ns; /* the same batch inversion with inv_var, per element */
+    /* Fp2 = Fp[u]/(u² + 1) over this field: the library's scalar multiply (3 base multiplies,
+     * 8 independent products, per product) and the 8-lane Fp2 kernels per element */
+    double fp2_mul_ns;
+    double fp2_mul_x8_ns;       /* 8 independent batches in flight */
+    double fp2_mul_x8_chain_ns; /* dependent chain */
+    double fp2_sqr_x8_ns;       /* throughput */
 } bench_fieldx8_row;
 
 /* Measures both fields on the calling thread: rows[0] BLS12-381, rows[1] BN254. `samples` is

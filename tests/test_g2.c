@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "curve/curve_internal.h"
+#include "curve/g2_batch.h"
+#include "field/field_x8.h"
 #include "g2_ref.h"
 #include "curve_ref.h"
 #include "harness.h"
@@ -259,7 +261,8 @@ void test_register(void)
 {
     TEST_SUITE("fp2", {"bls12-381 arithmetic", g2_381_t_fp2_arith},
                {"bn254 arithmetic", g2_254_t_fp2_arith}, {"bls12-381 sqrt", g2_381_t_fp2_sqrt},
-               {"bn254 sqrt", g2_254_t_fp2_sqrt});
+               {"bn254 sqrt", g2_254_t_fp2_sqrt}, {"bls12-381 8 lanes", g2_381_t_fp2_x8},
+               {"bn254 8 lanes", g2_254_t_fp2_x8});
     TEST_SUITE("g2", {"bls12-381 constants", g2_381_t_constants},
                {"bn254 constants", g2_254_t_constants}, {"bls12-381 group ops", g2_381_t_group_ops},
                {"bn254 group ops", g2_254_t_group_ops}, {"bls12-381 batches", g2_381_t_batches},

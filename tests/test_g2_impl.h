@@ -14,6 +14,10 @@
 #define GX           T_CAT(T_CAT(mulred_, TG), _xyzz)
 #define GPAIR        T_CAT(T_CAT(mulred_, TG), _affine_pair)
 #define L(name)      T_CAT(TG, _t_##name)
+#define XT           T_CAT(T_CAT(mulred_, TF), x8) /* 8-lane Fp2 */
+#define XB           T_CAT(T_CAT(mulred_, TB), x8) /* 8-lane base field */
+#define X(name)      T_CAT(XT, _##name)
+#define XBF(name)    T_CAT(XB, _##name)
 
 /* A random element below p of an edge shape (kind < 8) or uniform. */
 static void L(rand_ref)(ref_fp2 *a, int kind)
@@ -171,6 +175,212 @@ static void L(fp2_arith)(void)
     ref_fp2_clear(&a);
     ref_fp2_clear(&b);
     ref_fp2_clear(&w);
+}
+
+/* Lane j of an 8-lane coefficient set to the raw x8-form integer w (any w < 2p, so both
+ * representatives of an element occur); e = the element it stands for, w / 2^(52 N52) mod p. */
+static void L(x8_set_raw)(uint64_t (*l)[8], int lane, const mpz_t w, mpz_t e)
+{
+    const ref_curve2 *c = ref2_curve(TC);
+    const int n52 = TC ? 5 : 8;
+    mpz_t t, rinv;
+    mpz_inits(t, rinv, NULL);
+    mpz_set(t, w);
+    for (int i = 0; i < n52; i++) {
+        l[i][lane] = mpz_getlimbn(t, 0) & ((UINT64_C(1) << 52) - 1);
+        mpz_tdiv_q_2exp(t, t, 52);
+    }
+    mpz_set_ui(rinv, 1);
+    mpz_mul_2exp(rinv, rinv, 52 * (mp_bitcnt_t)n52);
+    CU_ASSERT_FATAL(mpz_invert(rinv, rinv, c->p));
+    mpz_mul(e, w, rinv);
+    mpz_mod(e, e, c->p);
+    mpz_clears(t, rinv, NULL);
+}
+
+/* Lane j of v against the reference element want[j], through store. */
+static void L(x8_check)(const XT *v, const ref_fp2 want[8], const char *what)
+{
+    EL out[8];
+    uint64_t *dst[8];
+    for (int j = 0; j < 8; j++) dst[j] = (uint64_t *)&out[j];
+    X(store)(dst, v);
+    for (int j = 0; j < 8; j++) L(check_eq)(&out[j], &want[j], what);
+}
+
+/* The 8-lane Fp2 kernels (src/field/field_x8.h) against the reference, lane by lane: edge and
+ * random elements through load, raw x8 values up to 2p − 1 in either coefficient, a long chain
+ * of products (every output fed back in), aliasing. Skipped without AVX-512 IFMA. */
+static void L(fp2_x8)(void)
+{
+    if (!mulred_fieldx8_have_ifma()) {
+        printf("\n    (CPU lacks avx512f/avx512vl/avx512ifma: 8-lane Fp2 skipped)");
+        return;
+    }
+    const ref_curve2 *c = ref2_curve(TC);
+    ref_fp2 a[8], b[8], w[8], chain[8];
+    mpz_t e, raw;
+    mpz_inits(e, raw, NULL);
+    for (int j = 0; j < 8; j++) {
+        ref_fp2_init(&a[j]);
+        ref_fp2_init(&b[j]);
+        ref_fp2_init(&w[j]);
+        ref_fp2_init(&chain[j]);
+    }
+    XT x, y, r, ch;
+    XB bb;
+    for (int it = 0; it < 60; it++) {
+        EL ex[8], ey[8];
+        const uint64_t *sx[8], *sy[8], *sb[8];
+        for (int j = 0; j < 8; j++) {
+            const int k = 8 * it + j;
+            L(rand_ref)(&a[j], k < 64 ? k % 8 : 8);
+            L(rand_ref)(&b[j], k < 64 ? k / 8 : 8);
+            ref_fp2_to_lib(TC, &ex[j], &a[j]);
+            ref_fp2_to_lib(TC, &ey[j], &b[j]);
+            sx[j] = (const uint64_t *)&ex[j];
+            sy[j] = (const uint64_t *)&ey[j];
+            sb[j] = ey[j].c0.l; /* the base element: b's c0 */
+        }
+        X(load)(&x, sx);
+        X(load)(&y, sy);
+        XBF(load)(&bb, sb);
+        if (it >= 40) {
+            /* raw x8 values: lanes of 2p − 1, p (a zero), p − 1, 2p − 2 in either coefficient */
+            for (int j = 0; j < 8; j++) {
+                for (int h = 0; h < 4; h++) {
+                    const bool ya = h >= 2, c1 = h & 1;
+                    const int kind = (it + j + h) % 6;
+                    if (kind >= 4) continue; /* keep the loaded value */
+                    mpz_set(raw, c->p);
+                    if (kind != 1) mpz_mul_2exp(raw, raw, 1);
+                    if (kind == 0) mpz_sub_ui(raw, raw, 1);
+                    if (kind == 2) mpz_sub_ui(raw, c->p, 1);
+                    if (kind == 3) mpz_sub_ui(raw, raw, 2);
+                    XB *co = ya ? (c1 ? &y.c1 : &y.c0) : (c1 ? &x.c1 : &x.c0);
+                    L(x8_set_raw)(co->l, j, raw, e);
+                    ref_fp2 *t = ya ? &b[j] : &a[j];
+                    mpz_set(c1 ? t->c1 : t->c0, e);
+                }
+            }
+        }
+        for (int j = 0; j < 8; j++) ref_fp2_add(c->p, &w[j], &a[j], &b[j]);
+        X(add)(&r, &x, &y);
+        L(x8_check)(&r, w, "x8 add");
+        for (int j = 0; j < 8; j++) ref_fp2_sub(c->p, &w[j], &a[j], &b[j]);
+        X(sub)(&r, &x, &y);
+        L(x8_check)(&r, w, "x8 sub");
+        for (int j = 0; j < 8; j++) ref_fp2_neg(c->p, &w[j], &a[j]);
+        X(neg)(&r, &x);
+        L(x8_check)(&r, w, "x8 neg");
+        for (int j = 0; j < 8; j++) {
+            mpz_set(w[j].c0, a[j].c0);
+            mpz_neg(w[j].c1, a[j].c1);
+            mpz_mod(w[j].c1, w[j].c1, c->p);
+        }
+        X(conj)(&r, &x);
+        L(x8_check)(&r, w, "x8 conj");
+        r = x;
+        X(conj)(&r, &r);
+        L(x8_check)(&r, w, "x8 conj (r = a)");
+        for (int j = 0; j < 8; j++) ref_fp2_mul(c->p, &w[j], &a[j], &b[j]);
+        X(mul)(&r, &x, &y);
+        L(x8_check)(&r, w, "x8 mul");
+        r = x;
+        X(mul)(&r, &r, &y);
+        L(x8_check)(&r, w, "x8 mul (r = a)");
+        r = y;
+        X(mul)(&r, &x, &r);
+        L(x8_check)(&r, w, "x8 mul (r = b)");
+        for (int j = 0; j < 8; j++) ref_fp2_mul(c->p, &w[j], &a[j], &a[j]);
+        X(sqr)(&r, &x);
+        L(x8_check)(&r, w, "x8 sqr");
+        X(mul)(&r, &x, &x);
+        L(x8_check)(&r, w, "x8 mul (a = b)");
+        r = x;
+        X(sqr)(&r, &r);
+        L(x8_check)(&r, w, "x8 sqr (r = a)");
+        for (int j = 0; j < 8; j++) {
+            ref_fp2 t;
+            ref_fp2_init(&t);
+            ref_fp2_from_lib(TC, &t, &ey[j]);
+            mpz_set_ui(t.c1, 0);
+            ref_fp2_mul(c->p, &w[j], &a[j], &t);
+            ref_fp2_clear(&t);
+        }
+        X(mul_base)(&r, &x, &bb);
+        L(x8_check)(&r, w, "x8 mul_base");
+        unsigned zm = 0;
+        for (int j = 0; j < 8; j++) {
+            if (ref_fp2_is_zero(&a[j])) {
+                zm |= 1u << j;
+                mpz_set_ui(w[j].c0, 0), mpz_set_ui(w[j].c1, 0);
+            } else {
+                ref_fp2_inv(c->p, &w[j], &a[j]);
+            }
+        }
+        CU_ASSERT(X(is_zero_mask)(&x) == zm);
+        X(inv_var)(&r, &x);
+        L(x8_check)(&r, w, "x8 inv_var");
+        r = x;
+        X(inv_var)(&r, &r);
+        L(x8_check)(&r, w, "x8 inv_var (r = a)");
+        const unsigned mask = (unsigned)(test_rand64() & 0xff);
+        X(select)(&r, &x, &y, mask);
+        for (int j = 0; j < 8; j++) ref_fp2_set(&w[j], mask >> j & 1 ? &b[j] : &a[j]);
+        L(x8_check)(&r, w, "x8 select");
+        X(set_one)(&r);
+        for (int j = 0; j < 8; j++) mpz_set_ui(w[j].c0, 1), mpz_set_ui(w[j].c1, 0);
+        L(x8_check)(&r, w, "x8 set_one");
+        CU_ASSERT(X(is_zero_mask)(&r) == 0);
+        /* the chain: ch = ch·y + x, then squared, every output fed back in */
+        if (it == 0) {
+            ch = x;
+            for (int j = 0; j < 8; j++) ref_fp2_set(&chain[j], &a[j]);
+        } else {
+            X(mul)(&ch, &ch, &y);
+            X(add)(&ch, &ch, &x);
+            X(sqr)(&ch, &ch);
+            X(sub)(&ch, &ch, &y);
+            for (int j = 0; j < 8; j++) {
+                ref_fp2_mul(c->p, &chain[j], &chain[j], &b[j]);
+                ref_fp2_add(c->p, &chain[j], &chain[j], &a[j]);
+                ref_fp2_mul(c->p, &chain[j], &chain[j], &chain[j]);
+                ref_fp2_sub(c->p, &chain[j], &chain[j], &b[j]);
+            }
+        }
+    }
+    L(x8_check)(&ch, chain, "x8 chain");
+    /* c0 = a0 b0 − a1 b1 at its most negative: a0 = 0 (raw 0 or p), a1 and b1 raw in
+     * [p, 2p) (for BN254 about one lane in twenty would come out wrong if the multiple of p
+     * added before the reduction were too small) */
+    for (int it = 0; it < 40; it++) {
+        for (int j = 0; j < 8; j++) {
+            L(rand_ref)(&b[j], 8);
+            mpz_set(raw, b[j].c0); /* random below p */
+            L(x8_set_raw)(y.c0.l, j, raw, b[j].c0);
+            mpz_set_ui(raw, 0);
+            if (j & 1) mpz_set(raw, c->p);
+            L(x8_set_raw)(x.c0.l, j, raw, a[j].c0);
+            mpz_add(raw, b[j].c1, c->p); /* random in [p, 2p) */
+            L(x8_set_raw)(y.c1.l, j, raw, b[j].c1);
+            mpz_sub_ui(raw, c->p, 1 + (unsigned long)(test_rand64() & 0xffff));
+            mpz_add(raw, raw, c->p); /* just below 2p */
+            L(x8_set_raw)(x.c1.l, j, raw, a[j].c1);
+            ref_fp2_mul(c->p, &w[j], &a[j], &b[j]);
+        }
+        X(mul)(&r, &x, &y);
+        L(x8_check)(&r, w, "x8 mul (c0 most negative)");
+        X(mul)(&r, &y, &x);
+        L(x8_check)(&r, w, "x8 mul (c0 most negative, swapped)");
+    }
+    for (int j = 0; j < 8; j++) {
+        ref_fp2_clear(&a[j]);
+        ref_fp2_clear(&b[j]);
+        ref_fp2_clear(&w[j]);
+        ref_fp2_clear(&chain[j]);
+    }
+    mpz_clears(e, raw, NULL);
 }
 
 static void L(fp2_sqrt)(void)
@@ -411,8 +621,9 @@ static void L(group_ops)(void)
     ref_point2_clear(&g);
 }
 
-/* Batch-affine additions of pairs with P = Q, P = −Q, infinity on either side, ±φ. */
-static void L(batches)(void)
+/* Batch-affine additions of pairs with P = Q, P = −Q, infinity on either side, ±φ, on
+ * the scalar path and (where the CPU has it) on 8 lanes. */
+static void L(batches_lanes)(mulred_lanes lanes)
 {
     const ref_curve2 *c = ref2_curve(TC);
     enum { N = 24 };
@@ -443,7 +654,7 @@ static void L(batches)(void)
     const size_t bytes = GP(batch_add_pairs_scratch_size)(N);
     void *scratch = malloc(bytes);
     CU_ASSERT_FATAL(scratch != NULL);
-    GP(batch_add_pairs_var)(pairs, N, MULRED_LANES_AUTO, scratch);
+    GP(batch_add_pairs_var)(pairs, N, lanes, scratch);
     uint64_t lam[4];
     GP(glv_lambda)(lam);
     for (int i = 0; i < N; i++) {
@@ -501,6 +712,76 @@ static void L(batches)(void)
     mpz_clear(k);
 }
 
+static void L(batches)(void)
+{
+    L(batches_lanes)(MULRED_LANES_SCALAR);
+    if (mulred_fieldx8_have_ifma())
+        L(batches_lanes)(MULRED_LANES_X8);
+    else
+        printf("\n    (CPU lacks avx512f/avx512vl/avx512ifma: 8-lane batches skipped)");
+}
+
+/* A point of E′ of small prime order ℓ (the smallest prime factor of the cofactor h, #E′ = r·h):
+ * [r·h/ℓ]P for a point P outside G2. h = 2p − r on BN254; on BLS12-381
+ * h = (x⁸ − 4x⁷ + 5x⁶ − 4x⁴ + 6x³ − 4x² − 4x + 13)/9 with x = −0xd201000000010000 the seed.
+ * Both are checked here: [r·h]P = O and [ℓ]T = O with T ≠ O. */
+static void L(small_order)(ref_point2 *T)
+{
+    const ref_curve2 *c = ref2_curve(TC);
+    mpz_t h, x, t, n;
+    mpz_inits(h, x, t, n, NULL);
+    if (TC) {
+        mpz_mul_2exp(h, c->p, 1);
+        mpz_sub(h, h, c->r);
+    } else {
+        static const int coef[9] = {13, -4, -4, 6, -4, 0, 5, -4, 1}; /* of x^0 .. x^8 */
+        mpz_set_str(x, "-d201000000010000", 16);
+        mpz_set_ui(h, 0);
+        for (int i = 8; i >= 0; i--) { /* Horner */
+            mpz_mul(h, h, x);
+            if (coef[i] >= 0)
+                mpz_add_ui(h, h, (unsigned long)coef[i]);
+            else
+                mpz_sub_ui(h, h, (unsigned long)-coef[i]);
+        }
+        CU_ASSERT_FATAL(mpz_divisible_ui_p(h, 9));
+        mpz_divexact_ui(h, h, 9);
+    }
+    unsigned long ell = 2;
+    while (!mpz_divisible_ui_p(h, ell)) ell++; /* the smallest factor: prime */
+    CU_ASSERT_FATAL(ell < 1000000);
+    mpz_mul(n, c->r, h);
+    ref_point2 p, z;
+    ref_point2_init(&p);
+    ref_point2_init(&z);
+    GA a;
+    /* T0 = [n/ℓ^e]P (ℓ^e ‖ n) has order a power of ℓ (ℓ-torsion may be two-dimensional, so
+     * [n/ℓ]P can be O for every P); multiplied by ℓ until the next step would give O */
+    mpz_set(t, n);
+    while (mpz_divisible_ui_p(t, ell)) mpz_divexact_ui(t, t, ell);
+    unsigned long x0 = 900;
+    for (int tries = 0;; tries++) {
+        CU_ASSERT_FATAL(tries < 8);
+        L(off_subgroup)(&a, &p, x0);
+        x0 = mpz_get_ui(p.x.c0) + 1;
+        if (tries == 0) {
+            ref2_mul(c, &z, &p, n);
+            CU_ASSERT_FATAL(z.inf); /* #E′ = r·h */
+        }
+        ref2_mul(c, T, &p, t);
+        if (!T->inf) break;
+    }
+    mpz_set_ui(t, ell);
+    for (;;) {
+        ref2_mul(c, &z, T, t);
+        if (z.inf) break;
+        ref_point2_set(T, &z);
+    }
+    ref_point2_clear(&p);
+    ref_point2_clear(&z);
+    mpz_clears(h, x, t, n, NULL);
+}
+
 /* The ψ subgroup check against r·P = O of the reference, on G2 points and on points of E′
  * outside G2. */
 static void L(subgroup)(void)
@@ -536,6 +817,65 @@ static void L(subgroup)(void)
     /* a point off the curve is not on it */
     a.x.c0 = a.y.c0;
     CU_ASSERT(!GP(affine_is_on_curve)(&a));
+    /* the batch check (g2_batch.h): distinct points with their verdict r·P = O by the reference
+     * (G2 points, points of E′ outside G2, their r-multiples (in the cofactor's part), those
+     * added to G2 points, infinity, a point of small prime order ℓ alone and added to a G2
+     * point: its multiples meet the exceptional additions that the batch hands back to the
+     * one-point check), then arrays of every length 1..40 drawn from them, on 8
+     * lanes and on the scalar path: the same verdicts as r·P = O and as the one-point check */
+    enum { NB = 22, NA = 40 };
+    GA pool[NB], arr[NA];
+    bool want[NB], got[NA];
+    ref_point2 q, small;
+    ref_point2_init(&q);
+    ref_point2_init(&small);
+    L(small_order)(&small);
+    x0 = 100;
+    for (int i = 0; i < NB; i++) {
+        const int kind = i % 5;
+        if (i >= 20) { /* a point of small order, and one added to a G2 point */
+            ref_point2_set(&p, &small);
+            if (i == 21) {
+                L(rand_point)(&q, k);
+                ref2_add(c, &p, &p, &q);
+            }
+        } else if (kind == 0 || kind == 4) {
+            L(rand_point)(&p, k);
+        } else {
+            L(off_subgroup)(&pool[i], &p, x0);
+            x0 = mpz_get_ui(p.x.c0) + 1;
+            if (kind >= 2) ref2_mul(c, &p, &p, c->r); /* order dividing the cofactor */
+            if (kind == 3) {
+                L(rand_point)(&q, k);
+                ref2_add(c, &p, &p, &q); /* a G2 point plus a cofactor-order one */
+            }
+        }
+        if (i == 4 || i == 19) p.inf = 1;
+        ref2_to_affine(TC, &pool[i], &p);
+        ref2_mul(c, &t, &p, c->r);
+        want[i] = t.inf != 0;
+        CU_ASSERT(GP(affine_is_on_curve)(&pool[i]));
+        CU_ASSERT(GP(affine_in_g2_var)(&pool[i]) == want[i]);
+    }
+    CU_ASSERT(!want[1] && !want[2] && !want[3] && want[0] && want[4] && !want[20] && !want[21]);
+    int idx[NA];
+    for (int len = 1; len <= NA; len++)
+        for (int x8 = 0; x8 < 2; x8++) {
+            for (int i = 0; i < len; i++) {
+                idx[i] = (int)(test_rand64() % NB);
+                arr[i] = pool[idx[i]];
+            }
+            memset(got, 0, sizeof got);
+            T_CAT(T_CAT(mulred_, TG), _in_g2_batch_var)(got, arr, (size_t)len, x8 != 0);
+            for (int i = 0; i < len; i++) {
+                if (got[i] != want[idx[i]])
+                    fprintf(stderr, "%s: batch check n=%d x8=%d point %d (pool %d) differs\n",
+                            TC ? "bn254" : "bls12-381", len, x8, i, idx[i]);
+                CU_ASSERT(got[i] == want[idx[i]]);
+            }
+        }
+    ref_point2_clear(&q);
+    ref_point2_clear(&small);
     mpz_clear(k);
     ref_point2_clear(&p);
     ref_point2_clear(&t);
@@ -554,3 +894,7 @@ static void L(subgroup)(void)
 #undef GX
 #undef GPAIR
 #undef L
+#undef XT
+#undef XB
+#undef X
+#undef XBF

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "curve_ref.h"
+#include "field/field_x8.h"
 #include "g2_ref.h"
 #include "harness.h"
 #include "mulred/curve.h"

@@ -117,7 +117,10 @@ static int L(serial)(const L(inst) * I, const mulred_msm_options *o, const ref_p
 {
     mulred_msm_plan plan;
     GP(msm_plan)(&plan, I->n, o);
-    CU_ASSERT(plan.lanes == MULRED_MSM_LANES_SCALAR);
+    const mulred_msm_lanes asked = o ? o->lanes : MULRED_MSM_LANES_AUTO;
+    CU_ASSERT(plan.lanes == (asked != MULRED_MSM_LANES_AUTO ? asked
+                             : mulred_fieldx8_have_ifma()   ? MULRED_MSM_LANES_X8
+                                                            : MULRED_MSM_LANES_SCALAR));
     void *scratch = malloc(GP(msm_scratch_size)(&plan, I->n));
     CU_ASSERT_FATAL(scratch != NULL);
     GJ r;
@@ -132,14 +135,23 @@ static int L(serial)(const L(inst) * I, const mulred_msm_options *o, const ref_p
     return ok;
 }
 
-/* Both bucket forms and GLV on and off at width c (0: the cost model). */
+/* The 8-lane batch path where the CPU has it, else the scalar one. */
+static mulred_msm_lanes L(x8_or_scalar)(void)
+{
+    return mulred_fieldx8_have_ifma() ? MULRED_MSM_LANES_X8 : MULRED_MSM_LANES_SCALAR;
+}
+
+/* Both bucket forms and GLV on and off at width c (0: the cost model); the affine buckets
+ * once on each lane choice (scalar without GLV, 8 lanes with it). */
 static int L(variants)(const L(inst) * I, int c, const ref_point2 *want, const char *what)
 {
     int ok = 1;
     for (int form = 1; form <= 2; form++)
         for (int glv = -1; glv <= 1; glv += 2) {
-            mulred_msm_options o = {
-                .window_bits = c, .glv = glv, .buckets = (mulred_msm_buckets)form};
+            mulred_msm_options o = {.window_bits = c,
+                                    .glv = glv,
+                                    .buckets = (mulred_msm_buckets)form,
+                                    .lanes = glv > 0 ? L(x8_or_scalar)() : MULRED_MSM_LANES_SCALAR};
             ok &= L(serial)(I, &o, want, what);
         }
     return ok;
@@ -267,7 +279,8 @@ static void L(traps)(void)
                                     .buckets = MULRED_MSM_BUCKETS_AFFINE,
                                     .queue = queues[q],
                                     .batch = q == 1 ? 8 : 0,
-                                    .glv = q == 2 ? 1 : -1};
+                                    .glv = q == 2 ? 1 : -1,
+                                    .lanes = q == 1 ? MULRED_MSM_LANES_SCALAR : L(x8_or_scalar)()};
             ok &= L(serial)(&I, &o, &want, "queue");
         }
         if (!ok) printf("\n    (trap %d)", trap);

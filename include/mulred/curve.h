@@ -349,9 +349,9 @@ MULRED_API bool mulred_g1_254_affine_in_g1_var(const mulred_g1_254_affine *a);
  *
  * The same engine as G1 (src/curve/g1_impl.h instantiated over Fp2): the same representations
  * (affine with (0, 0) as infinity, Jacobian, XYZZ), the same contracts and costs counted in Fp2
- * operations (an Fp2 multiplication is 3 base multiplications). Differences: batch_add_pairs_var
- * has no 8-lane path (every lanes value runs the scalar path); the subgroup check is
- * affine_in_g2_var; ψ (below) is the untwist-Frobenius-twist endomorphism. */
+ * operations (an Fp2 multiplication is 3 base multiplications). Differences: batch_add_pairs_var's
+ * 8-lane path runs on 8-lane Fp2 kernels; the subgroup check is affine_in_g2_var; ψ (below) is
+ * the untwist-Frobenius-twist endomorphism. */
 
 typedef struct {
     mulred_fp2_381 x, y;

@@ -282,8 +282,8 @@ MULRED_API void mulred_g1_254_msm_fixed_var(mulred_g1_254_jacobian *r, const mul
 /* ---- G2 (mulred_g2_381_*, mulred_g2_254_*: points of include/mulred/curve.h's G2 section) ----
  * The same engine (src/msm/msm_impl.h and msm_threads_impl.h instantiated over Fp2), with the
  * same contracts as the G1 functions above: points must be in G2 (validate outside data with
- * the G2 decoders); GLV uses φ(x, y) = (β′x, y), which acts on G2 as G1's λ. There are no 8-lane
- * Fp2 kernels: every G2 plan has lanes = SCALAR (a forced X8 is taken as SCALAR). */
+ * the G2 decoders); GLV uses φ(x, y) = (β′x, y), which acts on G2 as G1's λ. The 8-lane batch
+ * path runs on 8-lane Fp2 kernels (lanes as for G1). */
 
 /* The plan for an MSM of n points (n = the points one tile set covers: for a distributed MSM,
  * the points of one slice). opts may be NULL (all automatic). Forced choices are honoured when

@@ -10,11 +10,14 @@
 
 #include "curve/curve_internal.h"
 #include "field/field_internal.h"
+#include "field/field_x8.h"
 #include "mulred/curve.h"
 #include "util/check.h"
 
 #define G1        g2_381
 #define FP        fp2_381
+#define FX8       fp2_381x8
+#define FX8B      fp381x8
 #define G1_FB     fp381
 #define G1_EXT    1
 #define G1_B      G2_381_B
@@ -33,6 +36,8 @@
 
 #define G1        g2_254
 #define FP        fp2_254
+#define FX8       fp2_254x8
+#define FX8B      fp254x8
 #define G1_FB     fp254
 #define G1_EXT    1
 #define G1_B      G2_254_B

@@ -5,10 +5,12 @@
  *               field_internal.h; the public mulred_FP_* for inversions
  *   G1_B        b of y² = x³ + b as a Montgomery residue (uint64_t[])
  *   G1_GEN_X, G1_GEN_Y  the generator as canonical integers (uint64_t[])
+ *   FX8         the 8-lane type of FP (field/field_x8.h: fp381x8, fp254x8, fp2_381x8, ...)
+ *               for the 8-lane batch-affine path
  *   G1_EXT      1 for G2: coordinates in the extension FP = Fp2 over the base field G1_FB
  *               (β of the endomorphism and of the subgroup check in G1_FB, multiplied in by
- *               FP_mul_base), no 8-lane path (batches run on the scalar path whatever the
- *               lanes asked for), no subgroup check here (the instance brings its own)
+ *               FP_mul_base, and on 8 lanes by FX8_mul_base with β in FX8B, the 8-lane type
+ *               of G1_FB), no subgroup check here (the instance brings its own)
  * Formulas (a = 0) from the Explicit-Formulas Database (hyperelliptic.org/EFD, g1p/short-w):
  *   Jacobian: dbl-2009-l, add-1998-cmo-2, madd (the same with Z2 = 1);
  *   XYZZ: dbl-2008-s-1, mdbl-2008-s-1, add-2008-s, madd-2008-s.
@@ -662,11 +664,20 @@ void GPUB(batch_add_affine_var)(GA *const *acc, const GA *const *pts, size_t n, 
 
 /* ---- batch addition of pairs: ±φ, and the 8-lane executor ------------------------------------ */
 
-#if !G1_EXT
-#define X8T G1_CAT(mulred_, FX8) /* 8-lane type */
-#endif
+#define X8T      G1_CAT(mulred_, FX8)                  /* 8-lane type */
 #define X8(name) G1_CAT(G1_CAT(mulred_, FX8), _##name) /* 8-lane op */
-#define GPAIR    G1_CAT(G1_CAT(mulred_, G1), _affine_pair)
+#if G1_EXT
+#define X8BT        G1_CAT(mulred_, FX8B) /* 8-lane base field: β */
+#define X8B(name)   G1_CAT(G1_CAT(mulred_, FX8B), _##name)
+#define X8_MUL_BETA X8(mul_base)
+#else
+#define X8BT        X8T
+#define X8B(name)   X8(name)
+#define X8_MUL_BETA X8(mul)
+#endif
+/* the 64-bit words of a coordinate (scalar form, as load and store take them) */
+#define X8_WORDS(fe) ((uint64_t *)(fe))
+#define GPAIR        G1_CAT(G1_CAT(mulred_, G1), _affine_pair)
 
 /* The pieces of a pairs batch's scratch, carved at 64-byte boundaries (NULL base: sizes only). */
 typedef struct {
@@ -676,14 +687,12 @@ typedef struct {
     uint8_t *neg;
     GA *q;
     void *core;
-#if !G1_EXT
     /* the 8-lane path: per group of 8 pairs the loaded coordinates and the prefix products */
     GPAIR *special; /* equal-x pairs taken out of the lanes */
     X8T *pre, *x1, *y1, *x2, *y2;
     GA **dst;       /* 8 per group: where each lane's result goes */
     uint8_t *zmask; /* per group: lanes taken out (equal x) */
     GA *sink;       /* 8 dummy destinations */
-#endif
 } GINT(pairs_ctx);
 
 static size_t GINT(pairs_layout)(GINT(pairs_ctx) * t, size_t n, void *scratch)
@@ -701,7 +710,6 @@ static size_t GINT(pairs_layout)(GINT(pairs_ctx) * t, size_t n, void *scratch)
     G1_CARVE(neg, n);
     G1_CARVE(q, n * sizeof(GA));
     G1_CARVE(core, GPUB(batch_add_affine_scratch_size)(n));
-#if !G1_EXT
     const size_t groups = (n + 7) / 8;
     G1_CARVE(special, n * sizeof(GPAIR));
     G1_CARVE(pre, groups * sizeof(X8T));
@@ -712,7 +720,6 @@ static size_t GINT(pairs_layout)(GINT(pairs_ctx) * t, size_t n, void *scratch)
     G1_CARVE(dst, groups * 8 * sizeof(GA *));
     G1_CARVE(zmask, groups);
     G1_CARVE(sink, 8 * sizeof(GA));
-#endif
 #undef G1_CARVE
     return off + 64; /* + the alignment of the base */
 }
@@ -749,19 +756,18 @@ static void GINT(pairs_scalar)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
     GINT(batch_add_core)(t->accs, t->pts, t->neg, m, t->core);
 }
 
-#if !G1_EXT
 /* Loads one group of 8 pairs (lane j: pair lp[j]) into slot g of the 8-lane arrays and
  * multiplies its slope denominators into the prefix chain. */
-static void GINT(x8_forward)(GINT(pairs_ctx) * t, size_t g, const GPAIR *lp, const X8T *beta8,
+static void GINT(x8_forward)(GINT(pairs_ctx) * t, size_t g, const GPAIR *lp, const X8BT *beta8,
                              size_t *nspecial)
 {
     const uint64_t *sx1[8], *sy1[8], *sx2[8], *sy2[8];
     unsigned neg = 0, endo = 0;
     for (int j = 0; j < 8; j++) {
-        sx1[j] = lp[j].acc->x.l;
-        sy1[j] = lp[j].acc->y.l;
-        sx2[j] = lp[j].pt->x.l;
-        sy2[j] = lp[j].pt->y.l;
+        sx1[j] = X8_WORDS(&lp[j].acc->x);
+        sy1[j] = X8_WORDS(&lp[j].acc->y);
+        sx2[j] = X8_WORDS(&lp[j].pt->x);
+        sy2[j] = X8_WORDS(&lp[j].pt->y);
         if (lp[j].flags & MULRED_PAIR_NEG) neg |= 1u << j;
         if (lp[j].flags & MULRED_PAIR_ENDO) endo |= 1u << j;
         t->dst[8 * g + j] = lp[j].acc;
@@ -776,7 +782,7 @@ static void GINT(x8_forward)(GINT(pairs_ctx) * t, size_t g, const GPAIR *lp, con
         X8(select)(y2, y2, &d, neg);
     }
     if (endo) {
-        X8(mul)(&d, x2, beta8);
+        X8_MUL_BETA(&d, x2, beta8);
         X8(select)(x2, x2, &d, endo);
     }
     X8(sub)(&d, x2, x1);
@@ -805,13 +811,11 @@ static void GINT(x8_forward)(GINT(pairs_ctx) * t, size_t g, const GPAIR *lp, con
  * finished by the scalar path after the lanes. */
 static void GINT(pairs_x8)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
 {
-    X8T beta8;
+    X8BT beta8;
     {
-        FE beta;
-        memcpy(beta.l, G1_BETA, sizeof beta.l);
         const uint64_t *bp[8];
-        for (int j = 0; j < 8; j++) bp[j] = beta.l;
-        X8(load)(&beta8, bp);
+        for (int j = 0; j < 8; j++) bp[j] = G1_BETA; /* a Montgomery residue of the base field */
+        X8B(load)(&beta8, bp);
     }
     GPAIR lp[8];
     size_t g = 0, nspecial = 0;
@@ -833,7 +837,9 @@ static void GINT(pairs_x8)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
     if (lane) {
         /* pad with dummy pairs into the sink: x = 0 against x = 1, never equal (the values
          * need not be points: only the sink sees the results) */
-        static const GA dummy_pt = {.x = {{1}}};
+        GA dummy_pt;
+        memset(&dummy_pt, 0, sizeof dummy_pt);
+        X8_WORDS(&dummy_pt.x)[0] = 1;
         for (int j = lane; j < 8; j++) {
             GPUB(affine_set_infinity)(&t->sink[j]);
             lp[j] = (GPAIR){&t->sink[j], &dummy_pt, 0};
@@ -867,8 +873,8 @@ static void GINT(pairs_x8)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
             X8(sub)(&t1, &t1, y1);
             uint64_t *dx[8], *dy[8];
             for (int j = 0; j < 8; j++) {
-                dx[j] = t->dst[8 * k + j]->x.l;
-                dy[j] = t->dst[8 * k + j]->y.l;
+                dx[j] = X8_WORDS(&t->dst[8 * k + j]->x);
+                dy[j] = X8_WORDS(&t->dst[8 * k + j]->y);
             }
             X8(store)(dx, &x3);
             X8(store)(dy, &t1);
@@ -876,19 +882,9 @@ static void GINT(pairs_x8)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
     }
     if (nspecial) GINT(pairs_scalar)(t, t->special, nspecial);
 }
-#endif
 
 void GPUB(batch_add_pairs_var)(const GPAIR *pairs, size_t n, mulred_lanes lanes, void *scratch)
 {
-#if G1_EXT
-    /* no 8-lane Fp2 kernels: every lane choice runs the scalar path */
-    MULRED_ARG_CHECK_VOID(lanes == MULRED_LANES_AUTO || lanes == MULRED_LANES_SCALAR ||
-                          lanes == MULRED_LANES_X8);
-    if (n == 0) return;
-    GINT(pairs_ctx) t;
-    GINT(pairs_layout)(&t, n, scratch);
-    GINT(pairs_scalar)(&t, pairs, n);
-#else
     if (lanes == MULRED_LANES_AUTO)
         lanes = mulred_fieldx8_have_ifma() ? MULRED_LANES_X8 : MULRED_LANES_SCALAR;
     MULRED_ARG_CHECK_VOID(lanes == MULRED_LANES_SCALAR || lanes == MULRED_LANES_X8);
@@ -901,11 +897,14 @@ void GPUB(batch_add_pairs_var)(const GPAIR *pairs, size_t n, mulred_lanes lanes,
         GINT(pairs_x8)(&t, pairs, n);
     else
         GINT(pairs_scalar)(&t, pairs, n);
-#endif
 }
 
 #undef X8T
 #undef X8
+#undef X8BT
+#undef X8B
+#undef X8_MUL_BETA
+#undef X8_WORDS
 #undef GPAIR
 
 /* ---- scalar multiplication ----------------------------------------------------------------- */
@@ -1186,6 +1185,7 @@ bool GPUB(affine_in_g1_var)(const GA *a)
 /* the instance's parameters, so the next instance defines its own */
 #undef FP
 #undef FX8
+#undef FX8B
 #undef G1
 #undef G1_FB
 #undef G1_B

@@ -164,4 +164,66 @@ void mulred_fp254x8_batch_inv_begin(mulred_fp254x8 *total, const mulred_fp254x8 
 void mulred_fp254x8_batch_inv_finish(mulred_fp254x8 *r, const mulred_fp254x8 *a, size_t n,
                                      const void *scratch, const mulred_fp254x8 *inv_total);
 
+/* ---- Fp2 = Fp[u]/(u^2 + 1) of both curves, 8 lanes ------------------------------------------- */
+
+/* 8 elements c0 + c1 u of Fp2: the two coefficients as 8-lane base batches (x8 form each, same
+ * invariant: every limb normalised, each coefficient in [0, 2p)). */
+typedef struct {
+    mulred_fp381x8 c0, c1;
+} mulred_fp2_381x8;
+typedef struct {
+    mulred_fp254x8 c0, c1;
+} mulred_fp2_254x8;
+
+/* The same contracts as the base functions above (IFMA only, outputs may alias inputs, lanes
+ * independent), lane by lane over Fp2:
+ *   mul      Karatsuba: the three products a0 b0, a1 b1, (a0 + a1)(b0 + b1) unreduced, combined
+ *            limb-wise (a multiple of p keeps c0 non-negative) and two Montgomery reductions:
+ *            3 products + 2 reductions instead of 3 full multiplies
+ *   sqr      complex squaring: (a0 + a1)(a0 - a1) and (2 a0) a1, two multiplies
+ *   mul_base r = a b for b in Fp (8 lanes of the base field): two multiplies
+ *   conj     c0 - c1 u (the Frobenius map)
+ *   inv_var  through the norm: 1/a = conj(a) / (c0^2 + c1^2), one 8-lane base inv_var; a lane
+ *            holding 0 gives 0; variable-time
+ *   is_zero_mask  bit j set when lane j is 0 (both coefficients)
+ *   load / store  lane j from / to the scalar Fp2 element at src[j] / dst[j]: c0 then c1, each
+ *            in the base field's scalar form (2 x 6 words for BLS12-381, 2 x 4 for BN254) */
+void mulred_fp2_381x8_mul(mulred_fp2_381x8 *r, const mulred_fp2_381x8 *a,
+                          const mulred_fp2_381x8 *b);
+void mulred_fp2_381x8_sqr(mulred_fp2_381x8 *r, const mulred_fp2_381x8 *a);
+void mulred_fp2_381x8_mul_base(mulred_fp2_381x8 *r, const mulred_fp2_381x8 *a,
+                               const mulred_fp381x8 *b);
+void mulred_fp2_381x8_add(mulred_fp2_381x8 *r, const mulred_fp2_381x8 *a,
+                          const mulred_fp2_381x8 *b);
+void mulred_fp2_381x8_sub(mulred_fp2_381x8 *r, const mulred_fp2_381x8 *a,
+                          const mulred_fp2_381x8 *b);
+void mulred_fp2_381x8_neg(mulred_fp2_381x8 *r, const mulred_fp2_381x8 *a);
+void mulred_fp2_381x8_conj(mulred_fp2_381x8 *r, const mulred_fp2_381x8 *a);
+unsigned mulred_fp2_381x8_is_zero_mask(const mulred_fp2_381x8 *a);
+void mulred_fp2_381x8_set_one(mulred_fp2_381x8 *r);
+void mulred_fp2_381x8_select(mulred_fp2_381x8 *r, const mulred_fp2_381x8 *a,
+                             const mulred_fp2_381x8 *b, unsigned mask);
+void mulred_fp2_381x8_load(mulred_fp2_381x8 *r, const uint64_t *const src[8]);
+void mulred_fp2_381x8_store(uint64_t *const dst[8], const mulred_fp2_381x8 *a);
+void mulred_fp2_381x8_inv_var(mulred_fp2_381x8 *r, const mulred_fp2_381x8 *a);
+
+void mulred_fp2_254x8_mul(mulred_fp2_254x8 *r, const mulred_fp2_254x8 *a,
+                          const mulred_fp2_254x8 *b);
+void mulred_fp2_254x8_sqr(mulred_fp2_254x8 *r, const mulred_fp2_254x8 *a);
+void mulred_fp2_254x8_mul_base(mulred_fp2_254x8 *r, const mulred_fp2_254x8 *a,
+                               const mulred_fp254x8 *b);
+void mulred_fp2_254x8_add(mulred_fp2_254x8 *r, const mulred_fp2_254x8 *a,
+                          const mulred_fp2_254x8 *b);
+void mulred_fp2_254x8_sub(mulred_fp2_254x8 *r, const mulred_fp2_254x8 *a,
+                          const mulred_fp2_254x8 *b);
+void mulred_fp2_254x8_neg(mulred_fp2_254x8 *r, const mulred_fp2_254x8 *a);
+void mulred_fp2_254x8_conj(mulred_fp2_254x8 *r, const mulred_fp2_254x8 *a);
+unsigned mulred_fp2_254x8_is_zero_mask(const mulred_fp2_254x8 *a);
+void mulred_fp2_254x8_set_one(mulred_fp2_254x8 *r);
+void mulred_fp2_254x8_select(mulred_fp2_254x8 *r, const mulred_fp2_254x8 *a,
+                             const mulred_fp2_254x8 *b, unsigned mask);
+void mulred_fp2_254x8_load(mulred_fp2_254x8 *r, const uint64_t *const src[8]);
+void mulred_fp2_254x8_store(uint64_t *const dst[8], const mulred_fp2_254x8 *a);
+void mulred_fp2_254x8_inv_var(mulred_fp2_254x8 *r, const mulred_fp2_254x8 *a);
+
 #endif

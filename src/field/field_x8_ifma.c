@@ -654,3 +654,249 @@ IFMA_INLINE void batch_finish(uint64_t *r, const uint64_t *a, size_t cnt, const 
 
 FIELDX8_FUNCS(fp381x8, mulred_fp381x8, 8, 6, mulred_fp381x8_consts)
 FIELDX8_FUNCS(fp254x8, mulred_fp254x8, 5, 4, mulred_fp254x8_consts)
+
+/* ---- Fp2 = Fp[u]/(u^2 + 1), 8 lanes ------------------------------------------------------------
+ *
+ * Karatsuba with the reductions deferred: the three schoolbook products t0 = a0 b0, t1 = a1 b1,
+ * t2 = (a0 + a1)(b0 + b1) (the sums left unreduced: normalised, below 4p), then, limb-wise,
+ *   c1 = t2 - t0 - t1 = a0 b1 + a1 b0 in [0, 8p^2)
+ *   c0 = t0 - t1 + K   in (0, 4p^2 + K),  K = p 2^k a multiple of p with 2^k >= 4p,
+ * and one Montgomery reduction each: 6N^2 + 2(2N^2 + N) IFMAs against 3(4N^2 + N) for three
+ * full multiplies. The combined limbs are signed (each |limb| < 2^58), so these reductions
+ * carry with arithmetic shifts; the values are non-negative, so the results come out
+ * normalised, and below c / R52 + p < 2p as 8p < R52 and 4p + 2^k < R52 (k = 384 with
+ * R52 = 2^416 for BLS12-381, k = 256 with R52 = 2^260 for BN254).
+ * Squaring: (a0 + a1)(a0 - a1 + 2p) and (a0 + a0) a1, multiplies of unreduced inputs below
+ * 4p: the products are below 16p^2 and 16p < R52, so the results stay below 2p. */
+
+/* r = a + b, normalised, not reduced (below 4p < 2^(52N)). */
+IFMA_INLINE void add_lazy(__m512i *r, const __m512i *a, const __m512i *b, const int n)
+{
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++) r[j] = _mm512_add_epi64(a[j], b[j]);
+    carry_unsigned(r, n);
+}
+
+/* t[0..2n) = a b, unnormalised limbs. */
+IFMA_INLINE void school(__m512i *t, const __m512i *a, const __m512i *b, const int n)
+{
+#pragma GCC unroll 16
+    for (int k = 0; k < 2 * n; k++) t[k] = _mm512_setzero_si512();
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++)
+#pragma GCC unroll 8
+        for (int j = 0; j < n; j++) {
+            t[i + j] = madd_lo(t[i + j], a[i], b[j]);
+            t[i + j + 1] = madd_hi(t[i + j + 1], a[i], b[j]);
+        }
+}
+
+/* mont_redc for signed limbs (|limb| < 2^62) of a non-negative value below p R52. */
+IFMA_INLINE void mont_redc_signed(__m512i *r, __m512i *t, const consts *c, const int n)
+{
+    const __m512i zero = _mm512_setzero_si512(), n0 = bcast(c->n0);
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++) {
+        const __m512i m = madd_lo(zero, t[i], n0); /* the low 52 bits: t_i mod 2^52 */
+#pragma GCC unroll 8
+        for (int j = 0; j < n; j++) t[i + j] = madd_lo(t[i + j], m, bcast(c->p[j]));
+#pragma GCC unroll 8
+        for (int j = 0; j < n; j++) t[i + j + 1] = madd_hi(t[i + j + 1], m, bcast(c->p[j]));
+        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srai_epi64(t[i], 52));
+    }
+    carry_signed(t + n, n);
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++) r[j] = t[n + j];
+}
+
+/* (r0, r1) = (a0 + a1 u)(b0 + b1 u); ks: K = p 2^(52(n-1) + ks). */
+IFMA_INLINE void fp2_mul(__m512i *r0, __m512i *r1, const __m512i *a0, const __m512i *a1,
+                         const __m512i *b0, const __m512i *b1, const consts *c, const int n,
+                         const int ks)
+{
+    __m512i t0[16], t1[16], t2[16], sa[8], sb[8];
+    school(t0, a0, b0, n);
+    school(t1, a1, b1, n);
+    add_lazy(sa, a0, a1, n);
+    add_lazy(sb, b0, b1, n);
+    school(t2, sa, sb, n);
+#pragma GCC unroll 16
+    for (int k = 0; k < 2 * n; k++) {
+        t2[k] = _mm512_sub_epi64(_mm512_sub_epi64(t2[k], t0[k]), t1[k]);
+        t0[k] = _mm512_sub_epi64(t0[k], t1[k]);
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i <= n; i++) {
+        uint64_t k = 0;
+        if (i < n) k = (c->p[i] << ks) & M52;
+        if (i > 0) k |= c->p[i - 1] >> (52 - ks);
+        if (n - 1 + i < 2 * n) t0[n - 1 + i] = _mm512_add_epi64(t0[n - 1 + i], bcast(k));
+    }
+    mont_redc_signed(r0, t0, c, n);
+    mont_redc_signed(r1, t2, c, n);
+}
+
+IFMA_INLINE void fp2_sqr(__m512i *r0, __m512i *r1, const __m512i *a0, const __m512i *a1,
+                         const consts *c, const int n)
+{
+    __m512i s[8], d[8];
+    add_lazy(s, a0, a1, n);
+#pragma GCC unroll 8
+    for (int j = 0; j < n; j++)
+        d[j] = _mm512_add_epi64(_mm512_sub_epi64(a0[j], a1[j]), bcast(c->p2[j]));
+    carry_signed(d, n); /* a0 - a1 + 2p in (0, 4p) */
+    mont_mul(r0, s, d, c, n);
+    add_lazy(s, a0, a0, n);
+    mont_mul(r1, s, a1, c, n);
+}
+
+#define FP2X8_FUNCS(NAME, T, BT, N, WORDS, C, KS)                                                  \
+    IFMA_TARGET void mulred_##NAME##_mul(T *r, const T *a, const T *b)                             \
+    {                                                                                              \
+        __m512i x0[N], x1[N], y0[N], y1[N], z0[N], z1[N];                                          \
+        vload(x0, a->c0.l, N);                                                                     \
+        vload(x1, a->c1.l, N);                                                                     \
+        vload(y0, b->c0.l, N);                                                                     \
+        vload(y1, b->c1.l, N);                                                                     \
+        fp2_mul(z0, z1, x0, x1, y0, y1, C, N, KS);                                                 \
+        vstore(r->c0.l, z0, N);                                                                    \
+        vstore(r->c1.l, z1, N);                                                                    \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_sqr(T *r, const T *a)                                         \
+    {                                                                                              \
+        __m512i x0[N], x1[N], z0[N], z1[N];                                                        \
+        vload(x0, a->c0.l, N);                                                                     \
+        vload(x1, a->c1.l, N);                                                                     \
+        fp2_sqr(z0, z1, x0, x1, C, N);                                                             \
+        vstore(r->c0.l, z0, N);                                                                    \
+        vstore(r->c1.l, z1, N);                                                                    \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_mul_base(T *r, const T *a, const BT *b)                       \
+    {                                                                                              \
+        __m512i x[N], y[N], z[N];                                                                  \
+        vload(y, b->l, N);                                                                         \
+        vload(x, a->c0.l, N);                                                                      \
+        mont_mul(z, x, y, C, N);                                                                   \
+        vstore(r->c0.l, z, N);                                                                     \
+        vload(x, a->c1.l, N);                                                                      \
+        mont_mul(z, x, y, C, N);                                                                   \
+        vstore(r->c1.l, z, N);                                                                     \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_add(T *r, const T *a, const T *b)                             \
+    {                                                                                              \
+        __m512i x[N], y[N], z[N];                                                                  \
+        vload(x, a->c0.l, N);                                                                      \
+        vload(y, b->c0.l, N);                                                                      \
+        add_mod(z, x, y, C, N);                                                                    \
+        vstore(r->c0.l, z, N);                                                                     \
+        vload(x, a->c1.l, N);                                                                      \
+        vload(y, b->c1.l, N);                                                                      \
+        add_mod(z, x, y, C, N);                                                                    \
+        vstore(r->c1.l, z, N);                                                                     \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_sub(T *r, const T *a, const T *b)                             \
+    {                                                                                              \
+        __m512i x[N], y[N], z[N];                                                                  \
+        vload(x, a->c0.l, N);                                                                      \
+        vload(y, b->c0.l, N);                                                                      \
+        sub_mod(z, x, y, C, N);                                                                    \
+        vstore(r->c0.l, z, N);                                                                     \
+        vload(x, a->c1.l, N);                                                                      \
+        vload(y, b->c1.l, N);                                                                      \
+        sub_mod(z, x, y, C, N);                                                                    \
+        vstore(r->c1.l, z, N);                                                                     \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_neg(T *r, const T *a)                                         \
+    {                                                                                              \
+        __m512i x[N], y[N], z[N];                                                                  \
+        for (int j = 0; j < N; j++) x[j] = _mm512_setzero_si512();                                 \
+        vload(y, a->c0.l, N);                                                                      \
+        sub_mod(z, x, y, C, N);                                                                    \
+        vstore(r->c0.l, z, N);                                                                     \
+        vload(y, a->c1.l, N);                                                                      \
+        sub_mod(z, x, y, C, N);                                                                    \
+        vstore(r->c1.l, z, N);                                                                     \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_conj(T *r, const T *a)                                        \
+    {                                                                                              \
+        __m512i x[N], y[N], z[N];                                                                  \
+        for (int j = 0; j < N; j++) x[j] = _mm512_setzero_si512();                                 \
+        vload(y, a->c1.l, N);                                                                      \
+        sub_mod(z, x, y, C, N);                                                                    \
+        if (r != a) r->c0 = a->c0;                                                                 \
+        vstore(r->c1.l, z, N);                                                                     \
+    }                                                                                              \
+    IFMA_TARGET unsigned mulred_##NAME##_is_zero_mask(const T *a)                                  \
+    {                                                                                              \
+        __m512i x[N], y[N];                                                                        \
+        vload(x, a->c0.l, N);                                                                      \
+        vload(y, a->c1.l, N);                                                                      \
+        return zero_mask(x, C, N) & zero_mask(y, C, N);                                            \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_set_one(T *r)                                                 \
+    {                                                                                              \
+        for (int j = 0; j < N; j++) {                                                              \
+            _mm512_storeu_si512((void *)r->c0.l[j], bcast((C)->one[j]));                           \
+            _mm512_storeu_si512((void *)r->c1.l[j], _mm512_setzero_si512());                       \
+        }                                                                                          \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_select(T *r, const T *a, const T *b, unsigned mask)           \
+    {                                                                                              \
+        for (int j = 0; j < N; j++) {                                                              \
+            _mm512_storeu_si512((void *)r->c0.l[j],                                                \
+                                _mm512_mask_blend_epi64(                                           \
+                                    (__mmask8)mask, _mm512_loadu_si512((const void *)a->c0.l[j]),  \
+                                    _mm512_loadu_si512((const void *)b->c0.l[j])));                \
+            _mm512_storeu_si512((void *)r->c1.l[j],                                                \
+                                _mm512_mask_blend_epi64(                                           \
+                                    (__mmask8)mask, _mm512_loadu_si512((const void *)a->c1.l[j]),  \
+                                    _mm512_loadu_si512((const void *)b->c1.l[j])));                \
+        }                                                                                          \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_load(T *r, const uint64_t *const src[8])                      \
+    {                                                                                              \
+        const consts *c = C;                                                                       \
+        const uint64_t *s1[8];                                                                     \
+        __m512i z[N];                                                                              \
+        for (int j = 0; j < 8; j++) s1[j] = src[j] + WORDS;                                        \
+        load_x8(z, src, c, N, WORDS, 52 * N - 64 * WORDS, c->top_shift, c->mu_shift);              \
+        vstore(r->c0.l, z, N);                                                                     \
+        load_x8(z, s1, c, N, WORDS, 52 * N - 64 * WORDS, c->top_shift, c->mu_shift);               \
+        vstore(r->c1.l, z, N);                                                                     \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_store(uint64_t *const dst[8], const T *a)                     \
+    {                                                                                              \
+        uint64_t *d1[8];                                                                           \
+        __m512i x[N];                                                                              \
+        for (int j = 0; j < 8; j++) d1[j] = dst[j] + WORDS;                                        \
+        vload(x, a->c0.l, N);                                                                      \
+        store_x8(dst, x, C, N, WORDS, 52 * N - 64 * WORDS);                                        \
+        vload(x, a->c1.l, N);                                                                      \
+        store_x8(d1, x, C, N, WORDS, 52 * N - 64 * WORDS);                                         \
+    }                                                                                              \
+    IFMA_TARGET void mulred_##NAME##_inv_var(T *r, const T *a)                                     \
+    {                                                                                              \
+        const consts *c = C;                                                                       \
+        __m512i x0[N], x1[N], s[N], t[N], nn[N], z[N];                                             \
+        vload(x0, a->c0.l, N);                                                                     \
+        vload(x1, a->c1.l, N);                                                                     \
+        mont_sqr(s, x0, c, N);                                                                     \
+        mont_sqr(t, x1, c, N);                                                                     \
+        add_mod(nn, s, t, c, N); /* the norm: 0 only for a = 0 (-1 is not a square) */             \
+        const __mmask8 zm = zero_mask(nn, c, N);                                                   \
+        for (int j = 0; j < N; j++) nn[j] = _mm512_mask_blend_epi64(zm, nn[j], bcast(c->one[j]));  \
+        inv_lanes_var(z, nn, c, N, WORDS);                                                         \
+        mont_mul(s, x0, z, c, N);                                                                  \
+        mont_mul(t, x1, z, c, N);                                                                  \
+        for (int j = 0; j < N; j++) z[j] = _mm512_setzero_si512();                                 \
+        sub_mod(x1, z, t, c, N);                                                                   \
+        for (int j = 0; j < N; j++) {                                                              \
+            s[j] = _mm512_maskz_mov_epi64((__mmask8)~zm, s[j]);                                    \
+            x1[j] = _mm512_maskz_mov_epi64((__mmask8)~zm, x1[j]);                                  \
+        }                                                                                          \
+        vstore(r->c0.l, s, N);                                                                     \
+        vstore(r->c1.l, x1, N);                                                                    \
+    }
+
+FP2X8_FUNCS(fp2_381x8, mulred_fp2_381x8, mulred_fp381x8, 8, 6, mulred_fp381x8_consts, 20)
+FP2X8_FUNCS(fp2_254x8, mulred_fp2_254x8, mulred_fp254x8, 5, 4, mulred_fp254x8_consts, 48)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "curve/g1_batch.h"
+#include "curve/g2_batch.h"
 #include "io/msm_io_internal.h"
 #include "mulred/curve.h"
 #include "mulred/msm.h"
@@ -76,13 +77,10 @@ size_t msm_pairs_subgroup_lowest(const void *points, size_t n, mulred_curve c, i
         bool ok[SUBGROUP_BLOCK];
         if (c == MULRED_CURVE_BLS12_381)
             mulred_g1_381_in_g1_batch_var(ok, (const mulred_g1_381_affine *)points + i0, m, true);
+        else if (c == MULRED_CURVE_BLS12_381_G2) /* G2: 8 at a time too (curve/g2_batch.h) */
+            mulred_g2_381_in_g2_batch_var(ok, (const mulred_g2_381_affine *)points + i0, m, true);
         else
-            for (size_t j = 0; j < m; j++)
-                ok[j] = c == MULRED_CURVE_BLS12_381_G2
-                            ? mulred_g2_381_affine_in_g2_var((const mulred_g2_381_affine *)points +
-                                                             i0 + j)
-                            : mulred_g2_254_affine_in_g2_var((const mulred_g2_254_affine *)points +
-                                                             i0 + j);
+            mulred_g2_254_in_g2_batch_var(ok, (const mulred_g2_254_affine *)points + i0, m, true);
         for (size_t j = 0; j < m; j++)
             if (!ok[j]) {
                 if (i0 + j < lowest) lowest = i0 + j;

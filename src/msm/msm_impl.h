@@ -7,8 +7,8 @@
  *   MSM_RBITS     bits of r (255, 254)
  *   MSM_COST      the cost-model constants of this curve (msm_cost, msm.c)
  *   MSM_GLV_BITS  the bound on the GLV halves of the curve layer's decomposition (< 2^127)
- *   MSM_EXT       1 for G2 (coordinates in Fp2): no 8-lane kernels, every plan runs the scalar
- *                 batch path (lanes SCALAR, whatever the options ask for)
+ *   MSM_EXT       1 for G2 (coordinates in Fp2; the batch path runs on the 8-lane Fp2 kernels
+ *                 like G1's on the base ones)
  *
  * Design and costs (M, S: one field multiplication, squaring)
  *
@@ -712,9 +712,6 @@ static void MI(plan_any)(mulred_msm_plan *plan, size_t n, const mulred_msm_optio
     mulred_msm_lanes lanes = o->lanes;
     MULRED_ARG_CHECK_VOID(lanes == MULRED_MSM_LANES_AUTO || lanes == MULRED_MSM_LANES_SCALAR ||
                           lanes == MULRED_MSM_LANES_X8);
-#if MSM_EXT
-    lanes = MULRED_MSM_LANES_SCALAR; /* no 8-lane Fp2 kernels */
-#endif
     /* 8 lanes forced on a CPU without AVX-512 IFMA */
     MULRED_ARG_CHECK_VOID(lanes != MULRED_MSM_LANES_X8 || mulred_fieldx8_have_ifma());
     if (lanes == MULRED_MSM_LANES_AUTO)

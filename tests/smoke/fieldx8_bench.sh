@@ -14,11 +14,12 @@ expect_status 0 "$MULRED" bench fieldx8 --samples 1 --json
 check=$(python3 - "$out" <<'PY'
 import json, sys
 v = json.loads(sys.argv[1])
-keys = ["fp_mul_c_ns", "fp_mul_c_tput_ns"]
+keys = ["fp_mul_c_ns", "fp_mul_c_tput_ns", "fp2_mul_ns"]
 if v["ifma"]:
     keys += ["fp_mul_x8_ns", "fp_mul_x8_chain_ns", "fp_sqr_x8_ns", "fp_add_x8_ns", "fp_sub_x8_ns",
              "fp_load_x8_ns", "fp_store_x8_ns", "fp_inv_x8_ns", "fp_batch_inv_x8_ns",
-             "ratio_mul_x8_to_best_scalar"]
+             "ratio_mul_x8_to_best_scalar", "fp2_mul_x8_ns", "fp2_mul_x8_chain_ns", "fp2_sqr_x8_ns",
+             "ratio_fp2_mul_x8_to_scalar"]
 bad = [c + "." + k for c in ("bls12_381", "bn254") for k in keys if not v[c].get(k, 0) > 0]
 print("ok" if not bad else "missing or not positive: " + " ".join(bad))
 PY
