@@ -1,14 +1,16 @@
-/* mulred bench msm: multi-scalar multiplication on BLS12-381 and BN254 G1.
+/* mulred bench msm: multi-scalar multiplication on BLS12-381 and BN254, G1 and G2.
  *
- * Rows for n = 2^min … 2^max on both curves: the plan (c, windows, GLV, bucket form), one thread
- * (median wall and thread-CPU ms, ns per point), two threads (median wall) and the speedup as
- * the median of per-round ratios (1- and 2-thread runs alternate, so load changes hit both),
- * the ceiling of that speedup on this machine (two one-thread MSMs side by side against one
- * alone, bench_msm_threads.c: on a shared VM two vCPUs may give far less than twice one), the
- * process's peak RSS after the row. Then, from one run with the variants interleaved at
- * 2^16 (thread CPU time, serial), what each technique is worth: collision-queue depth, the
- * 8-lane kernels, GLV, and (KZG) the precomputed tables, as ratios to the default plan. Then
- * the KZG commitment: building the table, loading it from its cache, one commitment.
+ * Rows for n = 2^min … 2^max (default 2^10 … 2^20, --max up to 2^22) on both curves, G1 and G2
+ * (--group): the plan (c, windows, GLV, bucket form), one thread (median wall and thread-CPU ms,
+ * ns per point), two threads (median wall) and the speedup as the median of per-round ratios
+ * (1- and 2-thread runs alternate, so load changes hit both), the ceiling of that speedup on
+ * this machine (two one-thread MSMs side by side against one alone, bench_msm_threads.c: on a
+ * shared VM two vCPUs may give far less than twice one) and the speedup's share of it, the
+ * row's peak RSS (the high-water mark reset after the inputs are made). Then, from one run with
+ * the variants interleaved at 2^16 (thread CPU time, serial), what each technique is worth:
+ * collision-queue depth, window width ±1, the 8-lane kernels, GLV, batch-affine buckets, and
+ * (KZG) the precomputed tables, as ratios to the default plan. Then the KZG commitment:
+ * building the table, loading it from its cache, one commitment.
  * --anchors CMD runs CMD --quick (the blst / c-kzg baseline) in the same run and prints the
  * ratios to it. --model sweeps every window width and GLV choice against the cost model.
  *
@@ -35,7 +37,7 @@
 /* ---- both curves behind one table ------------------------------------------------------------ */
 
 typedef struct {
-    const char *name;
+    const char *name, *group;
     size_t aff, jac;
     void (*plan)(mulred_msm_plan *, size_t, const mulred_msm_options *);
     size_t (*scratch_size)(const mulred_msm_plan *, size_t);
@@ -95,19 +97,28 @@ typedef struct {
 
 BM_WRAP(g1_381)
 BM_WRAP(g1_254)
+BM_WRAP(g2_381)
+BM_WRAP(g2_254)
 
-#define BM_CURVE(G, NAME)                                                                          \
+#define BM_CURVE(G, NAME, GROUP)                                                                   \
     {                                                                                              \
-        NAME, sizeof(mulred_##G##_affine), sizeof(mulred_##G##_jacobian), mulred_##G##_msm_plan,   \
-            mulred_##G##_msm_scratch_size, G##_bm_serial, G##_bm_msm, G##_bm_points, G##_bm_same,  \
-            G##_bm_naive                                                                           \
+        NAME, GROUP, sizeof(mulred_##G##_affine), sizeof(mulred_##G##_jacobian),                   \
+            mulred_##G##_msm_plan, mulred_##G##_msm_scratch_size, G##_bm_serial, G##_bm_msm,       \
+            G##_bm_points, G##_bm_same, G##_bm_naive                                               \
     }
 
-static const bm_curve curves[2] = {BM_CURVE(g1_381, "bls12-381"), BM_CURVE(g1_254, "bn254")};
+/* G1 first, then G2 (the --group option selects 0-1, 2-3 or all) */
+enum { NCURVES = 4 };
+static const bm_curve curves[NCURVES] = {
+    BM_CURVE(g1_381, "bls12-381", "g1"), BM_CURVE(g1_254, "bn254", "g1"),
+    BM_CURVE(g2_381, "bls12-381", "g2"), BM_CURVE(g2_254, "bn254", "g2")};
+
+/* Widest window a plan may be forced to (MSM_MAX_WINDOW_BITS of the msm layer). */
+#define MSM_BENCH_MAX_C 16
 
 typedef struct {
-    uint64_t l[18];
-} bm_jac; /* room for the larger Jacobian point */
+    uint64_t l[36];
+} bm_jac; /* room for the largest Jacobian point (G2 over BLS12-381's Fp2) */
 
 /* ---- helpers -----------------------------------------------------------------------------------
  */
@@ -129,11 +140,34 @@ static double quantile(double *v, int n, double q)
     return v[i < 0 ? 0 : i >= n ? n - 1 : i];
 }
 
-static long peak_rss_kb(void)
+/* Peak resident set of a stretch of the run: rss_mark() resets the kernel's high-water mark to
+ * the current resident set (clear_refs 5, Linux 4.0 on), rss_peak_kb() reads it back (VmHWM,
+ * KiB). Where the reset is refused, the process's peak so far (ru_maxrss) instead, and *scope
+ * says which. */
+static int rss_mark(void)
 {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return 0;
+    const int ok = fputs("5", f) >= 0;
+    return (fclose(f) == 0) & ok;
+}
+
+static long rss_peak_kb(int marked)
+{
+    long kb = -1;
+    FILE *f = marked ? fopen("/proc/self/status", "r") : NULL;
+    if (f) {
+        char line[256];
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "VmHWM: %ld", &kb) == 1) break;
+        fclose(f);
+    }
+    if (kb < 0) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        kb = ru.ru_maxrss;
+    }
+    return kb;
 }
 
 /* The 1-minute load average (/proc/loadavg), or -1. */
@@ -194,7 +228,8 @@ typedef struct {
     mulred_msm_plan plan;
     double wall1, cpu1, wall2, speedup, speedup_p10, speedup_p90;
     double ceiling; /* 2 x one MSM alone / two side by side: what 2 threads can give here */
-    long rss_kb;
+    long rss_kb;    /* peak RSS of the row (points, scalars, the MSMs' own memory) */
+    int rss_row;    /* 1: rss_kb is the row's own peak; 0: the process's peak so far */
 } bm_row;
 
 static int run_row(bm_row *row, int ci, int lg, int reps)
@@ -206,6 +241,7 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
     if (!pts || !s) return MULRED_ERUNTIME;
     C->points(pts, n, (uint64_t)lg);
     random_scalars(s, n, (uint64_t)lg + 100 * (uint64_t)ci);
+    row->rss_row = rss_mark(); /* from here: the inputs and what the MSMs allocate */
     bm_jac r1, r2;
     mulred_error err;
     C->plan(&row->plan, n, NULL);
@@ -251,7 +287,7 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
     row->wall2 = median_of(w2, reps);
     row->speedup_p10 = quantile(q, reps, 0.1), row->speedup_p90 = quantile(q, reps, 0.9);
     row->speedup = median_of(q, reps);
-    row->rss_kb = peak_rss_kb();
+    row->rss_kb = rss_peak_kb(row->rss_row);
     free(w1), free(c1), free(w2), free(q), free(pts), free(s);
     return MULRED_OK;
 }
@@ -463,8 +499,9 @@ static void run_anchors(bm_anchor *a, const char *cmd)
 /* ---- the cost-model sweep
  * --------------------------------------------------------------------------- */
 
-static void run_model(int maxlg, int reps, bool json, mulred_json_writer *w)
+static void run_model(int c0, int c1, int quick, bool json, mulred_json_writer *w)
 {
+    const int maxlg = quick ? 12 : 16, reps = quick ? 2 : 3;
     if (json) mulred_jw_array_begin(w, "model");
     if (!json)
         mulred_out(
@@ -473,7 +510,7 @@ static void run_model(int maxlg, int reps, bool json, mulred_json_writer *w)
             "| curve     | log2 n | best c | GLV | best ms | model c | GLV | its ms | ratio |\n"
             "|-----------|--------|--------|-----|---------|---------|-----|--------|-------|\n",
             reps);
-    for (int ci = 0; ci < 2; ci++) {
+    for (int ci = c0; ci < c1; ci++) {
         const bm_curve *C = &curves[ci];
         for (int lg = 4; lg <= maxlg; lg += 2) {
             const size_t n = (size_t)1 << lg;
@@ -525,18 +562,32 @@ static void run_model(int maxlg, int reps, bool json, mulred_json_writer *w)
 static void usage(void)
 {
     mulred_out(
-        "Usage: mulred bench msm [--min LOG2] [--max LOG2] [--reps R] [--worth LOG2]\n"
-        "                        [--setup FILE] [--anchors CMD] [--model] [--quick] [--json]\n\n"
-        "MSM timings for n = 2^min..2^max (default 10..18) on BLS12-381 and BN254 G1: the\n"
-        "plan, 1 and 2 threads and the 2-thread ceiling here (two 1-thread MSMs side by\n"
-        "side), peak RSS; what the collision queue, the 8-lane kernels,\n"
-        "GLV and the batch-affine buckets are worth at 2^worth (default 16; ratios from one\n"
-        "run); the KZG commitment (EIP-4844) with and without its fixed-base tables, from\n"
-        "the trusted setup (--setup, default tests/vectors/kzg/trusted_setup.txt).\n\n"
+        "Usage: mulred bench msm [--min LOG2] [--max LOG2] [--group g1|g2|all] [--reps R]\n"
+        "                        [--worth LOG2] [--setup FILE] [--anchors CMD] [--model]\n"
+        "                        [--quick] [--json]\n\n"
+        "MSM timings for n = 2^min..2^max (default 10..20, --max up to 22) on BLS12-381 and\n"
+        "BN254, G1 and G2 (--group, default all): the plan, 1 and 2 threads and the 2-thread\n"
+        "ceiling here (two 1-thread MSMs side by side), ns per point, the row's peak RSS;\n"
+        "what the collision queue, the window width, the 8-lane kernels, GLV and the\n"
+        "batch-affine buckets are worth at 2^worth (default 16; ratios from one run); the\n"
+        "KZG commitment (EIP-4844) with and without its fixed-base tables, from the trusted\n"
+        "setup (--setup, default tests/vectors/kzg/trusted_setup.txt; with G1).\n\n"
         "  --anchors CMD  run 'CMD --quick' (blst and c-kzg-4844, JSON on stdout) in the\n"
         "                 same run and print the ratios (e.g. /tmp/anchors/run.sh)\n"
-        "  --model        also sweep every window width and GLV choice (slow)\n"
-        "  --quick        fewer repetitions, up to 2^16\n");
+        "  --model        also fit the cost model's constants to a sweep of plans and\n"
+        "                 compare its choice with the best measured plan (slow)\n"
+        "  --quick        fewer repetitions, up to 2^16 (G2 up to 2^14)\n");
+}
+
+/* Repetitions of a size row: fewer for the large sizes and for G2 (3x a G1 MSM). */
+static int row_reps_for(int reps, int lg, const bm_curve *C)
+{
+    if (lg >= 19)
+        reps = (reps + 2) / 3;
+    else if (lg >= 17)
+        reps = (reps + 1) / 2;
+    if (C->group[1] == '2' && lg >= 15) reps = (reps + 1) / 2;
+    return reps < 1 ? 1 : reps;
 }
 
 int mulred_bench_msm(int argc, char **argv)
@@ -544,6 +595,7 @@ int mulred_bench_msm(int argc, char **argv)
     enum {
         OPT_MIN = 256,
         OPT_MAX,
+        OPT_GROUP,
         OPT_REPS,
         OPT_WORTH,
         OPT_SETUP,
@@ -554,6 +606,7 @@ int mulred_bench_msm(int argc, char **argv)
     };
     static const struct option opts[] = {{"min", required_argument, 0, OPT_MIN},
                                          {"max", required_argument, 0, OPT_MAX},
+                                         {"group", required_argument, 0, OPT_GROUP},
                                          {"reps", required_argument, 0, OPT_REPS},
                                          {"worth", required_argument, 0, OPT_WORTH},
                                          {"setup", required_argument, 0, OPT_SETUP},
@@ -563,7 +616,8 @@ int mulred_bench_msm(int argc, char **argv)
                                          {"json", no_argument, 0, OPT_JSON},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    int minlg = 10, maxlg = 18, worthlg = 16, reps = 0, model = 0, quick = 0, json = 0, c;
+    int minlg = 10, maxlg = 20, worthlg = 16, reps = 0, model = 0, quick = 0, json = 0, c;
+    int c0 = 0, c1 = NCURVES; /* the curves of --group: curves[c0 .. c1) */
     const char *setup = "tests/vectors/kzg/trusted_setup.txt", *anchors = NULL;
     mulred_out_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -577,7 +631,7 @@ int mulred_bench_msm(int argc, char **argv)
         case OPT_WORTH:
         case OPT_REPS: {
             const long v = strtol(optarg, &end, 10);
-            if (*end || v < (c == OPT_REPS ? 1 : 4) || v > (c == OPT_REPS ? 1000 : 24))
+            if (*end || v < (c == OPT_REPS ? 1 : 4) || v > (c == OPT_REPS ? 1000 : 22))
                 return mulred_out_usage_error("bench msm", "%s: '%s' out of range",
                                               c == OPT_MIN     ? "--min"
                                               : c == OPT_MAX   ? "--max"
@@ -590,6 +644,17 @@ int mulred_bench_msm(int argc, char **argv)
             if (c == OPT_WORTH) worthlg = (int)v;
             break;
         }
+        case OPT_GROUP:
+            if (strcmp(optarg, "g1") == 0)
+                c0 = 0, c1 = 2;
+            else if (strcmp(optarg, "g2") == 0)
+                c0 = 2, c1 = 4;
+            else if (strcmp(optarg, "all") == 0)
+                c0 = 0, c1 = 4;
+            else
+                return mulred_out_usage_error("bench msm", "--group: '%s' is not g1, g2 or all",
+                                              optarg);
+            break;
         case OPT_SETUP:
             setup = optarg;
             break;
@@ -614,23 +679,33 @@ int mulred_bench_msm(int argc, char **argv)
     if (quick && maxlg > 16) maxlg = 16;
     if (minlg > maxlg) return mulred_out_usage_error("bench msm", "--min above --max");
     const int row_reps = reps ? reps : quick ? 3 : 7, var_reps = reps ? reps : quick ? 5 : 11;
+    const bool with_g1 = c0 == 0;
 
     const double load0 = load_average();
     const double t_start = mulred_wtime();
 
-    bm_row rows[2][25];
-    int nrows = 0;
-    for (int lg = minlg; lg <= maxlg; lg++, nrows++)
-        for (int ci = 0; ci < 2; ci++)
-            if (run_row(&rows[ci][nrows], ci, lg, lg >= 17 ? (row_reps + 1) / 2 : row_reps))
+    /* rows[ci][i]: curve ci at 2^(minlg + i); have[ci][i] = 0 when skipped (--quick: G2 to
+     * 2^14) */
+    static bm_row rows[NCURVES][19];
+    int have[NCURVES][19] = {{0}};
+    const int nrows = maxlg - minlg + 1;
+    for (int i = 0; i < nrows; i++)
+        for (int ci = c0; ci < c1; ci++) {
+            const int lg = minlg + i;
+            if (quick && ci >= 2 && lg > 14) continue;
+            if (run_row(&rows[ci][i], ci, lg, row_reps_for(row_reps, lg, &curves[ci])))
                 return MULRED_ERUNTIME;
+            have[ci][i] = 1;
+        }
 
-    /* what each technique is worth at 2^16 */
-    enum { NV = 7 };
-    bm_variant var[2][NV];
-    for (int ci = 0; ci < 2; ci++) {
+    /* what each technique is worth at 2^worth */
+    enum { NV = 9 };
+    static bm_variant var[NCURVES][NV];
+    int var_n[NCURVES] = {0};
+    for (int ci = c0; ci < c1; ci++) {
+        const int wlg = quick && ci >= 2 && worthlg > 14 ? 14 : worthlg;
         mulred_msm_plan def;
-        curves[ci].plan(&def, (size_t)1 << worthlg, NULL);
+        curves[ci].plan(&def, (size_t)1 << wlg, NULL);
         const mulred_msm_options base = {.window_bits = (int)def.window_bits,
                                          .glv = def.glv ? 1 : -1};
         bm_variant v[NV] = {
@@ -638,24 +713,35 @@ int mulred_bench_msm(int argc, char **argv)
             {"collision queue: none", base, 0, 0, 0, 0, {0}},
             {"collision queue: 16", base, 0, 0, 0, 0, {0}},
             {"collision queue: 512", base, 0, 0, 0, 0, {0}},
+            {"window one bit narrower", base, 0, 0, 0, 0, {0}},
+            {"window one bit wider", base, 0, 0, 0, 0, {0}},
             {"scalar field kernels (no 8-lane)", base, 0, 0, 0, 0, {0}},
             {"GLV switched", base, 0, 0, 0, 0, {0}},
             {"XYZZ buckets (no batch-affine)", base, 0, 0, 0, 0, {0}},
         };
         v[1].opts.queue = -1, v[2].opts.queue = 16, v[3].opts.queue = 512;
-        v[4].opts.lanes = MULRED_MSM_LANES_SCALAR;
-        v[5].opts.glv = def.glv ? -1 : 1;
-        v[6].opts.buckets = MULRED_MSM_BUCKETS_XYZZ;
-        if (run_variants(v, NV, ci, (size_t)1 << worthlg, var_reps)) return MULRED_ERUNTIME;
+        v[4].opts.window_bits = (int)def.window_bits - 1;
+        v[5].opts.window_bits = (int)def.window_bits + 1;
+        v[6].opts.lanes = MULRED_MSM_LANES_SCALAR;
+        v[7].opts.glv = def.glv ? -1 : 1;
+        v[8].opts.buckets = MULRED_MSM_BUCKETS_XYZZ;
+        int nv = NV;
+        if (def.window_bits >= MSM_BENCH_MAX_C) /* no wider window: drop that row */
+            memmove(&v[5], &v[6], (NV - 6) * sizeof v[0]), nv--;
+        const int vr = ci >= 2 ? (var_reps + 1) / 2 : var_reps;
+        if (run_variants(v, nv, ci, (size_t)1 << wlg, vr < 2 ? 2 : vr)) return MULRED_ERUNTIME;
         memcpy(var[ci], v, sizeof v);
+        var_n[ci] = nv;
     }
 
-    bm_kzg kzg;
-    run_kzg(&kzg, setup, quick ? 11 : 21);
+    bm_kzg kzg = {0};
+    if (with_g1)
+        run_kzg(&kzg, setup, quick ? 11 : 21);
+    else
+        snprintf(kzg.note, sizeof kzg.note, "skipped (G2 only)");
     bm_anchor anchor = {0};
-    if (anchors) run_anchors(&anchor, anchors);
+    if (anchors && with_g1) run_anchors(&anchor, anchors);
     const double load1 = load_average();
-    const double elapsed = mulred_wtime() - t_start;
 
     mulred_json_writer w;
     if (json) {
@@ -667,11 +753,13 @@ int mulred_bench_msm(int argc, char **argv)
         mulred_jw_double(&w, "load_start", load0);
         mulred_jw_double(&w, "load_end", load1);
         mulred_jw_array_begin(&w, "rows");
-        for (int i = 0; i < nrows; i++)
-            for (int ci = 0; ci < 2; ci++) {
+        for (int ci = c0; ci < c1; ci++)
+            for (int i = 0; i < nrows; i++) {
+                if (!have[ci][i]) continue;
                 const bm_row *r = &rows[ci][i];
                 mulred_jw_object_begin(&w, NULL);
                 mulred_jw_string(&w, "curve", curves[ci].name);
+                mulred_jw_string(&w, "group", curves[ci].group);
                 mulred_jw_int(&w, "log2n", r->log2n);
                 mulred_jw_uint(&w, "window_bits", r->plan.window_bits);
                 mulred_jw_uint(&w, "windows", r->plan.windows);
@@ -690,16 +778,19 @@ int mulred_bench_msm(int argc, char **argv)
                 mulred_jw_double(&w, "speedup_p10", r->speedup_p10);
                 mulred_jw_double(&w, "speedup_p90", r->speedup_p90);
                 mulred_jw_double(&w, "speedup_ceiling_2_threads", r->ceiling);
+                mulred_jw_double(&w, "of_ceiling", r->speedup / r->ceiling);
                 mulred_jw_int(&w, "peak_rss_kb", r->rss_kb);
+                mulred_jw_string(&w, "peak_rss_scope", r->rss_row ? "row" : "process");
                 mulred_jw_object_end(&w);
             }
         mulred_jw_array_end(&w);
         mulred_jw_int(&w, "worth_log2n", worthlg);
         mulred_jw_array_begin(&w, "worth");
-        for (int ci = 0; ci < 2; ci++)
-            for (int i = 0; i < NV; i++) {
+        for (int ci = c0; ci < c1; ci++)
+            for (int i = 0; i < var_n[ci]; i++) {
                 mulred_jw_object_begin(&w, NULL);
                 mulred_jw_string(&w, "curve", curves[ci].name);
+                mulred_jw_string(&w, "group", curves[ci].group);
                 mulred_jw_string(&w, "variant", var[ci][i].name);
                 mulred_jw_uint(&w, "window_bits", var[ci][i].plan.window_bits);
                 mulred_jw_bool(&w, "glv", var[ci][i].plan.glv);
@@ -711,66 +802,83 @@ int mulred_bench_msm(int argc, char **argv)
                 mulred_jw_object_end(&w);
             }
         mulred_jw_array_end(&w);
-        mulred_jw_object_begin(&w, "kzg");
-        mulred_jw_bool(&w, "ok", kzg.ok);
-        if (kzg.note[0]) mulred_jw_string(&w, "note", kzg.note);
-        mulred_jw_double(&w, "commit_ms", kzg.commit_ms);
-        mulred_jw_double(&w, "commit_p10_ms", kzg.commit_p10);
-        mulred_jw_double(&w, "commit_p90_ms", kzg.commit_p90);
-        mulred_jw_uint(&w, "table_window_bits", kzg.window_bits);
-        mulred_jw_double(&w, "table_build_s", kzg.build_s);
-        mulred_jw_double(&w, "table_load_s", kzg.load_s);
-        mulred_jw_double(&w, "plain_msm_ms", kzg.plain_ms);
-        mulred_jw_double(&w, "plain_over_table", kzg.table_ratio);
-        mulred_jw_object_end(&w);
+        if (with_g1) {
+            mulred_jw_object_begin(&w, "kzg");
+            mulred_jw_bool(&w, "ok", kzg.ok);
+            if (kzg.note[0]) mulred_jw_string(&w, "note", kzg.note);
+            mulred_jw_double(&w, "commit_ms", kzg.commit_ms);
+            mulred_jw_double(&w, "commit_p10_ms", kzg.commit_p10);
+            mulred_jw_double(&w, "commit_p90_ms", kzg.commit_p90);
+            mulred_jw_uint(&w, "table_window_bits", kzg.window_bits);
+            mulred_jw_double(&w, "table_build_s", kzg.build_s);
+            mulred_jw_double(&w, "table_load_s", kzg.load_s);
+            mulred_jw_double(&w, "plain_msm_ms", kzg.plain_ms);
+            mulred_jw_double(&w, "plain_over_table", kzg.table_ratio);
+            mulred_jw_object_end(&w);
+        }
         if (anchor.ok) {
             mulred_jw_object_begin(&w, "anchors");
             mulred_jw_double(&w, "blst_2e16_ms", anchor.blst_ms[16]);
             mulred_jw_double(&w, "ckzg_commit_ms", anchor.ckzg_ms);
             mulred_jw_object_end(&w);
         }
-        if (model) run_model(quick ? 12 : 16, quick ? 2 : 3, true, &w);
-        mulred_jw_double(&w, "seconds", elapsed);
+        if (model) run_model(c0, c1, quick, true, &w);
+        mulred_jw_double(&w, "seconds", mulred_wtime() - t_start);
         mulred_jw_object_end(&w);
         mulred_jw_finish(&w);
         return MULRED_OK;
     }
 
-    mulred_out(
-        "MSM on G1 (cpu family %d: %s; field kernel %s; load %.2f at start, %.2f at end)\n\n",
-        cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0, load1);
-    mulred_out("| curve     | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms | ns/point | "
-               "2 threads ms | speedup (p10-p90)  | ceiling | peak RSS MB |\n"
-               "|-----------|--------|----|----|-----|---------|-------------|--------|----------|"
-               "--------------|--------------------|---------|-------------|\n");
-    for (int ci = 0; ci < 2; ci++)
+    mulred_out("MSM on %s (cpu family %d: %s; field kernel %s; load %.2f at start, %.2f at "
+               "end)\n\n",
+               c0 == 0 && c1 == 4 ? "G1 and G2"
+               : c0 == 0          ? "G1"
+                                  : "G2",
+               cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0, load1);
+    mulred_out("| curve        | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms  | "
+               "ns/point | 2 threads ms | speedup (p10-p90) | ceiling | of ceiling | peak RSS MB "
+               "|\n"
+               "|--------------|--------|----|----|-----|---------|-------------|---------|-----"
+               "-----|--------------|-------------------|---------|------------|-------------"
+               "|\n");
+    for (int ci = c0; ci < c1; ci++)
         for (int i = 0; i < nrows; i++) {
+            if (!have[ci][i]) continue;
             const bm_row *r = &rows[ci][i];
-            mulred_out("| %-9s | %6d | %2u | %2u | %3s | %-7s | %11.2f | %6.2f | %8.0f | %12.2f | "
-                       "%4.2f (%4.2f-%4.2f) | %7.2f | %11.1f |\n",
-                       curves[ci].name, r->log2n, r->plan.window_bits, r->plan.windows,
-                       r->plan.glv ? "yes" : "no",
+            mulred_out("| %-9s %s | %6d | %2u | %2u | %3s | %-7s | %11.2f | %7.2f | %8.0f | "
+                       "%12.2f | %4.2f (%4.2f-%4.2f)  | %7.2f | %10.2f | %10.1f%s |\n",
+                       curves[ci].name, curves[ci].group, r->log2n, r->plan.window_bits,
+                       r->plan.windows, r->plan.glv ? "yes" : "no",
                        r->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE
                            ? (r->plan.lanes == MULRED_MSM_LANES_X8 ? "aff x8" : "affine")
                            : "xyzz",
                        r->wall1 * 1e3, r->cpu1 * 1e3,
                        r->cpu1 * 1e9 / (double)((size_t)1 << r->log2n), r->wall2 * 1e3, r->speedup,
-                       r->speedup_p10, r->speedup_p90, r->ceiling, (double)r->rss_kb / 1024);
+                       r->speedup_p10, r->speedup_p90, r->ceiling, r->speedup / r->ceiling,
+                       (double)r->rss_kb / 1024, r->rss_row ? " " : "*");
         }
+    int any_process = 0;
+    for (int ci = c0; ci < c1; ci++)
+        for (int i = 0; i < nrows; i++) any_process |= have[ci][i] && !rows[ci][i].rss_row;
+    if (any_process)
+        mulred_out("\n* the process's peak so far (this kernel refused to reset the high-water "
+                   "mark)\n");
     mulred_out(
         "\nWhat each technique is worth at 2^%d (one thread, thread CPU time, %d interleaved "
-        "rounds; ratio = variant / default plan, median and p10-p90 of per-round ratios)\n\n"
-        "| curve     | variant                          | c  | GLV | queue | CPU ms  | ratio "
+        "rounds, G2 %d; ratio = variant / default plan, median and p10-p90 of per-round "
+        "ratios)\n\n"
+        "| curve        | variant                          | c  | GLV | queue | CPU ms  | ratio "
         "(p10-p90)    |\n"
-        "|-----------|----------------------------------|----|-----|-------|---------|-------"
+        "|--------------|----------------------------------|----|-----|-------|---------|-------"
         "-------------|\n",
-        worthlg, var_reps);
-    for (int ci = 0; ci < 2; ci++)
-        for (int i = 0; i < NV; i++) {
+        worthlg, var_reps, (var_reps + 1) / 2 < 2 ? 2 : (var_reps + 1) / 2);
+    for (int ci = c0; ci < c1; ci++)
+        for (int i = 0; i < var_n[ci]; i++) {
             const bm_variant *v = &var[ci][i];
-            mulred_out("| %-9s | %-32s | %2u | %3s | %5u | %7.2f | %5.2f (%4.2f-%4.2f) |\n",
-                       curves[ci].name, v->name, v->plan.window_bits, v->plan.glv ? "yes" : "no",
-                       v->plan.queue, v->cpu * 1e3, v->ratio, v->ratio_p10, v->ratio_p90);
+            mulred_out("| %-9s %s | %-32s | %2u | %3s | %5u | %7.2f | %5.2f (%4.2f-%4.2f) |\n",
+                       curves[ci].name, curves[ci].group, v->name, v->plan.window_bits,
+                       v->plan.glv ? "yes" : "no", v->plan.queue, v->cpu * 1e3, v->ratio,
+                       v->ratio_p10, v->ratio_p90);
         }
     if (kzg.ok)
         mulred_out("\nKZG commitment (EIP-4844, BLS12-381, 4096 elements, one thread): %.2f ms "
@@ -786,7 +894,7 @@ int mulred_bench_msm(int argc, char **argv)
     if (anchors && anchor.ok) {
         double ours = 0;
         for (int i = 0; i < nrows; i++)
-            if (rows[0][i].log2n == 16) ours = rows[0][i].cpu1 * 1e3;
+            if (have[0][i] && rows[0][i].log2n == 16) ours = rows[0][i].cpu1 * 1e3;
         mulred_out("\nSame-run baseline (%s --quick): blst 2^16 %.1f ms", anchors,
                    anchor.blst_ms[16]);
         if (ours) mulred_out(" -> mulred / blst = %.2f", ours / anchor.blst_ms[16]);
@@ -797,7 +905,7 @@ int mulred_bench_msm(int argc, char **argv)
     } else if (anchors) {
         mulred_out("\nSame-run baseline: '%s --quick' gave no usable JSON\n", anchors);
     }
-    if (model) run_model(quick ? 12 : 16, quick ? 2 : 3, false, NULL);
-    mulred_out("\n(%.0f s)\n", elapsed);
+    if (model) run_model(c0, c1, quick, false, NULL);
+    mulred_out("\n(%.0f s)\n", mulred_wtime() - t_start);
     return MULRED_OK;
 }
