@@ -19,6 +19,7 @@
  * multiplications). Timings are medians; compare ratios from one run. */
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,9 @@ typedef struct {
     void (*points)(void *, size_t, uint64_t seed); /* an arithmetic progression of points */
     int (*same)(const void *, const void *);       /* two Jacobian points are equal */
     void (*naive)(void *, const void *, const mulred_scalar256 *, size_t); /* Σ mul_var */
+    void (*cost_constants)(mulred_msm_cost *);
+    double (*cost_with)(const mulred_msm_plan *, size_t, const mulred_msm_cost *);
+    void (*micro)(mulred_msm_cost *, int x8, double scale);
 } bm_curve;
 
 #define BM_WRAP(G)                                                                                 \
@@ -78,6 +82,81 @@ typedef struct {
         mulred_##G##_jacobian_batch_to_affine_var(pa, j, n, scr);                                  \
         free(j), free(scr);                                                                        \
     }                                                                                              \
+    /* Micro-measured constants of the cost model (ns, thread CPU): a doubling, XYZZ mixed and     \
+     * full additions, and batch-affine pairs (batches of 32 and 512 into 4096 buckets in random   \
+     * order, so the bucket reads miss as in an MSM): t(m) = inv + m·aff_add. lanes[1] = 0: the   \
+     * 8-lane figures are the scalar ones. */                                                      \
+    static void G##_bm_micro(mulred_msm_cost *c, int x8, double scale)                             \
+    {                                                                                              \
+        enum { NB = 4096, NP = 1024 };                                                             \
+        mulred_##G##_affine *pt = malloc((NB + NP) * sizeof *pt), *acc = pt;                       \
+        mulred_##G##_affine_pair *pr = malloc(512 * sizeof *pr);                                   \
+        mulred_##G##_xyzz *xz = malloc(NP * sizeof *xz), xa;                                       \
+        uint32_t *perm = malloc(NB * sizeof *perm);                                                \
+        void *scr = malloc(mulred_##G##_batch_add_pairs_scratch_size(512));                        \
+        if (!pt || !pr || !xz || !perm || !scr) abort();                                           \
+        G##_bm_points(pt, NB + NP, 31);                                                            \
+        uint64_t x = 0x9e3779b97f4a7c15u;                                                          \
+        for (uint32_t i = 0; i < NB; i++) perm[i] = i;                                             \
+        for (uint32_t i = NB - 1; i > 0; i--) {                                                    \
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;                                               \
+            const uint32_t j = (uint32_t)(x % (i + 1)), t = perm[i];                               \
+            perm[i] = perm[j], perm[j] = t;                                                        \
+        }                                                                                          \
+        const int reps = (int)(20000 * scale) + 100;                                               \
+        mulred_##G##_jacobian jd;                                                                  \
+        mulred_##G##_jacobian_from_affine(&jd, &pt[0]);                                            \
+        double t0 = bm_cpu();                                                                      \
+        for (int i = 0; i < reps; i++) mulred_##G##_jacobian_double(&jd, &jd);                     \
+        c->dbl = (bm_cpu() - t0) * 1e9 / reps;                                                     \
+        for (int i = 0; i < NP; i++) mulred_##G##_xyzz_from_affine(&xz[i], &pt[NB + i]);           \
+        mulred_##G##_xyzz_from_affine(&xa, &pt[0]);                                                \
+        t0 = bm_cpu();                                                                             \
+        for (int i = 0; i < reps; i++) mulred_##G##_xyzz_add_affine(&xa, &xa, &pt[NB + i % NP]);   \
+        c->xyzz_add = (bm_cpu() - t0) * 1e9 / reps;                                                \
+        t0 = bm_cpu();                                                                             \
+        for (int i = 0; i < reps; i++) mulred_##G##_xyzz_add(&xa, &xa, &xz[i % NP]);               \
+        c->xyzz_full = (bm_cpu() - t0) * 1e9 / reps;                                               \
+        for (int l = 0; l < 2; l++) {                                                              \
+            if (l == 1 && !x8) {                                                                   \
+                c->aff_add[1] = c->aff_add[0], c->inv[1] = c->inv[0];                              \
+                break;                                                                             \
+            }                                                                                      \
+            double tm[2];                                                                          \
+            for (int k = 0; k < 2; k++) {                                                          \
+                const size_t m = k ? 512 : 32;                                                     \
+                const int nb = (int)(reps * 8 / m) + 4;                                            \
+                size_t off = 0;                                                                    \
+                t0 = bm_cpu();                                                                     \
+                for (int b = 0; b < nb; b++) {                                                     \
+                    for (size_t j = 0; j < m; j++, off++)                                          \
+                        pr[j] = (mulred_##G##_affine_pair){&acc[perm[off % NB]],                   \
+                                                           &pt[NB + off % NP], 0};                 \
+                    mulred_##G##_batch_add_pairs_var(                                              \
+                        pr, m, l ? MULRED_LANES_X8 : MULRED_LANES_SCALAR, scr);                    \
+                }                                                                                  \
+                tm[k] = (bm_cpu() - t0) * 1e9 / nb;                                                \
+            }                                                                                      \
+            c->aff_add[l] = (tm[1] - tm[0]) / (512 - 32);                                          \
+            c->inv[l] = tm[0] - 32 * c->aff_add[l];                                                \
+            if (c->inv[l] < 0) c->inv[l] = 0;                                                      \
+            /* GLV: every other pair through φ, against tm[1] */                                  \
+            const int nb = (int)(reps * 8 / 512) + 4;                                              \
+            size_t off = 0;                                                                        \
+            t0 = bm_cpu();                                                                         \
+            for (int b = 0; b < nb; b++) {                                                         \
+                for (size_t j = 0; j < 512; j++, off++)                                            \
+                    pr[j] = (mulred_##G##_affine_pair){&acc[perm[off % NB]], &pt[NB + off % NP],   \
+                                                       (uint32_t)(j & 1) * MULRED_PAIR_ENDO};      \
+                mulred_##G##_batch_add_pairs_var(pr, 512,                                          \
+                                                 l ? MULRED_LANES_X8 : MULRED_LANES_SCALAR, scr);  \
+            }                                                                                      \
+            c->glv_pair[l] = ((bm_cpu() - t0) * 1e9 / nb - tm[1]) / 512;                           \
+            if (c->glv_pair[l] < 0) c->glv_pair[l] = 0;                                            \
+        }                                                                                          \
+        if (!x8) c->glv_pair[1] = c->glv_pair[0];                                                  \
+        free(pt), free(pr), free(xz), free(perm), free(scr);                                       \
+    }                                                                                              \
     static int G##_bm_same(const void *a, const void *b)                                           \
     {                                                                                              \
         return mulred_##G##_jacobian_equal(a, b);                                                  \
@@ -95,6 +174,8 @@ typedef struct {
         *(mulred_##G##_jacobian *)r = acc;                                                         \
     }
 
+static double bm_cpu(void);
+
 BM_WRAP(g1_381)
 BM_WRAP(g1_254)
 BM_WRAP(g2_381)
@@ -104,7 +185,8 @@ BM_WRAP(g2_254)
     {                                                                                              \
         NAME, GROUP, sizeof(mulred_##G##_affine), sizeof(mulred_##G##_jacobian),                   \
             mulred_##G##_msm_plan, mulred_##G##_msm_scratch_size, G##_bm_serial, G##_bm_msm,       \
-            G##_bm_points, G##_bm_same, G##_bm_naive                                               \
+            G##_bm_points, G##_bm_same, G##_bm_naive, mulred_##G##_msm_cost_constants,             \
+            mulred_##G##_msm_cost_with, G##_bm_micro                                               \
     }
 
 /* G1 first, then G2 (the --group option selects 0-1, 2-3 or all) */
@@ -496,62 +578,317 @@ static void run_anchors(bm_anchor *a, const char *cmd)
     json_decref(v);
 }
 
-/* ---- the cost-model sweep
- * --------------------------------------------------------------------------- */
+/* ---- the cost-model sweep and fit -----------------------------------------------------------
+ *
+ * The modelled time of a plan is linear in the constants (mulred_msm_cost), so they are fitted
+ * to measured MSM times: for each curve, sizes 2^12 … 2^18 (G2 2^11 … 2^15) and around the
+ * automatic plan (c*, GLV*) the variants c* − 2 … c* + 2 with GLV on and off, the scalar kernels
+ * (where the 8-lane ones exist), forced batches (which separate the inversion from the pair) and
+ * XYZZ buckets; each timed (thread CPU, the minimum of interleaved rounds). The features of a
+ * variant are its modelled times under unit constants; the fit minimises the squared relative
+ * error, constants >= 0 (a negative one is held at 0 and the rest refitted). Constants no
+ * variant exercises keep their compiled-in values. Then per size: the best measured variant of
+ * the plan space (automatic batch and bucket form), the fitted model's choice among the same
+ * variants and the compiled-in model's choice, with the measured time of each. */
+
+enum { NPARAM = 11 };
+static const char *const param_names[NPARAM] = {
+    "scan",       "window",     "dbl",    "xyzz_add",        "xyzz_full",  "aff_add scalar",
+    "aff_add x8", "inv scalar", "inv x8", "glv_pair scalar", "glv_pair x8"};
+
+static double *param_ref(mulred_msm_cost *c, int i)
+{
+    double *const p[NPARAM] = {&c->scan,      &c->window,      &c->dbl,        &c->xyzz_add,
+                               &c->xyzz_full, &c->aff_add[0],  &c->aff_add[1], &c->inv[0],
+                               &c->inv[1],    &c->glv_pair[0], &c->glv_pair[1]};
+    return p[i];
+}
+
+typedef struct {
+    mulred_msm_options opts;
+    mulred_msm_plan plan;
+    int log2n, in_space; /* in_space: automatic batch and form (what the planner chooses from) */
+    double ms, x[NPARAM];
+} bm_mvar;
+
+/* Solves the n x n system a·x = b (Gaussian elimination, partial pivoting); 0 if singular. */
+static int solve(double *a, double *b, double *x, int n)
+{
+    for (int k = 0; k < n; k++) {
+        int piv = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(a[i * n + k]) > fabs(a[piv * n + k])) piv = i;
+        if (fabs(a[piv * n + k]) < 1e-12) return 0;
+        if (piv != k) {
+            for (int j = 0; j < n; j++) {
+                const double t = a[k * n + j];
+                a[k * n + j] = a[piv * n + j], a[piv * n + j] = t;
+            }
+            const double t = b[k];
+            b[k] = b[piv], b[piv] = t;
+        }
+        for (int i = k + 1; i < n; i++) {
+            const double f = a[i * n + k] / a[k * n + k];
+            for (int j = k; j < n; j++) a[i * n + j] -= f * a[k * n + j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        double t = b[k];
+        for (int j = k + 1; j < n; j++) t -= a[k * n + j] * x[j];
+        x[k] = t / a[k * n + k];
+    }
+    return 1;
+}
+
+/* Fits theta (in: the compiled-in constants, kept where no variant exercises one) to the
+ * variants: least squares of the relative error, theta >= 0. Returns the RMS relative error. */
+static double fit(const bm_mvar *v, int nv, double theta[NPARAM], const int fitted[NPARAM])
+{
+    int free_[NPARAM], nf = 0;
+    double scale[NPARAM];
+    for (int j = 0; j < NPARAM; j++) {
+        scale[j] = 0;
+        for (int i = 0; i < nv; i++)
+            if (v[i].x[j] / (v[i].ms * 1e6) > scale[j]) scale[j] = v[i].x[j] / (v[i].ms * 1e6);
+        if (scale[j] > 1e-9 && fitted[j]) free_[nf++] = j;
+    }
+    for (;;) {
+        double A[NPARAM * NPARAM] = {0}, B[NPARAM] = {0}, X[NPARAM];
+        for (int i = 0; i < nv; i++) {
+            const double y = v[i].ms * 1e6;
+            double f[NPARAM], r = 1; /* row / y: the relative residual; fixed terms moved over */
+            for (int a = 0; a < nf; a++) f[a] = v[i].x[free_[a]] / y / scale[free_[a]];
+            for (int j = 0; j < NPARAM; j++) {
+                int is_free = 0;
+                for (int a = 0; a < nf; a++) is_free |= free_[a] == j;
+                if (!is_free) r -= v[i].x[j] * theta[j] / y;
+            }
+            for (int a = 0; a < nf; a++) {
+                B[a] += f[a] * r;
+                for (int b = 0; b < nf; b++) A[a * nf + b] += f[a] * f[b];
+            }
+        }
+        if (!solve(A, B, X, nf)) break;
+        int worst = -1;
+        for (int a = 0; a < nf; a++)
+            if (X[a] < 0 && (worst < 0 || X[a] < X[worst])) worst = a;
+        if (worst < 0) {
+            for (int a = 0; a < nf; a++) theta[free_[a]] = X[a] / scale[free_[a]];
+            break;
+        }
+        theta[free_[worst]] = 0; /* held at 0, the rest refitted */
+        free_[worst] = free_[--nf];
+        if (nf == 0) break;
+    }
+    double e = 0;
+    for (int i = 0; i < nv; i++) {
+        double pred = 0;
+        for (int j = 0; j < NPARAM; j++) pred += v[i].x[j] * theta[j];
+        e += (pred / (v[i].ms * 1e6) - 1) * (pred / (v[i].ms * 1e6) - 1);
+    }
+    return sqrt(e / nv);
+}
+
+static double predict(const bm_mvar *v, const double theta[NPARAM])
+{
+    double t = 0;
+    for (int j = 0; j < NPARAM; j++) t += v->x[j] * theta[j];
+    return t / 1e6;
+}
+
+static int add_variant(bm_mvar *v, int nv, const bm_curve *C, int lg, mulred_msm_options o,
+                       int in_space)
+{
+    if (o.window_bits < 1 || o.window_bits > MSM_BENCH_MAX_C) return nv;
+    for (int i = 0; i < nv; i++) /* once each */
+        if (v[i].log2n == lg && !memcmp(&v[i].opts, &o, sizeof o)) return nv;
+    bm_mvar *m = &v[nv];
+    memset(m, 0, sizeof *m);
+    m->opts = o, m->log2n = lg, m->in_space = in_space;
+    C->plan(&m->plan, (size_t)1 << lg, &o);
+    if (m->plan.magic == 0) return nv;
+    for (int j = 0; j < NPARAM; j++) {
+        mulred_msm_cost unit;
+        memset(&unit, 0, sizeof unit);
+        *param_ref(&unit, j) = 1;
+        m->x[j] = C->cost_with(&m->plan, (size_t)1 << lg, &unit);
+    }
+    return nv + 1;
+}
 
 static void run_model(int c0, int c1, int quick, bool json, mulred_json_writer *w)
 {
-    const int maxlg = quick ? 12 : 16, reps = quick ? 2 : 3;
+    const int reps = quick ? 2 : 3;
     if (json) mulred_jw_array_begin(w, "model");
-    if (!json)
-        mulred_out(
-            "\nCost model against measurement (thread CPU ms, min of %d): for each n, the best "
-            "measured (c, GLV) and the model's choice\n\n"
-            "| curve     | log2 n | best c | GLV | best ms | model c | GLV | its ms | ratio |\n"
-            "|-----------|--------|--------|-----|---------|---------|-----|--------|-------|\n",
-            reps);
     for (int ci = c0; ci < c1; ci++) {
         const bm_curve *C = &curves[ci];
-        for (int lg = 4; lg <= maxlg; lg += 2) {
-            const size_t n = (size_t)1 << lg;
+        const int g2 = ci >= 2;
+        int sizes[4] = {12, 14, 16, 18}, nsizes = 4;
+        if (g2) sizes[0] = 11, sizes[1] = 13, sizes[2] = 15, nsizes = 3;
+        if (quick) sizes[0] = 8, sizes[1] = 10, sizes[2] = 12, nsizes = 3;
+        mulred_msm_plan probe;
+        curves[0].plan(&probe, 1u << 12, NULL);
+        const int x8_here = probe.lanes == MULRED_MSM_LANES_X8;
+        bm_mvar *v = calloc(4 * 40, sizeof *v);
+        if (!v) abort();
+        int nv = 0;
+        for (int si = 0; si < nsizes; si++) {
+            const int lg = sizes[si];
+            mulred_msm_plan ap;
+            C->plan(&ap, (size_t)1 << lg, NULL);
+            const int cs = (int)ap.window_bits, x8 = ap.lanes == MULRED_MSM_LANES_X8;
+            for (int glv = -1; glv <= 1; glv += 2)
+                for (int c = cs - 2; c <= cs + 2; c++)
+                    nv = add_variant(v, nv, C, lg,
+                                     (mulred_msm_options){.window_bits = c, .glv = glv}, 1);
+            if (x8)
+                for (int glv = -1; glv <= 1; glv += 2)
+                    for (int c = cs - 1; c <= cs + 1; c++)
+                        nv = add_variant(v, nv, C, lg,
+                                         (mulred_msm_options){.window_bits = c,
+                                                              .glv = glv,
+                                                              .lanes = MULRED_MSM_LANES_SCALAR},
+                                         1);
+            const int gs = ap.glv ? 1 : -1;
+            for (int b = 64; b <= 2048; b *= 4)
+                nv = add_variant(v, nv, C, lg,
+                                 (mulred_msm_options){.window_bits = cs, .glv = gs, .batch = b}, 0);
+            for (int c = cs - 4; c <= cs; c += 2)
+                nv = add_variant(v, nv, C, lg,
+                                 (mulred_msm_options){.window_bits = c,
+                                                      .glv = gs,
+                                                      .buckets = MULRED_MSM_BUCKETS_XYZZ},
+                                 0);
+        }
+        /* interleaved rounds, size by size (the inputs of one size at a time) */
+        for (int si = 0; si < nsizes; si++) {
+            const size_t n = (size_t)1 << sizes[si];
             void *pts = malloc(n * C->aff);
             mulred_scalar256 *s = malloc(n * sizeof *s);
+            if (!pts || !s) abort();
             C->points(pts, n, 5);
             random_scalars(s, n, 6);
-            mulred_msm_plan auto_plan;
-            C->plan(&auto_plan, n, NULL);
-            double best = 1e30, at_model = 0;
-            int best_c = 0, best_glv = 0;
-            for (int glv = -1; glv <= 1; glv += 2)
-                for (int c = 2; c <= 16; c++) {
-                    if ((lg >= 14 && c < 8) || (lg <= 8 && c > 12)) continue; /* hopeless */
-                    mulred_msm_options o = {.window_bits = c, .glv = glv};
-                    double t = 1e30;
-                    for (int k = 0; k < reps; k++) {
-                        bm_jac r;
-                        const double x = time_serial(C, &r, pts, s, n, &o, NULL);
-                        if (x < t) t = x;
-                    }
-                    if (t < best) best = t, best_c = c, best_glv = glv > 0;
-                    if ((unsigned)c == auto_plan.window_bits && (glv > 0) == auto_plan.glv)
-                        at_model = t;
-                    if (json) {
-                        mulred_jw_object_begin(w, NULL);
-                        mulred_jw_string(w, "curve", C->name);
-                        mulred_jw_int(w, "log2n", lg);
-                        mulred_jw_int(w, "c", c);
-                        mulred_jw_bool(w, "glv", glv > 0);
-                        mulred_jw_double(w, "ms", t * 1e3);
-                        mulred_jw_object_end(w);
-                    }
+            for (int i = 0; i < nv; i++)
+                if (v[i].log2n == sizes[si]) v[i].ms = 1e30;
+            for (int k = 0; k < (sizes[si] >= 18 ? 2 : reps); k++)
+                for (int i = 0; i < nv; i++) {
+                    if (v[i].log2n != sizes[si]) continue;
+                    bm_jac r;
+                    const double x = time_serial(C, &r, pts, s, n, &v[i].opts, NULL) * 1e3;
+                    if (x < v[i].ms) v[i].ms = x;
                 }
-            if (!json)
-                mulred_out("| %-9s | %6d | %6d | %3s | %7.2f | %7u | %3s | %6.2f | %5.2f |\n",
-                           C->name, lg, best_c, best_glv ? "yes" : "no", best * 1e3,
-                           auto_plan.window_bits, auto_plan.glv ? "yes" : "no", at_model * 1e3,
-                           at_model / best);
             free(pts), free(s);
         }
+        mulred_msm_cost compiled, fitted, micro;
+        C->cost_constants(&compiled);
+        memset(&micro, 0, sizeof micro);
+        for (int k = 0; k < 3; k++) { /* the least of three (load only adds) */
+            mulred_msm_cost m;
+            C->micro(&m, !g2 && x8_here, quick ? 0.1 : 1.0);
+            for (int j = 0; j < NPARAM; j++)
+                if (k == 0 || *param_ref(&m, j) < *param_ref(&micro, j))
+                    *param_ref(&micro, j) = *param_ref(&m, j);
+        }
+        fitted = compiled;
+        double theta[NPARAM], th0[NPARAM];
+        /* micro-measured: dbl, the XYZZ additions, the pair and the inversion; fitted: scan,
+         * window and what GLV adds per pair, which only whole MSMs show (φ alone, the
+         * micro-measurement, is a fraction of it) */
+        int is_fit[NPARAM];
+        for (int j = 0; j < NPARAM; j++) {
+            th0[j] = *param_ref(&compiled, j);
+            is_fit[j] = j <= 1 || j >= 9;
+            theta[j] = is_fit[j] ? th0[j] : *param_ref(&micro, j);
+        }
+        if (g2) is_fit[10] = 0; /* no 8-lane G2 plans: the scalar figure, below */
+        const double rms = fit(v, nv, theta, is_fit);
+        if (g2) theta[10] = theta[9];
+        double rms0 = 0;
+        for (int i = 0; i < nv; i++) {
+            const double e = predict(&v[i], th0) / v[i].ms - 1;
+            rms0 += e * e;
+        }
+        rms0 = sqrt(rms0 / nv);
+        for (int j = 0; j < NPARAM; j++) *param_ref(&fitted, j) = theta[j];
+        if (json) {
+            for (int i = 0; i < nv; i++) {
+                mulred_jw_object_begin(w, NULL);
+                mulred_jw_string(w, "curve", C->name);
+                mulred_jw_string(w, "group", C->group);
+                mulred_jw_int(w, "log2n", v[i].log2n);
+                mulred_jw_uint(w, "c", v[i].plan.window_bits);
+                mulred_jw_bool(w, "glv", v[i].plan.glv);
+                mulred_jw_string(w, "lanes",
+                                 v[i].plan.lanes == MULRED_MSM_LANES_X8 ? "x8" : "scalar");
+                mulred_jw_string(w, "buckets",
+                                 v[i].plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine"
+                                                                                    : "xyzz");
+                mulred_jw_uint(w, "batch", v[i].plan.batch);
+                mulred_jw_double(w, "ms", v[i].ms);
+                mulred_jw_double(w, "fitted_ms", predict(&v[i], theta));
+                mulred_jw_double(w, "compiled_ms", predict(&v[i], th0));
+                mulred_jw_object_end(w);
+            }
+            free(v);
+            continue;
+        }
+        mulred_out("\nCost model of %s %s: constants micro-measured, or fitted to %d measured "
+                   "plans (thread CPU, "
+                   "min of %d rounds, 2 at 2^18 and up; RMS relative error %.1f%% fitted, %.1f%% "
+                   "compiled-in)\n\n"
+                   "| constant (ns)    | compiled-in | measured | how         |\n"
+                   "|------------------|-------------|----------|-------------|\n",
+                   C->name, C->group, nv, reps, 100 * rms, 100 * rms0);
+        for (int j = 0; j < NPARAM; j++)
+            mulred_out("| %-16s | %11.1f | %8.1f | %-11s |\n", param_names[j], th0[j], theta[j],
+                       is_fit[j]                             ? "fit"
+                       : g2 && (j == 6 || j == 8 || j == 10) ? "= scalar"
+                                                             : "micro");
+        mulred_out("\nAs msm.c reads them: .op = {.scan = %.3g, .window = %.4g, .dbl = %.4g, "
+                   ".xyzz_add = %.4g, .xyzz_full = %.4g, .aff_add = {%.4g, %.4g}, .inv = {%.4g, "
+                   "%.4g}, .glv_pair = {%.3g, %.3g}}\n\n",
+                   fitted.scan, fitted.window, fitted.dbl, fitted.xyzz_add, fitted.xyzz_full,
+                   fitted.aff_add[0], fitted.aff_add[1], fitted.inv[0], fitted.inv[1],
+                   fitted.glv_pair[0], fitted.glv_pair[1]);
+        mulred_out("| log2 n | c  | GLV | lanes  | buckets | batch | measured ms | fitted ms | "
+                   "compiled ms |\n"
+                   "|--------|----|-----|--------|---------|-------|-------------|-----------|"
+                   "-------------|\n");
+        for (int i = 0; i < nv; i++)
+            mulred_out("| %6d | %2u | %3s | %-6s | %-7s | %5u | %11.2f | %9.2f | %11.2f |\n",
+                       v[i].log2n, v[i].plan.window_bits, v[i].plan.glv ? "yes" : "no",
+                       v[i].plan.lanes == MULRED_MSM_LANES_X8 ? "x8" : "scalar",
+                       v[i].plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine" : "xyzz",
+                       v[i].plan.batch, v[i].ms, predict(&v[i], theta), predict(&v[i], th0));
+        mulred_out("\n| log2 n | best measured (c, GLV) ms | fitted model's choice ms | ratio | "
+                   "compiled model's choice ms | ratio |\n"
+                   "|--------|---------------------------|--------------------------|-------|-"
+                   "---------------------------|-------|\n");
+        for (int si = 0; si < nsizes; si++) {
+            int best = -1, fit_pick = -1, comp_pick = -1;
+            mulred_msm_plan ap; /* the planner's lanes: those of the automatic plan */
+            C->plan(&ap, (size_t)1 << sizes[si], NULL);
+            for (int i = 0; i < nv; i++) {
+                if (v[i].log2n != sizes[si] || !v[i].in_space || v[i].plan.lanes != ap.lanes)
+                    continue;
+                if (best < 0 || v[i].ms < v[best].ms) best = i;
+                if (fit_pick < 0 || predict(&v[i], theta) < predict(&v[fit_pick], theta))
+                    fit_pick = i;
+                if (comp_pick < 0 || predict(&v[i], th0) < predict(&v[comp_pick], th0))
+                    comp_pick = i;
+            }
+            if (best < 0) continue;
+            mulred_out("| %6d | c = %2u, GLV %-3s %9.2f | c = %2u, GLV %-3s %8.2f | %5.3f | "
+                       "c = %2u, GLV %-3s %10.2f | %5.3f |\n",
+                       sizes[si], v[best].plan.window_bits, v[best].plan.glv ? "yes" : "no",
+                       v[best].ms, v[fit_pick].plan.window_bits,
+                       v[fit_pick].plan.glv ? "yes" : "no", v[fit_pick].ms,
+                       v[fit_pick].ms / v[best].ms, v[comp_pick].plan.window_bits,
+                       v[comp_pick].plan.glv ? "yes" : "no", v[comp_pick].ms,
+                       v[comp_pick].ms / v[best].ms);
+        }
+        free(v);
     }
     if (json) mulred_jw_array_end(w);
 }
