@@ -3,7 +3,7 @@
  *
  * Work split. The unit is a tile of one window, or of the plan's group of windows (those the
  * one-thread run accumulates side by side, sharing batches: fewer collisions and shared
- * inversions in the reduction) when there are at least 2T such units: units are independent and
+ * inversions in the reduction) when there are at least 4T such units: units are independent and
  * cost about the same (n bucket additions a window plus a reduction of 2^(c−1) buckets), so U
  * tiles, one per unit, keep T threads busy when U >= 2T (tasks are taken dynamically). The
  * threads would then end unevenly by up to one unit, so the last T units go in as two slices
