@@ -1,14 +1,16 @@
-/* mulred bench msm: multi-scalar multiplication on BLS12-381 and BN254 G1.
+/* mulred bench msm: multi-scalar multiplication on BLS12-381 and BN254, G1 and G2.
  *
- * Rows for n = 2^min … 2^max on both curves: the plan (c, windows, GLV, bucket form), one thread
- * (median wall and thread-CPU ms, ns per point), two threads (median wall) and the speedup as
- * the median of per-round ratios (1- and 2-thread runs alternate, so load changes hit both),
- * the ceiling of that speedup on this machine (two one-thread MSMs side by side against one
- * alone, bench_msm_threads.c: on a shared VM two vCPUs may give far less than twice one), the
- * process's peak RSS after the row. Then, from one run with the variants interleaved at
- * 2^16 (thread CPU time, serial), what each technique is worth: collision-queue depth, the
- * 8-lane kernels, GLV, and (KZG) the precomputed tables, as ratios to the default plan. Then
- * the KZG commitment: building the table, loading it from its cache, one commitment.
+ * Rows for n = 2^min … 2^max (default 2^10 … 2^20, --max up to 2^22) on both curves, G1 and G2
+ * (--group): the plan (c, windows, GLV, bucket form), one thread (median wall and thread-CPU ms,
+ * ns per point), two threads (median wall) and the speedup as the median of per-round ratios
+ * (1- and 2-thread runs alternate, so load changes hit both), the ceiling of that speedup on
+ * this machine (two one-thread MSMs side by side against one alone, bench_msm_threads.c: on a
+ * shared VM two vCPUs may give far less than twice one) and the speedup's share of it, the
+ * row's peak RSS (the high-water mark reset after the inputs are made). Then, from one run with
+ * the variants interleaved at 2^16 (thread CPU time, serial), what each technique is worth:
+ * collision-queue depth, window width ±1, the 8-lane kernels, GLV, batch-affine buckets, and
+ * (KZG) the precomputed tables, as ratios to the default plan. Then the KZG commitment:
+ * building the table, loading it from its cache, one commitment.
  * --anchors CMD runs CMD --quick (the blst / c-kzg baseline) in the same run and prints the
  * ratios to it. --model sweeps every window width and GLV choice against the cost model.
  *
@@ -17,6 +19,7 @@
  * multiplications). Timings are medians; compare ratios from one run. */
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +38,7 @@
 /* ---- both curves behind one table ------------------------------------------------------------ */
 
 typedef struct {
-    const char *name;
+    const char *name, *group;
     size_t aff, jac;
     void (*plan)(mulred_msm_plan *, size_t, const mulred_msm_options *);
     size_t (*scratch_size)(const mulred_msm_plan *, size_t);
@@ -46,6 +49,9 @@ typedef struct {
     void (*points)(void *, size_t, uint64_t seed); /* an arithmetic progression of points */
     int (*same)(const void *, const void *);       /* two Jacobian points are equal */
     void (*naive)(void *, const void *, const mulred_scalar256 *, size_t); /* Σ mul_var */
+    void (*cost_constants)(mulred_msm_cost *);
+    double (*cost_with)(const mulred_msm_plan *, size_t, const mulred_msm_cost *);
+    void (*micro)(mulred_msm_cost *, int x8, double scale);
 } bm_curve;
 
 #define BM_WRAP(G)                                                                                 \
@@ -76,6 +82,81 @@ typedef struct {
         mulred_##G##_jacobian_batch_to_affine_var(pa, j, n, scr);                                  \
         free(j), free(scr);                                                                        \
     }                                                                                              \
+    /* Micro-measured constants of the cost model (ns, thread CPU): a doubling, XYZZ mixed and     \
+     * full additions, and batch-affine pairs (batches of 32 and 512 into 4096 buckets in random   \
+     * order, so the bucket reads miss as in an MSM): t(m) = inv + m·aff_add. lanes[1] = 0: the   \
+     * 8-lane figures are the scalar ones. */                                                      \
+    static void G##_bm_micro(mulred_msm_cost *c, int x8, double scale)                             \
+    {                                                                                              \
+        enum { NB = 4096, NP = 1024 };                                                             \
+        mulred_##G##_affine *pt = malloc((NB + NP) * sizeof *pt), *acc = pt;                       \
+        mulred_##G##_affine_pair *pr = malloc(512 * sizeof *pr);                                   \
+        mulred_##G##_xyzz *xz = malloc(NP * sizeof *xz), xa;                                       \
+        uint32_t *perm = malloc(NB * sizeof *perm);                                                \
+        void *scr = malloc(mulred_##G##_batch_add_pairs_scratch_size(512));                        \
+        if (!pt || !pr || !xz || !perm || !scr) abort();                                           \
+        G##_bm_points(pt, NB + NP, 31);                                                            \
+        uint64_t x = 0x9e3779b97f4a7c15u;                                                          \
+        for (uint32_t i = 0; i < NB; i++) perm[i] = i;                                             \
+        for (uint32_t i = NB - 1; i > 0; i--) {                                                    \
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;                                               \
+            const uint32_t j = (uint32_t)(x % (i + 1)), t = perm[i];                               \
+            perm[i] = perm[j], perm[j] = t;                                                        \
+        }                                                                                          \
+        const int reps = (int)(20000 * scale) + 100;                                               \
+        mulred_##G##_jacobian jd;                                                                  \
+        mulred_##G##_jacobian_from_affine(&jd, &pt[0]);                                            \
+        double t0 = bm_cpu();                                                                      \
+        for (int i = 0; i < reps; i++) mulred_##G##_jacobian_double(&jd, &jd);                     \
+        c->dbl = (bm_cpu() - t0) * 1e9 / reps;                                                     \
+        for (int i = 0; i < NP; i++) mulred_##G##_xyzz_from_affine(&xz[i], &pt[NB + i]);           \
+        mulred_##G##_xyzz_from_affine(&xa, &pt[0]);                                                \
+        t0 = bm_cpu();                                                                             \
+        for (int i = 0; i < reps; i++) mulred_##G##_xyzz_add_affine(&xa, &xa, &pt[NB + i % NP]);   \
+        c->xyzz_add = (bm_cpu() - t0) * 1e9 / reps;                                                \
+        t0 = bm_cpu();                                                                             \
+        for (int i = 0; i < reps; i++) mulred_##G##_xyzz_add(&xa, &xa, &xz[i % NP]);               \
+        c->xyzz_full = (bm_cpu() - t0) * 1e9 / reps;                                               \
+        for (int l = 0; l < 2; l++) {                                                              \
+            if (l == 1 && !x8) {                                                                   \
+                c->aff_add[1] = c->aff_add[0], c->inv[1] = c->inv[0];                              \
+                break;                                                                             \
+            }                                                                                      \
+            double tm[2];                                                                          \
+            for (int k = 0; k < 2; k++) {                                                          \
+                const size_t m = k ? 512 : 32;                                                     \
+                const int nb = (int)(reps * 8 / m) + 4;                                            \
+                size_t off = 0;                                                                    \
+                t0 = bm_cpu();                                                                     \
+                for (int b = 0; b < nb; b++) {                                                     \
+                    for (size_t j = 0; j < m; j++, off++)                                          \
+                        pr[j] = (mulred_##G##_affine_pair){&acc[perm[off % NB]],                   \
+                                                           &pt[NB + off % NP], 0};                 \
+                    mulred_##G##_batch_add_pairs_var(                                              \
+                        pr, m, l ? MULRED_LANES_X8 : MULRED_LANES_SCALAR, scr);                    \
+                }                                                                                  \
+                tm[k] = (bm_cpu() - t0) * 1e9 / nb;                                                \
+            }                                                                                      \
+            c->aff_add[l] = (tm[1] - tm[0]) / (512 - 32);                                          \
+            c->inv[l] = tm[0] - 32 * c->aff_add[l];                                                \
+            if (c->inv[l] < 0) c->inv[l] = 0;                                                      \
+            /* GLV: every other pair through φ, against tm[1] */                                  \
+            const int nb = (int)(reps * 8 / 512) + 4;                                              \
+            size_t off = 0;                                                                        \
+            t0 = bm_cpu();                                                                         \
+            for (int b = 0; b < nb; b++) {                                                         \
+                for (size_t j = 0; j < 512; j++, off++)                                            \
+                    pr[j] = (mulred_##G##_affine_pair){&acc[perm[off % NB]], &pt[NB + off % NP],   \
+                                                       (uint32_t)(j & 1) * MULRED_PAIR_ENDO};      \
+                mulred_##G##_batch_add_pairs_var(pr, 512,                                          \
+                                                 l ? MULRED_LANES_X8 : MULRED_LANES_SCALAR, scr);  \
+            }                                                                                      \
+            c->glv_pair[l] = ((bm_cpu() - t0) * 1e9 / nb - tm[1]) / 512;                           \
+            if (c->glv_pair[l] < 0) c->glv_pair[l] = 0;                                            \
+        }                                                                                          \
+        if (!x8) c->glv_pair[1] = c->glv_pair[0];                                                  \
+        free(pt), free(pr), free(xz), free(perm), free(scr);                                       \
+    }                                                                                              \
     static int G##_bm_same(const void *a, const void *b)                                           \
     {                                                                                              \
         return mulred_##G##_jacobian_equal(a, b);                                                  \
@@ -93,21 +174,33 @@ typedef struct {
         *(mulred_##G##_jacobian *)r = acc;                                                         \
     }
 
+static double bm_cpu(void);
+
 BM_WRAP(g1_381)
 BM_WRAP(g1_254)
+BM_WRAP(g2_381)
+BM_WRAP(g2_254)
 
-#define BM_CURVE(G, NAME)                                                                          \
+#define BM_CURVE(G, NAME, GROUP)                                                                   \
     {                                                                                              \
-        NAME, sizeof(mulred_##G##_affine), sizeof(mulred_##G##_jacobian), mulred_##G##_msm_plan,   \
-            mulred_##G##_msm_scratch_size, G##_bm_serial, G##_bm_msm, G##_bm_points, G##_bm_same,  \
-            G##_bm_naive                                                                           \
+        NAME, GROUP, sizeof(mulred_##G##_affine), sizeof(mulred_##G##_jacobian),                   \
+            mulred_##G##_msm_plan, mulred_##G##_msm_scratch_size, G##_bm_serial, G##_bm_msm,       \
+            G##_bm_points, G##_bm_same, G##_bm_naive, mulred_##G##_msm_cost_constants,             \
+            mulred_##G##_msm_cost_with, G##_bm_micro                                               \
     }
 
-static const bm_curve curves[2] = {BM_CURVE(g1_381, "bls12-381"), BM_CURVE(g1_254, "bn254")};
+/* G1 first, then G2 (the --group option selects 0-1, 2-3 or all) */
+enum { NCURVES = 4 };
+static const bm_curve curves[NCURVES] = {
+    BM_CURVE(g1_381, "bls12-381", "g1"), BM_CURVE(g1_254, "bn254", "g1"),
+    BM_CURVE(g2_381, "bls12-381", "g2"), BM_CURVE(g2_254, "bn254", "g2")};
+
+/* Widest window a plan may be forced to (MSM_MAX_WINDOW_BITS of the msm layer). */
+#define MSM_BENCH_MAX_C 16
 
 typedef struct {
-    uint64_t l[18];
-} bm_jac; /* room for the larger Jacobian point */
+    uint64_t l[36];
+} bm_jac; /* room for the largest Jacobian point (G2 over BLS12-381's Fp2) */
 
 /* ---- helpers -----------------------------------------------------------------------------------
  */
@@ -129,11 +222,34 @@ static double quantile(double *v, int n, double q)
     return v[i < 0 ? 0 : i >= n ? n - 1 : i];
 }
 
-static long peak_rss_kb(void)
+/* Peak resident set of a stretch of the run: rss_mark() resets the kernel's high-water mark to
+ * the current resident set (clear_refs 5, Linux 4.0 on), rss_peak_kb() reads it back (VmHWM,
+ * KiB). Where the reset is refused, the process's peak so far (ru_maxrss) instead, and *scope
+ * says which. */
+static int rss_mark(void)
 {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return 0;
+    const int ok = fputs("5", f) >= 0;
+    return (fclose(f) == 0) & ok;
+}
+
+static long rss_peak_kb(int marked)
+{
+    long kb = -1;
+    FILE *f = marked ? fopen("/proc/self/status", "r") : NULL;
+    if (f) {
+        char line[256];
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "VmHWM: %ld", &kb) == 1) break;
+        fclose(f);
+    }
+    if (kb < 0) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        kb = ru.ru_maxrss;
+    }
+    return kb;
 }
 
 /* The 1-minute load average (/proc/loadavg), or -1. */
@@ -194,7 +310,8 @@ typedef struct {
     mulred_msm_plan plan;
     double wall1, cpu1, wall2, speedup, speedup_p10, speedup_p90;
     double ceiling; /* 2 x one MSM alone / two side by side: what 2 threads can give here */
-    long rss_kb;
+    long rss_kb;    /* peak RSS of the row (points, scalars, the MSMs' own memory) */
+    int rss_row;    /* 1: rss_kb is the row's own peak; 0: the process's peak so far */
 } bm_row;
 
 static int run_row(bm_row *row, int ci, int lg, int reps)
@@ -206,6 +323,7 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
     if (!pts || !s) return MULRED_ERUNTIME;
     C->points(pts, n, (uint64_t)lg);
     random_scalars(s, n, (uint64_t)lg + 100 * (uint64_t)ci);
+    row->rss_row = rss_mark(); /* from here: the inputs and what the MSMs allocate */
     bm_jac r1, r2;
     mulred_error err;
     C->plan(&row->plan, n, NULL);
@@ -251,7 +369,7 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
     row->wall2 = median_of(w2, reps);
     row->speedup_p10 = quantile(q, reps, 0.1), row->speedup_p90 = quantile(q, reps, 0.9);
     row->speedup = median_of(q, reps);
-    row->rss_kb = peak_rss_kb();
+    row->rss_kb = rss_peak_kb(row->rss_row);
     free(w1), free(c1), free(w2), free(q), free(pts), free(s);
     return MULRED_OK;
 }
@@ -460,61 +578,317 @@ static void run_anchors(bm_anchor *a, const char *cmd)
     json_decref(v);
 }
 
-/* ---- the cost-model sweep
- * --------------------------------------------------------------------------- */
+/* ---- the cost-model sweep and fit -----------------------------------------------------------
+ *
+ * The modelled time of a plan is linear in the constants (mulred_msm_cost), so they are fitted
+ * to measured MSM times: for each curve, sizes 2^12 … 2^18 (G2 2^11 … 2^15) and around the
+ * automatic plan (c*, GLV*) the variants c* − 2 … c* + 2 with GLV on and off, the scalar kernels
+ * (where the 8-lane ones exist), forced batches (which separate the inversion from the pair) and
+ * XYZZ buckets; each timed (thread CPU, the minimum of interleaved rounds). The features of a
+ * variant are its modelled times under unit constants; the fit minimises the squared relative
+ * error, constants >= 0 (a negative one is held at 0 and the rest refitted). Constants no
+ * variant exercises keep their compiled-in values. Then per size: the best measured variant of
+ * the plan space (automatic batch and bucket form), the fitted model's choice among the same
+ * variants and the compiled-in model's choice, with the measured time of each. */
 
-static void run_model(int maxlg, int reps, bool json, mulred_json_writer *w)
+enum { NPARAM = 11 };
+static const char *const param_names[NPARAM] = {
+    "scan",       "window",     "dbl",    "xyzz_add",        "xyzz_full",  "aff_add scalar",
+    "aff_add x8", "inv scalar", "inv x8", "glv_pair scalar", "glv_pair x8"};
+
+static double *param_ref(mulred_msm_cost *c, int i)
 {
+    double *const p[NPARAM] = {&c->scan,      &c->window,      &c->dbl,        &c->xyzz_add,
+                               &c->xyzz_full, &c->aff_add[0],  &c->aff_add[1], &c->inv[0],
+                               &c->inv[1],    &c->glv_pair[0], &c->glv_pair[1]};
+    return p[i];
+}
+
+typedef struct {
+    mulred_msm_options opts;
+    mulred_msm_plan plan;
+    int log2n, in_space; /* in_space: automatic batch and form (what the planner chooses from) */
+    double ms, x[NPARAM];
+} bm_mvar;
+
+/* Solves the n x n system a·x = b (Gaussian elimination, partial pivoting); 0 if singular. */
+static int solve(double *a, double *b, double *x, int n)
+{
+    for (int k = 0; k < n; k++) {
+        int piv = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(a[i * n + k]) > fabs(a[piv * n + k])) piv = i;
+        if (fabs(a[piv * n + k]) < 1e-12) return 0;
+        if (piv != k) {
+            for (int j = 0; j < n; j++) {
+                const double t = a[k * n + j];
+                a[k * n + j] = a[piv * n + j], a[piv * n + j] = t;
+            }
+            const double t = b[k];
+            b[k] = b[piv], b[piv] = t;
+        }
+        for (int i = k + 1; i < n; i++) {
+            const double f = a[i * n + k] / a[k * n + k];
+            for (int j = k; j < n; j++) a[i * n + j] -= f * a[k * n + j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        double t = b[k];
+        for (int j = k + 1; j < n; j++) t -= a[k * n + j] * x[j];
+        x[k] = t / a[k * n + k];
+    }
+    return 1;
+}
+
+/* Fits theta (in: the compiled-in constants, kept where no variant exercises one) to the
+ * variants: least squares of the relative error, theta >= 0. Returns the RMS relative error. */
+static double fit(const bm_mvar *v, int nv, double theta[NPARAM], const int fitted[NPARAM])
+{
+    int free_[NPARAM], nf = 0;
+    double scale[NPARAM];
+    for (int j = 0; j < NPARAM; j++) {
+        scale[j] = 0;
+        for (int i = 0; i < nv; i++)
+            if (v[i].x[j] / (v[i].ms * 1e6) > scale[j]) scale[j] = v[i].x[j] / (v[i].ms * 1e6);
+        if (scale[j] > 1e-9 && fitted[j]) free_[nf++] = j;
+    }
+    for (;;) {
+        double A[NPARAM * NPARAM] = {0}, B[NPARAM] = {0}, X[NPARAM];
+        for (int i = 0; i < nv; i++) {
+            const double y = v[i].ms * 1e6;
+            double f[NPARAM], r = 1; /* row / y: the relative residual; fixed terms moved over */
+            for (int a = 0; a < nf; a++) f[a] = v[i].x[free_[a]] / y / scale[free_[a]];
+            for (int j = 0; j < NPARAM; j++) {
+                int is_free = 0;
+                for (int a = 0; a < nf; a++) is_free |= free_[a] == j;
+                if (!is_free) r -= v[i].x[j] * theta[j] / y;
+            }
+            for (int a = 0; a < nf; a++) {
+                B[a] += f[a] * r;
+                for (int b = 0; b < nf; b++) A[a * nf + b] += f[a] * f[b];
+            }
+        }
+        if (!solve(A, B, X, nf)) break;
+        int worst = -1;
+        for (int a = 0; a < nf; a++)
+            if (X[a] < 0 && (worst < 0 || X[a] < X[worst])) worst = a;
+        if (worst < 0) {
+            for (int a = 0; a < nf; a++) theta[free_[a]] = X[a] / scale[free_[a]];
+            break;
+        }
+        theta[free_[worst]] = 0; /* held at 0, the rest refitted */
+        free_[worst] = free_[--nf];
+        if (nf == 0) break;
+    }
+    double e = 0;
+    for (int i = 0; i < nv; i++) {
+        double pred = 0;
+        for (int j = 0; j < NPARAM; j++) pred += v[i].x[j] * theta[j];
+        e += (pred / (v[i].ms * 1e6) - 1) * (pred / (v[i].ms * 1e6) - 1);
+    }
+    return sqrt(e / nv);
+}
+
+static double predict(const bm_mvar *v, const double theta[NPARAM])
+{
+    double t = 0;
+    for (int j = 0; j < NPARAM; j++) t += v->x[j] * theta[j];
+    return t / 1e6;
+}
+
+static int add_variant(bm_mvar *v, int nv, const bm_curve *C, int lg, mulred_msm_options o,
+                       int in_space)
+{
+    if (o.window_bits < 1 || o.window_bits > MSM_BENCH_MAX_C) return nv;
+    for (int i = 0; i < nv; i++) /* once each */
+        if (v[i].log2n == lg && !memcmp(&v[i].opts, &o, sizeof o)) return nv;
+    bm_mvar *m = &v[nv];
+    memset(m, 0, sizeof *m);
+    m->opts = o, m->log2n = lg, m->in_space = in_space;
+    C->plan(&m->plan, (size_t)1 << lg, &o);
+    if (m->plan.magic == 0) return nv;
+    for (int j = 0; j < NPARAM; j++) {
+        mulred_msm_cost unit;
+        memset(&unit, 0, sizeof unit);
+        *param_ref(&unit, j) = 1;
+        m->x[j] = C->cost_with(&m->plan, (size_t)1 << lg, &unit);
+    }
+    return nv + 1;
+}
+
+static void run_model(int c0, int c1, int quick, bool json, mulred_json_writer *w)
+{
+    const int reps = quick ? 2 : 3;
     if (json) mulred_jw_array_begin(w, "model");
-    if (!json)
-        mulred_out(
-            "\nCost model against measurement (thread CPU ms, min of %d): for each n, the best "
-            "measured (c, GLV) and the model's choice\n\n"
-            "| curve     | log2 n | best c | GLV | best ms | model c | GLV | its ms | ratio |\n"
-            "|-----------|--------|--------|-----|---------|---------|-----|--------|-------|\n",
-            reps);
-    for (int ci = 0; ci < 2; ci++) {
+    for (int ci = c0; ci < c1; ci++) {
         const bm_curve *C = &curves[ci];
-        for (int lg = 4; lg <= maxlg; lg += 2) {
-            const size_t n = (size_t)1 << lg;
+        const int g2 = ci >= 2;
+        int sizes[4] = {12, 14, 16, 18}, nsizes = 4;
+        if (g2) sizes[0] = 11, sizes[1] = 13, sizes[2] = 15, nsizes = 3;
+        if (quick) sizes[0] = 8, sizes[1] = 10, sizes[2] = 12, nsizes = 3;
+        mulred_msm_plan probe;
+        curves[0].plan(&probe, 1u << 12, NULL);
+        const int x8_here = probe.lanes == MULRED_MSM_LANES_X8;
+        bm_mvar *v = calloc(4 * 40, sizeof *v);
+        if (!v) abort();
+        int nv = 0;
+        for (int si = 0; si < nsizes; si++) {
+            const int lg = sizes[si];
+            mulred_msm_plan ap;
+            C->plan(&ap, (size_t)1 << lg, NULL);
+            const int cs = (int)ap.window_bits, x8 = ap.lanes == MULRED_MSM_LANES_X8;
+            for (int glv = -1; glv <= 1; glv += 2)
+                for (int c = cs - 2; c <= cs + 2; c++)
+                    nv = add_variant(v, nv, C, lg,
+                                     (mulred_msm_options){.window_bits = c, .glv = glv}, 1);
+            if (x8)
+                for (int glv = -1; glv <= 1; glv += 2)
+                    for (int c = cs - 1; c <= cs + 1; c++)
+                        nv = add_variant(v, nv, C, lg,
+                                         (mulred_msm_options){.window_bits = c,
+                                                              .glv = glv,
+                                                              .lanes = MULRED_MSM_LANES_SCALAR},
+                                         1);
+            const int gs = ap.glv ? 1 : -1;
+            for (int b = 64; b <= 2048; b *= 4)
+                nv = add_variant(v, nv, C, lg,
+                                 (mulred_msm_options){.window_bits = cs, .glv = gs, .batch = b}, 0);
+            for (int c = cs - 4; c <= cs; c += 2)
+                nv = add_variant(v, nv, C, lg,
+                                 (mulred_msm_options){.window_bits = c,
+                                                      .glv = gs,
+                                                      .buckets = MULRED_MSM_BUCKETS_XYZZ},
+                                 0);
+        }
+        /* interleaved rounds, size by size (the inputs of one size at a time) */
+        for (int si = 0; si < nsizes; si++) {
+            const size_t n = (size_t)1 << sizes[si];
             void *pts = malloc(n * C->aff);
             mulred_scalar256 *s = malloc(n * sizeof *s);
+            if (!pts || !s) abort();
             C->points(pts, n, 5);
             random_scalars(s, n, 6);
-            mulred_msm_plan auto_plan;
-            C->plan(&auto_plan, n, NULL);
-            double best = 1e30, at_model = 0;
-            int best_c = 0, best_glv = 0;
-            for (int glv = -1; glv <= 1; glv += 2)
-                for (int c = 2; c <= 16; c++) {
-                    if ((lg >= 14 && c < 8) || (lg <= 8 && c > 12)) continue; /* hopeless */
-                    mulred_msm_options o = {.window_bits = c, .glv = glv};
-                    double t = 1e30;
-                    for (int k = 0; k < reps; k++) {
-                        bm_jac r;
-                        const double x = time_serial(C, &r, pts, s, n, &o, NULL);
-                        if (x < t) t = x;
-                    }
-                    if (t < best) best = t, best_c = c, best_glv = glv > 0;
-                    if ((unsigned)c == auto_plan.window_bits && (glv > 0) == auto_plan.glv)
-                        at_model = t;
-                    if (json) {
-                        mulred_jw_object_begin(w, NULL);
-                        mulred_jw_string(w, "curve", C->name);
-                        mulred_jw_int(w, "log2n", lg);
-                        mulred_jw_int(w, "c", c);
-                        mulred_jw_bool(w, "glv", glv > 0);
-                        mulred_jw_double(w, "ms", t * 1e3);
-                        mulred_jw_object_end(w);
-                    }
+            for (int i = 0; i < nv; i++)
+                if (v[i].log2n == sizes[si]) v[i].ms = 1e30;
+            for (int k = 0; k < (sizes[si] >= 18 ? 2 : reps); k++)
+                for (int i = 0; i < nv; i++) {
+                    if (v[i].log2n != sizes[si]) continue;
+                    bm_jac r;
+                    const double x = time_serial(C, &r, pts, s, n, &v[i].opts, NULL) * 1e3;
+                    if (x < v[i].ms) v[i].ms = x;
                 }
-            if (!json)
-                mulred_out("| %-9s | %6d | %6d | %3s | %7.2f | %7u | %3s | %6.2f | %5.2f |\n",
-                           C->name, lg, best_c, best_glv ? "yes" : "no", best * 1e3,
-                           auto_plan.window_bits, auto_plan.glv ? "yes" : "no", at_model * 1e3,
-                           at_model / best);
             free(pts), free(s);
         }
+        mulred_msm_cost compiled, fitted, micro;
+        C->cost_constants(&compiled);
+        memset(&micro, 0, sizeof micro);
+        for (int k = 0; k < 3; k++) { /* the least of three (load only adds) */
+            mulred_msm_cost m;
+            C->micro(&m, !g2 && x8_here, quick ? 0.1 : 1.0);
+            for (int j = 0; j < NPARAM; j++)
+                if (k == 0 || *param_ref(&m, j) < *param_ref(&micro, j))
+                    *param_ref(&micro, j) = *param_ref(&m, j);
+        }
+        fitted = compiled;
+        double theta[NPARAM], th0[NPARAM];
+        /* micro-measured: dbl, the XYZZ additions, the pair and the inversion; fitted: scan,
+         * window and what GLV adds per pair, which only whole MSMs show (φ alone, the
+         * micro-measurement, is a fraction of it) */
+        int is_fit[NPARAM];
+        for (int j = 0; j < NPARAM; j++) {
+            th0[j] = *param_ref(&compiled, j);
+            is_fit[j] = j <= 1 || j >= 9;
+            theta[j] = is_fit[j] ? th0[j] : *param_ref(&micro, j);
+        }
+        if (g2) is_fit[10] = 0; /* no 8-lane G2 plans: the scalar figure, below */
+        const double rms = fit(v, nv, theta, is_fit);
+        if (g2) theta[10] = theta[9];
+        double rms0 = 0;
+        for (int i = 0; i < nv; i++) {
+            const double e = predict(&v[i], th0) / v[i].ms - 1;
+            rms0 += e * e;
+        }
+        rms0 = sqrt(rms0 / nv);
+        for (int j = 0; j < NPARAM; j++) *param_ref(&fitted, j) = theta[j];
+        if (json) {
+            for (int i = 0; i < nv; i++) {
+                mulred_jw_object_begin(w, NULL);
+                mulred_jw_string(w, "curve", C->name);
+                mulred_jw_string(w, "group", C->group);
+                mulred_jw_int(w, "log2n", v[i].log2n);
+                mulred_jw_uint(w, "c", v[i].plan.window_bits);
+                mulred_jw_bool(w, "glv", v[i].plan.glv);
+                mulred_jw_string(w, "lanes",
+                                 v[i].plan.lanes == MULRED_MSM_LANES_X8 ? "x8" : "scalar");
+                mulred_jw_string(w, "buckets",
+                                 v[i].plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine"
+                                                                                    : "xyzz");
+                mulred_jw_uint(w, "batch", v[i].plan.batch);
+                mulred_jw_double(w, "ms", v[i].ms);
+                mulred_jw_double(w, "fitted_ms", predict(&v[i], theta));
+                mulred_jw_double(w, "compiled_ms", predict(&v[i], th0));
+                mulred_jw_object_end(w);
+            }
+            free(v);
+            continue;
+        }
+        mulred_out("\nCost model of %s %s: constants micro-measured, or fitted to %d measured "
+                   "plans (thread CPU, "
+                   "min of %d rounds, 2 at 2^18 and up; RMS relative error %.1f%% fitted, %.1f%% "
+                   "compiled-in)\n\n"
+                   "| constant (ns)    | compiled-in | measured | how         |\n"
+                   "|------------------|-------------|----------|-------------|\n",
+                   C->name, C->group, nv, reps, 100 * rms, 100 * rms0);
+        for (int j = 0; j < NPARAM; j++)
+            mulred_out("| %-16s | %11.1f | %8.1f | %-11s |\n", param_names[j], th0[j], theta[j],
+                       is_fit[j]                             ? "fit"
+                       : g2 && (j == 6 || j == 8 || j == 10) ? "= scalar"
+                                                             : "micro");
+        mulred_out("\nAs msm.c reads them: .op = {.scan = %.3g, .window = %.4g, .dbl = %.4g, "
+                   ".xyzz_add = %.4g, .xyzz_full = %.4g, .aff_add = {%.4g, %.4g}, .inv = {%.4g, "
+                   "%.4g}, .glv_pair = {%.3g, %.3g}}\n\n",
+                   fitted.scan, fitted.window, fitted.dbl, fitted.xyzz_add, fitted.xyzz_full,
+                   fitted.aff_add[0], fitted.aff_add[1], fitted.inv[0], fitted.inv[1],
+                   fitted.glv_pair[0], fitted.glv_pair[1]);
+        mulred_out("| log2 n | c  | GLV | lanes  | buckets | batch | measured ms | fitted ms | "
+                   "compiled ms |\n"
+                   "|--------|----|-----|--------|---------|-------|-------------|-----------|"
+                   "-------------|\n");
+        for (int i = 0; i < nv; i++)
+            mulred_out("| %6d | %2u | %3s | %-6s | %-7s | %5u | %11.2f | %9.2f | %11.2f |\n",
+                       v[i].log2n, v[i].plan.window_bits, v[i].plan.glv ? "yes" : "no",
+                       v[i].plan.lanes == MULRED_MSM_LANES_X8 ? "x8" : "scalar",
+                       v[i].plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine" : "xyzz",
+                       v[i].plan.batch, v[i].ms, predict(&v[i], theta), predict(&v[i], th0));
+        mulred_out("\n| log2 n | best measured (c, GLV) ms | fitted model's choice ms | ratio | "
+                   "compiled model's choice ms | ratio |\n"
+                   "|--------|---------------------------|--------------------------|-------|-"
+                   "---------------------------|-------|\n");
+        for (int si = 0; si < nsizes; si++) {
+            int best = -1, fit_pick = -1, comp_pick = -1;
+            mulred_msm_plan ap; /* the planner's lanes: those of the automatic plan */
+            C->plan(&ap, (size_t)1 << sizes[si], NULL);
+            for (int i = 0; i < nv; i++) {
+                if (v[i].log2n != sizes[si] || !v[i].in_space || v[i].plan.lanes != ap.lanes)
+                    continue;
+                if (best < 0 || v[i].ms < v[best].ms) best = i;
+                if (fit_pick < 0 || predict(&v[i], theta) < predict(&v[fit_pick], theta))
+                    fit_pick = i;
+                if (comp_pick < 0 || predict(&v[i], th0) < predict(&v[comp_pick], th0))
+                    comp_pick = i;
+            }
+            if (best < 0) continue;
+            mulred_out("| %6d | c = %2u, GLV %-3s %9.2f | c = %2u, GLV %-3s %8.2f | %5.3f | "
+                       "c = %2u, GLV %-3s %10.2f | %5.3f |\n",
+                       sizes[si], v[best].plan.window_bits, v[best].plan.glv ? "yes" : "no",
+                       v[best].ms, v[fit_pick].plan.window_bits,
+                       v[fit_pick].plan.glv ? "yes" : "no", v[fit_pick].ms,
+                       v[fit_pick].ms / v[best].ms, v[comp_pick].plan.window_bits,
+                       v[comp_pick].plan.glv ? "yes" : "no", v[comp_pick].ms,
+                       v[comp_pick].ms / v[best].ms);
+        }
+        free(v);
     }
     if (json) mulred_jw_array_end(w);
 }
@@ -525,18 +899,32 @@ static void run_model(int maxlg, int reps, bool json, mulred_json_writer *w)
 static void usage(void)
 {
     mulred_out(
-        "Usage: mulred bench msm [--min LOG2] [--max LOG2] [--reps R] [--worth LOG2]\n"
-        "                        [--setup FILE] [--anchors CMD] [--model] [--quick] [--json]\n\n"
-        "MSM timings for n = 2^min..2^max (default 10..18) on BLS12-381 and BN254 G1: the\n"
-        "plan, 1 and 2 threads and the 2-thread ceiling here (two 1-thread MSMs side by\n"
-        "side), peak RSS; what the collision queue, the 8-lane kernels,\n"
-        "GLV and the batch-affine buckets are worth at 2^worth (default 16; ratios from one\n"
-        "run); the KZG commitment (EIP-4844) with and without its fixed-base tables, from\n"
-        "the trusted setup (--setup, default tests/vectors/kzg/trusted_setup.txt).\n\n"
+        "Usage: mulred bench msm [--min LOG2] [--max LOG2] [--group g1|g2|all] [--reps R]\n"
+        "                        [--worth LOG2] [--setup FILE] [--anchors CMD] [--model]\n"
+        "                        [--quick] [--json]\n\n"
+        "MSM timings for n = 2^min..2^max (default 10..20, --max up to 22) on BLS12-381 and\n"
+        "BN254, G1 and G2 (--group, default all): the plan, 1 and 2 threads and the 2-thread\n"
+        "ceiling here (two 1-thread MSMs side by side), ns per point, the row's peak RSS;\n"
+        "what the collision queue, the window width, the 8-lane kernels, GLV and the\n"
+        "batch-affine buckets are worth at 2^worth (default 16; ratios from one run); the\n"
+        "KZG commitment (EIP-4844) with and without its fixed-base tables, from the trusted\n"
+        "setup (--setup, default tests/vectors/kzg/trusted_setup.txt; with G1).\n\n"
         "  --anchors CMD  run 'CMD --quick' (blst and c-kzg-4844, JSON on stdout) in the\n"
         "                 same run and print the ratios (e.g. /tmp/anchors/run.sh)\n"
-        "  --model        also sweep every window width and GLV choice (slow)\n"
-        "  --quick        fewer repetitions, up to 2^16\n");
+        "  --model        also fit the cost model's constants to a sweep of plans and\n"
+        "                 compare its choice with the best measured plan (slow)\n"
+        "  --quick        fewer repetitions, up to 2^16 (G2 up to 2^14)\n");
+}
+
+/* Repetitions of a size row: fewer for the large sizes and for G2 (3x a G1 MSM). */
+static int row_reps_for(int reps, int lg, const bm_curve *C)
+{
+    if (lg >= 19)
+        reps = (reps + 2) / 3;
+    else if (lg >= 17)
+        reps = (reps + 1) / 2;
+    if (C->group[1] == '2' && lg >= 15) reps = (reps + 1) / 2;
+    return reps < 1 ? 1 : reps;
 }
 
 int mulred_bench_msm(int argc, char **argv)
@@ -544,6 +932,7 @@ int mulred_bench_msm(int argc, char **argv)
     enum {
         OPT_MIN = 256,
         OPT_MAX,
+        OPT_GROUP,
         OPT_REPS,
         OPT_WORTH,
         OPT_SETUP,
@@ -554,6 +943,7 @@ int mulred_bench_msm(int argc, char **argv)
     };
     static const struct option opts[] = {{"min", required_argument, 0, OPT_MIN},
                                          {"max", required_argument, 0, OPT_MAX},
+                                         {"group", required_argument, 0, OPT_GROUP},
                                          {"reps", required_argument, 0, OPT_REPS},
                                          {"worth", required_argument, 0, OPT_WORTH},
                                          {"setup", required_argument, 0, OPT_SETUP},
@@ -563,7 +953,8 @@ int mulred_bench_msm(int argc, char **argv)
                                          {"json", no_argument, 0, OPT_JSON},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    int minlg = 10, maxlg = 18, worthlg = 16, reps = 0, model = 0, quick = 0, json = 0, c;
+    int minlg = 10, maxlg = 20, worthlg = 16, reps = 0, model = 0, quick = 0, json = 0, c;
+    int c0 = 0, c1 = NCURVES; /* the curves of --group: curves[c0 .. c1) */
     const char *setup = "tests/vectors/kzg/trusted_setup.txt", *anchors = NULL;
     mulred_out_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -577,7 +968,7 @@ int mulred_bench_msm(int argc, char **argv)
         case OPT_WORTH:
         case OPT_REPS: {
             const long v = strtol(optarg, &end, 10);
-            if (*end || v < (c == OPT_REPS ? 1 : 4) || v > (c == OPT_REPS ? 1000 : 24))
+            if (*end || v < (c == OPT_REPS ? 1 : 4) || v > (c == OPT_REPS ? 1000 : 22))
                 return mulred_out_usage_error("bench msm", "%s: '%s' out of range",
                                               c == OPT_MIN     ? "--min"
                                               : c == OPT_MAX   ? "--max"
@@ -590,6 +981,17 @@ int mulred_bench_msm(int argc, char **argv)
             if (c == OPT_WORTH) worthlg = (int)v;
             break;
         }
+        case OPT_GROUP:
+            if (strcmp(optarg, "g1") == 0)
+                c0 = 0, c1 = 2;
+            else if (strcmp(optarg, "g2") == 0)
+                c0 = 2, c1 = 4;
+            else if (strcmp(optarg, "all") == 0)
+                c0 = 0, c1 = 4;
+            else
+                return mulred_out_usage_error("bench msm", "--group: '%s' is not g1, g2 or all",
+                                              optarg);
+            break;
         case OPT_SETUP:
             setup = optarg;
             break;
@@ -614,23 +1016,33 @@ int mulred_bench_msm(int argc, char **argv)
     if (quick && maxlg > 16) maxlg = 16;
     if (minlg > maxlg) return mulred_out_usage_error("bench msm", "--min above --max");
     const int row_reps = reps ? reps : quick ? 3 : 7, var_reps = reps ? reps : quick ? 5 : 11;
+    const bool with_g1 = c0 == 0;
 
     const double load0 = load_average();
     const double t_start = mulred_wtime();
 
-    bm_row rows[2][25];
-    int nrows = 0;
-    for (int lg = minlg; lg <= maxlg; lg++, nrows++)
-        for (int ci = 0; ci < 2; ci++)
-            if (run_row(&rows[ci][nrows], ci, lg, lg >= 17 ? (row_reps + 1) / 2 : row_reps))
+    /* rows[ci][i]: curve ci at 2^(minlg + i); have[ci][i] = 0 when skipped (--quick: G2 to
+     * 2^14) */
+    static bm_row rows[NCURVES][19];
+    int have[NCURVES][19] = {{0}};
+    const int nrows = maxlg - minlg + 1;
+    for (int i = 0; i < nrows; i++)
+        for (int ci = c0; ci < c1; ci++) {
+            const int lg = minlg + i;
+            if (quick && ci >= 2 && lg > 14) continue;
+            if (run_row(&rows[ci][i], ci, lg, row_reps_for(row_reps, lg, &curves[ci])))
                 return MULRED_ERUNTIME;
+            have[ci][i] = 1;
+        }
 
-    /* what each technique is worth at 2^16 */
-    enum { NV = 7 };
-    bm_variant var[2][NV];
-    for (int ci = 0; ci < 2; ci++) {
+    /* what each technique is worth at 2^worth */
+    enum { NV = 9 };
+    static bm_variant var[NCURVES][NV];
+    int var_n[NCURVES] = {0};
+    for (int ci = c0; ci < c1; ci++) {
+        const int wlg = quick && ci >= 2 && worthlg > 14 ? 14 : worthlg;
         mulred_msm_plan def;
-        curves[ci].plan(&def, (size_t)1 << worthlg, NULL);
+        curves[ci].plan(&def, (size_t)1 << wlg, NULL);
         const mulred_msm_options base = {.window_bits = (int)def.window_bits,
                                          .glv = def.glv ? 1 : -1};
         bm_variant v[NV] = {
@@ -638,24 +1050,35 @@ int mulred_bench_msm(int argc, char **argv)
             {"collision queue: none", base, 0, 0, 0, 0, {0}},
             {"collision queue: 16", base, 0, 0, 0, 0, {0}},
             {"collision queue: 512", base, 0, 0, 0, 0, {0}},
+            {"window one bit narrower", base, 0, 0, 0, 0, {0}},
+            {"window one bit wider", base, 0, 0, 0, 0, {0}},
             {"scalar field kernels (no 8-lane)", base, 0, 0, 0, 0, {0}},
             {"GLV switched", base, 0, 0, 0, 0, {0}},
             {"XYZZ buckets (no batch-affine)", base, 0, 0, 0, 0, {0}},
         };
         v[1].opts.queue = -1, v[2].opts.queue = 16, v[3].opts.queue = 512;
-        v[4].opts.lanes = MULRED_MSM_LANES_SCALAR;
-        v[5].opts.glv = def.glv ? -1 : 1;
-        v[6].opts.buckets = MULRED_MSM_BUCKETS_XYZZ;
-        if (run_variants(v, NV, ci, (size_t)1 << worthlg, var_reps)) return MULRED_ERUNTIME;
+        v[4].opts.window_bits = (int)def.window_bits - 1;
+        v[5].opts.window_bits = (int)def.window_bits + 1;
+        v[6].opts.lanes = MULRED_MSM_LANES_SCALAR;
+        v[7].opts.glv = def.glv ? -1 : 1;
+        v[8].opts.buckets = MULRED_MSM_BUCKETS_XYZZ;
+        int nv = NV;
+        if (def.window_bits >= MSM_BENCH_MAX_C) /* no wider window: drop that row */
+            memmove(&v[5], &v[6], (NV - 6) * sizeof v[0]), nv--;
+        const int vr = ci >= 2 ? (var_reps + 1) / 2 : var_reps;
+        if (run_variants(v, nv, ci, (size_t)1 << wlg, vr < 2 ? 2 : vr)) return MULRED_ERUNTIME;
         memcpy(var[ci], v, sizeof v);
+        var_n[ci] = nv;
     }
 
-    bm_kzg kzg;
-    run_kzg(&kzg, setup, quick ? 11 : 21);
+    bm_kzg kzg = {0};
+    if (with_g1)
+        run_kzg(&kzg, setup, quick ? 11 : 21);
+    else
+        snprintf(kzg.note, sizeof kzg.note, "skipped (G2 only)");
     bm_anchor anchor = {0};
-    if (anchors) run_anchors(&anchor, anchors);
+    if (anchors && with_g1) run_anchors(&anchor, anchors);
     const double load1 = load_average();
-    const double elapsed = mulred_wtime() - t_start;
 
     mulred_json_writer w;
     if (json) {
@@ -667,11 +1090,13 @@ int mulred_bench_msm(int argc, char **argv)
         mulred_jw_double(&w, "load_start", load0);
         mulred_jw_double(&w, "load_end", load1);
         mulred_jw_array_begin(&w, "rows");
-        for (int i = 0; i < nrows; i++)
-            for (int ci = 0; ci < 2; ci++) {
+        for (int ci = c0; ci < c1; ci++)
+            for (int i = 0; i < nrows; i++) {
+                if (!have[ci][i]) continue;
                 const bm_row *r = &rows[ci][i];
                 mulred_jw_object_begin(&w, NULL);
                 mulred_jw_string(&w, "curve", curves[ci].name);
+                mulred_jw_string(&w, "group", curves[ci].group);
                 mulred_jw_int(&w, "log2n", r->log2n);
                 mulred_jw_uint(&w, "window_bits", r->plan.window_bits);
                 mulred_jw_uint(&w, "windows", r->plan.windows);
@@ -690,16 +1115,19 @@ int mulred_bench_msm(int argc, char **argv)
                 mulred_jw_double(&w, "speedup_p10", r->speedup_p10);
                 mulred_jw_double(&w, "speedup_p90", r->speedup_p90);
                 mulred_jw_double(&w, "speedup_ceiling_2_threads", r->ceiling);
+                mulred_jw_double(&w, "of_ceiling", r->speedup / r->ceiling);
                 mulred_jw_int(&w, "peak_rss_kb", r->rss_kb);
+                mulred_jw_string(&w, "peak_rss_scope", r->rss_row ? "row" : "process");
                 mulred_jw_object_end(&w);
             }
         mulred_jw_array_end(&w);
         mulred_jw_int(&w, "worth_log2n", worthlg);
         mulred_jw_array_begin(&w, "worth");
-        for (int ci = 0; ci < 2; ci++)
-            for (int i = 0; i < NV; i++) {
+        for (int ci = c0; ci < c1; ci++)
+            for (int i = 0; i < var_n[ci]; i++) {
                 mulred_jw_object_begin(&w, NULL);
                 mulred_jw_string(&w, "curve", curves[ci].name);
+                mulred_jw_string(&w, "group", curves[ci].group);
                 mulred_jw_string(&w, "variant", var[ci][i].name);
                 mulred_jw_uint(&w, "window_bits", var[ci][i].plan.window_bits);
                 mulred_jw_bool(&w, "glv", var[ci][i].plan.glv);
@@ -711,66 +1139,83 @@ int mulred_bench_msm(int argc, char **argv)
                 mulred_jw_object_end(&w);
             }
         mulred_jw_array_end(&w);
-        mulred_jw_object_begin(&w, "kzg");
-        mulred_jw_bool(&w, "ok", kzg.ok);
-        if (kzg.note[0]) mulred_jw_string(&w, "note", kzg.note);
-        mulred_jw_double(&w, "commit_ms", kzg.commit_ms);
-        mulred_jw_double(&w, "commit_p10_ms", kzg.commit_p10);
-        mulred_jw_double(&w, "commit_p90_ms", kzg.commit_p90);
-        mulred_jw_uint(&w, "table_window_bits", kzg.window_bits);
-        mulred_jw_double(&w, "table_build_s", kzg.build_s);
-        mulred_jw_double(&w, "table_load_s", kzg.load_s);
-        mulred_jw_double(&w, "plain_msm_ms", kzg.plain_ms);
-        mulred_jw_double(&w, "plain_over_table", kzg.table_ratio);
-        mulred_jw_object_end(&w);
+        if (with_g1) {
+            mulred_jw_object_begin(&w, "kzg");
+            mulred_jw_bool(&w, "ok", kzg.ok);
+            if (kzg.note[0]) mulred_jw_string(&w, "note", kzg.note);
+            mulred_jw_double(&w, "commit_ms", kzg.commit_ms);
+            mulred_jw_double(&w, "commit_p10_ms", kzg.commit_p10);
+            mulred_jw_double(&w, "commit_p90_ms", kzg.commit_p90);
+            mulred_jw_uint(&w, "table_window_bits", kzg.window_bits);
+            mulred_jw_double(&w, "table_build_s", kzg.build_s);
+            mulred_jw_double(&w, "table_load_s", kzg.load_s);
+            mulred_jw_double(&w, "plain_msm_ms", kzg.plain_ms);
+            mulred_jw_double(&w, "plain_over_table", kzg.table_ratio);
+            mulred_jw_object_end(&w);
+        }
         if (anchor.ok) {
             mulred_jw_object_begin(&w, "anchors");
             mulred_jw_double(&w, "blst_2e16_ms", anchor.blst_ms[16]);
             mulred_jw_double(&w, "ckzg_commit_ms", anchor.ckzg_ms);
             mulred_jw_object_end(&w);
         }
-        if (model) run_model(quick ? 12 : 16, quick ? 2 : 3, true, &w);
-        mulred_jw_double(&w, "seconds", elapsed);
+        if (model) run_model(c0, c1, quick, true, &w);
+        mulred_jw_double(&w, "seconds", mulred_wtime() - t_start);
         mulred_jw_object_end(&w);
         mulred_jw_finish(&w);
         return MULRED_OK;
     }
 
-    mulred_out(
-        "MSM on G1 (cpu family %d: %s; field kernel %s; load %.2f at start, %.2f at end)\n\n",
-        cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0, load1);
-    mulred_out("| curve     | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms | ns/point | "
-               "2 threads ms | speedup (p10-p90)  | ceiling | peak RSS MB |\n"
-               "|-----------|--------|----|----|-----|---------|-------------|--------|----------|"
-               "--------------|--------------------|---------|-------------|\n");
-    for (int ci = 0; ci < 2; ci++)
+    mulred_out("MSM on %s (cpu family %d: %s; field kernel %s; load %.2f at start, %.2f at "
+               "end)\n\n",
+               c0 == 0 && c1 == 4 ? "G1 and G2"
+               : c0 == 0          ? "G1"
+                                  : "G2",
+               cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0, load1);
+    mulred_out("| curve        | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms  | "
+               "ns/point | 2 threads ms | speedup (p10-p90) | ceiling | of ceiling | peak RSS MB "
+               "|\n"
+               "|--------------|--------|----|----|-----|---------|-------------|---------|-----"
+               "-----|--------------|-------------------|---------|------------|-------------"
+               "|\n");
+    for (int ci = c0; ci < c1; ci++)
         for (int i = 0; i < nrows; i++) {
+            if (!have[ci][i]) continue;
             const bm_row *r = &rows[ci][i];
-            mulred_out("| %-9s | %6d | %2u | %2u | %3s | %-7s | %11.2f | %6.2f | %8.0f | %12.2f | "
-                       "%4.2f (%4.2f-%4.2f) | %7.2f | %11.1f |\n",
-                       curves[ci].name, r->log2n, r->plan.window_bits, r->plan.windows,
-                       r->plan.glv ? "yes" : "no",
+            mulred_out("| %-9s %s | %6d | %2u | %2u | %3s | %-7s | %11.2f | %7.2f | %8.0f | "
+                       "%12.2f | %4.2f (%4.2f-%4.2f)  | %7.2f | %10.2f | %10.1f%s |\n",
+                       curves[ci].name, curves[ci].group, r->log2n, r->plan.window_bits,
+                       r->plan.windows, r->plan.glv ? "yes" : "no",
                        r->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE
                            ? (r->plan.lanes == MULRED_MSM_LANES_X8 ? "aff x8" : "affine")
                            : "xyzz",
                        r->wall1 * 1e3, r->cpu1 * 1e3,
                        r->cpu1 * 1e9 / (double)((size_t)1 << r->log2n), r->wall2 * 1e3, r->speedup,
-                       r->speedup_p10, r->speedup_p90, r->ceiling, (double)r->rss_kb / 1024);
+                       r->speedup_p10, r->speedup_p90, r->ceiling, r->speedup / r->ceiling,
+                       (double)r->rss_kb / 1024, r->rss_row ? " " : "*");
         }
+    int any_process = 0;
+    for (int ci = c0; ci < c1; ci++)
+        for (int i = 0; i < nrows; i++) any_process |= have[ci][i] && !rows[ci][i].rss_row;
+    if (any_process)
+        mulred_out("\n* the process's peak so far (this kernel refused to reset the high-water "
+                   "mark)\n");
     mulred_out(
         "\nWhat each technique is worth at 2^%d (one thread, thread CPU time, %d interleaved "
-        "rounds; ratio = variant / default plan, median and p10-p90 of per-round ratios)\n\n"
-        "| curve     | variant                          | c  | GLV | queue | CPU ms  | ratio "
+        "rounds, G2 %d; ratio = variant / default plan, median and p10-p90 of per-round "
+        "ratios)\n\n"
+        "| curve        | variant                          | c  | GLV | queue | CPU ms  | ratio "
         "(p10-p90)    |\n"
-        "|-----------|----------------------------------|----|-----|-------|---------|-------"
+        "|--------------|----------------------------------|----|-----|-------|---------|-------"
         "-------------|\n",
-        worthlg, var_reps);
-    for (int ci = 0; ci < 2; ci++)
-        for (int i = 0; i < NV; i++) {
+        worthlg, var_reps, (var_reps + 1) / 2 < 2 ? 2 : (var_reps + 1) / 2);
+    for (int ci = c0; ci < c1; ci++)
+        for (int i = 0; i < var_n[ci]; i++) {
             const bm_variant *v = &var[ci][i];
-            mulred_out("| %-9s | %-32s | %2u | %3s | %5u | %7.2f | %5.2f (%4.2f-%4.2f) |\n",
-                       curves[ci].name, v->name, v->plan.window_bits, v->plan.glv ? "yes" : "no",
-                       v->plan.queue, v->cpu * 1e3, v->ratio, v->ratio_p10, v->ratio_p90);
+            mulred_out("| %-9s %s | %-32s | %2u | %3s | %5u | %7.2f | %5.2f (%4.2f-%4.2f) |\n",
+                       curves[ci].name, curves[ci].group, v->name, v->plan.window_bits,
+                       v->plan.glv ? "yes" : "no", v->plan.queue, v->cpu * 1e3, v->ratio,
+                       v->ratio_p10, v->ratio_p90);
         }
     if (kzg.ok)
         mulred_out("\nKZG commitment (EIP-4844, BLS12-381, 4096 elements, one thread): %.2f ms "
@@ -786,7 +1231,7 @@ int mulred_bench_msm(int argc, char **argv)
     if (anchors && anchor.ok) {
         double ours = 0;
         for (int i = 0; i < nrows; i++)
-            if (rows[0][i].log2n == 16) ours = rows[0][i].cpu1 * 1e3;
+            if (have[0][i] && rows[0][i].log2n == 16) ours = rows[0][i].cpu1 * 1e3;
         mulred_out("\nSame-run baseline (%s --quick): blst 2^16 %.1f ms", anchors,
                    anchor.blst_ms[16]);
         if (ours) mulred_out(" -> mulred / blst = %.2f", ours / anchor.blst_ms[16]);
@@ -797,7 +1242,7 @@ int mulred_bench_msm(int argc, char **argv)
     } else if (anchors) {
         mulred_out("\nSame-run baseline: '%s --quick' gave no usable JSON\n", anchors);
     }
-    if (model) run_model(quick ? 12 : 16, quick ? 2 : 3, false, NULL);
-    mulred_out("\n(%.0f s)\n", elapsed);
+    if (model) run_model(c0, c1, quick, false, NULL);
+    mulred_out("\n(%.0f s)\n", mulred_wtime() - t_start);
     return MULRED_OK;
 }

@@ -117,6 +117,20 @@ typedef struct {
     unsigned group;                 /* windows accumulated side by side in one pass */
 } mulred_msm_plan;
 
+/* The cost model's constants: nanoseconds per operation of one thread ([0] scalar kernels,
+ * [1] 8-lane). The plan's modelled time is linear in them, so a caller can fit them to measured
+ * MSM times (mulred bench msm --model does) with mulred_G_msm_cost_with. */
+typedef struct {
+    double scan;        /* a digit read and scheduled (each window and bucket range) */
+    double window;      /* fixed per window and bucket range */
+    double dbl;         /* a Jacobian doubling (c per window) */
+    double xyzz_add;    /* an XYZZ mixed addition (accumulation, side buckets) */
+    double xyzz_full;   /* an XYZZ full addition (running sums) */
+    double aff_add[2];  /* a batch-affine pair without its share of the inversion */
+    double inv[2];      /* one batch inversion */
+    double glv_pair[2]; /* what a GLV plan adds to each of its batch-affine pairs (φ) */
+} mulred_msm_cost;
+
 /* A tile (see the header comment). bucket1 = 0 means all buckets (bucket0 ignored). */
 typedef struct {
     unsigned window0, window1; /* 0 <= window0 < window1 <= plan.windows */
@@ -138,11 +152,19 @@ MULRED_API void mulred_g1_254_msm_plan(mulred_msm_plan *plan, size_t n,
 /* The cost model: estimated single-thread nanoseconds of tiles covering n points, `windows`
  * windows and each window split into `bucket_ranges` bucket ranges, on the machine the
  * constants were measured on (src/msm/msm.c tabulates them). For planners comparing grids
- * (ratios matter, not absolute values). */
+ * (ratios matter, not absolute values). msm_cost_constants gives the compiled-in constants;
+ * msm_cost_with the modelled time of the whole MSM (every window, one range) under other
+ * constants. */
 MULRED_API double mulred_g1_381_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
                                             unsigned bucket_ranges);
+MULRED_API void mulred_g1_381_msm_cost_constants(mulred_msm_cost *cost);
+MULRED_API double mulred_g1_381_msm_cost_with(const mulred_msm_plan *plan, size_t n,
+                                              const mulred_msm_cost *cost);
 MULRED_API double mulred_g1_254_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
                                             unsigned bucket_ranges);
+MULRED_API void mulred_g1_254_msm_cost_constants(mulred_msm_cost *cost);
+MULRED_API double mulred_g1_254_msm_cost_with(const mulred_msm_plan *plan, size_t n,
+                                              const mulred_msm_cost *cost);
 
 /* out[i] = the recoded in[i] for i < n (reduced mod r; GLV halves when plan->glv). out may
  * equal in (in place, cast) but must not otherwise overlap it. */
@@ -300,11 +322,19 @@ MULRED_API void mulred_g2_254_msm_plan(mulred_msm_plan *plan, size_t n,
 /* The cost model: estimated single-thread nanoseconds of tiles covering n points, `windows`
  * windows and each window split into `bucket_ranges` bucket ranges, on the machine the
  * constants were measured on (src/msm/msm.c tabulates them). For planners comparing grids
- * (ratios matter, not absolute values). */
+ * (ratios matter, not absolute values). msm_cost_constants gives the compiled-in constants;
+ * msm_cost_with the modelled time of the whole MSM (every window, one range) under other
+ * constants. */
 MULRED_API double mulred_g2_381_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
                                             unsigned bucket_ranges);
+MULRED_API void mulred_g2_381_msm_cost_constants(mulred_msm_cost *cost);
+MULRED_API double mulred_g2_381_msm_cost_with(const mulred_msm_plan *plan, size_t n,
+                                              const mulred_msm_cost *cost);
 MULRED_API double mulred_g2_254_msm_cost_ns(const mulred_msm_plan *plan, size_t n, unsigned windows,
                                             unsigned bucket_ranges);
+MULRED_API void mulred_g2_254_msm_cost_constants(mulred_msm_cost *cost);
+MULRED_API double mulred_g2_254_msm_cost_with(const mulred_msm_plan *plan, size_t n,
+                                              const mulred_msm_cost *cost);
 
 /* out[i] = the recoded in[i] for i < n (reduced mod r; GLV halves when plan->glv). out may
  * equal in (in place, cast) but must not otherwise overlap it. */

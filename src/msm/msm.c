@@ -17,75 +17,76 @@
 
 /* ---- cost model ------------------------------------------------------------------------------ */
 
-/* Nanoseconds per operation, measured on Zen 5 (see the table in bench/bench_msm.c, `mulred
- * bench msm --model`); the plan picks the window width, bucket form and GLV that minimise the
- * modelled time (msm_impl.h, model_window). */
+/* Nanoseconds per operation (mulred_msm_cost, include/mulred/msm.h); the plan picks the window
+ * width, bucket form and GLV that minimise the modelled time (msm_impl.h, model_window).
+ *
+ * Measured by `mulred bench msm --model` on an AMD EPYC Zen 5 (family 26, AVX-512 IFMA, 2
+ * vCPUs, shared with other jobs: load 4.5-5.4), one thread: dbl, the XYZZ additions, the
+ * batch-affine pair and the inversion micro-measured (the least of three runs; pairs in batches
+ * of 32 and 512 into 4096 buckets in random order); scan, window and glv_pair fitted to 86 (G1)
+ * or 48 (G2) whole MSMs (c around the automatic one, GLV on and off, scalar and 8-lane kernels,
+ * forced batches, XYZZ buckets; 2^12 .. 2^18, G2 2^11 .. 2^15) by least squares of the relative
+ * error. glv_pair is what a GLV plan adds to each pair beyond the plain one: φ itself is a few
+ * ns of it; on the 8-lane path GLV's pairs cost relatively more, so that GLV loses to more
+ * windows from about 2^14 up there, and wins on the scalar kernels (a machine without IFMA).
+ * The scalar constants are what such a machine uses (lanes SCALAR). */
 typedef struct {
-    double scan;          /* per point-digit read (once per bucket range) */
-    double window;        /* fixed per window and bucket range */
-    double dbl;           /* a Jacobian doubling (Horner: c per window) */
-    double xyzz_add;      /* an XYZZ mixed addition (accumulation, side buckets) */
-    double xyzz_full;     /* an XYZZ full addition (running sums) */
-    double aff_add[2];    /* a batch-affine pair without its share of the inversion [scalar, x8] */
-    double inv[2];        /* one batch inversion [scalar, x8] */
-    double glv_factor;    /* a GLV pair costs this times a plain one (φ, two digits a point) */
+    mulred_msm_cost op;   /* ns per operation (include/mulred/msm.h) */
     unsigned affine_from; /* the AUTO bucket form is AFFINE from this c up */
     unsigned batch_max;   /* the automatic batch */
     int glv_auto;         /* GLV considered by the automatic plan */
 } msm_cost;
 
 static const msm_cost COST_381 = {
-    .scan = 3,
-    .window = 2000,
-    .dbl = 280,
-    .xyzz_add = 380,
-    .xyzz_full = 500,
-    .aff_add = {240, 70},
-    .inv = {4300, 3500},
-    .glv_factor = 1.15,
-    .affine_from = 7,
-    .batch_max = 512,
-    .glv_auto = 1,
-};
-/* G2 (scalar batch path only): the G1 constants scaled by the cost of the Fp2 operations (an
- * Fp2 multiplication is 3 base multiplications and 5 additions, about 3.3 of them; the
- * inversion one base inversion and 6 multiplications): estimates, not yet fitted to a sweep as
- * the G1 constants are. */
-static const msm_cost COST_G2_381 = {
-    .scan = 3,
-    .window = 4000,
-    .dbl = 900,
-    .xyzz_add = 1250,
-    .xyzz_full = 1650,
-    .aff_add = {800, 800},
-    .inv = {5400, 5400},
-    .glv_factor = 1.05,
-    .affine_from = 7,
-    .batch_max = 512,
-    .glv_auto = 1,
-};
-static const msm_cost COST_G2_254 = {
-    .scan = 3,
-    .window = 3000,
-    .dbl = 530,
-    .xyzz_add = 730,
-    .xyzz_full = 1000,
-    .aff_add = {330, 330},
-    .inv = {6400, 6400},
-    .glv_factor = 1.05,
+    .op = {.scan = 12.3,
+           .window = 0,
+           .dbl = 245,
+           .xyzz_add = 304,
+           .xyzz_full = 436,
+           .aff_add = {213, 72.6},
+           .inv = {1945, 2770},
+           .glv_pair = {35.7, 13.1}},
     .affine_from = 7,
     .batch_max = 512,
     .glv_auto = 1,
 };
 static const msm_cost COST_254 = {
-    .scan = 3,
-    .window = 1500,
-    .dbl = 160,
-    .xyzz_add = 220,
-    .xyzz_full = 300,
-    .aff_add = {98, 38},
-    .inv = {5600, 3100},
-    .glv_factor = 1.15,
+    .op = {.scan = 9.5,
+           .window = 0,
+           .dbl = 139,
+           .xyzz_add = 172,
+           .xyzz_full = 231,
+           .aff_add = {120, 39.4},
+           .inv = {1806, 1811},
+           .glv_pair = {28, 9.9}},
+    .affine_from = 7,
+    .batch_max = 512,
+    .glv_auto = 1,
+};
+/* G2 batch-affine runs the scalar path (msm_impl.h: lanes SCALAR for MSM_EXT): the 8-lane
+ * entries repeat the scalar ones until an 8-lane G2 pair exists to measure. */
+static const msm_cost COST_G2_381 = {
+    .op = {.scan = 0,
+           .window = 0,
+           .dbl = 591,
+           .xyzz_add = 971,
+           .xyzz_full = 1362,
+           .aff_add = {626, 626},
+           .inv = {1192, 1192},
+           .glv_pair = {9.6, 9.6}},
+    .affine_from = 7,
+    .batch_max = 512,
+    .glv_auto = 1,
+};
+static const msm_cost COST_G2_254 = {
+    .op = {.scan = 0,
+           .window = 0,
+           .dbl = 424,
+           .xyzz_add = 708,
+           .xyzz_full = 1005,
+           .aff_add = {455, 455},
+           .inv = {1672, 1672},
+           .glv_pair = {0, 0}},
     .affine_from = 7,
     .batch_max = 512,
     .glv_auto = 1,

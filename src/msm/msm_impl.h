@@ -614,18 +614,18 @@ void GPUB(msm_serial_var)(GJ *r, const mulred_msm_plan *plan, const GA *points,
 
 /* ---- plan and cost model --------------------------------------------------------------------- */
 
-/* The cost model (constants: msm_cost in msm.c). One window accumulating `pairs` pairs into nb
- * buckets, scanning `digits` digits: */
-static double MI(model_window)(const mulred_msm_plan *p, double pairs, double digits, unsigned nb,
-                               unsigned rep)
+/* The cost model (constants: msm_cost in msm.c; linear in them). One window accumulating
+ * `pairs` pairs into nb buckets, reading `digits` digits (n, 2n with GLV; scan is what a digit
+ * costs outside the batch addition: extracting, scheduling, the bucket's cache miss): */
+static double MI(model_window)(const mulred_msm_plan *p, const mulred_msm_cost *cm, double pairs,
+                               double digits, unsigned nb, unsigned rep)
 {
-    const msm_cost *cm = &MSM_COST;
     const int x8 = p->lanes == MULRED_MSM_LANES_X8;
     double t = digits * cm->scan + p->window_bits * cm->dbl + cm->window;
     if (p->bucket_form == MULRED_MSM_BUCKETS_XYZZ)
         return t + pairs * cm->xyzz_add + 2.0 * nb * cm->xyzz_full;
     const double a = cm->aff_add[x8], inv = cm->inv[x8];
-    t += pairs * (a * (p->glv ? cm->glv_factor : 1.0) + inv / p->batch);
+    t += pairs * (a + (p->glv ? cm->glv_pair[x8] : 0.0) + inv / p->batch);
     t += (rep - 1.0) * nb * (a + inv / p->batch); /* replicas */
     unsigned K = MI(segments)(p->buckets, p->batch);
     if (K > nb) K = nb;
@@ -635,14 +635,14 @@ static double MI(model_window)(const mulred_msm_plan *p, double pairs, double di
     return t;
 }
 
-double GPUB(msm_cost_ns)(const mulred_msm_plan *plan, size_t n, unsigned windows,
-                         unsigned bucket_ranges)
+static double MI(cost)(const mulred_msm_plan *plan, const mulred_msm_cost *cm, size_t n,
+                       unsigned windows, unsigned bucket_ranges)
 {
-    MULRED_ARG_CHECK_RETURN(MI_PLAN_OK(plan), 0);
     if (bucket_ranges == 0) bucket_ranges = 1;
     const double pts = (double)n * (plan->glv ? 2 : 1);
     if (plan->fixed) /* one bucket set for every window's table row */
-        return MI(model_window)(plan, pts * plan->windows, pts * plan->windows, plan->buckets, 1);
+        return MI(model_window)(plan, cm, pts * plan->windows, pts * plan->windows, plan->buckets,
+                                1);
     double total = 0;
     for (unsigned w = 0; w < windows; w++) {
         unsigned nb = plan->buckets, rep = 1;
@@ -655,10 +655,30 @@ double GPUB(msm_cost_ns)(const mulred_msm_plan *plan, size_t n, unsigned windows
                     rep *= 2;
         }
         const double per = (double)nb / plan->buckets / bucket_ranges;
+        /* every range reads every digit: two a point with GLV */
         total +=
-            bucket_ranges * MI(model_window)(plan, pts * per, (double)n, nb / bucket_ranges, rep);
+            bucket_ranges * MI(model_window)(plan, cm, pts * per, pts, nb / bucket_ranges, rep);
     }
     return total;
+}
+
+double GPUB(msm_cost_ns)(const mulred_msm_plan *plan, size_t n, unsigned windows,
+                         unsigned bucket_ranges)
+{
+    MULRED_ARG_CHECK_RETURN(MI_PLAN_OK(plan), 0);
+    return MI(cost)(plan, &MSM_COST.op, n, windows, bucket_ranges);
+}
+
+void GPUB(msm_cost_constants)(mulred_msm_cost *cost)
+{
+    MULRED_ARG_CHECK_VOID(cost);
+    *cost = MSM_COST.op;
+}
+
+double GPUB(msm_cost_with)(const mulred_msm_plan *plan, size_t n, const mulred_msm_cost *cost)
+{
+    MULRED_ARG_CHECK_RETURN(MI_PLAN_OK(plan) && cost, 0);
+    return MI(cost)(plan, cost, n, plan->windows, 1);
 }
 
 static void MI(plan_fill)(mulred_msm_plan *p, unsigned c, bool glv, bool fixed,

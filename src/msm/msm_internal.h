@@ -43,31 +43,39 @@ static inline unsigned msm_windows(unsigned scalar_bits, unsigned c)
     return scalar_bits / c + 1;
 }
 
-/* How the OpenMP driver cuts an MSM of n points for `threads` threads: the windows, every
- * window into `ranges` bucket ranges (equal counts of digit magnitudes), and the points into
- * `slices` (equal counts); besides, the last `tail` windows (in task order) into `tail_ranges`
- * ranges each instead, so that the end of the run is made of small tiles that even out the
- * threads (the tail). Tiles in task order: windows 0 .. windows − tail − 1 first, then the tail
- * windows; within a window, range-major then slice: (range·slices + slice). */
+/* How the OpenMP driver cuts an MSM of n points for `threads` threads: the windows, in units of
+ * `span` consecutive windows (the plan's group of windows accumulated side by side, when there
+ * are enough units; the top unit may be shorter), every unit into `ranges` bucket ranges (equal
+ * counts of digit magnitudes), and the points into `slices` (equal counts); besides, the last
+ * `tail` units (in task order) into `tail_slices` slices of points each instead (all buckets),
+ * so that the end of the run is made of smaller tiles that even out the threads (the tail). Below,
+ * "window" w of the split is unit w: plan windows span·w .. min(span·(w + 1), total) − 1 of the
+ * window range. Tiles in task order: units 0 .. windows − tail − 1 first, then the tail units;
+ * within a unit, range-major then slice: (range·slices + slice). */
 typedef struct {
     size_t n;
     unsigned windows, ranges, slices;
-    unsigned tail, tail_ranges; /* tail = 0: none */
+    unsigned tail, tail_slices; /* tail = 0: none */
+    unsigned span, total;       /* plan windows per unit; plan windows in all */
 } msm_split;
 msm_split msm_split_plan(const mulred_msm_plan *plan, size_t n, int threads);
 /* The same for `windows` windows of the plan (a window range: mulred_G_msm_windows_var). */
 msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_t n, int threads);
-/* Ranges of window w (0-based within the split), tiles of the split, and the first tile of
- * window w in task order. */
+/* Ranges and slices of window w (0-based within the split), tiles of the split, and the first
+ * tile of window w in task order. */
 static inline unsigned msm_split_ranges(const msm_split *s, unsigned w)
 {
-    return w >= s->windows - s->tail ? s->tail_ranges : s->ranges;
+    return w >= s->windows - s->tail ? 1 : s->ranges;
+}
+static inline unsigned msm_split_slices(const msm_split *s, unsigned w)
+{
+    return w >= s->windows - s->tail ? s->tail_slices : s->slices;
 }
 static inline size_t msm_split_first_tile(const msm_split *s, unsigned w)
 {
     const unsigned head = s->windows - s->tail;
     if (w <= head) return (size_t)w * s->ranges * s->slices;
-    return (size_t)head * s->ranges * s->slices + (size_t)(w - head) * s->tail_ranges * s->slices;
+    return (size_t)head * s->ranges * s->slices + (size_t)(w - head) * s->tail_slices;
 }
 static inline size_t msm_split_tiles(const msm_split *s)
 {

@@ -1,16 +1,19 @@
 /* Template of the OpenMP MSM driver (mulred_G_msm_var, include/mulred/msm.h), included by
  * msm_threads.c once per curve with G1 set (g1_381, g1_254). Creates threads.
  *
- * Work split. The unit is a tile of one window: windows are independent and cost about the
- * same (n bucket additions plus a reduction of 2^(c−1) buckets), so W tiles, one per window,
- * keep T threads busy when W >= 2T (tasks are taken dynamically). The threads would then end
- * unevenly by up to one window, so the last T windows go in as bucket ranges, a quarter of a
- * window each (the tail, msm_split_windows). With fewer windows each window is cut into R
- * bucket ranges (digit magnitudes), R = ceil(2T / W) up to 8: every range rescans the window's
- * n digits (a digit read is far cheaper than a bucket addition) but adds only its own
- * points, so nothing is done twice except the scan. Only when W·8 ranges are still fewer than
- * 2T tasks are the points cut into slices too (every slice repeats the reduction of its
- * buckets).
+ * Work split. The unit is a tile of one window, or of the plan's group of windows (those the
+ * one-thread run accumulates side by side, sharing batches: fewer collisions and shared
+ * inversions in the reduction) when there are at least 4T such units: units are independent and
+ * cost about the same (n bucket additions a window plus a reduction of 2^(c−1) buckets), so U
+ * tiles, one per unit, keep T threads busy when U >= 2T (tasks are taken dynamically). The
+ * threads would then end unevenly by up to one unit, so the last T units go in as two slices
+ * of the points each (the tail, msm_split_windows: a slice repeats only the unit's reduction,
+ * where a bucket range would rescan every digit). With fewer windows each window
+ * is cut into R bucket ranges (digit magnitudes), R = ceil(2T / W) up to 8: every range
+ * rescans the window's n digits (a digit read is far cheaper than a bucket addition) but adds
+ * only its own points, so nothing is done twice except the scan. Only when W·8 ranges are still
+ * fewer than 2T tasks are the points cut into slices too (every slice repeats the reduction of
+ * its buckets).
  *
  * Determinism: tile results are stored by index and summed in a fixed order (slices, then
  * ranges, within a window; Horner over windows), so the Jacobian result, not only the point,
@@ -51,13 +54,11 @@ static void MT(run_tile)(MT(job) * j, size_t idx)
     const msm_split *s = &j->split;
     const unsigned head = s->windows - s->tail; /* windows before the tail */
     const size_t head_tiles = msm_split_first_tile(s, head);
-    const unsigned w =
-        idx < head_tiles
-            ? (unsigned)(idx / ((size_t)s->ranges * s->slices))
-            : head + (unsigned)((idx - head_tiles) / ((size_t)s->tail_ranges * s->slices));
-    const unsigned ranges = msm_split_ranges(s, w);
+    const unsigned w = idx < head_tiles ? (unsigned)(idx / ((size_t)s->ranges * s->slices))
+                                        : head + (unsigned)((idx - head_tiles) / s->tail_slices);
+    const unsigned ranges = msm_split_ranges(s, w), slices = msm_split_slices(s, w);
     const size_t in = idx - msm_split_first_tile(s, w);
-    const size_t slice = in % s->slices, range = in / s->slices;
+    const size_t slice = in % slices, range = in / slices;
     int tid = omp_get_thread_num();
     if (tid < 0 || tid >= j->nslots) tid = 0; /* not reached: tasks run in the team sized here */
     if (!j->scratch[tid]) {
@@ -67,13 +68,14 @@ static void MT(run_tile)(MT(job) * j, size_t idx)
             return;
         }
     }
-    mulred_msm_tile tile = {j->window0 + w, j->window0 + w + 1, 0, 0};
+    const unsigned wa = w * s->span, wb = wa + s->span < s->total ? wa + s->span : s->total;
+    mulred_msm_tile tile = {j->window0 + wa, j->window0 + wb, 0, 0};
     if (ranges > 1) {
         const unsigned M = j->plan->buckets;
         tile.bucket0 = (unsigned)((uint64_t)M * range / ranges);
         tile.bucket1 = (unsigned)((uint64_t)M * (range + 1) / ranges);
     }
-    const size_t p0 = s->n * slice / s->slices, p1 = s->n * (slice + 1) / s->slices;
+    const size_t p0 = s->n * slice / slices, p1 = s->n * (slice + 1) / slices;
     GPUB(msm_tile_var)
     (&j->results[idx], j->plan, &tile, j->points + p0, j->k + p0, p1 - p0, j->scratch[tid]);
 }
@@ -176,11 +178,12 @@ mulred_status GPUB(msm_windows_var)(GJ *r, const mulred_msm_plan *plan_in, unsig
         status = mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
         goto done;
     }
-    /* Horner over the windows; within a window, ranges then slices in index order */
+    /* Horner over the units (span windows each); within a unit, ranges then slices in index
+     * order */
     GJ acc;
     GPUB(jacobian_set_infinity)(&acc);
     for (unsigned w = j.split.windows; w-- > 0;) {
-        GPUB(msm_shift)(&acc, &acc, plan.window_bits);
+        GPUB(msm_shift)(&acc, &acc, plan.window_bits * j.split.span);
         const size_t t0 = msm_split_first_tile(&j.split, w),
                      t1 = msm_split_first_tile(&j.split, w + 1);
         for (size_t i = t0; i < t1; i++) GPUB(jacobian_add)(&acc, &acc, &j.results[i]);
