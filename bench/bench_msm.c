@@ -785,7 +785,7 @@ static void run_model(int c0, int c1, int quick, bool json, mulred_json_writer *
         memset(&micro, 0, sizeof micro);
         for (int k = 0; k < 3; k++) { /* the least of three (load only adds) */
             mulred_msm_cost m;
-            C->micro(&m, !g2 && x8_here, quick ? 0.1 : 1.0);
+            C->micro(&m, x8_here, quick ? 0.1 : 1.0);
             for (int j = 0; j < NPARAM; j++)
                 if (k == 0 || *param_ref(&m, j) < *param_ref(&micro, j))
                     *param_ref(&micro, j) = *param_ref(&m, j);
@@ -801,9 +801,7 @@ static void run_model(int c0, int c1, int quick, bool json, mulred_json_writer *
             is_fit[j] = j <= 1 || j >= 9;
             theta[j] = is_fit[j] ? th0[j] : *param_ref(&micro, j);
         }
-        if (g2) is_fit[10] = 0; /* no 8-lane G2 plans: the scalar figure, below */
         const double rms = fit(v, nv, theta, is_fit);
-        if (g2) theta[10] = theta[9];
         double rms0 = 0;
         for (int i = 0; i < nv; i++) {
             const double e = predict(&v[i], th0) / v[i].ms - 1;
@@ -842,9 +840,7 @@ static void run_model(int c0, int c1, int quick, bool json, mulred_json_writer *
                    C->name, C->group, nv, reps, 100 * rms, 100 * rms0);
         for (int j = 0; j < NPARAM; j++)
             mulred_out("| %-16s | %11.1f | %8.1f | %-11s |\n", param_names[j], th0[j], theta[j],
-                       is_fit[j]                             ? "fit"
-                       : g2 && (j == 6 || j == 8 || j == 10) ? "= scalar"
-                                                             : "micro");
+                       is_fit[j] ? "fit" : "micro");
         mulred_out("\nAs msm.c reads them: .op = {.scan = %.3g, .window = %.4g, .dbl = %.4g, "
                    ".xyzz_add = %.4g, .xyzz_full = %.4g, .aff_add = {%.4g, %.4g}, .inv = {%.4g, "
                    "%.4g}, .glv_pair = {%.3g, %.3g}}\n\n",
