@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
-/* util layer: hex, little-endian, median, the checked assertion, reading a file with a bound. */
+/* util layer: hex, little-endian, median, the checked assertion, reading a file with a bound,
+ * large allocations. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -152,6 +153,24 @@ static mulred_status needs_positive(int v)
 }
 static const int needs_positive_line = __LINE__ - 3;
 
+/* mulred_alloc_large: sizes near SIZE_MAX fail instead of wrapping when rounded up to 2 MiB;
+ * large blocks are aligned to 2 MiB and usable to their last byte; small ones are plain. */
+static void test_alloc_large(void)
+{
+    CU_ASSERT_PTR_NULL(mulred_alloc_large(SIZE_MAX));
+    CU_ASSERT_PTR_NULL(mulred_alloc_large(SIZE_MAX - ((size_t)1 << 20)));
+    const size_t big = ((size_t)5 << 20) + 3;
+    unsigned char *p = mulred_alloc_large(big);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL((uintptr_t)p & (((uintptr_t)2 << 20) - 1), 0);
+    memset(p, 0xa5, big);
+    CU_ASSERT_EQUAL(p[big - 1], 0xa5);
+    free(p);
+    char *q = mulred_alloc_large(100);
+    CU_ASSERT_PTR_NOT_NULL(q);
+    free(q);
+}
+
 static void misuse_default_child(void)
 {
     needs_positive(-1);
@@ -212,5 +231,6 @@ void test_register(void)
 {
     TEST_SUITE("util", {"hex", test_hex}, {"little-endian", test_le}, {"median", test_median},
                {"checked assertions", test_checks}, {"read a file with a bound", test_read_bound},
-               {"the misuse callback", test_illegal_callback});
+               {"the misuse callback", test_illegal_callback},
+               {"large allocations", test_alloc_large});
 }

@@ -293,8 +293,8 @@ static int ckpt_msm(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm
         const uint64_t p0 = s * L.slice_points, p1 = p0 + cap < n ? p0 + cap : n;
         const size_t ns = (size_t)(p1 - p0);
         if (!points) {
-            points = malloc(cap * aff + 1);
-            scalars = malloc(cap * sizeof *scalars + 1);
+            points = mulred_alloc_large(cap * aff + 1);
+            scalars = mulred_alloc_large(cap * sizeof *scalars + 1);
             if (!points || !scalars) {
                 rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
                 break;
@@ -455,8 +455,8 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
     const size_t ns = (size_t)(share.point1 - share.point0);
 
     /* read or generate the slice */
-    points = malloc(ns * aff + 1);
-    scalars = malloc(ns * sizeof *scalars + 1);
+    points = mulred_alloc_large(ns * aff + 1);
+    scalars = mulred_alloc_large(ns * sizeof *scalars + 1);
     if (!points || !scalars) mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
     const double t1 = mulred_wtime();
     if (err->status == MULRED_OK) {

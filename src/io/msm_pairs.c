@@ -509,8 +509,8 @@ mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
     }
     const size_t aff = mulred_msm_affine_bytes(c);
     if (n > SIZE_MAX / aff) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    void *points = malloc(n * aff);
-    mulred_scalar256 *scalars = malloc(n * sizeof *scalars);
+    void *points = mulred_alloc_large(n * aff);
+    mulred_scalar256 *scalars = mulred_alloc_large(n * sizeof *scalars);
     int rc = MULRED_OK;
     if (!points || !scalars) {
         rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");

@@ -9,6 +9,7 @@
 #include "mulred/curve.h"
 #include "mulred/msm.h"
 #include "util/check.h"
+#include "util/util.h"
 
 /* Points recoded per task. */
 #define MSM_RECODE_CHUNK 8192

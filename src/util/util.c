@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -171,6 +172,20 @@ int mulred_cpu_count(void)
  * writer attached at that moment: a non-blocking read then returns data or EAGAIN, and end of
  * file only when no writer is attached. Anonymous pipes (shell pipelines, <(...) process
  * substitution: they had a writer from the start) are read to their end as before. */
+#define LARGE_PAGE ((size_t)2 << 20)
+
+void *mulred_alloc_large(size_t bytes)
+{
+    if (bytes < LARGE_PAGE) return malloc(bytes);
+    if (bytes > SIZE_MAX - LARGE_PAGE) return NULL;
+    const size_t rounded = (bytes + LARGE_PAGE - 1) & ~(LARGE_PAGE - 1);
+    void *p = aligned_alloc(LARGE_PAGE, rounded);
+#ifdef MADV_HUGEPAGE
+    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: 4 KiB pages if refused */
+#endif
+    return p;
+}
+
 int mulred_read_file(const char *path, char **data, size_t *len, size_t max, const char *what,
                      mulred_error *err)
 {
