@@ -15,6 +15,7 @@
 #include "field/field_x8.h"
 #include "mulred/curve.h"
 #include "util/check.h"
+#include "util/util.h"
 
 #define G1               g1_381
 #define FP               fp381

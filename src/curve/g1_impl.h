@@ -570,10 +570,8 @@ static inline __attribute__((always_inline)) void GINT(batch_add_core)(GA *const
      * (x2 − x1, or 2y for a doubling) multiplied into the running product. */
     for (size_t i = 0; i < n; i++) {
         if (i + G1_PREFETCH_AHEAD < n) {
-            __builtin_prefetch(acc[i + G1_PREFETCH_AHEAD], 1);
-            __builtin_prefetch((const char *)acc[i + G1_PREFETCH_AHEAD] + 64, 1);
-            __builtin_prefetch(pts[i + G1_PREFETCH_AHEAD], 0);
-            __builtin_prefetch((const char *)pts[i + G1_PREFETCH_AHEAD] + 64, 0);
+            mulred_prefetch_write(acc[i + G1_PREFETCH_AHEAD], sizeof(GA));
+            mulred_prefetch_read(pts[i + G1_PREFETCH_AHEAD], sizeof(GA));
         }
         GA *a = acc[i];
         const GA *p = pts[i];
@@ -613,10 +611,8 @@ static inline __attribute__((always_inline)) void GINT(batch_add_core)(GA *const
     for (size_t k = m; k-- > 0;) {
         if (k >= G1_PREFETCH_AHEAD) {
             const size_t j = ent[k - G1_PREFETCH_AHEAD].index;
-            __builtin_prefetch(acc[j], 1);
-            __builtin_prefetch((const char *)acc[j] + 64, 1);
-            __builtin_prefetch(pts[j], 0);
-            __builtin_prefetch((const char *)pts[j] + 64, 0);
+            mulred_prefetch_write(acc[j], sizeof(GA));
+            mulred_prefetch_read(pts[j], sizeof(GA));
         }
         const size_t i = ent[k].index;
         GA *a = acc[i];
@@ -821,6 +817,10 @@ static void GINT(pairs_x8)(GINT(pairs_ctx) * t, const GPAIR *pr, size_t m)
     size_t g = 0, nspecial = 0;
     int lane = 0;
     for (size_t i = 0; i < m; i++) {
+        if (i + G1_PREFETCH_AHEAD < m) { /* the bucket's lines may have left L1 since scheduling */
+            mulred_prefetch_write(pr[i + G1_PREFETCH_AHEAD].acc, sizeof(GA));
+            mulred_prefetch_read(pr[i + G1_PREFETCH_AHEAD].pt, sizeof(GA));
+        }
         GA *a = pr[i].acc;
         const GA *p = pr[i].pt;
         if (GINT(affine_inf)(p)) continue;

@@ -14,6 +14,7 @@
 #include "mulred/curve.h"
 #include "mulred/msm.h"
 #include "util/check.h"
+#include "util/util.h"
 
 /* ---- cost model ------------------------------------------------------------------------------ */
 

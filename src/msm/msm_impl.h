@@ -351,8 +351,7 @@ static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, u
             if (j + MSM_SCHED_AHEAD < m) {
                 const uint32_t b = e[j + MSM_SCHED_AHEAD].slot;
                 __builtin_prefetch(&t->mark[b], 1);
-                __builtin_prefetch(&t->bucket[b], 1);
-                __builtin_prefetch((const char *)&t->bucket[b] + sizeof(GA) - 1, 1);
+                mulred_prefetch_write(&t->bucket[b], sizeof(GA));
             }
             MI(schedule)(t, e[j].slot, e[j].pt, e[j].flags);
         }
