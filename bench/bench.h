@@ -60,15 +60,14 @@ typedef struct {
 } bench_x8_rows;
 int bench_field_x8_rows(int curve, bench_x8_rows *rows);
 
-/* Two one-thread MSMs side by side, one per thread of a team of 2 (bench_msm_threads.c): serial
- * (a curve's mulred_G_msm_serial_var) on the same points and scalars, result r[i] and scratch
- * scratch[i] (mulred_G_msm_scratch_size bytes each) for thread i. Returns the wall seconds of
- * the pair: with one MSM's wall time alone, the 2-thread throughput this machine gives the
- * workload, the ceiling of a 2-thread speedup. */
-typedef void (*bench_msm_serial_fn)(void *r, const mulred_msm_plan *plan, const void *points,
-                                    const mulred_scalar256 *scalars, size_t n, void *scratch);
-double bench_msm_side_by_side(bench_msm_serial_fn serial, void *r[2], const mulred_msm_plan *plan,
-                              const void *points, const mulred_scalar256 *scalars, size_t n,
-                              void *scratch[2]);
+/* Two one-thread MSMs side by side, one per thread (bench_msm_threads.c): msm (a curve's
+ * mulred_G_msm_var, called with 1 thread) on the same points and scalars, result r[i] for
+ * thread i. Returns the wall seconds of the pair, or -1 when a thread or an MSM failed: with
+ * one MSM's wall time alone, the 2-thread throughput this machine gives the workload, the
+ * ceiling of a 2-thread speedup. */
+typedef int (*bench_msm_fn)(void *r, const void *points, const mulred_scalar256 *scalars, size_t n,
+                            const mulred_msm_options *opts, int threads, mulred_error *err);
+double bench_msm_side_by_side(bench_msm_fn msm, void *r[2], const void *points,
+                              const mulred_scalar256 *scalars, size_t n);
 
 #endif

@@ -5,7 +5,8 @@
  * ns per point), two threads (median wall) and the speedup as the median of per-round ratios
  * (1- and 2-thread runs alternate, so load changes hit both), the ceiling of that speedup on
  * this machine (two one-thread MSMs side by side against one alone, bench_msm_threads.c: on a
- * shared VM two vCPUs may give far less than twice one) and the speedup's share of it, the
+ * shared VM two vCPUs may give far less than twice one) and the speedup's share of it (per
+ * round: the side-by-side pair's wall time against twice the 2-thread run's; the median), the
  * row's peak RSS (the high-water mark reset after the inputs are made). Then, from one run with
  * the variants interleaved at 2^16 (thread CPU time, serial), what each technique is worth:
  * collision-queue depth, window width ±1, the 8-lane kernels, GLV, batch-affine buckets, and
@@ -309,9 +310,10 @@ typedef struct {
     int curve, log2n;
     mulred_msm_plan plan;
     double wall1, cpu1, wall2, speedup, speedup_p10, speedup_p90;
-    double ceiling; /* 2 x one MSM alone / two side by side: what 2 threads can give here */
-    long rss_kb;    /* peak RSS of the row (points, scalars, the MSMs' own memory) */
-    int rss_row;    /* 1: rss_kb is the row's own peak; 0: the process's peak so far */
+    double ceiling;    /* 2 x one MSM alone / two side by side: what 2 threads can give here */
+    double of_ceiling; /* median over rounds of (two side by side) / (2 x the 2-thread run) */
+    long rss_kb;       /* peak RSS of the row (points, scalars, the MSMs' own memory) */
+    int rss_row;       /* 1: rss_kb is the row's own peak; 0: the process's peak so far */
 } bm_row;
 
 static int run_row(bm_row *row, int ci, int lg, int reps)
@@ -343,11 +345,10 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
     }
     double *w1 = malloc((size_t)reps * sizeof *w1), *c1 = malloc((size_t)reps * sizeof *c1),
            *w2 = malloc((size_t)reps * sizeof *w2), *q = malloc((size_t)reps * sizeof *q),
-           *cl = malloc((size_t)reps * sizeof *cl);
+           *cl = malloc((size_t)reps * sizeof *cl), *of = malloc((size_t)reps * sizeof *of);
     bm_jac rp[2];
     void *rpp[2] = {&rp[0], &rp[1]};
-    void *sc[2] = {malloc(C->scratch_size(&row->plan, n)), malloc(C->scratch_size(&row->plan, n))};
-    if (!w1 || !c1 || !w2 || !q || !cl || !sc[0] || !sc[1]) return MULRED_ERUNTIME;
+    if (!w1 || !c1 || !w2 || !q || !cl || !of) return MULRED_ERUNTIME;
     for (int k = 0; k < reps; k++) {
         double a = mulred_wtime(), ca = bm_cpu();
         C->msm(&r1, pts, s, n, NULL, 1, &err);
@@ -356,14 +357,22 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
         C->msm(&r2, pts, s, n, NULL, 2, &err);
         w2[k] = mulred_wtime() - a;
         q[k] = w1[k] / w2[k];
-        cl[k] = 2 * w1[k] / bench_msm_side_by_side(C->serial, rpp, &row->plan, pts, s, n, sc);
+        const double sbs = bench_msm_side_by_side(C->msm, rpp, pts, s, n);
+        if (sbs <= 0) {
+            fprintf(stderr, "mulred bench msm: %s 2^%d: the side-by-side run failed\n", C->name,
+                    lg);
+            return MULRED_ERUNTIME;
+        }
+        cl[k] = 2 * w1[k] / sbs;
+        of[k] = sbs / (2 * w2[k]); /* = q[k] / cl[k]: one round's share of the ceiling */
     }
     if (!C->same(&rp[0], &r1) || !C->same(&rp[1], &r1)) {
         fprintf(stderr, "mulred bench msm: %s 2^%d: side-by-side runs disagree\n", C->name, lg);
         return MULRED_ERUNTIME;
     }
     row->ceiling = median_of(cl, reps);
-    free(cl), free(sc[0]), free(sc[1]);
+    row->of_ceiling = median_of(of, reps);
+    free(cl), free(of);
     row->curve = ci, row->log2n = lg;
     row->wall1 = median_of(w1, reps), row->cpu1 = median_of(c1, reps);
     row->wall2 = median_of(w2, reps);
@@ -1111,7 +1120,7 @@ int mulred_bench_msm(int argc, char **argv)
                 mulred_jw_double(&w, "speedup_p10", r->speedup_p10);
                 mulred_jw_double(&w, "speedup_p90", r->speedup_p90);
                 mulred_jw_double(&w, "speedup_ceiling_2_threads", r->ceiling);
-                mulred_jw_double(&w, "of_ceiling", r->speedup / r->ceiling);
+                mulred_jw_double(&w, "of_ceiling", r->of_ceiling);
                 mulred_jw_int(&w, "peak_rss_kb", r->rss_kb);
                 mulred_jw_string(&w, "peak_rss_scope", r->rss_row ? "row" : "process");
                 mulred_jw_object_end(&w);
@@ -1187,7 +1196,7 @@ int mulred_bench_msm(int argc, char **argv)
                            : "xyzz",
                        r->wall1 * 1e3, r->cpu1 * 1e3,
                        r->cpu1 * 1e9 / (double)((size_t)1 << r->log2n), r->wall2 * 1e3, r->speedup,
-                       r->speedup_p10, r->speedup_p90, r->ceiling, r->speedup / r->ceiling,
+                       r->speedup_p10, r->speedup_p90, r->ceiling, r->of_ceiling,
                        (double)r->rss_kb / 1024, r->rss_row ? " " : "*");
         }
     int any_process = 0;
