@@ -69,5 +69,12 @@ typedef int (*bench_msm_fn)(void *r, const void *points, const mulred_scalar256 
                             const mulred_msm_options *opts, int threads, mulred_error *err);
 double bench_msm_side_by_side(bench_msm_fn msm, void *r[2], const void *points,
                               const mulred_scalar256 *scalars, size_t n);
+/* The same with serial (a curve's mulred_G_msm_serial_var) on scratch[i] (msm_scratch_size
+ * bytes each, touched before): the pair without its scratch's first-touch faults. */
+typedef void (*bench_msm_serial_fn)(void *r, const mulred_msm_plan *plan, const void *points,
+                                    const mulred_scalar256 *scalars, size_t n, void *scratch);
+double bench_msm_side_by_side_warm(bench_msm_serial_fn serial, void *r[2],
+                                   const mulred_msm_plan *plan, const void *points,
+                                   const mulred_scalar256 *scalars, size_t n, void *scratch[2]);
 
 #endif

@@ -6,7 +6,8 @@
  * (1- and 2-thread runs alternate, so load changes hit both), the ceiling of that speedup on
  * this machine (two one-thread MSMs side by side against one alone, bench_msm_threads.c: on a
  * shared VM two vCPUs may give far less than twice one) and the speedup's share of it (per
- * round: the side-by-side pair's wall time against twice the 2-thread run's; the median), the
+ * round: the side-by-side pair's wall time against twice the 2-thread run's; the median; "of
+ * warm": the same against a pair whose scratch was touched before, a stricter reference), the
  * row's peak RSS (the high-water mark reset after the inputs are made). Then, from one run with
  * the variants interleaved at 2^16 (thread CPU time, serial), what each technique is worth:
  * collision-queue depth, window width ±1, the 8-lane kernels, GLV, batch-affine buckets, and
@@ -312,6 +313,7 @@ typedef struct {
     double wall1, cpu1, wall2, speedup, speedup_p10, speedup_p90;
     double ceiling;    /* 2 x one MSM alone / two side by side: what 2 threads can give here */
     double of_ceiling; /* median over rounds of (two side by side) / (2 x the 2-thread run) */
+    double of_warm;    /* the same against the warm pair (scratch touched before) */
     long rss_kb;       /* peak RSS of the row (points, scalars, the MSMs' own memory) */
     int rss_row;       /* 1: rss_kb is the row's own peak; 0: the process's peak so far */
 } bm_row;
@@ -320,8 +322,8 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
 {
     const bm_curve *C = &curves[ci];
     const size_t n = (size_t)1 << lg;
-    void *pts = malloc(n * C->aff);
-    mulred_scalar256 *s = malloc(n * sizeof *s);
+    void *pts = mulred_alloc_large(n * C->aff); /* as mulred's own readers */
+    mulred_scalar256 *s = mulred_alloc_large(n * sizeof *s);
     if (!pts || !s) return MULRED_ERUNTIME;
     C->points(pts, n, (uint64_t)lg);
     random_scalars(s, n, (uint64_t)lg + 100 * (uint64_t)ci);
@@ -348,7 +350,12 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
            *cl = malloc((size_t)reps * sizeof *cl), *of = malloc((size_t)reps * sizeof *of);
     bm_jac rp[2];
     void *rpp[2] = {&rp[0], &rp[1]};
-    if (!w1 || !c1 || !w2 || !q || !cl || !of) return MULRED_ERUNTIME;
+    double *ow = malloc((size_t)reps * sizeof *ow);
+    void *sc[2] = {mulred_alloc_large(C->scratch_size(&row->plan, n)),
+                   mulred_alloc_large(C->scratch_size(&row->plan, n))};
+    if (!w1 || !c1 || !w2 || !q || !cl || !of || !ow || !sc[0] || !sc[1]) return MULRED_ERUNTIME;
+    memset(sc[0], 0, C->scratch_size(&row->plan, n)); /* touched: the warm pair */
+    memset(sc[1], 0, C->scratch_size(&row->plan, n));
     for (int k = 0; k < reps; k++) {
         double a = mulred_wtime(), ca = bm_cpu();
         C->msm(&r1, pts, s, n, NULL, 1, &err);
@@ -365,6 +372,8 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
         }
         cl[k] = 2 * w1[k] / sbs;
         of[k] = sbs / (2 * w2[k]); /* = q[k] / cl[k]: one round's share of the ceiling */
+        ow[k] =
+            bench_msm_side_by_side_warm(C->serial, rpp, &row->plan, pts, s, n, sc) / (2 * w2[k]);
     }
     if (!C->same(&rp[0], &r1) || !C->same(&rp[1], &r1)) {
         fprintf(stderr, "mulred bench msm: %s 2^%d: side-by-side runs disagree\n", C->name, lg);
@@ -372,7 +381,8 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
     }
     row->ceiling = median_of(cl, reps);
     row->of_ceiling = median_of(of, reps);
-    free(cl), free(of);
+    row->of_warm = median_of(ow, reps);
+    free(cl), free(of), free(ow), free(sc[0]), free(sc[1]);
     row->curve = ci, row->log2n = lg;
     row->wall1 = median_of(w1, reps), row->cpu1 = median_of(c1, reps);
     row->wall2 = median_of(w2, reps);
@@ -397,8 +407,8 @@ typedef struct {
 static int run_variants(bm_variant *v, int nv, int ci, size_t n, int reps)
 {
     const bm_curve *C = &curves[ci];
-    void *pts = malloc(n * C->aff);
-    mulred_scalar256 *s = malloc(n * sizeof *s);
+    void *pts = mulred_alloc_large(n * C->aff); /* as mulred's own readers */
+    mulred_scalar256 *s = mulred_alloc_large(n * sizeof *s);
     double *t = malloc((size_t)nv * reps * sizeof *t), *q = malloc((size_t)reps * sizeof *q);
     if (!pts || !s || !t || !q) return MULRED_ERUNTIME;
     C->points(pts, n, 77);
@@ -773,8 +783,8 @@ static void run_model(int c0, int c1, int quick, bool json, mulred_json_writer *
         /* interleaved rounds, size by size (the inputs of one size at a time) */
         for (int si = 0; si < nsizes; si++) {
             const size_t n = (size_t)1 << sizes[si];
-            void *pts = malloc(n * C->aff);
-            mulred_scalar256 *s = malloc(n * sizeof *s);
+            void *pts = mulred_alloc_large(n * C->aff); /* as mulred's own readers */
+            mulred_scalar256 *s = mulred_alloc_large(n * sizeof *s);
             if (!pts || !s) abort();
             C->points(pts, n, 5);
             random_scalars(s, n, 6);
@@ -909,7 +919,8 @@ static void usage(void)
         "                        [--quick] [--json]\n\n"
         "MSM timings for n = 2^min..2^max (default 10..20, --max up to 22) on BLS12-381 and\n"
         "BN254, G1 and G2 (--group, default all): the plan, 1 and 2 threads and the 2-thread\n"
-        "ceiling here (two 1-thread MSMs side by side), ns per point, the row's peak RSS;\n"
+        "ceiling here (two 1-thread MSMs side by side; \"of warm\": against a pair whose\n"
+        "scratch was touched before), ns per point, the row's peak RSS;\n"
         "what the collision queue, the window width, the 8-lane kernels, GLV and the\n"
         "batch-affine buckets are worth at 2^worth (default 16; ratios from one run); the\n"
         "KZG commitment (EIP-4844) with and without its fixed-base tables, from the trusted\n"
@@ -1121,6 +1132,7 @@ int mulred_bench_msm(int argc, char **argv)
                 mulred_jw_double(&w, "speedup_p90", r->speedup_p90);
                 mulred_jw_double(&w, "speedup_ceiling_2_threads", r->ceiling);
                 mulred_jw_double(&w, "of_ceiling", r->of_ceiling);
+                mulred_jw_double(&w, "of_warm_ceiling", r->of_warm);
                 mulred_jw_int(&w, "peak_rss_kb", r->rss_kb);
                 mulred_jw_string(&w, "peak_rss_scope", r->rss_row ? "row" : "process");
                 mulred_jw_object_end(&w);
@@ -1177,18 +1189,19 @@ int mulred_bench_msm(int argc, char **argv)
                : c0 == 0          ? "G1"
                                   : "G2",
                cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0, load1);
-    mulred_out("| curve        | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms  | "
-               "ns/point | 2 threads ms | speedup (p10-p90) | ceiling | of ceiling | peak RSS MB "
-               "|\n"
-               "|--------------|--------|----|----|-----|---------|-------------|---------|-----"
-               "-----|--------------|-------------------|---------|------------|-------------"
-               "|\n");
+    mulred_out(
+        "| curve        | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms  | "
+        "ns/point | 2 threads ms | speedup (p10-p90) | ceiling | of ceiling | of warm | peak RSS "
+        "MB |\n"
+        "|--------------|--------|----|----|-----|---------|-------------|---------|-----"
+        "-----|--------------|-------------------|---------|------------|---------|----------"
+        "---|\n");
     for (int ci = c0; ci < c1; ci++)
         for (int i = 0; i < nrows; i++) {
             if (!have[ci][i]) continue;
             const bm_row *r = &rows[ci][i];
             mulred_out("| %-9s %s | %6d | %2u | %2u | %3s | %-7s | %11.2f | %7.2f | %8.0f | "
-                       "%12.2f | %4.2f (%4.2f-%4.2f)  | %7.2f | %10.2f | %10.1f%s |\n",
+                       "%12.2f | %4.2f (%4.2f-%4.2f)  | %7.2f | %10.2f | %7.2f | %10.1f%s |\n",
                        curves[ci].name, curves[ci].group, r->log2n, r->plan.window_bits,
                        r->plan.windows, r->plan.glv ? "yes" : "no",
                        r->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE
@@ -1196,7 +1209,7 @@ int mulred_bench_msm(int argc, char **argv)
                            : "xyzz",
                        r->wall1 * 1e3, r->cpu1 * 1e3,
                        r->cpu1 * 1e9 / (double)((size_t)1 << r->log2n), r->wall2 * 1e3, r->speedup,
-                       r->speedup_p10, r->speedup_p90, r->ceiling, r->of_ceiling,
+                       r->speedup_p10, r->speedup_p90, r->ceiling, r->of_ceiling, r->of_warm,
                        (double)r->rss_kb / 1024, r->rss_row ? " " : "*");
         }
     int any_process = 0;

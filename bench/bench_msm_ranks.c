@@ -97,8 +97,7 @@ static double rank_seconds(mulred_curve c, const mulred_msm_grid *g, uint64_t n,
     return thread_cpu() - t0;
 }
 
-static int grid_for(mulred_msm_grid *g, mulred_curve c, uint64_t n, int P, unsigned S,
-                    unsigned G)
+static int grid_for(mulred_msm_grid *g, mulred_curve c, uint64_t n, int P, unsigned S, unsigned G)
 {
     mulred_msm_grid_params p;
     mulred_msm_grid_defaults(&p, c, MULRED_MSM_INPUT_SYNTHETIC, n, P, 1);
@@ -169,8 +168,7 @@ static double finish_msm(FILE *p, unsigned *slices, unsigned *groups)
 }
 
 /* The command of `mulred msm --synthetic N --threads 1 --json` under mpirun with P ranks. */
-static void msm_command(char *cmd, size_t cap, const char *self, mulred_curve c, int P,
-                        uint64_t n)
+static void msm_command(char *cmd, size_t cap, const char *self, mulred_curve c, int P, uint64_t n)
 {
     const char *mpiexec = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
     const char *root = getuid() == 0 ? "--allow-run-as-root" : "";
@@ -221,8 +219,8 @@ static int measure_mpirun(bench_msm_ranks_result *res, mulred_curve c, int log2n
     return 0;
 }
 
-int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_curve c, int log2n,
-                                   int reps, bool mpirun)
+int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_curve c, int log2n, int reps,
+                                   bool mpirun)
 {
     memset(res, 0, sizeof *res);
     res->curve = c;

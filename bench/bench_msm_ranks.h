@@ -29,8 +29,8 @@ typedef struct {
 
 /* Measures curve c at 2^log2n points, `reps` rounds (at most 64); mpirun = false skips the
  * child processes. Returns 0, or -1 when a run fails (out of memory, mpirun missing). */
-int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_curve c, int log2n,
-                                   int reps, bool mpirun);
+int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_curve c, int log2n, int reps,
+                                   bool mpirun);
 
 int mulred_bench_msm_ranks(int argc, char **argv);
 

@@ -133,8 +133,8 @@ static double rss_median(double *lo, double *hi, const char *input_opt, const ch
 {
     char t[16];
     snprintf(t, sizeof t, "%d", threads);
-    const char *args[] = {"mulred", "muhash", input_opt, arg, "--threads", t, "--no-progress",
-                          NULL};
+    const char *args[] = {"mulred",    "muhash", input_opt,       arg,
+                          "--threads", t,        "--no-progress", NULL};
     double v[100];
     for (int i = 0; i < reps; i++)
         if ((v[i] = (double)bench_peak_rss_kib(args, NULL, NULL)) < 0) return -1;
@@ -318,8 +318,8 @@ int mulred_bench_utxo(int argc, char **argv)
     rss_base = rss_median(&base_lo, &base_hi, "--synthetic", "1", 1, R);
     for (int k = 0; k < 2; k++)
         for (int t = 0; t < 2; t++)
-            rss[k][t] = rss_median(&rss_lo[k][t], &rss_hi[k][t], "--snapshot", k ? file : small,
-                                   t + 1, R);
+            rss[k][t] =
+                rss_median(&rss_lo[k][t], &rss_hi[k][t], "--snapshot", k ? file : small, t + 1, R);
     if (rss_base < 0 || rss[0][0] < 0 || rss[0][1] < 0 || rss[1][0] < 0 || rss[1][1] < 0) {
         rc = mulred_error_set(&err, MULRED_ERUNTIME, "peak RSS: a 'mulred muhash' run failed");
         goto done;

@@ -246,7 +246,7 @@ static bool cache_load(mulred_kzg_setup *s, const char *path, const uint8_t setu
         }
     }
     if (ok) {
-        s->table = malloc(want - CACHE_HEADER - 32);
+        s->table = mulred_alloc_large(want - CACHE_HEADER - 32);
         if (!s->table) {
             snprintf(note, cap, "out of memory loading the cache");
             ok = false;
@@ -381,7 +381,7 @@ static mulred_status setup_load_text(mulred_kzg_setup **out, const char *text, s
     t0 = mulred_wtime();
     brp = malloc(N_G1 * sizeof *brp);
     const size_t table_pts = mulred_g1_381_msm_fixed_table_size(&s->plan, N_G1);
-    s->table = malloc(table_pts * sizeof *s->table);
+    s->table = mulred_alloc_large(table_pts * sizeof *s->table);
     scratch = malloc(mulred_g1_381_msm_fixed_build_scratch_size(N_G1));
     if (!brp || !s->table || !scratch) {
         st = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");

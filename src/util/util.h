@@ -66,13 +66,7 @@ const char *mulred_cpu_describe(void);
 int mulred_cpu_count(void);
 
 /* ---- memory ---- */
-/* malloc for a large array that is written in bulk (recoded scalars, bucket scratch, points):
- * from 2 MiB up, aligned to 2 MiB and advised as transparent huge pages where the kernel offers
- * them (madvise mode), so that first touch costs one page fault per 2 MiB instead of 512. On
- * the VMs mulred runs on, a 4 KiB fault measured about 12 µs: 32 MiB of recoded scalars cost
- * 100 ms of faults against 10 ms of recoding. Smaller sizes are plain malloc. Release with
- * free(); NULL when out of memory. */
-void *mulred_alloc_large(size_t bytes);
+/* mulred_alloc_large: mulred/common.h */
 
 /* Prefetches every cache line of the object of `bytes` bytes at p (bytes a compile-time
  * constant: the loop unrolls), for writing or for reading. A G2 affine point is 192 bytes,
