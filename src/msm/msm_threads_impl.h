@@ -5,7 +5,7 @@
  * one-thread run accumulates side by side, sharing batches: fewer collisions and shared
  * inversions in the reduction) when there are at least 4T such units: units are independent and
  * cost about the same (n bucket additions a window plus a reduction of 2^(c−1) buckets), so U
- * tiles, one per unit, keep T threads busy when U >= 2T (tasks are taken dynamically). The
+ * tiles, one per unit, keep T threads busy when U >= 2T (the workers take them dynamically). The
  * threads would then end unevenly by up to one unit, so the last T units go in as two slices
  * of the points each (the tail, msm_split_windows: a slice repeats only the unit's reduction,
  * where a bucket range would rescan every digit). With fewer windows each window
