@@ -1065,14 +1065,14 @@ int mulred_bench_msm(int argc, char **argv)
             {"default plan", base, 0, 0, 0, 0, {0}},
             {"collision queue: none", base, 0, 0, 0, 0, {0}},
             {"collision queue: 16", base, 0, 0, 0, 0, {0}},
-            {"collision queue: 512", base, 0, 0, 0, 0, {0}},
+            {"collision queue: 128", base, 0, 0, 0, 0, {0}},
             {"window one bit narrower", base, 0, 0, 0, 0, {0}},
             {"window one bit wider", base, 0, 0, 0, 0, {0}},
             {"scalar field kernels (no 8-lane)", base, 0, 0, 0, 0, {0}},
             {"GLV switched", base, 0, 0, 0, 0, {0}},
             {"XYZZ buckets (no batch-affine)", base, 0, 0, 0, 0, {0}},
         };
-        v[1].opts.queue = -1, v[2].opts.queue = 16, v[3].opts.queue = 512;
+        v[1].opts.queue = -1, v[2].opts.queue = 16, v[3].opts.queue = 128;
         v[4].opts.window_bits = (int)def.window_bits - 1;
         v[5].opts.window_bits = (int)def.window_bits + 1;
         v[6].opts.lanes = MULRED_MSM_LANES_SCALAR;

@@ -99,7 +99,7 @@ typedef struct {
     mulred_msm_lanes lanes;
     int batch; /* pairs per batch-affine batch (8..4096); 0 = automatic */
     int queue; /* collision-queue depth (0..4096); -1 = none (every collision
-                * goes to an XYZZ side bucket); 0 = automatic */
+                * goes to an XYZZ side bucket); 0 = automatic (the batch) */
 } mulred_msm_options;
 
 /* A plan: every choice fixed. Plain data; build it with mulred_G_msm_plan. */

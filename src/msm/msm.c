@@ -64,10 +64,15 @@ static const msm_cost COST_254 = {
     .batch_max = 512,
     .glv_auto = 1,
 };
-/* G2: the 8-lane entries repeat the scalar ones. With the 8-lane G2 pair micro-measured (175.8 ns
- * BLS12-381, 84.6 ns BN254: `mulred bench msm --group g2 --model`, Zen 5) the fitted model chose
- * plans up to 13% (BLS12-381) and 7.5% (BN254) slower than the best measured at 2^11-2^15;
- * these constants chose within 5.8% and 0.5%. */
+/* G2: the 8-lane entries repeat the scalar ones, except glv_pair. With the 8-lane G2 pair
+ * micro-measured (175.8 ns BLS12-381, 84.6 ns BN254: `mulred bench msm --group g2 --model`,
+ * Zen 5) the fitted model chose plans up to 13% (BLS12-381) and 7.5% (BN254) slower than the
+ * best measured at 2^11-2^15; these constants chose within 5.8% and 0.5%. The 8-lane glv_pair
+ * is fitted (least squares of the log ratio) to GLV off / on measured at 2^13-2^20, one thread,
+ * points on huge pages, median of 5 alternating rounds (Zen 5): BLS12-381 1.01 1.00 1.01 0.96
+ * 0.93 0.96 0.93 0.91, BN254 1.00 0.98 0.97 0.95 1.00 0.89 0.96 0.89; the fit (106 and 79 ns,
+ * 17% of the pair as on G1) models them within 2.1% and 4.0% rms, so GLV is off on the 8-lane
+ * path from 2^13 up (the 9.6 and 0 before kept it on, up to 11% slower at 2^20). */
 static const msm_cost COST_G2_381 = {
     .op = {.scan = 0,
            .window = 0,
@@ -76,7 +81,7 @@ static const msm_cost COST_G2_381 = {
            .xyzz_full = 1362,
            .aff_add = {626, 626},
            .inv = {1192, 1192},
-           .glv_pair = {9.6, 9.6}},
+           .glv_pair = {9.6, 106}},
     .affine_from = 7,
     .batch_max = 512,
     .glv_auto = 1,
@@ -89,7 +94,7 @@ static const msm_cost COST_G2_254 = {
            .xyzz_full = 1005,
            .aff_add = {455, 455},
            .inv = {1672, 1672},
-           .glv_pair = {0, 0}},
+           .glv_pair = {0, 79}},
     .affine_from = 7,
     .batch_max = 512,
     .glv_auto = 1,
