@@ -288,6 +288,19 @@ static void random_scalars(mulred_scalar256 *s, size_t n, uint64_t seed)
         }
 }
 
+/* The n points (C->points, seed ps) and scalars (random_scalars, seed ss) of a measurement, on
+ * huge pages as mulred's own readers allocate them; false when out of memory. */
+static bool bm_inputs(const bm_curve *C, size_t n, uint64_t ps, uint64_t ss, void **pts,
+                      mulred_scalar256 **s)
+{
+    *pts = mulred_alloc_large(n * C->aff);
+    *s = mulred_alloc_large(n * sizeof **s);
+    if (!*pts || !*s) return false;
+    C->points(*pts, n, ps);
+    random_scalars(*s, n, ss);
+    return true;
+}
+
 /* One serial MSM with options o; thread CPU seconds; result in r. */
 static double time_serial(const bm_curve *C, void *r, const void *pts, const mulred_scalar256 *s,
                           size_t n, const mulred_msm_options *o, mulred_msm_plan *plan_out)
@@ -322,11 +335,10 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
 {
     const bm_curve *C = &curves[ci];
     const size_t n = (size_t)1 << lg;
-    void *pts = mulred_alloc_large(n * C->aff); /* as mulred's own readers */
-    mulred_scalar256 *s = mulred_alloc_large(n * sizeof *s);
-    if (!pts || !s) return MULRED_ERUNTIME;
-    C->points(pts, n, (uint64_t)lg);
-    random_scalars(s, n, (uint64_t)lg + 100 * (uint64_t)ci);
+    void *pts;
+    mulred_scalar256 *s;
+    if (!bm_inputs(C, n, (uint64_t)lg, (uint64_t)lg + 100 * (uint64_t)ci, &pts, &s))
+        return MULRED_ERUNTIME;
     row->rss_row = rss_mark(); /* from here: the inputs and what the MSMs allocate */
     bm_jac r1, r2;
     mulred_error err;
@@ -347,15 +359,14 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
     }
     double *w1 = malloc((size_t)reps * sizeof *w1), *c1 = malloc((size_t)reps * sizeof *c1),
            *w2 = malloc((size_t)reps * sizeof *w2), *q = malloc((size_t)reps * sizeof *q),
-           *cl = malloc((size_t)reps * sizeof *cl), *of = malloc((size_t)reps * sizeof *of);
+           *cl = malloc((size_t)reps * sizeof *cl), *of = malloc((size_t)reps * sizeof *of),
+           *ow = malloc((size_t)reps * sizeof *ow);
     bm_jac rp[2];
     void *rpp[2] = {&rp[0], &rp[1]};
-    double *ow = malloc((size_t)reps * sizeof *ow);
-    void *sc[2] = {mulred_alloc_large(C->scratch_size(&row->plan, n)),
-                   mulred_alloc_large(C->scratch_size(&row->plan, n))};
+    const size_t sb = C->scratch_size(&row->plan, n);
+    void *sc[2] = {mulred_alloc_large(sb), mulred_alloc_large(sb)};
     if (!w1 || !c1 || !w2 || !q || !cl || !of || !ow || !sc[0] || !sc[1]) return MULRED_ERUNTIME;
-    memset(sc[0], 0, C->scratch_size(&row->plan, n)); /* touched: the warm pair */
-    memset(sc[1], 0, C->scratch_size(&row->plan, n));
+    memset(sc[0], 0, sb), memset(sc[1], 0, sb); /* touched: the warm pair */
     for (int k = 0; k < reps; k++) {
         double a = mulred_wtime(), ca = bm_cpu();
         C->msm(&r1, pts, s, n, NULL, 1, &err);
@@ -407,12 +418,10 @@ typedef struct {
 static int run_variants(bm_variant *v, int nv, int ci, size_t n, int reps)
 {
     const bm_curve *C = &curves[ci];
-    void *pts = mulred_alloc_large(n * C->aff); /* as mulred's own readers */
-    mulred_scalar256 *s = mulred_alloc_large(n * sizeof *s);
+    void *pts;
+    mulred_scalar256 *s;
     double *t = malloc((size_t)nv * reps * sizeof *t), *q = malloc((size_t)reps * sizeof *q);
-    if (!pts || !s || !t || !q) return MULRED_ERUNTIME;
-    C->points(pts, n, 77);
-    random_scalars(s, n, 78);
+    if (!t || !q || !bm_inputs(C, n, 77, 78, &pts, &s)) return MULRED_ERUNTIME;
     bm_jac ref, r;
     for (int k = 0; k < reps; k++)
         for (int i = 0; i < nv; i++) {
@@ -783,11 +792,9 @@ static void run_model(int c0, int c1, int quick, bool json, mulred_json_writer *
         /* interleaved rounds, size by size (the inputs of one size at a time) */
         for (int si = 0; si < nsizes; si++) {
             const size_t n = (size_t)1 << sizes[si];
-            void *pts = mulred_alloc_large(n * C->aff); /* as mulred's own readers */
-            mulred_scalar256 *s = mulred_alloc_large(n * sizeof *s);
-            if (!pts || !s) abort();
-            C->points(pts, n, 5);
-            random_scalars(s, n, 6);
+            void *pts;
+            mulred_scalar256 *s;
+            if (!bm_inputs(C, n, 5, 6, &pts, &s)) abort();
             for (int i = 0; i < nv; i++)
                 if (v[i].log2n == sizes[si]) v[i].ms = 1e30;
             for (int k = 0; k < (sizes[si] >= 18 ? 2 : reps); k++)

@@ -31,7 +31,7 @@
  * creates the tasks in the enclosing team under a taskgroup and waits for them there, so the
  * caller's thread executes tasks while it waits: no new team, no deadlock, no more threads
  * than the enclosing team has. Scratch is one per worker, allocated when it takes its first
- * tile: a worker contains no task scheduling point, so it runs one tile at a time. Large
+ * tile and freed when it ends: a worker runs one tile at a time. Large
  * arrays come from mulred_alloc_large (huge pages: first-touch faults were 5-8% of an MSM at
  * 2^20 on a VM). */
 
@@ -49,14 +49,13 @@ typedef struct {
     const mulred_msm_rscalar *k;
     msm_split split;
     GJ *results; /* [window][range][slice] */
-    void **scratch;
     size_t scratch_bytes;
-    int nslots;          /* workers */
+    int workers;
     _Atomic size_t next; /* the next tile to take */
     _Atomic int failed;
 } MT(job);
 
-static void MT(run_tile)(MT(job) * j, size_t idx, int worker)
+static void MT(run_tile)(MT(job) * j, size_t idx, void *scratch)
 {
     const msm_split *s = &j->split;
     const unsigned head = s->windows - s->tail; /* windows before the tail */
@@ -66,13 +65,6 @@ static void MT(run_tile)(MT(job) * j, size_t idx, int worker)
     const unsigned ranges = msm_split_ranges(s, w), slices = msm_split_slices(s, w);
     const size_t in = idx - msm_split_first_tile(s, w);
     const size_t slice = in % slices, range = in / slices;
-    if (!j->scratch[worker]) {
-        j->scratch[worker] = mulred_alloc_large(j->scratch_bytes);
-        if (!j->scratch[worker]) {
-            atomic_store(&j->failed, 1);
-            return;
-        }
-    }
     const unsigned wa = w * s->span, wb = wa + s->span < s->total ? wa + s->span : s->total;
     mulred_msm_tile tile = {j->window0 + wa, j->window0 + wb, 0, 0};
     if (ranges > 1) {
@@ -82,15 +74,23 @@ static void MT(run_tile)(MT(job) * j, size_t idx, int worker)
     }
     const size_t p0 = s->n * slice / slices, p1 = s->n * (slice + 1) / slices;
     GPUB(msm_tile_var)
-    (&j->results[idx], j->plan, &tile, j->points + p0, j->k + p0, p1 - p0, j->scratch[worker]);
+    (&j->results[idx], j->plan, &tile, j->points + p0, j->k + p0, p1 - p0, scratch);
 }
 
-/* One worker: tiles in index order until none is left (or a worker failed). */
-static void MT(work)(MT(job) * j, int worker)
+/* One worker: tiles in index order until none is left (or a worker failed), on its own
+ * scratch, allocated when it takes its first tile. */
+static void MT(work)(MT(job) * j)
 {
     const size_t ntiles = msm_split_tiles(&j->split);
-    for (size_t i; !atomic_load(&j->failed) && (i = atomic_fetch_add(&j->next, 1)) < ntiles;)
-        MT(run_tile)(j, i, worker);
+    void *scratch = NULL;
+    for (size_t i; !atomic_load(&j->failed) && (i = atomic_fetch_add(&j->next, 1)) < ntiles;) {
+        if (!scratch && !(scratch = mulred_alloc_large(j->scratch_bytes))) {
+            atomic_store(&j->failed, 1);
+            break;
+        }
+        MT(run_tile)(j, i, scratch);
+    }
+    free(scratch);
 }
 
 static void MT(recode_chunk)(MT(job) * j, const mulred_scalar256 *scalars, size_t c)
@@ -113,9 +113,9 @@ static void MT(tasks)(MT(job) * j, const mulred_scalar256 *scalars)
     }
 #pragma omp taskgroup
     {
-        for (int w = 0; w < j->nslots; w++) {
-#pragma omp task firstprivate(w) shared(j)
-            MT(work)(j, w);
+        for (int w = 0; w < j->workers; w++) {
+#pragma omp task shared(j)
+            MT(work)(j);
         }
     }
 }
@@ -167,17 +167,16 @@ mulred_status GPUB(msm_windows_var)(GJ *r, const mulred_msm_plan *plan_in, unsig
     MT(job) j = {.plan = &plan, .window0 = window0, .points = points};
     j.split = msm_split_windows(&plan, window1 - window0, n, T);
     const size_t ntiles = msm_split_tiles(&j.split);
-    j.nslots = nested ? omp_get_num_threads() : T;
-    if ((size_t)j.nslots > ntiles) j.nslots = (int)ntiles;
+    j.workers = nested ? omp_get_num_threads() : T;
+    if ((size_t)j.workers > ntiles) j.workers = (int)ntiles;
     j.scratch_bytes = GPUB(msm_tile_scratch_size)(&plan);
     mulred_msm_rscalar *k = mulred_alloc_large(n * sizeof *k);
     j.k = k;
     j.results = malloc(ntiles * sizeof *j.results);
-    j.scratch = calloc((size_t)j.nslots, sizeof *j.scratch);
     atomic_init(&j.failed, 0);
     atomic_init(&j.next, 0);
     int status = MULRED_OK;
-    if (!k || !j.results || !j.scratch) {
+    if (!k || !j.results) {
         status = mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
         goto done;
     }
@@ -204,9 +203,6 @@ mulred_status GPUB(msm_windows_var)(GJ *r, const mulred_msm_plan *plan_in, unsig
     }
     MT(canonical)(r, &acc);
 done:
-    if (j.scratch)
-        for (int i = 0; i < j.nslots; i++) free(j.scratch[i]);
-    free(j.scratch);
     free(j.results);
     free(k);
     return status;
