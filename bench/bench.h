@@ -47,7 +47,7 @@ int mulred_bench_utxo(int argc, char **argv);
 int mulred_bench_msm(int argc, char **argv);
 int mulred_bench_curve(int argc, char **argv);
 int mulred_bench_checkpoint(int argc, char **argv);
-/* mpirun ... mulred bench comm: mulred_dist_reduce per group and by bytes, the network constants
+/* mpirun ... mulred bench comm: mulred_mpi_reduce per group and by bytes, the network constants
  * of report --project (bench_comm.c). */
 int mulred_bench_comm(int argc, char **argv);
 int mulred_bench_jobs(int argc, char **argv);

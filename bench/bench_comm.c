@@ -1,5 +1,5 @@
 /* mulred bench comm: what communication costs a distributed job, measured through the library's
- * own reduction (mulred_dist_reduce) on the ranks it is started on:
+ * own reduction (mulred_mpi_reduce) on the ranks it is started on:
  *
  *   mpirun -n P [launcher options] mulred bench comm [--reps R] [--out FILE] [--json]
  *
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 #include "mulred/msm_io.h"
 #include "output/format.h"
 #include "output/json.h"
@@ -89,7 +89,7 @@ static void xor_combine(void *acc, const void *in, const mulred_group *g)
     for (size_t i = 0; i < g->elem_bytes / 8; i++) a[i] ^= b[i];
 }
 
-/* The median over reps of the slowest rank's time of one mulred_dist_reduce of elem (restored
+/* The median over reps of the slowest rank's time of one mulred_mpi_reduce of elem (restored
  * from a copy before each round). */
 static int time_reduce(double *out, void *elem, const mulred_group *g, int reps, mulred_error *err)
 {
@@ -103,12 +103,12 @@ static int time_reduce(double *out, void *elem, const mulred_group *g, int reps,
     int rc = MULRED_OK;
     for (int r = -3; r < reps && rc == MULRED_OK; r++) { /* 3 rounds of warm-up */
         memcpy(elem, copy, g->elem_bytes);
-        rc = mulred_dist_barrier(MPI_COMM_WORLD, err);
+        rc = mulred_mpi_barrier(MPI_COMM_WORLD, err);
         const double t0 = mulred_wtime();
-        if (rc == MULRED_OK) rc = mulred_dist_reduce(MPI_COMM_WORLD, elem, g, 0, err);
+        if (rc == MULRED_OK) rc = mulred_mpi_reduce(MPI_COMM_WORLD, elem, g, 0, err);
         double mm[3] = {0, 0, 0};
         if (rc == MULRED_OK)
-            rc = mulred_dist_minavgmax(MPI_COMM_WORLD, mulred_wtime() - t0, mm, err);
+            rc = mulred_mpi_minavgmax(MPI_COMM_WORLD, mulred_wtime() - t0, mm, err);
         if (r >= 0) t[r] = mm[2];
     }
     *out = rc == MULRED_OK ? median(t, reps) : -1;
@@ -121,7 +121,7 @@ static void comm_usage(void)
     mulred_out("Usage: mpirun -n P [launcher options] mulred bench comm [--reps R] [--out FILE]\n"
                "                                                          [--json]\n"
                "\n"
-               "Measures mulred_dist_reduce on the ranks it runs on (P >= 2 for the network\n"
+               "Measures mulred_mpi_reduce on the ranks it runs on (P >= 2 for the network\n"
                "constants): one reduce of each group (MuHash, BLS12-381 and BN254 G1 points), a\n"
                "sweep of 8 B to 1 MiB byte strings combined by XOR (latency: 8 B; bandwidth:\n"
                "256 KiB to 1 MiB; per step of the binomial tree), the process start-up (start\n"
@@ -171,15 +171,15 @@ int mulred_bench_comm(int argc, char **argv)
     const double age = process_age();
     mulred_error err;
     mulred_error_clear(&err);
-    if (mulred_dist_launched() && mulred_dist_init(&argc, &argv, &err)) {
-        if (mulred_dist_env_rank() == 0) fprintf(stderr, "mulred: %s\n", err.message);
+    if (mulred_mpi_launched() && mulred_mpi_init(&argc, &argv, &err)) {
+        if (mulred_mpi_env_rank() == 0) fprintf(stderr, "mulred: %s\n", err.message);
         return err.status;
     }
-    const int rank = mulred_dist_rank(MPI_COMM_WORLD), P = mulred_dist_size(MPI_COMM_WORLD);
+    const int rank = mulred_mpi_rank(MPI_COMM_WORLD), P = mulred_mpi_size(MPI_COMM_WORLD);
     int nodes = 1;
     double startup[3] = {age, age, age};
-    int rc = mulred_dist_node_count(MPI_COMM_WORLD, &nodes, &err);
-    if (rc == MULRED_OK) rc = mulred_dist_minavgmax(MPI_COMM_WORLD, age, startup, &err);
+    int rc = mulred_mpi_node_count(MPI_COMM_WORLD, &nodes, &err);
+    if (rc == MULRED_OK) rc = mulred_mpi_minavgmax(MPI_COMM_WORLD, age, startup, &err);
 
     /* the groups, with elements that are not the identity */
     const mulred_group *groups[3] = {mulred_muhash_group(MULRED_MUHASH_BITCOIN),
@@ -252,22 +252,22 @@ int mulred_bench_comm(int argc, char **argv)
     }
 
     /* the reduce's share of small jobs */
-    mulred_dist_muhash_result mr;
-    mulred_dist_msm_result sr;
+    mulred_mpi_muhash_result mr;
+    mulred_mpi_msm_result sr;
     memset(&mr, 0, sizeof mr), memset(&sr, 0, sizeof sr);
     if (rc == MULRED_OK) {
-        mulred_dist_muhash_job job;
-        mulred_dist_muhash_job_init(&job);
+        mulred_mpi_muhash_job job;
+        mulred_mpi_muhash_job_init(&job);
         job.synthetic = UINT64_C(1) << 17;
         job.threads = 1;
-        rc = mulred_dist_muhash(MPI_COMM_WORLD, &job, &mr, &err);
+        rc = mulred_mpi_muhash(MPI_COMM_WORLD, &job, &mr, &err);
     }
     if (rc == MULRED_OK) {
-        mulred_dist_msm_job job;
-        mulred_dist_msm_job_init(&job, MULRED_CURVE_BLS12_381);
+        mulred_mpi_msm_job job;
+        mulred_mpi_msm_job_init(&job, MULRED_CURVE_BLS12_381);
         job.synthetic = UINT64_C(1) << 13;
         job.threads = 1;
-        rc = mulred_dist_msm(MPI_COMM_WORLD, &job, &sr, &err);
+        rc = mulred_mpi_msm(MPI_COMM_WORLD, &job, &sr, &err);
     }
     if (rc != MULRED_OK) {
         if (rank == 0) fprintf(stderr, "mulred bench comm: %s\n", err.message);
@@ -341,7 +341,7 @@ int mulred_bench_comm(int argc, char **argv)
     if (json) return MULRED_OK;
     char a[32], s[32];
     mulred_out(
-        "mulred_dist_reduce on %d rank(s), %d node(s) (medians of %d rounds, slowest rank)\n\n", P,
+        "mulred_mpi_reduce on %d rank(s), %d node(s) (medians of %d rounds, slowest rank)\n\n", P,
         nodes, reps);
     mulred_out("%-16s %10s %12s\n", "group", "bytes/rank", "per reduce");
     for (int k = 0; k < 3; k++) {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <mulred/mpi.h>
+#include <mulred/mulred_mpi.h>
 
 int main(int argc, char **argv)
 {
@@ -27,33 +27,33 @@ int main(int argc, char **argv)
     mulred_error err;
 
     /* 1. a synthetic set: the same job on every rank */
-    mulred_dist_msm_job job;
-    mulred_dist_msm_job_init(&job, curve);
+    mulred_mpi_msm_job job;
+    mulred_mpi_msm_job_init(&job, curve);
     job.synthetic = n;
     job.seed = 7;
-    mulred_dist_msm_result synth;
-    int rc = mulred_dist_msm(MPI_COMM_WORLD, &job, &synth, &err);
+    mulred_mpi_msm_result synth;
+    int rc = mulred_mpi_msm(MPI_COMM_WORLD, &job, &synth, &err);
 
     /* 2. pairs in memory: each rank its own */
     const uint64_t first = n * (uint64_t)rank / (uint64_t)size,
                    end = n * (uint64_t)(rank + 1) / (uint64_t)size;
     mulred_g1_381_affine *points = malloc((end - first + 1) * sizeof *points);
     mulred_scalar256 *scalars = malloc((end - first + 1) * sizeof *scalars);
-    mulred_dist_msm_result mem;
+    mulred_mpi_msm_result mem;
     if (rc == MULRED_OK) {
         if (!points || !scalars) {
             fprintf(stderr, "rank %d: out of memory\n", rank);
             MPI_Abort(MPI_COMM_WORLD, 3);
         }
         rc = mulred_msm_synth(points, scalars, curve, 7, first, (size_t)(end - first), 0, &err);
-        mulred_dist_msm_job_init(&job, curve);
+        mulred_mpi_msm_job_init(&job, curve);
         job.points = points;
         job.scalars = scalars;
         job.count = (size_t)(end - first);
         job.points_checked = true; /* generated in G1 */
         /* a collective: every rank enters it, and a failure on one is reported by all */
         if (rc != MULRED_OK) job.count = 0;
-        int rc2 = mulred_dist_msm(MPI_COMM_WORLD, &job, &mem, &err);
+        int rc2 = mulred_mpi_msm(MPI_COMM_WORLD, &job, &mem, &err);
         if (rc == MULRED_OK) rc = rc2;
     }
     free(points);

@@ -10,7 +10,7 @@
  * 6c543f508c9ceba0441ea8b53b1d3443ab6bc810b46ac904096b3a1f8cef03a4. */
 #include <stdio.h>
 
-#include <mulred/mpi.h>
+#include <mulred/mulred_mpi.h>
 
 #ifndef MULRED_EXAMPLE_SNAPSHOT
 #define MULRED_EXAMPLE_SNAPSHOT "regtest-small.dat"
@@ -19,18 +19,18 @@
 int main(int argc, char **argv)
 {
     mulred_error err;
-    if (mulred_dist_init(&argc, &argv, &err) != MULRED_OK) {
+    if (mulred_mpi_init(&argc, &argv, &err) != MULRED_OK) {
         fprintf(stderr, "mpi_snapshot_muhash: %s\n", err.message);
         return 3;
     }
     const char *path = argc > 1 ? argv[1] : MULRED_EXAMPLE_SNAPSHOT;
-    mulred_dist_muhash_job job;
-    mulred_dist_muhash_job_init(&job); /* flavor bitcoin */
+    mulred_mpi_muhash_job job;
+    mulred_mpi_muhash_job_init(&job); /* flavor bitcoin */
     job.snapshot = &path;
     job.nsnapshot = 1;
-    mulred_dist_muhash_result res;
-    int rc = mulred_dist_muhash(MPI_COMM_WORLD, &job, &res, &err);
-    if (mulred_dist_rank(MPI_COMM_WORLD) == 0) {
+    mulred_mpi_muhash_result res;
+    int rc = mulred_mpi_muhash(MPI_COMM_WORLD, &job, &res, &err);
+    if (mulred_mpi_rank(MPI_COMM_WORLD) == 0) {
         if (rc != MULRED_OK) {
             fprintf(stderr, "mpi_snapshot_muhash: %s\n", err.message);
         } else {
@@ -41,6 +41,6 @@ int main(int argc, char **argv)
                    block, res.ranks, res.threads);
         }
     }
-    mulred_dist_finalize();
+    mulred_mpi_finalize();
     return rc;
 }

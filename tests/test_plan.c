@@ -1,4 +1,4 @@
-/* The plan of work units over ranks (src/dist/plan.c): every unit to exactly one rank, in rank
+/* The plan of work units over ranks (src/util/plan.c): every unit to exactly one rank, in rank
  * order, balanced, for every small unit and rank count, and for counts near 2^64 (boundaries
  * checked with GMP). */
 #include <gmp.h>
@@ -206,7 +206,7 @@ static void test_misuse(void)
     int ws = 0;
     char *err = test_run_child(plan_bad_rank, &ws);
     CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "src/dist/plan.c:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "src/util/plan.c:"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "rank 3 of 3"));
     free(err);
     err = test_run_child(plan_bad_cum, &ws);

@@ -2,7 +2,7 @@
  *
  * The engine reduces partials of any such group the same way: every thread and rank starts from
  * the identity, combines its share in, and the partials meet (in the thread order, then in
- * MPI_Reduce with one generic op; see mulred/mpi.h). MuHash describes its group in
+ * MPI_Reduce with one generic op; see mulred/mulred_mpi.h). MuHash describes its group in
  * mulred/muhash.h (mulred_muhash_group); a point-addition group describes itself the same way,
  * without touching the engine. This header has no MPI in it, so any layer can describe a group.
  *

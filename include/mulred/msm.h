@@ -476,7 +476,7 @@ MULRED_API void mulred_g2_254_msm_fixed_var(mulred_g2_254_jacobian *r, const mul
 typedef enum {
     MULRED_CURVE_BLS12_381 = 0, /* G1 of BLS12-381: mulred_g1_381_* */
     MULRED_CURVE_BN254 = 1,     /* G1 of BN254 (alt_bn128): mulred_g1_254_* */
-    /* The G2 groups of the same curves: every function below (and the io, dist and command
+    /* The G2 groups of the same curves: every function below (and the io, MPI and command
      * layers) takes them where it takes a curve; mulred_curve_name gives the curve's name. */
     MULRED_CURVE_BLS12_381_G2 = 2, /* G2 of BLS12-381: mulred_g2_381_* */
     MULRED_CURVE_BN254_G2 = 3,     /* G2 of BN254: mulred_g2_254_* */

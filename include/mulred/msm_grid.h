@@ -1,15 +1,15 @@
-/* The grid that arranges P ranks of a distributed MSM as point slices x window groups (dist
- * layer, libmulred_mpi; pure: no MPI). The curves and their point-addition groups are in
- * mulred/msm.h.
+/* The grid that arranges P ranks of a distributed MSM as point slices x window groups (msm
+ * layer, libmulred; pure: no MPI: the MPI layer arranges its ranks by it). The curves and their
+ * point-addition groups are in mulred/msm.h.
  *
- * A distributed MSM Σ sᵢ·Pᵢ over P ranks (mulred_dist_msm in mulred/mpi.h runs it):
+ * A distributed MSM Σ sᵢ·Pᵢ over P ranks (mulred_mpi_msm in mulred/mulred_mpi.h runs it):
  *   1. every rank computes the same grid from (curve, n, P, limits): S point slices x G window
  *      groups, a window width c and the GLV choice; rank = slice·G + group, ranks >= S·G idle;
  *   2. each rank reads or generates only its slice's points (all G ranks of a column hold the
  *      same points: a window group needs every point of its slice), and validates 1/G of them;
  *   3. computes the tile (its slice) x (its group's windows [w0, w1)) with its threads
  *      (mulred_G_msm_windows_var) and shifts it by 2^(c·w0);
- *   4. all ranks meet in mulred_dist_reduce with the curve's point group (idle ranks bring the
+ *   4. all ranks meet in mulred_mpi_reduce with the curve's point group (idle ranks bring the
  *      identity). The sum over the partition of points x windows is the MSM, whatever the grid.
  *
  * Cost of the two directions (the reason for a grid): every point slice repeats the bucket
@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-/* ---- the grid (dist layer, src/dist/plan_msm.c; pure: no MPI, no allocation) ---- */
+/* ---- the grid (msm layer, src/msm/msm_grid.c; pure: no MPI, no allocation) ---- */
 
 /* What the planner knows besides the curve. Costs are single-thread nanoseconds on the
  * machine of msm_cost_ns; mulred_msm_grid_defaults fills measured ones. Every rank must pass

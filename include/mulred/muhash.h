@@ -175,7 +175,7 @@ MULRED_API mulred_status mulred_muhash_update_raw(mulred_muhash_state *s, const 
                                                   const size_t *lens, size_t n, bool remove,
                                                   int threads, mulred_error *err);
 
-/* The MuHash group for the engine (mulred/group.h, mulred_dist_reduce): an element is a whole
+/* The MuHash group for the engine (mulred/group.h, mulred_mpi_reduce): an element is a whole
  * mulred_muhash_state (its padding bytes travel too and are ignored); identity is the flavor's
  * empty set; combine is mulred_muhash_combine (states of different flavors are misuse). The
  * descriptor is static: valid for the life of the process. */

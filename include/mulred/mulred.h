@@ -13,7 +13,7 @@
  *   mulred/utxo.h        Bitcoin Core UTXO snapshots
  *   mulred/kzg.h         EIP-4844 KZG commitments
  *   mulred/checkpoint.h  the checkpoint store
- * The distributed layer, libmulred_mpi, has its own header. */
+ * The MPI layer, libmulred_mpi, has its own header. */
 #ifndef MULRED_MULRED_H
 #define MULRED_MULRED_H
 
@@ -29,5 +29,7 @@
 #include "mulred/utxo.h"
 #include "mulred/kzg.h"
 #include "mulred/checkpoint.h"
+#include "mulred/plan.h"
+#include "mulred/msm_grid.h"
 
 #endif

@@ -4,7 +4,7 @@
  * ranks: element files into fixed byte ranges (mulred_element_file_units), synthetic sets into
  * blocks of MULRED_SYNTH_CHUNK elements (mulred_synth_units), snapshots into their index chunks
  * (mulred_utxo_source_units), checkpointed MSMs into tiles of point slices x window groups
- * (src/dist/dist_msm.c). Units are therefore the same whatever
+ * (src/mpi/mpi_msm.c). Units are therefore the same whatever
  * the rank count, so a checkpoint that records finished units stays valid when a job restarts
  * on another number of ranks. The plan then gives each rank one contiguous run of units, by one
  * rule for every source:
@@ -46,7 +46,7 @@ MULRED_API mulred_unit_range mulred_plan_weighted(const uint64_t *cum, uint64_t 
 
 /* ---- schedules ----
  * A static schedule gives each rank the fixed share above. A dynamic one hands units out at run
- * time (src/dist/dist_sched.c): every rank orders the units by decreasing cost once, identically
+ * time (src/mpi/mpi_sched.c): every rank orders the units by decreasing cost once, identically
  * (mulred_plan_order), cuts that order into batches that shrink as the work left shrinks
  * (mulred_plan_batches), and the ranks draw batch numbers from one shared counter, so a slow rank
  * draws fewer and the large units go first, the small ones last. The result does not depend on

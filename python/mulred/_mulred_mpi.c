@@ -2,7 +2,7 @@
  *
  * Each function is a collective over the communicator: every rank passes its own partial (a
  * MuHash state, an encoded MSM result) and every rank gets the combined value, reduced by
- * mulred_dist_allreduce with the library's group (mulred_muhash_group, mulred_msm_point_group).
+ * mulred_mpi_allreduce with the library's group (mulred_muhash_group, mulred_msm_point_group).
  * The Python layer (mulred/mpi.py) computes the partials and agrees on local failures before
  * calling in here, so no rank enters a collective that another has left. The GIL is released
  * during the collectives. */
@@ -12,7 +12,7 @@
 #include <mpi4py/mpi4py.h>
 #include <string.h>
 
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 #include "mulred_python.h"
 
 static const mulred_py_api *api;
@@ -44,7 +44,7 @@ static PyObject *py_muhash_allreduce(PyObject *module, PyObject *args)
     unsigned long mark = api->misuse_mark();
     int st;
     Py_BEGIN_ALLOW_THREADS;
-    st = mulred_dist_allreduce(comm, &tmp, mulred_muhash_group(tmp.flavor), &err);
+    st = mulred_mpi_allreduce(comm, &tmp, mulred_muhash_group(tmp.flavor), &err);
     Py_END_ALLOW_THREADS;
     if (api->misuse_raised(mark)) return NULL;
     if (st != MULRED_OK) return api->raise_status(st, &err);
@@ -116,7 +116,7 @@ static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
     mulred_error_clear(&err);
     unsigned long mark = api->misuse_mark();
     Py_BEGIN_ALLOW_THREADS;
-    st = mulred_dist_allreduce(comm, &acc, mulred_msm_point_group(c), &err);
+    st = mulred_mpi_allreduce(comm, &acc, mulred_msm_point_group(c), &err);
     Py_END_ALLOW_THREADS;
     if (api->misuse_raised(mark)) goto done;
     if (st != MULRED_OK) {

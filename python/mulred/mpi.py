@@ -2,7 +2,7 @@
 
 Each rank passes what it holds; every rank gets the combined result. The partials are computed
 by the core (mulred.msm, mulred.MuHash) and combined by the library's own reduction,
-mulred_dist_allreduce with the MSM point group or the MuHash group (libmulred_mpi), so the
+mulred_mpi_allreduce with the MSM point group or the MuHash group (libmulred_mpi), so the
 result equals the one-process result over all ranks' inputs, whatever the number of ranks.
 
 A failure on any rank (bad input, a wrong argument) raises on every rank, with the message of

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 
 bool cli_is_root(void)
 {
-    return (mulred_dist_active() ? mulred_dist_rank(MPI_COMM_WORLD) : mulred_dist_env_rank()) == 0;
+    return (mulred_mpi_active() ? mulred_mpi_rank(MPI_COMM_WORLD) : mulred_mpi_env_rank()) == 0;
 }
 
 const char *cli_version_line(void)
@@ -53,7 +53,7 @@ uint64_t *cli_units_buffer(void)
 {
     static uint64_t *buf;
     static size_t cap;
-    const size_t n = (size_t)mulred_dist_size(MPI_COMM_WORLD);
+    const size_t n = (size_t)mulred_mpi_size(MPI_COMM_WORLD);
     if (n > cap) {
         uint64_t *b = realloc(buf, n * sizeof *b);
         if (!b) return NULL;

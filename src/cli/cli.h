@@ -47,7 +47,7 @@ bool cli_is_root(void);
 #define cli_usage_error  mulred_out_usage_error
 #define cli_getopt_reset mulred_out_getopt_reset
 #define cli_bad_option   mulred_out_bad_option
-/* "node_names": [ … ] from a result's comma-separated node names (mulred_dist_node_names). */
+/* "node_names": [ … ] from a result's comma-separated node names (mulred_mpi_node_names). */
 void cli_jw_node_names(mulred_json_writer *w, const char *names);
 /* "units_per_rank": [ … ] from rank 0's counts (NULL on other ranks: an empty list). */
 void cli_jw_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ranks);

@@ -39,7 +39,7 @@ static const bench_entry benches[] = {
      mulred_bench_curve},
     {"checkpoint", "mulred muhash --synthetic 10^7 with and without --checkpoint: the overhead",
      mulred_bench_checkpoint},
-    {"comm", "under mpirun: mulred_dist_reduce per group and by bytes; network constants file",
+    {"comm", "under mpirun: mulred_mpi_reduce per group and by bytes; network constants file",
      mulred_bench_comm},
     {"jobs", "whole jobs per input kind: phases, MB/s, parse share, peak RSS; 1 and 2 threads",
      mulred_bench_jobs},

@@ -1,13 +1,13 @@
 /* mulred msm: Σ sᵢ·Pᵢ on G1 of BLS12-381 or BN254 over every rank of the MPI job and its OpenMP
  * threads; also `kind = msm` in a job file (one options struct and one key table for both,
- * cli/job.h). The options become one mulred_dist_msm job (mulred/mpi.h, src/dist/dist_msm.c,
+ * cli/job.h). The options become one mulred_mpi_msm job (mulred/mulred_mpi.h, src/mpi/mpi_msm.c,
  * which describes the phases, the grid and the checkpoints); this file parses and prints. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/job.h"
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 
 static void msm_usage(void)
 {
@@ -266,12 +266,12 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
 
 /* ---- run: one call of the library ---- */
 
-typedef mulred_dist_msm_result msm_result;
+typedef mulred_mpi_msm_result msm_result;
 
 static int msm_run(const void *vo, void *vr, mulred_error *err)
 {
     const msm_opts *o = vo;
-    const int nranks = mulred_dist_size(MPI_COMM_WORLD);
+    const int nranks = mulred_mpi_size(MPI_COMM_WORLD);
     if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)nranks) {
         memset(vr, 0, sizeof(msm_result));
         return mulred_error_set(err, MULRED_ERUNTIME,
@@ -279,8 +279,8 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
                                 o->grid_slices, o->grid_groups,
                                 (unsigned long long)o->grid_slices * o->grid_groups, nranks);
     }
-    mulred_dist_msm_job job;
-    mulred_dist_msm_job_init(&job, o->curve);
+    mulred_mpi_msm_job job;
+    mulred_mpi_msm_job_init(&job, o->curve);
     job.group = o->group;
     job.input = o->input;
     job.binary = o->binary;
@@ -294,7 +294,7 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     job.schedule = o->schedule;
     job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
-    return mulred_dist_msm(MPI_COMM_WORLD, &job, vr, err);
+    return mulred_mpi_msm(MPI_COMM_WORLD, &job, vr, err);
 }
 
 /* ---- results ---- */

@@ -1,14 +1,15 @@
 /* mulred muhash: the MuHash3072 of element files, synthetic UTXO sets and (bitcoin) UTXO
  * snapshots, on every rank of the MPI job with its OpenMP threads; also `kind = muhash` in a
  * job file (one options struct and one key table for both, cli/job.h). The options become one
- * mulred_dist_muhash job (mulred/mpi.h, src/dist/dist_muhash.c); this file parses and prints. */
+ * mulred_mpi_muhash job (mulred/mulred_mpi.h, src/mpi/mpi_muhash.c); this file parses and prints.
+ */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/job.h"
 #include "cli/progress.h"
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 
 static void muhash_usage(void)
 {
@@ -244,13 +245,13 @@ static int muhash_check(const void *vo, const char *dash, const char **fault, ch
 
 /* ---- run: one call of the library ---- */
 
-typedef mulred_dist_muhash_result muhash_result;
+typedef mulred_mpi_muhash_result muhash_result;
 
 static int muhash_run(const void *vo, void *vr, mulred_error *err)
 {
     const muhash_opts *o = vo;
-    mulred_dist_muhash_job job;
-    mulred_dist_muhash_job_init(&job);
+    mulred_mpi_muhash_job job;
+    mulred_mpi_muhash_job_init(&job);
     job.flavor = o->flavor;
     job.insert = o->insert, job.ninsert = (size_t)o->ninsert;
     job.remove = o->remove, job.nremove = (size_t)o->nremove;
@@ -269,11 +270,11 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     /* the bar's rate: this rank's elements, or under the dynamic schedule the job's (its
      * progress is the job's units) */
     const uint64_t nranks =
-        o->schedule == MULRED_SCHEDULE_DYNAMIC ? 1 : (uint64_t)mulred_dist_size(MPI_COMM_WORLD);
+        o->schedule == MULRED_SCHEDULE_DYNAMIC ? 1 : (uint64_t)mulred_mpi_size(MPI_COMM_WORLD);
     cli_progress_init(&bar, o->checkpoint ? -1 : o->progress,
                       o->has_synthetic ? o->synthetic / nranks : 0, "elements");
     job.progress = cli_progress_update, job.progress_data = &bar;
-    int rc = mulred_dist_muhash(MPI_COMM_WORLD, &job, vr, err);
+    int rc = mulred_mpi_muhash(MPI_COMM_WORLD, &job, vr, err);
     cli_progress_finish(&bar);
     return rc;
 }

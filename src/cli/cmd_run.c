@@ -21,7 +21,7 @@
 
 #include "cli/cli.h"
 #include "cli/job.h"
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 #include "output/json.h"
 
 /* The launch environment, recorded so a result file says where it came from. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 #include "mulred/utxo.h"
 #include "output/json.h"
 #include "util/util.h"
@@ -232,7 +232,7 @@ int mulred_cmd_utxo(int argc, char **argv)
     char **args = argv + optind + 1;
     nargs--;
     /* Without MPI every launched process would do the same work: only rank 0 does it. */
-    bool root = mulred_dist_env_rank() == 0;
+    bool root = mulred_mpi_env_rank() == 0;
     if (strcmp(sub, "index") == 0) {
         if (nargs != 1) return cli_usage_error("utxo", "index takes one FILE");
         return root ? cmd_index(args[0], &opt, force, json) : MULRED_OK;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 #include "util/util.h"
 
 /* ---- the table of kinds ---- */

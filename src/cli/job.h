@@ -72,7 +72,7 @@ int cli_apply_key(const cli_key *k, void *opts, const char *value, cli_parser *p
  * --json, --output FILE and --help, checks, runs on every rank and prints the result on rank
  * 0. A flag takes an optional value, --json=false, as in a job file. Returns the exit status. */
 int cli_run_kind(const cli_job_kind *kind, int argc, char **argv);
-/* A library note (mulred_dist_note_fn), printed as "mulred: warning: MESSAGE" on stderr by the
+/* A library note (mulred_mpi_note_fn), printed as "mulred: warning: MESSAGE" on stderr by the
  * rank that saw it. */
 void cli_warn_note(const char *message, void *data);
 

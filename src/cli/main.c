@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "field/field_internal.h"
 #include "mulred/field.h"
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 #include "num3072/num3072.h"
 
 static const mulred_command commands[] = {
@@ -49,7 +49,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     mulred_out_set_root_test(cli_is_root);
-    bool root = mulred_dist_env_rank() == 0;
+    bool root = mulred_mpi_env_rank() == 0;
     if (argc < 2) {
         if (root) usage(stderr);
         return CLI_EUSAGE;
@@ -62,10 +62,10 @@ int main(int argc, char **argv)
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) name = "version";
     for (size_t i = 0; i < NCOMMANDS; i++) {
         if (strcmp(commands[i].name, name) != 0) continue;
-        if (commands[i].uses_mpi && mulred_dist_launched()) {
+        if (commands[i].uses_mpi && mulred_mpi_launched()) {
             mulred_error err;
             mulred_error_clear(&err);
-            if (mulred_dist_init(&argc, &argv, &err)) {
+            if (mulred_mpi_init(&argc, &argv, &err)) {
                 if (root) fprintf(stderr, "mulred: %s\n", err.message);
                 return err.status;
             }
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
         if (*num3072_kernel_ignored())
             fprintf(stderr, "mulred: %s; the kernel was chosen as usual\n",
                     num3072_kernel_ignored());
-        mulred_dist_finalize();
+        mulred_mpi_finalize();
         return status;
     }
     if (name[0] == '-') return cli_usage_error(NULL, "unknown option '%s'", name);

@@ -1,5 +1,5 @@
 /* The curves as one type and the point-addition groups of the engine (mulred/msm.h): G1 points
- * in Jacobian form, combined by the curve layer's addition. No MPI here: src/dist reduces any
+ * in Jacobian form, combined by the curve layer's addition. No MPI here: src/mpi reduces any
  * group the same way, so the distributed MSM needs no MPI code of its own. */
 #include <string.h>
 

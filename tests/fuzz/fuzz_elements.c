@@ -87,7 +87,7 @@ static void reference(ref_result *r, const uint8_t *d, size_t n, mulred_muhash_f
 }
 
 /* Reads path as nranks ranks with the given chunk size; the lowest failing rank's error wins,
- * as in mulred_dist_agree. */
+ * as in mulred_mpi_agree. */
 static int read_ranks(mulred_muhash_state *out, const char *path, mulred_muhash_flavor flavor,
                       bool remove, size_t chunk, int nranks, mulred_error *err)
 {

@@ -59,7 +59,7 @@ static inline int sequential(coin_digest *d, uint8_t out[32], const char *path, 
 }
 
 /* The indexed path for nranks ranks with the given options; the lowest failing rank's error
- * wins, as in mulred_dist_agree. Checks that the ranks' chunk ranges are contiguous and cover
+ * wins, as in mulred_mpi_agree. Checks that the ranks' chunk ranges are contiguous and cover
  * the index. */
 static inline int indexed(coin_digest *d, uint8_t out[32], const char *path,
                           const mulred_utxo_options *opt, int nranks, uint8_t *buf,

@@ -65,7 +65,7 @@ expect_status 0 mpi 3 "$MULRED" muhash --insert "$TEST_TMP/ins" --remove - --sch
     --json < "$TEST_TMP/rem"
 expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "a stream under the dynamic schedule"
 # Standard input under several ranks: rank 0 hands it out in blocks of whole lines (1 MiB) to
-# every rank (src/dist/dist_stream.c). 2.6 MB of 250-byte elements (three blocks) give the
+# every rank (src/mpi/mpi_stream.c). 2.6 MB of 250-byte elements (three blocks) give the
 # reference digest at 2-3 ranks x 1-2 threads (2 x 1: the 60 MB pipe below), under both
 # schedules.
 head -c 1300000 /dev/urandom | od -An -v -tx1 -w250 | tr -d ' ' > "$TEST_TMP/long"

@@ -3,16 +3,16 @@
 #
 #   layer    a file includes only its own layer and the layers below it, in the order
 #              util < mix < hash < num3072 < muhash < field < curve < msm < io      (libmulred)
-#              < dist                                                              (libmulred_mpi)
+#              < mpi                                                               (libmulred_mpi)
 #              < output < lab < bench < cli                                        (commands)
 #            src/<layer>/ is its layer, bench/ the layer bench; a public header
 #            include/mulred/X.h belongs to the layer that implements it (PUBLIC below; a public
 #            header missing from the table is an error, so a new one must be placed);
 #   cycle    no cycle in the graph of folder-to-folder includes (implied by `layer`, reported
 #            on its own so that a cycle is named as one);
-#   mpi      <mpi.h> only in src/dist/ and include/mulred/mpi.h;
+#   mpi      <mpi.h> only in src/mpi/ and include/mulred/mulred_mpi.h;
 #   omp      `#pragma omp` only in files named *_threads.c or *_threads_impl.h;
-#   exit     no fprintf(stderr, exit( or abort( in the library layers (util..dist), except in
+#   exit     no fprintf(stderr, exit( or abort( in the library layers (util..mpi), except in
 #            src/util/ on a line or in a function marked /* mulred: the default misuse callback */;
 #   paste    no ## token pasting in include/mulred/*.h.
 #
@@ -28,16 +28,16 @@ import subprocess
 import sys
 import tempfile
 
-ORDER = ["util", "mix", "hash", "num3072", "muhash", "field", "curve", "msm", "io", "dist",
+ORDER = ["util", "mix", "hash", "num3072", "muhash", "field", "curve", "msm", "io", "mpi",
          "output", "lab", "bench", "cli"]
 RANK = {name: i for i, name in enumerate(ORDER)}
-LIBRARY = set(ORDER[: RANK["dist"] + 1])
+LIBRARY = set(ORDER[: RANK["mpi"] + 1])
 PUBLIC = {
     "checkpoint": "io", "kzg": "io", "msm_io": "io", "sources": "io", "utxo": "io",
     "mulred": "io",  # the umbrella: includes every core header
     "curve": "curve", "field": "field", "msm": "msm", "muhash": "muhash", "num3072": "num3072",
     "group": "util", "common": "util",
-    "mpi": "dist", "dist": "dist", "plan": "dist", "msm_grid": "dist",
+    "mulred_mpi": "mpi", "plan": "util", "msm_grid": "msm",
 }
 GENERATED = {"mulred_version.h"}  # written into the build tree by CMake; no layer
 SOURCE_EXT = (".c", ".h", ".S")
@@ -166,10 +166,10 @@ def check(root):
             m = re.match(r'\s*#\s*include\s*([<"])([^>"]+)[>"]', line)
             if m:
                 angle, target = m.group(1) == "<", m.group(2).strip()
-                if target == "mpi.h" and not (rel.startswith("src/dist/") or
-                                              rel == "include/mulred/mpi.h"):
-                    report("mpi", rel, no, "includes <mpi.h> outside src/dist/ and "
-                           "include/mulred/mpi.h")
+                if target == "mpi.h" and not (rel.startswith("src/mpi/") or
+                                              rel == "include/mulred/mulred_mpi.h"):
+                    report("mpi", rel, no, "includes <mpi.h> outside src/mpi/ and "
+                           "include/mulred/mulred_mpi.h")
                 dest = resolve(root, rel, target, angle)
                 if dest and dest.startswith("?"):
                     report("layer", rel, no, "includes %s, which is not in the tree" % target)
@@ -289,9 +289,9 @@ FAKE = {
                                  "#pragma omp parallel\n    ;\n}\n",
     "include/mulred/common.h": "#define MULRED_OK 0\n",
     "include/mulred/curve.h": '#include "mulred/common.h"\n',
-    "src/dist/dist.c": "#include <mpi.h>\n#include \"mulred/curve.h\"\n",
-    "include/mulred/mpi.h": "#include <mpi.h>\n",
-    "src/cli/main.c": '#include "mulred/mpi.h"\n#include "curve/curve.c"\n'
+    "src/mpi/mpi_comm.c": "#include <mpi.h>\n#include \"mulred/curve.h\"\n",
+    "include/mulred/mulred_mpi.h": "#include <mpi.h>\n",
+    "src/cli/main.c": '#include "mulred/mulred_mpi.h"\n#include "curve/curve.c"\n'
                       '#include <stdlib.h>\nint main(void) { exit(0); }\n',
     "tests/test_x.c": '#include "cli/main.c"\n#include <mpi.h>\n#pragma omp parallel\n',
 }
@@ -301,7 +301,7 @@ BAD = {
     "src/field/field.c": '#include "msm/msm.h"\n',            # layer, and field <-> msm cycle
     "src/msm/msm.h": '#include "field/field.h"\n',
     "src/field/field.h": "\n",
-    "src/io/reader.c": "#include <mpi.h>\n"                    # mpi outside dist
+    "src/io/reader.c": "#include <mpi.h>\n"                    # mpi outside src/mpi
                        "void r(void)\n{\n#pragma omp parallel for\n"  # omp outside _threads.c
                        '    for (;;) fprintf(stderr, "x");\n}\n',     # exit: fprintf(stderr
     "include/mulred/field.h": "#define MULRED_F(G) mulred_##G\n",     # paste

@@ -1,6 +1,6 @@
 # Smoke test of mulred bench comm: under the launcher with 2 ranks and few rounds it runs end to
 # end and writes its network file with every field; no figure is compared with anything (the
-# reduce itself is checked by mpi/dist_mpi.sh, the file's use by cli/run_report.sh).
+# reduce itself is checked by mpi/mpi_layer.sh, the file's use by cli/run_report.sh).
 . "$(dirname "$0")/../lib.sh"
 expect_status 0 "$MULRED" bench comm --help
 expect_contains "$out" "Usage: mpirun -n P" "help"

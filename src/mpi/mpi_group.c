@@ -13,12 +13,12 @@
  * allocated here whatever the element size.
  *
  * FUNNELED: the op, the attribute key and every datatype are made and used only on the thread
- * that initialized MPI (dist_multi_rank checks it), and the op runs inside the collective on
+ * that initialized MPI (mpi_multi_rank checks it), and the op runs inside the collective on
  * that thread, so the two statics below need no lock. */
 #include <limits.h>
 #include <stdio.h>
 
-#include "dist/dist_internal.h"
+#include "mpi/mpi_internal.h"
 #include "util/check.h"
 
 static MPI_Op group_op = MPI_OP_NULL;
@@ -45,10 +45,10 @@ static int group_setup(mulred_error *err)
         rc = MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &group_keyval,
                                     NULL);
     if (rc == MPI_SUCCESS && group_op == MPI_OP_NULL) rc = MPI_Op_create(group_op_fn, 1, &group_op);
-    return dist_mpi_status(rc, "creating the group reduce op", err);
+    return mpi_rc_status(rc, "creating the group reduce op", err);
 }
 
-void dist_group_free(void)
+void mpi_group_free(void)
 {
     if (group_op != MPI_OP_NULL)
         MULRED_CHECK(MPI_Op_free(&group_op) == MPI_SUCCESS, "freeing the group reduce op");
@@ -64,8 +64,8 @@ static int group_collective(MPI_Comm comm, void *elem, const mulred_group *g, in
     MULRED_CHECK(g && g->combine && g->identity, "a group needs identity and combine");
     MULRED_CHECK(g->elem_bytes >= 1 && g->elem_bytes <= INT_MAX, "group %s: %zu-byte elements",
                  g->name, g->elem_bytes);
-    if (!dist_multi_rank(comm)) return MULRED_OK;
-    int rank = mulred_dist_rank(comm), size = mulred_dist_size(comm);
+    if (!mpi_multi_rank(comm)) return MULRED_OK;
+    int rank = mulred_mpi_rank(comm), size = mulred_mpi_size(comm);
     MULRED_CHECK(root < size, "root %d of %d ranks", root, size);
     if (group_setup(err)) return err->status;
 
@@ -89,20 +89,20 @@ static int group_collective(MPI_Comm comm, void *elem, const mulred_group *g, in
     if (rc != MPI_SUCCESS) {
         char what[96];
         snprintf(what, sizeof what, "reducing %s over %d ranks", g->name, size);
-        return dist_mpi_status(rc, what, err);
+        return mpi_rc_status(rc, what, err);
     }
     return MULRED_OK;
 }
 
-mulred_status mulred_dist_reduce(MPI_Comm comm, void *elem, const mulred_group *g, int root,
-                                 mulred_error *err)
+mulred_status mulred_mpi_reduce(MPI_Comm comm, void *elem, const mulred_group *g, int root,
+                                mulred_error *err)
 {
     MULRED_CHECK(root >= 0, "root %d", root);
     return group_collective(comm, elem, g, root, err);
 }
 
-mulred_status mulred_dist_allreduce(MPI_Comm comm, void *elem, const mulred_group *g,
-                                    mulred_error *err)
+mulred_status mulred_mpi_allreduce(MPI_Comm comm, void *elem, const mulred_group *g,
+                                   mulred_error *err)
 {
     return group_collective(comm, elem, g, -1, err);
 }

@@ -1,6 +1,6 @@
 /* MPI plumbing: init, rank queries, status agreement, small collectives and the node count,
- * each over the caller's communicator (mulred/mpi.h). The generic group reduction is in
- * dist_group.c; the plan of work units over ranks, which needs no MPI, in plan.c. Every MPI
+ * each over the caller's communicator (mulred/mulred_mpi.h). The generic group reduction is in
+ * mpi_group.c; the plan of work units over ranks, which needs no MPI, in plan.c. Every MPI
  * return code is checked: rank queries, which cannot fail on a valid communicator, are a
  * misuse when they do; collectives return MULRED_ERUNTIME. */
 #include <stdio.h>
@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dist/dist_internal.h"
+#include "mpi/mpi_internal.h"
 #include "util/check.h"
 
-static bool dist_initialized_here;
+static bool mpi_initialized_here;
 
-int dist_mpi_status(int rc, const char *what, mulred_error *err)
+int mpi_rc_status(int rc, const char *what, mulred_error *err)
 {
     if (rc == MPI_SUCCESS) return MULRED_OK;
     char text[MPI_MAX_ERROR_STRING] = "";
@@ -22,11 +22,11 @@ int dist_mpi_status(int rc, const char *what, mulred_error *err)
     return mulred_error_set(err, MULRED_ERUNTIME, "%s failed: %s", what, text);
 }
 
-mulred_status mulred_dist_init(int *argc, char ***argv, mulred_error *err)
+mulred_status mulred_mpi_init(int *argc, char ***argv, mulred_error *err)
 {
-    if (mulred_dist_active()) return MULRED_OK;
+    if (mulred_mpi_active()) return MULRED_OK;
     int provided = 0;
-    /* SERIALIZED when MPI has it, for streams handed out by rank 0 (dist_stream.c); everything
+    /* SERIALIZED when MPI has it, for streams handed out by rank 0 (mpi_stream.c); everything
      * else calls MPI from the main thread only */
     int rc = MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
     if (rc != MPI_SUCCESS) return mulred_error_set(err, MULRED_ERUNTIME, "MPI_Init_thread failed");
@@ -36,26 +36,26 @@ mulred_status mulred_dist_init(int *argc, char ***argv, mulred_error *err)
                                 "MPI provides thread level %d, mulred needs MPI_THREAD_FUNNELED",
                                 provided);
     }
-    dist_initialized_here = true;
+    mpi_initialized_here = true;
     rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (rc != MPI_SUCCESS) {
-        mulred_dist_finalize();
-        return dist_mpi_status(rc, "MPI_Comm_set_errhandler", err);
+        mulred_mpi_finalize();
+        return mpi_rc_status(rc, "MPI_Comm_set_errhandler", err);
     }
     return MULRED_OK;
 }
 
-void mulred_dist_finalize(void)
+void mulred_mpi_finalize(void)
 {
-    if (!dist_initialized_here) return;
-    if (mulred_dist_active()) {
-        dist_group_free();
+    if (!mpi_initialized_here) return;
+    if (mulred_mpi_active()) {
+        mpi_group_free();
         MPI_Finalize(); /* nothing to do about a failure: the process is ending */
     }
-    dist_initialized_here = false;
+    mpi_initialized_here = false;
 }
 
-bool mulred_dist_active(void)
+bool mulred_mpi_active(void)
 {
     int initialized = 0, finalized = 0;
     MULRED_CHECK(MPI_Initialized(&initialized) == MPI_SUCCESS, "MPI_Initialized");
@@ -63,34 +63,34 @@ bool mulred_dist_active(void)
     return initialized && !finalized;
 }
 
-int mulred_dist_rank(MPI_Comm comm)
+int mulred_mpi_rank(MPI_Comm comm)
 {
-    if (!mulred_dist_active()) return 0;
+    if (!mulred_mpi_active()) return 0;
     int r = 0;
     MULRED_CHECK(MPI_Comm_rank(comm, &r) == MPI_SUCCESS, "MPI_Comm_rank");
     return r;
 }
 
-int mulred_dist_size(MPI_Comm comm)
+int mulred_mpi_size(MPI_Comm comm)
 {
-    if (!mulred_dist_active()) return 1;
+    if (!mulred_mpi_active()) return 1;
     int s = 1;
     MULRED_CHECK(MPI_Comm_size(comm, &s) == MPI_SUCCESS, "MPI_Comm_size");
     return s;
 }
 
-bool dist_multi_rank(MPI_Comm comm)
+bool mpi_multi_rank(MPI_Comm comm)
 {
-    if (!mulred_dist_active()) return false;
+    if (!mulred_mpi_active()) return false;
     int main_thread = 0;
     MULRED_CHECK(MPI_Is_thread_main(&main_thread) == MPI_SUCCESS && main_thread,
-                 "MPI is FUNNELED: call mulred_dist_* from the thread that initialized MPI");
-    return mulred_dist_size(comm) > 1;
+                 "MPI is FUNNELED: call mulred_mpi_* from the thread that initialized MPI");
+    return mulred_mpi_size(comm) > 1;
 }
 
 static const char *launcher_rank_vars[] = {"Ocomm_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
 
-int mulred_dist_env_rank(void)
+int mulred_mpi_env_rank(void)
 {
     for (size_t i = 0; i < sizeof launcher_rank_vars / sizeof launcher_rank_vars[0]; i++) {
         const char *v = getenv(launcher_rank_vars[i]);
@@ -99,90 +99,90 @@ int mulred_dist_env_rank(void)
     return 0;
 }
 
-bool mulred_dist_launched(void)
+bool mulred_mpi_launched(void)
 {
     for (size_t i = 0; i < sizeof launcher_rank_vars / sizeof launcher_rank_vars[0]; i++)
         if (getenv(launcher_rank_vars[i])) return true;
     return getenv("MULRED_FORCE_MPI") != NULL;
 }
 
-void mulred_dist_abort(MPI_Comm comm, int status)
+void mulred_mpi_abort(MPI_Comm comm, int status)
 {
-    if (mulred_dist_active()) MPI_Abort(comm, status);
+    if (mulred_mpi_active()) MPI_Abort(comm, status);
 }
 
-mulred_status mulred_dist_agree(MPI_Comm comm, mulred_error *err)
+mulred_status mulred_mpi_agree(MPI_Comm comm, mulred_error *err)
 {
     int mine = err->status;
-    if (!dist_multi_rank(comm)) return mine;
+    if (!mpi_multi_rank(comm)) return mine;
     int worst = 0, rc;
     rc = MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, comm);
-    if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Allreduce (status)", err);
+    if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Allreduce (status)", err);
     if (worst == MULRED_OK) return MULRED_OK;
     /* The lowest rank with an error sends its message to rank 0. */
-    int rank = mulred_dist_rank(comm), size = mulred_dist_size(comm);
+    int rank = mulred_mpi_rank(comm), size = mulred_mpi_size(comm);
     int candidate = mine != MULRED_OK ? rank : size, first = size;
     rc = MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm);
-    if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Allreduce (status)", err);
+    if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Allreduce (status)", err);
     if (first != 0) {
         if (rank == first)
-            rc = MPI_Send(err->message, sizeof err->message, MPI_CHAR, 0, DIST_TAG_AGREE_MESSAGE,
+            rc = MPI_Send(err->message, sizeof err->message, MPI_CHAR, 0, MULRED_TAG_AGREE_MESSAGE,
                           comm);
         if (rank == 0)
             rc = MPI_Recv(err->message, sizeof err->message, MPI_CHAR, first,
-                          DIST_TAG_AGREE_MESSAGE, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "sending the error message", err);
+                          MULRED_TAG_AGREE_MESSAGE, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "sending the error message", err);
     }
     err->status = worst;
     return worst;
 }
 
-mulred_status mulred_dist_minavgmax(MPI_Comm comm, double v, double out[3], mulred_error *err)
+mulred_status mulred_mpi_minavgmax(MPI_Comm comm, double v, double out[3], mulred_error *err)
 {
     out[0] = out[1] = out[2] = v;
-    if (!dist_multi_rank(comm)) return MULRED_OK;
+    if (!mpi_multi_rank(comm)) return MULRED_OK;
     double sum = 0;
     int rc = MPI_Allreduce(&v, &out[0], 1, MPI_DOUBLE, MPI_MIN, comm);
     if (rc == MPI_SUCCESS) rc = MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
     if (rc == MPI_SUCCESS) rc = MPI_Allreduce(&v, &out[2], 1, MPI_DOUBLE, MPI_MAX, comm);
-    out[1] = sum / mulred_dist_size(comm);
-    return dist_mpi_status(rc, "MPI_Allreduce (timings)", err);
+    out[1] = sum / mulred_mpi_size(comm);
+    return mpi_rc_status(rc, "MPI_Allreduce (timings)", err);
 }
 
-mulred_status mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulred_error *err)
+mulred_status mulred_mpi_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulred_error *err)
 {
     *sum = v;
-    if (!dist_multi_rank(comm)) return MULRED_OK;
-    return dist_mpi_status(MPI_Allreduce(&v, sum, 1, MPI_UINT64_T, MPI_SUM, comm),
-                           "MPI_Allreduce (counts)", err);
+    if (!mpi_multi_rank(comm)) return MULRED_OK;
+    return mpi_rc_status(MPI_Allreduce(&v, sum, 1, MPI_UINT64_T, MPI_SUM, comm),
+                         "MPI_Allreduce (counts)", err);
 }
 
-mulred_status mulred_dist_barrier(MPI_Comm comm, mulred_error *err)
+mulred_status mulred_mpi_barrier(MPI_Comm comm, mulred_error *err)
 {
-    if (!dist_multi_rank(comm)) return MULRED_OK;
-    return dist_mpi_status(MPI_Barrier(comm), "MPI_Barrier", err);
+    if (!mpi_multi_rank(comm)) return MULRED_OK;
+    return mpi_rc_status(MPI_Barrier(comm), "MPI_Barrier", err);
 }
 
-mulred_status mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *err)
+mulred_status mulred_mpi_node_count(MPI_Comm comm, int *nodes, mulred_error *err)
 {
     *nodes = 1;
-    if (!dist_multi_rank(comm)) return MULRED_OK;
+    if (!mpi_multi_rank(comm)) return MULRED_OK;
     /* Ranks sharing memory are on one node: count the ranks that lead a shared-memory
      * communicator. */
     MPI_Comm node;
     int node_rank = 0, leaders = 0;
     int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Comm_split_type", err);
+    if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Comm_split_type", err);
     rc = MPI_Comm_rank(node, &node_rank);
     int lead = node_rank == 0;
     if (rc == MPI_SUCCESS) rc = MPI_Allreduce(&lead, &leaders, 1, MPI_INT, MPI_SUM, comm);
     int rc_free = MPI_Comm_free(&node);
     if (rc == MPI_SUCCESS) rc = rc_free;
     if (rc == MPI_SUCCESS) *nodes = leaders;
-    return dist_mpi_status(rc, "counting nodes", err);
+    return mpi_rc_status(rc, "counting nodes", err);
 }
 
-mulred_status mulred_dist_node_names(MPI_Comm comm, char *out, size_t cap, mulred_error *err)
+mulred_status mulred_mpi_node_names(MPI_Comm comm, char *out, size_t cap, mulred_error *err)
 {
     enum { NAME = MPI_MAX_PROCESSOR_NAME };
     char mine[NAME] = "";
@@ -190,7 +190,7 @@ mulred_status mulred_dist_node_names(MPI_Comm comm, char *out, size_t cap, mulre
     if (!env || !*env) env = getenv("SLURMD_NODENAME");
     if (env && *env) {
         snprintf(mine, sizeof mine, "%s", env);
-    } else if (!mulred_dist_active()) {
+    } else if (!mulred_mpi_active()) {
         if (gethostname(mine, sizeof mine - 1) != 0) snprintf(mine, sizeof mine, "?");
     } else {
         int len = 0;
@@ -198,12 +198,12 @@ mulred_status mulred_dist_node_names(MPI_Comm comm, char *out, size_t cap, mulre
         mine[len >= 0 && len < NAME ? len : NAME - 1] = 0;
     }
     if (cap) out[0] = 0;
-    const int n = mulred_dist_size(comm), rank = mulred_dist_rank(comm);
+    const int n = mulred_mpi_size(comm), rank = mulred_mpi_rank(comm);
     char *all = NULL;
     if (rank == 0 && !(all = malloc((size_t)n * NAME)))
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory for %d node names", n);
     int rc = MPI_SUCCESS;
-    if (dist_multi_rank(comm))
+    if (mpi_multi_rank(comm))
         rc = MPI_Gather(mine, NAME, MPI_CHAR, all, NAME, MPI_CHAR, 0, comm);
     else if (all)
         memcpy(all, mine, NAME);
@@ -225,22 +225,21 @@ mulred_status mulred_dist_node_names(MPI_Comm comm, char *out, size_t cap, mulre
         }
     }
     free(all);
-    return dist_mpi_status(rc, "MPI_Gather (node names)", err);
+    return mpi_rc_status(rc, "MPI_Gather (node names)", err);
 }
 
-int dist_phases(MPI_Comm comm, const double *local, mulred_dist_phase *out, int n,
-                mulred_error *err)
+int mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n, mulred_error *err)
 {
     int rc = MULRED_OK;
     for (int p = 0; p < n && rc == MULRED_OK; p++) {
         double v[3];
-        rc = mulred_dist_minavgmax(comm, local[p], v, err);
-        out[p] = (mulred_dist_phase){v[0], v[1], v[2]};
+        rc = mulred_mpi_minavgmax(comm, local[p], v, err);
+        out[p] = (mulred_mpi_phase){v[0], v[1], v[2]};
     }
     return rc;
 }
 
-void dist_note_recompute(mulred_dist_note_fn fn, void *data, const char *note, uint64_t u)
+void mpi_note_recompute(mulred_mpi_note_fn fn, void *data, const char *note, uint64_t u)
 {
     if (!fn) return;
     char m[640];

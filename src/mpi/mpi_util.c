@@ -1,11 +1,11 @@
-/* What the distributed layer needs beside libmulred's public functions (libmulred_mpi links
+/* What the MPI layer needs beside libmulred's public functions (libmulred_mpi links
  * against those only: the core's internals are hidden in its shared library): SHA-256 straight
  * from libcrypto. */
 #include <openssl/evp.h>
 
-#include "dist/dist_internal.h"
+#include "mpi/mpi_internal.h"
 
-int dist_sha256(uint8_t out[32], const uint8_t *data, size_t len)
+int mpi_sha256(uint8_t out[32], const uint8_t *data, size_t len)
 {
     unsigned int n = 0;
     return EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) == 1 && n == 32 ? 0 : -1;

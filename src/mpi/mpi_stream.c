@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist_internal.h"
+#include "mpi/mpi_internal.h"
 #include "mulred/sources.h"
 
 enum { HEADER = 16, MAX_WINDOW = 16 };
@@ -51,9 +51,9 @@ typedef struct {
     uint64_t blocks; /* blocks this rank hashed */
 } handoff;
 
-bool dist_stream_handoff(MPI_Comm comm)
+bool mpi_stream_handoff(MPI_Comm comm)
 {
-    if (!dist_multi_rank(comm)) return false;
+    if (!mpi_multi_rank(comm)) return false;
     int level = MPI_THREAD_SINGLE;
     return MPI_Query_thread(&level) == MPI_SUCCESS && level >= MPI_THREAD_SERIALIZED;
 }
@@ -72,7 +72,7 @@ static block_slot *pool_free_slot(handoff *h, mulred_error *err)
         if (h->pool[i].req == MPI_REQUEST_NULL) return &h->pool[i];
         int rc = MPI_Test(&h->pool[i].req, &done, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) {
-            dist_mpi_status(rc, "MPI_Test (stream block)", err);
+            mpi_rc_status(rc, "MPI_Test (stream block)", err);
             return NULL;
         }
         if (done) return &h->pool[i];
@@ -92,8 +92,9 @@ static block_slot *pool_free_slot(handoff *h, mulred_error *err)
 static int answer(handoff *h, int src, mulred_error *err)
 {
     int what = 0;
-    int rc = MPI_Recv(&what, 1, MPI_INT, src, DIST_TAG_STREAM_REQUEST, h->comm, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Recv (stream request)", err);
+    int rc =
+        MPI_Recv(&what, 1, MPI_INT, src, MULRED_TAG_STREAM_REQUEST, h->comm, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Recv (stream request)", err);
     if (what == 0) {
         h->finals++;
         return MULRED_OK;
@@ -113,9 +114,9 @@ static int answer(handoff *h, int src, mulred_error *err)
         if (len == 0) h->ended = true;
     }
     header_put(s->buf, first_line, len);
-    rc = MPI_Isend(s->buf, (int)(HEADER + len), MPI_BYTE, src, DIST_TAG_STREAM_BLOCK, h->comm,
+    rc = MPI_Isend(s->buf, (int)(HEADER + len), MPI_BYTE, src, MULRED_TAG_STREAM_BLOCK, h->comm,
                    &s->req);
-    return rc == MPI_SUCCESS ? MULRED_OK : dist_mpi_status(rc, "MPI_Isend (stream block)", err);
+    return rc == MPI_SUCCESS ? MULRED_OK : mpi_rc_status(rc, "MPI_Isend (stream block)", err);
 }
 
 /* Rank 0's blocks: answers the requests waiting, then reads its own block. */
@@ -127,8 +128,8 @@ static mulred_status root_next(void *ctx, char *buf, size_t *len, uint64_t *firs
     for (;;) {
         int flag = 0;
         MPI_Status st;
-        int rc = MPI_Iprobe(MPI_ANY_SOURCE, DIST_TAG_STREAM_REQUEST, h->comm, &flag, &st);
-        if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Iprobe (stream request)", err);
+        int rc = MPI_Iprobe(MPI_ANY_SOURCE, MULRED_TAG_STREAM_REQUEST, h->comm, &flag, &st);
+        if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Iprobe (stream request)", err);
         if (!flag) break;
         if (answer(h, st.MPI_SOURCE, err)) return err->status;
     }
@@ -145,12 +146,12 @@ static mulred_status root_next(void *ctx, char *buf, size_t *len, uint64_t *firs
 
 static int request(handoff *h, block_slot *s, mulred_error *err)
 {
-    int rc = MPI_Irecv(s->buf, HEADER + MULRED_LINE_BLOCK, MPI_BYTE, 0, DIST_TAG_STREAM_BLOCK,
+    int rc = MPI_Irecv(s->buf, HEADER + MULRED_LINE_BLOCK, MPI_BYTE, 0, MULRED_TAG_STREAM_BLOCK,
                        h->comm, &s->req);
-    if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Irecv (stream block)", err);
+    if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Irecv (stream block)", err);
     const int one = 1;
-    rc = MPI_Send(&one, 1, MPI_INT, 0, DIST_TAG_STREAM_REQUEST, h->comm);
-    return rc == MPI_SUCCESS ? MULRED_OK : dist_mpi_status(rc, "MPI_Send (stream request)", err);
+    rc = MPI_Send(&one, 1, MPI_INT, 0, MULRED_TAG_STREAM_REQUEST, h->comm);
+    return rc == MPI_SUCCESS ? MULRED_OK : mpi_rc_status(rc, "MPI_Send (stream request)", err);
 }
 
 /* Another rank's blocks: the oldest request's answer, then the slot asked for again. */
@@ -164,7 +165,7 @@ static mulred_status leaf_next(void *ctx, char *buf, size_t *len, uint64_t *firs
     MPI_Status st;
     int rc = MPI_Wait(&s->req, &st), count = 0;
     if (rc == MPI_SUCCESS) rc = MPI_Get_count(&st, MPI_BYTE, &count);
-    if (rc != MPI_SUCCESS) return dist_mpi_status(rc, "MPI_Wait (stream block)", err);
+    if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Wait (stream block)", err);
     uint64_t n = 0;
     memcpy(first_line, s->buf, 8);
     memcpy(&n, s->buf + 8, 8);
@@ -189,7 +190,7 @@ static int handoff_end(handoff *h, mulred_error *err)
         h->ended = true;
         while (h->finals < h->size - 1) {
             MPI_Status st;
-            rc = MPI_Probe(MPI_ANY_SOURCE, DIST_TAG_STREAM_REQUEST, h->comm, &st);
+            rc = MPI_Probe(MPI_ANY_SOURCE, MULRED_TAG_STREAM_REQUEST, h->comm, &st);
             if (rc != MPI_SUCCESS) break;
             mulred_error e;
             mulred_error_clear(&e);
@@ -207,7 +208,7 @@ static int handoff_end(handoff *h, mulred_error *err)
         if (err->status == MULRED_OK && h->failure.status) *err = h->failure;
     } else {
         const int zero = 0;
-        rc = MPI_Send(&zero, 1, MPI_INT, 0, DIST_TAG_STREAM_REQUEST, h->comm);
+        rc = MPI_Send(&zero, 1, MPI_INT, 0, MULRED_TAG_STREAM_REQUEST, h->comm);
         for (int i = 0; i < h->window; i++) {
             if (rc == MPI_SUCCESS && h->slot[i].req != MPI_REQUEST_NULL)
                 rc = MPI_Wait(&h->slot[i].req, MPI_STATUS_IGNORE);
@@ -217,20 +218,19 @@ static int handoff_end(handoff *h, mulred_error *err)
     /* every rank is done with this stream's messages before any asks for the next stream's
      * (they share the tags) */
     if (rc == MPI_SUCCESS) rc = MPI_Barrier(h->comm);
-    if (rc != MPI_SUCCESS && err->status == MULRED_OK)
-        dist_mpi_status(rc, "the stream handoff", err);
+    if (rc != MPI_SUCCESS && err->status == MULRED_OK) mpi_rc_status(rc, "the stream handoff", err);
     return err->status;
 }
 
-int dist_stream_reduce(MPI_Comm comm, mulred_element_file *f, const char *path,
-                       mulred_muhash_flavor flavor, int threads, int team,
-                       mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *blocks,
-                       mulred_error *err)
+int mpi_stream_reduce(MPI_Comm comm, mulred_element_file *f, const char *path,
+                      mulred_muhash_flavor flavor, int threads, int team,
+                      mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *blocks,
+                      mulred_error *err)
 {
     handoff h;
     memset(&h, 0, sizeof h);
     h.comm = comm;
-    h.rank = mulred_dist_rank(comm), h.size = mulred_dist_size(comm);
+    h.rank = mulred_mpi_rank(comm), h.size = mulred_mpi_size(comm);
     mulred_muhash_init(state, flavor);
     memset(stats, 0, sizeof *stats);
     for (int i = 0; i < MAX_WINDOW; i++) h.slot[i].req = MPI_REQUEST_NULL;

@@ -1,5 +1,5 @@
-/* The generic group reduction across real ranks (run by tests/mpi/dist_mpi.sh under mpiexec with
- * 1-4 ranks): three groups described outside src/dist, of different element sizes, reduced in
+/* The generic group reduction across real ranks (run by tests/mpi/mpi_layer.sh under mpiexec with
+ * 1-4 ranks): three groups described outside src/mpi, of different element sizes, reduced in
  * one process through the same MPI op, interleaved, to different roots. Each rank computes the
  * expected results on its own from every rank's inputs (a pure function of the seed and the
  * rank) with an independent sequential path: plain integer arithmetic, GMP, and one MuHash
@@ -9,7 +9,7 @@
  *   mul127: multiplication mod 2^127 − 1 (16-byte elements; GMP in the combine)
  *   MuHash: the library's own descriptor (776-byte states)
  *
- * Usage: mpi_dist_groups SEED (the same on every rank). Exit status 0 when every check passed
+ * Usage: mpi_groups SEED (the same on every rank). Exit status 0 when every check passed
  * on every rank. */
 #include <gmp.h>
 #include <inttypes.h>
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mulred/mpi.h"
+#include "mulred/mulred_mpi.h"
 #include "mulred/group.h"
 #include "mulred/muhash.h"
 
@@ -27,8 +27,8 @@ static int checks, failures;
         checks++;                                                                                  \
         if (!(cond)) {                                                                             \
             failures++;                                                                            \
-            fprintf(stderr, "rank %d: %s:%d: check failed: %s\n", mulred_dist_rank(MPI_COMM_WORLD), __FILE__,    \
-                    __LINE__, #cond);                                                              \
+            fprintf(stderr, "rank %d: %s:%d: check failed: %s\n", mulred_mpi_rank(MPI_COMM_WORLD), \
+                    __FILE__, __LINE__, #cond);                                                    \
         }                                                                                          \
     } while (0)
 
@@ -150,11 +150,11 @@ int main(int argc, char **argv)
         return 1;
     }
     uint64_t seed = strtoull(argv[1], NULL, 0);
-    if (mulred_dist_init(&argc, &argv, &err)) {
+    if (mulred_mpi_init(&argc, &argv, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return 3;
     }
-    int rank = mulred_dist_rank(MPI_COMM_WORLD), P = mulred_dist_size(MPI_COMM_WORLD);
+    int rank = mulred_mpi_rank(MPI_COMM_WORLD), P = mulred_mpi_size(MPI_COMM_WORLD);
     mpz_t p127;
     mpz_init(p127);
     mpz_ui_pow_ui(p127, 2, 127);
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
             add61 x = add61_input(seed, round, r);
             for (int i = 0; i < 5; i++) want.lane[i] = (want.lane[i] + x.lane[i]) % P61;
         }
-        CHECK(mulred_dist_reduce(MPI_COMM_WORLD, &a, &add61_group, root_a, &err) == MULRED_OK);
+        CHECK(mulred_mpi_reduce(MPI_COMM_WORLD, &a, &add61_group, root_a, &err) == MULRED_OK);
         if (rank == root_a)
             CHECK(memcmp(&a, &want, sizeof a) == 0);
         else
@@ -194,7 +194,7 @@ int main(int argc, char **argv)
         mul127 wm = {{0, 0}};
         mpz_export(wm.limb, NULL, -1, 8, 0, 0, prod);
         mpz_clear(prod), mpz_clear(x);
-        CHECK(mulred_dist_allreduce(MPI_COMM_WORLD, &m, &mul127_group, &err) == MULRED_OK);
+        CHECK(mulred_mpi_allreduce(MPI_COMM_WORLD, &m, &mul127_group, &err) == MULRED_OK);
         CHECK(memcmp(&m, &wm, sizeof m) == 0);
 
         /* MuHash to root_c; expected: one state fed every rank's elements in turn */
@@ -213,7 +213,7 @@ int main(int argc, char **argv)
                     mulred_muhash_insert(&ref, ctx, e, sizeof e);
             }
         digest_of(expect, &ref);
-        CHECK(mulred_dist_reduce(MPI_COMM_WORLD, &s, muhash_group, root_c, &err) == MULRED_OK);
+        CHECK(mulred_mpi_reduce(MPI_COMM_WORLD, &s, muhash_group, root_c, &err) == MULRED_OK);
         digest_of(got, &s);
         CHECK(memcmp(got, rank == root_c ? expect : before, 32) == 0);
 
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
             add61 in = add61_input(seed, round, r);
             for (int i = 0; i < 5; i++) wz.lane[i] = (wz.lane[i] + in.lane[i]) % P61;
         }
-        CHECK(mulred_dist_allreduce(MPI_COMM_WORLD, &z, &add61_group, &err) == MULRED_OK);
+        CHECK(mulred_mpi_allreduce(MPI_COMM_WORLD, &z, &add61_group, &err) == MULRED_OK);
         CHECK(memcmp(&z, &wz, sizeof z) == 0);
     }
     mulred_muhash_ctx_free(ctx);
@@ -235,15 +235,15 @@ int main(int argc, char **argv)
     /* Every rank learns whether any rank failed. */
     mulred_error_clear(&err);
     if (failures) err.status = MULRED_EINPUT, snprintf(err.message, sizeof err.message, "failed");
-    int verdict = mulred_dist_agree(MPI_COMM_WORLD, &err);
+    int verdict = mulred_mpi_agree(MPI_COMM_WORLD, &err);
     uint64_t total_checks = 0, total_failures = 0;
     mulred_error e2;
     mulred_error_clear(&e2);
-    mulred_dist_sum_u64(MPI_COMM_WORLD, &total_checks, (uint64_t)checks, &e2);
-    mulred_dist_sum_u64(MPI_COMM_WORLD, &total_failures, (uint64_t)failures, &e2);
+    mulred_mpi_sum_u64(MPI_COMM_WORLD, &total_checks, (uint64_t)checks, &e2);
+    mulred_mpi_sum_u64(MPI_COMM_WORLD, &total_failures, (uint64_t)failures, &e2);
     if (rank == 0)
-        printf("dist_groups: %d rank%s, seed %" PRIu64 ": %" PRIu64 " checks, %" PRIu64 " failed\n",
+        printf("mpi_groups: %d rank%s, seed %" PRIu64 ": %" PRIu64 " checks, %" PRIu64 " failed\n",
                P, P == 1 ? "" : "s", seed, total_checks, total_failures);
-    mulred_dist_finalize();
+    mulred_mpi_finalize();
     return verdict == MULRED_OK && e2.status == MULRED_OK ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-/* The distributed MuHash3072 job (mulred/mpi.h, mulred_dist_muhash): element files,
+/* The distributed MuHash3072 job (mulred/mulred_mpi.h, mulred_mpi_muhash): element files,
  * Bitcoin Core snapshots and synthetic sets over the ranks of a communicator, each rank with
  * its OpenMP threads, with optional checkpoints.
  *
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist_internal.h"
+#include "mpi/mpi_internal.h"
 #include "hash/hash.h"
 #include "mulred/checkpoint.h"
 #include "mulred/sources.h"
@@ -26,7 +26,7 @@ const char *mulred_muhash_phase_name(mulred_muhash_phase p)
     return phase_names[p];
 }
 
-void mulred_dist_muhash_job_init(mulred_dist_muhash_job *job)
+void mulred_mpi_muhash_job_init(mulred_mpi_muhash_job *job)
 {
     memset(job, 0, sizeof *job);
     job->flavor = MULRED_MUHASH_BITCOIN;
@@ -56,7 +56,7 @@ static void inputs_close(muhash_inputs *in)
 /* Opens every input and selects this rank's units by the plan: equal units (byte ranges,
  * element blocks) by count, snapshot chunks by coins. A stream is read by rank 0, which takes
  * all its units, or (handoff) by none here: streams_handoff hands it out. */
-static int inputs_open(muhash_inputs *in, const mulred_dist_muhash_job *o, int rank, int nranks,
+static int inputs_open(muhash_inputs *in, const mulred_mpi_muhash_job *o, int rank, int nranks,
                        bool handoff, mulred_error *err)
 {
     memset(in, 0, sizeof *in);
@@ -82,7 +82,7 @@ static int inputs_open(muhash_inputs *in, const mulred_dist_muhash_job *o, int r
         }
     }
     for (size_t i = 0; i < o->nsnapshot; i++) {
-        /* The index was made (or found) by rank 0 before this; see mulred_dist_muhash. */
+        /* The index was made (or found) by rank 0 before this; see mulred_mpi_muhash. */
         mulred_utxo_source *src;
         if (mulred_utxo_source_open(&src, o->snapshot[i], NULL, err)) return err->status;
         in->snapshots[in->nsnapshots++] = src;
@@ -132,7 +132,7 @@ static mulred_status dyn_produce(void *ctx, size_t i, mulred_muhash_sink *sink, 
  * rank 0's poll, then the units ordered before this rank's batch plus the chunks of it done, of
  * all the job's units (an estimate: earlier batches of other ranks may still be running). */
 typedef struct {
-    dist_units *d;
+    mpi_units *d;
     void (*fn)(void *data, uint64_t done, uint64_t total);
     void *data;
 } dyn_progress;
@@ -140,7 +140,7 @@ typedef struct {
 static void dyn_progress_fn(void *vp, uint64_t done, uint64_t total)
 {
     const dyn_progress *p = vp;
-    dist_units_poll(p->d, done, total);
+    mpi_units_poll(p->d, done, total);
     if (p->fn) p->fn(p->data, p->d->before + done, p->d->n);
 }
 
@@ -153,9 +153,9 @@ static void stats_add(mulred_muhash_stats *a, const mulred_muhash_stats *b)
 }
 
 /* Collective: each stream among files (the job's inserts then removes, all open on every rank)
- * handed out by rank 0 and hashed by all ranks (dist_stream.c), into *acc; *blocks counts the
+ * handed out by rank 0 and hashed by all ranks (mpi_stream.c), into *acc; *blocks counts the
  * blocks this rank hashed (its units of the streams). */
-static void streams_handoff(MPI_Comm comm, const mulred_dist_muhash_job *o,
+static void streams_handoff(MPI_Comm comm, const mulred_mpi_muhash_job *o,
                             mulred_element_file **files, int nfiles, int team,
                             mulred_muhash_state *acc, mulred_muhash_stats *stats, uint64_t *blocks,
                             mulred_error *err)
@@ -166,8 +166,8 @@ static void streams_handoff(MPI_Comm comm, const mulred_dist_muhash_job *o,
         mulred_muhash_state part;
         mulred_muhash_stats st;
         uint64_t n = 0;
-        if (dist_stream_reduce(comm, files[i], path, o->flavor, o->threads, team, &part, &st, &n,
-                               err) == MULRED_OK) {
+        if (mpi_stream_reduce(comm, files[i], path, o->flavor, o->threads, team, &part, &st, &n,
+                              err) == MULRED_OK) {
             mulred_muhash_combine(acc, &part);
             stats_add(stats, &st);
         }
@@ -178,9 +178,9 @@ static void streams_handoff(MPI_Comm comm, const mulred_dist_muhash_job *o,
 /* Reduces the units this rank draws (and, on rank 0, the streams) into *state (zeroed by the
  * caller). Collective: every rank enters it, whatever its status, and leaves it with the status
  * agreed. *drawn: the units this rank got; *units: those of the job. */
-static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int rank, int team,
+static int dynamic_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, int team,
                           mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *drawn,
-                          uint64_t *units, mulred_dist_muhash_result *res, mulred_error *err)
+                          uint64_t *units, mulred_mpi_muhash_result *res, mulred_error *err)
 {
     memset(stats, 0, sizeof *stats);
     stats->threads = team;
@@ -195,7 +195,7 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int ra
     uint64_t *base = calloc((size_t)nmax + 1, sizeof *base);
     mulred_muhash_source *streams = calloc(nf + 1, sizeof *streams);
     size_t nstreams = 0;
-    const bool handoff = dist_stream_handoff(comm);
+    const bool handoff = mpi_stream_handoff(comm);
     uint64_t streamed_blocks = 0;
     int nin = 0;
     if (!in.files || !in.snapshots || !src || !base || !streams)
@@ -272,21 +272,21 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int ra
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
     mulred_muhash_stats st;
     /* the streams: handed out to every rank, or read by rank 0 alone */
-    if (handoff && mulred_dist_agree(comm, err) == MULRED_OK && nstreams)
+    if (handoff && mulred_mpi_agree(comm, err) == MULRED_OK && nstreams)
         streams_handoff(comm, o, in.files, in.nfiles, team, state, stats, &streamed_blocks, err);
     if (!handoff && err->status == MULRED_OK && nstreams) {
         if (mulred_muhash_reduce_ex(state, o->flavor, streams, nstreams, &ropts, &st, err) ==
             MULRED_OK)
             stats_add(stats, &st);
     }
-    dist_units d;
-    dist_units_open(&d, comm, MULRED_SCHEDULE_DYNAMIC, cost, n, (mulred_unit_range){0, 0},
-                    (uint64_t)team, err);
+    mpi_units d;
+    mpi_units_open(&d, comm, MULRED_SCHEDULE_DYNAMIC, cost, n, (mulred_unit_range){0, 0},
+                   (uint64_t)team, err);
     dyn_progress prog = {&d, o->progress, o->progress_data};
     ropts.progress = dyn_progress_fn, ropts.progress_arg = &prog;
     const uint64_t *ids;
     uint64_t count;
-    while (err->status == MULRED_OK && dist_units_batch(&d, &ids, &count)) {
+    while (err->status == MULRED_OK && mpi_units_batch(&d, &ids, &count)) {
         dyn_batch b = {src, base, nin, ids};
         mulred_muhash_source bs = {(size_t)count, dyn_produce, &b};
         mulred_muhash_state part;
@@ -294,7 +294,7 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int ra
         mulred_muhash_combine(state, &part);
         stats_add(stats, &st);
     }
-    dist_units_close(&d, err);
+    mpi_units_close(&d, err);
     *drawn = d.drawn + streamed_blocks;
     for (size_t i = 0; i < nstreams; i++) *drawn += streams[i].nchunks;
     *units = n;
@@ -352,15 +352,15 @@ static int digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error
     uint8_t *b = malloc(n * 8 + 1), d[32];
     if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     for (uint64_t i = 0; i < n; i++) mulred_store_le64(b + 8 * i, v[i]);
-    int rc = dist_sha256(d, b, n * 8) ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
-                                      : MULRED_OK;
+    int rc = mpi_sha256(d, b, n * 8) ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
+                                     : MULRED_OK;
     free(b);
     mulred_hex_encode(hex, d, 32);
     return rc;
 }
 
 /* Describes the job to the checkpoint store: flavor, the inputs' identity and the plan. */
-static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_muhash_job *o,
+static int ckpt_describe(mulred_ckpt_job *job, const mulred_mpi_muhash_job *o,
                          const ckpt_inputs *in, const ckpt_unit *units, uint64_t nunits,
                          mulred_error *err)
 {
@@ -406,7 +406,7 @@ static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_muhash_job *o,
         }
         uint8_t d[32];
         char hex[65];
-        if (dist_sha256(d, b, nunits * 24))
+        if (mpi_sha256(d, b, nunits * 24))
             rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         mulred_hex_encode(hex, d, 32);
         if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "plan.sha256", "%s", hex);
@@ -417,7 +417,7 @@ static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_muhash_job *o,
 
 /* Opens the inputs, in order. A stream is refused (it is not read here: read_stream false):
  * its elements cannot be read again on a rerun. */
-static int ckpt_inputs_open(ckpt_inputs *in, const mulred_dist_muhash_job *o, mulred_error *err)
+static int ckpt_inputs_open(ckpt_inputs *in, const mulred_mpi_muhash_job *o, mulred_error *err)
 {
     memset(in, 0, sizeof *in);
     const size_t nf = o->ninsert + o->nremove;
@@ -461,7 +461,7 @@ static void ckpt_inputs_close(ckpt_inputs *in)
 
 /* The checkpoint units of the inputs, in order; *units is allocated. */
 static int ckpt_units_make(ckpt_unit **units, uint64_t *nunits, const ckpt_inputs *in,
-                           const mulred_dist_muhash_job *o, mulred_error *err)
+                           const mulred_mpi_muhash_job *o, mulred_error *err)
 {
     const int ninputs = in->nfiles + in->nsnaps + (o->synthetic ? 1 : 0);
     uint64_t *work = calloc((size_t)ninputs + 1, sizeof *work),
@@ -520,9 +520,9 @@ static uint64_t *ckpt_unit_costs(const ckpt_inputs *in, const ckpt_unit *units, 
  * directory holds and saving those it computes. A damaged unit file is reported on stderr and
  * recomputed (through the job's note callback). Per-rank element counts and times land in
  * *stats; the snapshots' headers in *res. */
-static int ckpt_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int rank, int nranks,
+static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, int nranks,
                        int team, mulred_muhash_state *state, mulred_muhash_stats *stats,
-                       ckpt_counts *cc, uint64_t *drawn, mulred_dist_muhash_result *res,
+                       ckpt_counts *cc, uint64_t *drawn, mulred_mpi_muhash_result *res,
                        mulred_error *err)
 {
     memset(stats, 0, sizeof *stats);
@@ -552,14 +552,14 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int rank,
 
     mulred_unit_range share = mulred_plan_units(nunits, rank, nranks);
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
-    dist_units d;
+    mpi_units d;
     uint64_t *ucost = ckpt_unit_costs(&in, units, nunits);
     if (rc == MULRED_OK && !ucost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    rc = dist_units_open(&d, comm, o->schedule, ucost, nunits, share, 1, err);
+    rc = mpi_units_open(&d, comm, o->schedule, ucost, nunits, share, 1, err);
     free(ucost);
     if (o->schedule == MULRED_SCHEDULE_DYNAMIC)
-        ropts.progress = dist_units_poll, ropts.progress_arg = &d;
-    for (uint64_t u = 0, u_end; rc == MULRED_OK && dist_units_run(&d, 1, &u, &u_end);) {
+        ropts.progress = mpi_units_poll, ropts.progress_arg = &d;
+    for (uint64_t u = 0, u_end; rc == MULRED_OK && mpi_units_run(&d, 1, &u, &u_end);) {
         const ckpt_unit *cu = &units[u];
         bool remove = cu->input >= 0 && cu->input < in.nfiles && in.removes[cu->input];
         mulred_muhash_state part;
@@ -578,7 +578,7 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int rank,
             continue;
         }
         if (mulred_ckpt_state(ck, u) == MULRED_CKPT_CORRUPT)
-            dist_note_recompute(o->note, o->note_data, mulred_ckpt_note(ck, u), u);
+            mpi_note_recompute(o->note, o->note_data, mulred_ckpt_note(ck, u), u);
         mulred_muhash_source src;
         mulred_synth_set synth = {o->flavor, o->seed, 0, 0, false};
         if (cu->input < 0) {
@@ -607,7 +607,7 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int rank,
         stats->threads = st.threads;
         cc->computed++;
     }
-    rc = dist_units_close(&d, err);
+    rc = mpi_units_close(&d, err);
     *drawn = d.drawn;
     mulred_ckpt_close(ck);
     mulred_ckpt_job_free(job);
@@ -617,7 +617,7 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_dist_muhash_job *o, int rank,
 }
 
 /* A job the library cannot run: no input, or inputs that do not go together. */
-static int job_check(const mulred_dist_muhash_job *o, mulred_error *err)
+static int job_check(const mulred_mpi_muhash_job *o, mulred_error *err)
 {
     if (!o->ninsert && !o->nremove && !o->synthetic && !o->nsnapshot)
         return mulred_error_set(err, MULRED_EINPUT,
@@ -631,13 +631,13 @@ static int job_check(const mulred_dist_muhash_job *o, mulred_error *err)
     return MULRED_OK;
 }
 
-mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
-                                 mulred_dist_muhash_result *res, mulred_error *err)
+mulred_status mulred_mpi_muhash(MPI_Comm comm, const mulred_mpi_muhash_job *o,
+                                mulred_mpi_muhash_result *res, mulred_error *err)
 {
     memset(res, 0, sizeof *res);
     mulred_error_clear(err);
     if (job_check(o, err)) return err->status;
-    const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
+    const int rank = mulred_mpi_rank(comm), nranks = mulred_mpi_size(comm);
     /* Process set-up stays outside the timed phases, like MPI_Init: the OpenMP team starts
      * and libcrypto loads its algorithms (a hashing context made once). */
     const int team = mulred_threads_start(o->threads);
@@ -649,7 +649,7 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
     if (rank == 0)
         for (size_t i = 0; i < o->nsnapshot && err->status == MULRED_OK; i++)
             mulred_utxo_index_ensure(o->snapshot[i], NULL, NULL, err);
-    if (mulred_dist_agree(comm, err)) return err->status;
+    if (mulred_mpi_agree(comm, err)) return err->status;
 
     mulred_muhash_state state;
     memset(&state, 0, sizeof state); /* its padding crosses MPI too */
@@ -663,9 +663,9 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
         dynamic_reduce(comm, o, rank, team, &state, &stats, &drawn, &job_units, res, err);
     } else {
         muhash_inputs in;
-        const bool handoff = dist_stream_handoff(comm);
+        const bool handoff = mpi_stream_handoff(comm);
         inputs_open(&in, o, rank, nranks, handoff, err);
-        if (mulred_dist_agree(comm, err)) {
+        if (mulred_mpi_agree(comm, err)) {
             inputs_close(&in);
             return err->status;
         }
@@ -691,12 +691,12 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
         for (size_t i = 0; i < in.nsources; i++) drawn += in.sources[i].nchunks;
         inputs_close(&in);
     }
-    if (mulred_dist_agree(comm, err)) return err->status;
+    if (mulred_mpi_agree(comm, err)) return err->status;
 
     const double t1 = mulred_wtime();
-    mulred_dist_reduce(comm, &state, mulred_muhash_group(o->flavor), 0, err);
+    mulred_mpi_reduce(comm, &state, mulred_muhash_group(o->flavor), 0, err);
     const double t2 = mulred_wtime();
-    if (mulred_dist_agree(comm, err)) return err->status;
+    if (mulred_mpi_agree(comm, err)) return err->status;
 
     if (rank == 0) {
         mulred_muhash_finalize(res->digest, &state);
@@ -705,7 +705,7 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
         if (o->txoutset_hash && mulred_utxo_txoutset_hash(txo, o->snapshot[0], err) == MULRED_OK)
             mulred_hex_encode_reversed(res->txoutset_hash, txo, 32);
     }
-    if (mulred_dist_agree(comm, err)) return err->status;
+    if (mulred_mpi_agree(comm, err)) return err->status;
     const double t3 = mulred_wtime();
 
     double local[MULRED_MUHASH_PHASES] = {0};
@@ -718,22 +718,22 @@ mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *o,
     local[MULRED_MUHASH_PHASE_MPI] = t2 - t1;
     local[MULRED_MUHASH_PHASE_FINALIZE] = t3 - t2;
     local[MULRED_MUHASH_PHASE_TOTAL] = t3 - t0;
-    int rc = dist_phases(comm, local, res->phases, MULRED_MUHASH_PHASES, err);
-    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(comm, &res->inserted, stats.inserted, err);
-    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(comm, &res->removed, stats.removed, err);
-    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(comm, &res->resumed_units, cc.resumed, err);
-    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(comm, &res->computed_units, cc.computed, err);
+    int rc = mpi_phases(comm, local, res->phases, MULRED_MUHASH_PHASES, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->inserted, stats.inserted, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->removed, stats.removed, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->resumed_units, cc.resumed, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->computed_units, cc.computed, err);
     double ck[3] = {0, 0, 0};
-    if (rc == MULRED_OK) rc = mulred_dist_minavgmax(comm, cc.seconds, ck, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_minavgmax(comm, cc.seconds, ck, err);
     res->checkpoint_seconds = ck[2];
-    if (rc == MULRED_OK) rc = mulred_dist_node_count(comm, &res->nodes, err);
-    if (rc == MULRED_OK) rc = mulred_dist_sum_u64(comm, &res->units, drawn, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_node_count(comm, &res->nodes, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->units, drawn, err);
     if (rc == MULRED_OK)
-        rc = dist_gather_counts(comm, drawn, rank == 0 ? o->units_per_rank : NULL, err);
+        rc = mpi_gather_counts(comm, drawn, rank == 0 ? o->units_per_rank : NULL, err);
     res->units_per_rank = rank == 0 ? o->units_per_rank : NULL;
     res->schedule = o->schedule;
     if (rc == MULRED_OK)
-        rc = mulred_dist_node_names(comm, res->node_names, sizeof res->node_names, err);
+        rc = mulred_mpi_node_names(comm, res->node_names, sizeof res->node_names, err);
     res->ranks = nranks;
     res->threads = stats.threads;
     return rc;

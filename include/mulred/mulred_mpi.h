@@ -1,21 +1,21 @@
-/* libmulred_mpi: the distributed layer. The only public header that includes <mpi.h>; link
+/* libmulred_mpi: the MPI layer. The only public header that includes <mpi.h>; link
  * with -lmulred_mpi -lmulred and MPI.
  *
  * What it gives:
  *   - the generic reduction of any commutative group (mulred/group.h) across the ranks of a
- *     communicator: mulred_dist_reduce, mulred_dist_allreduce (one MPI op for every group);
+ *     communicator: mulred_mpi_reduce, mulred_mpi_allreduce (one MPI op for every group);
  *   - small collectives a distributed job needs (status agreement, timings, counts);
  *   - the distributed jobs themselves, each a collective call over a communicator:
- *     mulred_dist_muhash (element files, Bitcoin Core snapshots, synthetic sets) and
- *     mulred_dist_msm (a pair file, a synthetic set, or pairs each rank holds in memory), with
+ *     mulred_mpi_muhash (element files, Bitcoin Core snapshots, synthetic sets) and
+ *     mulred_mpi_msm (a pair file, a synthetic set, or pairs each rank holds in memory), with
  *     OpenMP threads on every rank and optional checkpoints.
- *   - the unit plans (mulred/plan.h) and the MSM grid planner (mulred/msm_grid.h), which are pure
- *     and declared in their own headers (included here).
+ *   - the unit plans (mulred/plan.h) and the MSM grid planner (mulred/msm_grid.h) are pure and
+ *     live in the core library, libmulred; their headers are included here for convenience.
  *
- * MPI: the caller initializes MPI with at least MPI_THREAD_FUNNELED (mulred_dist_init does it
+ * MPI: the caller initializes MPI with at least MPI_THREAD_FUNNELED (mulred_mpi_init does it
  * for programs that have no MPI set-up of their own) and calls every function here from the
  * thread that initialized it; OpenMP threads compute between the calls. With
- * MPI_THREAD_SERIALIZED a stream input of mulred_dist_muhash (standard input, a pipe) is read
+ * MPI_THREAD_SERIALIZED a stream input of mulred_mpi_muhash (standard input, a pipe) is read
  * by rank 0 and handed to every rank's threads in blocks; below it, rank 0 hashes it alone
  * (the same digest). When MPI is not initialized at all, every collective runs as one rank of
  * one (a program started without a launcher needs no MPI_Init: Open MPI's singleton start
@@ -23,11 +23,11 @@
  *
  * Collectives must be entered by every rank of the communicator with the same arguments
  * (except each rank's own data). Errors: a failing MPI call returns MULRED_ERUNTIME with MPI's
- * own error text (set MPI_ERRORS_RETURN on the communicator; mulred_dist_init does on
+ * own error text (set MPI_ERRORS_RETURN on the communicator; mulred_mpi_init does on
  * MPI_COMM_WORLD). A job agrees on failure across ranks before every collective, so bad input
  * on one rank ends every rank with the same status, and no rank hangs. */
-#ifndef MULRED_MPI_H
-#define MULRED_MPI_H
+#ifndef MULRED_MULRED_MPI_H
+#define MULRED_MULRED_MPI_H
 
 #include <mpi.h>
 #include <stdbool.h>
@@ -51,38 +51,38 @@ extern "C" {
 /* Initializes MPI asking for MPI_THREAD_SERIALIZED, checks that at least MPI_THREAD_FUNNELED is
  * provided and sets MPI_ERRORS_RETURN on MPI_COMM_WORLD. Does nothing when MPI is already
  * initialized. Returns MULRED_OK or MULRED_ERUNTIME. */
-MULRED_API mulred_status mulred_dist_init(int *argc, char ***argv, mulred_error *err);
-/* Frees mulred's reduce op; finalizes MPI if mulred_dist_init initialized it. */
-MULRED_API void mulred_dist_finalize(void);
+MULRED_API mulred_status mulred_mpi_init(int *argc, char ***argv, mulred_error *err);
+/* Frees mulred's reduce op; finalizes MPI if mulred_mpi_init initialized it. */
+MULRED_API void mulred_mpi_finalize(void);
 /* True between MPI_Init and MPI_Finalize (by anyone). */
-MULRED_API bool mulred_dist_active(void);
+MULRED_API bool mulred_mpi_active(void);
 /* The rank a launcher (mpirun, srun) gave this process, read from its environment without
  * initializing MPI; 0 when not launched by one. */
-MULRED_API int mulred_dist_env_rank(void);
+MULRED_API int mulred_mpi_env_rank(void);
 /* True when a launcher (mpirun, mpiexec, srun) started this process, or MULRED_FORCE_MPI is
  * set in the environment. */
-MULRED_API bool mulred_dist_launched(void);
+MULRED_API bool mulred_mpi_launched(void);
 /* MPI_Abort(comm, status) when MPI is active; returns otherwise (the caller then exits). */
-MULRED_API void mulred_dist_abort(MPI_Comm comm, int status);
+MULRED_API void mulred_mpi_abort(MPI_Comm comm, int status);
 
 /* ---- collectives ---- */
 
 /* Rank and size in comm; 0 and 1 when MPI is not active. */
-MULRED_API int mulred_dist_rank(MPI_Comm comm);
-MULRED_API int mulred_dist_size(MPI_Comm comm);
+MULRED_API int mulred_mpi_rank(MPI_Comm comm);
+MULRED_API int mulred_mpi_size(MPI_Comm comm);
 /* Every rank passes its own status in err; all ranks return the worst status (the highest
  * value). When that is not MULRED_OK, err on rank 0 gets the message of the lowest rank that
  * reported it, so rank 0 can print it. */
-MULRED_API mulred_status mulred_dist_agree(MPI_Comm comm, mulred_error *err);
+MULRED_API mulred_status mulred_mpi_agree(MPI_Comm comm, mulred_error *err);
 /* Min, average and max of v across ranks, on every rank. */
-MULRED_API mulred_status mulred_dist_minavgmax(MPI_Comm comm, double v, double out[3],
-                                               mulred_error *err);
+MULRED_API mulred_status mulred_mpi_minavgmax(MPI_Comm comm, double v, double out[3],
+                                              mulred_error *err);
 /* Sum of v across ranks, on every rank. */
-MULRED_API mulred_status mulred_dist_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v,
-                                             mulred_error *err);
-MULRED_API mulred_status mulred_dist_barrier(MPI_Comm comm, mulred_error *err);
+MULRED_API mulred_status mulred_mpi_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v,
+                                            mulred_error *err);
+MULRED_API mulred_status mulred_mpi_barrier(MPI_Comm comm, mulred_error *err);
 /* The number of distinct nodes (shared-memory domains) the ranks of comm run on. */
-MULRED_API mulred_status mulred_dist_node_count(MPI_Comm comm, int *nodes, mulred_error *err);
+MULRED_API mulred_status mulred_mpi_node_count(MPI_Comm comm, int *nodes, mulred_error *err);
 /* Room for the node names of a result: "node1,node2", cut at a name boundary with ",...". */
 #define MULRED_NODE_NAMES_MAX 1024
 /* Collective: on rank 0, the distinct names of the nodes the ranks of comm run on, in the order
@@ -90,34 +90,34 @@ MULRED_API mulred_status mulred_dist_node_count(MPI_Comm comm, int *nodes, mulre
  * rank's node name is $MULRED_NODE_NAME, else $SLURMD_NODENAME (Slurm's name for the node),
  * else MPI_Get_processor_name: hosts that share a host name (containers, network namespaces)
  * are told apart by the first two. */
-MULRED_API mulred_status mulred_dist_node_names(MPI_Comm comm, char *out, size_t cap,
-                                                mulred_error *err);
+MULRED_API mulred_status mulred_mpi_node_names(MPI_Comm comm, char *out, size_t cap,
+                                               mulred_error *err);
 
 /* Combines the elements of group g that every rank passes in *elem (g->elem_bytes bytes) with
  * g->combine, in MPI_Reduce with a commutative op. The result lands in *elem on root; on the
  * other ranks *elem is unchanged. Every rank must pass the same group (the same descriptor
  * contents). One MPI datatype and one MPI op serve every group: the op finds the group through
  * an attribute of the datatype, which is made for each call (docs/kernels.md has its cost). */
-MULRED_API mulred_status mulred_dist_reduce(MPI_Comm comm, void *elem, const mulred_group *g,
-                                            int root, mulred_error *err);
+MULRED_API mulred_status mulred_mpi_reduce(MPI_Comm comm, void *elem, const mulred_group *g,
+                                           int root, mulred_error *err);
 /* Same, with the result on every rank (MPI_Allreduce). */
-MULRED_API mulred_status mulred_dist_allreduce(MPI_Comm comm, void *elem, const mulred_group *g,
-                                               mulred_error *err);
+MULRED_API mulred_status mulred_mpi_allreduce(MPI_Comm comm, void *elem, const mulred_group *g,
+                                              mulred_error *err);
 
 /* ---- distributed jobs: common parts ---- */
 
 /* Minimum, average and maximum over ranks of one phase's seconds. */
 typedef struct {
     double min, avg, max;
-} mulred_dist_phase;
+} mulred_mpi_phase;
 
 /* Called on a rank when a checkpoint unit file is damaged and the unit is recomputed (the
  * message names the file and the unit), so the caller can warn; NULL: silent. */
-typedef void (*mulred_dist_note_fn)(const char *message, void *data);
+typedef void (*mulred_mpi_note_fn)(const char *message, void *data);
 
 /* ---- MuHash3072 over ranks ---- */
 
-/* The phases of a MuHash job, in the order of mulred_dist_muhash_result.phases. */
+/* The phases of a MuHash job, in the order of mulred_mpi_muhash_result.phases. */
 typedef enum {
     MULRED_MUHASH_PHASE_READ,     /* reading and decoding files, per thread */
     MULRED_MUHASH_PHASE_GENERATE, /* generating the synthetic set, per thread */
@@ -165,20 +165,20 @@ typedef struct {
      * not called with checkpoints. NULL: none. */
     void (*progress)(void *data, uint64_t done, uint64_t total);
     void *progress_data;
-    mulred_dist_note_fn note; /* damaged checkpoint units */
+    mulred_mpi_note_fn note; /* damaged checkpoint units */
     void *note_data;
-} mulred_dist_muhash_job;
+} mulred_mpi_muhash_job;
 
 /* A job with defaults: flavor bitcoin, seed 1, no inputs. */
-MULRED_API void mulred_dist_muhash_job_init(mulred_dist_muhash_job *job);
+MULRED_API void mulred_mpi_muhash_job_init(mulred_mpi_muhash_job *job);
 
 typedef struct {
     uint8_t digest[32]; /* rank 0: the digest in hash output order */
     char hex[65];       /* rank 0: as the flavor displays it (bitcoin: reversed) */
     uint64_t inserted, removed;
     int ranks, threads, nodes;
-    char node_names[MULRED_NODE_NAMES_MAX]; /* rank 0: mulred_dist_node_names */
-    mulred_dist_phase phases[MULRED_MUHASH_PHASES];
+    char node_names[MULRED_NODE_NAMES_MAX]; /* rank 0: mulred_mpi_node_names */
+    mulred_mpi_phase phases[MULRED_MUHASH_PHASES];
     /* With snapshots: the first one's header and the coins of all. */
     bool have_snapshot;
     mulred_utxo_header snapshot_header;
@@ -190,15 +190,15 @@ typedef struct {
     mulred_schedule schedule;
     uint64_t units;                 /* units of the job, over all ranks */
     const uint64_t *units_per_rank; /* rank 0: the job's units_per_rank, filled; else NULL */
-} mulred_dist_muhash_result;
+} mulred_mpi_muhash_result;
 
 /* Collective over comm: the MuHash3072 of the job's inputs. Each rank opens every input and
  * takes its share of the units (mulred/plan.h); its threads reduce them from the identity; the
- * rank partials meet in mulred_dist_reduce; rank 0 finalizes. The digest does not depend on the
+ * rank partials meet in mulred_mpi_reduce; rank 0 finalizes. The digest does not depend on the
  * number of ranks or threads. Returns MULRED_OK, MULRED_EINPUT (bad input: the message names
  * the file and the line or byte offset) or MULRED_ERUNTIME, the same on every rank. */
-MULRED_API mulred_status mulred_dist_muhash(MPI_Comm comm, const mulred_dist_muhash_job *job,
-                                            mulred_dist_muhash_result *res, mulred_error *err);
+MULRED_API mulred_status mulred_mpi_muhash(MPI_Comm comm, const mulred_mpi_muhash_job *job,
+                                           mulred_mpi_muhash_result *res, mulred_error *err);
 
 /* ---- multi-scalar multiplication over ranks ---- */
 
@@ -246,7 +246,7 @@ typedef struct {
      * not with a forced grid or memory); NULL: none. */
     const char *checkpoint;
     uint64_t checkpoint_unit; /* points per checkpoint slice; 0: the default */
-    mulred_dist_note_fn note; /* damaged checkpoint units */
+    mulred_mpi_note_fn note;  /* damaged checkpoint units */
     void *note_data;
     /* How the units reach the ranks (mulred/plan.h). Static without a checkpoint: the grid,
      * one tile per rank. Dynamic (file or synthetic input; not with a forced grid or memory):
@@ -255,10 +255,10 @@ typedef struct {
     mulred_schedule schedule;
     /* NULL, or one entry per rank of comm: rank 0 gets the tiles each rank computed or loaded */
     uint64_t *units_per_rank;
-} mulred_dist_msm_job;
+} mulred_mpi_msm_job;
 
 /* A job with defaults: the curve, seed 1, no input. */
-MULRED_API void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_curve curve);
+MULRED_API void mulred_mpi_msm_job_init(mulred_mpi_msm_job *job, mulred_curve curve);
 
 typedef struct {
     /* rank 0: the result encoded (BLS12-381: 128-byte EIP-2537; BN254: 64-byte EIP-196; G2:
@@ -269,9 +269,9 @@ typedef struct {
     char hex[2 * MULRED_MSM_RESULT_MAX + 1];
     uint64_t points; /* over all ranks */
     int ranks, threads, nodes;
-    char node_names[MULRED_NODE_NAMES_MAX]; /* rank 0: mulred_dist_node_names */
+    char node_names[MULRED_NODE_NAMES_MAX]; /* rank 0: mulred_mpi_node_names */
     mulred_msm_grid grid; /* the grid used (checkpoints: the tile layout as a grid) */
-    mulred_dist_phase phases[MULRED_MSM_PHASES];
+    mulred_mpi_phase phases[MULRED_MSM_PHASES];
     double seconds; /* the MSM alone: the slowest rank's tiles and the reduce */
     /* With a checkpoint: the tile layout, units over all ranks, the slowest rank's seconds in
      * the store. */
@@ -279,18 +279,18 @@ typedef struct {
     double checkpoint_seconds;
     mulred_schedule schedule;
     const uint64_t *units_per_rank; /* rank 0: the job's units_per_rank, filled; else NULL */
-} mulred_dist_msm_result;
+} mulred_mpi_msm_result;
 
 /* Collective over comm: R = Σ sᵢ·Pᵢ over the job's pairs. With a file or a synthetic set the
  * ranks form a grid of point slices x window groups (mulred/msm_grid.h); each rank reads or
  * generates only its slice, validates its part, computes its tile with its threads, and the
- * tiles meet in mulred_dist_reduce with the curve's point group. With pairs in memory each rank
+ * tiles meet in mulred_mpi_reduce with the curve's point group. With pairs in memory each rank
  * computes the MSM of its own pairs and the partial sums meet the same way. The result does not
  * depend on the ranks, threads or grid. Variable time: public data only. Returns MULRED_OK,
  * MULRED_EINPUT (the message names the file or rank, the pair index and the failed check) or
  * MULRED_ERUNTIME, the same on every rank. */
-MULRED_API mulred_status mulred_dist_msm(MPI_Comm comm, const mulred_dist_msm_job *job,
-                                         mulred_dist_msm_result *res, mulred_error *err);
+MULRED_API mulred_status mulred_mpi_msm(MPI_Comm comm, const mulred_mpi_msm_job *job,
+                                        mulred_mpi_msm_result *res, mulred_error *err);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
  * A draw is one atomic operation on rank 0's memory: with Open MPI's shared-memory window
  * (osc sm, ranks on one node) no rank waits for rank 0 to call MPI. Across nodes over TCP the
  * one-sided component (osc pt2pt) serves a draw only when rank 0 enters MPI, so rank 0, which
- * computes too, polls (dist_units_poll) from its master thread after each chunk of MuHash work
+ * computes too, polls (mpi_units_poll) from its master thread after each chunk of MuHash work
  * it finishes (FUNNELED allows it: the team's thread 0 is the thread that initialized MPI);
  * MSM tiles have no such hook, so there draws wait for rank 0 at tile boundaries
  * (docs/performance.md has both). With MULRED_HANDOUT=coordinator in a rank's environment
@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist_internal.h"
+#include "mpi/mpi_internal.h"
 #include "util/check.h"
 
-static void units_free(dist_units *d)
+static void units_free(mpi_units *d)
 {
     free(d->items);
     free(d->ends);
@@ -32,14 +32,14 @@ static void units_free(dist_units *d)
     d->items = NULL, d->ends = NULL, d->ids = NULL;
 }
 
-static int units_fail(dist_units *d, mulred_error *err)
+static int units_fail(mpi_units *d, mulred_error *err)
 {
     units_free(d);
     return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
 }
 
-int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, const uint64_t *cost,
-                    uint64_t n, mulred_unit_range share, uint64_t min_batch, mulred_error *err)
+int mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule, const uint64_t *cost,
+                   uint64_t n, mulred_unit_range share, uint64_t min_batch, mulred_error *err)
 {
     memset(d, 0, sizeof *d);
     d->schedule = schedule;
@@ -63,14 +63,14 @@ int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, cons
         mulred_plan_order(d->items, n);
         /* the same min_batch on every rank: the largest thread count */
         double mb[3] = {(double)min_batch, 0, 0};
-        if (mulred_dist_minavgmax(comm, (double)min_batch, mb, err) == MULRED_OK)
-            d->nbatches = mulred_plan_batches(d->ends, d->items, n, mulred_dist_size(comm),
+        if (mulred_mpi_minavgmax(comm, (double)min_batch, mb, err) == MULRED_OK)
+            d->nbatches = mulred_plan_batches(d->ends, d->items, n, mulred_mpi_size(comm),
                                               mb[2] >= 1 ? (uint64_t)mb[2] : 1);
         /* the hand-out by messages instead, when rank 0's environment asks for it */
         const char *h = getenv("MULRED_HANDOUT");
         double co[3] = {0, 0, 0};
         if (err->status == MULRED_OK &&
-            mulred_dist_minavgmax(comm, h && !strcmp(h, "coordinator") ? 1 : 0, co, err) ==
+            mulred_mpi_minavgmax(comm, h && !strcmp(h, "coordinator") ? 1 : 0, co, err) ==
                 MULRED_OK)
             d->coord = co[2] > 0; /* any rank asking: the same on all */
     } else {
@@ -78,19 +78,19 @@ int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, cons
         mulred_error tmp;
         mulred_error_clear(&tmp);
         double mb[3];
-        mulred_dist_minavgmax(comm, 0, mb, &tmp);
-        mulred_dist_minavgmax(comm, 0, mb, &tmp);
+        mulred_mpi_minavgmax(comm, 0, mb, &tmp);
+        mulred_mpi_minavgmax(comm, 0, mb, &tmp);
     }
-    if (mulred_dist_agree(comm, err)) { /* err: the agreed failure, kept */
+    if (mulred_mpi_agree(comm, err)) { /* err: the agreed failure, kept */
         units_free(d);
         return err->status;
     }
-    d->multi = dist_multi_rank(comm);
+    d->multi = mpi_multi_rank(comm);
     if (!d->multi) return MULRED_OK;
-    const int rank = mulred_dist_rank(comm);
+    const int rank = mulred_mpi_rank(comm);
     if (d->coord) {
         d->host = rank == 0;
-        d->waiting = mulred_dist_size(comm) - 1; /* ranks that have not been told "none" */
+        d->waiting = mulred_mpi_size(comm) - 1; /* ranks that have not been told "none" */
         return MULRED_OK;
     }
     MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
@@ -100,8 +100,8 @@ int dist_units_open(dist_units *d, MPI_Comm comm, mulred_schedule schedule, cons
     /* the counter is zero on rank 0 before any rank draws */
     if (rc == MPI_SUCCESS) rc = MPI_Barrier(comm);
     if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, d->win);
-    dist_mpi_status(rc, "the dynamic schedule's counter window", err);
-    if (mulred_dist_agree(comm, err)) {
+    mpi_rc_status(rc, "the dynamic schedule's counter window", err);
+    if (mulred_mpi_agree(comm, err)) {
         if (d->win != MPI_WIN_NULL) MPI_Win_free(&d->win);
         units_free(d);
         return err->status;
@@ -117,18 +117,18 @@ static int ids_compare(const void *a, const void *b)
 
 /* Coordinator: rank 0 answers every request waiting (block: until one has come), each with
  * the next batch number; a number past the last one tells the rank that none is left. */
-static int coord_serve(dist_units *d, bool block)
+static int coord_serve(mpi_units *d, bool block)
 {
     for (;;) {
         int flag = 1, rc = MPI_SUCCESS;
         MPI_Status st;
-        if (!block) rc = MPI_Iprobe(MPI_ANY_SOURCE, DIST_TAG_REQUEST, d->comm, &flag, &st);
+        if (!block) rc = MPI_Iprobe(MPI_ANY_SOURCE, MULRED_TAG_REQUEST, d->comm, &flag, &st);
         if (rc != MPI_SUCCESS || !flag) return rc;
         char none;
-        rc = MPI_Recv(&none, 0, MPI_CHAR, MPI_ANY_SOURCE, DIST_TAG_REQUEST, d->comm, &st);
+        rc = MPI_Recv(&none, 0, MPI_CHAR, MPI_ANY_SOURCE, MULRED_TAG_REQUEST, d->comm, &st);
         const uint64_t b = d->next_batch++;
         if (rc == MPI_SUCCESS)
-            rc = MPI_Send(&b, 1, MPI_UINT64_T, st.MPI_SOURCE, DIST_TAG_GRANT, d->comm);
+            rc = MPI_Send(&b, 1, MPI_UINT64_T, st.MPI_SOURCE, MULRED_TAG_GRANT, d->comm);
         if (rc != MPI_SUCCESS) return rc;
         if (b >= d->nbatches) d->waiting--;
         if (block) return MPI_SUCCESS;
@@ -136,7 +136,7 @@ static int coord_serve(dist_units *d, bool block)
 }
 
 /* The next batch number: from the counter, or from the coordinator. */
-static int draw(dist_units *d, uint64_t *b)
+static int draw(mpi_units *d, uint64_t *b)
 {
     if (!d->multi) {
         *b = d->next_batch++;
@@ -149,9 +149,9 @@ static int draw(dist_units *d, uint64_t *b)
     }
     if (d->coord) {
         char none = 0;
-        int rc = MPI_Send(&none, 0, MPI_CHAR, 0, DIST_TAG_REQUEST, d->comm);
+        int rc = MPI_Send(&none, 0, MPI_CHAR, 0, MULRED_TAG_REQUEST, d->comm);
         if (rc == MPI_SUCCESS)
-            rc = MPI_Recv(b, 1, MPI_UINT64_T, 0, DIST_TAG_GRANT, d->comm, MPI_STATUS_IGNORE);
+            rc = MPI_Recv(b, 1, MPI_UINT64_T, 0, MULRED_TAG_GRANT, d->comm, MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS && *b >= d->nbatches) d->told_none = true;
         return rc;
     }
@@ -161,7 +161,7 @@ static int draw(dist_units *d, uint64_t *b)
     return rc;
 }
 
-bool dist_units_batch(dist_units *d, const uint64_t **ids, uint64_t *count)
+bool mpi_units_batch(mpi_units *d, const uint64_t **ids, uint64_t *count)
 {
     if (d->failed) return false;
     if (d->schedule == MULRED_SCHEDULE_STATIC) {
@@ -175,7 +175,7 @@ bool dist_units_batch(dist_units *d, const uint64_t **ids, uint64_t *count)
             int rc = draw(d, &b);
             if (rc != MPI_SUCCESS) {
                 d->failed = true;
-                dist_mpi_status(rc, "drawing units from the dynamic schedule's counter", &d->error);
+                mpi_rc_status(rc, "drawing units from the dynamic schedule's counter", &d->error);
                 return false;
             }
         }
@@ -195,12 +195,12 @@ bool dist_units_batch(dist_units *d, const uint64_t **ids, uint64_t *count)
     return true;
 }
 
-bool dist_units_run(dist_units *d, uint64_t align, uint64_t *u0, uint64_t *u1)
+bool mpi_units_run(mpi_units *d, uint64_t align, uint64_t *u0, uint64_t *u1)
 {
     while (d->pos >= d->nids) {
         const uint64_t *ids;
         uint64_t count;
-        if (!dist_units_batch(d, &ids, &count)) return false;
+        if (!mpi_units_batch(d, &ids, &count)) return false;
     }
     uint64_t a = d->ids[d->pos], e = a + 1;
     d->pos++;
@@ -209,10 +209,10 @@ bool dist_units_run(dist_units *d, uint64_t align, uint64_t *u0, uint64_t *u1)
     return true;
 }
 
-void dist_units_poll(void *vd, uint64_t done, uint64_t total)
+void mpi_units_poll(void *vd, uint64_t done, uint64_t total)
 {
     (void)done, (void)total;
-    dist_units *d = vd;
+    mpi_units *d = vd;
     if (!d || !d->host || d->failed) return;
     if (d->coord) {
         if (coord_serve(d, false) != MPI_SUCCESS) d->failed = true;
@@ -222,10 +222,10 @@ void dist_units_poll(void *vd, uint64_t done, uint64_t total)
     int flag = 0;
     /* any call that enters MPI's progress engine serves the draws waiting on rank 0; the
      * probe matches nothing mulred sends during the hand-out */
-    MPI_Iprobe(MPI_ANY_SOURCE, DIST_TAG_UNITS, d->comm, &flag, MPI_STATUS_IGNORE);
+    MPI_Iprobe(MPI_ANY_SOURCE, MULRED_TAG_UNITS, d->comm, &flag, MPI_STATUS_IGNORE);
 }
 
-int dist_units_close(dist_units *d, mulred_error *err)
+int mpi_units_close(mpi_units *d, mulred_error *err)
 {
     int rc = MPI_SUCCESS;
     /* coordinator: rank 0 answers until every rank has been told that none is left; a rank
@@ -246,30 +246,30 @@ int dist_units_close(dist_units *d, mulred_error *err)
     free(d->ids);
     d->items = NULL, d->ends = NULL, d->ids = NULL;
     if (err->status == MULRED_OK && d->failed) *err = d->error;
-    if (err->status == MULRED_OK) dist_mpi_status(rc, "freeing the dynamic schedule's window", err);
+    if (err->status == MULRED_OK) mpi_rc_status(rc, "freeing the dynamic schedule's window", err);
     return err->status;
 }
 
-int dist_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err)
+int mpi_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err)
 {
-    if (!dist_multi_rank(comm)) {
+    if (!mpi_multi_rank(comm)) {
         if (out) out[0] = v;
         return MULRED_OK;
     }
     /* point to point into one value at a time: nothing to allocate, so nothing to fail on
      * rank 0 while the others send (one message per rank, once per job) */
-    const int rank = mulred_dist_rank(comm), size = mulred_dist_size(comm);
+    const int rank = mulred_mpi_rank(comm), size = mulred_mpi_size(comm);
     int rc = MPI_SUCCESS;
     if (rank == 0) {
         if (out) out[0] = v;
         for (int r = 1; r < size; r++) {
             uint64_t got = 0;
-            int rcr = MPI_Recv(&got, 1, MPI_UINT64_T, r, DIST_TAG_UNITS, comm, MPI_STATUS_IGNORE);
+            int rcr = MPI_Recv(&got, 1, MPI_UINT64_T, r, MULRED_TAG_UNITS, comm, MPI_STATUS_IGNORE);
             if (rc == MPI_SUCCESS) rc = rcr;
             if (out) out[r] = got;
         }
     } else {
-        rc = MPI_Send(&v, 1, MPI_UINT64_T, 0, DIST_TAG_UNITS, comm);
+        rc = MPI_Send(&v, 1, MPI_UINT64_T, 0, MULRED_TAG_UNITS, comm);
     }
-    return dist_mpi_status(rc, "gathering the units per rank", err);
+    return mpi_rc_status(rc, "gathering the units per rank", err);
 }

@@ -1,5 +1,5 @@
-/* The distributed MSM job (mulred/mpi.h, mulred_dist_msm): Σ sᵢ·Pᵢ on G1 of BLS12-381 or BN254
- * over the ranks of a communicator and their OpenMP threads.
+/* The distributed MSM job (mulred/mulred_mpi.h, mulred_mpi_msm): Σ sᵢ·Pᵢ on G1 of BLS12-381 or
+ * BN254 over the ranks of a communicator and their OpenMP threads.
  *
  * Phases, each timed (min/avg/max over ranks):
  *   read / generate  hex files: every rank counts the digits of its run of units and the counts
@@ -8,7 +8,7 @@
  *                    once); synthetic sets: each rank generates its slice
  *   validate         the subgroup check, the points of a slice shared by the ranks of its column
  *   msm              each rank's tile: its slice x its window group, with its threads, shifted
- *   reduce           mulred_dist_reduce with the curve's point-addition group
+ *   reduce           mulred_mpi_reduce with the curve's point-addition group
  * The grid (point slices x window groups, mulred/msm_grid.h) is computed by every rank from
  * the same inputs; the ranks then check that they agree (a fingerprint's min and max), since a
  * rank with another grid would silently add the wrong tiles. A failure on any rank is agreed
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dist/dist_internal.h"
+#include "mpi/mpi_internal.h"
 #include "mulred/checkpoint.h"
 #include "mulred/curve.h"
 #include "mulred/msm_io.h"
@@ -37,7 +37,7 @@ const char *mulred_msm_phase_name(mulred_msm_phase p)
     return phase_names[p];
 }
 
-void mulred_dist_msm_job_init(mulred_dist_msm_job *job, mulred_curve curve)
+void mulred_mpi_msm_job_init(mulred_mpi_msm_job *job, mulred_curve curve)
 {
     memset(job, 0, sizeof *job);
     job->curve = curve;
@@ -50,14 +50,14 @@ typedef struct {
 } msm_jac;
 
 /* The curve value of the job's group (mulred_curve's G2 values for G2). */
-static mulred_curve job_curve(const mulred_dist_msm_job *o)
+static mulred_curve job_curve(const mulred_mpi_msm_job *o)
 {
     return o->group == MULRED_GROUP_G2 ? mulred_curve_with_group(o->curve, MULRED_GROUP_G2)
                                        : o->curve;
 }
 
 /* Rank 0's result: the encoding of the sum and its hex. */
-static void result_encode(mulred_dist_msm_result *res, mulred_curve c, const msm_jac *sum)
+static void result_encode(mulred_mpi_msm_result *res, mulred_curve c, const msm_jac *sum)
 {
     res->encoded_bytes = mulred_msm_curve_encode(c, res->encoded, sum);
     mulred_hex_encode(res->hex, res->encoded, res->encoded_bytes);
@@ -81,26 +81,26 @@ static int index_hex_file(MPI_Comm comm, mulred_pair_file *f, int rank, int nran
                           mulred_error *err)
 {
     const uint64_t units = mulred_pair_file_units(f);
-    if (!units) return mulred_dist_agree(comm, err);
+    if (!units) return mulred_mpi_agree(comm, err);
     if (units > (uint64_t)INT32_MAX / sizeof(uint64_t)) {
         mulred_error_set(err, MULRED_ERUNTIME, "msm: pair file too large to index (%llu units)",
                          (unsigned long long)units);
-        return mulred_dist_agree(comm, err);
+        return mulred_mpi_agree(comm, err);
     }
     uint64_t *digits = calloc(units, sizeof *digits);
     if (!digits) mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     const mulred_unit_range r = mulred_plan_units(units, rank, nranks);
     if (err->status == MULRED_OK) mulred_pair_file_count(digits + r.first, f, r.first, r.end, err);
-    if (mulred_dist_agree(comm, err)) {
+    if (mulred_mpi_agree(comm, err)) {
         free(digits);
         return err->status;
     }
     const mulred_group sum = {"digit-counts", units * sizeof *digits, counts_identity,
                               counts_combine, NULL};
-    if (mulred_dist_allreduce(comm, digits, &sum, err) == MULRED_OK)
+    if (mulred_mpi_allreduce(comm, digits, &sum, err) == MULRED_OK)
         mulred_pair_file_index(f, digits, err);
     free(digits);
-    return mulred_dist_agree(comm, err);
+    return mulred_mpi_agree(comm, err);
 }
 
 /* 80% of the node's memory shared by its ranks. */
@@ -147,7 +147,7 @@ typedef struct {
     uint64_t slice_points, slices, units;
 } ckpt_layout;
 
-static void ckpt_layout_make(ckpt_layout *L, const mulred_dist_msm_job *o, uint64_t n)
+static void ckpt_layout_make(ckpt_layout *L, const mulred_mpi_msm_job *o, uint64_t n)
 {
     mulred_msm_options po;
     memset(&po, 0, sizeof po);
@@ -168,7 +168,7 @@ static void ckpt_layout_make(ckpt_layout *L, const mulred_dist_msm_job *o, uint6
 }
 
 /* Describes the job to the store: curve (also in the group name), input, plan and tiles. */
-static int ckpt_describe(mulred_ckpt_job *job, const mulred_dist_msm_job *o, uint64_t n,
+static int ckpt_describe(mulred_ckpt_job *job, const mulred_mpi_msm_job *o, uint64_t n,
                          const ckpt_layout *L, mulred_error *err)
 {
     int rc = mulred_ckpt_job_add(job, err, "curve", "%s", mulred_curve_name(o->curve));
@@ -223,7 +223,7 @@ static uint64_t *tile_costs(const ckpt_layout *L, uint64_t n)
  * all into *acc (the identity on entry). Without a checkpoint directory (the dynamic schedule
  * alone) nothing is loaded or saved. Collective under the dynamic schedule. *drawn: the tiles
  * this rank got. */
-static int ckpt_msm(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
+static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_result *res,
                     mulred_pair_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
                     double local[], uint64_t *drawn, mulred_error *err)
 {
@@ -268,13 +268,13 @@ static int ckpt_msm(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm
     mulred_scalar256 *scalars = NULL;
     const mulred_unit_range share = mulred_plan_units(L.units, rank, nranks);
     uint64_t resumed = 0, computed = 0;
-    dist_units d;
+    mpi_units d;
     uint64_t *cost = tile_costs(&L, n);
     if (rc == MULRED_OK && !cost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    rc = dist_units_open(&d, comm, o->schedule, cost, L.units, share, 1, err);
+    rc = mpi_units_open(&d, comm, o->schedule, cost, L.units, share, 1, err);
     free(cost);
     /* runs of consecutive units within one slice: the slice is read once for them */
-    for (uint64_t u0 = 0, u1; rc == MULRED_OK && dist_units_run(&d, L.groups, &u0, &u1);) {
+    for (uint64_t u0 = 0, u1; rc == MULRED_OK && mpi_units_run(&d, L.groups, &u0, &u1);) {
         const uint64_t s = u0 / L.groups;
         bool need = false;
         for (uint64_t u = u0; u < u1; u++) {
@@ -314,7 +314,7 @@ static int ckpt_msm(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm
         for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
             if (tile_state(ck, u) == MULRED_CKPT_LOADED) continue;
             if (tile_state(ck, u) == MULRED_CKPT_CORRUPT)
-                dist_note_recompute(o->note, o->note_data, mulred_ckpt_note(ck, u), u);
+                mpi_note_recompute(o->note, o->note_data, mulred_ckpt_note(ck, u), u);
             const unsigned k = (unsigned)(u % L.groups);
             const unsigned w0 = (unsigned)((uint64_t)L.windows * k / L.groups),
                            w1 = (unsigned)((uint64_t)L.windows * (k + 1) / L.groups);
@@ -333,7 +333,7 @@ static int ckpt_msm(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm
             computed++;
         }
     }
-    rc = dist_units_close(&d, err);
+    rc = mpi_units_close(&d, err);
     *drawn = d.drawn;
     free(points);
     free(scalars);
@@ -344,19 +344,19 @@ static int ckpt_msm(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm
 }
 
 /* The schedule and the units per rank into the result (collective). */
-static void msm_units_gather(MPI_Comm comm, const mulred_dist_msm_job *o,
-                             mulred_dist_msm_result *res, uint64_t drawn, mulred_error *err)
+static void msm_units_gather(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_result *res,
+                             uint64_t drawn, mulred_error *err)
 {
-    const bool root = mulred_dist_rank(comm) == 0;
+    const bool root = mulred_mpi_rank(comm) == 0;
     res->schedule = o->schedule;
     res->units_per_rank = root ? o->units_per_rank : NULL;
-    dist_gather_counts(comm, drawn, root ? o->units_per_rank : NULL, err);
+    mpi_gather_counts(comm, drawn, root ? o->units_per_rank : NULL, err);
 }
 
-static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
-                                 mulred_dist_msm_result *res, mulred_error *err)
+static int msm_file_or_synthetic(MPI_Comm comm, const mulred_mpi_msm_job *o,
+                                 mulred_mpi_msm_result *res, mulred_error *err)
 {
-    const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
+    const int rank = mulred_mpi_rank(comm), nranks = mulred_mpi_size(comm);
     const mulred_curve c = job_curve(o);
     const size_t aff = mulred_msm_affine_bytes(c);
     /* outside the timed phases, like MPI_Init: the OpenMP team starts */
@@ -370,14 +370,13 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
     uint64_t n = o->synthetic;
     if (o->input) {
         mulred_pair_file_open(&file, o->input, c, o->binary, 0, err);
-        if (mulred_dist_agree(comm, err) || index_hex_file(comm, file, rank, nranks, err))
-            goto done;
+        if (mulred_mpi_agree(comm, err) || index_hex_file(comm, file, rank, nranks, err)) goto done;
         n = mulred_pair_file_pairs(file);
     }
 
     int nodes = 1;
-    if (mulred_dist_node_count(comm, &nodes, err) ||
-        mulred_dist_node_names(comm, res->node_names, sizeof res->node_names, err))
+    if (mulred_mpi_node_count(comm, &nodes, err) ||
+        mulred_mpi_node_names(comm, res->node_names, sizeof res->node_names, err))
         goto done;
     uint64_t drawn = 0;
     if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC) {
@@ -388,19 +387,19 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
         if (file)
             local[MULRED_MSM_PHASE_READ] = mulred_wtime() - t0; /* opening and indexing the file */
         ckpt_msm(comm, o, res, file, n, T, rank, nranks, &acc, local, &drawn, err);
-        if (mulred_dist_agree(comm, err)) goto done;
+        if (mulred_mpi_agree(comm, err)) goto done;
         const double t4 = mulred_wtime();
-        mulred_dist_reduce(comm, &acc, group, 0, err);
+        mulred_mpi_reduce(comm, &acc, group, 0, err);
         local[MULRED_MSM_PHASE_REDUCE] = mulred_wtime() - t4;
-        if (mulred_dist_agree(comm, err)) goto done;
+        if (mulred_mpi_agree(comm, err)) goto done;
         if (rank == 0) result_encode(res, c, &acc);
         local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - t0;
-        if (err->status == MULRED_OK) dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
+        if (err->status == MULRED_OK) mpi_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
         double ck[3] = {0, 0, 0};
         uint64_t r = 0, k = 0;
-        if (err->status == MULRED_OK) mulred_dist_minavgmax(comm, res->checkpoint_seconds, ck, err);
-        if (err->status == MULRED_OK) mulred_dist_sum_u64(comm, &r, res->resumed_units, err);
-        if (err->status == MULRED_OK) mulred_dist_sum_u64(comm, &k, res->computed_units, err);
+        if (err->status == MULRED_OK) mulred_mpi_minavgmax(comm, res->checkpoint_seconds, ck, err);
+        if (err->status == MULRED_OK) mulred_mpi_sum_u64(comm, &r, res->resumed_units, err);
+        if (err->status == MULRED_OK) mulred_mpi_sum_u64(comm, &k, res->computed_units, err);
         res->checkpoint_seconds = ck[2];
         res->resumed_units = r, res->computed_units = k;
         if (err->status == MULRED_OK) msm_units_gather(comm, o, res, drawn, err);
@@ -428,7 +427,7 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
                              "msm: a grid of %ux%u needs %llu ranks; this job has %d",
                              o->grid_slices, o->grid_groups,
                              (unsigned long long)o->grid_slices * o->grid_groups, nranks);
-            mulred_dist_agree(comm, err);
+            mulred_mpi_agree(comm, err);
             goto done;
         }
         gp.slices = o->grid_slices, gp.groups = o->grid_groups;
@@ -442,13 +441,13 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
                          "msm: %s%s%s; run on more ranks or raise the memory per rank",
                          o->input ? o->input : "", o->input ? ": " : "", why);
     }
-    if (mulred_dist_agree(comm, err)) goto done;
+    if (mulred_mpi_agree(comm, err)) goto done;
     double fp[3];
-    if (mulred_dist_minavgmax(comm, grid_fingerprint(&res->grid), fp, err)) goto done;
+    if (mulred_mpi_minavgmax(comm, grid_fingerprint(&res->grid), fp, err)) goto done;
     if (fp[0] != fp[2]) {
         mulred_error_set(err, MULRED_ERUNTIME,
                          "msm: the ranks chose different grids (nodes of different kinds?)");
-        mulred_dist_agree(comm, err);
+        mulred_mpi_agree(comm, err);
         goto done;
     }
     const mulred_msm_share share = mulred_msm_grid_share(&res->grid, n, rank);
@@ -467,7 +466,7 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
     }
     const double t2 = mulred_wtime();
     local[file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] = t2 - (file ? t0 : t1);
-    if (mulred_dist_agree(comm, err)) goto done;
+    if (mulred_mpi_agree(comm, err)) goto done;
 
     /* validate this rank's part of its column's points */
     const double t2v = mulred_wtime();
@@ -476,7 +475,7 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
                                   (size_t)(share.check1 - share.check0), c, share.check0, o->input,
                                   T, err);
     local[MULRED_MSM_PHASE_VALIDATE] = mulred_wtime() - t2v;
-    if (mulred_dist_agree(comm, err)) goto done;
+    if (mulred_mpi_agree(comm, err)) goto done;
     const double t3 = mulred_wtime();
 
     /* the tile: slice x window group, shifted to its windows' weight */
@@ -492,18 +491,18 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_dist_msm_job *o,
             mulred_msm_curve_shift(c, &partial, &partial, plan.window_bits * share.window0);
     }
     local[MULRED_MSM_PHASE_MSM] = mulred_wtime() - t3;
-    if (mulred_dist_agree(comm, err)) goto done;
+    if (mulred_mpi_agree(comm, err)) goto done;
     const double t4 = mulred_wtime();
-    mulred_dist_reduce(comm, &partial, group, 0, err);
+    mulred_mpi_reduce(comm, &partial, group, 0, err);
     const double t5 = mulred_wtime();
     local[MULRED_MSM_PHASE_REDUCE] = t5 - t4;
-    if (mulred_dist_agree(comm, err)) goto done;
+    if (mulred_mpi_agree(comm, err)) goto done;
     if (rank == 0) {
         result_encode(res, c, &partial);
         res->seconds = t5 - t3;
     }
     local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - t0;
-    if (err->status == MULRED_OK) dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
+    if (err->status == MULRED_OK) mpi_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
     if (err->status == MULRED_OK) msm_units_gather(comm, o, res, !share.idle && ns ? 1 : 0, err);
     res->points = n;
     res->ranks = nranks;
@@ -518,10 +517,10 @@ done:
 
 /* Pairs each rank holds in memory: each rank checks its points, computes the MSM of its own
  * pairs with every window, and the partial sums meet in the reduce. */
-static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dist_msm_result *res,
+static int msm_in_memory(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_result *res,
                          mulred_error *err)
 {
-    const int rank = mulred_dist_rank(comm), nranks = mulred_dist_size(comm);
+    const int rank = mulred_mpi_rank(comm), nranks = mulred_mpi_size(comm);
     const mulred_curve c = job_curve(o);
     const int T = mulred_threads_start(o->threads);
     double local[MULRED_MSM_PHASES] = {0};
@@ -533,7 +532,7 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
     }
     const double t1 = mulred_wtime();
     local[MULRED_MSM_PHASE_VALIDATE] = t1 - t0;
-    if (mulred_dist_agree(comm, err)) return err->status;
+    if (mulred_mpi_agree(comm, err)) return err->status;
 
     msm_jac partial;
     const mulred_group *group = mulred_msm_point_group(c);
@@ -549,18 +548,18 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
     }
     const double t2 = mulred_wtime();
     local[MULRED_MSM_PHASE_MSM] = t2 - t1;
-    if (mulred_dist_agree(comm, err)) return err->status;
-    mulred_dist_reduce(comm, &partial, group, 0, err);
+    if (mulred_mpi_agree(comm, err)) return err->status;
+    mulred_mpi_reduce(comm, &partial, group, 0, err);
     const double t3 = mulred_wtime();
     local[MULRED_MSM_PHASE_REDUCE] = t3 - t2;
-    if (mulred_dist_agree(comm, err)) return err->status;
+    if (mulred_mpi_agree(comm, err)) return err->status;
     if (rank == 0) result_encode(res, c, &partial);
     local[MULRED_MSM_PHASE_TOTAL] = t3 - t0;
     int nodes = 1;
-    if (dist_phases(comm, local, res->phases, MULRED_MSM_PHASES, err) == MULRED_OK &&
-        mulred_dist_sum_u64(comm, &res->points, o->count, err) == MULRED_OK &&
-        mulred_dist_node_count(comm, &nodes, err) == MULRED_OK)
-        mulred_dist_node_names(comm, res->node_names, sizeof res->node_names, err);
+    if (mpi_phases(comm, local, res->phases, MULRED_MSM_PHASES, err) == MULRED_OK &&
+        mulred_mpi_sum_u64(comm, &res->points, o->count, err) == MULRED_OK &&
+        mulred_mpi_node_count(comm, &nodes, err) == MULRED_OK)
+        mulred_mpi_node_names(comm, res->node_names, sizeof res->node_names, err);
     if (err->status == MULRED_OK) msm_units_gather(comm, o, res, o->count ? 1 : 0, err);
     res->seconds = res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
     res->grid.slices = (unsigned)nranks;
@@ -572,7 +571,7 @@ static int msm_in_memory(MPI_Comm comm, const mulred_dist_msm_job *o, mulred_dis
 }
 
 /* A job the library cannot run: not exactly one input, or options that do not go together. */
-static int job_check(const mulred_dist_msm_job *o, mulred_error *err)
+static int job_check(const mulred_mpi_msm_job *o, mulred_error *err)
 {
     const int inputs = (o->input != NULL) + (o->synthetic != 0) + (o->points != NULL);
     if (o->curve != MULRED_CURVE_BLS12_381 && o->curve != MULRED_CURVE_BN254 &&
@@ -607,8 +606,8 @@ static int job_check(const mulred_dist_msm_job *o, mulred_error *err)
     return MULRED_OK;
 }
 
-mulred_status mulred_dist_msm(MPI_Comm comm, const mulred_dist_msm_job *job,
-                              mulred_dist_msm_result *res, mulred_error *err)
+mulred_status mulred_mpi_msm(MPI_Comm comm, const mulred_mpi_msm_job *job,
+                             mulred_mpi_msm_result *res, mulred_error *err)
 {
     memset(res, 0, sizeof *res);
     mulred_error_clear(err);
