@@ -123,8 +123,6 @@ MailProg=/bin/true
 ReturnToService=2
 EnforcePartLimits=ALL
 SchedulerParameters=sched_interval=1
-SlurmdTimeout=20
-MessageTimeout=5
 KillWait=5
 # Each node's slurmd runs in a mount namespace where this path is the node's own directory:
 # PMIx's per-step directories (named by job and step, not node) would collide in a shared /tmp.
@@ -142,10 +140,6 @@ plm_rsh_agent = $S/bin/rsh-agent
 btl = tcp,self
 btl_tcp_if_include = $NET.0/24
 oob_tcp_if_include = $NET.0/24
-# A daemon behind a cut link is declared lost after 5 + 3 x 2 s of silence.
-oob_tcp_keepalive_time = 5
-oob_tcp_keepalive_intvl = 2
-oob_tcp_keepalive_probes = 3
 rmaps_base_oversubscribe = 1
 hwloc_base_binding_policy = none
 EOF

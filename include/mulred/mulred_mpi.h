@@ -25,7 +25,8 @@
  * (except each rank's own data). Errors: a failing MPI call returns MULRED_ERUNTIME with MPI's
  * own error text (set MPI_ERRORS_RETURN on the communicator; mulred_mpi_init does on
  * MPI_COMM_WORLD). A job agrees on failure across ranks before every collective, so bad input
- * on one rank ends every rank with the same status, and no rank hangs. */
+ * on one rank ends every rank with the same status; a dead, stopped or cut-off rank ends the
+ * job within its stall timeout (deadlines, below). */
 #ifndef MULRED_MULRED_MPI_H
 #define MULRED_MULRED_MPI_H
 
@@ -64,6 +65,48 @@ MULRED_API int mulred_mpi_env_rank(void);
 MULRED_API bool mulred_mpi_launched(void);
 /* MPI_Abort(comm, status) when MPI is active; returns otherwise (the caller then exits). */
 MULRED_API void mulred_mpi_abort(MPI_Comm comm, int status);
+
+/* ---- deadlines ----
+ * No rank of a job waits without a bound of its own. While a job (or any collective below)
+ * runs, a watchdog thread on each rank exchanges heartbeats with rank 0 over its own UDP socket
+ * (not MPI), every stall timeout / 8 (between 0.1 and 1 s). A rank that computes, however
+ * long, keeps beating; a rank that is dead, stopped (SIGSTOP, swapped out) or cut off goes
+ * silent, and when one has been silent for the stall timeout, or every rank has waited on the
+ * others that long with no message arriving, every rank that can still run writes
+ * "mulred: rank R (NODE) silent for S s ..." to stderr and ends its process with exit status
+ * 3 (MULRED_ERUNTIME): MPI cannot leave a collective that will never complete. Nothing is
+ * returned as a result; finished checkpoint units stay usable. MPI_Init and MPI_Finalize
+ * (mulred_mpi_init, mulred_mpi_finalize) get a plain deadline of the same length. Ranks must
+ * enter a job within the stall timeout of each other. docs/reliability.md has the details. */
+
+/* The default stall timeout and the largest one accepted, in seconds. */
+#define MULRED_MPI_STALL_TIMEOUT_DEFAULT 60.0
+#define MULRED_MPI_STALL_TIMEOUT_MAX     86400.0
+/* The stall timeout a job uses: requested when not 0 (it must be in (0, MAX]), else
+ * $MULRED_STALL_TIMEOUT (seconds), else the default. MULRED_EINPUT names the bad value. */
+MULRED_API mulred_status mulred_mpi_stall_timeout(double requested, double *seconds,
+                                                  mulred_error *err);
+
+/* Collective: one watch over every collective of comm called until mulred_mpi_watch_end,
+ * with this stall timeout (0: the default). The jobs and every collective below watch
+ * themselves when called outside such a scope, at the cost of a few small collectives each
+ * (set-up and a final barrier); a program making many calls in a row opens one scope around
+ * them. Scopes nest (the outermost one counts). */
+MULRED_API mulred_status mulred_mpi_watch_begin(MPI_Comm comm, double stall_timeout,
+                                                mulred_error *err);
+/* Collective: ends the scope (a final barrier, when it is the outermost). */
+MULRED_API mulred_status mulred_mpi_watch_end(mulred_error *err);
+
+/* How a dynamic schedule handed its units out: a counter in an MPI-3 window on rank 0, or
+ * messages to and from rank 0 (the coordinator) where the window cannot be made or does not
+ * answer on this MPI. NONE: a static schedule or one rank. */
+typedef enum {
+    MULRED_HANDOUT_NONE = 0,
+    MULRED_HANDOUT_WINDOW = 1,
+    MULRED_HANDOUT_COORDINATOR = 2
+} mulred_mpi_handout;
+/* "none", "window", "coordinator". */
+MULRED_API const char *mulred_mpi_handout_name(mulred_mpi_handout h);
 
 /* ---- collectives ---- */
 
@@ -165,8 +208,9 @@ typedef struct {
      * not called with checkpoints. NULL: none. */
     void (*progress)(void *data, uint64_t done, uint64_t total);
     void *progress_data;
-    mulred_mpi_note_fn note; /* damaged checkpoint units */
+    mulred_mpi_note_fn note; /* damaged checkpoint units; heartbeats that cannot pass */
     void *note_data;
+    double stall_timeout; /* seconds (mulred_mpi_stall_timeout); 0: the default */
 } mulred_mpi_muhash_job;
 
 /* A job with defaults: flavor bitcoin, seed 1, no inputs. */
@@ -190,6 +234,7 @@ typedef struct {
     mulred_schedule schedule;
     uint64_t units;                 /* units of the job, over all ranks */
     const uint64_t *units_per_rank; /* rank 0: the job's units_per_rank, filled; else NULL */
+    mulred_mpi_handout handout;     /* dynamic schedule over several ranks: how */
 } mulred_mpi_muhash_result;
 
 /* Collective over comm: the MuHash3072 of the job's inputs. Each rank opens every input and
@@ -255,6 +300,7 @@ typedef struct {
     mulred_schedule schedule;
     /* NULL, or one entry per rank of comm: rank 0 gets the tiles each rank computed or loaded */
     uint64_t *units_per_rank;
+    double stall_timeout; /* seconds (mulred_mpi_stall_timeout); 0: the default */
 } mulred_mpi_msm_job;
 
 /* A job with defaults: the curve, seed 1, no input. */
@@ -279,6 +325,7 @@ typedef struct {
     double checkpoint_seconds;
     mulred_schedule schedule;
     const uint64_t *units_per_rank; /* rank 0: the job's units_per_rank, filled; else NULL */
+    mulred_mpi_handout handout;     /* dynamic schedule over several ranks: how */
 } mulred_mpi_msm_result;
 
 /* Collective over comm: R = Σ sᵢ·Pᵢ over the job's pairs. With a file or a synthetic set the

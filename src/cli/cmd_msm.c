@@ -15,8 +15,8 @@ static void msm_usage(void)
         "Usage: mulred msm --curve bls12-381|bn254 [--group g1|g2]\n"
         "                  (--input FILE [--binary] | --synthetic N\n"
         "                  [--seed S]) [--threads T] [--grid SxG] [--memory-per-rank BYTES]\n"
-        "                  [--checkpoint DIR] [--checkpoint-unit N] [--schedule S] [--json]\n"
-        "                  [--output FILE]\n"
+        "                  [--checkpoint DIR] [--checkpoint-unit N] [--schedule S]\n"
+        "                  [--stall-timeout S] [--json] [--output FILE]\n"
         "\n"
         "Multi-scalar multiplication R = s1*P1 + ... + sk*Pk on G1 of BLS12-381 or BN254\n"
         "(Pippenger with signed digits, batch-affine buckets, GLV). Under mpirun the ranks form\n"
@@ -67,6 +67,10 @@ static void msm_usage(void)
         "                    checkpoint's tiles (with or without --checkpoint) drawn by the\n"
         "                    ranks at run time, largest first, so a slow rank takes fewer;\n"
         "                    the same result; --json adds schedule and units_per_rank\n"
+        "  --stall-timeout S seconds a rank may wait for another that shows no sign of life\n"
+        "                    (dead, stopped or cut off) before every rank ends with exit 3\n"
+        "                    (default 60, or $MULRED_STALL_TIMEOUT); computing never trips it;\n"
+        "                    --json adds handout (window or coordinator) under dynamic\n"
         "  --json            one JSON object: result, curve, points, seconds (the MSM alone:\n"
         "                    tiles and reduce, not reading), points_per_second, window, glv,\n"
         "                    windows, grid, ranks, threads, nodes, phases (read, generate,\n"
@@ -97,6 +101,7 @@ typedef struct {
     const char *checkpoint;   /* NULL: none */
     uint64_t checkpoint_unit; /* points per slice; 0: the default of ckpt_layout */
     mulred_schedule schedule;
+    double stall_timeout;
 } msm_opts;
 
 /* ---- keys ---- */
@@ -200,6 +205,14 @@ static int set_schedule(void *vo, const char *v, cli_parser *p, char *why, size_
     return cli_parse_schedule(&((msm_opts *)vo)->schedule, v, why, cap);
 }
 
+static int set_stall_timeout(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_seconds(&((msm_opts *)vo)->stall_timeout, v, MULRED_MPI_STALL_TIMEOUT_MAX, p,
+                             why, cap)
+               ? CLI_EUSAGE
+               : MULRED_OK;
+}
+
 static const cli_key msm_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"curve", false, false, false, set_curve},
@@ -214,6 +227,7 @@ static const cli_key msm_keys[] = {
     {"checkpoint", false, false, false, set_checkpoint},
     {"checkpoint-unit", false, false, false, set_checkpoint_unit},
     {"schedule", false, false, false, set_schedule},
+    {"stall-timeout", false, false, false, set_stall_timeout},
 };
 
 static void msm_defaults(void *vo)
@@ -292,6 +306,7 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     job.checkpoint = o->checkpoint;
     job.checkpoint_unit = o->checkpoint_unit;
     job.schedule = o->schedule;
+    job.stall_timeout = o->stall_timeout;
     job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
     return mulred_mpi_msm(MPI_COMM_WORLD, &job, vr, err);
@@ -326,6 +341,8 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     mulred_jw_int(w, "nodes", res->nodes);
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
     cli_jw_units_per_rank(w, res->units_per_rank, res->ranks);
+    if (res->handout != MULRED_HANDOUT_NONE)
+        mulred_jw_string(w, "handout", mulred_mpi_handout_name(res->handout));
     cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, "seconds", res->seconds);
     mulred_jw_double(w, "points_per_second", points_per_second(res));

@@ -57,6 +57,10 @@ static void muhash_usage(void)
         "                      dynamic: ranks draw batches of units at run time, largest\n"
         "                      first, so a slow rank takes fewer (same digest either way);\n"
         "                      --json adds schedule, units and units_per_rank\n"
+        "  --stall-timeout S   seconds a rank may wait for another that shows no sign of life\n"
+        "                      (dead, stopped or cut off) before every rank ends with exit 3\n"
+        "                      (default 60, or $MULRED_STALL_TIMEOUT); computing never trips it;\n"
+        "                      --json adds handout (window or coordinator) under dynamic\n"
         "  --checkpoint-unit N work units per checkpoint unit (default 512 for element\n"
         "                      files: 128 MiB; 256 index chunks for snapshots: 32 MiB;\n"
         "                      1024 for synthetic sets: 2^20 elements; each about 0.6 s or\n"
@@ -86,6 +90,7 @@ typedef struct {
     const char *checkpoint;   /* NULL: none */
     uint64_t checkpoint_unit; /* 0: the defaults below */
     mulred_schedule schedule;
+    double stall_timeout;
 } muhash_opts;
 
 /* ---- keys ---- */
@@ -190,6 +195,14 @@ static int set_schedule(void *vo, const char *v, cli_parser *p, char *why, size_
     return cli_parse_schedule(&((muhash_opts *)vo)->schedule, v, why, cap);
 }
 
+static int set_stall_timeout(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_seconds(&((muhash_opts *)vo)->stall_timeout, v, MULRED_MPI_STALL_TIMEOUT_MAX,
+                             p, why, cap)
+               ? CLI_EUSAGE
+               : MULRED_OK;
+}
+
 static const cli_key muhash_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"flavor", false, false, false, set_flavor},
@@ -205,6 +218,7 @@ static const cli_key muhash_keys[] = {
     {"checkpoint", false, false, false, set_checkpoint},
     {"checkpoint-unit", false, false, false, set_checkpoint_unit},
     {"schedule", false, false, false, set_schedule},
+    {"stall-timeout", false, false, false, set_stall_timeout},
 };
 
 static void muhash_defaults(void *vo)
@@ -263,6 +277,7 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     job.checkpoint = o->checkpoint;
     job.checkpoint_unit = o->checkpoint_unit;
     job.schedule = o->schedule;
+    job.stall_timeout = o->stall_timeout;
     job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
     /* a checkpointed job reduces unit by unit: no bar */
@@ -317,6 +332,8 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
     mulred_jw_uint(w, "units", res->units);
     cli_jw_units_per_rank(w, res->units_per_rank, res->ranks);
+    if (res->handout != MULRED_HANDOUT_NONE)
+        mulred_jw_string(w, "handout", mulred_mpi_handout_name(res->handout));
     cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, "seconds", total);
     mulred_jw_double(w, "elements_per_second", rate);

@@ -68,6 +68,27 @@ int cli_parse_count(uint64_t *out, const char *value, uint64_t min, uint64_t max
     return 0;
 }
 
+int cli_parse_seconds(double *out, const char *value, double max, cli_parser *p, char *why,
+                      size_t cap)
+{
+    char expected[96];
+    snprintf(expected, sizeof expected, "seconds, more than 0 and at most %.0f: 30, 2.5", max);
+    double v = 0, scale = 1;
+    int digits = 0, points = 0;
+    for (const char *c = value; *c; c++) {
+        if (*c == '.' && points++ == 0) continue;
+        if (*c < '0' || *c > '9' || digits > 15)
+            return cli_bad_value(p, value, expected, why, cap), -1;
+        digits++;
+        if (points) scale /= 10;
+        v = v * 10 + (*c - '0');
+    }
+    v *= scale;
+    if (!digits || !(v > 0) || v > max) return cli_bad_value(p, value, expected, why, cap), -1;
+    *out = v;
+    return 0;
+}
+
 int cli_parse_bool(bool *out, const char *value, cli_parser *p, char *why, size_t cap)
 {
     static const char *yes[] = {"true", "yes", "on", "1"}, *no[] = {"false", "no", "off", "0"};
@@ -112,9 +133,17 @@ void cli_parser_free(cli_parser *p)
     p->nstrings = p->cap = 0;
 }
 
+/* Key names compare with '_' and '-' alike: stall_timeout is stall-timeout. */
+static bool key_name_equal(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (*a != *b && !((*a == '_' || *a == '-') && (*b == '_' || *b == '-'))) return false;
+    return *a == *b;
+}
+
 const cli_key *cli_key_find(const cli_key *keys, size_t nkeys, const char *name)
 {
     for (size_t i = 0; i < nkeys; i++)
-        if (strcmp(keys[i].name, name) == 0) return &keys[i];
+        if (key_name_equal(keys[i].name, name)) return &keys[i];
     return NULL;
 }

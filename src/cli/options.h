@@ -50,6 +50,9 @@ int cli_parse_uint(uint64_t *out, const char *value, uint64_t max, cli_parser *p
  * (powers of 1000: 200k), or an exponent form that is a whole number (2e5, 2.5e5). */
 int cli_parse_count(uint64_t *out, const char *value, uint64_t min, uint64_t max, cli_parser *p,
                     char *why, size_t cap);
+/* Seconds in (0, max]: digits with at most one decimal point ("30", "2.5", "0.5"; no exponent). */
+int cli_parse_seconds(double *out, const char *value, double max, cli_parser *p, char *why,
+                      size_t cap);
 /* true/yes/on/1 or false/no/off/0. */
 int cli_parse_bool(bool *out, const char *value, cli_parser *p, char *why, size_t cap);
 /* Writes "bad value 'V' for LABEL (expected)" into why and returns CLI_EUSAGE. */
@@ -62,7 +65,7 @@ const char *cli_parser_keep(cli_parser *p, const char *s);
 const char *cli_parser_path(cli_parser *p, const char *path);
 void cli_parser_free(cli_parser *p);
 
-/* Finds a key by name; NULL when there is none. */
+/* Finds a key by name ('_' and '-' alike); NULL when there is none. */
 const cli_key *cli_key_find(const cli_key *keys, size_t nkeys, const char *name);
 
 #endif

@@ -8,8 +8,8 @@
 typedef struct {
     bool enabled;
     double start, last;
-    uint64_t items;     /* expected items for the rate (0: unknown, no rate shown) */
-    const char *unit;   /* "elements", "coins" */
+    uint64_t items;   /* expected items for the rate (0: unknown, no rate shown) */
+    const char *unit; /* "elements", "coins" */
 } cli_progress;
 
 /* Enabled when force > 0, or when force == 0 and stderr is a terminal; only on rank 0. */

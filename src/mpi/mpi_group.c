@@ -67,7 +67,7 @@ static int group_collective(MPI_Comm comm, void *elem, const mulred_group *g, in
     if (!mpi_multi_rank(comm)) return MULRED_OK;
     int rank = mulred_mpi_rank(comm), size = mulred_mpi_size(comm);
     MULRED_CHECK(root < size, "root %d of %d ranks", root, size);
-    if (group_setup(err)) return err->status;
+    if (group_setup(err) || mpi_watch_default(comm, "the group reduce", err)) return err->status;
 
     MPI_Datatype type = MPI_DATATYPE_NULL;
     int rc = MPI_Type_contiguous((int)g->elem_bytes, MPI_BYTE, &type);
@@ -76,11 +76,11 @@ static int group_collective(MPI_Comm comm, void *elem, const mulred_group *g, in
     if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&type);
     if (rc == MPI_SUCCESS) {
         if (root < 0)
-            rc = MPI_Allreduce(MPI_IN_PLACE, elem, 1, type, group_op, comm);
+            rc = WAITED(MPI_Allreduce(MPI_IN_PLACE, elem, 1, type, group_op, comm));
         else if (rank == root)
-            rc = MPI_Reduce(MPI_IN_PLACE, elem, 1, type, group_op, root, comm);
+            rc = WAITED(MPI_Reduce(MPI_IN_PLACE, elem, 1, type, group_op, root, comm));
         else
-            rc = MPI_Reduce(elem, NULL, 1, type, group_op, root, comm);
+            rc = WAITED(MPI_Reduce(elem, NULL, 1, type, group_op, root, comm));
     }
     if (type != MPI_DATATYPE_NULL) {
         int rc_free = MPI_Type_free(&type);
@@ -89,9 +89,9 @@ static int group_collective(MPI_Comm comm, void *elem, const mulred_group *g, in
     if (rc != MPI_SUCCESS) {
         char what[96];
         snprintf(what, sizeof what, "reducing %s over %d ranks", g->name, size);
-        return mpi_rc_status(rc, what, err);
+        mpi_rc_status(rc, what, err);
     }
-    return MULRED_OK;
+    return mpi_watch_stop(err);
 }
 
 mulred_status mulred_mpi_reduce(MPI_Comm comm, void *elem, const mulred_group *g, int root,

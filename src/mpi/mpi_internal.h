@@ -58,7 +58,8 @@ typedef struct {
     uint64_t before;                      /* dynamic: the units ordered before the current batch */
     MPI_Win win;
     uint64_t *counter;
-    mulred_error error; /* a failed draw */
+    mulred_mpi_handout handout; /* how a dynamic schedule over several ranks hands out */
+    mulred_error error;         /* a failed draw */
 } mpi_units;
 
 /* Collective under dynamic (every rank, the same n and costs; err as every rank's status so
@@ -94,6 +95,31 @@ int mpi_stream_reduce(MPI_Comm comm, mulred_element_file *f, const char *path,
                       mulred_muhash_flavor flavor, int threads, int team,
                       mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *blocks,
                       mulred_error *err);
+
+/* ---- deadlines (mpi_watch.c) ---- */
+/* Marks the calling thread inside a blocking MPI call for the watch's lost-message check:
+ * WAITED(MPI_Recv(...)) around every call that waits on another rank. */
+void mpi_wait_begin(void);
+int mpi_wait_end(int rc); /* returns rc */
+#define WAITED(call) mpi_wait_end((mpi_wait_begin(), (call)))
+
+/* The stall watch (see mpi_watch.c): one per outermost job or scope; starts inside it only
+ * count. mpi_watch_start is collective: it starts watching the ranks of comm for the stall
+ * timeout stall (seconds; what names the job in messages). A rank that cannot take part in
+ * the set-up within stall seconds ends the process (exit 3); when the heartbeats cannot pass,
+ * note (if set) is told on rank 0 and the job runs unwatched. Every successful start needs
+ * its stop; the outermost stop is collective: a final barrier (every rank past its last
+ * wait), then the watch ends. Both return err's status. */
+int mpi_watch_start(MPI_Comm comm, double stall, const char *what, mulred_mpi_note_fn note,
+                    void *note_data, mulred_error *err);
+int mpi_watch_stop(mulred_error *err);
+/* mpi_watch_start with the default stall timeout (for a public collective called alone). */
+int mpi_watch_default(MPI_Comm comm, const char *what, mulred_error *err);
+/* A plain deadline for a call that has no heartbeats yet or any more (MPI_Init, MPI_Finalize):
+ * unless mpi_deadline_stop comes first, the process ends after seconds (exit 3) saying what
+ * did not end. One at a time. */
+void mpi_deadline_start(const char *what, double seconds);
+void mpi_deadline_stop(void);
 
 /* SHA-256 through libcrypto (mpi_util.c): libmulred_mpi uses only libmulred's public
  * functions. */

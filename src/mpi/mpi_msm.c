@@ -273,6 +273,7 @@ static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_r
     if (rc == MULRED_OK && !cost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     rc = mpi_units_open(&d, comm, o->schedule, cost, L.units, share, 1, err);
     free(cost);
+    res->handout = d.handout;
     /* runs of consecutive units within one slice: the slice is read once for them */
     for (uint64_t u0 = 0, u1; rc == MULRED_OK && mpi_units_run(&d, L.groups, &u0, &u1);) {
         const uint64_t s = u0 / L.groups;
@@ -611,7 +612,13 @@ mulred_status mulred_mpi_msm(MPI_Comm comm, const mulred_mpi_msm_job *job,
 {
     memset(res, 0, sizeof *res);
     mulred_error_clear(err);
-    if (job_check(job, err)) return err->status;
-    if (job->points) return msm_in_memory(comm, job, res, err);
-    return msm_file_or_synthetic(comm, job, res, err);
+    double stall;
+    if (job_check(job, err) || mulred_mpi_stall_timeout(job->stall_timeout, &stall, err) ||
+        mpi_watch_start(comm, stall, "the MSM job", job->note, job->note_data, err))
+        return err->status;
+    if (job->points)
+        msm_in_memory(comm, job, res, err);
+    else
+        msm_file_or_synthetic(comm, job, res, err);
+    return mpi_watch_stop(err);
 }

@@ -282,6 +282,7 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int ran
     mpi_units d;
     mpi_units_open(&d, comm, MULRED_SCHEDULE_DYNAMIC, cost, n, (mulred_unit_range){0, 0},
                    (uint64_t)team, err);
+    res->handout = d.handout;
     dyn_progress prog = {&d, o->progress, o->progress_data};
     ropts.progress = dyn_progress_fn, ropts.progress_arg = &prog;
     const uint64_t *ids;
@@ -557,6 +558,7 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
     if (rc == MULRED_OK && !ucost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     rc = mpi_units_open(&d, comm, o->schedule, ucost, nunits, share, 1, err);
     free(ucost);
+    res->handout = d.handout;
     if (o->schedule == MULRED_SCHEDULE_DYNAMIC)
         ropts.progress = mpi_units_poll, ropts.progress_arg = &d;
     for (uint64_t u = 0, u_end; rc == MULRED_OK && mpi_units_run(&d, 1, &u, &u_end);) {
@@ -631,12 +633,9 @@ static int job_check(const mulred_mpi_muhash_job *o, mulred_error *err)
     return MULRED_OK;
 }
 
-mulred_status mulred_mpi_muhash(MPI_Comm comm, const mulred_mpi_muhash_job *o,
-                                mulred_mpi_muhash_result *res, mulred_error *err)
+static int muhash_run(MPI_Comm comm, const mulred_mpi_muhash_job *o, mulred_mpi_muhash_result *res,
+                      mulred_error *err)
 {
-    memset(res, 0, sizeof *res);
-    mulred_error_clear(err);
-    if (job_check(o, err)) return err->status;
     const int rank = mulred_mpi_rank(comm), nranks = mulred_mpi_size(comm);
     /* Process set-up stays outside the timed phases, like MPI_Init: the OpenMP team starts
      * and libcrypto loads its algorithms (a hashing context made once). */
@@ -737,4 +736,17 @@ mulred_status mulred_mpi_muhash(MPI_Comm comm, const mulred_mpi_muhash_job *o,
     res->ranks = nranks;
     res->threads = stats.threads;
     return rc;
+}
+
+mulred_status mulred_mpi_muhash(MPI_Comm comm, const mulred_mpi_muhash_job *o,
+                                mulred_mpi_muhash_result *res, mulred_error *err)
+{
+    memset(res, 0, sizeof *res);
+    mulred_error_clear(err);
+    double stall;
+    if (job_check(o, err) || mulred_mpi_stall_timeout(o->stall_timeout, &stall, err) ||
+        mpi_watch_start(comm, stall, "the MuHash job", o->note, o->note_data, err))
+        return err->status;
+    muhash_run(comm, o, res, err);
+    return mpi_watch_stop(err);
 }

@@ -12,7 +12,11 @@
  * computes too, polls (mpi_units_poll) from its master thread after each chunk of MuHash work
  * it finishes (FUNNELED allows it: the team's thread 0 is the thread that initialized MPI);
  * MSM tiles have no such hook, so there draws wait for rank 0 at tile boundaries
- * (docs/performance.md has both). With MULRED_HANDOUT=coordinator in a rank's environment
+ * (docs/performance.md has both). Not every MPI serves such a window (Open MPI 4.1's one-sided
+ * components fail on some TCP set-ups with MPI_ERR_WIN): every rank makes, locks and tries the
+ * window with one draw of a bounded wait, and unless it works on all of them the ranks agree
+ * to hand out by messages instead (below), with the same units and result; the job's result
+ * says which hand-out ran. With MULRED_HANDOUT=coordinator in a rank's environment
  * the batch numbers come from rank 0 by messages instead (a request, a grant; rank 0 answers
  * in the same poll and, when its own work is done, until every rank has been told that none
  * is left): the variant the counter was measured against. Who draws which batch changes only
@@ -37,6 +41,8 @@ static int units_fail(mpi_units *d, mulred_error *err)
     units_free(d);
     return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
 }
+
+static bool window_open(mpi_units *d, mulred_error *err);
 
 int mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule, const uint64_t *cost,
                    uint64_t n, mulred_unit_range share, uint64_t min_batch, mulred_error *err)
@@ -87,26 +93,81 @@ int mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule, const 
     }
     d->multi = mpi_multi_rank(comm);
     if (!d->multi) return MULRED_OK;
-    const int rank = mulred_mpi_rank(comm);
-    if (d->coord) {
-        d->host = rank == 0;
+    if (d->coord || !window_open(d, err)) {
+        if (err->status != MULRED_OK) {
+            units_free(d);
+            return err->status;
+        }
+        d->coord = true;
+        d->host = mulred_mpi_rank(comm) == 0;
         d->waiting = mulred_mpi_size(comm) - 1; /* ranks that have not been told "none" */
+        d->handout = MULRED_HANDOUT_COORDINATOR;
         return MULRED_OK;
     }
-    MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
-    int rc =
-        MPI_Win_allocate(bytes, (int)sizeof(uint64_t), MPI_INFO_NULL, comm, &d->counter, &d->win);
-    if (rc == MPI_SUCCESS && rank == 0) *d->counter = 0, d->host = true;
-    /* the counter is zero on rank 0 before any rank draws */
-    if (rc == MPI_SUCCESS) rc = MPI_Barrier(comm);
-    if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, d->win);
-    mpi_rc_status(rc, "the dynamic schedule's counter window", err);
-    if (mulred_mpi_agree(comm, err)) {
-        if (d->win != MPI_WIN_NULL) MPI_Win_free(&d->win);
-        units_free(d);
-        return err->status;
-    }
+    d->handout = MULRED_HANDOUT_WINDOW;
     return MULRED_OK;
+}
+
+/* One draw of the counter's value (MPI_NO_OP) within TEST_DRAW_SECONDS: whether the window
+ * answers on this MPI. *pending: the draw is still out (the window must then stay). */
+enum { TEST_DRAW_SECONDS = 10 };
+static bool window_answers(mpi_units *d, bool *pending)
+{
+    uint64_t got = 0, none = 0;
+    MPI_Request req;
+    *pending = false;
+    if (MPI_Rget_accumulate(&none, 1, MPI_UINT64_T, &got, 1, MPI_UINT64_T, 0, 0, 1, MPI_UINT64_T,
+                            MPI_NO_OP, d->win, &req) != MPI_SUCCESS)
+        return false;
+    const double until = mulred_wtime() + TEST_DRAW_SECONDS;
+    int done = 0;
+    while (!done && mulred_wtime() < until)
+        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return false;
+    *pending = !done;
+    return done;
+}
+
+/* Collective: the counter window on rank 0, made, locked and tried by every rank. False (err
+ * untouched) when it fails anywhere: the ranks agree, free it where they all can, and hand out
+ * by messages instead. False with err set: the agreement itself failed. */
+static bool window_open(mpi_units *d, mulred_error *err)
+{
+    const int rank = mulred_mpi_rank(d->comm);
+    MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
+    int rc = WAITED(MPI_Win_allocate(bytes, (int)sizeof(uint64_t), MPI_INFO_NULL, d->comm,
+                                     &d->counter, &d->win));
+    const bool made = rc == MPI_SUCCESS && d->win != MPI_WIN_NULL;
+    bool locked = false, pending = false, answers = false;
+    if (made) rc = MPI_Win_set_errhandler(d->win, MPI_ERRORS_RETURN);
+    if (made && rc == MPI_SUCCESS && rank == 0) *d->counter = 0;
+    if (made && rc == MPI_SUCCESS) locked = MPI_Win_lock_all(MPI_MODE_NOCHECK, d->win) == 0;
+    if (locked) answers = window_answers(d, &pending);
+    /* the counter is zero on rank 0 before any rank draws: rank 0 set it before this */
+    int mine[2] = {answers, made && !pending}, all[2] = {0, 0};
+    rc = WAITED(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, d->comm));
+    if (rc != MPI_SUCCESS) {
+        mpi_rc_status(rc, "agreeing on the dynamic schedule's hand-out", err);
+        return false;
+    }
+    if (all[0]) return true;
+    if (all[1]) { /* made everywhere and nothing left in flight: free it together */
+        if (locked) MPI_Win_unlock_all(d->win);
+        WAITED(MPI_Win_free(&d->win));
+    }
+    d->win = MPI_WIN_NULL; /* else left to MPI_Finalize */
+    return false;
+}
+
+const char *mulred_mpi_handout_name(mulred_mpi_handout h)
+{
+    switch (h) {
+    case MULRED_HANDOUT_WINDOW:
+        return "window";
+    case MULRED_HANDOUT_COORDINATOR:
+        return "coordinator";
+    default:
+        return "none";
+    }
 }
 
 static int ids_compare(const void *a, const void *b)
@@ -125,10 +186,10 @@ static int coord_serve(mpi_units *d, bool block)
         if (!block) rc = MPI_Iprobe(MPI_ANY_SOURCE, MULRED_TAG_REQUEST, d->comm, &flag, &st);
         if (rc != MPI_SUCCESS || !flag) return rc;
         char none;
-        rc = MPI_Recv(&none, 0, MPI_CHAR, MPI_ANY_SOURCE, MULRED_TAG_REQUEST, d->comm, &st);
+        rc = WAITED(MPI_Recv(&none, 0, MPI_CHAR, MPI_ANY_SOURCE, MULRED_TAG_REQUEST, d->comm, &st));
         const uint64_t b = d->next_batch++;
         if (rc == MPI_SUCCESS)
-            rc = MPI_Send(&b, 1, MPI_UINT64_T, st.MPI_SOURCE, MULRED_TAG_GRANT, d->comm);
+            rc = WAITED(MPI_Send(&b, 1, MPI_UINT64_T, st.MPI_SOURCE, MULRED_TAG_GRANT, d->comm));
         if (rc != MPI_SUCCESS) return rc;
         if (b >= d->nbatches) d->waiting--;
         if (block) return MPI_SUCCESS;
@@ -149,15 +210,16 @@ static int draw(mpi_units *d, uint64_t *b)
     }
     if (d->coord) {
         char none = 0;
-        int rc = MPI_Send(&none, 0, MPI_CHAR, 0, MULRED_TAG_REQUEST, d->comm);
+        int rc = WAITED(MPI_Send(&none, 0, MPI_CHAR, 0, MULRED_TAG_REQUEST, d->comm));
         if (rc == MPI_SUCCESS)
-            rc = MPI_Recv(b, 1, MPI_UINT64_T, 0, MULRED_TAG_GRANT, d->comm, MPI_STATUS_IGNORE);
+            rc = WAITED(
+                MPI_Recv(b, 1, MPI_UINT64_T, 0, MULRED_TAG_GRANT, d->comm, MPI_STATUS_IGNORE));
         if (rc == MPI_SUCCESS && *b >= d->nbatches) d->told_none = true;
         return rc;
     }
     const uint64_t one = 1;
     int rc = MPI_Fetch_and_op(&one, b, MPI_UINT64_T, 0, 0, MPI_SUM, d->win);
-    if (rc == MPI_SUCCESS) rc = MPI_Win_flush(0, d->win);
+    if (rc == MPI_SUCCESS) rc = WAITED(MPI_Win_flush(0, d->win));
     return rc;
 }
 
@@ -237,8 +299,8 @@ int mpi_units_close(mpi_units *d, mulred_error *err)
         rc = draw(d, &b);
     }
     if (d->win != MPI_WIN_NULL) {
-        rc = MPI_Win_unlock_all(d->win);
-        int rc2 = MPI_Win_free(&d->win);
+        rc = WAITED(MPI_Win_unlock_all(d->win));
+        int rc2 = WAITED(MPI_Win_free(&d->win));
         if (rc == MPI_SUCCESS) rc = rc2;
     }
     free(d->items);
@@ -264,12 +326,13 @@ int mpi_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *er
         if (out) out[0] = v;
         for (int r = 1; r < size; r++) {
             uint64_t got = 0;
-            int rcr = MPI_Recv(&got, 1, MPI_UINT64_T, r, MULRED_TAG_UNITS, comm, MPI_STATUS_IGNORE);
+            int rcr = WAITED(
+                MPI_Recv(&got, 1, MPI_UINT64_T, r, MULRED_TAG_UNITS, comm, MPI_STATUS_IGNORE));
             if (rc == MPI_SUCCESS) rc = rcr;
             if (out) out[r] = got;
         }
     } else {
-        rc = MPI_Send(&v, 1, MPI_UINT64_T, 0, MULRED_TAG_UNITS, comm);
+        rc = WAITED(MPI_Send(&v, 1, MPI_UINT64_T, 0, MULRED_TAG_UNITS, comm));
     }
     return mpi_rc_status(rc, "gathering the units per rank", err);
 }

@@ -92,8 +92,8 @@ static block_slot *pool_free_slot(handoff *h, mulred_error *err)
 static int answer(handoff *h, int src, mulred_error *err)
 {
     int what = 0;
-    int rc =
-        MPI_Recv(&what, 1, MPI_INT, src, MULRED_TAG_STREAM_REQUEST, h->comm, MPI_STATUS_IGNORE);
+    int rc = WAITED(
+        MPI_Recv(&what, 1, MPI_INT, src, MULRED_TAG_STREAM_REQUEST, h->comm, MPI_STATUS_IGNORE));
     if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Recv (stream request)", err);
     if (what == 0) {
         h->finals++;
@@ -150,7 +150,7 @@ static int request(handoff *h, block_slot *s, mulred_error *err)
                        h->comm, &s->req);
     if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Irecv (stream block)", err);
     const int one = 1;
-    rc = MPI_Send(&one, 1, MPI_INT, 0, MULRED_TAG_STREAM_REQUEST, h->comm);
+    rc = WAITED(MPI_Send(&one, 1, MPI_INT, 0, MULRED_TAG_STREAM_REQUEST, h->comm));
     return rc == MPI_SUCCESS ? MULRED_OK : mpi_rc_status(rc, "MPI_Send (stream request)", err);
 }
 
@@ -163,7 +163,7 @@ static mulred_status leaf_next(void *ctx, char *buf, size_t *len, uint64_t *firs
     if (h->got_end) return MULRED_OK;
     block_slot *s = &h->slot[h->head];
     MPI_Status st;
-    int rc = MPI_Wait(&s->req, &st), count = 0;
+    int rc = WAITED(MPI_Wait(&s->req, &st)), count = 0;
     if (rc == MPI_SUCCESS) rc = MPI_Get_count(&st, MPI_BYTE, &count);
     if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Wait (stream block)", err);
     uint64_t n = 0;
@@ -190,7 +190,7 @@ static int handoff_end(handoff *h, mulred_error *err)
         h->ended = true;
         while (h->finals < h->size - 1) {
             MPI_Status st;
-            rc = MPI_Probe(MPI_ANY_SOURCE, MULRED_TAG_STREAM_REQUEST, h->comm, &st);
+            rc = WAITED(MPI_Probe(MPI_ANY_SOURCE, MULRED_TAG_STREAM_REQUEST, h->comm, &st));
             if (rc != MPI_SUCCESS) break;
             mulred_error e;
             mulred_error_clear(&e);
@@ -200,7 +200,7 @@ static int handoff_end(handoff *h, mulred_error *err)
             }
         }
         for (int i = 0; i < h->npool; i++) {
-            if (rc == MPI_SUCCESS) rc = MPI_Wait(&h->pool[i].req, MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS) rc = WAITED(MPI_Wait(&h->pool[i].req, MPI_STATUS_IGNORE));
             free(h->pool[i].buf);
         }
         free(h->pool);
@@ -208,16 +208,16 @@ static int handoff_end(handoff *h, mulred_error *err)
         if (err->status == MULRED_OK && h->failure.status) *err = h->failure;
     } else {
         const int zero = 0;
-        rc = MPI_Send(&zero, 1, MPI_INT, 0, MULRED_TAG_STREAM_REQUEST, h->comm);
+        rc = WAITED(MPI_Send(&zero, 1, MPI_INT, 0, MULRED_TAG_STREAM_REQUEST, h->comm));
         for (int i = 0; i < h->window; i++) {
             if (rc == MPI_SUCCESS && h->slot[i].req != MPI_REQUEST_NULL)
-                rc = MPI_Wait(&h->slot[i].req, MPI_STATUS_IGNORE);
+                rc = WAITED(MPI_Wait(&h->slot[i].req, MPI_STATUS_IGNORE));
             free(h->slot[i].buf);
         }
     }
     /* every rank is done with this stream's messages before any asks for the next stream's
      * (they share the tags) */
-    if (rc == MPI_SUCCESS) rc = MPI_Barrier(h->comm);
+    if (rc == MPI_SUCCESS) rc = WAITED(MPI_Barrier(h->comm));
     if (rc != MPI_SUCCESS && err->status == MULRED_OK) mpi_rc_status(rc, "the stream handoff", err);
     return err->status;
 }

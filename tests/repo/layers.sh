@@ -12,7 +12,8 @@
 #            on its own so that a cycle is named as one);
 #   mpi      <mpi.h> only in src/mpi/ and include/mulred/mulred_mpi.h;
 #   omp      `#pragma omp` only in files named *_threads.c or *_threads_impl.h;
-#   exit     no fprintf(stderr, exit( or abort( in the library layers (util..mpi), except in
+#   exit     no fprintf(stderr, exit( or abort( in the library layers (util..mpi), and _exit( only
+#            in src/mpi/mpi_watch.c (the stall watch ends a rank that cannot go on), except in
 #            src/util/ on a line or in a function marked /* mulred: the default misuse callback */;
 #   paste    no ## token pasting in include/mulred/*.h.
 #
@@ -42,6 +43,8 @@ PUBLIC = {
 GENERATED = {"mulred_version.h"}  # written into the build tree by CMake; no layer
 SOURCE_EXT = (".c", ".h", ".S")
 MARKER = "/* mulred: the default misuse callback */"
+# the one library file that ends a process: the stall watch of a job whose ranks cannot go on
+WATCHDOG = "src/mpi/mpi_watch.c"
 
 
 def strip_comments(text, strings=False):
@@ -196,6 +199,8 @@ def check(root):
                                   (r"(?<![\w.>])abort\s*\(", "abort(")):
                     if re.search(pat, line):
                         report("exit", rel, no, "%s in library layer %s" % (what, layer))
+                if rel != WATCHDOG and re.search(r"(?<![\w.>])_exit\s*\(", line):
+                    report("exit", rel, no, "_exit( in library layer %s outside %s" % (layer, WATCHDOG))
             if rel.startswith("include/mulred/") and "##" in line:
                 report("paste", rel, no, "## token pasting in a public header")
 
