@@ -25,6 +25,8 @@ install(FILES "${CMAKE_BINARY_DIR}/cmake/mulredConfig.cmake"
 install(DIRECTORY include/mulred DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT headers)
 
 install(TARGETS mulred_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT command)
+# the launcher wrapper that bounds how long mpirun or srun outlive a job ended by its stall watch
+install(PROGRAMS slurm/mulred-launch DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT command)
 install(DIRECTORY jobs slurm DESTINATION ${CMAKE_INSTALL_DATADIR}/mulred USE_SOURCE_PERMISSIONS
         COMPONENT command)
 

@@ -5,6 +5,8 @@
 #define MULRED_MPI_INTERNAL_H
 
 #include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include "mulred/mulred_mpi.h"
 #include "mulred/sources.h"
@@ -59,6 +61,9 @@ typedef struct {
     MPI_Win win;
     uint64_t *counter;
     mulred_mpi_handout handout; /* how a dynamic schedule over several ranks hands out */
+    pthread_t server;           /* rank 0, between serve_begin and serve_end */
+    bool serving;
+    atomic_bool serve_stop;
     mulred_error error;         /* a failed draw */
 } mpi_units;
 
@@ -77,6 +82,10 @@ bool mpi_units_run(mpi_units *d, uint64_t align, uint64_t *u0, uint64_t *u1);
  * the draws of the others while it computes: it enters MPI's progress engine. Called by the
  * team's thread 0, the thread that initialized MPI (FUNNELED). Does nothing on other ranks. */
 void mpi_units_poll(void *d, uint64_t done, uint64_t total);
+/* On rank 0 under dynamic, with MPI_THREAD_SERIALIZED: a thread that polls as above while the
+ * caller computes without calling MPI (an MSM tile), until serve_end; elsewhere nothing. */
+void mpi_units_serve_begin(mpi_units *d);
+void mpi_units_serve_end(mpi_units *d);
 /* Collective under dynamic (after every rank stopped drawing): frees the window. Returns err's
  * status, set when a draw or the window failed and err was still OK. */
 int mpi_units_close(mpi_units *d, mulred_error *err);

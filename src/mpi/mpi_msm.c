@@ -276,6 +276,8 @@ static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_r
     res->handout = d.handout;
     /* runs of consecutive units within one slice: the slice is read once for them */
     for (uint64_t u0 = 0, u1; rc == MULRED_OK && mpi_units_run(&d, L.groups, &u0, &u1);) {
+        /* rank 0 answers draws while it reads and computes (no MPI call until the next run) */
+        mpi_units_serve_begin(&d);
         const uint64_t s = u0 / L.groups;
         bool need = false;
         for (uint64_t u = u0; u < u1; u++) {
@@ -288,7 +290,10 @@ static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_r
             group->combine(acc, &part, group);
             resumed++;
         }
-        if (!need) continue;
+        if (!need) {
+            mpi_units_serve_end(&d);
+            continue;
+        }
 
         /* read or generate the slice, and validate it, before any unit of it is saved */
         const uint64_t p0 = s * L.slice_points, p1 = p0 + cap < n ? p0 + cap : n;
@@ -333,6 +338,7 @@ static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_r
             group->combine(acc, &part, group);
             computed++;
         }
+        mpi_units_serve_end(&d);
     }
     rc = mpi_units_close(&d, err);
     *drawn = d.drawn;

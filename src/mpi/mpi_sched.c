@@ -11,8 +11,9 @@
  * one-sided component (osc pt2pt) serves a draw only when rank 0 enters MPI, so rank 0, which
  * computes too, polls (mpi_units_poll) from its master thread after each chunk of MuHash work
  * it finishes (FUNNELED allows it: the team's thread 0 is the thread that initialized MPI);
- * MSM tiles have no such hook, so there draws wait for rank 0 at tile boundaries
- * (docs/performance.md has both). Not every MPI serves such a window (Open MPI 4.1's one-sided
+ * while it computes an MSM tile, which has no such hook, a server thread of rank 0 polls
+ * instead (mpi_units_serve_begin/end; MPI_THREAD_SERIALIZED: the main thread makes no MPI call
+ * meanwhile), so no draw waits for rank 0's tile (docs/performance.md has the figures). Not every MPI serves such a window (Open MPI 4.1's one-sided
  * components fail on some TCP set-ups with MPI_ERR_WIN): every rank makes, locks and tries the
  * window with one draw of a bounded wait, and unless it works on all of them the ranks agree
  * to hand out by messages instead (below), with the same units and result; the job's result
@@ -22,8 +23,10 @@
  * is left): the variant the counter was measured against. Who draws which batch changes only
  * which rank multiplies which units in: the group is commutative and the outputs canonical, so
  * the result is the same. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mpi/mpi_internal.h"
 #include "util/check.h"
@@ -287,8 +290,38 @@ void mpi_units_poll(void *vd, uint64_t done, uint64_t total)
     MPI_Iprobe(MPI_ANY_SOURCE, MULRED_TAG_UNITS, d->comm, &flag, MPI_STATUS_IGNORE);
 }
 
+static void *serve_main(void *vd)
+{
+    mpi_units *d = vd;
+    const struct timespec pause = {0, 1000000}; /* 1 ms between polls */
+    while (!atomic_load(&d->serve_stop)) {
+        mpi_units_poll(d, 0, 0);
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+void mpi_units_serve_begin(mpi_units *d)
+{
+    int level = MPI_THREAD_SINGLE;
+    if (!d->host || !d->multi || d->schedule != MULRED_SCHEDULE_DYNAMIC || d->serving ||
+        MPI_Query_thread(&level) != MPI_SUCCESS || level < MPI_THREAD_SERIALIZED)
+        return;
+    atomic_store(&d->serve_stop, false);
+    d->serving = pthread_create(&d->server, NULL, serve_main, d) == 0;
+}
+
+void mpi_units_serve_end(mpi_units *d)
+{
+    if (!d->serving) return;
+    atomic_store(&d->serve_stop, true);
+    pthread_join(d->server, NULL);
+    d->serving = false;
+}
+
 int mpi_units_close(mpi_units *d, mulred_error *err)
 {
+    mpi_units_serve_end(d);
     int rc = MPI_SUCCESS;
     /* coordinator: rank 0 answers until every rank has been told that none is left; a rank
      * that stopped early (its own error) draws on until told, computing nothing */

@@ -31,6 +31,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ifaddrs.h>
 #include <inttypes.h>
 #include <net/if.h>
@@ -201,17 +202,24 @@ typedef struct mpi_watch {
 
 enum { PHASE_SETUP, PHASE_LIVE, PHASE_OFF };
 
-/* Writes "mulred: MESSAGE" to stderr and ends the process (the main thread may be inside MPI:
- * nothing else can end it). */
-static void die_now(const char *message)
+/* Ends the process (the main thread may be inside MPI: nothing else can end it), after writing
+ * "mulred: MESSAGE" to stderr when loud, and MESSAGE to $MULRED_FAULT_FILE when that is set and
+ * no rank wrote it yet: a launcher's wrapper (slurm/mulred-launch) waits for that file to end a
+ * launcher that would wait on a node it cannot reach. */
+static void die_now(const char *message, bool loud)
 {
     char line[PACKET_MAX + 32];
-    const int n = snprintf(line, sizeof line, "mulred: %s\n", message);
-    if (n > 0) {
-        ssize_t w =
-            write(STDERR_FILENO, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
-        (void)w;
+    int n = snprintf(line, sizeof line, "mulred: %s\n", message);
+    if (n >= (int)sizeof line) n = (int)sizeof line - 1;
+    ssize_t w = 0;
+    if (n > 0 && loud) w = write(STDERR_FILENO, line, (size_t)n);
+    const char *path = getenv("MULRED_FAULT_FILE");
+    int fd = path && *path ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+    if (fd >= 0) {
+        if (n > 8) w = write(fd, line + 8, (size_t)n - 8);
+        close(fd);
     }
+    (void)w;
     _exit(EXIT_STALL);
 }
 
@@ -304,7 +312,7 @@ static void trip(mpi_watch *w, const char *message)
         const size_t len = packet(p, w, KIND_ABORT, message);
         for (int k = 0; k < 3; k++) send_all(w, p, len);
     }
-    die_now(message);
+    die_now(message, true);
 }
 
 static void receive(mpi_watch *w, double now)
@@ -327,7 +335,10 @@ static void receive(mpi_watch *w, double now)
             ps->addr = from;
             atomic_store(&ps->learned, true);
         }
-        if (get32(p + 4) == KIND_ABORT) _exit(EXIT_STALL); /* rank 0 said why */
+        if (get32(p + 4) == KIND_ABORT) { /* rank 0 said why */
+            p[n] = 0;
+            die_now((const char *)p + PACKET_HEAD, false);
+        }
     }
 }
 
@@ -379,7 +390,7 @@ static void *watch_main(void *arg)
                      "%s: not every rank took part within %.0f s (a rank is missing, dead or "
                      "cut off): ending rank %d (%s)",
                      w->what, w->stall, w->rank, w->me.node);
-            die_now(m);
+            die_now(m, true);
         }
         if (phase == PHASE_LIVE) {
             receive(w, now);
@@ -619,7 +630,7 @@ static void *deadline_main(void *arg)
     if (deadline_on) {
         char m[200];
         snprintf(m, sizeof m, "%s did not end within %.0f s: ending this rank", deadline_what, s);
-        die_now(m);
+        die_now(m, true);
     }
     pthread_mutex_unlock(&deadline_lock);
     return NULL;

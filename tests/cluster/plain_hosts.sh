@@ -70,22 +70,24 @@ for k in 1 2 3; do
     ip -n "plainhost$k" link set eth0 up
     ip -n "plainhost$k" link set lo up
 done
-cat >"$W/agent" <<'EOF'
+# Open MPI's rsh agent: the command inside the namespace named as the host. Each host gets its
+# own TMPDIR under the shared /tmp: Open MPI names its session directories by host name, which
+# the namespaces share, and three daemons making the same directory at once fail now and then
+# ("mkdir ... File exists", exit 213) whatever runs in them.
+cat >"$W/agent" <<EOF
 #!/bin/sh
-# Open MPI's rsh agent: the command inside the namespace named as the host
-while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do shift; done
-host=$1
+while [ \$# -gt 0 ] && [ "\${1#-}" != "\$1" ]; do shift; done
+host=\$1
 shift
-exec ip netns exec "$host" sh -c "$*"
+mkdir -p "$W/tmp-\$host"
+TMPDIR="$W/tmp-\$host" exec ip netns exec "\$host" sh -c "\$*"
 EOF
 chmod 0755 "$W/agent"
 HOSTS=plainhost1,plainhost2,plainhost3
-plain_mpirun() { # HOSTS CMD...: mpirun with nothing but the plain settings
-    local hosts=$1
-    shift
-    mpirun --mca plm_rsh_agent "$W/agent" --mca btl tcp,self --mca btl_tcp_if_include "$NET.0/24" \
-        --mca oob_tcp_if_include "$NET.0/24" -H "$hosts" -n "$(tr ',' '\n' <<<"$hosts" | wc -l)" \
-        --bind-to none -x OMP_NUM_THREADS=1 "$@"
+plain_mpirun() { # HOSTS: PM is mpirun with nothing but the plain settings, for these hosts
+    PM=(mpirun --mca plm_rsh_agent "$W/agent" --mca btl tcp,self --mca btl_tcp_if_include "$NET.0/24"
+        --mca oob_tcp_if_include "$NET.0/24" -H "$1" -n "$(tr ',' '\n' <<<"$1" | wc -l)"
+        --bind-to none -x OMP_NUM_THREADS=1)
 }
 value() { sed -n 's/.*"\(muhash\|result\)":"\([0-9a-f]*\)".*/\2/p'; }
 handout() { sed -n 's/.*"handout":"\([a-z]*\)".*/\1/p'; }
@@ -102,7 +104,8 @@ for kind in muhash msm; do
     declare -n args=args_$kind
     for run in $(seq "$RUNS"); do
         st=0
-        timeout 300 plain_mpirun "$HOSTS" "$MULRED" "${args[@]}" >out 2>err || st=$?
+        plain_mpirun "$HOSTS"
+        timeout 300 "${PM[@]}" "$MULRED" "${args[@]}" >out 2>err || st=$?
         if [ "$st" = 0 ] && [ "$(value <out)" = "${REF[$kind]}" ]; then
             ok=$((ok + 1)) hand=$(handout <out)
         else
@@ -126,15 +129,18 @@ LOSS=(muhash --synthetic 4000000 --seed 9 --checkpoint "$W/ck" --checkpoint-unit
 fault() { # HOW: link | kill | stop
     local how=$1 pid t0 st=0 secs
     rm -rf "$W/ck"
-    timeout $((STALL * 10 + 300)) plain_mpirun "$HOSTS" "$MULRED" "${LOSS[@]}" --stall-timeout "$STALL" \
-        >fault.out 2>fault.err &
+    # through mulred-launch: a bare mpirun waits for its daemon behind a cut link until Open MPI's
+    # out-of-band keepalive gives up (300 s idle, then 9 probes 20 s apart, by default)
+    plain_mpirun "$HOSTS"
+    timeout $((STALL * 10 + 600)) "$ROOT/slurm/mulred-launch" "${PM[@]}" "$MULRED" "${LOSS[@]}" \
+        --stall-timeout "$STALL" >fault.out 2>fault.err &
     pid=$!
     for _ in $(seq 1200); do [ "$(units)" -ge 3 ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     t0=$(date +%s.%N)
     case $how in
     link) ip link set mrp-host3 down ;;
     kill) ip netns pids plainhost3 | xargs -r kill -9 ;;
-    stop) kill -STOP "$(rank_pid plainhost3)" ;;
+    stop) pid3=$(rank_pid plainhost3); [ -n "$pid3" ] && kill -STOP "$pid3" ;;
     esac
     wait "$pid" || st=$?
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -146,7 +152,8 @@ fault() { # HOW: link | kill | stop
         fail "fault $how: the job took $secs s to end (bound $((STALL + 30)) s)"
     [ -z "$(value <fault.out)" ] && pass || fail "fault $how: a result was printed"
     st=0
-    timeout 300 plain_mpirun plainhost1,plainhost2 "$MULRED" "${LOSS[@]}" >resume.out 2>resume.err || st=$?
+    plain_mpirun plainhost1,plainhost2
+    timeout 300 "${PM[@]}" "$MULRED" "${LOSS[@]}" >resume.out 2>resume.err || st=$?
     local resumed
     resumed=$(sed -n 's/.*"resumed_units":\([0-9]*\).*/\1/p' resume.out)
     log "  rerun on 2 hosts: exit $st, resumed ${resumed:-0} units"
