@@ -85,7 +85,7 @@ def test_bad_input(setup):
     lines[5] = b"zz" + lines[5][2:]
     with pytest.raises(ValueError, match="setup"):
         mulred.KZGSetup(b"\n".join(lines), cache=False)
-    with pytest.raises(ValueError):
+    with pytest.raises(FileNotFoundError):
         mulred.KZGSetup(pathlib.Path("/nonexistent/setup.txt"), cache=False)
     with pytest.raises(TypeError):
         mulred.kzg_commit(42, bytes(mulred.BLOB_BYTES))

@@ -60,6 +60,9 @@ def test_msm_bn254():
     # every rank but the last holds nothing
     mine = records if RANK == SIZE - 1 else b""
     assert mulred.mpi.msm(COMM, "bn254", mine) == whole
+    # no rank holds anything: the empty input, an error on every rank as for mulred.msm
+    with pytest.raises(ValueError, match=r"no pairs \(empty input\)"):
+        mulred.mpi.msm(COMM, "bn254", b"")
 
 
 def test_msm_g2():

@@ -83,7 +83,7 @@ def test_buffers_combine_copy():
     whole.insert_many(elems)
     a, b = mulred.MuHash(), mulred.MuHash()
     a.insert_many(bytearray(e) for e in elems[:20])
-    b.insert_many((memoryview(e) for e in elems[20:]), threads=0)
+    b.insert_many((memoryview(e) for e in elems[20:]), threads=None)
     c = a.copy()
     a.combine(b)
     assert a.digest() == whole.digest()
