@@ -84,7 +84,8 @@ def test_bad_input_on_one_rank_raises_everywhere():
     with pytest.raises(ValueError, match=rf"rank {last}: record 0: point: "):
         mulred.mpi.msm(COMM, "bls12-381", mine)
     with pytest.raises(TypeError, match=rf"rank {last}: "):
-        mulred.mpi.muhash(COMM, [b"x", "not bytes"] if RANK == last else [b"x"], "bitcoin")
+        mulred.mpi.muhash(COMM, [b"x", "not bytes"] if RANK == last else [b"x"],  # type: ignore[list-item]
+                          "bitcoin")
     with pytest.raises(ValueError, match="group must be"):
         mulred.mpi.msm(COMM, "bls12-381", good, group="g3")
     # arguments every rank must share

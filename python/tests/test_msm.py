@@ -118,7 +118,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="curve must be"):
         mulred.msm("secp256k1", b"")
     with pytest.raises(TypeError):
-        mulred.msm("bn254", "00" * 96)
+        mulred.msm("bn254", "00" * 96)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="threads"):
         mulred.msm("bn254", b"", threads=-2)
 

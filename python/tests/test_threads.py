@@ -48,7 +48,7 @@ def hammer(write_round, readers, seconds=SECONDS):
     """Runs write_round() in this thread until `seconds` have passed while every reader loops
     in its own thread; returns {reader name: (values seen, RuntimeErrors)}."""
     stop = threading.Event()
-    seen = {name: ([], [0]) for name in readers}
+    seen: dict[str, tuple[list[object], list[int]]] = {name: ([], [0]) for name in readers}
     failures = []
 
     def loop(name, fn):
@@ -155,7 +155,7 @@ def test_muhash_writers_against_writers():
     chunks = {w: [elements(100, b"writer %d chunk %d" % (w, k)) for k in range(30)]
               for w in (0, 1)}
     h = mulred.MuHash()
-    done = {0: [], 1: []}
+    done: dict[int, list[list[bytes]]] = {0: [], 1: []}
     refused = [0]
 
     def writer(w):
@@ -187,7 +187,7 @@ def kzg_cases():
             elif s.startswith("output:"):
                 v = s.split(":", 1)[1].strip().strip("'\"")
                 commitment = None if v == "null" else v
-        if commitment and len(blob) == 2 + 2 * mulred.BLOB_BYTES:
+        if commitment and blob and len(blob) == 2 + 2 * mulred.BLOB_BYTES:
             out.append((bytes.fromhex(blob[2:]), bytes.fromhex(commitment[2:])))
     return out
 
