@@ -1,11 +1,13 @@
 """mulred.msm against the EIP-2537 and EIP-196 vectors and against `mulred msm --binary`."""
 
 import concurrent.futures
+import sys
+from typing import Any
 
 import pytest
 
 import mulred
-from conftest import load_json, run_cli
+from conftest import ROOT, load_json, run_cli
 
 
 def eip2537_cases():
@@ -130,3 +132,33 @@ def test_threads_share_the_module():
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         outs = list(pool.map(lambda _: mulred.msm("bls12-381", records, threads=1), range(8)))
     assert all(o.hex() == case["Expected"] for o in outs)
+
+
+def test_synthetic_pairs(tmp_path):
+    # the set of `mulred msm --synthetic N --seed S`: the same records as --write-pairs writes,
+    # the same sum; each point on its curve and the sum equal to the independent reference's
+    sys.path.insert(0, str(ROOT / "tests" / "tools"))
+    from msm_ref import CURVES, add, encode, mul
+
+    for curve, group in (("bn254", "g1"), ("bls12-381", "g1"), ("bn254", "g2")):
+        path = tmp_path / f"{curve}-{group}.hex"
+        out = run_cli("msm", "--curve", curve, "--group", group, "--synthetic", "9", "--seed",
+                      "77", "--write-pairs", str(path))
+        records = mulred.synthetic_pairs(curve, 9, group=group, seed=77, threads=2)
+        assert records.hex() == path.read_text().replace("\n", "")
+        assert mulred.msm(curve, records, group=group).hex() == out["result"]
+        if group == "g1":
+            c: Any = CURVES[curve]  # the reference's parameters (untyped)
+            w = c["coord"]
+            size = mulred.record_bytes(curve)
+            total = None
+            for i in range(0, len(records), size):
+                rec = records[i:i + size]
+                P = (int.from_bytes(rec[:w], "big"), int.from_bytes(rec[w:2 * w], "big"))
+                assert (P[1] ** 2 - P[0] ** 3 - c["b"]) % c["p"] == 0
+                total = add(c, total, mul(c, int.from_bytes(rec[2 * w:], "big"), P))
+            assert encode(c, total).hex() == out["result"]
+    # seeds and threads never change a pair; other seeds give other pairs
+    assert mulred.synthetic_pairs("bn254", 3, seed=5) == mulred.synthetic_pairs("bn254", 5, seed=5)[:288]
+    assert mulred.synthetic_pairs("bn254", 3, seed=5) != mulred.synthetic_pairs("bn254", 3, seed=6)
+    assert mulred.synthetic_pairs("bn254", 1) == mulred.synthetic_pairs("bn254", 1, seed=1)
