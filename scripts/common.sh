@@ -13,6 +13,9 @@ MULRED_PACKAGES=(gcc libc6-dev make cmake pkg-config git ca-certificates
 # the Python module (-DMULRED_PYTHON=ON, docs/python.md); everything else they call is in
 # Debian's essential set (coreutils, grep, sed, mawk, diffutils, findutils, hostname).
 MULRED_TEST_PACKAGES=(python3 python3-dev python3-mpi4py python3-pytest python3-numpy)
+# The Python package as docs/python.md installs it (pip install ., python3 -m build, a venv) and
+# its type check (CTest python.venv and python.mypy).
+MULRED_TEST_PACKAGES+=(python3-pip python3-venv python3-setuptools python3-wheel python3-build mypy)
 
 install_packages() {
     local missing=()
@@ -30,9 +33,10 @@ install_packages() {
 # Builds everything, or only the targets named in MULRED_BUILD_TARGETS (the demo: the command).
 build_mulred() { # extra cmake arguments
     if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-        # a two-part libdir, as Debian's /usr has: tests/install/pkgconfig.sh installs with it
-        cmake -S "$MULRED_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
-              -DCMAKE_INSTALL_LIBDIR=lib/x86_64-linux-gnu "$@"
+        # the README's configuration and nothing more, so that the README's and
+        # docs/install.md's commands on this build directory give the layout they document
+        # (tests/install/docs_layout.sh)
+        cmake -S "$MULRED_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "$@"
     fi
     # shellcheck disable=SC2086 # target names are words
     cmake --build "$BUILD_DIR" -j "$(nproc)" ${MULRED_BUILD_TARGETS:+--target $MULRED_BUILD_TARGETS}

@@ -113,9 +113,10 @@ MULRED_API size_t mulred_msm_result_bytes(mulred_curve c);
  * records as above (mulred_pair_record_bytes(c) each: the point, then its 32-byte big-endian
  * scalar), the same bytes as a `mulred msm --binary` file. Every point is checked (encoding,
  * range, on the curve, in G1) before any arithmetic. threads: 0 = mulred_threads_resolve(0).
- * len = 0 gives the encoding of infinity (all zero). Returns MULRED_OK; MULRED_EINPUT "record I:
- * point: REASON" (REASON a mulred_g1_reason_text; I the lowest bad record, from 0) or "N bytes:
- * not a whole number of R-byte records"; MULRED_ERUNTIME (out of memory); MULRED_EMISUSE
+ * Returns MULRED_OK; MULRED_EINPUT "no pairs (empty input)" for len = 0 (as a pair file, and as
+ * EIP-2537's MSM precompile refuses an empty input), "record I: point: REASON" (REASON a
+ * mulred_g1_reason_text; I the lowest bad record, from 0) or "N bytes: not a whole number of
+ * R-byte records"; MULRED_ERUNTIME (out of memory); MULRED_EMISUSE
  * (misuse: out_len below the result size, records NULL with len > 0). out is written only on
  * MULRED_OK. */
 MULRED_API mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,

@@ -1,10 +1,13 @@
 """mulred: MuHash3072, multi-scalar multiplication and EIP-4844 KZG commitments (libmulred).
 
-Everything that takes data accepts bytes-like objects (bytes, bytearray, memoryview, numpy
-arrays); the GIL is released while the library computes. Bad input raises ValueError with the
-library's message (the record or element and the failed check); a call outside a function's
-contract raises MisuseError instead of aborting the process. The distributed reductions over an
-mpi4py communicator are in mulred.mpi (import it explicitly: it initializes MPI).
+Everything that takes data accepts bytes-like objects with a C-contiguous buffer (bytes,
+bytearray, memoryview, C-ordered numpy arrays); the GIL is released while the library computes.
+A path that cannot be read raises its OSError (FileNotFoundError, IsADirectoryError,
+PermissionError); bad input raises ValueError with the library's message (the record or element
+and the failed check); a call outside a function's contract raises MisuseError instead of
+aborting the process. A MuHash is used by one thread at a time (a call while another thread
+computes on it raises RuntimeError); a KZGSetup by any number. The distributed reductions over
+an mpi4py communicator are in mulred.mpi (import it explicitly: it initializes MPI).
 See docs/python.md.
 """
 
@@ -20,6 +23,7 @@ from ._mulred import (
     msm,
     record_bytes,
     snapshot_muhash,
+    synthetic_pairs,
     threads_resolve,
 )
 
@@ -33,6 +37,7 @@ __all__ = [
     "msm",
     "record_bytes",
     "snapshot_muhash",
+    "synthetic_pairs",
 ]
 
 

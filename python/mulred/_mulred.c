@@ -1,21 +1,35 @@
 /* mulred._mulred: the CPython binding of libmulred, the core library (no MPI).
  *
  * Bytes in, bytes out: every argument that takes data accepts any object with a C-contiguous
- * buffer (bytes, bytearray, memoryview, numpy arrays), read as raw bytes. The GIL is released
- * while the library computes. Failures become exceptions: bad input (MULRED_EINPUT) ValueError
- * with the library's message (the record, element or line and the failed check), runtime
- * failures RuntimeError, and misuse mulred.MisuseError — the module installs a misuse callback
- * that records the message and returns, so the library's default (print and abort) never runs
- * and the interpreter survives. */
+ * buffer (bytes, bytearray, memoryview, numpy arrays), read as raw bytes; another layout is a
+ * BufferError that says so. The GIL is released while the library computes. Failures become
+ * exceptions: a path that cannot be read the OSError subclass of its errno (filename set), bad
+ * input (MULRED_EINPUT) ValueError with the library's message (the record, element or line and
+ * the failed check), runtime failures RuntimeError, and misuse mulred.MisuseError — the module
+ * installs a misuse callback that records the message and returns, so the library's default
+ * (print and abort) never runs and the interpreter survives.
+ *
+ * Threads. Every object state is read and written with the GIL held, except while a MuHash
+ * computes with the GIL released; then its `busy` flag is set (with the GIL held), and every
+ * method of that object, readers included, raises RuntimeError until it is clear again, so no
+ * thread ever sees a half-updated state. A KZGSetup is never changed after it is made: its
+ * methods may run in any number of threads at once.
+ *
+ * Docstrings start with the signature line ("name(args)\n--\n\n"), which CPython turns into
+ * __text_signature__ for inspect.signature and help(). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mulred/mulred.h"
 #include "mulred_python.h"
@@ -79,29 +93,78 @@ static PyObject *raise_status(int status, const mulred_error *err)
 
 /* ---- arguments ---- */
 
-/* A C-contiguous buffer of obj; a str is refused with a TypeError naming `what`. */
+/* A C-contiguous buffer of obj; a str or an object without a buffer is a TypeError, a buffer of
+ * another layout (a strided or Fortran-ordered numpy array) a BufferError, naming `what`. */
 static int get_buffer(PyObject *obj, Py_buffer *view, const char *what)
 {
     if (PyUnicode_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: expected a bytes-like object, not str", what);
         return -1;
     }
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) {
-        PyErr_Clear();
+    if (!PyObject_CheckBuffer(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: expected a bytes-like object, not %.100s", what,
                      Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_BufferError,
+                     "%s: a %.100s that is not C-contiguous (mulred reads the buffer as raw "
+                     "bytes in C order; numpy.ascontiguousarray makes a copy that is)",
+                     what, Py_TYPE(obj)->tp_name);
         return -1;
     }
     return 0;
 }
 
-static int parse_threads(int threads)
+/* O& converter of a thread count, checked as the command checks --threads: None (the default
+ * count, as when --threads is not given: *out = 0) or an integer in 1..4096. */
+static int threads_converter(PyObject *obj, void *out)
 {
-    if (threads < 0) {
-        PyErr_SetString(PyExc_ValueError, "threads must be >= 0 (0: the default)");
-        return -1;
+    if (obj == Py_None) {
+        *(int *)out = 0;
+        return 1;
     }
-    return 0;
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "threads must be an int or None, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    PyObject *n = PyNumber_Index(obj);
+    if (!n) return 0;
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(n, &overflow);
+    Py_DECREF(n);
+    if (v == -1 && PyErr_Occurred()) return 0;
+    if (overflow || v < 1 || v > 4096) {
+        PyErr_Format(PyExc_ValueError,
+                     "threads must be in 1..4096, or None for the default, not %R", obj);
+        return 0;
+    }
+    *(int *)out = (int)v;
+    return 1;
+}
+
+/* The OSError of a path the library is about to read, raised here because the library reports
+ * an unreadable file as bad input with a message only: OSError maps errno to its subclass
+ * (FileNotFoundError, PermissionError, IsADirectoryError), with filename = name. */
+static int check_readable(const char *path, PyObject *name)
+{
+    int e = 0, fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        e = errno;
+    } else {
+        struct stat st;
+        if (fstat(fd, &st) != 0)
+            e = errno;
+        else if (S_ISDIR(st.st_mode))
+            e = EISDIR;
+        close(fd);
+    }
+    if (!e) return 0;
+    errno = e;
+    PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, name);
+    return -1;
 }
 
 static int parse_curve(mulred_curve *c, const char *name)
@@ -131,8 +194,9 @@ static bool is_path_like(PyObject *obj)
 
 typedef struct {
     PyObject_HEAD mulred_muhash_state st;
-    mulred_muhash_ctx *ctx; /* made on first use */
-    int busy;               /* a call with the GIL released is using st */
+    mulred_muhash_flavor flavor; /* st.flavor, read without touching st */
+    mulred_muhash_ctx *ctx;      /* made on first use */
+    int busy;                    /* a call with the GIL released is using st */
 } MuHashObject;
 
 static PyTypeObject MuHash_Type;
@@ -147,12 +211,20 @@ static mulred_muhash_state *muhash_state(PyObject *obj)
     return &((MuHashObject *)obj)->st;
 }
 
-static int muhash_enter(MuHashObject *self)
+/* 0 when no other thread is computing on self, else RuntimeError: every method of a MuHash,
+ * readers included, calls this first (with the GIL held). */
+static int muhash_idle(MuHashObject *self)
 {
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "MuHash object in use by another thread");
         return -1;
     }
+    return 0;
+}
+
+static int muhash_enter(MuHashObject *self)
+{
+    if (muhash_idle(self) < 0) return -1;
     if (!self->ctx) {
         self->ctx = mulred_muhash_ctx_new(self->st.flavor);
         if (!self->ctx) {
@@ -176,6 +248,7 @@ static PyObject *MuHash_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     MuHashObject *self = (MuHashObject *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     mulred_muhash_init(&self->st, flavor);
+    self->flavor = flavor;
     self->ctx = NULL;
     self->busy = 0;
     return (PyObject *)self;
@@ -283,8 +356,9 @@ static PyObject *muhash_many(MuHashObject *self, PyObject *args, PyObject *kwds,
     static char *kwlist[] = {"elements", "threads", NULL};
     PyObject *iterable;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$i", kwlist, &iterable, &threads)) return NULL;
-    if (parse_threads(threads) < 0) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O&", kwlist, &iterable, threads_converter,
+                                     &threads))
+        return NULL;
     buffer_list l;
     if (buffer_list_collect(&l, iterable) < 0) return NULL;
     if (muhash_enter(self) < 0) {
@@ -354,16 +428,12 @@ static PyObject *MuHash_combine(MuHashObject *self, PyObject *other)
 {
     mulred_muhash_state *t = muhash_state(other);
     if (!t) return NULL;
-    if (self->busy || ((MuHashObject *)other)->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "MuHash object in use by another thread");
-        return NULL;
-    }
+    if (muhash_idle(self) < 0 || muhash_idle((MuHashObject *)other) < 0) return NULL;
     /* states of different flavors are misuse the library cannot return from (it ends the
      * process): refused here */
-    if (t->flavor != self->st.flavor) {
+    if (t->flavor != self->flavor) {
         PyErr_Format(MisuseError, "combining a %s MuHash into a %s one (flavors must match)",
-                     mulred_muhash_flavor_name(t->flavor),
-                     mulred_muhash_flavor_name(self->st.flavor));
+                     mulred_muhash_flavor_name(t->flavor), mulred_muhash_flavor_name(self->flavor));
         return NULL;
     }
     unsigned long mark = misuse_mark();
@@ -374,26 +444,30 @@ static PyObject *MuHash_combine(MuHashObject *self, PyObject *other)
 
 static PyObject *MuHash_copy(MuHashObject *self, PyObject *unused)
 {
+    if (muhash_idle(self) < 0) return NULL;
     MuHashObject *c = (MuHashObject *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0);
     if (!c) return NULL;
     c->st = self->st;
+    c->flavor = self->flavor;
     c->ctx = NULL;
     c->busy = 0;
     return (PyObject *)c;
 }
 
-/* The digest as the flavor displays it (64 hex characters). */
-static void muhash_display(MuHashObject *self, char hex[65])
+/* The digest as the flavor displays it (64 hex characters); RuntimeError while in use. */
+static int muhash_display(MuHashObject *self, char hex[65])
 {
+    if (muhash_idle(self) < 0) return -1;
     uint8_t d[32];
     mulred_muhash_finalize(d, &self->st);
-    mulred_muhash_display(hex, d, self->st.flavor);
+    mulred_muhash_display(hex, d, self->flavor);
+    return 0;
 }
 
 static PyObject *MuHash_hexdigest(MuHashObject *self, PyObject *unused)
 {
     char hex[65];
-    muhash_display(self, hex);
+    if (muhash_display(self, hex) < 0) return NULL;
     return PyUnicode_FromStringAndSize(hex, 64);
 }
 
@@ -409,7 +483,7 @@ static PyObject *MuHash_digest(MuHashObject *self, PyObject *unused)
 {
     char hex[65];
     uint8_t out[32];
-    muhash_display(self, hex);
+    if (muhash_display(self, hex) < 0) return NULL;
     for (int i = 0; i < 32; i++)
         out[i] = (uint8_t)(hexval(hex[2 * i]) << 4 | hexval(hex[2 * i + 1]));
     return PyBytes_FromStringAndSize((const char *)out, 32);
@@ -417,6 +491,7 @@ static PyObject *MuHash_digest(MuHashObject *self, PyObject *unused)
 
 static PyObject *MuHash_serialize(MuHashObject *self, PyObject *unused)
 {
+    if (muhash_idle(self) < 0) return NULL;
     uint8_t buf[2 * MULRED_NUM3072_BYTES];
     size_t n = mulred_muhash_serialize(buf, &self->st);
     return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)n);
@@ -452,38 +527,43 @@ static PyObject *MuHash_deserialize(PyObject *cls, PyObject *args, PyObject *kwd
 
 static PyObject *MuHash_get_flavor(MuHashObject *self, void *closure)
 {
-    return PyUnicode_FromString(mulred_muhash_flavor_name(self->st.flavor));
+    return PyUnicode_FromString(mulred_muhash_flavor_name(self->flavor));
 }
 
 static PyObject *MuHash_repr(MuHashObject *self)
 {
     return PyUnicode_FromFormat("<mulred.MuHash flavor='%s'>",
-                                mulred_muhash_flavor_name(self->st.flavor));
+                                mulred_muhash_flavor_name(self->flavor));
 }
 
 static PyMethodDef MuHash_methods[] = {
     {"insert", (PyCFunction)MuHash_insert, METH_O,
-     "insert(element): add one element (bytes-like)."},
-    {"remove", (PyCFunction)MuHash_remove, METH_O, "remove(element): remove one element."},
+     "insert($self, element, /)\n--\n\nAdd one element (bytes-like)."},
+    {"remove", (PyCFunction)MuHash_remove, METH_O,
+     "remove($self, element, /)\n--\n\nRemove one element (bytes-like)."},
     {"insert_many", (PyCFunction)(void (*)(void))MuHash_insert_many, METH_VARARGS | METH_KEYWORDS,
-     "insert_many(elements, *, threads=1): add every element of an iterable of bytes-like "
-     "objects (threads != 1: the parallel reduction, 0 = the default thread count)."},
+     "insert_many($self, elements, *, threads=1)\n--\n\nAdd every element of an iterable of "
+     "bytes-like objects. threads=1: one by one in this thread; 2..4096 or None (the default "
+     "count): the library's parallel reduction."},
     {"remove_many", (PyCFunction)(void (*)(void))MuHash_remove_many, METH_VARARGS | METH_KEYWORDS,
-     "remove_many(elements, *, threads=1): remove every element of an iterable."},
+     "remove_many($self, elements, *, threads=1)\n--\n\nRemove every element of an iterable "
+     "(threads as for insert_many)."},
     {"combine", (PyCFunction)MuHash_combine, METH_O,
-     "combine(other): self becomes the union of self and other (same flavor)."},
-    {"copy", (PyCFunction)MuHash_copy, METH_NOARGS, "copy(): an independent copy."},
+     "combine($self, other, /)\n--\n\nself becomes the union of self and other (same "
+     "flavor)."},
+    {"copy", (PyCFunction)MuHash_copy, METH_NOARGS, "copy($self, /)\n--\n\nAn independent copy."},
     {"digest", (PyCFunction)MuHash_digest, METH_NOARGS,
-     "digest() -> 32 bytes, in the order `mulred muhash` prints them (bitcoin: reversed hash "
-     "output, as gettxoutsetinfo shows it; kaspa: as is): digest().hex() is the printed hex."},
+     "digest($self, /)\n--\n\n32 bytes, in the order `mulred muhash` prints them (bitcoin: "
+     "reversed hash output, as gettxoutsetinfo shows it; kaspa: as is): digest().hex() is the "
+     "printed hex."},
     {"hexdigest", (PyCFunction)MuHash_hexdigest, METH_NOARGS,
-     "hexdigest() -> the digest as `mulred muhash` prints it (= digest().hex())."},
+     "hexdigest($self, /)\n--\n\nThe digest as `mulred muhash` prints it (= digest().hex())."},
     {"serialize", (PyCFunction)MuHash_serialize, METH_NOARGS,
-     "serialize() -> bytes: bitcoin numerator || denominator (768 bytes), kaspa the normalized "
-     "value (384 bytes)."},
+     "serialize($self, /)\n--\n\nbitcoin: numerator || denominator (768 bytes); kaspa: the "
+     "normalized value (384 bytes)."},
     {"deserialize", (PyCFunction)(void (*)(void))MuHash_deserialize,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-     "MuHash.deserialize(data, flavor='bitcoin') -> MuHash: the inverse of serialize()."},
+     "deserialize($type, data, flavor='bitcoin')\n--\n\nA MuHash from serialize()'s bytes."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -498,8 +578,9 @@ static PyTypeObject MuHash_Type = {
     .tp_dealloc = (destructor)MuHash_dealloc,
     .tp_repr = (reprfunc)MuHash_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "MuHash(flavor='bitcoin'): a MuHash3072 multiset hash ('bitcoin': Bitcoin Core's "
-              "gettxoutsetinfo muhash; 'kaspa': Kaspa's UTXO commitment).",
+    .tp_doc = "MuHash(flavor='bitcoin')\n--\n\nA MuHash3072 multiset hash ('bitcoin': Bitcoin "
+              "Core's gettxoutsetinfo muhash; 'kaspa': Kaspa's UTXO commitment). One thread "
+              "at a time: a call while another thread computes on it raises RuntimeError.",
     .tp_methods = MuHash_methods,
     .tp_getset = MuHash_getset,
     .tp_new = MuHash_new,
@@ -525,12 +606,11 @@ static PyObject *py_msm(PyObject *module, PyObject *args, PyObject *kwds)
     const char *curve_name, *group = "g1";
     PyObject *records;
     int threads = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|$si:msm", kwlist, &curve_name, &records,
-                                     &group, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|$sO&:msm", kwlist, &curve_name, &records,
+                                     &group, threads_converter, &threads))
         return NULL;
     mulred_curve c;
-    if (parse_curve(&c, curve_name) < 0 || parse_group(&c, group) < 0 || parse_threads(threads) < 0)
-        return NULL;
+    if (parse_curve(&c, curve_name) < 0 || parse_group(&c, group) < 0) return NULL;
     Py_buffer view;
     if (get_buffer(records, &view, "records") < 0) return NULL;
     uint8_t out[MULRED_MSM_RESULT_MAX];
@@ -555,6 +635,72 @@ static PyObject *py_record_bytes(PyObject *module, PyObject *arg)
     mulred_curve c;
     if (parse_curve(&c, name) < 0) return NULL;
     return PyLong_FromSize_t(mulred_pair_record_bytes(c));
+}
+
+/* synthetic_pairs(curve, n, *, group, seed, threads): pairs [0, n) of `mulred msm --synthetic n
+ * --seed seed` (mulred_msm_synth: valid points, scalars below r), as binary records. n and seed
+ * are checked as the command checks them (1..2^40, a 64-bit seed). */
+static PyObject *py_synthetic_pairs(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"curve", "n", "group", "seed", "threads", NULL};
+    const char *curve_name, *group = "g1";
+    PyObject *n_obj, *seed_obj = NULL;
+    int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|$sOO&:synthetic_pairs", kwlist, &curve_name,
+                                     &n_obj, &group, &seed_obj, threads_converter, &threads))
+        return NULL;
+    mulred_curve c;
+    if (parse_curve(&c, curve_name) < 0 || parse_group(&c, group) < 0) return NULL;
+    PyObject *n_int = PyNumber_Index(n_obj);
+    if (!n_int) return NULL;
+    int overflow;
+    long long n = PyLong_AsLongLongAndOverflow(n_int, &overflow);
+    Py_DECREF(n_int);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (overflow || n < 1 || n > (1LL << 40)) {
+        PyErr_Format(PyExc_ValueError, "n must be in 1..2^40, not %R", n_obj);
+        return NULL;
+    }
+    uint64_t seed = 1;
+    if (seed_obj) {
+        PyObject *seed_int = PyNumber_Index(seed_obj);
+        if (!seed_int) return NULL;
+        seed = PyLong_AsUnsignedLongLong(seed_int); /* OverflowError below 0 or above 2^64-1 */
+        Py_DECREF(seed_int);
+        if (seed == (uint64_t)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "seed must be in 0..2^64-1, not %R", seed_obj);
+            return NULL;
+        }
+    }
+    const size_t count = (size_t)n, R = mulred_pair_record_bytes(c),
+                 aff = mulred_msm_affine_bytes(c);
+    if (count > (size_t)PY_SSIZE_T_MAX / R) return PyErr_NoMemory();
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * R));
+    void *points = PyMem_RawMalloc(count * aff);
+    mulred_scalar256 *scalars = PyMem_RawMalloc(count * sizeof *scalars);
+    if (!out || !points || !scalars) {
+        Py_XDECREF(out);
+        PyMem_RawFree(points);
+        PyMem_RawFree(scalars);
+        return PyErr_NoMemory();
+    }
+    mulred_error err;
+    mulred_error_clear(&err);
+    unsigned long mark = misuse_mark();
+    uint8_t *buf = (uint8_t *)PyBytes_AS_STRING(out);
+    int st;
+    Py_BEGIN_ALLOW_THREADS;
+    st = mulred_msm_synth(points, scalars, c, seed, 0, count, threads, &err);
+    if (st == MULRED_OK) mulred_pair_encode(buf, points, scalars, count, c);
+    Py_END_ALLOW_THREADS;
+    PyMem_RawFree(points);
+    PyMem_RawFree(scalars);
+    if (misuse_raised(mark) || (st != MULRED_OK && !raise_status(st, &err))) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
 }
 
 /* ---- KZG ---- */
@@ -598,7 +744,7 @@ static PyObject *KZGSetup_new(PyTypeObject *type, PyObject *args, PyObject *kwds
     bool have_view = false;
     if (is_path_like(source)) {
         path_bytes = fs_path(source);
-        if (!path_bytes) goto fail;
+        if (!path_bytes || check_readable(PyBytes_AS_STRING(path_bytes), source) < 0) goto fail;
     } else {
         if (get_buffer(source, &view, "setup") < 0) goto fail;
         have_view = true;
@@ -707,8 +853,8 @@ static PyObject *KZGSetup_get_window_bits(KZGSetupObject *self, void *closure)
 
 static PyMethodDef KZGSetup_methods[] = {
     {"commit", (PyCFunction)KZGSetup_commit, METH_O,
-     "commit(blob) -> 48 bytes: the EIP-4844 commitment of a blob (131072 raw bytes, or its "
-     "hex text as a str)."},
+     "commit($self, blob, /)\n--\n\nThe 48-byte EIP-4844 commitment of a blob (131072 raw "
+     "bytes, or its hex text as a str). Safe from any number of threads at once."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -729,10 +875,11 @@ static PyTypeObject KZGSetup_Type = {
     .tp_basicsize = sizeof(KZGSetupObject),
     .tp_dealloc = (destructor)KZGSetup_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "KZGSetup(source, *, cache=None): an EIP-4844 trusted setup (c-kzg-4844's "
+    .tp_doc = "KZGSetup(source, *, cache=None)\n--\n\nAn EIP-4844 trusted setup (c-kzg-4844's "
               "trusted_setup.txt) and its fixed-base table, loaded once. source: a path (str "
               "or os.PathLike) or the file's bytes. cache: None = the library's default cache "
-              "file, False = none, or a path.",
+              "file, False = none, or a path. Never changed once made: any number of threads "
+              "may use it at once.",
     .tp_methods = KZGSetup_methods,
     .tp_getset = KZGSetup_getset,
     .tp_new = KZGSetup_new,
@@ -770,12 +917,15 @@ static PyObject *py_snapshot_muhash(PyObject *module, PyObject *args, PyObject *
     static char *kwlist[] = {"path", "threads", "index", NULL};
     PyObject *path_obj, *index_obj = Py_None;
     int threads = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$iO:snapshot_muhash", kwlist, &path_obj,
-                                     &threads, &index_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O&O:snapshot_muhash", kwlist, &path_obj,
+                                     threads_converter, &threads, &index_obj))
         return NULL;
-    if (parse_threads(threads) < 0) return NULL;
     PyObject *path = fs_path(path_obj);
     if (!path) return NULL;
+    if (check_readable(PyBytes_AS_STRING(path), path_obj) < 0) {
+        Py_DECREF(path);
+        return NULL;
+    }
     PyObject *index = NULL;
     if (index_obj != Py_None && !(index = fs_path(index_obj))) {
         Py_DECREF(path);
@@ -821,13 +971,9 @@ done:
 
 static PyObject *py_threads_resolve(PyObject *module, PyObject *arg)
 {
-    long requested = PyLong_AsLong(arg);
-    if (requested == -1 && PyErr_Occurred()) return NULL;
-    if (requested < 0 || requested > 4096) {
-        PyErr_SetString(PyExc_ValueError, "threads must be in 0..4096 (0: the default)");
-        return NULL;
-    }
-    return PyLong_FromLong(mulred_threads_resolve((int)requested));
+    int requested;
+    if (!threads_converter(arg, &requested)) return NULL;
+    return PyLong_FromLong(mulred_threads_resolve(requested));
 }
 
 /* Calls the library outside its contract (an empty window range), for the tests: the misuse
@@ -848,28 +994,51 @@ static PyObject *py_misuse_probe(PyObject *module, PyObject *unused)
 
 static PyMethodDef module_methods[] = {
     {"_misuse_probe", py_misuse_probe, METH_NOARGS,
-     "_misuse_probe(): calls the library outside its contract (raises MisuseError)."},
+     "_misuse_probe($module, /)\n--\n\nCalls the library outside its contract (raises "
+     "MisuseError)."},
     {"msm", (PyCFunction)(void (*)(void))py_msm, METH_VARARGS | METH_KEYWORDS,
-     "msm(curve, records, *, group='g1', threads=0) -> bytes: Σ sᵢ·Pᵢ over `mulred msm "
-     "--binary` records, encoded as `mulred msm` prints it (EIP-2537 or EIP-196)."},
+     "msm($module, curve, records, *, group='g1', threads=None)\n--\n\nThe sum of s_i*P_i over "
+     "`mulred msm --binary` records (at least one), encoded as `mulred msm` prints it "
+     "(EIP-2537, EIP-196 or EIP-197)."},
     {"record_bytes", (PyCFunction)py_record_bytes, METH_O,
-     "record_bytes(curve) -> int: bytes of one MSM record (160 bls12-381, 96 bn254)."},
+     "record_bytes($module, curve, /)\n--\n\nBytes of one G1 MSM record (160 bls12-381, 96 "
+     "bn254)."},
+    {"synthetic_pairs", (PyCFunction)(void (*)(void))py_synthetic_pairs,
+     METH_VARARGS | METH_KEYWORDS,
+     "synthetic_pairs($module, curve, n, *, group='g1', seed=1, threads=None)\n--\n\nThe n "
+     "pairs of `mulred msm --synthetic n --seed seed` (valid points, scalars below r) as "
+     "`mulred msm --binary` records."},
     {"snapshot_muhash", (PyCFunction)(void (*)(void))py_snapshot_muhash,
      METH_VARARGS | METH_KEYWORDS,
-     "snapshot_muhash(path, *, threads=0, index=None) -> dict: the MuHash of a Bitcoin Core "
-     "dumptxoutset file (gettxoutsetinfo's muhash), with coins, base_block_hash, network, "
-     "format_version."},
+     "snapshot_muhash($module, path, *, threads=None, index=None)\n--\n\nThe MuHash of a "
+     "Bitcoin Core dumptxoutset file (gettxoutsetinfo's muhash), with coins, base_block_hash, "
+     "network, format_version."},
     {"threads_resolve", (PyCFunction)py_threads_resolve, METH_O,
-     "threads_resolve(requested) -> int: the thread count a call with `requested` uses."},
+     "threads_resolve($module, requested, /)\n--\n\nThe thread count a call with `requested` "
+     "uses (None: the default)."},
     {NULL, NULL, 0, NULL},
 };
+
+static mulred_muhash_state *muhash_acquire(PyObject *obj)
+{
+    mulred_muhash_state *s = muhash_state(obj);
+    if (!s || muhash_idle((MuHashObject *)obj) < 0) return NULL;
+    ((MuHashObject *)obj)->busy = 1;
+    return s;
+}
+
+static void muhash_release(PyObject *obj)
+{
+    ((MuHashObject *)obj)->busy = 0;
+}
 
 static mulred_py_api py_api = {
     .version = MULRED_PY_API_VERSION,
     .misuse_mark = misuse_mark,
     .misuse_raised = misuse_raised,
     .raise_status = raise_status,
-    .muhash_state = muhash_state,
+    .muhash_acquire = muhash_acquire,
+    .muhash_release = muhash_release,
     .on_misuse = on_misuse,
 };
 

@@ -36,19 +36,22 @@ static PyObject *py_muhash_allreduce(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO:muhash_allreduce", &comm_obj, &h)) return NULL;
     MPI_Comm comm;
     if (get_comm(comm_obj, &comm) < 0) return NULL;
-    mulred_muhash_state *s = api->muhash_state(h);
+    /* h is marked in use for the collective: another thread's call on it raises RuntimeError
+     * instead of reading or changing it meanwhile */
+    mulred_muhash_state *s = api->muhash_acquire(h);
     if (!s) return NULL;
-    mulred_muhash_state tmp = *s;
     mulred_error err;
     mulred_error_clear(&err);
     unsigned long mark = api->misuse_mark();
     int st;
     Py_BEGIN_ALLOW_THREADS;
+    mulred_muhash_state tmp = *s;
     st = mulred_mpi_allreduce(comm, &tmp, mulred_muhash_group(tmp.flavor), &err);
+    if (st == MULRED_OK) *s = tmp;
     Py_END_ALLOW_THREADS;
+    api->muhash_release(h);
     if (api->misuse_raised(mark)) return NULL;
     if (st != MULRED_OK) return api->raise_status(st, &err);
-    *s = tmp;
     Py_RETURN_NONE;
 }
 
@@ -133,10 +136,11 @@ done:
 
 static PyMethodDef module_methods[] = {
     {"muhash_allreduce", py_muhash_allreduce, METH_VARARGS,
-     "muhash_allreduce(comm, h): h becomes the union of every rank's h (collective)."},
+     "muhash_allreduce($module, comm, h, /)\n--\n\nh becomes the union of every rank's h "
+     "(collective); other threads' calls on h raise RuntimeError meanwhile."},
     {"msm_allreduce", py_msm_allreduce, METH_VARARGS,
-     "msm_allreduce(comm, curve, partial) -> bytes: the sum of every rank's encoded point "
-     "(collective)."},
+     "msm_allreduce($module, comm, curve, partial, group='g1', /)\n--\n\nThe sum of every "
+     "rank's encoded point, encoded the same way (collective)."},
     {NULL, NULL, 0, NULL},
 };
 

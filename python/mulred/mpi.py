@@ -13,7 +13,7 @@ Importing this module imports mpi4py.MPI, which initializes MPI.
 from mpi4py import MPI
 
 from . import _mulred_mpi
-from ._mulred import MuHash, msm as _msm
+from ._mulred import MuHash, msm as _msm, record_bytes
 
 __all__ = ["msm", "muhash", "allreduce"]
 
@@ -41,11 +41,33 @@ def _agree(comm, fn, same):
     return value
 
 
-def msm(comm, curve, local_records, *, group="g1", threads=0):
+# Bytes of an encoded result; all zero is the point at infinity in each encoding.
+_RESULT_BYTES = {("bls12-381", "g1"): 128, ("bn254", "g1"): 64,
+                 ("bls12-381", "g2"): 256, ("bn254", "g2"): 128}
+
+
+def _local_msm(curve, records, group, threads):
+    """This rank's partial sum, None when it holds no records (after the checks of its
+    arguments that mulred.msm makes)."""
+    if memoryview(records).nbytes:
+        return _msm(curve, records, group=group, threads=threads)
+    record_bytes(curve)  # the curve's ValueError
+    if group not in ("g1", "g2"):
+        raise ValueError(f"group must be 'g1' or 'g2', not '{group}'")
+    return None
+
+
+def msm(comm, curve, local_records, *, group="g1", threads=None):
     """Σ sᵢ·Pᵢ over the records of every rank (`mulred msm --binary` records, bytes-like),
-    encoded as mulred.msm returns it; the same bytes on every rank."""
-    partial = _agree(comm, lambda: _msm(curve, local_records, group=group, threads=threads),
+    encoded as mulred.msm returns it; the same bytes on every rank. A rank may hold no
+    records; when no rank holds one, every rank raises ValueError, as mulred.msm does for an
+    empty input."""
+    partial = _agree(comm, lambda: _local_msm(curve, local_records, group, threads),
                      lambda _: (curve, group))
+    if not comm.allreduce(partial is not None, op=MPI.LOR):
+        raise ValueError("no pairs (empty input) on any rank")
+    if partial is None:
+        partial = bytes(_RESULT_BYTES[curve, group])
     return _mulred_mpi.msm_allreduce(comm, curve, partial, group)
 
 

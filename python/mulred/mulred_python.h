@@ -10,7 +10,7 @@
 #include "mulred/mulred.h"
 
 #define MULRED_PY_API_CAPSULE "mulred._mulred._C_API"
-#define MULRED_PY_API_VERSION 1
+#define MULRED_PY_API_VERSION 2
 
 typedef struct {
     int version; /* MULRED_PY_API_VERSION */
@@ -21,8 +21,12 @@ typedef struct {
     /* Sets the Python exception of a failed call (ValueError for MULRED_EINPUT, RuntimeError
      * for MULRED_ERUNTIME, mulred.MisuseError for MULRED_EMISUSE) and returns NULL. */
     PyObject *(*raise_status)(int status, const mulred_error *err);
-    /* The state of a mulred.MuHash object, or NULL with TypeError set when obj is not one. */
-    mulred_muhash_state *(*muhash_state)(PyObject *obj);
+    /* The state of a mulred.MuHash object, marked in use until muhash_release(obj): the caller
+     * may then release the GIL and change it, and every method of the object raises
+     * RuntimeError meanwhile. NULL with TypeError set when obj is not a MuHash, RuntimeError
+     * when another thread is using it. With the GIL held. */
+    mulred_muhash_state *(*muhash_acquire)(PyObject *obj);
+    void (*muhash_release)(PyObject *obj);
     /* The misuse callback _mulred installs; a module linked with its own copy of the library
      * (static libraries) installs it in that copy too. */
     void (*on_misuse)(const char *msg, void *data);

@@ -60,6 +60,9 @@ def test_msm_bn254():
     # every rank but the last holds nothing
     mine = records if RANK == SIZE - 1 else b""
     assert mulred.mpi.msm(COMM, "bn254", mine) == whole
+    # no rank holds anything: the empty input, an error on every rank as for mulred.msm
+    with pytest.raises(ValueError, match=r"no pairs \(empty input\)"):
+        mulred.mpi.msm(COMM, "bn254", b"")
 
 
 def test_msm_g2():
@@ -81,7 +84,8 @@ def test_bad_input_on_one_rank_raises_everywhere():
     with pytest.raises(ValueError, match=rf"rank {last}: record 0: point: "):
         mulred.mpi.msm(COMM, "bls12-381", mine)
     with pytest.raises(TypeError, match=rf"rank {last}: "):
-        mulred.mpi.muhash(COMM, [b"x", "not bytes"] if RANK == last else [b"x"], "bitcoin")
+        mulred.mpi.muhash(COMM, [b"x", "not bytes"] if RANK == last else [b"x"],  # type: ignore[list-item]
+                          "bitcoin")
     with pytest.raises(ValueError, match="group must be"):
         mulred.mpi.msm(COMM, "bls12-381", good, group="g3")
     # arguments every rank must share
@@ -92,3 +96,48 @@ def test_bad_input_on_one_rank_raises_everywhere():
             mulred.mpi.msm(COMM, "bls12-381" if RANK == 0 else "bn254", b"")
     # the communicator still works afterwards
     assert mulred.mpi.muhash(COMM, [], "bitcoin") == mulred.MuHash().digest()
+
+
+def test_muhash_allreduce_against_readers():
+    # the collective changes h with the GIL released; another thread of the rank reading h meanwhile
+    # gets RuntimeError or a state h passed through: the rank's own set, then the union U of every
+    # rank's set, then U multiplied by itself SIZE times per further round
+    import threading
+
+    from mulred import _mulred_mpi
+
+    if MPI.Query_thread() < MPI.THREAD_MULTIPLE:
+        pytest.skip("MPI without MPI_THREAD_MULTIPLE")
+    elems = elements(400)
+    h = mulred.MuHash()
+    h.insert_many(elems[RANK::SIZE])
+    valid = {h.hexdigest()}
+    state = mulred.MuHash()
+    state.insert_many(elems)
+    rounds = 6
+    for _ in range(rounds):
+        valid.add(state.hexdigest())
+        nxt = mulred.MuHash()
+        for _ in range(SIZE):
+            nxt.combine(state)
+        state = nxt
+    stop, seen, busy = threading.Event(), [], [0]
+
+    def reader():
+        while not stop.is_set():
+            try:
+                seen.append(h.copy().hexdigest())
+                seen.append(h.hexdigest())
+            except RuntimeError as exc:
+                assert "in use by another thread" in str(exc)
+                busy[0] += 1
+
+    t = threading.Thread(target=reader)
+    t.start()
+    try:
+        for _ in range(rounds):
+            _mulred_mpi.muhash_allreduce(COMM, h)
+    finally:
+        stop.set()
+        t.join()
+    assert seen and set(seen) <= valid

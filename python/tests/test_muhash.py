@@ -83,7 +83,7 @@ def test_buffers_combine_copy():
     whole.insert_many(elems)
     a, b = mulred.MuHash(), mulred.MuHash()
     a.insert_many(bytearray(e) for e in elems[:20])
-    b.insert_many((memoryview(e) for e in elems[20:]), threads=0)
+    b.insert_many((memoryview(e) for e in elems[20:]), threads=None)
     c = a.copy()
     a.combine(b)
     assert a.digest() == whole.digest()
@@ -110,9 +110,9 @@ def test_bad_input():
     with pytest.raises(ValueError, match="flavor must be"):
         mulred.MuHash("ethereum")
     with pytest.raises(TypeError, match="element 1: expected a bytes-like object, not str"):
-        h.insert_many([b"a", "b"])
+        h.insert_many([b"a", "b"])  # type: ignore[list-item]
     with pytest.raises(TypeError):
-        h.insert("text")
+        h.insert("text")  # type: ignore[arg-type]
     # the parallel path names the element over the library's size bound
     with pytest.raises(ValueError, match="element 2: 65537 bytes"):
         h.insert_many([b"a", b"b", bytes(65537)], threads=2)
@@ -147,7 +147,7 @@ def test_snapshot(tmp_path, vectors):
     assert res["network"] == "regtest"
     out = run_cli("muhash", "--snapshot", str(snap))
     for key in ("muhash", "coins", "base_block_hash", "network", "format_version"):
-        assert res[key] == out[key], key
+        assert res[key] == out[key], key  # type: ignore[literal-required]
     # a truncated snapshot is bad input naming the file and the byte
     bad = tmp_path / "bad.dat"
     bad.write_bytes(snap.read_bytes()[:-7])

@@ -2,6 +2,8 @@
  * threads; also `kind = msm` in a job file (one options struct and one key table for both,
  * cli/job.h). The options become one mulred_mpi_msm job (mulred/mulred_mpi.h, src/mpi/mpi_msm.c,
  * which describes the phases, the grid and the checkpoints); this file parses and prints. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +16,9 @@ static void msm_usage(void)
     cli_out(
         "Usage: mulred msm --curve bls12-381|bn254 [--group g1|g2]\n"
         "                  (--input FILE [--binary] | --synthetic N\n"
-        "                  [--seed S]) [--threads T] [--grid SxG] [--memory-per-rank BYTES]\n"
-        "                  [--checkpoint DIR] [--checkpoint-unit N] [--schedule S]\n"
-        "                  [--stall-timeout S] [--json] [--output FILE]\n"
+        "                  [--seed S] [--write-pairs FILE]) [--threads T] [--grid SxG]\n"
+        "                  [--memory-per-rank BYTES] [--checkpoint DIR] [--checkpoint-unit N]\n"
+        "                  [--schedule S] [--stall-timeout S] [--json] [--output FILE]\n"
         "\n"
         "Multi-scalar multiplication R = s1*P1 + ... + sk*Pk on G1 of BLS12-381 or BN254\n"
         "(Pippenger with signed digits, batch-affine buckets, GLV). Under mpirun the ranks form\n"
@@ -43,6 +45,8 @@ static void msm_usage(void)
         "                    (seed, index)\n"
         "                    on every rank (no file); point i is a known multiple of G\n"
         "  --seed S          seed of the synthetic set: decimal or 0x hex (default 1)\n"
+        "  --write-pairs FILE  also write the synthetic set to FILE as a pair file (hex, one\n"
+        "                    pair per line: what --input reads) before computing its MSM\n"
         "\n"
         "Options:\n"
         "  --curve C         bls12-381 or bn254 (required)\n"
@@ -95,7 +99,8 @@ typedef struct {
     bool binary;
     uint64_t synthetic, seed;
     bool has_synthetic;
-    int threads; /* 0: OMP_NUM_THREADS, else all cores */
+    const char *write_pairs; /* NULL: none */
+    int threads;             /* 0: OMP_NUM_THREADS, else all cores */
     unsigned grid_slices, grid_groups;
     uint64_t memory;          /* 0: from the node's memory */
     const char *checkpoint;   /* NULL: none */
@@ -147,6 +152,14 @@ static int set_seed(void *vo, const char *v, cli_parser *p, char *why, size_t ca
 {
     return cli_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
                                                                                : MULRED_OK;
+}
+
+static int set_write_pairs(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    const char *kept = cli_parser_path(p, v);
+    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
+    ((msm_opts *)vo)->write_pairs = kept;
+    return MULRED_OK;
 }
 
 static int set_threads(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
@@ -221,6 +234,7 @@ static const cli_key msm_keys[] = {
     {"binary", true, false, false, set_binary},
     {"synthetic", false, false, false, set_synthetic},
     {"seed", false, false, false, set_seed},
+    {"write-pairs", false, false, true, set_write_pairs},
     {"threads", false, false, false, set_threads},
     {"grid", false, false, false, set_grid},
     {"memory-per-rank", false, false, false, set_memory},
@@ -248,6 +262,11 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
     if (!o->input == !o->has_synthetic) {
         *fault = o->input ? "synthetic" : NULL;
         snprintf(why, cap, "give exactly one input: %sinput FILE or %ssynthetic N", dash, dash);
+        return CLI_EUSAGE;
+    }
+    if (o->write_pairs && !o->has_synthetic) {
+        *fault = "write-pairs";
+        snprintf(why, cap, "%swrite-pairs writes a synthetic set: give %ssynthetic N", dash, dash);
         return CLI_EUSAGE;
     }
     if (o->binary && !o->input) {
@@ -282,6 +301,49 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
 
 typedef mulred_mpi_msm_result msm_result;
 
+/* --write-pairs: the synthetic set as a pair file in hex, one pair per line, made in blocks of
+ * 2^16 pairs (pair i depends on (curve, seed, i) alone, so the blocks join into the set). */
+static int write_pairs_file(const msm_opts *o, mulred_error *err)
+{
+    const mulred_curve c = mulred_curve_with_group(o->curve, o->group);
+    const size_t block = (size_t)1 << 16, R = mulred_pair_record_bytes(c);
+    void *points = malloc(block * mulred_msm_affine_bytes(c));
+    mulred_scalar256 *scalars = malloc(block * sizeof *scalars);
+    uint8_t *records = malloc(block * R);
+    char *line = malloc(2 * R + 2);
+    FILE *f = NULL;
+    int st = MULRED_OK;
+    if (!points || !scalars || !records || !line) {
+        st = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+        goto done;
+    }
+    if (!(f = fopen(o->write_pairs, "w"))) {
+        st = mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write: %s", o->write_pairs,
+                              strerror(errno));
+        goto done;
+    }
+    for (uint64_t first = 0; first < o->synthetic && st == MULRED_OK; first += block) {
+        const size_t n = o->synthetic - first < block ? (size_t)(o->synthetic - first) : block;
+        st = mulred_msm_synth(points, scalars, c, o->seed, first, n, o->threads, err);
+        if (st != MULRED_OK) break;
+        mulred_pair_encode(records, points, scalars, n, c);
+        for (size_t i = 0; i < n; i++) {
+            mulred_hex_encode(line, records + i * R, R);
+            line[2 * R] = '\n';
+            if (fwrite(line, 1, 2 * R + 1, f) != 2 * R + 1) {
+                st = mulred_error_set(err, MULRED_ERUNTIME, "%s: %s", o->write_pairs,
+                                      strerror(errno));
+                break;
+            }
+        }
+    }
+    if (fclose(f) != 0 && st == MULRED_OK)
+        st = mulred_error_set(err, MULRED_ERUNTIME, "%s: %s", o->write_pairs, strerror(errno));
+done:
+    free(points), free(scalars), free(records), free(line);
+    return st;
+}
+
 static int msm_run(const void *vo, void *vr, mulred_error *err)
 {
     const msm_opts *o = vo;
@@ -292,6 +354,16 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
                                 "msm: --grid %ux%u needs %llu ranks; this job has %d",
                                 o->grid_slices, o->grid_groups,
                                 (unsigned long long)o->grid_slices * o->grid_groups, nranks);
+    }
+    if (o->write_pairs) { /* rank 0 writes; every rank learns whether it could */
+        mulred_error_clear(err);
+        if (mulred_mpi_rank(MPI_COMM_WORLD) == 0) write_pairs_file(o, err);
+        const int st =
+            mulred_mpi_active() ? (int)mulred_mpi_agree(MPI_COMM_WORLD, err) : err->status;
+        if (st != MULRED_OK) {
+            memset(vr, 0, sizeof(msm_result));
+            return st;
+        }
     }
     mulred_mpi_msm_job job;
     mulred_mpi_msm_job_init(&job, o->curve);

@@ -498,15 +498,13 @@ mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
     MULRED_ARG_CHECK(out != NULL);
     MULRED_ARG_CHECK(out_len >= mulred_msm_result_bytes(c));
     MULRED_ARG_CHECK(records != NULL || len == 0);
-    const size_t R = mulred_pair_record_bytes(c), rb = mulred_msm_result_bytes(c);
+    const size_t R = mulred_pair_record_bytes(c);
     if (len % R)
         return mulred_error_set(err, MULRED_EINPUT,
                                 "%zu bytes: not a whole number of %zu-byte records", len, R);
     const size_t n = len / R;
-    if (n == 0) {
-        memset(out, 0, rb); /* infinity */
-        return MULRED_OK;
-    }
+    /* as a pair file and EIP-2537's MSM precompile: an empty input is an error, not infinity */
+    if (n == 0) return mulred_error_set(err, MULRED_EINPUT, "no pairs (empty input)");
     const size_t aff = mulred_msm_affine_bytes(c);
     if (n > SIZE_MAX / aff) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     void *points = mulred_alloc_large(n * aff);

@@ -31,6 +31,34 @@ usage "bad value '0x1' for '--grid'" msm --curve bn254 --synthetic 10 --grid 0x1
 usage "bad value '0' for '--threads'" msm --curve bn254 --synthetic 10 --threads 0
 usage "bad value '0' for '--synthetic'" msm --curve bn254 --synthetic 0
 usage "bad value '010' for '--seed'" msm --curve bn254 --synthetic 10 --seed 010
+usage "--write-pairs writes a synthetic set: give --synthetic N" msm --curve bn254 --input x --write-pairs y
+
+# --write-pairs: the synthetic set as a pair file (hex, one pair per line) that --input reads;
+# each point on the curve and the printed sum equal to the sum over the file's pairs by the
+# independent Python reference (tests/tools/msm_ref.py: affine additions)
+for curve in bn254 bls12-381; do
+    expect_status 0 "$MULRED" msm --curve "$curve" --synthetic 12 --seed 0x2a --threads 2 --write-pairs "$T/syn-$curve.hex"
+    made=$(sed -n 's/^msm  *//p' <<<"$out")
+    expect_equal "$(wc -l <"$T/syn-$curve.hex")" 12 "--write-pairs $curve: one line per pair"
+    expect_status 0 python3 - "$MULRED_SOURCE_DIR/tests/tools" "$curve" "$T/syn-$curve.hex" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from msm_ref import CURVES, add, encode, mul
+c = CURVES[sys.argv[2]]
+w, p, total = c["coord"], c["p"], None
+for line in open(sys.argv[3]):
+    rec = bytes.fromhex(line)
+    x, y = int.from_bytes(rec[:w], "big"), int.from_bytes(rec[w:2 * w], "big")
+    assert (y * y - x ** 3 - c["b"]) % p == 0, "a point off the curve"
+    total = add(c, total, mul(c, int.from_bytes(rec[2 * w:], "big"), (x, y)))
+print(encode(c, total).hex())
+PY
+    expect_equal "$made" "$out" "--write-pairs $curve: the printed sum is the reference's over the file"
+    expect_status 0 "$MULRED" msm --curve "$curve" --input "$T/syn-$curve.hex"
+    expect_contains "$out" "msm      $made" "--write-pairs $curve: the file read back"
+done
+expect_status 3 "$MULRED" msm --curve bn254 --synthetic 2 --write-pairs "$T/no-such-dir/x.hex"
+expect_contains "$err" "$T/no-such-dir/x.hex: cannot write" "--write-pairs: an unwritable file named"
 expect_status 3 "$MULRED" msm --curve bn254 --synthetic 10 --grid 1x2
 expect_contains "$err" "--grid 1x2 needs 2 ranks; this job has 1" "grid larger than the job: exit 3"
 usage "is unknown" msm --curve bn254 --synthetic 10 --flavor kaspa

@@ -1,5 +1,5 @@
 # The installed libraries, used the three ways a program can: cmake --install into a fresh prefix
-# (the build's libdir, e.g. lib/x86_64-linux-gnu), then examples/muhash_file.c and
+# (the build's libdir: lib, or lib/x86_64-linux-gnu when configured with it), then examples/muhash_file.c and
 # examples/mpi_snapshot_muhash.c built against it with `pkg-config --cflags --libs` (shared),
 # with `pkg-config --static` (the archives alone: a libdir view holding only the .a files) and
 # by a CMake project through find_package(mulred CONFIG REQUIRED); each run checks its digest
@@ -15,6 +15,9 @@ case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
 [ -f "$libdir/libmulred.so.0" ] && [ -f "$libdir/libmulred.a" ] && pass || fail "libraries not in $libdir"
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# the snapshot's sidecar index goes here, not beside the vector in the source tree
+export MULRED_UTXO_INDEX_DIR=$TEST_TMP/index
+mkdir -p "$MULRED_UTXO_INDEX_DIR"
 want_muhash="muhash 10d312b100cbd32ada024a6646e40d3482fcff103668d2625f10002a607d5863 (2 inserted, 1 removed)"
 want_snapshot="6c543f508c9ceba0441ea8b53b1d3443ab6bc810b46ac904096b3a1f8cef03a4"
 snapshot_def=-DMULRED_EXAMPLE_SNAPSHOT=\"$MULRED_VECTORS/bitcoin/regtest-small.dat\"
@@ -83,4 +86,6 @@ print(h.digest().hex(), mulred.__file__, ext.__file__)'
     expect_equal "$(readlink -f "$lib")" "$(readlink -f "$libdir/libmulred.so.0")" \
         "python: the installed extension loads the installed library"
 fi
+[ ! -e "$MULRED_VECTORS/bitcoin/regtest-small.dat.idx" ] && pass ||
+    fail "an index was written beside the vector ($MULRED_VECTORS/bitcoin/regtest-small.dat.idx)"
 finish
