@@ -27,10 +27,11 @@
 #    `nsenter --net=/var/run/netns/nodeK` (`ip netns exec` remounts /sys and slurmd then fails
 #    on its cgroup plugin) and a private mount namespace where TmpFS is the node's own
 #    directory (PMIx names its directories by job and step only); proctrack/linuxproc, task/none, no accounting (cgroups do not work
-#    in this VM); SlurmdTimeout 20 s so a lost node is noticed within about half a minute;
+#    in this VM); Slurm's default timeouts (a lost node: mulred's own stall timeout ends the job);
 #  - Open MPI: an rsh agent (bin/rsh-agent) that runs the remote daemon inside the node's
-#    namespace with MULRED_NODE_NAME=nodeK and TMPDIR the node's own directory, and an MCA file: btl tcp,self and the OOB on the
-#    cluster subnet only, TCP keepalives on the OOB so a cut link ends the job in seconds.
+#    namespace with MULRED_NODE_NAME=nodeK and TMPDIR the node's own directory, and an MCA file:
+#    pml ob1 with btl tcp,self (without `pml ob1` Open MPI takes libfabric's provider and ignores
+#    the btl line) and the OOB on the cluster subnet only; Open MPI's default timeouts.
 # Different ports, state directory and cluster name from .ci/slurm.sh, so the two can coexist.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -137,6 +138,10 @@ EOF
     cat >"$S/etc/openmpi-mca-params.conf" <<EOF
 # Open MPI across the namespaces of scripts/cluster.sh: TCP on the cluster subnet only, no ssh.
 plm_rsh_agent = $S/bin/rsh-agent
+# ob1, so that the TCP transport named below is the one used: left to itself Open MPI picks pml
+# cm with libfabric's provider, which ignores btl settings and lost a rank's last message when
+# the rank exited (docs/reliability.md, the hang at the end of an srun step)
+pml = ob1
 btl = tcp,self
 btl_tcp_if_include = $NET.0/24
 oob_tcp_if_include = $NET.0/24

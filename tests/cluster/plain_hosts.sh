@@ -122,8 +122,10 @@ units() { if [ -d "$W/ck" ]; then find "$W/ck" -maxdepth 1 -name 'unit-*.ckpt' |
 rank_pid() { # the pid of the mulred rank in namespace NS
     local pid
     for pid in $(ip netns pids "$1"); do
-        tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q '^[^ ]*mulred muhash' && { echo "$pid"; return; }
+        tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q '^[^ ]*mulred[^ /]* muhash' &&
+            { echo "$pid"; return 0; }
     done
+    return 0
 }
 LOSS=(muhash --synthetic 4000000 --seed 9 --checkpoint "$W/ck" --checkpoint-unit 16 --json)
 fault() { # HOW: link | kill | stop

@@ -64,8 +64,8 @@ job_args() { # WORKLOAD SEED: the command's arguments
     case $1 in
     muhash) echo "muhash --synthetic 200000 --seed $2" ;;
     msm) echo "msm --curve $([ $(($2 % 2)) = 0 ] && echo bn254 || echo bls12-381) --synthetic 4096 --seed $2" ;;
-    loss-muhash) echo "muhash --synthetic 3000000 --seed $2 --checkpoint-unit 16" ;;
-    loss-msm) echo "msm --curve bn254 --synthetic 131072 --seed $2 --checkpoint-unit 4096" ;;
+    loss-muhash) echo "muhash --synthetic 3000000 --seed $2" ;;
+    loss-msm) echo "msm --curve bn254 --synthetic 131072 --seed $2" ;;
     esac
 }
 write_job() { # FILE ARGS...: a job file of command arguments (--key value pairs)
@@ -91,7 +91,7 @@ kill_job_leftovers() { # any mulred process left in a node
     local k p
     for k in 1 2 3; do
         for p in $(ip netns pids "node$k"); do
-            tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q 'mulred run\|mulred-rank' && kill -9 "$p" 2>/dev/null
+            tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q 'mulred[^ /]* run\|mulred-rank' && kill -9 "$p" 2>/dev/null
         done
     done
     return 0
@@ -109,7 +109,7 @@ run() {
     srun | mpirun)
         local ex=()
         [ "$nodes" = 2 ] && ex=(--exclude=node3)
-        id=$(MULRED=$MULRED MULRED_LAUNCHER=$launcher timeout 30 sbatch --parsable --no-requeue -N "$nodes" \
+        id=$(MULRED=$MULRED MULRED_LAUNCH=$LAUNCH MULRED_LAUNCHER=$launcher timeout 30 sbatch --parsable --no-requeue -N "$nodes" \
             "${ex[@]}" -t 10 "$ROOT/slurm/mulred.sbatch" "$job")
         RUN_RESULT=results/$id.json
         ;;
@@ -138,7 +138,7 @@ run() {
         kill) ip netns pids node3 | xargs -r kill -9 ;;
         link) ip link set mrv-node3 down ;;
         stop) for p in $(ip netns pids node3); do
-                  tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q '^[^ ]*mulred run' && kill -STOP "$p"
+                  tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q '^[^ ]*mulred[^ /]* run' && kill -STOP "$p"
               done ;;
         esac
     fi
@@ -189,8 +189,10 @@ for i in $(seq 0 $((JOBS - 1))); do
         ref "loss-$workload-$seed" $(job_args "loss-$workload" "$seed")
         rm -rf ck
         # shellcheck disable=SC2046
+        unit=16
+        [ "$workload" = msm ] && unit=4096
         write_job "$tag.job" $(job_args "loss-$workload" "$seed") --schedule "$schedule" \
-            --checkpoint ck --stall-timeout "$STALL"
+            --checkpoint ck --checkpoint-unit "$unit" --stall-timeout "$STALL"
         run "$launcher" 3 "$tag.job" "$tag" "$fault"
         ran=$((ran + 1))
         tag_fault="$tag ($fault)"
