@@ -23,6 +23,7 @@
 
 #include "field/field_internal.h"
 #include "hash/hash.h"
+#include "io/cache_dir.h"
 #include "io/hex_kernels.h"
 #include "mulred/curve.h"
 #include "mulred/kzg.h"
@@ -295,34 +296,7 @@ static bool default_cache_path(char *out, size_t cap, const uint8_t setup_digest
                                size_t note_cap)
 {
     char dir[4000]; /* room for the file name in info->cache_path */
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int n;
-    if (xdg && xdg[0] == '/')
-        n = snprintf(dir, sizeof dir, "%s/mulred", xdg);
-    else if (home && home[0])
-        n = snprintf(dir, sizeof dir, "%s/.cache/mulred", home);
-    else {
-        snprintf(note, note_cap, "no cache directory (neither XDG_CACHE_HOME nor HOME is set)");
-        return false;
-    }
-    if (n < 0 || (size_t)n >= sizeof dir) {
-        snprintf(note, note_cap, "cache directory name too long");
-        return false;
-    }
-    /* every missing component, each 0700 (the cache is the user's own) */
-    for (char *p = dir + 1;; p++) {
-        const bool last = *p == '\0';
-        if (*p != '/' && !last) continue;
-        *p = '\0';
-        const int rc = mkdir(dir, 0700);
-        const int e = errno;
-        if (!last) *p = '/';
-        if (rc != 0 && e != EEXIST) {
-            snprintf(note, note_cap, "cache directory %.160s: %s", dir, strerror(e));
-            return false;
-        }
-        if (last) break;
-    }
+    if (!io_cache_dir(dir, sizeof dir, note, note_cap)) return false;
     char hex[33];
     mulred_hex_encode(hex, setup_digest, 16);
     hex[32] = '\0';
