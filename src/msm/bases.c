@@ -343,6 +343,18 @@ mulred_status mulred_bases_precompute(mulred_bases *b, unsigned level, size_t bu
     return MULRED_OK;
 }
 
+mulred_bases *bases_adopt_table(mulred_curve c, size_t n, void *table, const mulred_msm_plan *plan)
+{
+    mulred_bases *b = bases_alloc(c, n);
+    if (!b) return NULL;
+    const size_t A = b->ops->affine_bytes;
+    for (size_t i = 0; i < n; i++)
+        memcpy((uint8_t *)b->points + i * A, (const uint8_t *)table + i * plan->windows * A, A);
+    b->table = table;
+    b->table_plan = *plan;
+    return b;
+}
+
 /* ---- MSMs ------------------------------------------------------------------------------------ */
 
 void mulred_bases_set_table_use(mulred_bases *b, int use)

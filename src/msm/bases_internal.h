@@ -63,6 +63,11 @@ void bases_scalar_from_bytes(mulred_scalar256 *s, const uint8_t in[32], bool big
 /* A set of count points with uninitialised points (and no table); NULL when out of memory. */
 mulred_bases *bases_alloc(mulred_curve c, size_t count);
 
+/* A set of n points taking over a fixed-base table made for them with plan (its entries
+ * i·windows hold the points themselves, which are copied out): the KZG setup's table (already
+ * validated by its loader). NULL when out of memory (the table then stays the caller's). */
+mulred_bases *bases_adopt_table(mulred_curve c, size_t n, void *table, const mulred_msm_plan *plan);
+
 /* The lowest i < n whose point (decoded, on the curve) is not in the subgroup of the curve, or n
  * when all are, with threads (bases_threads.c; the batched checks, 8 points at a time where the
  * CPU has the 8-lane kernels). */
