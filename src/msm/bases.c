@@ -309,9 +309,12 @@ static bool best_fixed_plan(mulred_msm_plan *best, const bases_ops *ops, size_t 
     double best_cost = 0;
     for (int glv = -1; glv <= 1; glv += 2)
         for (int c = 2; c <= 16; c++)
-            for (int batch = 512; batch <= 4096; batch *= 2) {
+            for (int batch = 0; batch <= 4096; batch = batch ? 2 * batch : 1024) {
                 const unsigned bits = glv > 0 ? 127 : 255;
                 if (bits / (unsigned)c + 1 > rows || bits / (unsigned)c + 1 > 64) continue;
+                /* a longer batch than the engine's own (0: its choice) only where the buckets
+                 * hold 16 of them: the model counts no collisions, which longer batches make */
+                if (batch && (size_t)16 * (size_t)batch > (size_t)1 << (c - 1)) continue;
                 const mulred_msm_options o = {.window_bits = c, .glv = glv, .batch = batch};
                 mulred_msm_plan p;
                 ops->fixed_plan(&p, n, &o);
