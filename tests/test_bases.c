@@ -299,19 +299,11 @@ static void test_many(void)
 
 /* ---- published vectors ---- */
 
-static json_t *load_vectors(const char *rel)
-{
-    json_error_t jerr;
-    json_t *v = json_load_file(test_vector_path(rel), JSON_REJECT_DUPLICATES, &jerr);
-    if (!v) printf("\n    %s: line %d: %s\n", rel, jerr.line, jerr.text);
-    return v;
-}
-
 /* Every case of a precompile's vector file: records (point, 32-byte scalar) split into a set
  * and a vector. */
 static int check_vectors(const char *rel, mulred_curve c)
 {
-    json_t *v = load_vectors(rel);
+    json_t *v = test_load_json(rel);
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
     const size_t B = mulred_point_encoding_bytes(c, MULRED_POINTS_EVM), R = B + 32;
     int cases = 0;
@@ -436,7 +428,7 @@ static void test_encodings(void)
 /* A point of the vector file rel's case whose name has `what` (its first record's point). */
 static uint8_t *vector_point(const char *rel, const char *what, size_t B)
 {
-    json_t *v = load_vectors(rel);
+    json_t *v = test_load_json(rel);
     uint8_t *p = NULL;
     for (size_t i = 0; v && i < json_array_size(v) && !p; i++) {
         const json_t *k = json_array_get(v, i);
