@@ -482,6 +482,19 @@ static void test_bad_points(void)
             CU_ASSERT_STRING_EQUAL(err.message, want);
             CU_ASSERT_PTR_NULL(b);
         }
+        /* an encoding error above it does not hide it: index 60 off the curve, 37 named */
+        enc[60 * B + B - 1] ^= 1;
+        for (int threads = 1; threads <= 2; threads++) {
+            mulred_bases *b2 = NULL;
+            mulred_error err2;
+            CU_ASSERT_EQUAL(
+                mulred_bases_make(&b2, c, MULRED_POINTS_EVM, enc, t.n * B, "pts", threads, &err2),
+                MULRED_EINPUT);
+            char want2[160];
+            snprintf(want2, sizeof want2, "pts: point 37: %s", mulred_g1_reason_text(sub[q].why));
+            CU_ASSERT_STRING_EQUAL(err2.message, want2);
+        }
+        enc[60 * B + B - 1] ^= 1;
         /* an encoding error below it wins: index 12 off the curve (y + 1) */
         enc[12 * B + B - 1] ^= 1;
         mulred_bases *b;

@@ -230,9 +230,12 @@ mulred_status mulred_bases_make(mulred_bases **out, mulred_curve c, mulred_point
     size_t bad = 0;
     const mulred_g1_reason why = bases_decode(b->points, in, b->size, B, e, b->ops, threads, &bad);
     if (why != MULRED_G1_VALID) {
+        /* the lowest bad point may be one below it that decodes but is not in the subgroup */
+        const size_t sub = msm_subgroup_lowest(b->points, bad, c, threads);
+        const mulred_g1_reason r = sub < bad ? b->ops->subgroup_reason : why;
         mulred_bases_free(b);
-        return mulred_error_set(err, MULRED_EINPUT, "%s: point %zu: %s", name, bad,
-                                mulred_g1_reason_text(why));
+        return mulred_error_set(err, MULRED_EINPUT, "%s: point %zu: %s", name,
+                                sub < bad ? sub : bad, mulred_g1_reason_text(r));
     }
     const mulred_status st = check_subgroup(b, name, threads, err);
     if (st == MULRED_OK) *out = b;
