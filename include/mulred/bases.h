@@ -21,11 +21,11 @@
  * run MSMs over it at once. threads arguments: 0 = mulred_threads_resolve(0). Every result is the
  * same point, with the same bytes, for every thread count.
  *
- * Misuse (a NULL, freed or foreign set, a NULL output, an unknown curve or format, n above the
- * set's size is NOT misuse but bad input, see each function) calls the misuse callback
- * (mulred/common.h); if it returns, the function returns MULRED_EMISUSE (0 for sizes). A freed
- * set is recognised while its memory is not reused (the magic is cleared on free): a use after
- * free is caught on a best-effort basis, as in every C library. */
+ * Misuse (a NULL or foreign set, a NULL output, an unknown curve, encoding or scalar format)
+ * calls the misuse callback (mulred/common.h); if it returns, the function returns
+ * MULRED_EMISUSE (0 or NULL for queries). A set's magic is cleared when it is freed, so a freed
+ * set whose memory was not reused is caught too; a use after free is still undefined behaviour.
+ * n above the set's size is bad input, not misuse (see each function). */
 #ifndef MULRED_BASES_H
 #define MULRED_BASES_H
 
@@ -128,9 +128,9 @@ MULRED_API void mulred_bases_plan(const mulred_bases *b, size_t n, mulred_msm_pl
 /* r = Σ_{i<n} sᵢ·Pᵢ over the first n points of the set, sᵢ read from scalars in format f (n
  * records: 32n bytes, or n mulred_scalar256), as a Jacobian point of the set's curve
  * (mulred_G_jacobian, Z = 1 or the one form of infinity: the same bytes for every thread
- * count and plan). n = 0 gives infinity. No allocation beyond the recoded scalars and per-thread
- * scratch. Returns MULRED_OK; MULRED_EINPUT "scalar vector of N points, the set has M" when
- * n > size; MULRED_ERUNTIME (out of memory, r untouched). */
+ * count and plan). n = 0 gives infinity. Allocates only the scalars as limbs (not for LIMBS),
+ * the recoded scalars and per-thread scratch. Returns MULRED_OK; MULRED_EINPUT "scalar vector of N
+ * points, the set has M" when n > size; MULRED_ERUNTIME (out of memory, r untouched). */
 MULRED_API mulred_status mulred_bases_msm(void *r, const mulred_bases *b, const void *scalars,
                                           mulred_scalar_format f, size_t n, int threads,
                                           mulred_error *err);
