@@ -107,6 +107,12 @@ expect_contains "$out" "loaded from the cache" "--cache: loaded"
 expect_contains "$out" "msm      $want" "--cache: the result"
 [ -z "$(ls "$T"/b/*.cache 2>/dev/null)" ] || fail "--cache wrote beside the input"
 
+# a job file: the same keys, scalars on one line per file
+printf 'kind = msm\ncurve = bls12-381\npoints = %s\nscalars = %s\nscalars = %s\n' "$p" \
+    "$base.scalars" "$base.scalars" > "$T/bases.job"
+expect_status 0 "$MULRED" run "$T/bases.job"
+expect_equal "$(grep -c "^msm      $want\$" <<<"$out")" 2 "job file: two results"
+
 # bad input: a point off the curve at record 1 (exit 2, file and index named, no result);
 # more scalars than points; a scalars file not of whole records; a bad hex byte
 python3 - "$p" "$T" <<'PY'
