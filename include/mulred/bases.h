@@ -82,8 +82,9 @@ MULRED_API mulred_status mulred_bases_make(mulred_bases **out, mulred_curve c,
                                            mulred_point_encoding e, const uint8_t *in, size_t len,
                                            const char *name, int threads, mulred_error *err);
 /* Makes a set from points already in the engine's form (mulred_G_affine of c, count of them,
- * copied), checking only that each is on the curve and in the subgroup (they may come from
- * anywhere). Same errors as mulred_bases_make ("NAME: point I: REASON"). */
+ * copied: Montgomery coordinates, fully reduced, which is not checked), checking that each is
+ * on the curve and in the subgroup (they may come from anywhere). Same errors as mulred_bases_make
+ * ("NAME: point I: REASON"). */
 MULRED_API mulred_status mulred_bases_from_affine(mulred_bases **out, mulred_curve c,
                                                   const void *points, size_t count,
                                                   const char *name, int threads, mulred_error *err);
