@@ -47,6 +47,8 @@ int mulred_bench_utxo(int argc, char **argv);
 int mulred_bench_msm(int argc, char **argv);
 int mulred_bench_curve(int argc, char **argv);
 int mulred_bench_checkpoint(int argc, char **argv);
+/* Base sets (bench_bases.c): prepare, cache, MSMs per level, k vectors. */
+int mulred_bench_bases(int argc, char **argv);
 /* mpirun ... mulred bench comm: mulred_mpi_reduce per group and by bytes, the network constants
  * of report --project (bench_comm.c). */
 int mulred_bench_comm(int argc, char **argv);

@@ -71,7 +71,8 @@ const char *test_tmpdir(void)
 {
     static char dir[256];
     if (!dir[0]) {
-        snprintf(dir, sizeof dir, "%s/mulred-test-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        snprintf(dir, sizeof dir, "%s/mulred-test-XXXXXX",
+                 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
         if (!mkdtemp(dir)) {
             perror("mkdtemp");
             exit(3);
@@ -134,10 +135,13 @@ void test_add_suite(const char *name, const test_case *cases, size_t n)
 int main(int argc, char **argv)
 {
     const char *env = getenv("MULRED_TEST_SEED");
-    seed_value = env && *env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 20;
+    seed_value =
+        env && *env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 20;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed_value = strtoull(argv[++i], NULL, 0);
-        else if (strncmp(argv[i], "--seed=", 7) == 0) seed_value = strtoull(argv[i] + 7, NULL, 0);
+        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            seed_value = strtoull(argv[++i], NULL, 0);
+        else if (strncmp(argv[i], "--seed=", 7) == 0)
+            seed_value = strtoull(argv[i] + 7, NULL, 0);
         else {
             fprintf(stderr, "usage: %s [--seed N]\n", argv[0]);
             return 1;
@@ -160,4 +164,12 @@ int main(int argc, char **argv)
         printf("%s: %u assertion(s) failed; seed %llu\n", argv[0], failures,
                (unsigned long long)seed_value);
     return failures ? 1 : error;
+}
+
+json_t *test_load_json(const char *rel)
+{
+    json_error_t jerr;
+    json_t *v = json_load_file(test_vector_path(rel), JSON_REJECT_DUPLICATES, &jerr);
+    if (!v) printf("\n    %s: line %d: %s\n", rel, jerr.line, jerr.text);
+    return v;
 }

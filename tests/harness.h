@@ -5,6 +5,7 @@
 #define MULRED_TEST_HARNESS_H
 
 #include <CUnit/CUnit.h>
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,10 +17,10 @@ typedef struct {
     void (*fn)(void);
 } test_case;
 void test_add_suite(const char *name, const test_case *cases, size_t n);
-#define TEST_SUITE(name, ...)                                                                     \
-    do {                                                                                          \
-        static const test_case cases_[] = {__VA_ARGS__};                                         \
-        test_add_suite(name, cases_, sizeof cases_ / sizeof cases_[0]);                           \
+#define TEST_SUITE(name, ...)                                                                      \
+    do {                                                                                           \
+        static const test_case cases_[] = {__VA_ARGS__};                                           \
+        test_add_suite(name, cases_, sizeof cases_ / sizeof cases_[0]);                            \
     } while (0)
 
 /* Deterministic pseudo-random numbers from the run's seed (xoshiro256**). */
@@ -32,6 +33,9 @@ uint64_t test_rand_below(uint64_t n);
 /* Directory of the conformance vectors: $MULRED_VECTORS, else tests/vectors of the source tree
  * (set by CMake). Returns "DIR/rel" in a static buffer (one at a time). */
 const char *test_vector_path(const char *rel);
+/* The JSON vector file test_vector_path(rel), duplicate keys refused; NULL (the reason printed)
+ * when it cannot be read or parsed. */
+json_t *test_load_json(const char *rel);
 /* Directory for temporary files of this test run (created on first use). */
 const char *test_tmpdir(void);
 /* Runs fn in a child process (forked: fn may abort) and returns what it wrote to stderr

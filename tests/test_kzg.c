@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "mulred/bases.h"
+#include "mulred/curve.h"
 #include "mulred/kzg.h"
 
 static const char *setup_path(void)
@@ -559,6 +561,83 @@ static void test_bad_setups(void)
     free(text);
 }
 
+/* Many blobs in one call (threads across blobs): the published commitments, in order, for every
+ * thread count; a bad blob in the batch is named by its index; the setup's base set gives the
+ * same point from the blob's big-endian elements. */
+static void test_many_blobs(void)
+{
+    const mulred_kzg_setup *setup = shared_setup();
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", test_vector_path("kzg/blob_to_kzg_commitment"));
+    DIR *d = opendir(dir);
+    CU_ASSERT_FATAL(d != NULL);
+    enum { MAX = 24 };
+    uint8_t *blobs = malloc((size_t)MAX * MULRED_KZG_BLOB_BYTES), want[MAX][48];
+    size_t k = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && k < MAX / 2) {
+        if (!strstr(de->d_name, ".yaml")) continue;
+        char path[8300];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        size_t len;
+        char *text = slurp(path, &len);
+        char *blob_hex = yaml_value(text, "blob:"), *out = yaml_value(text, "output:");
+        mulred_error err;
+        uint8_t *b = blobs + k * MULRED_KZG_BLOB_BYTES;
+        const int st = mulred_kzg_blob_parse(b, blob_hex, strlen(blob_hex), "b", &err);
+        if (out && st == MULRED_OK) {
+            size_t wl;
+            uint8_t *w = test_unhex(out + 2, &wl);
+            CU_ASSERT_FATAL(wl == 48);
+            memcpy(want[k++], w, 48);
+            free(w);
+        }
+        free(blob_hex), free(out), free(text);
+    }
+    closedir(d);
+    CU_ASSERT_FATAL(k >= 6);
+    /* the batch twice over */
+    memcpy(blobs + k * MULRED_KZG_BLOB_BYTES, blobs, k * MULRED_KZG_BLOB_BYTES);
+    memcpy(want[k], want[0], 48 * k);
+    const size_t K = 2 * k;
+    uint8_t got[MAX][48];
+    mulred_error err;
+    for (int threads = 1; threads <= 3; threads++) {
+        memset(got, 0, sizeof got);
+        CU_ASSERT_EQUAL(mulred_kzg_blobs_to_commitments(got[0], setup, blobs, K, threads, &err),
+                        MULRED_OK);
+        CU_ASSERT(memcmp(got, want, 48 * K) == 0);
+    }
+    CU_ASSERT_EQUAL(mulred_kzg_blobs_to_commitments(NULL, setup, NULL, 0, 2, &err), MULRED_OK);
+    /* the base set: the same point from the blob's elements, big-endian */
+    const mulred_bases *bs = mulred_kzg_setup_bases(setup);
+    CU_ASSERT_EQUAL(mulred_bases_size(bs), MULRED_KZG_FIELD_ELEMENTS);
+    CU_ASSERT(mulred_bases_level(bs) > 0);
+    mulred_g1_381_jacobian r;
+    mulred_g1_381_affine a;
+    uint8_t c[48];
+    CU_ASSERT_EQUAL(
+        mulred_bases_msm(&r, bs, blobs, MULRED_SCALARS_BE32, MULRED_KZG_FIELD_ELEMENTS, 2, &err),
+        MULRED_OK);
+    mulred_g1_381_jacobian_to_affine(&a, &r);
+    mulred_g1_381_encode_compressed(c, &a);
+    CU_ASSERT(memcmp(c, want[0], 48) == 0);
+    /* an element not below r (element 17 all ones) in blob 5 of the batch (and in blob 9): blob 5
+     * named */
+    uint8_t *bad_blob = malloc(MULRED_KZG_BLOB_BYTES);
+    memcpy(bad_blob, blobs, MULRED_KZG_BLOB_BYTES);
+    memset(bad_blob + 17 * 32, 0xff, 32);
+    memcpy(blobs + 9 * MULRED_KZG_BLOB_BYTES, bad_blob, MULRED_KZG_BLOB_BYTES);
+    memcpy(blobs + 5 * MULRED_KZG_BLOB_BYTES, bad_blob, MULRED_KZG_BLOB_BYTES);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        CU_ASSERT_EQUAL(mulred_kzg_blobs_to_commitments(got[0], setup, blobs, K, threads, &err),
+                        MULRED_EINPUT);
+        CU_ASSERT_STRING_EQUAL(err.message, "blob 5: field element 17 (byte offset 544) is not "
+                                            "below the BLS12-381 group order");
+    }
+    free(bad_blob), free(blobs);
+}
+
 void test_register(void)
 {
     mpz_inits(P, R, NULL);
@@ -568,6 +647,7 @@ void test_register(void)
                 16);
     mpz_set_str(R, "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16);
     TEST_SUITE("kzg", {"blob_to_kzg_commitment vectors (c-kzg-4844)", test_vectors},
+               {"many blobs in one call", test_many_blobs},
                {"the setup from bytes; the default cache directory", test_setup_bytes},
                {"sparse blobs against an mpz reference", test_sparse_reference},
                {"bad blobs and elements >= r", test_bad_blobs},

@@ -578,18 +578,10 @@ static void test_pair_encode(void)
 
 /* ---- bytes in, bytes out ---- */
 
-static json_t *load_vectors(const char *rel)
-{
-    json_error_t jerr;
-    json_t *v = json_load_file(test_vector_path(rel), JSON_REJECT_DUPLICATES, &jerr);
-    if (!v) printf("\n    %s: line %d: %s\n", rel, jerr.line, jerr.text);
-    return v;
-}
-
 /* Every case of a precompile's vector file through mulred_msm_encoded. */
 static int check_encoded_vectors(const char *rel, mulred_curve c)
 {
-    json_t *v = load_vectors(rel);
+    json_t *v = test_load_json(rel);
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
     int cases = 0;
     for (size_t i = 0; i < json_array_size(v); i++) {
@@ -624,7 +616,7 @@ static void test_encoded_vectors(void)
 
 static void test_encoded_bad(void)
 {
-    json_t *v = load_vectors("eip2537/fail-msm_G1_bls.json");
+    json_t *v = test_load_json("eip2537/fail-msm_G1_bls.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
     int points = 0;
     for (size_t i = 0; i < json_array_size(v); i++) {
@@ -667,12 +659,12 @@ static void test_encoded_bad(void)
     CU_ASSERT(points >= 4);
     json_decref(v);
     /* the lowest bad record is named, here record 2 of 4 (records 0, 1 and 3 good) */
-    json_t *good = load_vectors("eip2537/msm_G1_bls.json");
+    json_t *good = test_load_json("eip2537/msm_G1_bls.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(good);
     size_t glen, blen;
     uint8_t *g =
         test_unhex(json_string_value(json_object_get(json_array_get(good, 0), "Input")), &glen);
-    json_t *bad = load_vectors("eip2537/fail-msm_G1_bls.json");
+    json_t *bad = test_load_json("eip2537/fail-msm_G1_bls.json");
     uint8_t *b = NULL;
     for (size_t i = 0; i < json_array_size(bad) && !b; i++) {
         const json_t *k = json_array_get(bad, i);

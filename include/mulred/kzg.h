@@ -3,7 +3,8 @@
  *
  * The setup is fixed, so its points are precomputed once into a fixed-base table (every window
  * multiple 2^(c·w)·L[j], include/mulred/msm.h) and cached in a file: a commitment is then one
- * bucket accumulation and one reduction (no doublings, no per-window reductions).
+ * bucket accumulation and one reduction (no doublings, no per-window reductions). The loaded
+ * setup is a base set (mulred/bases.h) holding that table: mulred_kzg_setup_bases.
  *
  * Files (untrusted: every check fails with MULRED_EINPUT and a message naming the file and the
  * line or byte offset):
@@ -32,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mulred/bases.h"
 #include "mulred/common.h"
 
 #ifdef __cplusplus
@@ -102,6 +104,21 @@ MULRED_API mulred_status mulred_kzg_blob_to_commitment(uint8_t out[MULRED_KZG_CO
                                                        const mulred_kzg_setup *s,
                                                        const uint8_t blob[MULRED_KZG_BLOB_BYTES],
                                                        mulred_error *err);
+
+/* out[j] = the commitment to blobs[j] for j < k (k blobs of MULRED_KZG_BLOB_BYTES, out k·48
+ * bytes), with threads across the blobs (0 = mulred_threads_resolve(0)): each out[j] is exactly
+ * what mulred_kzg_blob_to_commitment gives. MULRED_EINPUT "blob J: field element I (byte offset
+ * 32·I) is not below the BLS12-381 group order" for the lowest such blob J (out unspecified);
+ * MULRED_ERUNTIME (out of memory). */
+MULRED_API mulred_status mulred_kzg_blobs_to_commitments(uint8_t *out, const mulred_kzg_setup *s,
+                                                         const uint8_t *blobs, size_t k,
+                                                         int threads, mulred_error *err);
+
+/* The setup's Lagrange points (in bit-reversed order, as the commitment pairs them with a blob's
+ * elements) as a base set with the setup's fixed-base table: MSMs of any scalars over them
+ * (mulred/bases.h). Owned by the setup: valid until mulred_kzg_setup_free, never freed by the
+ * caller. */
+MULRED_API const mulred_bases *mulred_kzg_setup_bases(const mulred_kzg_setup *s);
 
 #ifdef __cplusplus
 }

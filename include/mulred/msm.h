@@ -260,8 +260,9 @@ MULRED_API mulred_status mulred_g1_254_msm_windows_var(mulred_g1_254_jacobian *r
  * bucket additions and ONE reduction, against W·n additions and W reductions (plus the
  * doublings) without it. */
 
-/* A fixed-base plan for n points (no GLV: opts->glv > 0 is misuse; c >= 4, at most 64
- * windows). */
+/* A fixed-base plan for n points (at most 64 windows: c >= 4, or c >= 2 with GLV). GLV only
+ * when forced (opts->glv > 0): the table then has a row per window of the 127-bit halves and
+ * both halves read it, the second through φ. */
 MULRED_API void mulred_g1_381_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
                                              const mulred_msm_options *opts);
 MULRED_API void mulred_g1_254_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
@@ -430,8 +431,9 @@ MULRED_API mulred_status mulred_g2_254_msm_windows_var(mulred_g2_254_jacobian *r
  * bucket additions and ONE reduction, against W·n additions and W reductions (plus the
  * doublings) without it. */
 
-/* A fixed-base plan for n points (no GLV: opts->glv > 0 is misuse; c >= 4, at most 64
- * windows). */
+/* A fixed-base plan for n points (at most 64 windows: c >= 4, or c >= 2 with GLV). GLV only
+ * when forced (opts->glv > 0): the table then has a row per window of the 127-bit halves and
+ * both halves read it, the second through φ. */
 MULRED_API void mulred_g2_381_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
                                              const mulred_msm_options *opts);
 MULRED_API void mulred_g2_254_msm_fixed_plan(mulred_msm_plan *plan, size_t n,

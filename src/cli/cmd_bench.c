@@ -37,6 +37,8 @@ static const bench_entry benches[] = {
      mulred_bench_fieldx8},
     {"curve", "BLS12-381 and BN254: field kernels, G1 additions, batch-affine, scalar mul",
      mulred_bench_curve},
+    {"bases", "base sets: prepare, cache load, MSMs with each table level, k vectors at once",
+     mulred_bench_bases},
     {"checkpoint", "mulred muhash --synthetic 10^7 with and without --checkpoint: the overhead",
      mulred_bench_checkpoint},
     {"comm", "under mpirun: mulred_mpi_reduce per group and by bytes; network constants file",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_msm_bases.h"
 #include "cli/job.h"
 #include "mulred/mulred_mpi.h"
 
@@ -19,6 +20,10 @@ static void msm_usage(void)
         "                  [--seed S] [--write-pairs FILE]) [--threads T] [--grid SxG]\n"
         "                  [--memory-per-rank BYTES] [--checkpoint DIR] [--checkpoint-unit N]\n"
         "                  [--schedule S] [--stall-timeout S] [--json] [--output FILE]\n"
+        "       mulred msm --curve C [--group G] --points FILE [--encoding E] [--binary]\n"
+        "                  [--precompute L] [--cache | --save FILE] --scalars FILE\n"
+        "                  [--scalars FILE ...] [--little-endian] [--threads T] [--json]\n"
+        "       mulred msm --bases FILE [--curve C [--group G]] --scalars FILE ... [...]\n"
         "\n"
         "Multi-scalar multiplication R = s1*P1 + ... + sk*Pk on G1 of BLS12-381 or BN254\n"
         "(Pippenger with signed digits, batch-affine buckets, GLV). Under mpirun the ranks form\n"
@@ -48,8 +53,27 @@ static void msm_usage(void)
         "  --write-pairs FILE  also write the synthetic set to FILE as a pair file (hex, one\n"
         "                    pair per line: what --input reads) before computing its MSM\n"
         "\n"
+        "Base sets (one process; the points are validated once, then one MSM per\n"
+        "scalars file, in order; one result line each, --json an array):\n"
+        "  --points FILE     the points alone (no scalars), in --encoding E: evm (the\n"
+        "                    EIP-2537 / EIP-196 / EIP-197 points above, the default),\n"
+        "                    compressed (bls12-381: ZCash 48 or 96 bytes), uncompressed\n"
+        "                    (bls12-381 g2: 192 bytes); hex, or raw with --binary\n"
+        "  --scalars FILE    32-byte big-endian scalars (--little-endian: little-endian),\n"
+        "                    at most one per point (fewer: the first points); repeatable\n"
+        "  --precompute L    a fixed-base table of at most L rows per point (L times the\n"
+        "                    points' memory; 16 or more makes MSMs faster, see\n"
+        "                    docs/performance.md); 0 (default): none\n"
+        "  --save FILE       save the prepared set (points, table, SHA-256) to FILE\n"
+        "  --bases FILE      use a saved set: loaded without validating again; a changed,\n"
+        "                    truncated or foreign file is refused (exit 2)\n"
+        "  --cache           load the set from the user's cache directory\n"
+        "                    ($XDG_CACHE_HOME/mulred or ~/.cache/mulred), keyed by the points\n"
+        "                    file, curve, encoding and --precompute; make and save it there\n"
+        "                    when missing or invalid\n"
+        "\n"
         "Options:\n"
-        "  --curve C         bls12-381 or bn254 (required)\n"
+        "  --curve C         bls12-381 or bn254 (required, but with --bases)\n"
         "  --group G         g1 (the default) or g2: the group of the points\n"
         "  --binary          --input holds raw bytes, not hex\n"
         "  --threads T       threads per rank, 1-4096 (default: OMP_NUM_THREADS, else all\n"
@@ -107,6 +131,7 @@ typedef struct {
     uint64_t checkpoint_unit; /* points per slice; 0: the default of ckpt_layout */
     mulred_schedule schedule;
     double stall_timeout;
+    msm_bases_opts bases; /* --points / --bases with --scalars */
 } msm_opts;
 
 /* ---- keys ---- */
@@ -226,6 +251,63 @@ static int set_stall_timeout(void *vo, const char *v, cli_parser *p, char *why, 
                : MULRED_OK;
 }
 
+static int set_path(const char **dst, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    const char *kept = cli_parser_path(p, v);
+    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
+    *dst = kept;
+    return MULRED_OK;
+}
+
+static int set_points(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return set_path(&((msm_opts *)vo)->bases.points, v, p, why, cap);
+}
+
+static int set_bases(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return set_path(&((msm_opts *)vo)->bases.bases, v, p, why, cap);
+}
+
+static int set_save(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return set_path(&((msm_opts *)vo)->bases.save, v, p, why, cap);
+}
+
+static int set_scalars(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    msm_bases_opts *b = &((msm_opts *)vo)->bases;
+    if (b->nscalars == MSM_BASES_MAX_SCALARS)
+        return snprintf(why, cap, "at most %d scalar files", MSM_BASES_MAX_SCALARS), CLI_EUSAGE;
+    return set_path(&b->scalars[b->nscalars++], v, p, why, cap);
+}
+
+static int set_encoding(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    if (mulred_point_encoding_parse(&((msm_opts *)vo)->bases.encoding, v))
+        return cli_bad_value(p, v, "evm, compressed or uncompressed", why, cap);
+    return MULRED_OK;
+}
+
+static int set_precompute(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    uint64_t n;
+    if (cli_parse_uint(&n, v, MULRED_BASES_LEVEL_MAX, p, why, cap)) return CLI_EUSAGE;
+    ((msm_opts *)vo)->bases.precompute = (unsigned)n;
+    return MULRED_OK;
+}
+
+static int set_cache(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_bool(&((msm_opts *)vo)->bases.cache, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
+}
+
+static int set_little_endian(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+{
+    return cli_parse_bool(&((msm_opts *)vo)->bases.little_endian, v, p, why, cap) ? CLI_EUSAGE
+                                                                                  : MULRED_OK;
+}
+
 static const cli_key msm_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"curve", false, false, false, set_curve},
@@ -242,6 +324,14 @@ static const cli_key msm_keys[] = {
     {"checkpoint-unit", false, false, false, set_checkpoint_unit},
     {"schedule", false, false, false, set_schedule},
     {"stall-timeout", false, false, false, set_stall_timeout},
+    {"points", false, false, false, set_points},
+    {"bases", false, false, false, set_bases},
+    {"scalars", false, true, false, set_scalars},
+    {"encoding", false, false, false, set_encoding},
+    {"precompute", false, false, false, set_precompute},
+    {"cache", true, false, false, set_cache},
+    {"save", false, false, false, set_save},
+    {"little-endian", true, false, false, set_little_endian},
 };
 
 static void msm_defaults(void *vo)
@@ -251,9 +341,65 @@ static void msm_defaults(void *vo)
     o->seed = 1;
 }
 
+/* The options of the base-set mode (--points or --bases) checked as a whole. */
+static int msm_bases_check(const msm_opts *o, const char *dash, const char **fault, char *why,
+                           size_t cap)
+{
+    const msm_bases_opts *b = &o->bases;
+    const char *other = o->input                ? "input"
+                        : o->has_synthetic      ? "synthetic"
+                        : o->grid_slices        ? "grid"
+                        : o->memory             ? "memory-per-rank"
+                        : o->checkpoint         ? "checkpoint"
+                        : o->checkpoint_unit    ? "checkpoint-unit"
+                        : o->schedule           ? "schedule"
+                        : b->points && b->bases ? "bases"
+                                                : NULL;
+    if (other) {
+        *fault = other;
+        snprintf(why, cap, "%s%s does not apply to an MSM over %s%s", dash, other, dash,
+                 b->points ? "points" : "bases");
+        return CLI_EUSAGE;
+    }
+    if (b->nscalars == 0) {
+        *fault = NULL;
+        snprintf(why, cap, "no scalars: give %sscalars FILE (once per MSM)", dash);
+        return CLI_EUSAGE;
+    }
+    if (!o->has_curve && b->points) {
+        *fault = NULL;
+        snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
+        return CLI_EUSAGE;
+    }
+    if (b->bases && (b->precompute || b->cache || b->save)) {
+        *fault = b->precompute ? "precompute" : b->cache ? "cache" : "save";
+        snprintf(why, cap, "%s%s applies to %spoints (a saved set is used as it is)", dash, *fault,
+                 dash);
+        return CLI_EUSAGE;
+    }
+    if (b->cache && b->save) {
+        *fault = "save";
+        snprintf(why, cap, "give %scache or %ssave, not both", dash, dash);
+        return CLI_EUSAGE;
+    }
+    return MULRED_OK;
+}
+
 static int msm_check(const void *vo, const char *dash, const char **fault, char *why, size_t cap)
 {
     const msm_opts *o = vo;
+    if (o->bases.points || o->bases.bases) return msm_bases_check(o, dash, fault, why, cap);
+    const msm_bases_opts *b = &o->bases;
+    if (b->nscalars || b->precompute || b->cache || b->save || b->little_endian || b->encoding) {
+        *fault = b->nscalars        ? "scalars"
+                 : b->precompute    ? "precompute"
+                 : b->cache         ? "cache"
+                 : b->save          ? "save"
+                 : b->little_endian ? "little-endian"
+                                    : "encoding";
+        snprintf(why, cap, "%s%s applies to %spoints or %sbases", dash, *fault, dash, dash);
+        return CLI_EUSAGE;
+    }
     if (!o->has_curve) {
         *fault = NULL;
         snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
@@ -299,7 +445,10 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
 
 /* ---- run: one call of the library ---- */
 
-typedef mulred_mpi_msm_result msm_result;
+typedef struct {
+    mulred_mpi_msm_result mpi;
+    msm_bases_result bases;
+} msm_result;
 
 /* --write-pairs: the synthetic set as a pair file in hex, one pair per line, made in blocks of
  * 2^16 pairs (pair i depends on (curve, seed, i) alone, so the blocks join into the set). */
@@ -347,6 +496,9 @@ done:
 static int msm_run(const void *vo, void *vr, mulred_error *err)
 {
     const msm_opts *o = vo;
+    if (o->bases.points || o->bases.bases)
+        return msm_bases_run(&o->bases, mulred_curve_with_group(o->curve, o->group), o->has_curve,
+                             o->binary, o->threads, &((msm_result *)vr)->bases, err);
     const int nranks = mulred_mpi_size(MPI_COMM_WORLD);
     if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)nranks) {
         memset(vr, 0, sizeof(msm_result));
@@ -381,12 +533,12 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     job.stall_timeout = o->stall_timeout;
     job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
-    return mulred_mpi_msm(MPI_COMM_WORLD, &job, vr, err);
+    return mulred_mpi_msm(MPI_COMM_WORLD, &job, &((msm_result *)vr)->mpi, err);
 }
 
 /* ---- results ---- */
 
-static double points_per_second(const msm_result *res)
+static double points_per_second(const mulred_mpi_msm_result *res)
 {
     return res->seconds > 0 ? (double)res->points / res->seconds : 0;
 }
@@ -394,7 +546,11 @@ static double points_per_second(const msm_result *res)
 static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
 {
     const msm_opts *o = vo;
-    const msm_result *res = vr;
+    if (o->bases.points || o->bases.bases) {
+        msm_bases_write_json(w, &o->bases, &((const msm_result *)vr)->bases);
+        return;
+    }
+    const mulred_mpi_msm_result *res = &((const msm_result *)vr)->mpi;
     const mulred_msm_grid *g = &res->grid;
     mulred_jw_object_begin(w, NULL);
     mulred_jw_string(w, "result", res->hex);
@@ -462,7 +618,11 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
 static void msm_write_text(FILE *out, const void *vo, const void *vr)
 {
     const msm_opts *o = vo;
-    const msm_result *res = vr;
+    if (o->bases.points || o->bases.bases) {
+        msm_bases_write_text(out, &o->bases, &((const msm_result *)vr)->bases);
+        return;
+    }
+    const mulred_mpi_msm_result *res = &((const msm_result *)vr)->mpi;
     const mulred_msm_grid *g = &res->grid;
     char t[32], r[48], in[32], v[32], red[32], tot[32];
     mulred_format_seconds(t, sizeof t, res->seconds);
@@ -505,6 +665,10 @@ static void msm_write_text(FILE *out, const void *vo, const void *vr)
 static void msm_describe(char *out, size_t cap, const void *vo)
 {
     const msm_opts *o = vo;
+    if (o->bases.bases && !o->has_curve) {
+        snprintf(out, cap, "bases %s", o->bases.bases);
+        return;
+    }
     snprintf(out, cap, "curve %s%s", mulred_curve_name(o->curve),
              o->group == MULRED_GROUP_G2 ? " g2" : "");
 }

@@ -23,7 +23,10 @@
 
 #include "field/field_internal.h"
 #include "hash/hash.h"
+#include "io/cache_dir.h"
 #include "io/hex_kernels.h"
+#include "msm/bases_internal.h"
+#include "mulred/bases.h"
 #include "mulred/curve.h"
 #include "mulred/kzg.h"
 #include "mulred/msm.h"
@@ -39,14 +42,33 @@
 
 struct mulred_kzg_setup {
     mulred_msm_plan plan;
-    mulred_g1_381_affine *table; /* entry i·windows + w: 2^(c·w)·L[bitrev(i)] */
+    mulred_g1_381_affine *table; /* entry i·windows + w: 2^(c·w)·L[bitrev(i)]; while loading */
+    mulred_bases *bases;         /* then the base set holding the points and that table */
 };
 
 void mulred_kzg_setup_free(mulred_kzg_setup *s)
 {
     if (!s) return;
     free(s->table);
+    if (s->bases) mulred_bases_free(s->bases);
     free(s);
+}
+
+/* The loaded table becomes the table of a base set (which takes it over): commitments are that
+ * set's MSMs, always through the table. */
+static mulred_status setup_to_bases(mulred_kzg_setup *s, mulred_error *err)
+{
+    s->bases = bases_adopt_table(MULRED_CURVE_BLS12_381, N_G1, s->table, &s->plan);
+    if (!s->bases) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    s->table = NULL;
+    mulred_bases_set_table_use(s->bases, 1);
+    return MULRED_OK;
+}
+
+const mulred_bases *mulred_kzg_setup_bases(const mulred_kzg_setup *s)
+{
+    MULRED_ARG_CHECK_RETURN(s != NULL, NULL);
+    return s->bases;
 }
 
 static unsigned bitrev12(unsigned i)
@@ -295,34 +317,7 @@ static bool default_cache_path(char *out, size_t cap, const uint8_t setup_digest
                                size_t note_cap)
 {
     char dir[4000]; /* room for the file name in info->cache_path */
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int n;
-    if (xdg && xdg[0] == '/')
-        n = snprintf(dir, sizeof dir, "%s/mulred", xdg);
-    else if (home && home[0])
-        n = snprintf(dir, sizeof dir, "%s/.cache/mulred", home);
-    else {
-        snprintf(note, note_cap, "no cache directory (neither XDG_CACHE_HOME nor HOME is set)");
-        return false;
-    }
-    if (n < 0 || (size_t)n >= sizeof dir) {
-        snprintf(note, note_cap, "cache directory name too long");
-        return false;
-    }
-    /* every missing component, each 0700 (the cache is the user's own) */
-    for (char *p = dir + 1;; p++) {
-        const bool last = *p == '\0';
-        if (*p != '/' && !last) continue;
-        *p = '\0';
-        const int rc = mkdir(dir, 0700);
-        const int e = errno;
-        if (!last) *p = '/';
-        if (rc != 0 && e != EEXIST) {
-            snprintf(note, note_cap, "cache directory %.160s: %s", dir, strerror(e));
-            return false;
-        }
-        if (last) break;
-    }
+    if (!io_cache_dir(dir, sizeof dir, note, note_cap)) return false;
     char hex[33];
     mulred_hex_encode(hex, setup_digest, 16);
     hex[32] = '\0';
@@ -370,6 +365,8 @@ static mulred_status setup_load_text(mulred_kzg_setup **out, const char *text, s
         info->cache = MULRED_KZG_CACHE_LOADED;
         info->cache_s = mulred_wtime() - t0;
         free(comp);
+        comp = NULL;
+        if ((st = setup_to_bases(s, err)) != MULRED_OK) goto fail;
         *out = s;
         return MULRED_OK;
     }
@@ -410,6 +407,8 @@ static mulred_status setup_load_text(mulred_kzg_setup **out, const char *text, s
         info->cache_s += mulred_wtime() - t0;
     }
     free(comp), free(brp), free(scratch);
+    comp = NULL, brp = NULL, scratch = NULL;
+    if ((st = setup_to_bases(s, err)) != MULRED_OK) goto fail;
     *out = s;
     return MULRED_OK;
 fail:
@@ -535,17 +534,13 @@ mulred_status mulred_kzg_blob_to_commitment(uint8_t out[MULRED_KZG_COMMITMENT_BY
                                     i, 32 * i);
         }
     }
-    void *scratch = malloc(mulred_g1_381_msm_fixed_scratch_size(&s->plan, N_G1));
-    if (!scratch) {
-        free(k);
-        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    }
     mulred_g1_381_jacobian r;
     mulred_g1_381_affine a;
-    mulred_g1_381_msm_fixed_var(&r, &s->plan, s->table, k, N_G1, scratch);
-    mulred_g1_381_jacobian_to_affine(&a, &r);
-    mulred_g1_381_encode_compressed(out, &a);
-    free(scratch);
+    const mulred_status st = mulred_bases_msm(&r, s->bases, k, MULRED_SCALARS_LIMBS, N_G1, 1, err);
+    if (st == MULRED_OK) {
+        mulred_g1_381_jacobian_to_affine(&a, &r);
+        mulred_g1_381_encode_compressed(out, &a);
+    }
     free(k);
-    return MULRED_OK;
+    return st;
 }

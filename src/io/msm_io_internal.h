@@ -21,8 +21,4 @@ void msm_synth_beta(uint64_t b[4], mulred_curve c, uint64_t seed, uint64_t j);
 mulred_g1_reason msm_pairs_decode(void *points, mulred_scalar256 *scalars, const uint8_t *raw,
                                   size_t m, size_t R, mulred_curve c, int threads, size_t *bad);
 
-/* The lowest i < n with points[i] (decoded, on the curve) not in G1, or n when all are
- * (msm_pairs_threads.c; BN254: always n). */
-size_t msm_pairs_subgroup_lowest(const void *points, size_t n, mulred_curve c, int threads);
-
 #endif

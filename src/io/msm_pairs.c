@@ -15,6 +15,7 @@
 
 #include "io/hex_kernels.h"
 #include "io/msm_io_internal.h"
+#include "msm/bases_internal.h"
 #include "mulred/msm_io.h"
 #include "util/check.h"
 #include "util/util.h"
@@ -517,7 +518,7 @@ mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
     size_t bad = n;
     mulred_g1_reason why = msm_pairs_decode(points, scalars, records, n, R, c, threads, &bad);
     if (why == MULRED_G1_VALID) {
-        bad = msm_pairs_subgroup_lowest(points, n, c, threads);
+        bad = msm_subgroup_lowest(points, n, c, threads);
         if (bad < n)
             why = mulred_curve_group(c) == MULRED_GROUP_G2 ? MULRED_G1_ESUBGROUP_G2
                                                            : MULRED_G1_ESUBGROUP;

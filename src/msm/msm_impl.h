@@ -742,19 +742,22 @@ static void MI(plan_any)(mulred_msm_plan *plan, size_t n, const mulred_msm_optio
     MULRED_ARG_CHECK_VOID(o->buckets == MULRED_MSM_BUCKETS_AUTO ||
                           o->buckets == MULRED_MSM_BUCKETS_XYZZ ||
                           o->buckets == MULRED_MSM_BUCKETS_AFFINE);
-    MULRED_ARG_CHECK_VOID(!fixed || o->glv <= 0); /* no GLV with a fixed-base table */
-    /* a forced fixed-base window width gives at most MSM_MAX_GROUP windows (c >= 4) */
+    /* a forced fixed-base window width gives at most MSM_MAX_GROUP windows (c >= 4; with GLV,
+     * c >= 2) */
     MULRED_ARG_CHECK_VOID(!fixed || !o->window_bits ||
-                          msm_windows(MSM_RBITS, (unsigned)o->window_bits) <= MSM_MAX_GROUP);
+                          msm_windows(o->glv > 0 ? MSM_GLV_BITS : MSM_RBITS,
+                                      (unsigned)o->window_bits) <= MSM_MAX_GROUP);
     double best = 0;
     bool have = false;
     for (int gi = 0; gi < 2; gi++) {
         const bool glv = gi == 1;
-        if ((o->glv > 0 && !glv) || (o->glv < 0 && glv) || (fixed && glv)) continue;
+        /* a fixed-base table takes GLV only when asked (a table of P serves both halves, φ
+         * applied per pair: half the rows for the same pairs) */
+        if ((o->glv > 0 && !glv) || (o->glv < 0 && glv) || (fixed && glv && o->glv <= 0)) continue;
         if (o->glv == 0 && glv && !MSM_COST.glv_auto) continue;
         for (unsigned c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
             if (o->window_bits && c != (unsigned)o->window_bits) continue;
-            if (fixed && msm_windows(MSM_RBITS, c) > MSM_MAX_GROUP) continue;
+            if (fixed && msm_windows(glv ? MSM_GLV_BITS : MSM_RBITS, c) > MSM_MAX_GROUP) continue;
             mulred_msm_plan p;
             MI(plan_fill)(&p, c, glv, fixed, o->buckets, lanes, o);
             const double cost = GPUB(msm_cost_ns)(&p, n, p.windows, 1);

@@ -37,7 +37,7 @@ PUBLIC = {
     "checkpoint": "io", "kzg": "io", "msm_io": "io", "sources": "io", "utxo": "io",
     "mulred": "io",  # the umbrella: includes every core header
     "curve": "curve", "field": "field", "msm": "msm", "muhash": "muhash", "num3072": "num3072",
-    "group": "util", "common": "util",
+    "group": "util", "common": "util", "bases": "msm", "bases_io": "io",
     "mulred_mpi": "mpi", "plan": "util", "msm_grid": "msm",
 }
 GENERATED = {"mulred_version.h"}  # written into the build tree by CMake; no layer

@@ -1,0 +1,381 @@
+/* mulred bench bases: what a prepared base set (mulred/bases.h) costs and saves, per curve,
+ * group and size, in one run:
+ *   prepare   decoding and validating the encoded points once (mulred_bases_make, T threads);
+ *   save/load the trusted cache of the set without a table (write; read + SHA-256 + checks);
+ *   plain     the engine's MSM of the same n over the same points (msm_windows_var: recoding
+ *             and the tiles, what `mulred msm`'s msm phase runs), 1 thread;
+ *   bases     an MSM over the set with 32-byte big-endian scalars (conversion included);
+ *   level L   the set with a table of at most L rows: its build time, memory over the points',
+ *             the MSM (the table forced on) and the load time of its cache;
+ *   k vectors mulred_bases_msm_many of k vectors against k calls of mulred_bases_msm, both with
+ *             T threads (k >= T: the vectors side by side, one thread each).
+ * The one-thread MSM timings are the calling thread's CPU time, medians over rounds in which the
+ * variants take turns (the machine is shared: ratios within a round are what to compare). blst's
+ * fixed-base MSM (blst_p1s_mult_wbits) is not in the build: its column is skipped. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "mulred/mulred.h"
+#include "output/format.h"
+#include "output/json.h"
+#include "output/output.h"
+#include "util/util.h"
+
+#define BB_MAX_REPS   32
+#define BB_MAX_LEVELS 4
+
+typedef struct {
+    int min_log, max_log, reps, threads, k, nlevels, json;
+    unsigned levels[BB_MAX_LEVELS];
+    int groups; /* bit 0: g1, bit 1: g2 */
+    const char *dir;
+} bb_opts;
+
+typedef struct {
+    mulred_curve c;
+    size_t n;
+    double prepare_s, save_s, load_s, plain_s, bases_s, many_s, single_s;
+    unsigned level[BB_MAX_LEVELS];
+    double build_s[BB_MAX_LEVELS], table_s[BB_MAX_LEVELS], table_load_s[BB_MAX_LEVELS],
+        memory_x[BB_MAX_LEVELS];
+} bb_row;
+
+/* Encoded points, their affine form and scalars (big-endian records and limbs) of a synthetic
+ * set. */
+typedef struct {
+    uint8_t *enc, *be;
+    void *aff;
+    mulred_scalar256 *s;
+} bb_input;
+
+static int bb_input_make(bb_input *in, mulred_curve c, size_t n, int threads)
+{
+    const size_t A = mulred_msm_affine_bytes(c),
+                 B = mulred_point_encoding_bytes(c, MULRED_POINTS_EVM);
+    in->aff = mulred_alloc_large(n * A);
+    in->s = mulred_alloc_large(n * sizeof *in->s);
+    in->enc = malloc(n * B);
+    in->be = malloc(n * 32);
+    mulred_error err;
+    if (!in->aff || !in->s || !in->enc || !in->be ||
+        mulred_msm_synth(in->aff, in->s, c, 7, 0, n, threads, &err) != MULRED_OK)
+        return -1;
+    /* the encodings through a one-point set's encoder: a pair file's records minus scalars */
+    uint8_t *rec = malloc((B + 32) * n);
+    if (!rec) return -1;
+    mulred_pair_encode(rec, in->aff, in->s, n, c);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(in->enc + i * B, rec + i * (B + 32), B);
+        memcpy(in->be + i * 32, rec + i * (B + 32) + B, 32);
+    }
+    free(rec);
+    return 0;
+}
+
+static void bb_input_free(bb_input *in)
+{
+    free(in->aff), free(in->s), free(in->enc), free(in->be);
+}
+
+/* CPU seconds of the calling thread: a one-thread MSM runs on it alone (no team), so this
+ * leaves out the time other processes of a shared machine take from it. */
+static double thread_cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Thread CPU seconds of one plain MSM, one MSM over b (table per use), with 1 thread. */
+static double bb_plain(mulred_curve c, const bb_input *in, size_t n)
+{
+    mulred_msm_plan plan;
+    mulred_g2_381_jacobian r;
+    mulred_error err;
+    mulred_msm_curve_plan(c, &plan, n, NULL);
+    const double t0 = thread_cpu_s();
+    mulred_msm_curve_windows(c, &r, &plan, 0, plan.windows, in->aff, in->s, n, 1, &err);
+    return thread_cpu_s() - t0;
+}
+
+static double bb_bases(const mulred_bases *b, const bb_input *in, size_t n)
+{
+    mulred_g2_381_jacobian r;
+    mulred_error err;
+    const double t0 = thread_cpu_s();
+    mulred_bases_msm(&r, b, in->be, MULRED_SCALARS_BE32, n, 1, &err);
+    return thread_cpu_s() - t0;
+}
+
+/* Saves b, loads it back: the seconds of each (negative on failure). */
+static void bb_cache(const mulred_bases *b, const char *path, double *save_s, double *load_s)
+{
+    mulred_error err;
+    mulred_bases *l = NULL;
+    double t0 = mulred_wtime();
+    *save_s = mulred_bases_save(b, path, &err) == MULRED_OK ? mulred_wtime() - t0 : -1;
+    t0 = mulred_wtime();
+    *load_s = mulred_bases_load(&l, path, -1, &err) == MULRED_OK ? mulred_wtime() - t0 : -1;
+    mulred_bases_free(l);
+    unlink(path);
+}
+
+/* k vectors: one mulred_bases_msm_many against k mulred_bases_msm, T threads; medians. */
+static void bb_many(bb_row *row, const mulred_bases *b, const bb_input *in, const bb_opts *o)
+{
+    const void **v = malloc((size_t)o->k * sizeof *v);
+    uint8_t *r = malloc((size_t)o->k * 288);
+    double many[BB_MAX_REPS], single[BB_MAX_REPS];
+    mulred_error err;
+    for (int j = 0; j < o->k; j++) v[j] = in->be; /* the same vector: the same work each */
+    for (int rep = 0; rep < o->reps; rep++) {
+        double t0 = mulred_wtime();
+        mulred_bases_msm_many(r, b, v, (size_t)o->k, MULRED_SCALARS_BE32, row->n, o->threads, &err);
+        many[rep] = mulred_wtime() - t0;
+        t0 = mulred_wtime();
+        for (int j = 0; j < o->k; j++)
+            mulred_bases_msm(r, b, v[j], MULRED_SCALARS_BE32, row->n, o->threads, &err);
+        single[rep] = mulred_wtime() - t0;
+    }
+    row->many_s = mulred_median(many, (size_t)o->reps);
+    row->single_s = mulred_median(single, (size_t)o->reps);
+    free(v), free(r);
+}
+
+/* One row: prepare, cache, plain and bases MSMs, each level, k vectors. */
+static int bb_measure(bb_row *row, mulred_curve c, size_t n, const bb_opts *o)
+{
+    memset(row, 0, sizeof *row);
+    row->c = c, row->n = n;
+    bb_input in;
+    mulred_error err;
+    if (bb_input_make(&in, c, n, o->threads)) return -1;
+    const size_t B = mulred_point_encoding_bytes(c, MULRED_POINTS_EVM);
+    mulred_bases *b = NULL;
+    double t0 = mulred_wtime();
+    if (mulred_bases_make(&b, c, MULRED_POINTS_EVM, in.enc, n * B, "bench", o->threads, &err)) {
+        bb_input_free(&in);
+        return -1;
+    }
+    row->prepare_s = mulred_wtime() - t0;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/mulred-bench-bases.%ld", o->dir, (long)getpid());
+    bb_cache(b, path, &row->save_s, &row->load_s);
+    double plain[BB_MAX_REPS], bases[BB_MAX_REPS], table[BB_MAX_LEVELS][BB_MAX_REPS];
+    mulred_bases *t[BB_MAX_LEVELS] = {0};
+    for (int l = 0; l < o->nlevels; l++) {
+        if (mulred_bases_from_affine(&t[l], c, in.aff, n, "bench", o->threads, &err)) return -1;
+        t0 = mulred_wtime();
+        mulred_bases_precompute(t[l], o->levels[l], 0, o->threads, &err);
+        row->build_s[l] = mulred_wtime() - t0;
+        row->level[l] = mulred_bases_level(t[l]);
+        row->memory_x[l] = (double)row->level[l];
+        mulred_bases_set_table_use(t[l], 1);
+        double save_s;
+        bb_cache(t[l], path, &save_s, &row->table_load_s[l]);
+    }
+    for (int rep = 0; rep < o->reps; rep++) { /* the variants take turns */
+        plain[rep] = bb_plain(c, &in, n);
+        bases[rep] = bb_bases(b, &in, n);
+        for (int l = 0; l < o->nlevels; l++) table[l][rep] = bb_bases(t[l], &in, n);
+    }
+    row->plain_s = mulred_median(plain, (size_t)o->reps);
+    row->bases_s = mulred_median(bases, (size_t)o->reps);
+    for (int l = 0; l < o->nlevels; l++) {
+        row->table_s[l] = mulred_median(table[l], (size_t)o->reps);
+        mulred_bases_free(t[l]);
+    }
+    bb_many(row, b, &in, o);
+    mulred_bases_free(b);
+    bb_input_free(&in);
+    return 0;
+}
+
+static void bb_json_row(mulred_json_writer *w, const bb_row *r, const bb_opts *o)
+{
+    mulred_jw_object_begin(w, NULL);
+    mulred_jw_string(w, "curve", mulred_curve_name(r->c));
+    mulred_jw_string(w, "group", mulred_group_name(mulred_curve_group(r->c)));
+    mulred_jw_uint(w, "points", r->n);
+    mulred_jw_double(w, "prepare_seconds", r->prepare_s);
+    mulred_jw_double(w, "save_seconds", r->save_s);
+    mulred_jw_double(w, "load_seconds", r->load_s);
+    mulred_jw_double(w, "plain_msm_seconds", r->plain_s);
+    mulred_jw_double(w, "bases_msm_seconds", r->bases_s);
+    mulred_jw_array_begin(w, "levels");
+    for (int l = 0; l < o->nlevels; l++) {
+        mulred_jw_object_begin(w, NULL);
+        mulred_jw_uint(w, "asked", o->levels[l]);
+        mulred_jw_uint(w, "rows", r->level[l]);
+        mulred_jw_double(w, "memory_over_points", r->memory_x[l]);
+        mulred_jw_double(w, "build_seconds", r->build_s[l]);
+        mulred_jw_double(w, "load_seconds", r->table_load_s[l]);
+        mulred_jw_double(w, "msm_seconds", r->table_s[l]);
+        mulred_jw_object_end(w);
+    }
+    mulred_jw_array_end(w);
+    mulred_jw_int(w, "k", o->k);
+    mulred_jw_int(w, "threads", o->threads);
+    mulred_jw_double(w, "many_seconds", r->many_s);
+    mulred_jw_double(w, "k_single_seconds", r->single_s);
+    mulred_jw_string(w, "blst_fixed_base", "skipped: blst is not in the build");
+    mulred_jw_object_end(w);
+}
+
+static void bb_text_row(const bb_row *r, const bb_opts *o)
+{
+    mulred_out("%-9s %s 2^%-2d prepare %8.3f s  load %7.4f s (%.3fx)  plain %8.2f ms  bases %8.2f "
+               "ms (%.3fx)\n",
+               mulred_curve_name(r->c), mulred_group_name(mulred_curve_group(r->c)),
+               (int)(63 - __builtin_clzll((unsigned long long)r->n)), r->prepare_s, r->load_s,
+               r->load_s / r->prepare_s, r->plain_s * 1e3, r->bases_s * 1e3,
+               r->bases_s / r->plain_s);
+    for (int l = 0; l < o->nlevels; l++)
+        mulred_out("    level %2u: %2u rows (%4.1fx the points)  build %7.2f s  load %7.4f s "
+                   "(%.3fx prepare+build)  msm %8.2f ms (%.3fx plain)\n",
+                   o->levels[l], r->level[l], r->memory_x[l], r->build_s[l], r->table_load_s[l],
+                   r->table_load_s[l] / (r->prepare_s + r->build_s[l]), r->table_s[l] * 1e3,
+                   r->table_s[l] / r->plain_s);
+    mulred_out("    %d vectors, %d threads: msm_many %8.2f ms, %d single calls %8.2f ms (%.3fx)\n",
+               o->k, o->threads, r->many_s * 1e3, o->k, r->single_s * 1e3, r->many_s / r->single_s);
+}
+
+static void bb_usage(void)
+{
+    mulred_out("Usage: mulred bench bases [--min L] [--max L] [--group g1|g2|all] [--levels A,B]\n"
+               "                          [--k K] [--threads T] [--reps R] [--dir DIR] [--json]\n"
+               "\n"
+               "Base sets at 2^L points, L from --min to --max (default 12..16), both curves:\n"
+               "prepare (decode + validate, T threads), cache save/load, the plain MSM of the\n"
+               "same n against an MSM over the set (1 thread), each precomputation level (default\n"
+               "16; its build, memory, cache load and MSM), and K vectors (default 4) in one call\n"
+               "against K single calls with T threads (default 2). Medians of R rounds (default\n"
+               "5) in which the variants take turns. blst's fixed-base MSM: skipped (not in the\n"
+               "build).\n");
+}
+
+static int bb_parse(bb_opts *o, int argc, char **argv)
+{
+    enum { O_MIN = 256, O_MAX, O_GROUP, O_LEVELS, O_K, O_THREADS, O_REPS, O_DIR, O_JSON, O_HELP };
+    static const struct option longopts[] = {{"min", required_argument, 0, O_MIN},
+                                             {"max", required_argument, 0, O_MAX},
+                                             {"group", required_argument, 0, O_GROUP},
+                                             {"levels", required_argument, 0, O_LEVELS},
+                                             {"k", required_argument, 0, O_K},
+                                             {"threads", required_argument, 0, O_THREADS},
+                                             {"reps", required_argument, 0, O_REPS},
+                                             {"dir", required_argument, 0, O_DIR},
+                                             {"json", no_argument, 0, O_JSON},
+                                             {"help", no_argument, 0, O_HELP},
+                                             {0, 0, 0, 0}};
+    *o = (bb_opts){12, 16, 5, 2, 4, 1, 0, {16}, 3, getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        uint64_t v = 0;
+        const bool num =
+            c != O_GROUP && c != O_LEVELS && c != O_DIR && c != O_JSON && c != O_HELP && c != 'h';
+        if (num && (!optarg || mulred_parse_count(optarg, &v) || v > 4096))
+            return mulred_out_usage_error("bench bases", "bad value '%s'", optarg ? optarg : "");
+        switch (c) {
+        case O_MIN:
+            o->min_log = (int)v;
+            break;
+        case O_MAX:
+            o->max_log = (int)v;
+            break;
+        case O_K:
+            o->k = (int)v;
+            break;
+        case O_THREADS:
+            o->threads = (int)v;
+            break;
+        case O_REPS:
+            o->reps = (int)v;
+            break;
+        case O_DIR:
+            o->dir = optarg;
+            break;
+        case O_JSON:
+            o->json = 1;
+            break;
+        case O_GROUP:
+            o->groups = !strcmp(optarg, "g1")    ? 1
+                        : !strcmp(optarg, "g2")  ? 2
+                        : !strcmp(optarg, "all") ? 3
+                                                 : 0;
+            if (!o->groups)
+                return mulred_out_usage_error("bench bases", "bad --group '%s'", optarg);
+            break;
+        case O_LEVELS: {
+            o->nlevels = 0;
+            for (char *s = optarg, *e; *s && o->nlevels < BB_MAX_LEVELS; s = *e ? e + 1 : e) {
+                const unsigned long l = strtoul(s, &e, 10);
+                if (e == s || l > MULRED_BASES_LEVEL_MAX || (*e && *e != ','))
+                    return mulred_out_usage_error("bench bases", "bad --levels '%s'", optarg);
+                o->levels[o->nlevels++] = (unsigned)l;
+            }
+            break;
+        }
+        case O_HELP:
+        case 'h':
+            bb_usage();
+            return -1;
+        default:
+            return MULRED_OUT_EUSAGE;
+        }
+    }
+    if (optind < argc)
+        return mulred_out_usage_error("bench bases", "unexpected '%s'", argv[optind]);
+    if (o->min_log < 1 || o->max_log > 24 || o->min_log > o->max_log || o->reps < 1 ||
+        o->reps > BB_MAX_REPS || o->threads < 1 || o->k < 1)
+        return mulred_out_usage_error("bench bases", "bad sizes, rounds, threads or k");
+    return 0;
+}
+
+int mulred_bench_bases(int argc, char **argv)
+{
+    bb_opts o;
+    const int p = bb_parse(&o, argc, argv);
+    if (p) return p < 0 ? MULRED_OK : p;
+    mulred_threads_start(o.threads);
+    mulred_json_writer w;
+    if (o.json) {
+        mulred_jw_init(&w, stdout);
+        mulred_jw_array_begin(&w, NULL);
+    } else {
+        mulred_out(
+            "base sets: 1-thread MSMs (thread CPU time, medians of %d rounds), prepare and k "
+            "vectors with %d threads (wall time); blst's fixed-base MSM skipped (not in the "
+            "build)\n",
+            o.reps, o.threads);
+    }
+    static const mulred_curve curves[4] = {MULRED_CURVE_BLS12_381, MULRED_CURVE_BN254,
+                                           MULRED_CURVE_BLS12_381_G2, MULRED_CURVE_BN254_G2};
+    for (int ci = 0; ci < 4; ci++) {
+        if (!(o.groups & (ci < 2 ? 1 : 2))) continue;
+        for (int l = o.min_log; l <= o.max_log; l++) {
+            bb_row row;
+            if (bb_measure(&row, curves[ci], (size_t)1 << l, &o)) {
+                fprintf(stderr, "mulred bench bases: %s 2^%d failed\n",
+                        mulred_curve_name(curves[ci]), l);
+                return MULRED_ERUNTIME;
+            }
+            if (o.json)
+                bb_json_row(&w, &row, &o);
+            else
+                bb_text_row(&row, &o);
+            fflush(stdout);
+        }
+    }
+    if (o.json) {
+        mulred_jw_array_end(&w);
+        fputc('\n', stdout);
+    }
+    return MULRED_OK;
+}
