@@ -32,6 +32,8 @@ NET=${MULRED_PLAIN_NET:-10.213.78}
 BR=mrplainbr0
 W=$(mktemp -d /tmp/mulred-plain.XXXXXX)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Open MPI's defaults: no MCA settings from the environment (a cluster's parameter file, say)
+for v in $(env | sed -n 's/^\(OMPI_MCA_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 failures=0 checks=0
 log() { echo "== plain hosts: $*"; }
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
