@@ -406,9 +406,21 @@ static void *watch_main(void *arg)
         if (wait < 0.001) wait = 0.001;
         struct pollfd pfd[2] = {{.fd = w->wake, .events = POLLIN},
                                 {.fd = phase == PHASE_LIVE ? w->sock : -1, .events = POLLIN}};
-        poll(pfd, 2, (int)(wait * 1000) + 1);
+        if (poll(pfd, 2, (int)(wait * 1000) + 1) > 0 && (pfd[0].revents & POLLIN)) {
+            uint64_t v; /* a wake-up: the phase changed, or stop */
+            ssize_t r = read(w->wake, &v, sizeof v);
+            (void)r;
+        }
     }
     return NULL;
+}
+
+/* Wakes the thread at once (a new phase, or stop). */
+static void watch_wake(mpi_watch *w)
+{
+    const uint64_t one = 1;
+    ssize_t n = write(w->wake, &one, sizeof one);
+    (void)n;
 }
 
 static int watch_open_socket(mpi_watch *w)
@@ -431,9 +443,7 @@ static void watch_join(mpi_watch *w)
 {
     if (!w->thread_started) return;
     atomic_store(&w->stop, true);
-    const uint64_t one = 1;
-    ssize_t n = write(w->wake, &one, sizeof one);
-    (void)n;
+    watch_wake(w);
     pthread_join(w->thread, NULL);
     w->thread_started = false;
 }
@@ -542,6 +552,7 @@ static int watch_setup_run(mpi_watch **out, MPI_Comm comm, double stall, const c
         for (int i = 0; i < w->npeers; i++) w->peers[i].heard = now_mono();
         w->stuck_since = now_mono();
         atomic_store_explicit(&w->phase, PHASE_LIVE, memory_order_release);
+        watch_wake(w); /* the first heartbeats now, not a period later */
         watch_confirm(w, &reachable, err);
     }
     if (err->status != MULRED_OK) {
