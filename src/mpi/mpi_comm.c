@@ -159,7 +159,7 @@ mulred_status mulred_mpi_agree(MPI_Comm comm, mulred_error *err)
     if (!mpi_multi_rank(comm)) return err->status;
     mulred_error mine = *err;
     mulred_error_clear(err);
-    if (mpi_watch_default(comm, "mulred_mpi_agree", err)) return err->status;
+    if (mpi_watch_start(comm, 0, "mulred_mpi_agree", NULL, NULL, err)) return err->status;
     *err = mine;
     agree_run(comm, err);
     return mpi_watch_stop(err);
@@ -169,7 +169,7 @@ mulred_status mulred_mpi_minavgmax(MPI_Comm comm, double v, double out[3], mulre
 {
     out[0] = out[1] = out[2] = v;
     if (!mpi_multi_rank(comm)) return MULRED_OK;
-    if (mpi_watch_default(comm, "mulred_mpi_minavgmax", err)) return err->status;
+    if (mpi_watch_start(comm, 0, "mulred_mpi_minavgmax", NULL, NULL, err)) return err->status;
     double sum = 0;
     int rc = WAITED(MPI_Allreduce(&v, &out[0], 1, MPI_DOUBLE, MPI_MIN, comm));
     if (rc == MPI_SUCCESS) rc = WAITED(MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, comm));
@@ -183,7 +183,7 @@ mulred_status mulred_mpi_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulre
 {
     *sum = v;
     if (!mpi_multi_rank(comm)) return MULRED_OK;
-    if (mpi_watch_default(comm, "mulred_mpi_sum_u64", err)) return err->status;
+    if (mpi_watch_start(comm, 0, "mulred_mpi_sum_u64", NULL, NULL, err)) return err->status;
     mpi_rc_status(WAITED(MPI_Allreduce(&v, sum, 1, MPI_UINT64_T, MPI_SUM, comm)),
                   "MPI_Allreduce (counts)", err);
     return mpi_watch_stop(err);
@@ -192,7 +192,7 @@ mulred_status mulred_mpi_sum_u64(MPI_Comm comm, uint64_t *sum, uint64_t v, mulre
 mulred_status mulred_mpi_barrier(MPI_Comm comm, mulred_error *err)
 {
     if (!mpi_multi_rank(comm)) return MULRED_OK;
-    if (mpi_watch_default(comm, "mulred_mpi_barrier", err)) return err->status;
+    if (mpi_watch_start(comm, 0, "mulred_mpi_barrier", NULL, NULL, err)) return err->status;
     mpi_rc_status(WAITED(MPI_Barrier(comm)), "MPI_Barrier", err);
     return mpi_watch_stop(err);
 }
@@ -218,26 +218,32 @@ mulred_status mulred_mpi_node_count(MPI_Comm comm, int *nodes, mulred_error *err
 {
     *nodes = 1;
     if (!mpi_multi_rank(comm)) return MULRED_OK;
-    if (mpi_watch_default(comm, "mulred_mpi_node_count", err)) return err->status;
+    if (mpi_watch_start(comm, 0, "mulred_mpi_node_count", NULL, NULL, err)) return err->status;
     node_count_run(comm, nodes, err);
     return mpi_watch_stop(err);
+}
+
+void mpi_node_name(char *out, size_t cap)
+{
+    const char *env = getenv("MULRED_NODE_NAME");
+    if (!env || !*env) env = getenv("SLURMD_NODENAME");
+    if (env && *env) {
+        snprintf(out, cap, "%s", env);
+    } else if (!mulred_mpi_active() || cap < MPI_MAX_PROCESSOR_NAME) {
+        if (gethostname(out, cap - 1) != 0) snprintf(out, cap, "?");
+        out[cap - 1] = 0;
+    } else {
+        int len = 0;
+        if (MPI_Get_processor_name(out, &len) != MPI_SUCCESS) snprintf(out, cap, "?");
+        out[len >= 0 && len < (int)cap ? len : (int)cap - 1] = 0;
+    }
 }
 
 mulred_status mulred_mpi_node_names(MPI_Comm comm, char *out, size_t cap, mulred_error *err)
 {
     enum { NAME = MPI_MAX_PROCESSOR_NAME };
     char mine[NAME] = "";
-    const char *env = getenv("MULRED_NODE_NAME");
-    if (!env || !*env) env = getenv("SLURMD_NODENAME");
-    if (env && *env) {
-        snprintf(mine, sizeof mine, "%s", env);
-    } else if (!mulred_mpi_active()) {
-        if (gethostname(mine, sizeof mine - 1) != 0) snprintf(mine, sizeof mine, "?");
-    } else {
-        int len = 0;
-        if (MPI_Get_processor_name(mine, &len) != MPI_SUCCESS) snprintf(mine, sizeof mine, "?");
-        mine[len >= 0 && len < NAME ? len : NAME - 1] = 0;
-    }
+    mpi_node_name(mine, sizeof mine);
     if (cap) out[0] = 0;
     const int n = mulred_mpi_size(comm), rank = mulred_mpi_rank(comm);
     char *all = NULL;
@@ -245,7 +251,7 @@ mulred_status mulred_mpi_node_names(MPI_Comm comm, char *out, size_t cap, mulred
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory for %d node names", n);
     int rc = MPI_SUCCESS;
     if (mpi_multi_rank(comm)) {
-        if (mpi_watch_default(comm, "mulred_mpi_node_names", err)) {
+        if (mpi_watch_start(comm, 0, "mulred_mpi_node_names", NULL, NULL, err)) {
             free(all);
             return err->status;
         }

@@ -67,7 +67,8 @@ static int group_collective(MPI_Comm comm, void *elem, const mulred_group *g, in
     if (!mpi_multi_rank(comm)) return MULRED_OK;
     int rank = mulred_mpi_rank(comm), size = mulred_mpi_size(comm);
     MULRED_CHECK(root < size, "root %d of %d ranks", root, size);
-    if (group_setup(err) || mpi_watch_default(comm, "the group reduce", err)) return err->status;
+    if (group_setup(err) || mpi_watch_start(comm, 0, "the group reduce", NULL, NULL, err))
+        return err->status;
 
     MPI_Datatype type = MPI_DATATYPE_NULL;
     int rc = MPI_Type_contiguous((int)g->elem_bytes, MPI_BYTE, &type);

@@ -29,6 +29,10 @@ int mpi_rc_status(int rc, const char *what, mulred_error *err);
  * called from another thread than the one that initialized MPI (FUNNELED). */
 bool mpi_multi_rank(MPI_Comm comm);
 
+/* This rank's node name: $MULRED_NODE_NAME, else $SLURMD_NODENAME, else MPI's processor name
+ * (the host name before MPI is up or for a short buffer). Local: no communication. */
+void mpi_node_name(char *out, size_t cap);
+
 /* Min, average and max over the ranks of comm of each of the n values local[], into out[]. */
 int mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n, mulred_error *err);
 
@@ -64,7 +68,7 @@ typedef struct {
     pthread_t server;           /* rank 0, between serve_begin and serve_end */
     bool serving;
     atomic_bool serve_stop;
-    mulred_error error;         /* a failed draw */
+    mulred_error error; /* a failed draw */
 } mpi_units;
 
 /* Collective under dynamic (every rank, the same n and costs; err as every rank's status so
@@ -114,16 +118,15 @@ int mpi_wait_end(int rc); /* returns rc */
 
 /* The stall watch (see mpi_watch.c): one per outermost job or scope; starts inside it only
  * count. mpi_watch_start is collective: it starts watching the ranks of comm for the stall
- * timeout stall (seconds; what names the job in messages). A rank that cannot take part in
+ * timeout requested (mulred_mpi_stall_timeout: 0 is $MULRED_STALL_TIMEOUT or the default; a bad
+ * value is MULRED_EINPUT; what names the job in messages). A rank that cannot take part in
  * the set-up within stall seconds ends the process (exit 3); when the heartbeats cannot pass,
  * note (if set) is told on rank 0 and the job runs unwatched. Every successful start needs
  * its stop; the outermost stop is collective: a final barrier (every rank past its last
  * wait), then the watch ends. Both return err's status. */
-int mpi_watch_start(MPI_Comm comm, double stall, const char *what, mulred_mpi_note_fn note,
+int mpi_watch_start(MPI_Comm comm, double requested, const char *what, mulred_mpi_note_fn note,
                     void *note_data, mulred_error *err);
 int mpi_watch_stop(mulred_error *err);
-/* mpi_watch_start with the default stall timeout (for a public collective called alone). */
-int mpi_watch_default(MPI_Comm comm, const char *what, mulred_error *err);
 /* A plain deadline for a call that has no heartbeats yet or any more (MPI_Init, MPI_Finalize):
  * unless mpi_deadline_stop comes first, the process ends after seconds (exit 3) saying what
  * did not end. One at a time. */

@@ -618,9 +618,8 @@ mulred_status mulred_mpi_msm(MPI_Comm comm, const mulred_mpi_msm_job *job,
 {
     memset(res, 0, sizeof *res);
     mulred_error_clear(err);
-    double stall;
-    if (job_check(job, err) || mulred_mpi_stall_timeout(job->stall_timeout, &stall, err) ||
-        mpi_watch_start(comm, stall, "the MSM job", job->note, job->note_data, err))
+    if (job_check(job, err) ||
+        mpi_watch_start(comm, job->stall_timeout, "the MSM job", job->note, job->note_data, err))
         return err->status;
     if (job->points)
         msm_in_memory(comm, job, res, err);

@@ -743,9 +743,8 @@ mulred_status mulred_mpi_muhash(MPI_Comm comm, const mulred_mpi_muhash_job *o,
 {
     memset(res, 0, sizeof *res);
     mulred_error_clear(err);
-    double stall;
-    if (job_check(o, err) || mulred_mpi_stall_timeout(o->stall_timeout, &stall, err) ||
-        mpi_watch_start(comm, stall, "the MuHash job", o->note, o->note_data, err))
+    if (job_check(o, err) ||
+        mpi_watch_start(comm, o->stall_timeout, "the MuHash job", o->note, o->note_data, err))
         return err->status;
     muhash_run(comm, o, res, err);
     return mpi_watch_stop(err);

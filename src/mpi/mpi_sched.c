@@ -13,16 +13,16 @@
  * it finishes (FUNNELED allows it: the team's thread 0 is the thread that initialized MPI);
  * while it computes an MSM tile, which has no such hook, a server thread of rank 0 polls
  * instead (mpi_units_serve_begin/end; MPI_THREAD_SERIALIZED: the main thread makes no MPI call
- * meanwhile), so no draw waits for rank 0's tile (docs/performance.md has the figures). Not every MPI serves such a window (Open MPI 4.1's one-sided
- * components fail on some TCP set-ups with MPI_ERR_WIN): every rank makes, locks and tries the
- * window with one draw of a bounded wait, and unless it works on all of them the ranks agree
- * to hand out by messages instead (below), with the same units and result; the job's result
- * says which hand-out ran. With MULRED_HANDOUT=coordinator in a rank's environment
- * the batch numbers come from rank 0 by messages instead (a request, a grant; rank 0 answers
- * in the same poll and, when its own work is done, until every rank has been told that none
- * is left): the variant the counter was measured against. Who draws which batch changes only
- * which rank multiplies which units in: the group is commutative and the outputs canonical, so
- * the result is the same. */
+ * meanwhile), so no draw waits for rank 0's tile (docs/performance.md has the figures). Not every
+ * MPI serves such a window (Open MPI 4.1's one-sided components fail on some TCP set-ups with
+ * MPI_ERR_WIN): every rank makes, locks and tries the window with one draw of a bounded wait, and
+ * unless it works on all of them the ranks agree to hand out by messages instead (below), with the
+ * same units and result; the job's result says which hand-out ran. With MULRED_HANDOUT=coordinator
+ * in a rank's environment the batch numbers come from rank 0 by messages instead (a request, a
+ * grant; rank 0 answers in the same poll and, when its own work is done, until every rank has been
+ * told that none is left): the variant the counter was measured against. Who draws which batch
+ * changes only which rank multiplies which units in: the group is commutative and the outputs
+ * canonical, so the result is the same. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

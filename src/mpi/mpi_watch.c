@@ -158,18 +158,6 @@ static void local_addresses(peer_info *me)
     freeifaddrs(list);
 }
 
-static void local_node_name(char out[NODE_NAME])
-{
-    const char *env = getenv("MULRED_NODE_NAME");
-    if (!env || !*env) env = getenv("SLURMD_NODENAME");
-    if (env && *env) {
-        snprintf(out, NODE_NAME, "%s", env);
-        return;
-    }
-    if (gethostname(out, NODE_NAME - 1) != 0) snprintf(out, NODE_NAME, "?");
-    out[NODE_NAME - 1] = 0;
-}
-
 /* ---- the watchdog ---- */
 
 typedef struct {
@@ -533,7 +521,7 @@ static int watch_setup_run(mpi_watch **out, MPI_Comm comm, double stall, const c
     snprintf(w->what, sizeof w->what, "%s", what);
     w->me.stack = stack_id();
     local_addresses(&w->me);
-    local_node_name(w->me.node);
+    mpi_node_name(w->me.node, sizeof w->me.node);
     w->arm_deadline = now_mono() + stall;
     atomic_store(&w->phase, PHASE_SETUP);
     const bool have_socket = watch_open_socket(w) == 0;
@@ -575,9 +563,15 @@ static int watch_setup_run(mpi_watch **out, MPI_Comm comm, double stall, const c
     return MULRED_OK;
 }
 
-int mpi_watch_start(MPI_Comm comm, double stall, const char *what, mulred_mpi_note_fn note,
+int mpi_watch_start(MPI_Comm comm, double requested, const char *what, mulred_mpi_note_fn note,
                     void *note_data, mulred_error *err)
 {
+    /* a requested value is checked even inside a watch; the environment is read only to set
+     * one up */
+    double stall = MULRED_MPI_STALL_TIMEOUT_DEFAULT;
+    if ((requested != 0 || current_depth == 0) &&
+        mulred_mpi_stall_timeout(requested, &stall, err) != MULRED_OK)
+        return err->status;
     if (current_depth == 0 && mpi_multi_rank(comm) &&
         watch_setup(&current, comm, stall, what, note, note_data, err) != MULRED_OK)
         return err->status;
@@ -596,19 +590,9 @@ int mpi_watch_stop(mulred_error *err)
     return err->status;
 }
 
-int mpi_watch_default(MPI_Comm comm, const char *what, mulred_error *err)
-{
-    double stall = MULRED_MPI_STALL_TIMEOUT_DEFAULT;
-    if (current_depth == 0 && mulred_mpi_stall_timeout(0, &stall, err) != MULRED_OK)
-        return err->status;
-    return mpi_watch_start(comm, stall, what, NULL, NULL, err);
-}
-
 mulred_status mulred_mpi_watch_begin(MPI_Comm comm, double stall_timeout, mulred_error *err)
 {
-    double stall;
-    if (mulred_mpi_stall_timeout(stall_timeout, &stall, err) != MULRED_OK) return err->status;
-    return mpi_watch_start(comm, stall, "the collectives", NULL, NULL, err);
+    return mpi_watch_start(comm, stall_timeout, "the collectives", NULL, NULL, err);
 }
 
 mulred_status mulred_mpi_watch_end(mulred_error *err)
