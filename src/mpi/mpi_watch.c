@@ -188,7 +188,7 @@ typedef struct mpi_watch {
     bool thread_started;
 } mpi_watch;
 
-enum { PHASE_SETUP, PHASE_LIVE, PHASE_OFF };
+enum { PHASE_SETUP, PHASE_LIVE };
 
 /* Ends the process (the main thread may be inside MPI: nothing else can end it), after writing
  * "mulred: MESSAGE" to stderr when loud, and MESSAGE to $MULRED_FAULT_FILE when that is set and
