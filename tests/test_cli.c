@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "output/json.h"
-#include "cli/options.h"
+#include "output/keys.h"
 #include "harness.h"
 
 typedef struct {
@@ -44,11 +44,11 @@ static void test_uint(void)
         {"0x10000000000000000", 0, 0},
         {"99999999999999999999999", 0, 0},
     };
-    cli_parser p = {.label = "'seed'"};
+    mulred_key_parser p = {.label = "'seed'"};
     char why[256];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint64_t v = 12345;
-        int rc = cli_parse_uint(&v, cases[i].text, UINT64_MAX, &p, why, sizeof why);
+        int rc = mulred_key_parse_uint(&v, cases[i].text, UINT64_MAX, &p, why, sizeof why);
         CU_ASSERT_EQUAL(rc == 0, cases[i].ok);
         if (cases[i].ok) CU_ASSERT_EQUAL(v, cases[i].value);
         if (!cases[i].ok) {
@@ -62,11 +62,11 @@ static void test_uint(void)
         uint64_t x = test_rand64() >> test_rand_below(64), v = 0;
         char text[32];
         snprintf(text, sizeof text, i % 2 ? "%" PRIu64 : "0x%" PRIx64, x);
-        CU_ASSERT(cli_parse_uint(&v, text, UINT64_MAX, &p, why, sizeof why) == 0 && v == x);
+        CU_ASSERT(mulred_key_parse_uint(&v, text, UINT64_MAX, &p, why, sizeof why) == 0 && v == x);
     }
     uint64_t v;
-    CU_ASSERT_EQUAL(cli_parse_uint(&v, "101", 100, &p, why, sizeof why), -1);
-    CU_ASSERT_EQUAL(cli_parse_uint(&v, "100", 100, &p, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(mulred_key_parse_uint(&v, "101", 100, &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(mulred_key_parse_uint(&v, "100", 100, &p, why, sizeof why), 0);
 }
 
 static void test_count(void)
@@ -108,11 +108,11 @@ static void test_count(void)
         {"18446744073709552k", 0, 0},
         {"1e99999", 0, 0},
     };
-    cli_parser p = {.label = "'synthetic'"};
+    mulred_key_parser p = {.label = "'synthetic'"};
     char why[256];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint64_t v = 12345;
-        int rc = cli_parse_count(&v, cases[i].text, 0, UINT64_MAX, &p, why, sizeof why);
+        int rc = mulred_key_parse_count(&v, cases[i].text, 0, UINT64_MAX, &p, why, sizeof why);
         CU_ASSERT_EQUAL(rc == 0, cases[i].ok);
         if (rc == 0 && !cases[i].ok)
             printf("\n    accepted '%s' as %" PRIu64 "\n", cases[i].text, v);
@@ -122,25 +122,25 @@ static void test_count(void)
         uint64_t x = test_rand64() >> test_rand_below(64), v = 0;
         char text[40];
         snprintf(text, sizeof text, "%" PRIu64, x);
-        CU_ASSERT(cli_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 && v == x);
+        CU_ASSERT(mulred_key_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 && v == x);
         x >>= 10;
         snprintf(text, sizeof text, "%" PRIu64 "k", x);
-        CU_ASSERT(cli_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 &&
+        CU_ASSERT(mulred_key_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 &&
                   v == x * 1000);
         /* m·10^e with a fraction: 1234e3 written as 1.234e6 */
         uint64_t m = 1 + test_rand_below(100000);
         snprintf(text, sizeof text, "%" PRIu64 ".%03" PRIu64 "e6", m / 1000, m % 1000);
-        CU_ASSERT(cli_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 &&
+        CU_ASSERT(mulred_key_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 &&
                   v == m * 1000);
     }
     /* bounds: threads take 1..4096 */
     uint64_t v;
     p.label = "'threads'";
-    CU_ASSERT_EQUAL(cli_parse_count(&v, "0", 1, 4096, &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(mulred_key_parse_count(&v, "0", 1, 4096, &p, why, sizeof why), -1);
     CU_ASSERT_STRING_EQUAL(why, "bad value '0' for 'threads' (a count from 1 to 4096)");
-    CU_ASSERT_EQUAL(cli_parse_count(&v, "4097", 1, 4096, &p, why, sizeof why), -1);
-    CU_ASSERT(cli_parse_count(&v, "4096", 1, 4096, &p, why, sizeof why) == 0 && v == 4096);
-    CU_ASSERT(cli_parse_count(&v, "4k", 1, 4096, &p, why, sizeof why) == 0 && v == 4000);
+    CU_ASSERT_EQUAL(mulred_key_parse_count(&v, "4097", 1, 4096, &p, why, sizeof why), -1);
+    CU_ASSERT(mulred_key_parse_count(&v, "4096", 1, 4096, &p, why, sizeof why) == 0 && v == 4096);
+    CU_ASSERT(mulred_key_parse_count(&v, "4k", 1, 4096, &p, why, sizeof why) == 0 && v == 4000);
     /* the other commands' form */
     CU_ASSERT(mulred_parse_count("2e5", &v) == 0 && v == 200000);
     CU_ASSERT(mulred_parse_count("010", &v) == -1);
@@ -148,29 +148,29 @@ static void test_count(void)
 
 static void test_bool(void)
 {
-    cli_parser p = {.label = "'json'"};
+    mulred_key_parser p = {.label = "'json'"};
     char why[128];
     bool b;
     static const char *yes[] = {"true", "yes", "on", "1"}, *no[] = {"false", "no", "off", "0"};
     for (int i = 0; i < 4; i++) {
-        CU_ASSERT(cli_parse_bool(&b, yes[i], &p, why, sizeof why) == 0 && b);
-        CU_ASSERT(cli_parse_bool(&b, no[i], &p, why, sizeof why) == 0 && !b);
+        CU_ASSERT(mulred_key_parse_bool(&b, yes[i], &p, why, sizeof why) == 0 && b);
+        CU_ASSERT(mulred_key_parse_bool(&b, no[i], &p, why, sizeof why) == 0 && !b);
     }
-    CU_ASSERT_EQUAL(cli_parse_bool(&b, "maybe", &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(mulred_key_parse_bool(&b, "maybe", &p, why, sizeof why), -1);
     CU_ASSERT_STRING_EQUAL(why, "bad value 'maybe' for 'json' (true or false)");
-    CU_ASSERT_EQUAL(cli_parse_bool(&b, "True", &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(mulred_key_parse_bool(&b, "True", &p, why, sizeof why), -1);
 }
 
 static void test_paths(void)
 {
-    cli_parser p = {.base_dir = "jobs"};
-    CU_ASSERT_STRING_EQUAL(cli_parser_path(&p, "a.txt"), "jobs/a.txt");
-    CU_ASSERT_STRING_EQUAL(cli_parser_path(&p, "/abs/a.txt"), "/abs/a.txt");
+    mulred_key_parser p = {.base_dir = "jobs"};
+    CU_ASSERT_STRING_EQUAL(mulred_key_path(&p, "a.txt"), "jobs/a.txt");
+    CU_ASSERT_STRING_EQUAL(mulred_key_path(&p, "/abs/a.txt"), "/abs/a.txt");
     p.base_dir = NULL; /* the command line: as given */
-    CU_ASSERT_STRING_EQUAL(cli_parser_path(&p, "a.txt"), "a.txt");
-    for (int i = 0; i < 100; i++) CU_ASSERT_PTR_NOT_NULL(cli_parser_keep(&p, "x"));
+    CU_ASSERT_STRING_EQUAL(mulred_key_path(&p, "a.txt"), "a.txt");
+    for (int i = 0; i < 100; i++) CU_ASSERT_PTR_NOT_NULL(mulred_key_keep(&p, "x"));
     CU_ASSERT_EQUAL(p.nstrings, 103);
-    cli_parser_free(&p);
+    mulred_key_parser_free(&p);
     CU_ASSERT_EQUAL(p.nstrings, 0);
 }
 

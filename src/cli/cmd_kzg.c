@@ -1,6 +1,6 @@
 /* mulred kzg-commit: the EIP-4844 KZG commitment of a blob (the library part is mulred/kzg.h:
  * the setup, its cached fixed-base table, the blob reader, the commitment). Options go through
- * the shared parser of cli/options.h as a job kind that job files do not list: one process
+ * the shared parser of output/keys.h as a job kind that job files do not list: one process
  * computes one commitment (one fixed-base MSM of 4096 points), there is nothing to distribute.
  * Under a launcher every process computes it (the table cache is written by rename, so
  * concurrent writers are safe) and only rank 0 prints. */
@@ -45,36 +45,36 @@ typedef struct {
     bool no_cache;
 } kzg_opts;
 
-static int set_setup(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_setup(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    const char *kept = cli_parser_path(p, v);
+    const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     ((kzg_opts *)vo)->setup = kept;
     return MULRED_OK;
 }
 
-static int set_blob(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_blob(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    const char *kept = strcmp(v, "-") == 0 ? cli_parser_keep(p, v) : cli_parser_path(p, v);
+    const char *kept = strcmp(v, "-") == 0 ? mulred_key_keep(p, v) : mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     ((kzg_opts *)vo)->blob = kept;
     return MULRED_OK;
 }
 
-static int set_cache(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    const char *kept = cli_parser_path(p, v);
+    const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     ((kzg_opts *)vo)->cache = kept;
     return MULRED_OK;
 }
 
-static int set_no_cache(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_no_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((kzg_opts *)vo)->no_cache, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
+    return mulred_key_parse_bool(&((kzg_opts *)vo)->no_cache, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
 }
 
-static const cli_key kzg_keys[] = {
+static const mulred_key kzg_keys[] = {
     {"setup", false, false, false, set_setup},
     {"blob", false, false, false, set_blob},
     {"cache", false, false, false, set_cache},

@@ -136,67 +136,67 @@ typedef struct {
 
 /* ---- keys ---- */
 
-static int set_curve(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_curve(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     msm_opts *o = vo;
     if (mulred_curve_parse(&o->curve, v))
-        return cli_bad_value(p, v, "bls12-381 or bn254", why, cap);
+        return mulred_key_bad_value(p, v, "bls12-381 or bn254", why, cap);
     o->has_curve = true;
     return MULRED_OK;
 }
 
-static int set_group(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_group(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     if (mulred_group_parse(&((msm_opts *)vo)->group, v))
-        return cli_bad_value(p, v, "g1 or g2", why, cap);
+        return mulred_key_bad_value(p, v, "g1 or g2", why, cap);
     return MULRED_OK;
 }
 
-static int set_input(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_input(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    const char *kept = cli_parser_path(p, v);
+    const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     ((msm_opts *)vo)->input = kept;
     return MULRED_OK;
 }
 
-static int set_binary(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_binary(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
+    return mulred_key_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
 }
 
-static int set_synthetic(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     msm_opts *o = vo;
-    if (cli_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap)) return CLI_EUSAGE;
     o->has_synthetic = true;
     return MULRED_OK;
 }
 
-static int set_seed(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_seed(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
+    return mulred_key_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
                                                                                : MULRED_OK;
 }
 
-static int set_write_pairs(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_write_pairs(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    const char *kept = cli_parser_path(p, v);
+    const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     ((msm_opts *)vo)->write_pairs = kept;
     return MULRED_OK;
 }
 
-static int set_threads(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_threads(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     uint64_t n;
-    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_count(&n, v, 1, 4096, p, why, cap)) return CLI_EUSAGE;
     ((msm_opts *)vo)->threads = (int)n;
     return MULRED_OK;
 }
 
 /* SxG: two counts from 1 to 2^20 joined by an 'x'. */
-static int set_grid(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_grid(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     static const char expected[] = "SLICESxGROUPS, two counts from 1 to 1048576: 2x1, 1x4";
     msm_opts *o = vo;
@@ -204,77 +204,77 @@ static int set_grid(void *vo, const char *v, cli_parser *p, char *why, size_t ca
     char a[32], b[32];
     uint64_t s, g;
     if (!x || (size_t)(x - v) >= sizeof a || strlen(x + 1) >= sizeof b)
-        return cli_bad_value(p, v, expected, why, cap);
+        return mulred_key_bad_value(p, v, expected, why, cap);
     memcpy(a, v, (size_t)(x - v));
     a[x - v] = '\0';
     strcpy(b, x + 1);
     if (mulred_parse_count(a, &s) || mulred_parse_count(b, &g) || s < 1 || g < 1 ||
         s > (1u << 20) || g > (1u << 20))
-        return cli_bad_value(p, v, expected, why, cap);
+        return mulred_key_bad_value(p, v, expected, why, cap);
     o->grid_slices = (unsigned)s;
     o->grid_groups = (unsigned)g;
     return MULRED_OK;
 }
 
-static int set_memory(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_memory(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
+    return mulred_key_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
                                                                                      : MULRED_OK;
 }
 
-static int set_checkpoint(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_checkpoint(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    const char *kept = cli_parser_path(p, v);
+    const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     ((msm_opts *)vo)->checkpoint = kept;
     return MULRED_OK;
 }
 
-static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_checkpoint_unit(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_count(&((msm_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
+    return mulred_key_parse_count(&((msm_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
                ? CLI_EUSAGE
                : MULRED_OK;
 }
 
-static int set_schedule(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     (void)p;
     return cli_parse_schedule(&((msm_opts *)vo)->schedule, v, why, cap);
 }
 
-static int set_stall_timeout(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_stall_timeout(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_seconds(&((msm_opts *)vo)->stall_timeout, v, MULRED_MPI_STALL_TIMEOUT_MAX, p,
+    return mulred_key_parse_seconds(&((msm_opts *)vo)->stall_timeout, v, MULRED_MPI_STALL_TIMEOUT_MAX, p,
                              why, cap)
                ? CLI_EUSAGE
                : MULRED_OK;
 }
 
-static int set_path(const char **dst, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_path(const char **dst, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    const char *kept = cli_parser_path(p, v);
+    const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     *dst = kept;
     return MULRED_OK;
 }
 
-static int set_points(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_points(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     return set_path(&((msm_opts *)vo)->bases.points, v, p, why, cap);
 }
 
-static int set_bases(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_bases(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     return set_path(&((msm_opts *)vo)->bases.bases, v, p, why, cap);
 }
 
-static int set_save(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_save(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     return set_path(&((msm_opts *)vo)->bases.save, v, p, why, cap);
 }
 
-static int set_scalars(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_scalars(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     msm_bases_opts *b = &((msm_opts *)vo)->bases;
     if (b->nscalars == MSM_BASES_MAX_SCALARS)
@@ -282,33 +282,33 @@ static int set_scalars(void *vo, const char *v, cli_parser *p, char *why, size_t
     return set_path(&b->scalars[b->nscalars++], v, p, why, cap);
 }
 
-static int set_encoding(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_encoding(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     if (mulred_point_encoding_parse(&((msm_opts *)vo)->bases.encoding, v))
-        return cli_bad_value(p, v, "evm, compressed or uncompressed", why, cap);
+        return mulred_key_bad_value(p, v, "evm, compressed or uncompressed", why, cap);
     return MULRED_OK;
 }
 
-static int set_precompute(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_precompute(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     uint64_t n;
-    if (cli_parse_uint(&n, v, MULRED_BASES_LEVEL_MAX, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_uint(&n, v, MULRED_BASES_LEVEL_MAX, p, why, cap)) return CLI_EUSAGE;
     ((msm_opts *)vo)->bases.precompute = (unsigned)n;
     return MULRED_OK;
 }
 
-static int set_cache(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((msm_opts *)vo)->bases.cache, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
+    return mulred_key_parse_bool(&((msm_opts *)vo)->bases.cache, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
 }
 
-static int set_little_endian(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_little_endian(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((msm_opts *)vo)->bases.little_endian, v, p, why, cap) ? CLI_EUSAGE
+    return mulred_key_parse_bool(&((msm_opts *)vo)->bases.little_endian, v, p, why, cap) ? CLI_EUSAGE
                                                                                   : MULRED_OK;
 }
 
-static const cli_key msm_keys[] = {
+static const mulred_key msm_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"curve", false, false, false, set_curve},
     {"group", false, false, false, set_group},

@@ -95,115 +95,115 @@ typedef struct {
 
 /* ---- keys ---- */
 
-static int set_flavor(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_flavor(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     if (mulred_muhash_flavor_parse(&((muhash_opts *)vo)->flavor, v))
         return snprintf(why, cap, "bad flavor '%s' (bitcoin or kaspa)", v), CLI_EUSAGE;
     return MULRED_OK;
 }
 
-static int add_path(const char **list, int *n, const char *v, cli_parser *p, char *why, size_t cap)
+static int add_path(const char **list, int *n, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     if (*n == MAX_FILES)
         return snprintf(why, cap, "at most %d files for %s", MAX_FILES, p->label), CLI_EUSAGE;
-    const char *kept = cli_parser_path(p, v);
+    const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     list[(*n)++] = kept;
     return MULRED_OK;
 }
 
-static int set_insert(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_insert(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
     return add_path(o->insert, &o->ninsert, v, p, why, cap);
 }
 
-static int set_remove(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_remove(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
     return add_path(o->remove, &o->nremove, v, p, why, cap);
 }
 
-static int set_snapshot(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_snapshot(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
     return add_path(o->snapshot, &o->nsnapshot, v, p, why, cap);
 }
 
-static int set_txoutset(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_txoutset(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((muhash_opts *)vo)->txoutset_hash, v, p, why, cap) ? CLI_EUSAGE
+    return mulred_key_parse_bool(&((muhash_opts *)vo)->txoutset_hash, v, p, why, cap) ? CLI_EUSAGE
                                                                                : MULRED_OK;
 }
 
-static int set_synthetic(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
-    if (cli_parse_count(&o->synthetic, v, 1, UINT64_MAX, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_count(&o->synthetic, v, 1, UINT64_MAX, p, why, cap)) return CLI_EUSAGE;
     o->has_synthetic = true;
     return MULRED_OK;
 }
 
-static int set_seed(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_seed(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_uint(&((muhash_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
+    return mulred_key_parse_uint(&((muhash_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
                                                                                   : MULRED_OK;
 }
 
-static int set_threads(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_threads(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     uint64_t n;
-    if (cli_parse_count(&n, v, 1, 4096, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_count(&n, v, 1, 4096, p, why, cap)) return CLI_EUSAGE;
     ((muhash_opts *)vo)->threads = (int)n;
     return MULRED_OK;
 }
 
-static int set_progress(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_progress(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     bool on;
-    if (cli_parse_bool(&on, v, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_bool(&on, v, p, why, cap)) return CLI_EUSAGE;
     ((muhash_opts *)vo)->progress = on ? 1 : -1;
     return MULRED_OK;
 }
 
-static int set_no_progress(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_no_progress(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     bool on;
-    if (cli_parse_bool(&on, v, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_bool(&on, v, p, why, cap)) return CLI_EUSAGE;
     ((muhash_opts *)vo)->progress = on ? -1 : 0; /* --no-progress=false: back to automatic */
     return MULRED_OK;
 }
 
-static int set_checkpoint(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_checkpoint(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    const char *kept = cli_parser_path(p, v);
+    const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     ((muhash_opts *)vo)->checkpoint = kept;
     return MULRED_OK;
 }
 
-static int set_checkpoint_unit(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_checkpoint_unit(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_count(&((muhash_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
+    return mulred_key_parse_count(&((muhash_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
                ? CLI_EUSAGE
                : MULRED_OK;
 }
 
-static int set_schedule(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     (void)p;
     return cli_parse_schedule(&((muhash_opts *)vo)->schedule, v, why, cap);
 }
 
-static int set_stall_timeout(void *vo, const char *v, cli_parser *p, char *why, size_t cap)
+static int set_stall_timeout(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_seconds(&((muhash_opts *)vo)->stall_timeout, v, MULRED_MPI_STALL_TIMEOUT_MAX,
+    return mulred_key_parse_seconds(&((muhash_opts *)vo)->stall_timeout, v, MULRED_MPI_STALL_TIMEOUT_MAX,
                              p, why, cap)
                ? CLI_EUSAGE
                : MULRED_OK;
 }
 
-static const cli_key muhash_keys[] = {
+static const mulred_key muhash_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"flavor", false, false, false, set_flavor},
     {"insert", false, true, false, set_insert},

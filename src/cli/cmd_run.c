@@ -88,28 +88,28 @@ int mulred_cmd_run(int argc, char **argv)
     /* --json and --output go through the same keys as a job's json and output. */
     cli_output_opts cmd = {0};
     bool cmd_json_set = false, cmd_output = false;
-    cli_parser p = {0};
+    mulred_key_parser p = {0};
     char why[512];
     cli_getopt_reset();
     int c;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        if (c == 'h') return cli_parser_free(&p), run_usage(), MULRED_OK;
-        const cli_key *k = NULL;
-        if (c == 'j') k = cli_key_find(cli_output_keys, cli_output_nkeys, "json");
-        if (c == 'o') k = cli_key_find(cli_output_keys, cli_output_nkeys, "output");
-        if (!k) return cli_parser_free(&p), cli_bad_option("run", argc, argv);
-        int rc = cli_apply_key(k, &cmd, optarg, &p, c == 'j' ? "'--json'" : "'--output'", why,
+        if (c == 'h') return mulred_key_parser_free(&p), run_usage(), MULRED_OK;
+        const mulred_key *k = NULL;
+        if (c == 'j') k = mulred_key_find(cli_output_keys, cli_output_nkeys, "json");
+        if (c == 'o') k = mulred_key_find(cli_output_keys, cli_output_nkeys, "output");
+        if (!k) return mulred_key_parser_free(&p), cli_bad_option("run", argc, argv);
+        int rc = mulred_key_apply(k, &cmd, optarg, &p, c == 'j' ? "'--json'" : "'--output'", why,
                                sizeof why);
         if (rc) {
-            cli_parser_free(&p);
+            mulred_key_parser_free(&p);
             return cli_usage_error("run", "%s", why);
         }
         cmd_json_set |= c == 'j';
         cmd_output |= c == 'o';
     }
-    if (optind >= argc) return cli_parser_free(&p), cli_usage_error("run", "missing JOBFILE");
+    if (optind >= argc) return mulred_key_parser_free(&p), cli_usage_error("run", "missing JOBFILE");
     if (optind + 1 < argc) {
-        cli_parser_free(&p);
+        mulred_key_parser_free(&p);
         return cli_usage_error("run", "unexpected argument '%s'", argv[optind + 1]);
     }
 
@@ -118,7 +118,7 @@ int mulred_cmd_run(int argc, char **argv)
     cli_job job;
     if (cli_job_parse(&job, argv[optind], &err)) {
         cli_job_free(&job);
-        cli_parser_free(&p);
+        mulred_key_parser_free(&p);
         return cli_report(&err);
     }
     const cli_job_kind *kind = job.kind;
@@ -181,6 +181,6 @@ int mulred_cmd_run(int argc, char **argv)
     }
     for (int r = 0; r < CLI_JOB_MAX_RUNS; r++) free(results[r]);
     cli_job_free(&job);
-    cli_parser_free(&p);
+    mulred_key_parser_free(&p);
     return status;
 }

@@ -35,22 +35,22 @@ const char *cli_job_kind_names(void)
 
 /* ---- output ---- */
 
-static int set_json(void *opts, const char *value, cli_parser *p, char *why, size_t cap)
+static int set_json(void *opts, const char *value, mulred_key_parser *p, char *why, size_t cap)
 {
-    return cli_parse_bool(&((cli_output_opts *)opts)->json, value, p, why, cap) ? CLI_EUSAGE
-                                                                                : MULRED_OK;
+    return mulred_key_parse_bool(&((cli_output_opts *)opts)->json, value, p, why, cap) ? CLI_EUSAGE
+                                                                                       : MULRED_OK;
 }
 
 /* Relative to the current directory, like --output: a result goes where the job is run. */
-static int set_output(void *opts, const char *value, cli_parser *p, char *why, size_t cap)
+static int set_output(void *opts, const char *value, mulred_key_parser *p, char *why, size_t cap)
 {
-    const char *kept = cli_parser_keep(p, value);
+    const char *kept = mulred_key_keep(p, value);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     ((cli_output_opts *)opts)->output = kept;
     return MULRED_OK;
 }
 
-const cli_key cli_output_keys[] = {
+const mulred_key cli_output_keys[] = {
     {"json", true, false, false, set_json},
     {"output", false, false, false, set_output},
 };
@@ -81,80 +81,34 @@ int cli_output_close(FILE *out, const char *path, mulred_error *err)
 
 /* ---- the command line ---- */
 
-/* Applies one key to opts; value NULL for a flag given without a value (--json). Returns
- * MULRED_OK, CLI_EUSAGE (why set) or MULRED_ERUNTIME. */
-static int apply_key(const cli_key *k, void *opts, const char *value, cli_parser *p,
-                     const char *label, char *why, size_t cap)
-{
-    p->label = label;
-    if (!k->flag && !*value) return snprintf(why, cap, "missing value for %s", label), CLI_EUSAGE;
-    return k->set(opts, k->flag && !value ? "true" : value, p, why, cap);
-}
-
-int cli_apply_key(const cli_key *k, void *opts, const char *value, cli_parser *p, const char *label,
-                  char *why, size_t cap)
-{
-    return apply_key(k, opts, value, p, label, why, cap);
-}
-
 int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
 {
-    /* getopt_long's table: the kind's keys (val 256 + i), the output keys (val 512 + i), help.
-     * A flag takes an optional value (--json, --json=false) so that it accepts exactly what its
-     * job-file form accepts. */
-    struct option *longopts = calloc(kind->nkeys + cli_output_nkeys + 2, sizeof *longopts);
     void *opts = calloc(1, kind->opts_size), *result = calloc(1, kind->result_size);
     mulred_error err; /* errors not yet printed; usage errors print at once */
     mulred_error_clear(&err);
-    cli_parser p = {0};
+    mulred_key_parser p = {0};
     cli_output_opts out = {0};
     int status = MULRED_OK;
-    if (!longopts || !opts || !result) {
+    char why[512];
+    if (!opts || !result) {
         status = mulred_error_set(&err, MULRED_ERUNTIME, "out of memory");
         goto done;
     }
-    size_t n = 0;
-    for (size_t i = 0; i < kind->nkeys; i++)
-        longopts[n++] = (struct option){kind->keys[i].name,
-                                        kind->keys[i].flag ? optional_argument : required_argument,
-                                        NULL, 256 + (int)i};
-    for (size_t i = 0; i < cli_output_nkeys; i++)
-        longopts[n++] = (struct option){
-            cli_output_keys[i].name,
-            cli_output_keys[i].flag ? optional_argument : required_argument, NULL, 512 + (int)i};
-    longopts[n++] = (struct option){"help", no_argument, NULL, 'h'};
     kind->defaults(opts);
-    cli_getopt_reset();
-    int c;
-    char why[512], label[80];
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            kind->usage();
-            goto done;
-        }
-        const cli_key *k;
-        void *target;
-        if (c >= 256 && c < 256 + (int)kind->nkeys)
-            k = &kind->keys[c - 256], target = opts;
-        else if (c >= 512 && c < 512 + (int)cli_output_nkeys)
-            k = &cli_output_keys[c - 512], target = &out;
-        else {
-            status = cli_bad_option(kind->name, argc, argv);
-            goto done;
-        }
-        snprintf(label, sizeof label, "'--%s'", k->name);
-        int rc = apply_key(k, target, optarg, &p, label, why, sizeof why);
-        if (rc == CLI_EUSAGE) {
-            status = cli_usage_error(kind->name, "%s", why);
-            goto done;
-        }
-        if (rc) {
-            status = mulred_error_set(&err, rc, "%s", why);
-            goto done;
-        }
+    const mulred_key_table tables[] = {{kind->keys, kind->nkeys, opts},
+                                       {cli_output_keys, cli_output_nkeys, &out}};
+    mulred_key_rest rest;
+    int rc = mulred_key_argv(tables, 2, argc, argv, &p, &rest, 0, why, sizeof why);
+    if (rc == CLI_EUSAGE) {
+        status = cli_usage_error(kind->name, "%s", why);
+        goto done;
     }
-    if (optind < argc) {
-        status = cli_usage_error(kind->name, "unexpected argument '%s'", argv[optind]);
+    if (rc) {
+        status = mulred_error_set(&err, rc, "%s", why);
+        goto done;
+    }
+    if (rest.help) {
+        kind->usage();
         goto done;
     }
     const char *fault = NULL;
@@ -181,8 +135,8 @@ int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
     }
 done:
     if (err.status != MULRED_OK) cli_report(&err);
-    cli_parser_free(&p);
-    free(longopts), free(opts), free(result);
+    mulred_key_parser_free(&p);
+    free(opts), free(result);
     return status;
 }
 
@@ -324,11 +278,11 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
         job_entry *e = &entries[i];
         if (strcmp(e->key, "kind") == 0) continue;
         snprintf(label, sizeof label, "'%s'", e->key);
-        const cli_key *key = cli_key_find(cli_output_keys, cli_output_nkeys, e->key);
+        const mulred_key *key = mulred_key_find(cli_output_keys, cli_output_nkeys, e->key);
         void *target = &job->out;
         int *seen_at = key ? &seen_output[key - cli_output_keys] : NULL;
         if (!key) {
-            key = cli_key_find(k->keys, k->nkeys, e->key);
+            key = mulred_key_find(k->keys, k->nkeys, e->key);
             if (key && key->command_line_only) key = NULL;
             target = base;
             seen_at = key ? &seen[key - k->keys] : NULL;
@@ -369,7 +323,7 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
                 }
                 if (!rc) {
                     memcpy(scratch, base, k->opts_size);
-                    rc = apply_key(key, scratch, item, &job->parser, label, why, sizeof why);
+                    rc = mulred_key_apply(key, scratch, item, &job->parser, label, why, sizeof why);
                 }
                 if (!rc) axis_items[naxis++] = item;
             }
@@ -378,7 +332,7 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
                 rc = CLI_EUSAGE;
             }
         } else {
-            rc = apply_key(key, target, e->value, &job->parser, label, why, sizeof why);
+            rc = mulred_key_apply(key, target, e->value, &job->parser, label, why, sizeof why);
         }
         if (rc == CLI_EUSAGE)
             status = job_error(err, job, e->line, "%s", why);
@@ -399,14 +353,14 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
         int rc = MULRED_OK;
         if (naxis) {
             snprintf(label, sizeof label, "'%s'", k->axis);
-            rc = apply_key(cli_key_find(k->keys, k->nkeys, k->axis), opts, axis_items[r],
-                           &job->parser, label, why, sizeof why);
+            rc = mulred_key_apply(mulred_key_find(k->keys, k->nkeys, k->axis), opts, axis_items[r],
+                                  &job->parser, label, why, sizeof why);
         }
         const char *fault = NULL;
         if (!rc) rc = k->check(opts, "", &fault, why, sizeof why);
         if (rc) {
             int line = kind_line;
-            const cli_key *fk = fault ? cli_key_find(k->keys, k->nkeys, fault) : NULL;
+            const mulred_key *fk = fault ? mulred_key_find(k->keys, k->nkeys, fault) : NULL;
             if (fk && k->axis && strcmp(fault, k->axis) == 0 && axis_line)
                 line = axis_line;
             else if (fk && seen[fk - k->keys])
@@ -425,7 +379,7 @@ void cli_job_free(cli_job *job)
 {
     for (int r = 0; r < job->nruns; r++) free(job->runs[r]);
     job->nruns = 0;
-    cli_parser_free(&job->parser);
+    mulred_key_parser_free(&job->parser);
 }
 
 void cli_warn_note(const char *message, void *data)

@@ -2,7 +2,7 @@
  * with one options struct, one key table, one run function and one result writer per kind.
  *
  * The command line and job files fill the same options struct through the same keys
- * (cli/options.h); run() computes on every rank (a collective: all ranks enter it with equal
+ * (output/keys.h); run() computes on every rank (a collective: all ranks enter it with equal
  * options) and leaves the result on rank 0; write_json and write_text print it. A new kind is
  * one more cli_job_kind and one more entry in the table of cli_job_kind_find. */
 #ifndef MULRED_CLI_JOB_H
@@ -15,12 +15,12 @@
 #include <stdio.h>
 
 #include "output/json.h"
-#include "cli/options.h"
+#include "output/keys.h"
 #include "mulred/mulred.h"
 
 typedef struct {
     const char *name; /* "muhash": the job's kind and the subcommand */
-    const cli_key *keys;
+    const mulred_key *keys;
     size_t nkeys;
     /* A key whose job-file value may be a comma-separated list (flavor = bitcoin, kaspa): the
      * job then runs once per item, in the order written. NULL: none. */
@@ -59,14 +59,8 @@ typedef struct {
     bool json;
     const char *output; /* NULL: standard output */
 } cli_output_opts;
-extern const cli_key cli_output_keys[];
+extern const mulred_key cli_output_keys[];
 extern const size_t cli_output_nkeys;
-
-/* Sets one key from the command line or a job file: value NULL for a flag given without one
- * (it means true); an empty value is "missing value for LABEL". Returns MULRED_OK,
- * CLI_EUSAGE with the reason in why, or MULRED_ERUNTIME. */
-int cli_apply_key(const cli_key *k, void *opts, const char *value, cli_parser *p, const char *label,
-                  char *why, size_t cap);
 
 /* `mulred KIND [options]`: parses argv (argv[0] is the subcommand) with the kind's keys plus
  * --json, --output FILE and --help, checks, runs on every rank and prints the result on rank
@@ -90,8 +84,8 @@ typedef struct {
     void *runs[CLI_JOB_MAX_RUNS]; /* options of each run (kind->opts_size bytes each) */
     int nruns;
     cli_output_opts out;
-    cli_parser parser; /* owns the strings the options point to */
-    char dir[4096];    /* the job's directory: relative inputs start there */
+    mulred_key_parser parser; /* owns the strings the options point to */
+    char dir[4096];           /* the job's directory: relative inputs start there */
 } cli_job;
 
 /* Reads and checks a whole job file before anything runs: `key = value` lines, `#` comments,

@@ -1,0 +1,104 @@
+/* Key tables: the options of every command and benchmark, one definition per key, shared by the
+ * command line and job files.
+ *
+ * A key (--seed on the command line, `seed = …` in a job file) has one setter that parses its
+ * value into the options struct of its job kind, so a value gets the same verdict both ways:
+ * accepted with the same meaning, or rejected with the same reason (a usage error, exit 1, on
+ * the command line; "FILE:LINE: reason", exit 2, in a job file). A flag (--json) takes no
+ * argument on the command line and true/false in a job file.
+ *
+ * Repeats: a repeatable key (--insert) adds a value each time. Any other key given twice is an
+ * error in a job file (a job is a document: a second value is a mistake); on the command line
+ * the last one wins, as with any GNU tool (--progress --no-progress). */
+#ifndef MULRED_OUTPUT_KEYS_H
+#define MULRED_OUTPUT_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mulred/mulred.h"
+#include "output/output.h"
+
+/* What a setter needs besides the value: how to name the key in messages, where relative
+ * input paths start, and a pool that keeps the strings it stores. */
+typedef struct {
+    const char *label;    /* "'seed'" in a job file, "'--seed'" on the command line */
+    const char *base_dir; /* job files: the job's directory; NULL on the command line */
+    char **strings;       /* kept strings, freed by mulred_key_parser_free */
+    size_t nstrings, cap;
+} mulred_key_parser;
+
+typedef struct {
+    const char *name;       /* --NAME on the command line, NAME in a job file */
+    bool flag;              /* no argument on the command line; true/false in a job file */
+    bool repeatable;        /* each use adds a value */
+    bool command_line_only; /* --no-progress: a job says progress = false */
+    /* Parses value into opts. Returns MULRED_OK; MULRED_OUT_EUSAGE with the reason in why (bad
+     * value); MULRED_ERUNTIME with why (out of memory). A flag's value is "true" from the
+     * command line, and from a job file whatever was written (the setter parses it). */
+    int (*set)(void *opts, const char *value, mulred_key_parser *p, char *why, size_t cap);
+} mulred_key;
+
+/* The value parsers every setter uses. Each returns 0, or -1 after writing "bad value 'V' for
+ * LABEL (what is expected)" into why. None accepts an empty value, a sign, blanks or a value
+ * that does not fit. */
+/* An unsigned integer: decimal without leading zeros ("010" is ambiguous: octal in C, decimal
+ * elsewhere), or hex with 0x. At most max. */
+int mulred_key_parse_uint(uint64_t *out, const char *value, uint64_t max, mulred_key_parser *p,
+                          char *why, size_t cap);
+/* A count in [min, max]: decimal without leading zeros, a decimal with a k, M or G suffix
+ * (powers of 1000: 200k), or an exponent form that is a whole number (2e5, 2.5e5). */
+int mulred_key_parse_count(uint64_t *out, const char *value, uint64_t min, uint64_t max,
+                           mulred_key_parser *p, char *why, size_t cap);
+/* Seconds in (0, max]: digits with at most one decimal point ("30", "2.5", "0.5"; no exponent). */
+int mulred_key_parse_seconds(double *out, const char *value, double max, mulred_key_parser *p,
+                             char *why, size_t cap);
+/* true/yes/on/1 or false/no/off/0. */
+int mulred_key_parse_bool(bool *out, const char *value, mulred_key_parser *p, char *why,
+                          size_t cap);
+/* Writes "bad value 'V' for LABEL (expected)" into why and returns MULRED_OUT_EUSAGE. */
+int mulred_key_bad_value(mulred_key_parser *p, const char *value, const char *expected, char *why,
+                         size_t cap);
+
+/* Keeps a copy of s for the life of the parser; NULL when out of memory. */
+const char *mulred_key_keep(mulred_key_parser *p, const char *s);
+/* Same, for an input path: a relative path in a job file is taken relative to the job's
+ * directory, so a job works from any current directory. */
+const char *mulred_key_path(mulred_key_parser *p, const char *path);
+void mulred_key_parser_free(mulred_key_parser *p);
+
+/* Finds a key by name ('_' and '-' alike); NULL when there is none. */
+const mulred_key *mulred_key_find(const mulred_key *keys, size_t nkeys, const char *name);
+
+/* Sets one key from the command line or a job file: value NULL for a flag given without one
+ * (it means true); an empty value is "missing value for LABEL". Returns MULRED_OK,
+ * MULRED_OUT_EUSAGE with the reason in why, or MULRED_ERUNTIME. */
+int mulred_key_apply(const mulred_key *k, void *opts, const char *value, mulred_key_parser *p,
+                     const char *label, char *why, size_t cap);
+
+/* One key table and the options struct its setters fill. */
+typedef struct {
+    const mulred_key *keys;
+    size_t nkeys;
+    void *opts;
+} mulred_key_table;
+
+/* What a command line held besides its keys. */
+typedef struct {
+    bool help;           /* --help or -h was given (parsing stopped there) */
+    const char *args[8]; /* the positional arguments, in order */
+    size_t nargs;
+} mulred_key_rest;
+
+/* Parses argv[1..argc) (argv[0] names the command) against the key tables in order: --NAME
+ * VALUE, --NAME=VALUE, and for a flag --NAME or --NAME=true|false, exactly what its job-file
+ * form accepts. Positional arguments (anywhere, or after "--") go to rest->args, at most
+ * max_args of them (max_args <= 8). Returns MULRED_OK; MULRED_OUT_EUSAGE with the reason in why
+ * (an unknown option, a missing or bad value, too many arguments); MULRED_ERUNTIME with why
+ * (out of memory). Strings a setter keeps live in p (mulred_key_parser_free). */
+int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, char **argv,
+                    mulred_key_parser *p, mulred_key_rest *rest, size_t max_args, char *why,
+                    size_t cap);
+
+#endif
