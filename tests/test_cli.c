@@ -122,7 +122,8 @@ static void test_count(void)
         uint64_t x = test_rand64() >> test_rand_below(64), v = 0;
         char text[40];
         snprintf(text, sizeof text, "%" PRIu64, x);
-        CU_ASSERT(mulred_key_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 && v == x);
+        CU_ASSERT(mulred_key_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 &&
+                  v == x);
         x >>= 10;
         snprintf(text, sizeof text, "%" PRIu64 "k", x);
         CU_ASSERT(mulred_key_parse_count(&v, text, 0, UINT64_MAX, &p, why, sizeof why) == 0 &&
@@ -312,10 +313,86 @@ static void test_reader_refuses(void)
     json_decref(ok);
 }
 
+/* The argv parser over key tables: two tables, positional arguments in order wherever they
+ * stand, flags with and without a value, "--", and each refusal with its reason. */
+typedef struct {
+    uint64_t n;
+    bool on;
+} argv_opts;
+
+static int set_n(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_uint(&((argv_opts *)o)->n, v, 100, p, why, cap) ? MULRED_OUT_EUSAGE
+                                                                            : MULRED_OK;
+}
+
+static int set_on(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_bool(&((argv_opts *)o)->on, v, p, why, cap) ? MULRED_OUT_EUSAGE
+                                                                        : MULRED_OK;
+}
+
+static int parse_argv(argv_opts *a, argv_opts *b, mulred_key_rest *rest, size_t max_args, char *why,
+                      int argc, char **argv)
+{
+    static const mulred_key ka[] = {{"count", false, false, false, set_n}};
+    static const mulred_key kb[] = {{"json", true, false, false, set_on}};
+    *a = (argv_opts){0}, *b = (argv_opts){0};
+    const mulred_key_table tables[] = {{ka, 1, a}, {kb, 1, b}};
+    mulred_key_parser p = {0};
+    int rc = mulred_key_argv(tables, 2, argc, argv, &p, rest, max_args, why, 200);
+    mulred_key_parser_free(&p);
+    return rc;
+}
+
+static void test_argv(void)
+{
+    argv_opts a, b;
+    mulred_key_rest rest;
+    char why[200];
+    char *ok[] = {"x", "one", "--count", "7", "two", "--json", "--", "--three", NULL};
+    CU_ASSERT_EQUAL(parse_argv(&a, &b, &rest, 3, why, 8, ok), MULRED_OK);
+    CU_ASSERT_EQUAL(a.n, 7);
+    CU_ASSERT_TRUE(b.on);
+    CU_ASSERT_EQUAL_FATAL(rest.nargs, 3);
+    CU_ASSERT_STRING_EQUAL(rest.args[0], "one");
+    CU_ASSERT_STRING_EQUAL(rest.args[1], "two");
+    CU_ASSERT_STRING_EQUAL(rest.args[2], "--three");
+    char *eq[] = {"x", "--count=9", "--json=false", NULL};
+    CU_ASSERT_EQUAL(parse_argv(&a, &b, &rest, 0, why, 3, eq), MULRED_OK);
+    CU_ASSERT_EQUAL(a.n, 9);
+    CU_ASSERT_FALSE(b.on);
+    char *help[] = {"x", "--help", "--bogus", NULL};
+    CU_ASSERT_EQUAL(parse_argv(&a, &b, &rest, 0, why, 3, help), MULRED_OK);
+    CU_ASSERT_TRUE(rest.help);
+    struct {
+        char *argv[4];
+        int argc;
+        size_t max_args;
+        const char *why;
+    } bad[] = {
+        {{"x", "--bogus", NULL}, 2, 0, "option '--bogus' is unknown or needs an argument"},
+        {{"x", "--count", NULL}, 2, 0, "option '--count' is unknown or needs an argument"},
+        {{"x", "--count", "101", NULL}, 3, 0, "bad value '101' for '--count'"},
+        {{"x", "--count=", NULL}, 2, 0, "missing value for '--count'"},
+        {{"x", "--json=maybe", NULL}, 2, 0, "bad value 'maybe' for '--json'"},
+        {{"x", "a", "b", NULL}, 3, 1, "unexpected argument 'b'"},
+        {{"x", "--", "a", NULL}, 3, 0, "unexpected argument 'a'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(parse_argv(&a, &b, &rest, bad[i].max_args, why, bad[i].argc, bad[i].argv),
+                        MULRED_OUT_EUSAGE);
+        CU_ASSERT_EQUAL(strncmp(why, bad[i].why, strlen(bad[i].why)), 0);
+        if (strncmp(why, bad[i].why, strlen(bad[i].why)) != 0)
+            printf("\n    case %zu: %s\n", i, why);
+    }
+}
+
 void test_register(void)
 {
     TEST_SUITE("cli", {"unsigned integers (seed)", test_uint}, {"counts", test_count},
-               {"booleans", test_bool}, {"paths and the string pool", test_paths},
+               {"booleans", test_bool}, {"argv over key tables", test_argv},
+               {"paths and the string pool", test_paths},
                {"JSON writer, read back with jansson", test_writer},
                {"jansson refuses malformed JSON", test_reader_refuses});
 }

@@ -188,6 +188,19 @@ static int key_unknown(int argc, char **argv, char *why, size_t cap)
     return MULRED_OUT_EUSAGE;
 }
 
+/* Keeps one positional argument, or refuses it when max_args are already there. */
+static int key_positional(mulred_key_rest *rest, size_t max_args, const char *arg, char *why,
+                          size_t cap)
+{
+    size_t max = max_args < 8 ? max_args : 8;
+    if (rest->nargs >= max) {
+        snprintf(why, cap, "unexpected argument '%s'", arg);
+        return MULRED_OUT_EUSAGE;
+    }
+    rest->args[rest->nargs++] = arg;
+    return MULRED_OK;
+}
+
 int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, char **argv,
                     mulred_key_parser *p, mulred_key_rest *rest, size_t max_args, char *why,
                     size_t cap)
@@ -205,10 +218,7 @@ int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, ch
             rest->help = true;
             break;
         } else if (c == 1) {
-            if (rest->nargs >= max_args || rest->nargs >= 8)
-                status = snprintf(why, cap, "unexpected argument '%s'", optarg), MULRED_OUT_EUSAGE;
-            else
-                rest->args[rest->nargs++] = optarg;
+            status = key_positional(rest, max_args, optarg, why, cap);
         } else if (t >= 1 && t <= ntables && j < tables[t - 1].nkeys) {
             const mulred_key *k = &tables[t - 1].keys[j];
             snprintf(label, sizeof label, "'--%s'", k->name);
@@ -219,11 +229,7 @@ int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, ch
     }
     /* after "--", getopt stops: the rest are positional */
     for (; status == MULRED_OK && !rest->help && optind < argc; optind++) {
-        if (rest->nargs >= max_args || rest->nargs >= 8)
-            status = snprintf(why, cap, "unexpected argument '%s'", argv[optind]),
-            MULRED_OUT_EUSAGE;
-        else
-            rest->args[rest->nargs++] = argv[optind];
+        status = key_positional(rest, max_args, argv[optind], why, cap);
     }
     free(longopts);
     return status;
