@@ -6,7 +6,8 @@ A path that cannot be read raises its OSError (FileNotFoundError, IsADirectoryEr
 PermissionError); bad input raises ValueError with the library's message (the record or element
 and the failed check); a call outside a function's contract raises MisuseError instead of
 aborting the process. A MuHash is used by one thread at a time (a call while another thread
-computes on it raises RuntimeError); a KZGSetup by any number. The distributed reductions over
+computes on it raises RuntimeError); a KZGSetup and a Bases (points validated once, multiplied
+by many scalar vectors) by any number. The distributed reductions over
 an mpi4py communicator are in mulred.mpi (import it explicitly: it initializes MPI).
 See docs/python.md.
 """
@@ -15,6 +16,7 @@ import os as _os
 
 from ._mulred import (
     BLOB_BYTES,
+    Bases,
     KZGSetup,
     MisuseError,
     MuHash,
@@ -29,6 +31,7 @@ from ._mulred import (
 
 __all__ = [
     "BLOB_BYTES",
+    "Bases",
     "KZGSetup",
     "MisuseError",
     "MuHash",

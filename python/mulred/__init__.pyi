@@ -4,6 +4,7 @@ from typing import Union
 from _typeshed import ReadableBuffer
 
 from ._mulred import BLOB_BYTES as BLOB_BYTES
+from ._mulred import Bases as Bases
 from ._mulred import KZGSetup as KZGSetup
 from ._mulred import MisuseError as MisuseError
 from ._mulred import MuHash as MuHash

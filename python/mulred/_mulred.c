@@ -17,8 +17,7 @@
  *
  * Docstrings start with the signature line ("name(args)\n--\n\n"), which CPython turns into
  * __text_signature__ for inspect.signature and help(). */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "mulred_py_common.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +33,7 @@
 #include "mulred/mulred.h"
 #include "mulred_python.h"
 
-static PyObject *MisuseError;
+PyObject *MisuseError;
 
 /* ---- misuse ----
  * The callback may run on any thread (OpenMP workers included), so it only records: a counter
@@ -54,7 +53,7 @@ static void on_misuse(const char *msg, void *data)
     pthread_mutex_unlock(&misuse_lock);
 }
 
-static unsigned long misuse_mark(void)
+unsigned long misuse_mark(void)
 {
     pthread_mutex_lock(&misuse_lock);
     unsigned long v = misuse_count;
@@ -62,7 +61,7 @@ static unsigned long misuse_mark(void)
     return v;
 }
 
-static int misuse_raised(unsigned long mark)
+int misuse_raised(unsigned long mark)
 {
     char msg[sizeof misuse_message];
     pthread_mutex_lock(&misuse_lock);
@@ -74,7 +73,7 @@ static int misuse_raised(unsigned long mark)
     return 1;
 }
 
-static PyObject *raise_status(int status, const mulred_error *err)
+PyObject *raise_status(int status, const mulred_error *err)
 {
     const char *msg = err && err->message[0] ? err->message : "mulred call failed";
     switch (status) {
@@ -95,7 +94,7 @@ static PyObject *raise_status(int status, const mulred_error *err)
 
 /* A C-contiguous buffer of obj; a str or an object without a buffer is a TypeError, a buffer of
  * another layout (a strided or Fortran-ordered numpy array) a BufferError, naming `what`. */
-static int get_buffer(PyObject *obj, Py_buffer *view, const char *what)
+int get_buffer(PyObject *obj, Py_buffer *view, const char *what)
 {
     if (PyUnicode_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: expected a bytes-like object, not str", what);
@@ -119,7 +118,7 @@ static int get_buffer(PyObject *obj, Py_buffer *view, const char *what)
 
 /* O& converter of a thread count, checked as the command checks --threads: None (the default
  * count, as when --threads is not given: *out = 0) or an integer in 1..4096. */
-static int threads_converter(PyObject *obj, void *out)
+int threads_converter(PyObject *obj, void *out)
 {
     if (obj == Py_None) {
         *(int *)out = 0;
@@ -148,7 +147,7 @@ static int threads_converter(PyObject *obj, void *out)
 /* The OSError of a path the library is about to read, raised here because the library reports
  * an unreadable file as bad input with a message only: OSError maps errno to its subclass
  * (FileNotFoundError, PermissionError, IsADirectoryError), with filename = name. */
-static int check_readable(const char *path, PyObject *name)
+int check_readable(const char *path, PyObject *name)
 {
     int e = 0, fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
@@ -167,7 +166,7 @@ static int check_readable(const char *path, PyObject *name)
     return -1;
 }
 
-static int parse_curve(mulred_curve *c, const char *name)
+int parse_curve(mulred_curve *c, const char *name)
 {
     if (mulred_curve_parse(c, name) != MULRED_OK) {
         PyErr_Format(PyExc_ValueError, "curve must be 'bls12-381' or 'bn254', not '%.100s'", name);
@@ -177,14 +176,14 @@ static int parse_curve(mulred_curve *c, const char *name)
 }
 
 /* A path argument (str or os.PathLike) as a new bytes object (file system encoding). */
-static PyObject *fs_path(PyObject *obj)
+PyObject *fs_path(PyObject *obj)
 {
     PyObject *out = NULL;
     if (!PyUnicode_FSConverter(obj, &out)) return NULL;
     return out;
 }
 
-static bool is_path_like(PyObject *obj)
+bool is_path_like(PyObject *obj)
 {
     return PyUnicode_Check(obj) ||
            (!PyObject_CheckBuffer(obj) && PyObject_HasAttrString(obj, "__fspath__"));
@@ -589,7 +588,7 @@ static PyTypeObject MuHash_Type = {
 /* ---- MSM ---- */
 
 /* The curve value of group g1 or g2 of c (mulred_curve's G2 values for g2). */
-static int parse_group(mulred_curve *c, const char *group)
+int parse_group(mulred_curve *c, const char *group)
 {
     mulred_msm_group g;
     if (mulred_group_parse(&g, group) != MULRED_OK) {
@@ -823,6 +822,73 @@ static PyObject *KZGSetup_commit(KZGSetupObject *self, PyObject *blob)
     return PyBytes_FromStringAndSize((const char *)out, sizeof out);
 }
 
+/* commit_many(blobs, *, threads=None): the commitments of many blobs in one call, threads
+ * across the blobs. Each blob as commit takes it (raw bytes, or hex text). */
+static PyObject *KZGSetup_commit_many(KZGSetupObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"blobs", "threads", NULL};
+    PyObject *iterable;
+    int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O&:commit_many", kwlist, &iterable,
+                                     threads_converter, &threads))
+        return NULL;
+    PyObject *seq = PySequence_Fast(iterable, "blobs: expected an iterable of blobs");
+    if (!seq) return NULL;
+    const size_t k = (size_t)PySequence_Fast_GET_SIZE(seq), B = MULRED_KZG_BLOB_BYTES;
+    uint8_t *blobs = PyMem_RawMalloc(k * B + 1), *out = PyMem_RawMalloc(k * 48 + 1);
+    PyObject *list = NULL;
+    mulred_error err;
+    mulred_error_clear(&err);
+    if (!blobs || !out) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t j = 0; j < k; j++) {
+        PyObject *blob = PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)j);
+        char what[32];
+        snprintf(what, sizeof what, "blob %zu", j);
+        if (PyUnicode_Check(blob)) {
+            Py_ssize_t len;
+            const char *text = PyUnicode_AsUTF8AndSize(blob, &len);
+            if (!text) goto done;
+            int st = mulred_kzg_blob_parse(blobs + j * B, text, (size_t)len, what, &err);
+            if (st != MULRED_OK) {
+                raise_status(st, &err);
+                goto done;
+            }
+            continue;
+        }
+        Py_buffer view;
+        if (get_buffer(blob, &view, what) < 0) goto done;
+        if (view.len != (Py_ssize_t)B) {
+            PyErr_Format(PyExc_ValueError, "%s: %zd bytes, a blob is %zu", what, view.len, B);
+            PyBuffer_Release(&view);
+            goto done;
+        }
+        memcpy(blobs + j * B, view.buf, B);
+        PyBuffer_Release(&view);
+    }
+    unsigned long mark = misuse_mark();
+    int st = MULRED_OK;
+    Py_BEGIN_ALLOW_THREADS;
+    if (k) st = mulred_kzg_blobs_to_commitments(out, self->setup, blobs, k, threads, &err);
+    Py_END_ALLOW_THREADS;
+    if (misuse_raised(mark) || (st != MULRED_OK && !raise_status(st, &err))) goto done;
+    list = PyList_New((Py_ssize_t)k);
+    for (size_t j = 0; list && j < k; j++) {
+        PyObject *item = PyBytes_FromStringAndSize((const char *)out + 48 * j, 48);
+        if (!item)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, (Py_ssize_t)j, item);
+    }
+done:
+    Py_DECREF(seq);
+    PyMem_RawFree(blobs);
+    PyMem_RawFree(out);
+    return list;
+}
+
 static PyObject *KZGSetup_get_cache_state(KZGSetupObject *self, void *closure)
 {
     switch (self->info.cache) {
@@ -855,6 +921,10 @@ static PyMethodDef KZGSetup_methods[] = {
     {"commit", (PyCFunction)KZGSetup_commit, METH_O,
      "commit($self, blob, /)\n--\n\nThe 48-byte EIP-4844 commitment of a blob (131072 raw "
      "bytes, or its hex text as a str). Safe from any number of threads at once."},
+    {"commit_many", (PyCFunction)(void (*)(void))KZGSetup_commit_many, METH_VARARGS | METH_KEYWORDS,
+     "commit_many($self, blobs, *, threads=None)\n--\n\nThe commitments of many blobs (each "
+     "as commit takes it), as a list in order, computed with threads across the blobs: each "
+     "is exactly commit(blob). A bad blob is a ValueError naming its index."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1048,6 +1118,7 @@ static int module_exec(PyObject *m)
     if (PyType_Ready(&MuHash_Type) < 0 || PyType_Ready(&KZGSetup_Type) < 0) return -1;
     if (PyModule_AddObjectRef(m, "MuHash", (PyObject *)&MuHash_Type) < 0) return -1;
     if (PyModule_AddObjectRef(m, "KZGSetup", (PyObject *)&KZGSetup_Type) < 0) return -1;
+    if (bases_add_type(m) < 0) return -1;
     MisuseError = PyErr_NewExceptionWithDoc(
         "mulred.MisuseError",
         "A call outside a mulred function's contract (the library's misuse check), reported "

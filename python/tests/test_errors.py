@@ -214,6 +214,20 @@ def test_misuse_is_misuse_error():
         mulred.MuHash("bitcoin").combine(mulred.MuHash("kaspa"))
     with pytest.raises(mulred.MisuseError, match=r"mulred misuse: .*window0 < window1"):
         mulred._mulred._misuse_probe()
+    bases = mulred.Bases("bls12-381", bytes(128))  # the point at infinity
+    bases.close()
+    with pytest.raises(mulred.MisuseError, match="the base set is closed"):
+        bases.msm(bytes(32))
+
+
+def test_refused_cache_is_value_error(tmp_path):
+    path = tmp_path / "set.cache"
+    mulred.Bases("bls12-381", bytes(128)).save(path)
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=str(path)):
+        mulred.Bases.load(path)
 
 
 LOW_MEMORY = r"""

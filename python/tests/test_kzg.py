@@ -90,3 +90,20 @@ def test_bad_input(setup):
         mulred.KZGSetup(pathlib.Path("/nonexistent/setup.txt"), cache=False)
     with pytest.raises(TypeError):
         mulred.kzg_commit(42, bytes(mulred.BLOB_BYTES))  # type: ignore[arg-type]
+
+
+def test_commit_many(setup):
+    """Every vector's blob in one call (raw and hex mixed): the vectors' commitments, in order."""
+    s, _ = setup
+    good = [(blob, commitment) for _, blob, commitment in cases() if commitment]
+    assert len(good) >= 5
+    blobs = [bytes.fromhex(b[2:]) if i % 2 else b for i, (b, _) in enumerate(good)]
+    got = s.commit_many(blobs, threads=2)
+    assert ["0x" + g.hex() for g in got] == [c for _, c in good]
+    assert s.commit_many([]) == []
+    bad = bytearray(mulred.BLOB_BYTES)
+    bad[32 * 9: 32 * 10] = b"\xff" * 32
+    with pytest.raises(ValueError, match="blob 1: field element 9"):
+        s.commit_many([blobs[1], bad, blobs[0]])
+    with pytest.raises(ValueError, match="blob 2"):
+        s.commit_many([blobs[1], blobs[1], bytes(5)])
