@@ -299,13 +299,28 @@ static void test_many(void)
 
 /* ---- published vectors ---- */
 
+/* The ZCash uncompressed form of a BLS12-381 EIP-2537 point, by moving bytes: the 48-byte
+ * big-endian coordinates without EIP-2537's 16 zero bytes each, an Fp2 element c1 first (EIP-2537
+ * writes c0 first); infinity (all zero) as the 0x40 flag and zeros. */
+static void evm_to_uncompressed(uint8_t *out, const uint8_t *evm, size_t coords)
+{
+    bool zero = true;
+    for (size_t i = 0; i < 64 * coords; i++) zero = zero && evm[i] == 0;
+    for (size_t k = 0; k < coords; k++) {
+        const size_t from = coords == 4 ? (k ^ 1) : k; /* G2: (x.c1, x.c0, y.c1, y.c0) */
+        memcpy(out + 48 * k, evm + 64 * from + 16, 48);
+    }
+    if (zero) out[0] = 0x40;
+}
+
 /* Every case of a precompile's vector file: records (point, 32-byte scalar) split into a set
- * and a vector. */
-static int check_vectors(const char *rel, mulred_curve c)
+ * and a vector; e UNCOMPRESSED: the points moved into that form (evm_to_uncompressed). */
+static int check_vectors_in(const char *rel, mulred_curve c, mulred_point_encoding e)
 {
     json_t *v = test_load_json(rel);
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    const size_t B = mulred_point_encoding_bytes(c, MULRED_POINTS_EVM), R = B + 32;
+    const size_t R = mulred_point_encoding_bytes(c, MULRED_POINTS_EVM) + 32,
+                 B = mulred_point_encoding_bytes(c, e);
     int cases = 0;
     for (size_t i = 0; i < json_array_size(v); i++) {
         const json_t *k = json_array_get(v, i);
@@ -318,12 +333,16 @@ static int check_vectors(const char *rel, mulred_curve c)
         }
         const size_t n = in_len / R;
         uint8_t *pts = malloc(n * B + 1), *sc = malloc(n * 32 + 1);
-        for (size_t j = 0; j < n; j++)
-            memcpy(pts + j * B, in + j * R, B), memcpy(sc + j * 32, in + j * R + B, 32);
+        for (size_t j = 0; j < n; j++) {
+            if (e == MULRED_POINTS_UNCOMPRESSED)
+                evm_to_uncompressed(pts + j * B, in + j * R, B / 48);
+            else
+                memcpy(pts + j * B, in + j * R, B);
+            memcpy(sc + j * 32, in + j * R + R - 32, 32);
+        }
         mulred_bases *b;
         mulred_error err;
-        CU_ASSERT_FATAL(mulred_bases_make(&b, c, MULRED_POINTS_EVM, pts, n * B, "v", 2, &err) ==
-                        MULRED_OK);
+        CU_ASSERT_FATAL(mulred_bases_make(&b, c, e, pts, n * B, "v", 2, &err) == MULRED_OK);
         for (int level = 0; level <= 16; level += 16) {
             CU_ASSERT_EQUAL(mulred_bases_precompute(b, (unsigned)level, 0, 1, &err), MULRED_OK);
             mulred_bases_set_table_use(b, 1); /* tiny sets: the model would not read it */
@@ -347,12 +366,22 @@ static int check_vectors(const char *rel, mulred_curve c)
     return cases;
 }
 
+static int check_vectors(const char *rel, mulred_curve c)
+{
+    return check_vectors_in(rel, c, MULRED_POINTS_EVM);
+}
+
 static void test_vectors(void)
 {
     CU_ASSERT(check_vectors("eip2537/msm_G1_bls.json", MULRED_CURVE_BLS12_381) >= 100);
     CU_ASSERT(check_vectors("eip2537/mul_G1_bls.json", MULRED_CURVE_BLS12_381) >= 10);
     CU_ASSERT(check_vectors("eip2537/mul_G2_bls.json", MULRED_CURVE_BLS12_381_G2) >= 10);
     CU_ASSERT(check_vectors("eip196/bn256ScalarMul.json", MULRED_CURVE_BN254) >= 10);
+    /* the same BLS12-381 cases with the points in the ZCash uncompressed form */
+    CU_ASSERT(check_vectors_in("eip2537/msm_G1_bls.json", MULRED_CURVE_BLS12_381,
+                               MULRED_POINTS_UNCOMPRESSED) >= 100);
+    CU_ASSERT(check_vectors_in("eip2537/mul_G2_bls.json", MULRED_CURVE_BLS12_381_G2,
+                               MULRED_POINTS_UNCOMPRESSED) >= 10);
 }
 
 /* The other encodings: the same points compressed (and G2 uncompressed), written from mpz
@@ -442,6 +471,76 @@ static uint8_t *vector_point(const char *rel, const char *what, size_t B)
     }
     json_decref(v);
     return p;
+}
+
+/* The ZCash uncompressed G1 form's own refusals: each at index 2 of 4 points (the generator
+ * of EIP-2537's vectors, moved into the form by evm_to_uncompressed), named with its check. */
+static void test_uncompressed_g1(void)
+{
+    uint8_t *g = vector_point("eip2537/mul_G1_bls.json", "g1", 128);
+    uint8_t *outside = vector_point("eip2537/fail-msm_G1_bls.json", "not_in_correct_subgroup", 128);
+    CU_ASSERT_FATAL(g && outside);
+    uint8_t good[96], bad_sub[96];
+    evm_to_uncompressed(good, g, 2);
+    evm_to_uncompressed(bad_sub, outside, 2);
+    struct {
+        const char *what;
+        uint8_t byte0_or, byte0_and;
+        int pos, flip; /* pos >= 0: byte pos ^= flip */
+        const uint8_t *base;
+        mulred_g1_reason why; /* MULRED_G1_VALID: accepted */
+    } cases[] = {
+        {"compression flag", 0x80, 0xff, -1, 0, good, MULRED_G1_EUFLAGS},
+        {"sign flag", 0x20, 0xff, -1, 0, good, MULRED_G1_EUFLAGS},
+        {"infinity flag on a point", 0x40, 0xff, -1, 0, good, MULRED_G1_EINFINITY},
+        {"x >= p", 0x1f, 0xff, 1, 0xff, good, MULRED_G1_ERANGE},
+        {"off the curve", 0, 0xff, 95, 1, good, MULRED_G1_ECURVE},
+        {"(0, 0) without the flag", 0, 0, -2, 0, good, MULRED_G1_ECURVE},
+        {"outside G1", 0, 0xff, -1, 0, bad_sub, MULRED_G1_ESUBGROUP},
+    };
+    for (size_t q = 0; q < sizeof cases / sizeof cases[0]; q++) {
+        uint8_t pts[4 * 96];
+        for (int i = 0; i < 4; i++) memcpy(pts + 96 * i, good, 96);
+        uint8_t *p = pts + 2 * 96;
+        memcpy(p, cases[q].base, 96);
+        p[0] = (uint8_t)((p[0] | cases[q].byte0_or) & cases[q].byte0_and);
+        if (cases[q].pos >= 0) p[cases[q].pos] ^= (uint8_t)cases[q].flip;
+        if (cases[q].pos == -2) memset(p, 0, 96);
+        mulred_bases *b = NULL;
+        mulred_error err;
+        CU_ASSERT_EQUAL(mulred_bases_make(&b, MULRED_CURVE_BLS12_381, MULRED_POINTS_UNCOMPRESSED,
+                                          pts, sizeof pts, "u", 2, &err),
+                        MULRED_EINPUT);
+        char want[160];
+        snprintf(want, sizeof want, "u: point 2: %s", mulred_g1_reason_text(cases[q].why));
+        CU_ASSERT_STRING_EQUAL(err.message, want);
+        if (strcmp(err.message, want) != 0) printf("\n    %s: %s", cases[q].what, err.message);
+        mulred_bases_free(b);
+    }
+    /* infinity: 0x40 and zeros is a point: G + ∞ + G + 0·G is the vectors' 2·G */
+    uint8_t pts[4 * 96], sc[4 * 32] = {0};
+    for (int i = 0; i < 4; i++) memcpy(pts + 96 * i, good, 96), sc[32 * i + 31] = i < 3;
+    memset(pts + 96, 0, 96);
+    pts[96] = 0x40;
+    mulred_bases *b = NULL;
+    mulred_error err;
+    CU_ASSERT_FATAL(mulred_bases_make(&b, MULRED_CURVE_BLS12_381, MULRED_POINTS_UNCOMPRESSED, pts,
+                                      sizeof pts, "u", 1, &err) == MULRED_OK);
+    uint8_t out[128];
+    CU_ASSERT_EQUAL(
+        mulred_bases_msm_encoded(out, sizeof out, b, sc, MULRED_SCALARS_BE32, 4, 1, &err),
+        MULRED_OK);
+    json_t *v = test_load_json("eip2537/mul_G1_bls.json");
+    size_t len;
+    uint8_t *two_g =
+        test_unhex(json_string_value(json_object_get(json_array_get(v, 0), "Expected")), &len);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(v, 0), "Name")),
+                           "bls_g1mul_(g1+g1=2*g1)");
+    CU_ASSERT(len == 128 && memcmp(out, two_g, 128) == 0);
+    free(two_g);
+    json_decref(v);
+    mulred_bases_free(b);
+    free(g), free(outside);
 }
 
 static void test_bad_points(void)
@@ -761,7 +860,7 @@ void test_register(void)
                {"larger sets, threads and tables", test_larger_with_table},
                {"k vectors in one call", test_many}, {"published vectors", test_vectors},
                {"every encoding", test_encodings}, {"bad points", test_bad_points},
-               {"files", test_files}, {"the trusted cache", test_cache},
-               {"the default cache path", test_cache_path}, {"misuse", test_misuse},
-               {"misuse aborts by default", test_misuse_aborts});
+               {"ZCash uncompressed G1", test_uncompressed_g1}, {"files", test_files},
+               {"the trusted cache", test_cache}, {"the default cache path", test_cache_path},
+               {"misuse", test_misuse}, {"misuse aborts by default", test_misuse_aborts});
 }

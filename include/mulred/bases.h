@@ -46,7 +46,7 @@ typedef struct mulred_bases mulred_bases;
  *   EVM           BLS12-381: EIP-2537 (G1 128 bytes, G2 256 bytes); BN254: EIP-196 (G1 64
  *                 bytes), EIP-197 (G2 128 bytes). All zero = infinity.
  *   COMPRESSED    BLS12-381 only, ZCash / IETF compressed: G1 48 bytes, G2 96 bytes.
- *   UNCOMPRESSED  BLS12-381 G2 only, ZCash / IETF uncompressed: 192 bytes. */
+ *   UNCOMPRESSED  BLS12-381 only, ZCash / IETF uncompressed: G1 96 bytes, G2 192 bytes. */
 typedef enum {
     MULRED_POINTS_EVM = 0,
     MULRED_POINTS_COMPRESSED = 1,

@@ -693,6 +693,15 @@ MULRED_API mulred_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r
 /* out = the compressed encoding of a. */
 MULRED_API void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine *a);
 
+/* BLS12-381 G1, ZCash / IETF uncompressed (96 bytes): x, y big-endian; byte 0's 0x80
+ * (compression) and 0x20 (sign) flags clear (MULRED_G1_EUFLAGS otherwise), 0x40 infinity with
+ * every other bit zero. Checks as the compressed form, the subgroup unless flags skip it. */
+MULRED_API mulred_status mulred_g1_381_decode_uncompressed(mulred_g1_381_affine *r,
+                                                           const uint8_t in[96], unsigned flags,
+                                                           mulred_g1_reason *reason);
+/* out = the uncompressed encoding of a. */
+MULRED_API void mulred_g1_381_encode_uncompressed(uint8_t out[96], const mulred_g1_381_affine *a);
+
 /* BLS12-381 G1, EIP-2537 (128 bytes): x then y, each as 16 zero bytes and 48 big-endian bytes;
  * all zero = infinity. */
 MULRED_API mulred_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r,

@@ -158,3 +158,16 @@ def test_threads_share_a_set():
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda v: b.msm(v, threads=1).hex(), vectors * 4))
     assert got == expected * 4
+
+
+def test_zcash_uncompressed_g1():
+    """The EIP-2537 points moved into the ZCash uncompressed form (x || y, 48 bytes each)."""
+    points, scalars, expected = mul_vectors(*MUL_CASES[0][::3])
+    moved = [p[16:64] + p[80:128] if any(p) else b"\x40" + bytes(95) for p in points]
+    b = mulred.Bases("bls12-381", b"".join(moved), encoding="uncompressed")
+    for j in range(len(points)):
+        assert b.msm(unit_vector(scalars, j, len(points))).hex() == expected[j]
+    bad = bytearray(moved[0])
+    bad[0] |= 0x80  # the compression flag
+    with pytest.raises(ValueError, match="point 0"):
+        mulred.Bases("bls12-381", bad, encoding="uncompressed")

@@ -58,7 +58,7 @@ static void msm_usage(void)
         "  --points FILE     the points alone (no scalars), in --encoding E: evm (the\n"
         "                    EIP-2537 / EIP-196 / EIP-197 points above, the default),\n"
         "                    compressed (bls12-381: ZCash 48 or 96 bytes), uncompressed\n"
-        "                    (bls12-381 g2: 192 bytes); hex, or raw with --binary\n"
+        "                    (bls12-381: ZCash 96 or 192 bytes); hex, or raw with --binary\n"
         "  --scalars FILE    32-byte big-endian scalars (--little-endian: little-endian),\n"
         "                    at most one per point (fewer: the first points); repeatable\n"
         "  --precompute L    a fixed-base table of at most L rows per point (L times the\n"

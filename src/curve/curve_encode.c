@@ -1,4 +1,5 @@
-/* Encodings of G1 points: ZCash/IETF compressed and EIP-2537 for BLS12-381, EIP-196 for BN254.
+/* Encodings of G1 points: ZCash/IETF compressed and uncompressed and EIP-2537 for BLS12-381,
+ * EIP-196 for BN254.
  *
  * Sources: the ZCash protocol specification (appendix "BLS12-381", point serialization) and
  * draft-irtf-cfrg-pairing-friendly-curves (appendix C, "ZCash serialization format"); EIP-2537
@@ -89,6 +90,43 @@ void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine
     mulred_fp381_to_bytes(out, &a->x);
     out[0] |= 0x80;
     if (curve_fp381_is_larger(&a->y)) out[0] |= 0x20;
+}
+
+/* ZCash / IETF uncompressed (96 bytes): x then y big-endian, byte 0's top bits the flags:
+ * compression (0x80) and sign (0x20) clear; infinity (0x40) with every other bit zero. */
+static mulred_g1_reason decode_uncompressed_381(mulred_g1_381_affine *r, const uint8_t in[96],
+                                                unsigned flags)
+{
+    const uint8_t top = in[0];
+    mulred_g1_381_affine_set_infinity(r);
+    if (top & 0xa0) return MULRED_G1_EUFLAGS;
+    if (top & 0x40) {
+        if ((top & 0x3f) || !curve_all_zero(in + 1, 95)) return MULRED_G1_EINFINITY;
+        return MULRED_G1_VALID;
+    }
+    mulred_g1_381_affine p;
+    if (mulred_fp381_from_bytes(&p.x, in) || mulred_fp381_from_bytes(&p.y, in + 48))
+        return MULRED_G1_ERANGE;
+    /* (0, 0) without the infinity flag is not a point (0 ≠ 4) */
+    if (mulred_g1_381_affine_is_infinity(&p)) return MULRED_G1_ECURVE;
+    return finish_381(r, &p, flags, false);
+}
+
+void mulred_g1_381_encode_uncompressed(uint8_t out[96], const mulred_g1_381_affine *a)
+{
+    if (mulred_g1_381_affine_is_infinity(a)) {
+        memset(out, 0, 96);
+        out[0] = 0x40;
+        return;
+    }
+    mulred_fp381_to_bytes(out, &a->x);
+    mulred_fp381_to_bytes(out + 48, &a->y);
+}
+
+mulred_status mulred_g1_381_decode_uncompressed(mulred_g1_381_affine *r, const uint8_t in[96],
+                                                unsigned flags, mulred_g1_reason *reason)
+{
+    return curve_decoded(decode_uncompressed_381(r, in, flags), reason);
 }
 
 static mulred_g1_reason decode_eip2537_381(mulred_g1_381_affine *r, const uint8_t in[128],

@@ -74,6 +74,7 @@ static mulred_status decode_g1_381(void *p, const uint8_t *in, mulred_point_enco
                                    mulred_g1_reason *why)
 {
     if (e == MULRED_POINTS_COMPRESSED) return mulred_g1_381_decode_compressed(p, in, SKIP, why);
+    if (e == MULRED_POINTS_UNCOMPRESSED) return mulred_g1_381_decode_uncompressed(p, in, SKIP, why);
     return mulred_g1_381_decode_eip2537(p, in, SKIP, why);
 }
 
@@ -132,7 +133,7 @@ const bases_ops *bases_ops_of(mulred_curve c)
 size_t mulred_point_encoding_bytes(mulred_curve c, mulred_point_encoding e)
 {
     static const size_t bytes[4][3] = {
-        {128, 48, 0},   /* BLS12-381 G1: EIP-2537, compressed */
+        {128, 48, 96},  /* BLS12-381 G1: EIP-2537, compressed, uncompressed */
         {64, 0, 0},     /* BN254 G1: EIP-196 */
         {256, 96, 192}, /* BLS12-381 G2: EIP-2537, compressed, uncompressed */
         {128, 0, 0},    /* BN254 G2: EIP-197 */
