@@ -81,6 +81,13 @@ typedef enum {
 MULRED_API mulred_status mulred_bases_make(mulred_bases **out, mulred_curve c,
                                            mulred_point_encoding e, const uint8_t *in, size_t len,
                                            const char *name, int threads, mulred_error *err);
+/* The same for a shard of a larger set: the points are numbered from first in messages
+ * ("NAME: point first+I: REASON"), so a rank that holds points [first, first + count) of a set
+ * names a bad one by its index in the whole set. */
+MULRED_API mulred_status mulred_bases_make_shard(mulred_bases **out, mulred_curve c,
+                                                 mulred_point_encoding e, const uint8_t *in,
+                                                 size_t len, const char *name, size_t first,
+                                                 int threads, mulred_error *err);
 /* Makes a set from points already in the engine's form (mulred_G_affine of c, count of them,
  * copied: Montgomery coordinates, fully reduced, which is not checked), checking that each is
  * on the curve and in the subgroup (they may come from anywhere). Same errors as mulred_bases_make

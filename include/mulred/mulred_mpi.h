@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mulred/bases.h"
 #include "mulred/group.h"
 #include "mulred/msm.h"
 #include "mulred/msm_grid.h"
@@ -338,6 +339,56 @@ typedef struct {
  * MULRED_ERUNTIME, the same on every rank. */
 MULRED_API mulred_status mulred_mpi_msm(MPI_Comm comm, const mulred_mpi_msm_job *job,
                                         mulred_mpi_msm_result *res, mulred_error *err);
+
+/* ---- distributed base sets (src/mpi/mpi_bases.c) ----
+ * One set of points (mulred/bases.h) spread over the ranks of comm: each rank holds, validates
+ * and prepares only its shard, once; then any number of MSMs, each rank passing the scalars of
+ * its own shard, sum over the whole set. The result is that of one process over the whole set
+ * (mulred_bases_msm), whatever the number of ranks. comm must stay valid while the set lives.
+ * Every call below but the queries and free is collective, runs under the stall watch (the
+ * default stall timeout, or the scope of mulred_mpi_watch_begin) and returns the same status on
+ * every rank; messages are complete on rank 0. */
+typedef struct mulred_mpi_bases mulred_mpi_bases;
+
+/* From a binary points file every rank can read (a shared file system): its N points (encoding
+ * e of curve c, a G1 or G2 value) are split as mulred_plan_units(N, rank, size) and each rank
+ * reads only its byte range, decodes and checks its points (with threads) and, when level > 0,
+ * builds their fixed-base table (mulred_bases_precompute). MULRED_EINPUT: "PATH: point I:
+ * REASON" with I the point's index in the file, a size that is not a whole number of points,
+ * ranks that see different sizes (not one shared file), a file that cannot be read;
+ * MULRED_ERUNTIME: out of memory. *out is set only on MULRED_OK. */
+MULRED_API mulred_status mulred_mpi_bases_open(mulred_mpi_bases **out, MPI_Comm comm,
+                                               const char *path, mulred_curve c,
+                                               mulred_point_encoding e, unsigned level, int threads,
+                                               mulred_error *err);
+/* From a set each rank already made (its shard: the whole set is the shards in rank order),
+ * taken over whatever the outcome (freed with the distributed set, or at once on an error).
+ * MULRED_EINPUT when the ranks' sets are of different curves or groups. */
+MULRED_API mulred_status mulred_mpi_bases_adopt(mulred_mpi_bases **out, MPI_Comm comm,
+                                                mulred_bases *local, mulred_error *err);
+/* Frees the set (this rank's shard; not collective). NULL: nothing. */
+MULRED_API void mulred_mpi_bases_free(mulred_mpi_bases *b);
+/* Points in the whole set; the index in it of this rank's first point; this rank's shard (its
+ * size is mulred_bases_size: the scalars an MSM takes on this rank at most). */
+MULRED_API size_t mulred_mpi_bases_size(const mulred_mpi_bases *b);
+MULRED_API size_t mulred_mpi_bases_first(const mulred_mpi_bases *b);
+MULRED_API const mulred_bases *mulred_mpi_bases_local(const mulred_mpi_bases *b);
+/* r = Σ sᵢ·Pᵢ over every rank's shard, each rank passing n scalars (format f) for the first n
+ * points of its own shard (n <= its size; 0: it adds nothing), summed with the curve's point
+ * group (mulred_msm_point_group, _g2) in mulred_mpi_reduce: on rank root, or on every rank when
+ * root < 0 (r is then the same point everywhere; on other ranks r is unspecified when root >= 0).
+ * r is the curve's mulred_G_jacobian (projective: encode it to compare). MULRED_EINPUT "scalar
+ * vector of N points, the set has M" from a rank whose n is too large. */
+MULRED_API mulred_status mulred_mpi_bases_msm(void *r, const mulred_mpi_bases *b,
+                                              const void *scalars, mulred_scalar_format f, size_t n,
+                                              int root, int threads, mulred_error *err);
+/* The same, encoded as mulred_msm_curve_encode (out_len >= mulred_msm_result_bytes) on the
+ * ranks that get the result. */
+MULRED_API mulred_status mulred_mpi_bases_msm_encoded(uint8_t *out, size_t out_len,
+                                                      const mulred_mpi_bases *b,
+                                                      const void *scalars, mulred_scalar_format f,
+                                                      size_t n, int root, int threads,
+                                                      mulred_error *err);
 
 #ifdef __cplusplus
 }

@@ -198,20 +198,27 @@ static bool curve_ok(mulred_curve c)
 }
 
 /* The subgroup check of a made set: MULRED_OK, or the set freed and MULRED_EINPUT. */
-static mulred_status check_subgroup(mulred_bases *b, const char *name, int threads,
+static mulred_status check_subgroup(mulred_bases *b, const char *name, size_t first, int threads,
                                     mulred_error *err)
 {
     const size_t bad = msm_subgroup_lowest(b->points, b->size, b->curve, threads);
     if (bad == b->size) return MULRED_OK;
     const mulred_g1_reason why = b->ops->subgroup_reason;
     mulred_bases_free(b);
-    return mulred_error_set(err, MULRED_EINPUT, "%s: point %zu: %s", name, bad,
+    return mulred_error_set(err, MULRED_EINPUT, "%s: point %zu: %s", name, first + bad,
                             mulred_g1_reason_text(why));
 }
 
 mulred_status mulred_bases_make(mulred_bases **out, mulred_curve c, mulred_point_encoding e,
                                 const uint8_t *in, size_t len, const char *name, int threads,
                                 mulred_error *err)
+{
+    return mulred_bases_make_shard(out, c, e, in, len, name, 0, threads, err);
+}
+
+mulred_status mulred_bases_make_shard(mulred_bases **out, mulred_curve c, mulred_point_encoding e,
+                                      const uint8_t *in, size_t len, const char *name, size_t first,
+                                      int threads, mulred_error *err)
 {
     MULRED_ARG_CHECK(out && curve_ok(c) && (in || len == 0));
     MULRED_ARG_CHECK(e >= MULRED_POINTS_EVM && e <= MULRED_POINTS_UNCOMPRESSED);
@@ -236,9 +243,9 @@ mulred_status mulred_bases_make(mulred_bases **out, mulred_curve c, mulred_point
         const mulred_g1_reason r = sub < bad ? b->ops->subgroup_reason : why;
         mulred_bases_free(b);
         return mulred_error_set(err, MULRED_EINPUT, "%s: point %zu: %s", name,
-                                sub < bad ? sub : bad, mulred_g1_reason_text(r));
+                                first + (sub < bad ? sub : bad), mulred_g1_reason_text(r));
     }
-    const mulred_status st = check_subgroup(b, name, threads, err);
+    const mulred_status st = check_subgroup(b, name, first, threads, err);
     if (st == MULRED_OK) *out = b;
     return st;
 }
@@ -258,7 +265,7 @@ mulred_status mulred_bases_from_affine(mulred_bases **out, mulred_curve c, const
             return mulred_error_set(err, MULRED_EINPUT, "%s: point %zu: %s", name, i,
                                     mulred_g1_reason_text(MULRED_G1_ECURVE));
         }
-    const mulred_status st = check_subgroup(b, name, threads, err);
+    const mulred_status st = check_subgroup(b, name, 0, threads, err);
     if (st == MULRED_OK) *out = b;
     return st;
 }
