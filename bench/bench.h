@@ -49,6 +49,9 @@ int mulred_bench_curve(int argc, char **argv);
 int mulred_bench_checkpoint(int argc, char **argv);
 /* Base sets (bench_bases.c): prepare, cache, MSMs per level, k vectors. */
 int mulred_bench_bases(int argc, char **argv);
+/* mpirun ... mulred bench bases-mpi: MSMs over a distributed base set against one rank over the
+ * whole set (bench_bases_mpi.c). */
+int mulred_bench_bases_mpi(int argc, char **argv);
 /* mpirun ... mulred bench comm: mulred_mpi_reduce per group and by bytes, the network constants
  * of report --project (bench_comm.c). */
 int mulred_bench_comm(int argc, char **argv);

@@ -8,6 +8,7 @@
  * would for a freed set. */
 #include "mulred_py_common.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -83,22 +84,23 @@ static int bases_precompute(mulred_bases *b, size_t level, size_t budget, int th
 
 static PyObject *Bases_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"curve",   "points",     "group",  "encoding",
-                             "threads", "precompute", "budget", NULL};
+    static char *kwlist[] = {"curve",      "points", "group", "encoding", "threads",
+                             "precompute", "budget", "first", NULL};
     const char *curve_name, *group = "g1", *encoding = "evm";
-    PyObject *points, *level_obj = Py_None, *budget_obj = Py_None;
+    PyObject *points, *level_obj = Py_None, *budget_obj = Py_None, *first_obj = Py_None;
     int threads = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|s$sO&OO:Bases", kwlist, &curve_name, &points,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|s$sO&OOO:Bases", kwlist, &curve_name, &points,
                                      &group, &encoding, threads_converter, &threads, &level_obj,
-                                     &budget_obj))
+                                     &budget_obj, &first_obj))
         return NULL;
     mulred_curve c;
     mulred_point_encoding e;
-    size_t level, budget;
+    size_t level, budget, first;
     if (parse_curve(&c, curve_name) < 0 || parse_group(&c, group) < 0 ||
         parse_encoding(&e, encoding) < 0 ||
         count_arg(level_obj, &level, MULRED_BASES_LEVEL_MAX, "precompute") < 0 ||
-        count_arg(budget_obj, &budget, SIZE_MAX, "budget") < 0)
+        count_arg(budget_obj, &budget, SIZE_MAX, "budget") < 0 ||
+        count_arg(first_obj, &first, SIZE_MAX, "first") < 0)
         return NULL;
     PyObject *path = NULL;
     Py_buffer view = {0};
@@ -117,10 +119,18 @@ static PyObject *Bases_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     unsigned long mark = misuse_mark();
     int st;
     Py_BEGIN_ALLOW_THREADS;
-    if (path)
-        st = mulred_bases_make_file(&b, PyBytes_AS_STRING(path), c, e, true, threads, &err);
-    else
-        st = mulred_bases_make(&b, c, e, view.buf, (size_t)view.len, "points", threads, &err);
+    if (path) {
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        st = mulred_bases_read_file(&buf, &len, PyBytes_AS_STRING(path), true, 0, &err);
+        if (st == MULRED_OK)
+            st = mulred_bases_make_shard(&b, c, e, buf, len, PyBytes_AS_STRING(path), first,
+                                         threads, &err);
+        free(buf);
+    } else {
+        st = mulred_bases_make_shard(&b, c, e, view.buf, (size_t)view.len, "points", first,
+                                     threads, &err);
+    }
     if (st == MULRED_OK) st = bases_precompute(b, level, budget, threads, &err);
     Py_END_ALLOW_THREADS;
     Py_XDECREF(path);
@@ -449,12 +459,13 @@ static PyTypeObject Bases_Type = {
     .tp_as_sequence = &Bases_as_sequence,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Bases(curve, points, group='g1', *, encoding='evm', threads=None, "
-              "precompute=None, budget=None)\n--\n\nA base set: points (a path to a binary file, "
+              "precompute=None, budget=None, first=0)\n--\n\nA base set: points (a path to a binary file, "
               "or bytes-like) decoded and checked once (encoding, range, curve, subgroup; a bad "
               "point is a ValueError naming its index and the check), then multiplied by any "
               "number of scalar vectors. encoding: 'evm' (EIP-2537 / EIP-196 / EIP-197), "
               "'compressed' or 'uncompressed' (ZCash, BLS12-381). precompute: rows of a "
-              "fixed-base table (2..64), budget: its most bytes. Any number of threads may "
+              "fixed-base table (2..64), budget: its most bytes. first: the index of the first "
+              "point in messages (a shard of a larger set). Any number of threads may "
               "multiply at once.",
     .tp_methods = Bases_methods,
     .tp_getset = Bases_getset,

@@ -10,12 +10,14 @@ the lowest failing rank prefixed by "rank R: ", so no rank is left waiting in a 
 Importing this module imports mpi4py.MPI, which initializes MPI.
 """
 
+import os
+
 from mpi4py import MPI
 
 from . import _mulred_mpi
-from ._mulred import MuHash, msm as _msm, record_bytes
+from ._mulred import Bases as _Bases, MuHash, msm as _msm, record_bytes
 
-__all__ = ["msm", "muhash", "allreduce"]
+__all__ = ["Bases", "msm", "muhash", "allreduce"]
 
 _KINDS = {"ValueError": ValueError, "TypeError": TypeError}
 
@@ -101,3 +103,108 @@ def muhash(comm, local_elements, flavor="bitcoin", *, threads=1):
     h = _agree(comm, local, lambda c: c.flavor)
     _mulred_mpi.muhash_allreduce(comm, h)
     return h.digest()
+
+
+# Bytes of one point by (curve, group, encoding).
+_POINT_BYTES = {("bls12-381", "g1", "evm"): 128, ("bls12-381", "g1", "compressed"): 48,
+                ("bls12-381", "g1", "uncompressed"): 96, ("bls12-381", "g2", "evm"): 256,
+                ("bls12-381", "g2", "compressed"): 96, ("bls12-381", "g2", "uncompressed"): 192,
+                ("bn254", "g1", "evm"): 64, ("bn254", "g2", "evm"): 128}
+
+
+def _point_bytes(curve, group, encoding):
+    point = _POINT_BYTES.get((curve, group, encoding))
+    if point is None:
+        record_bytes(curve)  # the curve's ValueError
+        if group not in ("g1", "g2"):
+            raise ValueError(f"group must be 'g1' or 'g2', not '{group}'")
+        raise ValueError(f"{curve} {group} has no '{encoding}' encoding")
+    return point
+
+
+def _shard_range(n, rank, size):
+    """Points [first, end) of rank: the rule of the library's planner (mulred_plan_units)."""
+    return n * rank // size, n * (rank + 1) // size
+
+
+def _read_shard(comm, path, point):
+    """(this rank's range of the points file, the index of its first point). Collective: the
+    file's size must be the same on every rank (one shared file) and whole points."""
+    size = _agree(comm, lambda: os.path.getsize(path), lambda v: v)
+    if size % point:
+        raise ValueError(f"{path}: {size} bytes: not a whole number of {point}-byte points")
+    first, end = _shard_range(size // point, comm.rank, comm.size)
+
+    def read():
+        with open(path, "rb") as f:
+            f.seek(first * point)
+            return f.read((end - first) * point)
+
+    return _agree(comm, read, lambda _: None), first
+
+
+class Bases:
+    """A base set spread over the ranks of comm (collective): each rank holds, validates and
+    prepares only its shard, once; then every msm() sums over the whole set.
+
+    Exactly one of local_points (this rank's shard, bytes-like: the whole set is the shards in
+    rank order) or path (a points file every rank can read: each reads only its range, split
+    as the library splits work, points [n*r//P, n*(r+1)//P)). A bad point is a ValueError on
+    every rank naming the failing rank and the point's index in the whole set."""
+
+    def __init__(self, comm, curve, local_points=None, *, path=None, group="g1",
+                 encoding="evm", threads=None, precompute=None):
+        def source():
+            if (local_points is None) == (path is None):
+                raise TypeError("give exactly one of local_points and path")
+            return "path" if path is not None else "local_points", _point_bytes(curve, group,
+                                                                               encoding)
+
+        self._comm = comm
+        _, point = _agree(comm, source, lambda v: (v[0], curve, group, encoding))
+        if path is not None:
+            data, first = _read_shard(comm, path, point)
+        else:
+            data = local_points
+            count = _agree(comm, lambda: memoryview(data).nbytes // point, lambda _: None)
+            first = sum(comm.allgather(count)[:comm.rank])  # the counts of the ranks before
+        self._local = _agree(comm, lambda: _Bases(curve, data, group, encoding=encoding,
+                                                   threads=threads, precompute=precompute,
+                                                   first=first), lambda _: None)
+        self._first = first
+        self._size = comm.allreduce(len(self._local))
+
+    def msm(self, local_scalars, *, threads=None, byteorder="big"):
+        """Σ sᵢ·Pᵢ over the whole set, each rank passing the 32-byte scalars of the first points
+        of its own shard (at most its size; none: it adds nothing); the same bytes on every
+        rank. When no rank passes a scalar, every rank raises ValueError."""
+        curve, group = self._local.curve, self._local.group
+
+        def local():
+            if memoryview(local_scalars).nbytes:
+                return self._local.msm(local_scalars, threads=threads, byteorder=byteorder)
+            return None
+
+        partial = _agree(self._comm, local, lambda _: None)
+        if not self._comm.allreduce(partial is not None, op=MPI.LOR):
+            raise ValueError("no scalars (empty input) on any rank")
+        if partial is None:
+            partial = bytes(_RESULT_BYTES[curve, group])
+        return _mulred_mpi.msm_allreduce(self._comm, curve, partial, group)
+
+    def __len__(self):
+        return self._size
+
+    @property
+    def first(self):
+        """The index in the whole set of this rank's first point."""
+        return self._first
+
+    @property
+    def local(self):
+        """This rank's shard, a mulred.Bases."""
+        return self._local
+
+    def close(self):
+        """Frees this rank's shard (not collective); later use raises MisuseError."""
+        self._local.close()

@@ -141,3 +141,53 @@ def test_muhash_allreduce_against_readers():
         stop.set()
         t.join()
     assert seen and set(seen) <= valid
+
+
+def _msm_case():
+    """The largest EIP-2537 G1 MSM case: (points, scalars, expected)."""
+    case = max(load_json("eip2537/msm_G1_bls.json"), key=lambda c: len(c["Input"]))
+    raw = bytes.fromhex(case["Input"])
+    points = b"".join(raw[i:i + 128] for i in range(0, len(raw), 160))
+    scalars = b"".join(raw[i + 128:i + 160] for i in range(0, len(raw), 160))
+    return points, scalars, case["Expected"]
+
+
+def test_bases_shared_file(tmp_path_factory):
+    """Each rank reads its range of one points file; repeated MSMs give the vector's sum."""
+    points, scalars, expected = _msm_case()
+    path = tmp_path_factory.getbasetemp() / "points.bin"
+    if RANK == 0:
+        path.write_bytes(points)
+    path = COMM.bcast(str(path))
+    COMM.Barrier()
+    n = len(points) // 128
+    for precompute in (None, 8):
+        b = mulred.mpi.Bases(COMM, "bls12-381", path=path, precompute=precompute)
+        assert len(b) == n
+        assert b.first == n * RANK // SIZE
+        mine = scalars[32 * b.first:32 * (b.first + len(b.local))]
+        for _ in range(2):
+            assert b.msm(mine).hex() == expected
+        b.close()
+
+
+def test_bases_local_shards_and_errors():
+    points, scalars, expected = _msm_case()
+    n = len(points) // 128
+    lo, hi = n * RANK // SIZE, n * (RANK + 1) // SIZE
+    b = mulred.mpi.Bases(COMM, "bls12-381", points[128 * lo:128 * hi])
+    assert (len(b), b.first) == (n, lo)
+    assert b.msm(scalars[32 * lo:32 * hi], threads=1).hex() == expected
+    with pytest.raises(ValueError, match="no scalars"):
+        b.msm(b"")
+    # a bad point on the last rank: every rank raises, naming that rank and the whole-set index
+    bad = bytearray(points[128 * lo:128 * hi])
+    if RANK == SIZE - 1:
+        bad[-1] ^= 1
+    with pytest.raises(ValueError, match=rf"rank {SIZE - 1}: points: point {n - 1}: "):
+        mulred.mpi.Bases(COMM, "bls12-381", bad)
+    with pytest.raises(TypeError):
+        mulred.mpi.Bases(COMM, "bls12-381")
+    b.close()
+    with pytest.raises(mulred.MisuseError):
+        b.local.msm(bytes(32))

@@ -39,6 +39,8 @@ static const bench_entry benches[] = {
      mulred_bench_curve},
     {"bases", "base sets: prepare, cache load, MSMs with each table level, k vectors at once",
      mulred_bench_bases},
+    {"bases-mpi", "under mpirun: MSMs over a distributed base set vs one rank, same run",
+     mulred_bench_bases_mpi},
     {"checkpoint", "mulred muhash --synthetic 10^7 with and without --checkpoint: the overhead",
      mulred_bench_checkpoint},
     {"comm", "under mpirun: mulred_mpi_reduce per group and by bytes; network constants file",
