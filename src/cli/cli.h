@@ -57,7 +57,7 @@ uint64_t *cli_units_buffer(void);
 /* --schedule / schedule = : "static" or "dynamic" into *out; CLI_EUSAGE with the reason in why
  * otherwise. */
 int cli_parse_schedule(mulred_schedule *out, const char *v, char *why, size_t cap);
-/* The version line: "mulred 0.1.0 (git REV)". */
+/* The version line: "mulred VERSION (git REV)", VERSION the one of mulred_version(). */
 const char *cli_version_line(void);
 
 #endif

@@ -1,4 +1,4 @@
-/* mulred msm: Σ sᵢ·Pᵢ on G1 of BLS12-381 or BN254 over every rank of the MPI job and its OpenMP
+/* mulred msm: Σ sᵢ·Pᵢ on G1 or G2 of BLS12-381 or BN254 over every rank of the MPI job and its OpenMP
  * threads; also `kind = msm` in a job file (one options struct and one key table for both,
  * cli/job.h). The options become one mulred_mpi_msm job (mulred/mulred_mpi.h, src/mpi/mpi_msm.c,
  * which describes the phases, the grid and the checkpoints); this file parses and prints. */
@@ -25,7 +25,7 @@ static void msm_usage(void)
         "                  [--scalars FILE ...] [--little-endian] [--threads T] [--json]\n"
         "       mulred msm --bases FILE [--curve C [--group G]] --scalars FILE ... [...]\n"
         "\n"
-        "Multi-scalar multiplication R = s1*P1 + ... + sk*Pk on G1 of BLS12-381 or BN254\n"
+        "Multi-scalar multiplication R = s1*P1 + ... + sk*Pk on G1 or G2 of BLS12-381 or BN254\n"
         "(Pippenger with signed digits, batch-affine buckets, GLV). Under mpirun the ranks form\n"
         "a grid of point slices x window groups chosen by a cost model; each rank reads or\n"
         "generates only its slice, computes its tile with its threads, and the partial sums\n"

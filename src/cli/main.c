@@ -12,7 +12,7 @@
 static const mulred_command commands[] = {
     {"muhash", "MuHash3072 of element files, synthetic UTXO sets and Bitcoin Core snapshots",
      mulred_cmd_muhash, true},
-    {"msm", "multi-scalar multiplication on BLS12-381 / BN254 G1: pair files, synthetic sets",
+    {"msm", "multi-scalar multiplication on BLS12-381 / BN254 G1 or G2: pairs, points, synthetic sets",
      mulred_cmd_msm, true},
     {"kzg-commit", "EIP-4844 KZG commitment of a blob (trusted setup, cached tables)",
      mulred_cmd_kzg_commit, false},
@@ -35,7 +35,7 @@ static void usage(FILE *out)
                  "\n"
                  "Large commutative-group products, bit-exact, on MPI ranks and OpenMP threads:\n"
                  "MuHash3072 multiset hashes (Bitcoin Core, Kaspa) and their UTXO snapshots, and\n"
-                 "multi-scalar multiplication on BLS12-381 and BN254 G1 (KZG commitments).\n"
+                 "multi-scalar multiplication on BLS12-381 and BN254 G1 and G2 (KZG commitments).\n"
                  "\n"
                  "Commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)

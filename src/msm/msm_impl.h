@@ -1,6 +1,6 @@
 /* Template of the MSM kernels (include/mulred/msm.h), written once and included by msm.c once
- * per curve, with:
- *   G1            the curve (g1_381, g1_254): public names mulred_G1_msm_*
+ * per group (G1 and G2 of each curve), with:
+ *   G1            the group (g1_381, g1_254, g2_381, g2_254): public names mulred_G1_msm_*
  *   FP            its base field (fp381, fp254): the inline ops of field/field_internal.h
  *   MSM_MAGIC     plan->magic of this curve
  *   MSM_R         the group order r (uint64_t[4], the scalar field's modulus)

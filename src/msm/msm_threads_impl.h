@@ -1,5 +1,5 @@
 /* Template of the OpenMP MSM driver (mulred_G_msm_var, include/mulred/msm.h), included by
- * msm_threads.c once per curve with G1 set (g1_381, g1_254). Creates threads.
+ * msm_threads.c once per group with G1 set (g1_381, g1_254, g2_381, g2_254). Creates threads.
  *
  * Work split. The unit is a tile of one window, or of the plan's group of windows (those the
  * one-thread run accumulates side by side, sharing batches: fewer collisions and shared
