@@ -82,15 +82,6 @@ static void bb_input_free(bb_input *in)
     free(in->aff), free(in->s), free(in->enc), free(in->be);
 }
 
-/* CPU seconds of the calling thread: a one-thread MSM runs on it alone (no team), so this
- * leaves out the time other processes of a shared machine take from it. */
-static double thread_cpu_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Thread CPU seconds of one plain MSM, one MSM over b (table per use), with 1 thread. */
 static double bb_plain(mulred_curve c, const bb_input *in, size_t n)
 {
@@ -98,18 +89,18 @@ static double bb_plain(mulred_curve c, const bb_input *in, size_t n)
     mulred_g2_381_jacobian r;
     mulred_error err;
     mulred_msm_curve_plan(c, &plan, n, NULL);
-    const double t0 = thread_cpu_s();
+    const double t0 = mulred_thread_cputime();
     mulred_msm_curve_windows(c, &r, &plan, 0, plan.windows, in->aff, in->s, n, 1, &err);
-    return thread_cpu_s() - t0;
+    return mulred_thread_cputime() - t0;
 }
 
 static double bb_bases(const mulred_bases *b, const bb_input *in, size_t n)
 {
     mulred_g2_381_jacobian r;
     mulred_error err;
-    const double t0 = thread_cpu_s();
+    const double t0 = mulred_thread_cputime();
     mulred_bases_msm(&r, b, in->be, MULRED_SCALARS_BE32, n, 1, &err);
-    return thread_cpu_s() - t0;
+    return mulred_thread_cputime() - t0;
 }
 
 /* Saves b, loads it back: the seconds of each (negative on failure). */

@@ -39,18 +39,6 @@
 #define COMM_MAX_REPS 1000
 #define COMM_SWEEP    7
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Seconds since this process started (/proc/self/stat field 22 against /proc/uptime); -1 when
  * unknown. */
 static double process_age(void)
@@ -111,7 +99,7 @@ static int time_reduce(double *out, void *elem, const mulred_group *g, int reps,
             rc = mulred_mpi_minavgmax(MPI_COMM_WORLD, mulred_wtime() - t0, mm, err);
         if (r >= 0) t[r] = mm[2];
     }
-    *out = rc == MULRED_OK ? median(t, reps) : -1;
+    *out = rc == MULRED_OK ? mulred_median(t, (size_t)reps) : -1;
     free(copy), free(t);
     return rc;
 }

@@ -480,19 +480,6 @@ static void bench_fieldx8_usage(void)
                "  --json       one JSON object, nested by curve, units in the names\n");
 }
 
-/* "cpu family" of /proc/cpuinfo (26: Zen 5, 25: Zen 4 on the project's machines), or -1. */
-static int cpu_family(void)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return -1;
-    char line[256];
-    int fam = -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "cpu family : %d", &fam) == 1) break;
-    fclose(f);
-    return fam;
-}
-
 #define DASHES "----------------------------------------------------------------------"
 
 static void table_row(const char *label, double ns, double base)
@@ -535,7 +522,7 @@ int mulred_bench_fieldx8(int argc, char **argv)
         mulred_jw_init(&w, stdout);
         mulred_jw_object_begin(&w, NULL);
         mulred_jw_string(&w, "cpu", mulred_cpu_describe());
-        mulred_jw_int(&w, "cpu_family", cpu_family());
+        mulred_jw_int(&w, "cpu_family", mulred_out_cpu_family());
         mulred_jw_bool(&w, "ifma", ifma);
         mulred_jw_int(&w, "samples", (int64_t)samples);
         for (int f = 0; f < 2; f++) {
@@ -578,7 +565,7 @@ int mulred_bench_fieldx8(int argc, char **argv)
     }
     printf("Field kernels, one thread, medians of thread CPU time over %d samples\n"
            "(cpu family %d; %s)\n",
-           (int)samples, cpu_family(), mulred_cpu_describe());
+           (int)samples, mulred_out_cpu_family(), mulred_cpu_describe());
     if (!ifma) printf("The CPU lacks AVX-512 IFMA: only the scalar baselines are measured.\n");
     for (int f = 0; f < 2; f++) {
         const bench_fieldx8_row *r = &rows[f];

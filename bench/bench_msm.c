@@ -217,13 +217,6 @@ static double median_of(double *v, int n)
     return mulred_median(v, (size_t)n);
 }
 
-static double quantile(double *v, int n, double q)
-{
-    qsort(v, (size_t)n, sizeof *v, mulred_cmp_double);
-    int i = (int)(q * (n - 1) + 0.5);
-    return v[i < 0 ? 0 : i >= n ? n - 1 : i];
-}
-
 /* Peak resident set of a stretch of the run: rss_mark() resets the kernel's high-water mark to
  * the current resident set (clear_refs 5, Linux 4.0 on), rss_peak_kb() reads it back (VmHWM,
  * KiB). Where the reset is refused, the process's peak so far (ru_maxrss) instead, and *scope
@@ -252,30 +245,6 @@ static long rss_peak_kb(int marked)
         kb = ru.ru_maxrss;
     }
     return kb;
-}
-
-/* The 1-minute load average (/proc/loadavg), or -1. */
-static double load_average(void)
-{
-    FILE *f = fopen("/proc/loadavg", "r");
-    double l = -1;
-    if (f) {
-        if (fscanf(f, "%lf", &l) != 1) l = -1;
-        fclose(f);
-    }
-    return l;
-}
-
-static int cpu_family(void)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return -1;
-    char line[256];
-    int fam = -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "cpu family : %d", &fam) == 1) break;
-    fclose(f);
-    return fam;
 }
 
 static void random_scalars(mulred_scalar256 *s, size_t n, uint64_t seed)
@@ -397,7 +366,8 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
     row->curve = ci, row->log2n = lg;
     row->wall1 = median_of(w1, reps), row->cpu1 = median_of(c1, reps);
     row->wall2 = median_of(w2, reps);
-    row->speedup_p10 = quantile(q, reps, 0.1), row->speedup_p90 = quantile(q, reps, 0.9);
+    row->speedup_p10 = mulred_quantile(q, reps, 0.1),
+    row->speedup_p90 = mulred_quantile(q, reps, 0.9);
     row->speedup = median_of(q, reps);
     row->rss_kb = rss_peak_kb(row->rss_row);
     free(w1), free(c1), free(w2), free(q), free(pts), free(s);
@@ -434,7 +404,8 @@ static int run_variants(bm_variant *v, int nv, int ci, size_t n, int reps)
         }
     for (int i = 0; i < nv; i++) {
         for (int k = 0; k < reps; k++) q[k] = t[i * reps + k] / t[k];
-        v[i].ratio_p10 = quantile(q, reps, 0.1), v[i].ratio_p90 = quantile(q, reps, 0.9);
+        v[i].ratio_p10 = mulred_quantile(q, reps, 0.1),
+        v[i].ratio_p90 = mulred_quantile(q, reps, 0.9);
         v[i].ratio = median_of(q, reps);
         v[i].cpu = median_of(t + i * reps, reps);
     }
@@ -556,7 +527,8 @@ static void run_kzg(bm_kzg *k, const char *setup, int reps)
         k->plain_ms = median_of(tp, reps) * 1e3;
         k->table_ratio = median_of(q, reps);
     }
-    k->commit_p10 = quantile(tc, reps, 0.1) * 1e3, k->commit_p90 = quantile(tc, reps, 0.9) * 1e3;
+    k->commit_p10 = mulred_quantile(tc, reps, 0.1) * 1e3,
+    k->commit_p90 = mulred_quantile(tc, reps, 0.9) * 1e3;
     k->commit_ms = median_of(tc, reps) * 1e3;
     k->ok = k->note[0] == '\0';
     free(tc), free(tp), free(q), free(scr), free(sc), free(pts);
@@ -1041,7 +1013,7 @@ int mulred_bench_msm(int argc, char **argv)
     const int row_reps = reps ? reps : quick ? 3 : 7, var_reps = reps ? reps : quick ? 5 : 11;
     const bool with_g1 = c0 == 0;
 
-    const double load0 = load_average();
+    const double load0 = mulred_out_load_average();
     const double t_start = mulred_wtime();
 
     /* rows[ci][i]: curve ci at 2^(minlg + i); have[ci][i] = 0 when skipped (--quick: G2 to
@@ -1101,14 +1073,14 @@ int mulred_bench_msm(int argc, char **argv)
         snprintf(kzg.note, sizeof kzg.note, "skipped (G2 only)");
     bm_anchor anchor = {0};
     if (anchors && with_g1) run_anchors(&anchor, anchors);
-    const double load1 = load_average();
+    const double load1 = mulred_out_load_average();
 
     mulred_json_writer w;
     if (json) {
         mulred_jw_init(&w, stdout);
         mulred_jw_object_begin(&w, NULL);
         mulred_jw_string(&w, "cpu", mulred_cpu_describe());
-        mulred_jw_int(&w, "cpu_family", cpu_family());
+        mulred_jw_int(&w, "cpu_family", mulred_out_cpu_family());
         mulred_jw_string(&w, "field_kernel", mulred_field_kernel_name());
         mulred_jw_double(&w, "load_start", load0);
         mulred_jw_double(&w, "load_end", load1);
@@ -1195,7 +1167,8 @@ int mulred_bench_msm(int argc, char **argv)
                c0 == 0 && c1 == 4 ? "G1 and G2"
                : c0 == 0          ? "G1"
                                   : "G2",
-               cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0, load1);
+               mulred_out_cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0,
+               load1);
     mulred_out(
         "| curve        | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms  | "
         "ns/point | 2 threads ms | speedup (p10-p90) | ceiling | of ceiling | of warm | peak RSS "

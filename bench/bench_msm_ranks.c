@@ -35,27 +35,6 @@
 
 #define MAX_REPS 64
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The q-quantile (0..1) of v[0..n), nearest rank; sorts v. */
-static double quantile(double *v, int n, double q)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    int i = (int)(q * (n - 1) + 0.5);
-    return v[i < 0 ? 0 : i >= n ? n - 1 : i];
-}
-
-static double thread_cpu(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* ---- in one process ---- */
 
 typedef struct {
@@ -90,11 +69,11 @@ static double rank_seconds(mulred_curve c, const mulred_msm_grid *g, uint64_t n,
     ops[c].plan(&plan, ns, &o);
     uint64_t r[18];
     mulred_error err;
-    const double t0 = thread_cpu();
+    const double t0 = mulred_thread_cputime();
     if (ops[c].windows(r, &plan, s.window0, s.window1, points + s.point0 * aff, scalars + s.point0,
                        ns, 1, &err))
         return -1;
-    return thread_cpu() - t0;
+    return mulred_thread_cputime() - t0;
 }
 
 static int grid_for(mulred_msm_grid *g, mulred_curve c, uint64_t n, int P, unsigned S, unsigned G)
@@ -134,15 +113,15 @@ static int measure_inprocess(bench_msm_ranks_result *res, mulred_curve c, int lo
             sp[g][k] = slow > 0 ? t1[k] / slow : 0;
         }
     }
-    res->inproc_one_ms = quantile(t1, reps, 0.5) * 1e3;
+    res->inproc_one_ms = mulred_quantile(t1, reps, 0.5) * 1e3;
     res->inproc_one_grid = one;
     for (int g = 0; g < 3; g++) {
         res->inproc[g].grid = grids[g];
-        res->inproc[g].rank0_ms = quantile(r0[g], reps, 0.5) * 1e3;
-        res->inproc[g].rank1_ms = quantile(r1[g], reps, 0.5) * 1e3;
-        res->inproc[g].speedup = quantile(sp[g], reps, 0.5);
-        res->inproc[g].speedup_p10 = quantile(sp[g], reps, 0.1);
-        res->inproc[g].speedup_p90 = quantile(sp[g], reps, 0.9);
+        res->inproc[g].rank0_ms = mulred_quantile(r0[g], reps, 0.5) * 1e3;
+        res->inproc[g].rank1_ms = mulred_quantile(r1[g], reps, 0.5) * 1e3;
+        res->inproc[g].speedup = mulred_quantile(sp[g], reps, 0.5);
+        res->inproc[g].speedup_p10 = mulred_quantile(sp[g], reps, 0.1);
+        res->inproc[g].speedup_p90 = mulred_quantile(sp[g], reps, 0.9);
     }
     free(points), free(scalars);
     return 0;
@@ -210,12 +189,12 @@ static int measure_mpirun(bench_msm_ranks_result *res, mulred_curve c, int log2n
         }
         ceiling[k] = t[0][k] / (ta > tb ? ta : tb);
     }
-    res->mpirun_one_ms = quantile(t[0], reps, 0.5) * 1e3;
-    res->mpirun_two_ms = quantile(t[1], reps, 0.5) * 1e3;
-    res->mpirun_speedup = quantile(ratio, reps, 0.5);
-    res->mpirun_p10 = quantile(ratio, reps, 0.1);
-    res->mpirun_p90 = quantile(ratio, reps, 0.9);
-    res->mpirun_ceiling = quantile(ceiling, reps, 0.5);
+    res->mpirun_one_ms = mulred_quantile(t[0], reps, 0.5) * 1e3;
+    res->mpirun_two_ms = mulred_quantile(t[1], reps, 0.5) * 1e3;
+    res->mpirun_speedup = mulred_quantile(ratio, reps, 0.5);
+    res->mpirun_p10 = mulred_quantile(ratio, reps, 0.1);
+    res->mpirun_p90 = mulred_quantile(ratio, reps, 0.9);
+    res->mpirun_ceiling = mulred_quantile(ceiling, reps, 0.5);
     return 0;
 }
 

@@ -41,19 +41,6 @@ static void write_environment(mulred_json_writer *w)
     mulred_jw_object_end(w);
 }
 
-/* The host's 1-minute load average (Linux), or -1. On a shared machine it explains a slow
- * run: a strong-scaling row measured at load 6 on 2 cores is not a scaling result. */
-static double load_average(void)
-{
-    double load = -1;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf", &load) != 1) load = -1;
-        fclose(f);
-    }
-    return load;
-}
-
 static void run_usage(void)
 {
     cli_out("Usage: mulred run JOBFILE [--json[=BOOL]] [--output FILE]\n"
@@ -99,7 +86,7 @@ int mulred_cmd_run(int argc, char **argv)
         if (c == 'o') k = mulred_key_find(cli_output_keys, cli_output_nkeys, "output");
         if (!k) return mulred_key_parser_free(&p), cli_bad_option("run", argc, argv);
         int rc = mulred_key_apply(k, &cmd, optarg, &p, c == 'j' ? "'--json'" : "'--output'", why,
-                               sizeof why);
+                                  sizeof why);
         if (rc) {
             mulred_key_parser_free(&p);
             return cli_usage_error("run", "%s", why);
@@ -107,7 +94,8 @@ int mulred_cmd_run(int argc, char **argv)
         cmd_json_set |= c == 'j';
         cmd_output |= c == 'o';
     }
-    if (optind >= argc) return mulred_key_parser_free(&p), cli_usage_error("run", "missing JOBFILE");
+    if (optind >= argc)
+        return mulred_key_parser_free(&p), cli_usage_error("run", "missing JOBFILE");
     if (optind + 1 < argc) {
         mulred_key_parser_free(&p);
         return cli_usage_error("run", "unexpected argument '%s'", argv[optind + 1]);
@@ -126,7 +114,7 @@ int mulred_cmd_run(int argc, char **argv)
     const char *output = cmd_output ? cmd.output : job.out.output;
 
     bool root = cli_is_root();
-    double load_start = root ? load_average() : -1;
+    double load_start = root ? mulred_out_load_average() : -1;
     void *results[CLI_JOB_MAX_RUNS] = {0};
     int status = MULRED_OK, done = 0;
     for (int r = 0; r < job.nruns && status == MULRED_OK; r++) {
@@ -156,7 +144,7 @@ int mulred_cmd_run(int argc, char **argv)
             if (load_start >= 0) {
                 mulred_jw_object_begin(&w, "load_average");
                 mulred_jw_double(&w, "start", load_start);
-                mulred_jw_double(&w, "end", load_average());
+                mulred_jw_double(&w, "end", mulred_out_load_average());
                 mulred_jw_object_end(&w);
             }
             mulred_jw_array_begin(&w, "runs");

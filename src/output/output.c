@@ -58,3 +58,26 @@ int mulred_out_bad_option(const char *cmd, int argc, char **argv)
         return mulred_out_usage_error(cmd, "option '-%c' is unknown or needs an argument", optopt);
     return mulred_out_usage_error(cmd, "option '%s' is unknown or needs an argument", arg);
 }
+
+double mulred_out_load_average(void)
+{
+    double load = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1) load = -1;
+        fclose(f);
+    }
+    return load;
+}
+
+int mulred_out_cpu_family(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return -1;
+    char line[256];
+    int fam = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "cpu family : %d", &fam) == 1) break;
+    fclose(f);
+    return fam;
+}

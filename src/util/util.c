@@ -262,3 +262,10 @@ out:
     *len = n;
     return MULRED_OK;
 }
+
+double mulred_quantile(double *v, int n, double q)
+{
+    qsort(v, (size_t)n, sizeof *v, mulred_cmp_double);
+    int i = (int)(q * (n - 1) + 0.5);
+    return v[i < 0 ? 0 : i >= n ? n - 1 : i];
+}

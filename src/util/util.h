@@ -48,6 +48,8 @@ void mulred_bytes_reverse(uint8_t *buf, size_t len);
 double mulred_thread_cputime(void);                  /* this thread's CPU time, seconds */
 int mulred_cmp_double(const void *a, const void *b); /* for qsort */
 double mulred_median(double *v, size_t n);           /* sorts v */
+/* The q-quantile (0..1) of v[0..n), n >= 1, by nearest rank; sorts v. */
+double mulred_quantile(double *v, int n, double q);
 
 /* ---- CPU features (x86-64 cpuid; all false elsewhere) ---- */
 typedef struct {

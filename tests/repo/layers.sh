@@ -15,7 +15,10 @@
 #   exit     no fprintf(stderr, exit( or abort( in the library layers (util..mpi), and _exit( only
 #            in src/mpi/mpi_watch.c (the stall watch ends a rank that cannot go on), except in
 #            src/util/ on a line or in a function marked /* mulred: the default misuse callback */;
-#   paste    no ## token pasting in include/mulred/*.h.
+#   paste    no ## token pasting in include/mulred/*.h;
+#   helper   the command side (bench/, src/cli/) defines none of the measuring helpers the util
+#            and output layers have (HELPERS below: statistics, CPU time, load, CPU family)
+#            under a name of its own.
 #
 # Comments are ignored (and string literals, for `exit` and `paste`). Each violation prints as
 # "RULE: FILE:LINE: what", and the script exits 1 if there is any.
@@ -45,6 +48,10 @@ SOURCE_EXT = (".c", ".h", ".S")
 MARKER = "/* mulred: the default misuse callback */"
 # the one library file that ends a process: the stall watch of a job whose ranks cannot go on
 WATCHDOG = "src/mpi/mpi_watch.c"
+# helpers defined once (util/util.h, output/output.h): a command-side function by one of these
+# names is a second copy
+HELPERS = ("cmp_double", "median", "quantile", "thread_cpu", "thread_cpu_s", "cpu_family",
+           "load_average")
 
 
 def strip_comments(text, strings=False):
@@ -203,6 +210,11 @@ def check(root):
                     report("exit", rel, no, "_exit( in library layer %s outside %s" % (layer, WATCHDOG))
             if rel.startswith("include/mulred/") and "##" in line:
                 report("paste", rel, no, "## token pasting in a public header")
+            if layer in ("bench", "cli"):
+                m = re.match(r"(?:static\s+)?(?:inline\s+)?[\w ]+?\b(%s)\s*\(" % "|".join(HELPERS),
+                             line)
+                if m and not line.rstrip().endswith(";"):
+                    report("helper", rel, no, "defines %s, a helper of util/ or output/" % m.group(1))
 
     # cycles: the strongly connected components of the folder graph (Tarjan); in each, every
     # edge that climbs the layer order closes at least one cycle, reported as the shortest
@@ -312,6 +324,7 @@ BAD = {
     "include/mulred/field.h": "#define MULRED_F(G) mulred_##G\n",     # paste
     "include/mulred/bogus.h": "\n",                                   # no layer
     "src/lab/lab.c": '#include "missing/none.h"\n',                   # not in the tree
+    "bench/bench_x.c": "static double quantile(double *v, int n)\n{\n    return v[n];\n}\n",
 }
 EXPECTED = {
     ("layer", "src/util/util.c:1"), ("exit", "src/util/util.c:4"),
@@ -319,7 +332,7 @@ EXPECTED = {
     ("layer", "src/field/field.c:1"), ("cycle", "src/field/field.c:1"),
     ("mpi", "src/io/reader.c:1"), ("omp", "src/io/reader.c:4"), ("exit", "src/io/reader.c:5"),
     ("paste", "include/mulred/field.h:1"), ("layer", "include/mulred/bogus.h:1"),
-    ("layer", "src/lab/lab.c:1"),
+    ("layer", "src/lab/lab.c:1"), ("helper", "bench/bench_x.c:1"),
 }
 
 
