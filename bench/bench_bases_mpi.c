@@ -154,6 +154,8 @@ static void print(const bases_mpi_opts *o, const bases_mpi_figures *f, int P)
     if (o->json) {
         mulred_json_writer w;
         mulred_jw_init(&w, stdout);
+        mulred_jw_object_begin(&w, NULL);
+        mulred_jw_string(&w, "bench", "bases-mpi");
         mulred_jw_string(&w, "curve", mulred_curve_name(o->curve));
         mulred_jw_uint(&w, "log2n", o->log2n);
         mulred_jw_int(&w, "ranks", P);
@@ -165,6 +167,7 @@ static void print(const bases_mpi_opts *o, const bases_mpi_figures *f, int P)
         mulred_jw_double(&w, "speedup", f->one / f->many);
         mulred_jw_double(&w, "speedup_min", f->ratio_lo);
         mulred_jw_double(&w, "speedup_max", f->ratio_hi);
+        mulred_jw_object_end(&w);
         mulred_jw_finish(&w);
         return;
     }
