@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "output/keys.h"
 #include "mulred/mulred_mpi.h"
 #include "mulred/utxo.h"
 #include "output/json.h"
@@ -176,74 +177,95 @@ static int cmd_synth(const char *count, const char *file, uint64_t seed, bool le
     return MULRED_OK;
 }
 
-int mulred_cmd_utxo(int argc, char **argv)
+/* The options of every subcommand, one key table. */
+typedef struct {
+    mulred_utxo_options opt;
+    bool force, json, legacy, txoutset;
+    uint64_t seed;
+} utxo_opts;
+
+static int set_chunk(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    enum { OPT_CHUNK = 256, OPT_INDEX, OPT_FORCE, OPT_JSON, OPT_SEED, OPT_LEGACY, OPT_TXOUTSET };
-    static const struct option opts[] = {{"help", no_argument, 0, 'h'},
-                                         {"chunk-bytes", required_argument, 0, OPT_CHUNK},
-                                         {"index", required_argument, 0, OPT_INDEX},
-                                         {"force", no_argument, 0, OPT_FORCE},
-                                         {"json", no_argument, 0, OPT_JSON},
-                                         {"seed", required_argument, 0, OPT_SEED},
-                                         {"legacy", no_argument, 0, OPT_LEGACY},
-                                         {"txoutset-hash", no_argument, 0, OPT_TXOUTSET},
-                                         {0, 0, 0, 0}};
-    mulred_utxo_options opt = {0};
-    bool force = false, json = false, legacy = false, txoutset = false;
-    uint64_t seed = 1, v;
-    cli_getopt_reset();
-    int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            usage();
-            return MULRED_OK;
-        case OPT_CHUNK:
-            if (mulred_parse_count(optarg, &v) || v == 0 || v > (1u << 30))
-                return cli_usage_error("utxo", "bad --chunk-bytes '%s'", optarg);
-            opt.chunk_bytes = (uint32_t)v;
-            break;
-        case OPT_INDEX:
-            opt.index_path = optarg;
-            break;
-        case OPT_FORCE:
-            force = true;
-            break;
-        case OPT_JSON:
-            json = true;
-            break;
-        case OPT_SEED:
-            if (mulred_parse_count(optarg, &seed))
-                return cli_usage_error("utxo", "bad --seed '%s'", optarg);
-            break;
-        case OPT_LEGACY:
-            legacy = true;
-            break;
-        case OPT_TXOUTSET:
-            txoutset = true;
-            break;
-        default:
-            return cli_bad_option("utxo", argc, argv);
-        }
+    uint64_t n;
+    if (mulred_key_parse_count(&n, v, 1, UINT64_C(1) << 30, p, why, cap)) return CLI_EUSAGE;
+    ((utxo_opts *)o)->opt.chunk_bytes = (uint32_t)n;
+    return MULRED_OK;
+}
+
+static int set_index(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    (void)why, (void)cap;
+    return (((utxo_opts *)o)->opt.index_path = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
+}
+
+static int set_seed(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_count(&((utxo_opts *)o)->seed, v, 0, UINT64_MAX, p, why, cap)
+               ? CLI_EUSAGE
+               : MULRED_OK;
+}
+
+#define UTXO_FLAG(field)                                                                           \
+    static int set_##field(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)    \
+    {                                                                                              \
+        return mulred_key_parse_bool(&((utxo_opts *)o)->field, v, p, why, cap) ? CLI_EUSAGE        \
+                                                                               : MULRED_OK;        \
     }
-    int nargs = argc - optind;
-    if (nargs < 1) return cli_usage_error("utxo", "missing subcommand (index, info or synth)");
-    const char *sub = argv[optind];
-    char **args = argv + optind + 1;
-    nargs--;
+UTXO_FLAG(force)
+UTXO_FLAG(json)
+UTXO_FLAG(legacy)
+UTXO_FLAG(txoutset)
+
+static const mulred_key utxo_keys[] = {
+    {"chunk-bytes", false, false, false, set_chunk},
+    {"index", false, false, false, set_index},
+    {"force", true, false, false, set_force},
+    {"json", true, false, false, set_json},
+    {"seed", false, false, false, set_seed},
+    {"legacy", true, false, false, set_legacy},
+    {"txoutset-hash", true, false, false, set_txoutset},
+};
+
+/* One subcommand: its name, its positional arguments and what runs it. */
+static int utxo_run(const char *sub, const char *const *args, size_t nargs, const utxo_opts *o)
+{
     /* Without MPI every launched process would do the same work: only rank 0 does it. */
-    bool root = mulred_mpi_env_rank() == 0;
+    const bool root = mulred_mpi_env_rank() == 0;
     if (strcmp(sub, "index") == 0) {
         if (nargs != 1) return cli_usage_error("utxo", "index takes one FILE");
-        return root ? cmd_index(args[0], &opt, force, json) : MULRED_OK;
+        return root ? cmd_index(args[0], &o->opt, o->force, o->json) : MULRED_OK;
     }
     if (strcmp(sub, "info") == 0) {
         if (nargs != 1) return cli_usage_error("utxo", "info takes one FILE");
-        return root ? cmd_info(args[0], txoutset, json) : MULRED_OK;
+        return root ? cmd_info(args[0], o->txoutset, o->json) : MULRED_OK;
     }
     if (strcmp(sub, "synth") == 0) {
         if (nargs != 2) return cli_usage_error("utxo", "synth takes N and FILE");
-        return root ? cmd_synth(args[0], args[1], seed, legacy) : MULRED_OK;
+        return root ? cmd_synth(args[0], args[1], o->seed, o->legacy) : MULRED_OK;
     }
     return cli_usage_error("utxo", "unknown subcommand '%s' (index, info or synth)", sub);
+}
+
+int mulred_cmd_utxo(int argc, char **argv)
+{
+    utxo_opts o = {.seed = 1};
+    mulred_key_parser p = {0};
+    mulred_key_rest rest;
+    char why[512];
+    const mulred_key_table table = {utxo_keys, sizeof utxo_keys / sizeof utxo_keys[0], &o};
+    int rc = mulred_key_argv(&table, 1, argc, argv, &p, &rest, 8, why, sizeof why);
+    if (rc == CLI_EUSAGE)
+        rc = cli_usage_error("utxo", "%s", why);
+    else if (rc != MULRED_OK) {
+        mulred_error err;
+        mulred_error_set(&err, rc, "%s", why);
+        rc = cli_report(&err);
+    } else if (rest.help)
+        usage();
+    else if (rest.nargs < 1)
+        rc = cli_usage_error("utxo", "missing subcommand (index, info or synth)");
+    else
+        rc = utxo_run(rest.args[0], rest.args + 1, rest.nargs - 1, &o);
+    mulred_key_parser_free(&p);
+    return rc;
 }
