@@ -24,6 +24,10 @@ void test_add_suite(const char *name, const test_case *cases, size_t n);
     } while (0)
 
 /* Deterministic pseudo-random numbers from the run's seed (xoshiro256**). */
+/* Records that part of the suite could not run on this CPU (a kernel or a lane width it lacks),
+ * printing "(WHY, skipped)". A suite with a skip and no failure exits 77, which CTest reports as
+ * skipped (SKIP_RETURN_CODE), never as passed. */
+void test_skip(const char *why);
 uint64_t test_seed(void);
 uint64_t test_rand64(void);
 void test_rand_bytes(uint8_t *buf, size_t n);

@@ -261,7 +261,9 @@ static int kernel_usable(const kernel *k)
                k->name);
         return 1;
     }
-    printf("\n    (kernel %s: CPU lacks bmi2+adx, skipped)", k->name);
+    char why[96];
+    snprintf(why, sizeof why, "kernel %s: CPU lacks bmi2+adx", k->name);
+    test_skip(why);
     return 0;
 }
 
@@ -1128,7 +1130,10 @@ static void for_each_kernel(void (*fn)(const field *f, long iters), long iters)
 {
     for (int kk = 0; kk < 2; kk++) {
         if (mulred_field_kernel_force(kernel_names[kk]) != 0) {
-            printf("\n    (field kernel %s not available on this CPU, skipped)", kernel_names[kk]);
+            char why[96];
+            snprintf(why, sizeof why, "field kernel %s not available on this CPU",
+                     kernel_names[kk]);
+            test_skip(why);
             continue;
         }
         for (int fi = 0; fi < NFIELDS; fi++) fn(&fields[fi], iters);

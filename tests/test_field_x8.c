@@ -222,7 +222,7 @@ static long iterations(void)
 static int skip(void)
 {
     if (mulred_fieldx8_have_ifma()) return 0;
-    printf("\n    (CPU lacks avx512f/avx512vl/avx512ifma: 8-lane kernels skipped)");
+    test_skip("CPU lacks avx512f/avx512vl/avx512ifma: the 8-lane kernels");
     return 1;
 }
 

@@ -13,7 +13,7 @@
 static void test_chacha_x16(void)
 {
     if (!mulred_cpu()->avx512f) {
-        printf("\n    (no AVX-512F: the 16-lane keystream is not used on this CPU, skipped)");
+        test_skip("no AVX-512F: the 16-lane keystream is not used on this CPU");
         return;
     }
     mulred_chacha20 *ref = mulred_chacha20_new();
@@ -40,7 +40,7 @@ static void test_chacha_x16(void)
 static void test_sha_ni(void)
 {
     if (!mulred_cpu()->sha_ni) {
-        printf("\n    (no SHA-NI on this CPU: the OpenSSL path is used, skipped)");
+        test_skip("no SHA-NI on this CPU: the OpenSSL path is used");
         return;
     }
     mulred_sha256 *ref = mulred_sha256_new();
@@ -61,7 +61,7 @@ static void test_sha_ni(void)
 static void test_sha_ni_x4(void)
 {
     if (!mulred_cpu()->sha_ni) {
-        printf("\n    (no SHA-NI on this CPU: the OpenSSL path is used, skipped)");
+        test_skip("no SHA-NI on this CPU: the OpenSSL path is used");
         return;
     }
     static const size_t edges[] = {0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 300};
@@ -105,7 +105,7 @@ static void test_sha_ni_x4(void)
 static void test_blake2b_x8(void)
 {
     if (!mulred_cpu()->avx512f) {
-        printf("\n    (no AVX-512F: the 8-lane BLAKE2b is not used on this CPU, skipped)");
+        test_skip("no AVX-512F: the 8-lane BLAKE2b is not used on this CPU");
         return;
     }
     static const size_t edges[] = {0, 1, 127, 128, 129, 255, 256, 257, 300};

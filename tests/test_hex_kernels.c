@@ -114,7 +114,9 @@ static char *guarded(void **map, size_t *maplen)
 static int skip(const mulred_hex_kernel *k)
 {
     if (k->available()) return 0;
-    printf("\n    (kernel %s: CPU lacks %s, skipped)", k->name, k->needs);
+    char why[96];
+    snprintf(why, sizeof why, "kernel %s: CPU lacks %s", k->name, k->needs);
+    test_skip(why);
     return 1;
 }
 

@@ -698,8 +698,7 @@ static void test_simulated_ranks(void)
                     mulred_msm_grid_params p;
                     mulred_msm_grid g;
                     mulred_error err;
-                    mulred_msm_grid_defaults(&p, (mulred_curve)c, MULRED_MSM_INPUT_FILE, n, P,
-                                             2);
+                    mulred_msm_grid_defaults(&p, (mulred_curve)c, MULRED_MSM_INPUT_FILE, n, P, 2);
                     p.slices = S, p.groups = G;
                     CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_curve)c, &p, &err) == 0);
                     jbuf part[4], fwd, back;

@@ -22,9 +22,10 @@
 #include "num3072/num3072.h"
 #include "num3072/num3072_kernels.h"
 
-#define L  MULRED_NUM3072_LIMBS
-#define CP 1103717u /* p = 2^3072 - CP, written out here: the tests do not take it from the code   \
-                     */
+#define L MULRED_NUM3072_LIMBS
+#define CP                                                                                         \
+    1103717u /* p = 2^3072 - CP, written out here: the tests do not take it from the code          \
+              */
 
 static mpz_t P;
 
@@ -210,7 +211,9 @@ static int skip(const kernel *k)
                k->name, k->needs);
         return 0;
     }
-    printf("\n    (kernel %s: CPU lacks %s, skipped)", k->name, k->needs);
+    char why[96];
+    snprintf(why, sizeof why, "kernel %s: CPU lacks %s", k->name, k->needs);
+    test_skip(why);
     return 1;
 }
 
