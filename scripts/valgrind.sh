@@ -33,7 +33,8 @@ for r in "${runs[@]}"; do
     log=$t.$kernel.valgrind.log
     echo "== valgrind $t$([ "$kernel" = - ] || echo " (MULRED_KERNEL=$kernel)")"
     rc=$(cat "$log.rc" 2>/dev/null || echo "none: the run did not finish")
-    if [ "$rc" != 0 ]; then
+    # 77: the suite skipped what valgrind's CPU lacks (AVX-512, SHA-NI), as said above
+    if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
         echo "exit status $rc"
         cat "$log"
         exit 1
