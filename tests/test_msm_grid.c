@@ -582,7 +582,8 @@ static void test_grid_memory(void)
             mulred_msm_grid_defaults(&p, (mulred_curve)c, MULRED_MSM_INPUT_SYNTHETIC, n, P, 2);
             mulred_msm_grid free_grid;
             mulred_error err;
-            CU_ASSERT_FATAL(mulred_msm_grid_plan(&free_grid, (mulred_curve)c, &p, &err) == 0);
+            CU_ASSERT_FATAL(mulred_msm_grid_plan(&free_grid, (mulred_curve)c, &p, &err) ==
+                            MULRED_OK);
             /* a limit between 1/(2P) and 1.5 times the unconstrained grid's need */
             p.memory_per_rank = free_grid.rank_bytes / (uint64_t)(2 * P) +
                                 test_rand_below(free_grid.rank_bytes * 3 / 2 + 1);
@@ -700,7 +701,8 @@ static void test_simulated_ranks(void)
                     mulred_error err;
                     mulred_msm_grid_defaults(&p, (mulred_curve)c, MULRED_MSM_INPUT_FILE, n, P, 2);
                     p.slices = S, p.groups = G;
-                    CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_curve)c, &p, &err) == 0);
+                    CU_ASSERT_FATAL(mulred_msm_grid_plan(&g, (mulred_curve)c, &p, &err) ==
+                                    MULRED_OK);
                     jbuf part[4], fwd, back;
                     for (int r = 0; r < P; r++) {
                         mulred_msm_share s = mulred_msm_grid_share(&g, n, r);
@@ -730,6 +732,70 @@ static void test_simulated_ranks(void)
     }
 }
 
+static int misuse_calls;
+static void count_misuse(const char *msg, void *data)
+{
+    (void)msg, (void)data;
+    misuse_calls++;
+}
+
+/* Misuse through a callback that returns: mulred_msm_grid_plan returns MULRED_EMISUSE and
+ * leaves *g and err, mulred_msm_grid_eval returns false, mulred_msm_curve_windows returns
+ * MULRED_EMISUSE, as their headers say; one callback call each. */
+static void test_grid_misuse(void)
+{
+    mulred_msm_grid_params ok;
+    mulred_msm_grid_defaults(&ok, MULRED_CURVE_BN254, MULRED_MSM_INPUT_SYNTHETIC, 100, 4, 1);
+    mulred_msm_grid_params bad[9];
+    for (int i = 0; i < 9; i++) bad[i] = ok;
+    bad[0].n = 0;
+    bad[1].ranks = 0;
+    bad[2].ranks = (1 << 20) + 1;
+    bad[3].threads = 0;
+    bad[4].slices = 2; /* groups not forced */
+    bad[5].window_bits = 17;
+    bad[6].glv = 2;
+    bad[7].input_ns = -1;
+    bad[8].reduce_step_ns = -1;
+    mulred_set_illegal_callback(count_misuse, NULL);
+    misuse_calls = 0;
+    mulred_msm_grid g, untouched;
+    memset(&untouched, 0xa5, sizeof untouched);
+    mulred_error err;
+    for (int i = 0; i < 9; i++) {
+        g = untouched;
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(mulred_msm_grid_plan(&g, MULRED_CURVE_BN254, &bad[i], &err),
+                        MULRED_EMISUSE);
+        CU_ASSERT(memcmp(&g, &untouched, sizeof g) == 0);
+        CU_ASSERT(err.status == MULRED_OK && err.message[0] == 0);
+        CU_ASSERT_FALSE(mulred_msm_grid_eval(&g, MULRED_CURVE_BN254, &bad[i], 1, 1, 8, false));
+    }
+    CU_ASSERT_EQUAL(misuse_calls, 18);
+    CU_ASSERT_EQUAL(mulred_msm_grid_plan(&g, (mulred_curve)9, &ok, &err), MULRED_EMISUSE);
+    CU_ASSERT_EQUAL(mulred_msm_grid_plan(NULL, MULRED_CURVE_BN254, &ok, &err), MULRED_EMISUSE);
+    CU_ASSERT_EQUAL(mulred_msm_grid_plan(&g, MULRED_CURVE_BN254, NULL, &err), MULRED_EMISUSE);
+    CU_ASSERT_FALSE(mulred_msm_grid_eval(&g, (mulred_curve)9, &ok, 1, 1, 8, false));
+    mulred_msm_plan plan;
+    mulred_msm_curve_plan(MULRED_CURVE_BN254, &plan, 1, NULL);
+    mulred_g1_254_jacobian r;
+    mulred_g1_254_affine gen;
+    mulred_g1_254_generator(&gen);
+    mulred_scalar256 s = {{1}};
+    CU_ASSERT_EQUAL(
+        mulred_msm_curve_windows((mulred_curve)9, &r, &plan, 0, plan.windows, &gen, &s, 1, 1, &err),
+        MULRED_EMISUSE);
+    CU_ASSERT_EQUAL(misuse_calls, 23);
+    /* the same calls on good arguments succeed and call nothing */
+    CU_ASSERT_EQUAL(mulred_msm_grid_plan(&g, MULRED_CURVE_BN254, &ok, &err), MULRED_OK);
+    CU_ASSERT(mulred_msm_grid_eval(&g, MULRED_CURVE_BN254, &ok, 1, 1, 8, false));
+    CU_ASSERT_EQUAL(mulred_msm_curve_windows(MULRED_CURVE_BN254, &r, &plan, 0, plan.windows, &gen,
+                                             &s, 1, 1, &err),
+                    MULRED_OK);
+    CU_ASSERT_EQUAL(misuse_calls, 23);
+    mulred_set_illegal_callback(NULL, NULL);
+}
+
 void test_register(void)
 {
     TEST_SUITE("msm_grid", {"curve names", test_curve_names},
@@ -741,5 +807,6 @@ void test_register(void)
                {"planner within memory limits", test_grid_memory},
                {"forced grids", test_grid_forced}, {"grids worked by hand", test_grid_hand_worked},
                {"trade-off direction", test_grid_tradeoff},
-               {"every grid of P <= 4 simulated", test_simulated_ranks});
+               {"every grid of P <= 4 simulated", test_simulated_ranks},
+               {"misuse through a returning callback", test_grid_misuse});
 }

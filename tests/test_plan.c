@@ -194,25 +194,70 @@ static void test_batches(void)
     CU_ASSERT_EQUAL(mulred_plan_batches(ends, z, 0, 3, 2), 0);
 
     mulred_schedule sc = MULRED_SCHEDULE_STATIC;
-    CU_ASSERT_EQUAL(mulred_schedule_parse(&sc, "dynamic"), 0);
+    CU_ASSERT_EQUAL(mulred_schedule_parse(&sc, "dynamic"), MULRED_OK);
     CU_ASSERT_EQUAL(sc, MULRED_SCHEDULE_DYNAMIC);
-    CU_ASSERT_EQUAL(mulred_schedule_parse(&sc, "guided"), -1);
+    CU_ASSERT_EQUAL(mulred_schedule_parse(&sc, "guided"), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_schedule_parse(&sc, "Static"), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_schedule_parse(&sc, NULL), MULRED_EINPUT);
     CU_ASSERT_EQUAL(sc, MULRED_SCHEDULE_DYNAMIC);
+    CU_ASSERT_EQUAL(mulred_schedule_parse(&sc, "static"), MULRED_OK);
+    CU_ASSERT_EQUAL(sc, MULRED_SCHEDULE_STATIC);
     CU_ASSERT_STRING_EQUAL(mulred_schedule_name(MULRED_SCHEDULE_STATIC), "static");
 }
 
+/* The default callback aborts with the failed condition. */
 static void test_misuse(void)
 {
     int ws = 0;
     char *err = test_run_child(plan_bad_rank, &ws);
     CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "src/util/plan.c:"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "rank 3 of 3"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "rank < nranks"));
     free(err);
     err = test_run_child(plan_bad_cum, &ws);
     CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "running totals must start at 0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "cum[0] == 0"));
     free(err);
+}
+
+static int misuse_calls;
+static void count_misuse(const char *msg, void *data)
+{
+    (void)msg, (void)data;
+    misuse_calls++;
+}
+
+/* A callback that returns: each misused function returns what mulred/plan.h says, the empty
+ * range or no batches, and writes nothing. */
+static void test_misuse_returns(void)
+{
+    mulred_set_illegal_callback(count_misuse, NULL);
+    misuse_calls = 0;
+    mulred_unit_range r = mulred_plan_units(10, 3, 3);
+    CU_ASSERT(r.first == 0 && r.end == 0);
+    r = mulred_plan_units(10, -1, 3);
+    CU_ASSERT(r.first == 0 && r.end == 0);
+    r = mulred_plan_units(10, 0, 0);
+    CU_ASSERT(r.first == 0 && r.end == 0);
+    const uint64_t bad[] = {1, 2}, good[] = {0, 5};
+    r = mulred_plan_weighted(bad, 1, 0, 1);
+    CU_ASSERT(r.first == 0 && r.end == 0);
+    r = mulred_plan_weighted(NULL, 1, 0, 1);
+    CU_ASSERT(r.first == 0 && r.end == 0);
+    r = mulred_plan_weighted(good, 1, 1, 1);
+    CU_ASSERT(r.first == 0 && r.end == 0);
+    CU_ASSERT_EQUAL(misuse_calls, 6);
+    mulred_plan_item it[2] = {{0, 1}, {1, 1}};
+    uint64_t ends[2] = {7, 7};
+    CU_ASSERT_EQUAL(mulred_plan_batches(ends, it, 2, 0, 1), 0);
+    CU_ASSERT_EQUAL(mulred_plan_batches(ends, it, 2, 1, 0), 0);
+    CU_ASSERT(ends[0] == 7 && ends[1] == 7);
+    CU_ASSERT_EQUAL(misuse_calls, 8);
+    /* a valid call still answers: rank 0 of 1 gets every unit, [0, 1) */
+    r = mulred_plan_weighted(good, 1, 0, 1);
+    CU_ASSERT(r.first == 0 && r.end == 1);
+    CU_ASSERT_EQUAL(misuse_calls, 8);
+    mulred_set_illegal_callback(NULL, NULL);
 }
 
 void test_register(void)
@@ -221,5 +266,6 @@ void test_register(void)
                {"weighted units: cover, order, balance", test_weighted_small},
                {"counts near 2^64 (GMP boundaries)", test_huge},
                {"dynamic schedule: order and batches (hand-worked)", test_batches},
-               {"misuse aborts with a message", test_misuse});
+               {"misuse aborts with a message", test_misuse},
+               {"misuse through a returning callback", test_misuse_returns});
 }

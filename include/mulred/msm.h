@@ -515,14 +515,16 @@ MULRED_API size_t mulred_msm_jacobian_bytes(mulred_curve c);
  * by 2^bits and the encoding of a Jacobian result (BLS12-381: 128-byte EIP-2537, BN254: 64-byte
  * EIP-196; G2: 256-byte EIP-2537, 128-byte EIP-197; returns the bytes written, at most
  * MULRED_MSM_RESULT_MAX) are those of mulred_g1_381_*, mulred_g1_254_*, mulred_g2_381_* or
- * mulred_g2_254_*. */
+ * mulred_g2_254_*. An unknown curve is misuse: it calls the illegal-argument callback
+ * (mulred/common.h), and when that returns, mulred_msm_curve_windows returns MULRED_EMISUSE. */
 #define MULRED_MSM_RESULT_MAX 256
 MULRED_API void mulred_msm_curve_plan(mulred_curve c, mulred_msm_plan *plan, size_t n,
                                       const mulred_msm_options *opts);
-MULRED_API int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_msm_plan *plan,
-                                        unsigned window0, unsigned window1, const void *points,
-                                        const mulred_scalar256 *scalars, size_t n, int threads,
-                                        mulred_error *err);
+MULRED_API mulred_status mulred_msm_curve_windows(mulred_curve c, void *r,
+                                                  const mulred_msm_plan *plan, unsigned window0,
+                                                  unsigned window1, const void *points,
+                                                  const mulred_scalar256 *scalars, size_t n,
+                                                  int threads, mulred_error *err);
 MULRED_API void mulred_msm_curve_shift(mulred_curve c, void *r, const void *a, unsigned bits);
 MULRED_API size_t mulred_msm_curve_encode(mulred_curve c, uint8_t *out, const void *jacobian);
 

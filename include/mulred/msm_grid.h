@@ -97,7 +97,9 @@ typedef struct {
  * (n_s = its slice's points; a group holding the top window is charged the top window's
  * cut), and the grid costs the slowest rank plus ⌈log2 P⌉·reduce_step_ns. Returns false
  * (and leaves *g unset) when the grid is impossible (the conditions above) or breaks the
- * memory limit. */
+ * memory limit. Misuse (an unknown curve, or params that are misuse for mulred_msm_grid_plan)
+ * calls the illegal-argument callback (mulred/common.h); when it returns, the function returns
+ * false. */
 MULRED_API bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_curve c,
                                      const mulred_msm_grid_params *p, unsigned slices,
                                      unsigned groups, unsigned window_bits, bool glv);
@@ -107,10 +109,13 @@ MULRED_API bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_curve c,
  * then to the smaller c, then to GLV off: a pure function of (c, *p), so every rank finds the
  * same grid. Returns MULRED_OK, or MULRED_ERUNTIME with the reason in err when no grid fits
  * (the memory limit is below what even P slices need, or a forced grid is impossible). Time
- * O(P·log W) per (c, glv) after O(P) cost-model calls; P <= 2^20. Misuse (n = 0, ranks < 1,
- * threads < 1, one of slices/groups forced without the other) aborts. */
-MULRED_API int mulred_msm_grid_plan(mulred_msm_grid *g, mulred_curve c,
-                                    const mulred_msm_grid_params *p, mulred_error *err);
+ * O(P·log W) per (c, glv) after O(P) cost-model calls. Misuse (g or p NULL, an unknown curve,
+ * n = 0, ranks outside [1, 2^20], threads < 1, one of slices/groups forced without the other,
+ * window_bits outside [0, 16], glv outside [-1, 1], a negative cost) calls the illegal-argument
+ * callback (mulred/common.h); when it returns, the function returns MULRED_EMISUSE and leaves
+ * *g and err. */
+MULRED_API mulred_status mulred_msm_grid_plan(mulred_msm_grid *g, mulred_curve c,
+                                              const mulred_msm_grid_params *p, mulred_error *err);
 
 /* The windows [*window0, *window1) of group `group` (< g->groups): contiguous groups from the
  * bottom, G−1 of them sharing the W − top_windows lower windows as evenly as possible (the

@@ -33,14 +33,16 @@ typedef struct {
 
 /* Rank `rank`'s share of n units of equal work: [⌊n·rank/P⌋, ⌊n·(rank+1)/P⌋). The shares are
  * contiguous, in rank order, cover every unit once, and differ in size by at most one.
- * Misuse (nranks < 1, rank outside [0, nranks)) aborts. */
+ * Misuse (nranks < 1, rank outside [0, nranks)) calls the illegal-argument callback
+ * (mulred/common.h); when it returns, the function returns the empty range {0, 0}. */
 MULRED_API mulred_unit_range mulred_plan_units(uint64_t n, int rank, int nranks);
 
 /* Rank `rank`'s share of n units of unequal work given by running totals cum[0..n]: cum[0] = 0,
  * non-decreasing, cum[u+1] − cum[u] the work of unit u (coins of a snapshot chunk), cum[n] = W.
  * Contiguous, in rank order, covering every unit once; each rank's work differs from W/P by at
  * most the largest unit's work. Units of zero work at a boundary go to the later rank.
- * Time O(log n). Misuse as above, or cum not starting at 0, aborts. */
+ * Time O(log n). Misuse as above, or cum NULL or not starting at 0, calls the illegal-argument
+ * callback; when it returns, the function returns the empty range {0, 0}. */
 MULRED_API mulred_unit_range mulred_plan_weighted(const uint64_t *cum, uint64_t n, int rank,
                                                   int nranks);
 
@@ -57,8 +59,9 @@ typedef enum {
 } mulred_schedule;
 /* "static", "dynamic". */
 MULRED_API const char *mulred_schedule_name(mulred_schedule s);
-/* Parses "static" or "dynamic" into *s: 0, or -1 (and *s unchanged) for anything else. */
-MULRED_API int mulred_schedule_parse(mulred_schedule *s, const char *name);
+/* Parses "static" or "dynamic" into *s. Returns MULRED_OK, or MULRED_EINPUT (and leaves *s)
+ * for anything else, NULL included. */
+MULRED_API mulred_status mulred_schedule_parse(mulred_schedule *s, const char *name);
 
 /* One unit of a dynamic schedule: its number and its estimated cost (any unit of work, the
  * same for all units of a job). */
@@ -75,7 +78,8 @@ MULRED_API void mulred_plan_order(mulred_plan_item *items, uint64_t n);
  * s, where R is the cost of items[s..n), takes items until their cost reaches ⌈R / (2·P)⌉ and it
  * holds at least min_batch items (min_batch >= 1), or until the end: large batches first, single
  * items near the end (guided self-scheduling with P ranks). Misuse (nranks < 1, min_batch 0)
- * aborts. */
+ * calls the illegal-argument callback; when it returns, the function returns 0 and writes
+ * nothing. */
 MULRED_API uint64_t mulred_plan_batches(uint64_t *ends, const mulred_plan_item *items, uint64_t n,
                                         int nranks, uint64_t min_batch);
 

@@ -44,7 +44,7 @@ void cli_jw_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ran
 
 int cli_parse_schedule(mulred_schedule *out, const char *v, char *why, size_t cap)
 {
-    if (mulred_schedule_parse(out, v))
+    if (mulred_schedule_parse(out, v) != MULRED_OK)
         return snprintf(why, cap, "bad schedule '%s' (static or dynamic)", v), CLI_EUSAGE;
     return MULRED_OK;
 }

@@ -48,17 +48,23 @@ static unsigned tree_steps(int P)
     return s;
 }
 
-static void check_params(const mulred_msm_grid_params *p)
+/* The argument checks of mulred_msm_grid_eval and mulred_msm_grid_plan: false (after the
+ * illegal-argument callback returned) on misuse. */
+static bool args_ok(mulred_curve c, const mulred_msm_grid_params *p)
 {
-    MULRED_CHECK(p->n >= 1, "an MSM of no points has no grid");
-    MULRED_CHECK(p->ranks >= 1 && p->ranks <= GRID_MAX_RANKS, "%d ranks (1..%d)", p->ranks,
-                 GRID_MAX_RANKS);
-    MULRED_CHECK(p->threads >= 1, "%d threads", p->threads);
-    MULRED_CHECK((p->slices == 0) == (p->groups == 0), "slices and groups are forced together");
-    MULRED_CHECK(p->window_bits >= 0 && p->window_bits <= 16, "window_bits %d", p->window_bits);
-    MULRED_CHECK(p->glv >= -1 && p->glv <= 1, "glv %d", p->glv);
-    MULRED_CHECK(p->input_ns >= 0 && p->validate_ns >= 0 && p->reduce_step_ns >= 0,
-                 "negative costs");
+    MULRED_ARG_CHECK_RETURN(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254 ||
+                                c == MULRED_CURVE_BLS12_381_G2 || c == MULRED_CURVE_BN254_G2,
+                            false);
+    MULRED_ARG_CHECK_RETURN(p != NULL, false);
+    MULRED_ARG_CHECK_RETURN(p->n >= 1, false);
+    MULRED_ARG_CHECK_RETURN(p->ranks >= 1 && p->ranks <= GRID_MAX_RANKS, false);
+    MULRED_ARG_CHECK_RETURN(p->threads >= 1, false);
+    MULRED_ARG_CHECK_RETURN((p->slices == 0) == (p->groups == 0), false);
+    MULRED_ARG_CHECK_RETURN(p->window_bits >= 0 && p->window_bits <= 16, false);
+    MULRED_ARG_CHECK_RETURN(p->glv >= -1 && p->glv <= 1, false);
+    MULRED_ARG_CHECK_RETURN(p->input_ns >= 0 && p->validate_ns >= 0 && p->reduce_step_ns >= 0,
+                            false);
+    return true;
 }
 
 mulred_msm_options mulred_msm_grid_options(const mulred_msm_grid *g)
@@ -113,7 +119,7 @@ static unsigned top_windows_for(unsigned W, unsigned G, double full, double top,
 bool mulred_msm_grid_eval(mulred_msm_grid *g, mulred_curve c, const mulred_msm_grid_params *p,
                           unsigned slices, unsigned groups, unsigned window_bits, bool glv)
 {
-    check_params(p);
+    if (!args_ok(c, p)) return false;
     const grid_curve *gc = curve_of(c);
     if (window_bits < 1 || window_bits > 16 || slices < 1 || groups < 1) return false;
     if ((uint64_t)slices * groups > (uint64_t)p->ranks || slices > p->n) return false;
@@ -174,10 +180,11 @@ static bool better(const mulred_msm_grid *a, const mulred_msm_grid *b)
     return !a->glv && b->glv;
 }
 
-int mulred_msm_grid_plan(mulred_msm_grid *g, mulred_curve c, const mulred_msm_grid_params *p,
-                         mulred_error *err)
+mulred_status mulred_msm_grid_plan(mulred_msm_grid *g, mulred_curve c,
+                                   const mulred_msm_grid_params *p, mulred_error *err)
 {
-    check_params(p);
+    MULRED_ARG_CHECK(g != NULL);
+    if (!args_ok(c, p)) return MULRED_EMISUSE;
     const grid_curve *gc = curve_of(c);
     bool have = false;
     mulred_msm_grid best, cand;

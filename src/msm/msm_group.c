@@ -201,11 +201,13 @@ void mulred_msm_curve_plan(mulred_curve c, mulred_msm_plan *plan, size_t n,
     }
 }
 
-int mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_msm_plan *plan, unsigned window0,
-                             unsigned window1, const void *points, const mulred_scalar256 *scalars,
-                             size_t n, int threads, mulred_error *err)
+mulred_status mulred_msm_curve_windows(mulred_curve c, void *r, const mulred_msm_plan *plan,
+                                       unsigned window0, unsigned window1, const void *points,
+                                       const mulred_scalar256 *scalars, size_t n, int threads,
+                                       mulred_error *err)
 {
-    check_curve(c);
+    MULRED_ARG_CHECK(c == MULRED_CURVE_BLS12_381 || c == MULRED_CURVE_BN254 ||
+                     c == MULRED_CURVE_BLS12_381_G2 || c == MULRED_CURVE_BN254_G2);
     switch (c) {
     case MULRED_CURVE_BLS12_381:
         return mulred_g1_381_msm_windows_var(r, plan, window0, window1, points, scalars, n, threads,

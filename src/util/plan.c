@@ -14,14 +14,12 @@ static uint64_t plan_target(uint64_t w, int r, int nranks)
     return (uint64_t)((unsigned __int128)w * (unsigned)r / (unsigned)nranks);
 }
 
-static void plan_check(int rank, int nranks)
-{
-    MULRED_CHECK(nranks >= 1 && rank >= 0 && rank < nranks, "rank %d of %d", rank, nranks);
-}
+/* What the plan functions return on misuse when the illegal-argument callback returns. */
+static const mulred_unit_range no_units = {0, 0};
 
 mulred_unit_range mulred_plan_units(uint64_t n, int rank, int nranks)
 {
-    plan_check(rank, nranks);
+    MULRED_ARG_CHECK_RETURN(nranks >= 1 && rank >= 0 && rank < nranks, no_units);
     return (mulred_unit_range){plan_target(n, rank, nranks), plan_target(n, rank + 1, nranks)};
 }
 
@@ -45,8 +43,8 @@ static uint64_t plan_start(const uint64_t *cum, uint64_t n, int r, int nranks)
 
 mulred_unit_range mulred_plan_weighted(const uint64_t *cum, uint64_t n, int rank, int nranks)
 {
-    plan_check(rank, nranks);
-    MULRED_CHECK(cum && cum[0] == 0, "running totals must start at 0");
+    MULRED_ARG_CHECK_RETURN(nranks >= 1 && rank >= 0 && rank < nranks, no_units);
+    MULRED_ARG_CHECK_RETURN(cum && cum[0] == 0, no_units);
     mulred_unit_range r = {plan_start(cum, n, rank, nranks), plan_start(cum, n, rank + 1, nranks)};
     MULRED_VERIFY(r.first <= r.end && r.end <= n);
     return r;
@@ -59,16 +57,16 @@ const char *mulred_schedule_name(mulred_schedule s)
     return s == MULRED_SCHEDULE_STATIC ? "static" : "dynamic";
 }
 
-int mulred_schedule_parse(mulred_schedule *s, const char *name)
+mulred_status mulred_schedule_parse(mulred_schedule *s, const char *name)
 {
-    if (!name) return -1;
+    if (!name) return MULRED_EINPUT;
     if (!strcmp(name, "static"))
         *s = MULRED_SCHEDULE_STATIC;
     else if (!strcmp(name, "dynamic"))
         *s = MULRED_SCHEDULE_DYNAMIC;
     else
-        return -1;
-    return 0;
+        return MULRED_EINPUT;
+    return MULRED_OK;
 }
 
 static int item_compare(const void *a, const void *b)
@@ -86,8 +84,7 @@ void mulred_plan_order(mulred_plan_item *items, uint64_t n)
 uint64_t mulred_plan_batches(uint64_t *ends, const mulred_plan_item *items, uint64_t n, int nranks,
                              uint64_t min_batch)
 {
-    MULRED_CHECK(nranks >= 1 && min_batch >= 1, "%d ranks, batches of at least %llu", nranks,
-                 (unsigned long long)min_batch);
+    MULRED_ARG_CHECK_RETURN(nranks >= 1 && min_batch >= 1, 0);
     unsigned __int128 left = 0;
     for (uint64_t i = 0; i < n; i++) left += items[i].cost;
     uint64_t nb = 0;
