@@ -173,6 +173,7 @@ export SLURM_CONF=$S/etc/slurm.conf
 export OMPI_MCA_mca_base_param_files=$S/etc/openmpi-mca-params.conf
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MULRED_CLUSTER_DIR=$S
+export PMIX_MCA_gds=hash
 EOF
 }
 
@@ -237,7 +238,10 @@ start_daemons() { # N
         install -d -m 1777 "$S/tmp/node$k"
         # nsenter and unshare exec, so the recorded pid is slurmd's.
         # shellcheck disable=SC2016  # expanded by that shell
-        spawn "slurmd.node$k" nsenter --net="/var/run/netns/node$k" -- \
+        # PMIX_MCA_gds=hash: the PMIx servers of the steps keep job data in their own memory and
+        # answer over their socket; the default store (gds ds21/ds12: files, shared memory and
+        # pthread locks beside them) crashed a rank at start-up now and then (docs/cluster.md).
+        spawn "slurmd.node$k" env PMIX_MCA_gds=hash nsenter --net="/var/run/netns/node$k" -- \
             unshare --mount --propagation private -- /bin/sh -c \
             'mount --bind "$1" "$2" && exec /usr/sbin/slurmd -D -f "$3" -N "$4"' sh \
             "$S/tmp/node$k" "$S/nodetmp" "$S/etc/slurm.conf" "node$k"
