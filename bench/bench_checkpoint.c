@@ -19,6 +19,7 @@
 #include "mulred/sources.h"
 #include "output/format.h"
 #include "output/json.h"
+#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -32,13 +33,15 @@ static double ckpt_run(const char *cmd, bool msm, long *units, double *store)
     size_t n = fread(buf, 1, sizeof buf - 1, p);
     buf[n] = '\0';
     if (pclose(p) != 0) return -1;
-    json_t *v = json_loadb(buf, n, 0, NULL);
+    json_t *v;
+    mulred_error err;
+    if (mulred_json_read_buffer(&v, buf, n, "the job's --json", &err)) return -1;
     const json_t *s =
         msm ? json_object_get(json_object_get(json_object_get(v, "phases"), "total"), "max")
             : json_object_get(v, "seconds");
     const json_t *u = json_object_get(v, "computed_units");
     double seconds = json_is_number(s) ? json_number_value(s) : -1;
-    if (units && json_is_integer(u)) *units = (long)json_integer_value(u);
+    if (units && json_is_number(u)) *units = (long)json_number_value(u);
     const json_t *cs = json_object_get(v, "checkpoint_seconds");
     if (store) *store = json_is_number(cs) ? json_number_value(cs) : -1;
     json_decref(v);

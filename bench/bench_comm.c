@@ -34,6 +34,7 @@
 #include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
+#include "output/result_fields.h"
 #include "util/util.h"
 
 #define COMM_MAX_REPS 1000
@@ -278,12 +279,12 @@ int mulred_bench_comm(int argc, char **argv)
         mulred_jw_init(&w, files[f]);
         mulred_jw_object_begin(&w, NULL);
         mulred_jw_string(&w, "bench", "comm");
-        mulred_jw_int(&w, "ranks", P);
-        mulred_jw_int(&w, "nodes", nodes);
+        mulred_jw_int(&w, MULRED_RF_RANKS, P);
+        mulred_jw_int(&w, MULRED_RF_NODES, nodes);
         mulred_jw_int(&w, "tree_steps", steps);
         mulred_jw_int(&w, "reps", reps);
-        if (alpha > 0) mulred_jw_double(&w, "latency_seconds", alpha);
-        if (beta > 0) mulred_jw_double(&w, "bandwidth_bytes_per_second", beta);
+        if (alpha > 0) mulred_jw_double(&w, MULRED_RF_LATENCY, alpha);
+        if (beta > 0) mulred_jw_double(&w, MULRED_RF_BANDWIDTH, beta);
         mulred_jw_double(&w, "startup_seconds", startup[2]);
         mulred_jw_array_begin(&w, "groups");
         for (int k = 0; k < 3; k++) {

@@ -32,6 +32,7 @@
 #include "mulred/utxo.h"
 #include "output/format.h"
 #include "output/json.h"
+#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -299,7 +300,8 @@ int mulred_bench_jobs(int argc, char **argv)
             r->bytes = file_bytes(k == 1 ? snap : k == 2 ? pairs : elems);
             r->rss_kib =
                 run_child(args, k == 3 ? elems : NULL, k == 3, out, nr > 1 ? mpirun : NULL);
-            json_t *v = r->rss_kib >= 0 ? json_load_file(out, 0, NULL) : NULL;
+            json_t *v = NULL;
+            if (r->rss_kib >= 0) mulred_json_read_file(&v, out, &err);
             if (!v) {
                 fprintf(stderr,
                         "mulred bench jobs: the %s job at %d rank(s) x %d thread(s) failed\n",

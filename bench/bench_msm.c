@@ -34,6 +34,7 @@
 #include "mulred/kzg.h"
 #include "mulred/msm.h"
 #include "output/json.h"
+#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -559,10 +560,11 @@ static void run_anchors(bm_anchor *a, const char *cmd)
     }
     pclose(p);
     if (!buf) return;
-    json_error_t jerr;
-    json_t *v = json_loadb(buf, n, 0, &jerr);
+    json_t *v;
+    mulred_error err;
+    const mulred_status read = mulred_json_read_buffer(&v, buf, n, "the anchor's output", &err);
     free(buf);
-    if (!v) return;
+    if (read) return;
     const json_t *msm = json_object_get(v, "msm");
     for (size_t i = 0; i < json_array_size(msm); i++) {
         const json_t *item = json_array_get(msm, i);

@@ -30,6 +30,7 @@
 #include "mulred/msm_grid.h"
 #include "mulred/msm_io.h"
 #include "output/json.h"
+#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -137,11 +138,13 @@ static double finish_msm(FILE *p, unsigned *slices, unsigned *groups)
     size_t n = fread(buf, 1, sizeof buf - 1, p);
     buf[n] = '\0';
     if (pclose(p) != 0) return -1;
-    json_t *v = json_loadb(buf, n, 0, NULL);
+    json_t *v;
+    mulred_error err;
+    if (mulred_json_read_buffer(&v, buf, n, "mulred msm --json", &err)) return -1;
     const json_t *s = json_object_get(v, "seconds"), *g = json_object_get(v, "grid");
     const double seconds = json_is_number(s) ? json_number_value(s) : -1;
-    if (slices) *slices = (unsigned)json_integer_value(json_object_get(g, "slices"));
-    if (groups) *groups = (unsigned)json_integer_value(json_object_get(g, "groups"));
+    if (slices) *slices = (unsigned)json_number_value(json_object_get(g, "slices"));
+    if (groups) *groups = (unsigned)json_number_value(json_object_get(g, "groups"));
     json_decref(v);
     return seconds;
 }

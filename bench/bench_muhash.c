@@ -18,6 +18,7 @@
 #include "num3072/num3072.h"
 #include "output/format.h"
 #include "output/json.h"
+#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -141,7 +142,9 @@ static double run_seconds(const char *cmd)
     size_t n = fread(buf, 1, sizeof buf - 1, p);
     buf[n] = '\0';
     if (pclose(p) != 0) return -1;
-    json_t *v = json_loadb(buf, n, 0, NULL);
+    json_t *v;
+    mulred_error err;
+    if (mulred_json_read_buffer(&v, buf, n, "mulred muhash --json", &err)) return -1;
     const json_t *s = json_object_get(v, "seconds");
     double seconds = json_is_number(s) ? json_number_value(s) : -1;
     json_decref(v);

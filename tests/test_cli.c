@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "output/json.h"
+#include "output/json_read.h"
 #include "output/keys.h"
 #include "harness.h"
 
@@ -275,42 +276,68 @@ static void test_writer(void)
     free(text);
 }
 
-/* What every reader of JSON in mulred (report, the tests' vectors) refuses, with the flags it
- * uses: RFC 8259 violations that a lenient hand-written reader let through. */
+/* mulred's one JSON reader (output/json_read.h: report, the benchmarks) refuses what RFC 8259
+ * forbids and a lenient reader lets through, each with the name, line and column: the cases
+ * from RFC 8259 §6 (numbers), §7 (strings: control characters, escapes, surrogates), §8.1
+ * (UTF-8), §4 (duplicate names, which the RFC leaves open and mulred refuses) and §2 (one value,
+ * no trailing comma). The column is that of the last character read, counted from 1: in
+ * {"a":.5} the '.' is the 6th; in {"a":1,"a":2} the second key's closing quote the 10th. */
 static void test_reader_refuses(void)
 {
-    static const char *bad[] = {
-        "{\"a\":01}",                 /* leading zero */
-        "{\"a\":-01}",                /* leading zero after a sign */
-        "{\"a\":1.}",                 /* no digit after the point */
-        "{\"a\":.5}",                 /* no digit before it */
-        "{\"a\":+1}",                 /* plus sign */
-        "{\"a\":\"\\ud800\"}",        /* lone high surrogate */
-        "{\"a\":\"\\udc00\"}",        /* lone low surrogate */
-        "{\"a\":\"\\ud800\\u0041\"}", /* high surrogate with a non-surrogate */
-        "{\"a\":\"\\ud800\\ud800\"}", /* two high surrogates */
-        "{\"a\":\"x\x01y\"}",         /* raw control character */
-        "{\"a\":\"x\ny\"}",           /* raw newline in a string */
-        "{\"a\":\"\x80\"}",           /* not UTF-8 */
-        "{\"a\":\"\\u0000\"}",        /* NUL */
-        "{\"a\":1,\"a\":2}",          /* duplicate key */
-        "{\"a\":1} x",                /* trailing garbage */
-        "{\"a\":1e999}",              /* overflows a double */
-        "[1,]",
-        "",
+    static const struct {
+        const char *text;
+        const char *why; /* start of the message */
+    } bad[] = {
+        {"{\"a\":01}", "t.json: line 1, column 6:"},       /* leading zero */
+        {"{\"a\":-01}", "t.json: line 1, column 7:"},      /* leading zero after a sign */
+        {"{\"a\":1.}", "t.json: line 1, column 7:"},       /* no digit after the point */
+        {"{\"a\":.5}", "t.json: line 1, column 6:"},       /* no digit before it */
+        {"{\"a\":+1}", "t.json: line 1, column 6:"},       /* plus sign */
+        {"{\"a\":\"\\ud800\"}", "t.json: line 1,"},        /* lone high surrogate */
+        {"{\"a\":\"\\udc00\"}", "t.json: line 1,"},        /* lone low surrogate */
+        {"{\"a\":\"\\ud800\\u0041\"}", "t.json: line 1,"}, /* high surrogate, then no low */
+        {"{\"a\":\"\\ud800\\ud800\"}", "t.json: line 1,"}, /* two high surrogates */
+        {"{\"a\":\"x\x01y\"}", "t.json: line 1,"},         /* raw control character */
+        {"{\"a\":\"x\ny\"}", "t.json: line 1,"},           /* raw newline in a string */
+        {"{\"a\":\"\x80\"}", "t.json: line 1,"},           /* not UTF-8 */
+        {"{\"a\":\"\\u0000\"}", "t.json: line 1,"},        /* NUL */
+        {"{\"a\":1,\"a\":2}", "t.json: line 1, column 10: duplicate object key"},
+        {"{\"a\":1} x", "t.json: line 1, column 9: end of file expected"},
+        {"{\"a\":1e999}", "t.json: line 1, column 10: real number overflow"},
+        {"[1,]", "t.json: line 1, column 4:"},
+        {"", "t.json: line 1, column 0:"},
+        {"{\"a\":1}\n{\"b\":2}", "t.json: line 2, column 1: end of file expected"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        json_error_t e;
-        json_t *v = json_loads(bad[i], JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &e);
+        json_t *v = (json_t *)1;
+        mulred_error err;
+        mulred_error_clear(&err);
+        CU_ASSERT_EQUAL(
+            mulred_json_read_buffer(&v, bad[i].text, strlen(bad[i].text), "t.json", &err),
+            MULRED_EINPUT);
         CU_ASSERT_PTR_NULL(v);
-        if (v) printf("\n    accepted: %s\n", bad[i]);
+        CU_ASSERT_EQUAL(strncmp(err.message, bad[i].why, strlen(bad[i].why)), 0);
+        if (strncmp(err.message, bad[i].why, strlen(bad[i].why)) != 0)
+            printf("\n    case %zu: %s\n", i, err.message);
         json_decref(v);
     }
-    json_error_t e;
-    json_t *ok = json_loads("{\"a\":\"\\ud83d\\ude00\",\"b\":-0,\"c\":1e2}", 0, &e);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(ok); /* a proper surrogate pair */
+    /* accepted: a proper surrogate pair (U+1F600, F0 9F 98 80 in UTF-8), -0, an exponent, and
+     * an integer beyond 64 bits, read as a double */
+    static const char good[] =
+        "{\"a\":\"\\ud83d\\ude00\",\"b\":-0,\"c\":1e2,\"d\":36893488147419103232}";
+    json_t *ok = NULL;
+    mulred_error err;
+    CU_ASSERT_EQUAL_FATAL(mulred_json_read_buffer(&ok, good, strlen(good), "t.json", &err),
+                          MULRED_OK);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(ok, "a")), "\xf0\x9f\x98\x80");
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(ok, "c")), 100.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(ok, "d")), 36893488147419103232.0, 0);
     json_decref(ok);
+    /* a file: the path names the message; a directory is refused as one */
+    CU_ASSERT_EQUAL(mulred_json_read_file(&ok, "/", &err), MULRED_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/: Is a directory"));
+    CU_ASSERT_EQUAL(mulred_json_read_file(&ok, "/nonexistent/r.json", &err), MULRED_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/nonexistent/r.json: cannot open"));
 }
 
 /* The argv parser over key tables: two tables, positional arguments in order wherever they
@@ -358,6 +385,14 @@ static void test_argv(void)
     CU_ASSERT_STRING_EQUAL(rest.args[0], "one");
     CU_ASSERT_STRING_EQUAL(rest.args[1], "two");
     CU_ASSERT_STRING_EQUAL(rest.args[2], "--three");
+    mulred_key_rest_free(&rest);
+    /* any number of positional arguments when max_args is SIZE_MAX */
+    char *many[] = {"x", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "--json", NULL};
+    CU_ASSERT_EQUAL(parse_argv(&a, &b, &rest, SIZE_MAX, why, 12, many), MULRED_OK);
+    CU_ASSERT_EQUAL_FATAL(rest.nargs, 10);
+    CU_ASSERT_STRING_EQUAL(rest.args[9], "10");
+    CU_ASSERT_TRUE(b.on);
+    mulred_key_rest_free(&rest);
     char *eq[] = {"x", "--count=9", "--json=false", NULL};
     CU_ASSERT_EQUAL(parse_argv(&a, &b, &rest, 0, why, 3, eq), MULRED_OK);
     CU_ASSERT_EQUAL(a.n, 9);
@@ -382,6 +417,7 @@ static void test_argv(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CU_ASSERT_EQUAL(parse_argv(&a, &b, &rest, bad[i].max_args, why, bad[i].argc, bad[i].argv),
                         MULRED_OUT_EUSAGE);
+        mulred_key_rest_free(&rest);
         CU_ASSERT_EQUAL(strncmp(why, bad[i].why, strlen(bad[i].why)), 0);
         if (strncmp(why, bad[i].why, strlen(bad[i].why)) != 0)
             printf("\n    case %zu: %s\n", i, why);

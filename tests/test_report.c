@@ -1,8 +1,8 @@
-/* The strong-scaling arithmetic of `mulred report` (src/cli/report_math.h): speedup,
- * efficiency, Karp-Flatt, tree depth and the latency-bandwidth projection. */
+/* The strong-scaling arithmetic of `mulred report` (src/report/model.h): speedup, efficiency,
+ * Karp-Flatt, tree depth and the latency-bandwidth-I/O projection. */
 #include <math.h>
 
-#include "cli/report_math.h"
+#include "report/model.h"
 #include "harness.h"
 
 #define NEAR(a, b) CU_ASSERT_DOUBLE_EQUAL((a), (b), 1e-12 + 1e-9 * fabs(b))
@@ -79,8 +79,10 @@ static void test_tree_steps(void)
  * reduce step: 10^6 µs + 50 µs = 1 000 050 µs. */
 static void test_model(void)
 {
-    const mulred_model_workload w = {"t", "item", 1e6, 1e-6, 2e-6, 1000, 50e-6};
-    const mulred_model_machine a = {4, 2, 1e-6, 1e9}, b = {16, 2, 1e-6, 1e9}, c = {1, 1, 1e-6, 1e9};
+    /* nothing read: no I/O term */
+    const mulred_model_workload w = {"t", "item", 1e6, 1e-6, 2e-6, 1000, 50e-6, 0};
+    const mulred_model_machine a = {4, 2, 1e-6, 1e9, 0, 0}, b = {16, 2, 1e-6, 1e9, 0, 0},
+                               c = {1, 1, 1e-6, 1e9, 0, 0};
     mulred_model_time t = mulred_model_predict(&w, &a, 1);
     NEAR(t.compute, 0.250000);
     NEAR(t.thread_combine, 0.000002);
@@ -109,9 +111,39 @@ static void test_model(void)
                            1e-6);
 }
 
+/* The I/O term against numbers worked by hand: 13.5·10⁹ bytes, each core reading at 1.25·10⁹ B/s,
+ * all of them together at most 10·10⁹ B/s (shared storage):
+ *   1 node of 2 cores:  min(2 × 1.25e9, 10e9) = 2.5e9 B/s   → 13.5e9 / 2.5e9 = 5.4 s
+ *   4 nodes (8 cores):  min(10e9, 10e9)       = 10e9        → 1.35 s
+ *   32 nodes:           the storage, 10e9                   → 1.35 s (no longer shrinks)
+ * With 10^8 items of 0.4 µs and nothing else, 32 nodes compute 10^8 × 0.4 µs / 64 = 0.625 s,
+ * so reading (1.35 s) costs more than computing: the total is 1.975 s.
+ * No storage limit: 32 nodes read at 64 × 1.25e9 = 80e9 B/s → 0.16875 s. Nothing read: 0. */
+static void test_model_io(void)
+{
+    NEAR(mulred_model_io(13.5e9, 2, 1.25e9, 10e9), 5.4);
+    NEAR(mulred_model_io(13.5e9, 8, 1.25e9, 10e9), 1.35);
+    NEAR(mulred_model_io(13.5e9, 64, 1.25e9, 10e9), 1.35);
+    NEAR(mulred_model_io(13.5e9, 64, 1.25e9, 0), 0.16875);
+    NEAR(mulred_model_io(13.5e9, 64, 0, 10e9), 1.35);
+    NEAR(mulred_model_io(0, 64, 1.25e9, 10e9), 0.0);
+    const mulred_model_workload w = {"t", "coin", 1e8, 0.4e-6, 0, 768, 0, 13.5e9};
+    const mulred_model_machine m = {2, 1, 1e-6, 1e9, 1.25e9, 10e9};
+    mulred_model_time t = mulred_model_predict(&w, &m, 32);
+    NEAR(t.compute, 0.625);
+    NEAR(t.io, 1.35);
+    /* 2 threads: one combine of op 0; 32 ranks: 5 steps × (0 + 1 µs + 768 / 10^9 s) */
+    NEAR(t.reduce, 5 * (1e-6 + 768e-9));
+    NEAR(t.total, 0.625 + 1.35 + 5 * (1e-6 + 768e-9));
+    t = mulred_model_predict(&w, &m, 1);
+    NEAR(t.io, 5.4);
+    NEAR(t.total, 20.0 + 5.4);
+}
+
 void test_register(void)
 {
     TEST_SUITE("report", {"speedup and efficiency", test_speedup_efficiency},
                {"Karp-Flatt recovers Amdahl's serial fraction", test_karp_flatt},
-               {"binomial tree steps", test_tree_steps}, {"latency-bandwidth model", test_model});
+               {"binomial tree steps", test_tree_steps}, {"latency-bandwidth model", test_model},
+               {"I/O term: per-core reads, then the storage", test_model_io});
 }

@@ -1,5 +1,5 @@
-/* mulred msm: Σ sᵢ·Pᵢ on G1 or G2 of BLS12-381 or BN254 over every rank of the MPI job and its OpenMP
- * threads; also `kind = msm` in a job file (one options struct and one key table for both,
+/* mulred msm: Σ sᵢ·Pᵢ on G1 or G2 of BLS12-381 or BN254 over every rank of the MPI job and its
+ * OpenMP threads; also `kind = msm` in a job file (one options struct and one key table for both,
  * cli/job.h). The options become one mulred_mpi_msm job (mulred/mulred_mpi.h, src/mpi/mpi_msm.c,
  * which describes the phases, the grid and the checkpoints); this file parses and prints. */
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include "cli/cmd_msm_bases.h"
 #include "cli/job.h"
 #include "mulred/mulred_mpi.h"
+#include "output/result_fields.h"
 
 static void msm_usage(void)
 {
@@ -162,13 +163,15 @@ static int set_input(void *vo, const char *v, mulred_key_parser *p, char *why, s
 
 static int set_binary(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
+    return mulred_key_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? CLI_EUSAGE
+                                                                            : MULRED_OK;
 }
 
 static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     msm_opts *o = vo;
-    if (mulred_key_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap))
+        return CLI_EUSAGE;
     o->has_synthetic = true;
     return MULRED_OK;
 }
@@ -176,7 +179,7 @@ static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *wh
 static int set_seed(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     return mulred_key_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
-                                                                               : MULRED_OK;
+                                                                                      : MULRED_OK;
 }
 
 static int set_write_pairs(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
@@ -218,8 +221,9 @@ static int set_grid(void *vo, const char *v, mulred_key_parser *p, char *why, si
 
 static int set_memory(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
-                                                                                     : MULRED_OK;
+    return mulred_key_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap)
+               ? CLI_EUSAGE
+               : MULRED_OK;
 }
 
 static int set_checkpoint(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
@@ -245,8 +249,8 @@ static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why
 
 static int set_stall_timeout(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_seconds(&((msm_opts *)vo)->stall_timeout, v, MULRED_MPI_STALL_TIMEOUT_MAX, p,
-                             why, cap)
+    return mulred_key_parse_seconds(&((msm_opts *)vo)->stall_timeout, v,
+                                    MULRED_MPI_STALL_TIMEOUT_MAX, p, why, cap)
                ? CLI_EUSAGE
                : MULRED_OK;
 }
@@ -299,13 +303,15 @@ static int set_precompute(void *vo, const char *v, mulred_key_parser *p, char *w
 
 static int set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_bool(&((msm_opts *)vo)->bases.cache, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
+    return mulred_key_parse_bool(&((msm_opts *)vo)->bases.cache, v, p, why, cap) ? CLI_EUSAGE
+                                                                                 : MULRED_OK;
 }
 
 static int set_little_endian(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_bool(&((msm_opts *)vo)->bases.little_endian, v, p, why, cap) ? CLI_EUSAGE
-                                                                                  : MULRED_OK;
+    return mulred_key_parse_bool(&((msm_opts *)vo)->bases.little_endian, v, p, why, cap)
+               ? CLI_EUSAGE
+               : MULRED_OK;
 }
 
 static const mulred_key msm_keys[] = {
@@ -553,26 +559,26 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     const mulred_mpi_msm_result *res = &((const msm_result *)vr)->mpi;
     const mulred_msm_grid *g = &res->grid;
     mulred_jw_object_begin(w, NULL);
-    mulred_jw_string(w, "result", res->hex);
-    mulred_jw_string(w, "curve", mulred_curve_name(o->curve));
+    mulred_jw_string(w, MULRED_RF_RESULT, res->hex);
+    mulred_jw_string(w, MULRED_RF_CURVE, mulred_curve_name(o->curve));
     mulred_jw_string(w, "group", mulred_group_name(o->group));
-    mulred_jw_uint(w, "points", res->points);
+    mulred_jw_uint(w, MULRED_RF_POINTS, res->points);
     if (o->input) {
-        mulred_jw_string(w, "input", o->input);
+        mulred_jw_string(w, MULRED_RF_INPUT, o->input);
         mulred_jw_bool(w, "binary", o->binary);
     } else {
         mulred_jw_uint(w, "synthetic", o->synthetic);
-        mulred_jw_uint(w, "seed", o->seed);
+        mulred_jw_uint(w, MULRED_RF_SEED, o->seed);
     }
-    mulred_jw_int(w, "ranks", res->ranks);
-    mulred_jw_int(w, "threads", res->threads);
-    mulred_jw_int(w, "nodes", res->nodes);
+    mulred_jw_int(w, MULRED_RF_RANKS, res->ranks);
+    mulred_jw_int(w, MULRED_RF_THREADS, res->threads);
+    mulred_jw_int(w, MULRED_RF_NODES, res->nodes);
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
     cli_jw_units_per_rank(w, res->units_per_rank, res->ranks);
     if (res->handout != MULRED_HANDOUT_NONE)
         mulred_jw_string(w, "handout", mulred_mpi_handout_name(res->handout));
     cli_jw_node_names(w, res->node_names);
-    mulred_jw_double(w, "seconds", res->seconds);
+    mulred_jw_double(w, MULRED_RF_SECONDS, res->seconds);
     mulred_jw_double(w, "points_per_second", points_per_second(res));
     if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC) {
         mulred_jw_uint(w, "resumed_units", res->resumed_units);
@@ -582,12 +588,12 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
         mulred_jw_int(w, "unit_window_groups", (int)g->groups);
         mulred_jw_double(w, "checkpoint_seconds", res->checkpoint_seconds);
     }
-    mulred_jw_int(w, "window", (int)g->window_bits);
-    mulred_jw_bool(w, "glv", g->glv);
+    mulred_jw_int(w, MULRED_RF_WINDOW, (int)g->window_bits);
+    mulred_jw_bool(w, MULRED_RF_GLV, g->glv);
     mulred_jw_int(w, "windows", (int)g->windows);
-    mulred_jw_object_begin(w, "grid");
-    mulred_jw_int(w, "slices", (int)g->slices);
-    mulred_jw_int(w, "groups", (int)g->groups);
+    mulred_jw_object_begin(w, MULRED_RF_GRID);
+    mulred_jw_int(w, MULRED_RF_SLICES, (int)g->slices);
+    mulred_jw_int(w, MULRED_RF_GROUPS, (int)g->groups);
     /* with --checkpoint: the tiles' slices x window groups, on every rank that has units */
     const uint64_t used =
         o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC
@@ -599,14 +605,14 @@ static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr
     /* the model's single-thread seconds: the whole grid (slowest rank + reduce) and the
      * slowest rank's tile alone (what mulred report --project calibrates against) */
     mulred_jw_double(w, "model_seconds", g->cost_ns * 1e-9);
-    mulred_jw_double(w, "model_msm_seconds", g->msm_ns * 1e-9);
+    mulred_jw_double(w, MULRED_RF_MODEL_MSM_SECONDS, g->msm_ns * 1e-9);
     mulred_jw_object_end(w);
-    mulred_jw_object_begin(w, "phases");
+    mulred_jw_object_begin(w, MULRED_RF_PHASES);
     for (int p = 0; p < MULRED_MSM_PHASES; p++) {
         mulred_jw_object_begin(w, mulred_msm_phase_name(p));
-        mulred_jw_double(w, "min", res->phases[p].min);
-        mulred_jw_double(w, "avg", res->phases[p].avg);
-        mulred_jw_double(w, "max", res->phases[p].max);
+        mulred_jw_double(w, MULRED_RF_MIN, res->phases[p].min);
+        mulred_jw_double(w, MULRED_RF_AVG, res->phases[p].avg);
+        mulred_jw_double(w, MULRED_RF_MAX, res->phases[p].max);
         mulred_jw_object_end(w);
     }
     mulred_jw_object_end(w);

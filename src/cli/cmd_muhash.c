@@ -4,12 +4,14 @@
  * mulred_mpi_muhash job (mulred/mulred_mpi.h, src/mpi/mpi_muhash.c); this file parses and prints.
  */
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/job.h"
 #include "cli/progress.h"
 #include "mulred/mulred_mpi.h"
+#include "output/result_fields.h"
 
 static void muhash_usage(void)
 {
@@ -102,7 +104,8 @@ static int set_flavor(void *vo, const char *v, mulred_key_parser *p, char *why, 
     return MULRED_OK;
 }
 
-static int add_path(const char **list, int *n, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static int add_path(const char **list, int *n, const char *v, mulred_key_parser *p, char *why,
+                    size_t cap)
 {
     if (*n == MAX_FILES)
         return snprintf(why, cap, "at most %d files for %s", MAX_FILES, p->label), CLI_EUSAGE;
@@ -133,7 +136,7 @@ static int set_snapshot(void *vo, const char *v, mulred_key_parser *p, char *why
 static int set_txoutset(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     return mulred_key_parse_bool(&((muhash_opts *)vo)->txoutset_hash, v, p, why, cap) ? CLI_EUSAGE
-                                                                               : MULRED_OK;
+                                                                                      : MULRED_OK;
 }
 
 static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
@@ -146,8 +149,9 @@ static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *wh
 
 static int set_seed(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_uint(&((muhash_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
-                                                                                  : MULRED_OK;
+    return mulred_key_parse_uint(&((muhash_opts *)vo)->seed, v, UINT64_MAX, p, why, cap)
+               ? CLI_EUSAGE
+               : MULRED_OK;
 }
 
 static int set_threads(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
@@ -184,7 +188,8 @@ static int set_checkpoint(void *vo, const char *v, mulred_key_parser *p, char *w
 
 static int set_checkpoint_unit(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_count(&((muhash_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
+    return mulred_key_parse_count(&((muhash_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why,
+                                  cap)
                ? CLI_EUSAGE
                : MULRED_OK;
 }
@@ -197,8 +202,8 @@ static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why
 
 static int set_stall_timeout(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_seconds(&((muhash_opts *)vo)->stall_timeout, v, MULRED_MPI_STALL_TIMEOUT_MAX,
-                             p, why, cap)
+    return mulred_key_parse_seconds(&((muhash_opts *)vo)->stall_timeout, v,
+                                    MULRED_MPI_STALL_TIMEOUT_MAX, p, why, cap)
                ? CLI_EUSAGE
                : MULRED_OK;
 }
@@ -296,21 +301,39 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
 
 /* ---- results ---- */
 
+/* Bytes of the input files (what `mulred report --project` measures a read rate with); 0 when
+ * there are none or one is not a regular file (a stream). */
+static double input_bytes(const muhash_opts *o)
+{
+    const char *const *lists[] = {o->insert, o->remove, o->snapshot};
+    const int counts[] = {o->ninsert, o->nremove, o->nsnapshot};
+    double bytes = 0;
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < counts[l]; i++) {
+            struct stat st;
+            if (stat(lists[l][i], &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+            bytes += (double)st.st_size;
+        }
+    return bytes;
+}
+
 static void muhash_write_json(mulred_json_writer *w, const void *vo, const void *vr)
 {
     const muhash_opts *o = vo;
     const muhash_result *res = vr;
     double total = res->phases[MULRED_MUHASH_PHASE_TOTAL].max;
     double rate = total > 0 ? (double)(res->inserted + res->removed) / total : 0;
+    const double bytes = input_bytes(o);
     mulred_jw_object_begin(w, NULL);
-    mulred_jw_string(w, "muhash", res->hex);
-    mulred_jw_string(w, "flavor", mulred_muhash_flavor_name(o->flavor));
-    mulred_jw_uint(w, "inserted", res->inserted);
-    mulred_jw_uint(w, "removed", res->removed);
-    mulred_jw_uint(w, "elements", res->inserted + res->removed);
+    mulred_jw_string(w, MULRED_RF_MUHASH, res->hex);
+    mulred_jw_string(w, MULRED_RF_FLAVOR, mulred_muhash_flavor_name(o->flavor));
+    mulred_jw_uint(w, MULRED_RF_INSERTED, res->inserted);
+    mulred_jw_uint(w, MULRED_RF_REMOVED, res->removed);
+    mulred_jw_uint(w, MULRED_RF_ELEMENTS, res->inserted + res->removed);
+    if (bytes > 0) mulred_jw_uint(w, MULRED_RF_INPUT_BYTES, (uint64_t)bytes);
     if (o->has_synthetic) {
         mulred_jw_uint(w, "synthetic", o->synthetic);
-        mulred_jw_uint(w, "seed", o->seed);
+        mulred_jw_uint(w, MULRED_RF_SEED, o->seed);
     }
     if (res->have_snapshot) {
         char block[65];
@@ -326,23 +349,23 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
         mulred_jw_uint(w, "computed_units", res->computed_units);
         mulred_jw_double(w, "checkpoint_seconds", res->checkpoint_seconds);
     }
-    mulred_jw_int(w, "ranks", res->ranks);
-    mulred_jw_int(w, "threads", res->threads);
-    mulred_jw_int(w, "nodes", res->nodes);
+    mulred_jw_int(w, MULRED_RF_RANKS, res->ranks);
+    mulred_jw_int(w, MULRED_RF_THREADS, res->threads);
+    mulred_jw_int(w, MULRED_RF_NODES, res->nodes);
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
     mulred_jw_uint(w, "units", res->units);
     cli_jw_units_per_rank(w, res->units_per_rank, res->ranks);
     if (res->handout != MULRED_HANDOUT_NONE)
         mulred_jw_string(w, "handout", mulred_mpi_handout_name(res->handout));
     cli_jw_node_names(w, res->node_names);
-    mulred_jw_double(w, "seconds", total);
+    mulred_jw_double(w, MULRED_RF_SECONDS, total);
     mulred_jw_double(w, "elements_per_second", rate);
-    mulred_jw_object_begin(w, "phases");
+    mulred_jw_object_begin(w, MULRED_RF_PHASES);
     for (int p = 0; p < MULRED_MUHASH_PHASES; p++) {
         mulred_jw_object_begin(w, mulred_muhash_phase_name(p));
-        mulred_jw_double(w, "min", res->phases[p].min);
-        mulred_jw_double(w, "avg", res->phases[p].avg);
-        mulred_jw_double(w, "max", res->phases[p].max);
+        mulred_jw_double(w, MULRED_RF_MIN, res->phases[p].min);
+        mulred_jw_double(w, MULRED_RF_AVG, res->phases[p].avg);
+        mulred_jw_double(w, MULRED_RF_MAX, res->phases[p].max);
         mulred_jw_object_end(w);
     }
     mulred_jw_object_end(w);

@@ -23,6 +23,7 @@
 #include "cli/job.h"
 #include "mulred/mulred_mpi.h"
 #include "output/json.h"
+#include "output/result_fields.h"
 
 /* The launch environment, recorded so a result file says where it came from. */
 static void write_environment(mulred_json_writer *w)
@@ -33,7 +34,7 @@ static void write_environment(mulred_json_writer *w)
         "SLURM_NTASKS_PER_NODE", "SLURM_JOB_PARTITION", "SLURM_CLUSTER_NAME",
         "OMP_NUM_THREADS",       "OMP_PLACES",          "OMP_PROC_BIND",
         "MULRED_LAUNCHER"};
-    mulred_jw_object_begin(w, "environment");
+    mulred_jw_object_begin(w, MULRED_RF_ENVIRONMENT);
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = getenv(vars[i]);
         if (v && *v) mulred_jw_string(w, vars[i], v);
@@ -137,17 +138,17 @@ int mulred_cmd_run(int argc, char **argv)
             mulred_json_writer w;
             mulred_jw_init(&w, out);
             mulred_jw_object_begin(&w, NULL);
-            mulred_jw_string(&w, "job", job.path);
-            mulred_jw_string(&w, "status", status == MULRED_OK ? "ok" : "failed");
-            mulred_jw_int(&w, "exit_status", status);
+            mulred_jw_string(&w, MULRED_RF_JOB, job.path);
+            mulred_jw_string(&w, MULRED_RF_STATUS, status == MULRED_OK ? "ok" : "failed");
+            mulred_jw_int(&w, MULRED_RF_EXIT_STATUS, status);
             write_environment(&w);
             if (load_start >= 0) {
-                mulred_jw_object_begin(&w, "load_average");
-                mulred_jw_double(&w, "start", load_start);
-                mulred_jw_double(&w, "end", mulred_out_load_average());
+                mulred_jw_object_begin(&w, MULRED_RF_LOAD_AVERAGE);
+                mulred_jw_double(&w, MULRED_RF_START, load_start);
+                mulred_jw_double(&w, MULRED_RF_END, mulred_out_load_average());
                 mulred_jw_object_end(&w);
             }
-            mulred_jw_array_begin(&w, "runs");
+            mulred_jw_array_begin(&w, MULRED_RF_RUNS);
             for (int r = 0; r < done; r++) kind->write_json(&w, job.runs[r], results[r]);
             mulred_jw_array_end(&w);
             mulred_jw_object_end(&w);

@@ -266,6 +266,7 @@ int mulred_cmd_utxo(int argc, char **argv)
         rc = cli_usage_error("utxo", "missing subcommand (index, info or synth)");
     else
         rc = utxo_run(rest.args[0], rest.args + 1, rest.nargs - 1, &o);
+    mulred_key_rest_free(&rest);
     mulred_key_parser_free(&p);
     return rc;
 }

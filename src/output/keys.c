@@ -188,17 +188,27 @@ static int key_unknown(int argc, char **argv, char *why, size_t cap)
     return MULRED_OUT_EUSAGE;
 }
 
-/* Keeps one positional argument, or refuses it when max_args are already there. */
-static int key_positional(mulred_key_rest *rest, size_t max_args, const char *arg, char *why,
-                          size_t cap)
+/* Keeps one positional argument, or refuses it when max_args are already there; rest->args
+ * has room for every argument of argv (argc). */
+static int key_positional(mulred_key_rest *rest, size_t max_args, int argc, const char *arg,
+                          char *why, size_t cap)
 {
-    size_t max = max_args < 8 ? max_args : 8;
-    if (rest->nargs >= max) {
+    if (rest->nargs >= max_args) {
         snprintf(why, cap, "unexpected argument '%s'", arg);
         return MULRED_OUT_EUSAGE;
     }
+    if (!rest->args && !(rest->args = calloc((size_t)argc, sizeof *rest->args))) {
+        snprintf(why, cap, "out of memory");
+        return MULRED_ERUNTIME;
+    }
     rest->args[rest->nargs++] = arg;
     return MULRED_OK;
+}
+
+void mulred_key_rest_free(mulred_key_rest *rest)
+{
+    free(rest->args);
+    *rest = (mulred_key_rest){0};
 }
 
 int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, char **argv,
@@ -218,7 +228,7 @@ int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, ch
             rest->help = true;
             break;
         } else if (c == 1) {
-            status = key_positional(rest, max_args, optarg, why, cap);
+            status = key_positional(rest, max_args, argc, optarg, why, cap);
         } else if (t >= 1 && t <= ntables && j < tables[t - 1].nkeys) {
             const mulred_key *k = &tables[t - 1].keys[j];
             snprintf(label, sizeof label, "'--%s'", k->name);
@@ -229,7 +239,7 @@ int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, ch
     }
     /* after "--", getopt stops: the rest are positional */
     for (; status == MULRED_OK && !rest->help && optind < argc; optind++) {
-        status = key_positional(rest, max_args, argv[optind], why, cap);
+        status = key_positional(rest, max_args, argc, argv[optind], why, cap);
     }
     free(longopts);
     return status;

@@ -84,21 +84,22 @@ typedef struct {
     void *opts;
 } mulred_key_table;
 
-/* What a command line held besides its keys. */
+/* What a command line held besides its keys (free it with mulred_key_rest_free). */
 typedef struct {
-    bool help;           /* --help or -h was given (parsing stopped there) */
-    const char *args[8]; /* the positional arguments, in order */
+    bool help;         /* --help or -h was given (parsing stopped there) */
+    const char **args; /* the positional arguments, in order (argv's own strings) */
     size_t nargs;
 } mulred_key_rest;
 
 /* Parses argv[1..argc) (argv[0] names the command) against the key tables in order: --NAME
  * VALUE, --NAME=VALUE, and for a flag --NAME or --NAME=true|false, exactly what its job-file
  * form accepts. Positional arguments (anywhere, or after "--") go to rest->args, at most
- * max_args of them (max_args <= 8). Returns MULRED_OK; MULRED_OUT_EUSAGE with the reason in why
- * (an unknown option, a missing or bad value, too many arguments); MULRED_ERUNTIME with why
+ * max_args of them (SIZE_MAX: any number). Returns MULRED_OK; MULRED_OUT_EUSAGE with the reason in
+ * why (an unknown option, a missing or bad value, too many arguments); MULRED_ERUNTIME with why
  * (out of memory). Strings a setter keeps live in p (mulred_key_parser_free). */
 int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, char **argv,
                     mulred_key_parser *p, mulred_key_rest *rest, size_t max_args, char *why,
                     size_t cap);
+void mulred_key_rest_free(mulred_key_rest *rest);
 
 #endif

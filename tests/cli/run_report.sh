@@ -167,7 +167,28 @@ expect_status 0 "$MULRED" report --project --workload muhash-mainnet --item-cost
     --cores-per-node 2 --net "$T/net.json" --max-nodes 4
 expect_contains "$out" "| α, message latency | 1.00 ms | measured by bench comm ($T/net.json: 2 ranks on 2 nodes) |" "latency from --net"
 expect_contains "$out" "| β, bandwidth | 0.001 GB/s | measured by bench comm" "bandwidth from --net"
-expect_contains "$out" "| 2 | 2 | 4 | 99 | 99 | 0.00177 |" "the reduce from --net's constants"
+# and the read of muhash-mainnet's 13.5e9 bytes by 4 cores at the built-in 1.28e9 B/s each
+# (5.12e9 B/s together, under the 10e9 of the storage): 13.5 / 5.12 = 2.63671875 s; compute
+# 180e6 x 2.2e-6 / 4 = 99 s; total 99 + 0.0017724 + 60e-6 (finalize) + 2.6367 = 101.64 s
+expect_contains "$out" "| 2 | 2 | 4 | 101.6 | 99 | 0.00177 | 2.637 |" "the reduce from --net's constants"
+# The built-in workload alone: every parameter built in or defaulted, and the I/O term: from 4
+# nodes the storage (10e9 B/s) limits the read to 13.5e9 / 10e9 = 1.35 s, and at 64 nodes
+# (128 cores) reading costs more than computing 180e6 x 0.357e-6 / 128 = 0.502 s
+expect_status 0 "$MULRED" report --project --workload muhash-mainnet --max-nodes 64
+expect_contains "$out" "| c, cost per coin per core | 357.0 ns | built-in |" "built-in coin cost"
+expect_contains "$out" "| 4 | 4 | 8 | " "4 nodes"
+expect_contains "$(grep '^| 4 | 4 | 8 ' <<<"$out")" "| 1.35 |" "storage-bound read at 4 nodes"
+expect_contains "$(grep '^| 64 | 64 | 128 ' <<<"$out")" "| 0.502 |" "compute at 64 nodes"
+# A measured read rate: a snapshot run of 1 rank x 2 threads that read 3e9 bytes, its slowest
+# thread reading for 0.5 s, is 3e9 / 2 / 0.5 = 3e9 B/s per core; --storage-rate 4e9 then limits
+# 1 node (2 cores, 6e9 B/s) to 4e9: 13.5e9 / 4e9 = 3.375 s
+printf '{"muhash":"ab","flavor":"bitcoin","inserted":1000000,"removed":0,"elements":1000000,"input_bytes":3e9,"ranks":1,"threads":2,"nodes":1,"seconds":1,"phases":{"read":{"min":0.5,"avg":0.5,"max":0.5},"hash":{"min":0.4,"avg":0.4,"max":0.4}}}\n' >"$T/snap.json"
+expect_status 0 "$MULRED" report --project "$T/snap.json" --storage-rate 4e9 --max-nodes 2
+expect_contains "$out" "| r, read and decode rate per core | 3 GB/s | measured (smallest run) |" "read rate measured"
+expect_contains "$out" "| c, cost per coin per core | 800.0 ns | measured (CPU time, smallest run) |" "hash cost without the read: 0.4 x 2 / 1e6"
+expect_contains "$(grep '^| 1 | 1 | 2 ' <<<"$out")" "| 3.375 |" "storage-limited read on 1 node"
+expect_status 1 "$MULRED" report --project --workload muhash-mainnet --storage-rate 0
+expect_contains "$err" "bad value '0' for '--storage-rate' (a positive number)" "bad storage rate named"
 printf '{"bench":"comm","ranks":1}\n' > "$T/net1.json"
 expect_status 2 "$MULRED" report --project --workload muhash-mainnet --item-cost 2.2e-6 --net "$T/net1.json"
 expect_contains "$err" "net1.json: no positive latency_seconds" "a file without the constants"

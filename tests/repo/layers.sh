@@ -4,7 +4,7 @@
 #   layer    a file includes only its own layer and the layers below it, in the order
 #              util < mix < hash < num3072 < muhash < field < curve < msm < io      (libmulred)
 #              < mpi                                                               (libmulred_mpi)
-#              < output < lab < bench < cli                                        (commands)
+#              < output < lab < report < bench < cli                               (commands)
 #            src/<layer>/ is its layer, bench/ the layer bench; a public header
 #            include/mulred/X.h belongs to the layer that implements it (PUBLIC below; a public
 #            header missing from the table is an error, so a new one must be placed);
@@ -12,7 +12,8 @@
 #            on its own so that a cycle is named as one);
 #   mpi      <mpi.h> only in src/mpi/ and include/mulred/mulred_mpi.h;
 #   omp      `#pragma omp` only in files named *_threads.c or *_threads_impl.h;
-#   exit     no fprintf(stderr, exit( or abort( in the library layers (util..mpi), and _exit( only
+#   exit     no fprintf(stderr, exit( or abort( in the library layers (util..mpi) nor in the
+#            report layer (src/report: it returns statuses to the command), and _exit( only
 #            in src/mpi/mpi_watch.c (the stall watch ends a rank that cannot go on), except in
 #            src/util/ on a line or in a function marked /* mulred: the default misuse callback */;
 #   paste    no ## token pasting in include/mulred/*.h;
@@ -33,9 +34,11 @@ import sys
 import tempfile
 
 ORDER = ["util", "mix", "hash", "num3072", "muhash", "field", "curve", "msm", "io", "mpi",
-         "output", "lab", "bench", "cli"]
+         "output", "lab", "report", "bench", "cli"]
 RANK = {name: i for i, name in enumerate(ORDER)}
 LIBRARY = set(ORDER[: RANK["mpi"] + 1])
+# layers that end no process and print no message of their own: they return a status
+NO_EXIT = LIBRARY | {"report"}
 PUBLIC = {
     "checkpoint": "io", "kzg": "io", "msm_io": "io", "sources": "io", "utxo": "io",
     "mulred": "io",  # the umbrella: includes every core header
@@ -200,12 +203,14 @@ def check(root):
                     name.endswith("_threads.c") or name.endswith("_threads_impl.h")):
                 report("omp", rel, no, "#pragma omp outside a *_threads.c / *_threads_impl.h file")
         for no, line in enumerate(bare_lines, 1):
-            if layer in LIBRARY and no not in exits_ok:
+            if layer in NO_EXIT and no not in exits_ok:
                 for pat, what in ((r"\bfprintf\s*\(\s*stderr\b", "fprintf(stderr"),
                                   (r"(?<![\w.>])exit\s*\(", "exit("),
                                   (r"(?<![\w.>])abort\s*\(", "abort(")):
                     if re.search(pat, line):
-                        report("exit", rel, no, "%s in library layer %s" % (what, layer))
+                        report("exit", rel, no, "%s in %s layer %s"
+                               % (what, "library" if layer in LIBRARY else "the", layer))
+            if layer in LIBRARY and no not in exits_ok:
                 if rel != WATCHDOG and re.search(r"(?<![\w.>])_exit\s*\(", line):
                     report("exit", rel, no, "_exit( in library layer %s outside %s" % (layer, WATCHDOG))
             if rel.startswith("include/mulred/") and "##" in line:
@@ -325,6 +330,7 @@ BAD = {
     "include/mulred/bogus.h": "\n",                                   # no layer
     "src/lab/lab.c": '#include "missing/none.h"\n',                   # not in the tree
     "bench/bench_x.c": "static double quantile(double *v, int n)\n{\n    return v[n];\n}\n",
+    "src/report/r.c": "#include <stdlib.h>\nvoid f(void)\n{\n    exit(2);\n}\n",  # exit: report
 }
 EXPECTED = {
     ("layer", "src/util/util.c:1"), ("exit", "src/util/util.c:4"),
@@ -333,6 +339,7 @@ EXPECTED = {
     ("mpi", "src/io/reader.c:1"), ("omp", "src/io/reader.c:4"), ("exit", "src/io/reader.c:5"),
     ("paste", "include/mulred/field.h:1"), ("layer", "include/mulred/bogus.h:1"),
     ("layer", "src/lab/lab.c:1"), ("helper", "bench/bench_x.c:1"),
+    ("exit", "src/report/r.c:4"),
 }
 
 

@@ -1,8 +1,9 @@
 /* Strong-scaling arithmetic of `mulred report`: speedup, parallel efficiency, the Karp–Flatt
- * serial fraction, and the latency–bandwidth model behind `mulred report --project`.
- * Header-only (static inline) so the unit tests check the same code the command runs. */
-#ifndef MULRED_REPORT_MATH_H
-#define MULRED_REPORT_MATH_H
+ * serial fraction, and the latency–bandwidth–I/O model behind `mulred report --project`.
+ * Header-only (static inline): pure arithmetic, checked against hand-worked values by
+ * unit.test_report. */
+#ifndef MULRED_REPORT_MODEL_H
+#define MULRED_REPORT_MODEL_H
 
 #include <math.h>
 
@@ -44,20 +45,35 @@ typedef struct {
     double op_seconds;       /* one group operation combining two partials */
     double message_bytes;    /* size of one partial on the wire */
     double finalize_seconds; /* work on rank 0 after the reduce (inversion, hashing) */
+    double input_bytes;      /* bytes read from storage (a snapshot file); 0: none */
 } mulred_model_workload;
 
-/* A machine: nodes of `cores_per_node` cores running `ranks_per_node` ranks each, and a network
- * whose point-to-point message of m bytes costs latency + m / bandwidth (the Hockney model). */
+/* A machine: nodes of `cores_per_node` cores running `ranks_per_node` ranks each, a network
+ * whose point-to-point message of m bytes costs latency + m / bandwidth (the Hockney model),
+ * and the storage the input is read from: each core reads (and decodes) at read_rate, and all of
+ * them together at most at storage_rate (a shared file system's aggregate). 0: no limit. */
 typedef struct {
     double cores_per_node;
     double ranks_per_node;
     double latency_seconds;
     double bandwidth_bytes_per_second;
+    double read_bytes_per_second_per_core;
+    double storage_bytes_per_second;
 } mulred_model_machine;
 
 typedef struct {
-    double compute, thread_combine, reduce, finalize, total;
+    double compute, thread_combine, reduce, finalize, io, total;
 } mulred_model_time;
+
+/* Seconds to read `bytes` spread over `cores` cores: bytes / min(cores · read rate, storage
+ * rate), a limit of 0 being none; 0 when nothing is read or nothing limits. */
+static inline double mulred_model_io(double bytes, double cores, double read_rate,
+                                     double storage_rate)
+{
+    double rate = read_rate > 0 ? cores * read_rate : 0;
+    if (storage_rate > 0 && (rate <= 0 || storage_rate < rate)) rate = storage_rate;
+    return bytes > 0 && rate > 0 ? bytes / rate : 0;
+}
 
 /* Predicted wall time on `nodes` nodes, as the engine runs:
  *   compute        = items · item_seconds / (nodes · cores_per_node)      (perfect balance)
@@ -67,7 +83,9 @@ typedef struct {
  *                    sequence is at most 63 operations, never worth a tree's barriers)
  *   reduce         = ceil(log2 P) · (op + latency + bytes / bandwidth)     (MPI_Reduce, P ranks)
  *   finalize       = finalize_seconds                                     (rank 0 only)
- * I/O, start-up and imbalance are not modelled. */
+ *   io             = input_bytes / min(N · cores · read rate, storage rate)   (mulred_model_io)
+ * Reading and computing add up: a thread decodes a chunk, then hashes it. Start-up and
+ * imbalance are not modelled. */
 static inline mulred_model_time mulred_model_predict(const mulred_model_workload *w,
                                                      const mulred_model_machine *m, double nodes)
 {
@@ -79,7 +97,9 @@ static inline mulred_model_time mulred_model_predict(const mulred_model_workload
     t.reduce = mulred_tree_steps(ranks) * (w->op_seconds + m->latency_seconds +
                                            w->message_bytes / m->bandwidth_bytes_per_second);
     t.finalize = w->finalize_seconds;
-    t.total = t.compute + t.thread_combine + t.reduce + t.finalize;
+    t.io = mulred_model_io(w->input_bytes, cores, m->read_bytes_per_second_per_core,
+                           m->storage_bytes_per_second);
+    t.total = t.compute + t.thread_combine + t.reduce + t.finalize + t.io;
     return t;
 }
 
