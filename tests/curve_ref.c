@@ -246,3 +246,23 @@ void ref_from_jacobian(int c, ref_point *r, const void *jacobian)
         ref_from_affine(c, r, &a);
     }
 }
+
+int ref_affine_matches(int c, const void *affine, const ref_point *want)
+{
+    ref_point got;
+    ref_point_init(&got);
+    ref_from_affine(c, &got, affine);
+    const int ok = ref_point_equal(&got, want);
+    ref_point_clear(&got);
+    return ok;
+}
+
+int ref_jacobian_matches(int c, const void *jacobian, const ref_point *want)
+{
+    ref_point got;
+    ref_point_init(&got);
+    ref_from_jacobian(c, &got, jacobian);
+    const int ok = ref_point_equal(&got, want);
+    ref_point_clear(&got);
+    return ok;
+}

@@ -40,6 +40,9 @@ void ref_point_off_subgroup(const ref_curve *c, ref_point *r, unsigned long x0);
 /* The library's affine or Jacobian point of curve c (mulred_g1_381_* / mulred_g1_254_*). */
 void ref_from_affine(int c, ref_point *r, const void *affine);
 void ref_from_jacobian(int c, ref_point *r, const void *jacobian);
+/* Does the library's affine or Jacobian point of curve c equal want (infinity included)? */
+int ref_affine_matches(int c, const void *affine, const ref_point *want);
+int ref_jacobian_matches(int c, const void *jacobian, const ref_point *want);
 /* Limbs (4, little-endian) to mpz and back. */
 void ref_mpz_from_u256(mpz_t z, const uint64_t l[4]);
 void ref_mpz_to_u256(uint64_t l[4], const mpz_t z);

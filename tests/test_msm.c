@@ -1,7 +1,7 @@
-/* The MSM (include/mulred/msm.h, src/msm/) against a reference written here with GMP.
+/* The MSM (include/mulred/msm.h, src/msm/) against the mpz reference of G1 (curve_ref.h).
  *
  * Points are Pᵢ = aᵢ·G with known aᵢ (made by the curve layer's scalar multiplication; a few
- * are checked against the affine reference below), so the expected sum is
+ * are checked against the reference's aᵢ·G), so the expected sum is
  *     Σ sᵢ·Pᵢ = (Σ aᵢ·sᵢ mod r)·G,
  * a sum of products in mpz and one affine double-and-add with mpz_invert slopes: independent of
  * every line of src/msm and of the curve layer's projective formulas.
@@ -22,108 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "curve_ref.h"
 #include "field/field_internal.h"
 #include "field/field_x8.h"
 #include "harness.h"
 #include "msm/msm_internal.h"
 #include "mulred/curve.h"
-#include "mulred/field.h"
 #include "mulred/msm.h"
-
-/* ---- the reference: affine points with mpz coordinates ---------------------------------- */
-
-typedef struct {
-    mpz_t x, y;
-    int inf;
-} rpt;
-
-typedef struct {
-    const char *name;
-    int limbs;      /* of Fp */
-    mpz_t p, r, b;  /* modulus, group order, curve constant */
-    rpt g;          /* generator */
-    unsigned rbits; /* bits of r */
-} rcurve;
-
-static rcurve rc[2];
-
-static void rpt_init(rpt *a)
-{
-    mpz_inits(a->x, a->y, NULL);
-    a->inf = 1;
-}
-static void rpt_clear(rpt *a)
-{
-    mpz_clears(a->x, a->y, NULL);
-}
-static void rpt_set(rpt *r, const rpt *a)
-{
-    mpz_set(r->x, a->x);
-    mpz_set(r->y, a->y);
-    r->inf = a->inf;
-}
-
-/* r = a + b with chord and tangent slopes (mpz_invert). r may alias a or b. */
-static void rpt_add(const rcurve *c, rpt *r, const rpt *a, const rpt *b)
-{
-    if (a->inf || b->inf) {
-        rpt_set(r, a->inf ? b : a);
-        return;
-    }
-    mpz_t lam, t, x3;
-    mpz_inits(lam, t, x3, NULL);
-    if (mpz_cmp(a->x, b->x) == 0) {
-        mpz_add(t, a->y, b->y);
-        if (mpz_divisible_p(t, c->p)) {
-            r->inf = 1;
-            mpz_clears(lam, t, x3, NULL);
-            return;
-        }
-        mpz_mul(lam, a->x, a->x);
-        mpz_mul_ui(lam, lam, 3);
-        mpz_mul_ui(t, a->y, 2);
-    } else {
-        mpz_sub(lam, b->y, a->y);
-        mpz_sub(t, b->x, a->x);
-    }
-    mpz_mod(t, t, c->p);
-    mpz_invert(t, t, c->p);
-    mpz_mul(lam, lam, t);
-    mpz_mod(lam, lam, c->p);
-    mpz_mul(x3, lam, lam);
-    mpz_sub(x3, x3, a->x);
-    mpz_sub(x3, x3, b->x);
-    mpz_mod(x3, x3, c->p);
-    mpz_sub(t, a->x, x3);
-    mpz_mul(t, t, lam);
-    mpz_sub(t, t, a->y);
-    mpz_mod(r->y, t, c->p);
-    mpz_set(r->x, x3);
-    r->inf = 0;
-    mpz_clears(lam, t, x3, NULL);
-}
-
-/* r = k·a, k >= 0, double-and-add */
-static void rpt_mul(const rcurve *c, rpt *r, const rpt *a, const mpz_t k)
-{
-    rpt acc, base;
-    rpt_init(&acc);
-    rpt_init(&base);
-    rpt_set(&base, a);
-    for (size_t i = 0, bits = mpz_sizeinbase(k, 2); i < bits; i++) {
-        if (mpz_tstbit(k, i)) rpt_add(c, &acc, &acc, &base);
-        rpt_add(c, &base, &base, &base);
-    }
-    if (mpz_sgn(k) == 0) acc.inf = 1;
-    rpt_set(r, &acc);
-    rpt_clear(&acc);
-    rpt_clear(&base);
-}
-
-static void mpz_from_limbs(mpz_t z, const uint64_t *l, int n)
-{
-    mpz_import(z, (size_t)n, -1, 8, 0, 0, l);
-}
 
 /* ---- the library, behind one table for both curves ---------------------------------------- */
 
@@ -146,9 +51,6 @@ typedef struct {
     void (*points)(void *, const uint64_t (*)[4], size_t);
     /* the arithmetic progression points[i] = (a0 + i·d)·G, affine, by additions */
     void (*progression)(void *, const uint64_t a0[4], const uint64_t d[4], size_t);
-    /* affine (x, y) integers of an affine or Jacobian point; returns 0 for infinity */
-    int (*aff_coords)(mpz_t, mpz_t, const void *);
-    int (*jac_coords)(mpz_t, mpz_t, const void *);
     void (*fixed_plan)(mulred_msm_plan *, size_t, const mulred_msm_options *);
     size_t (*fixed_table_size)(const mulred_msm_plan *, size_t);
     size_t (*fixed_build_scratch)(size_t);
@@ -159,7 +61,7 @@ typedef struct {
     void (*glv_lambda)(uint64_t[4]);
 } lib;
 
-#define WRAP(G, FP, N, BETA)                                                                       \
+#define WRAP(G)                                                                                    \
     static void G##_w_serial(void *r, const mulred_msm_plan *p, const void *pts,                   \
                              const mulred_scalar256 *s, size_t n, void *scr)                       \
     {                                                                                              \
@@ -214,17 +116,6 @@ typedef struct {
         mulred_##G##_jacobian_batch_to_affine_var(pa, j, n, scr);                                  \
         free(j), free(scr);                                                                        \
     }                                                                                              \
-    static int G##_w_aff_coords(mpz_t x, mpz_t y, const void *p)                                   \
-    {                                                                                              \
-        const mulred_##G##_affine *a = p;                                                          \
-        if (mulred_##G##_affine_is_infinity(a)) return 0;                                          \
-        uint64_t l[N];                                                                             \
-        mulred_##FP##_to_limbs(l, &a->x);                                                          \
-        mpz_from_limbs(x, l, N);                                                                   \
-        mulred_##FP##_to_limbs(l, &a->y);                                                          \
-        mpz_from_limbs(y, l, N);                                                                   \
-        return 1;                                                                                  \
-    }                                                                                              \
     static void G##_w_fixed_build(void *t, const mulred_msm_plan *p, const void *pts, size_t n,    \
                                   void *scr)                                                       \
     {                                                                                              \
@@ -234,26 +125,20 @@ typedef struct {
                             const mulred_scalar256 *s, size_t n, void *scr)                        \
     {                                                                                              \
         mulred_##G##_msm_fixed_var(r, p, t, s, n, scr);                                            \
-    }                                                                                              \
-    static int G##_w_jac_coords(mpz_t x, mpz_t y, const void *p)                                   \
-    {                                                                                              \
-        mulred_##G##_affine a;                                                                     \
-        mulred_##G##_jacobian_to_affine(&a, p);                                                    \
-        return G##_w_aff_coords(x, y, &a);                                                         \
     }
 
-WRAP(g1_381, fp381, 6, BETA381)
-WRAP(g1_254, fp254, 4, BETA254)
+WRAP(g1_381)
+WRAP(g1_254)
 
 #define LIB(G)                                                                                     \
     {                                                                                              \
         sizeof(mulred_##G##_affine), sizeof(mulred_##G##_jacobian), mulred_##G##_msm_plan,         \
             mulred_##G##_msm_scratch_size, G##_w_serial, mulred_##G##_msm_recode,                  \
             mulred_##G##_msm_tile_scratch_size, G##_w_tile, G##_w_shift, G##_w_msm, G##_w_jac_add, \
-            G##_w_jac_inf, G##_w_points, G##_w_progression, G##_w_aff_coords, G##_w_jac_coords,    \
-            mulred_##G##_msm_fixed_plan, mulred_##G##_msm_fixed_table_size,                        \
-            mulred_##G##_msm_fixed_build_scratch_size, G##_w_fixed_build,                          \
-            mulred_##G##_msm_fixed_scratch_size, G##_w_fixed, mulred_##G##_glv_lambda              \
+            G##_w_jac_inf, G##_w_points, G##_w_progression, mulred_##G##_msm_fixed_plan,           \
+            mulred_##G##_msm_fixed_table_size, mulred_##G##_msm_fixed_build_scratch_size,          \
+            G##_w_fixed_build, mulred_##G##_msm_fixed_scratch_size, G##_w_fixed,                   \
+            mulred_##G##_glv_lambda                                                                \
     }
 
 static const lib libs[2] = {LIB(g1_381), LIB(g1_254)};
@@ -275,20 +160,19 @@ typedef struct {
 
 static void mpz_to_scalar(mulred_scalar256 *s, const mpz_t z)
 {
-    memset(s, 0, sizeof *s);
-    mpz_export(s->l, NULL, -1, 8, 0, 0, z); /* z < 2^256 */
+    ref_mpz_to_u256(s->l, z); /* z < 2^256 */
 }
 
 static void scalar_to_mpz(mpz_t z, const mulred_scalar256 *s)
 {
-    mpz_from_limbs(z, s->l, 4);
+    ref_mpz_from_u256(z, s->l);
 }
 
 static void random_mod(mpz_t z, const mpz_t m)
 {
     uint64_t l[4];
     for (int i = 0; i < 4; i++) l[i] = test_rand64();
-    mpz_from_limbs(z, l, 4);
+    ref_mpz_from_u256(z, l);
     mpz_mod(z, z, m);
 }
 
@@ -313,7 +197,7 @@ static void inst_points(inst *I)
 {
     uint64_t(*al)[4] = calloc(I->n + 1, sizeof *al);
     CU_ASSERT_FATAL(al != NULL);
-    for (size_t i = 0; i < I->n; i++) mpz_export(al[i], NULL, -1, 8, 0, 0, I->a[i]);
+    for (size_t i = 0; i < I->n; i++) ref_mpz_to_u256(al[i], I->a[i]);
     libs[I->ci].points(I->pts, (const uint64_t(*)[4])al, I->n);
     free(al);
 }
@@ -331,16 +215,16 @@ static void inst_random(inst *I, int ci, size_t n)
 {
     inst_alloc(I, ci, n);
     for (size_t i = 0; i < n; i++) {
-        random_mod(I->a[i], rc[ci].r);
+        random_mod(I->a[i], ref_curve_get(ci)->r);
         random_scalar(&I->s[i]);
     }
     inst_points(I);
 }
 
 /* The expected Σ sᵢ·Pᵢ = (Σ aᵢ·sᵢ mod r)·G, by mpz. */
-static void inst_expect(const inst *I, rpt *want)
+static void inst_expect(const inst *I, ref_point *want)
 {
-    const rcurve *c = &rc[I->ci];
+    const ref_curve *c = ref_curve_get(I->ci);
     mpz_t acc, s;
     mpz_inits(acc, s, NULL);
     for (size_t i = 0; i < I->n; i++) {
@@ -348,18 +232,8 @@ static void inst_expect(const inst *I, rpt *want)
         mpz_addmul(acc, I->a[i], s);
     }
     mpz_mod(acc, acc, c->r);
-    rpt_mul(c, want, &c->g, acc);
+    ref_mul(c, want, &c->g, acc);
     mpz_clears(acc, s, NULL);
-}
-
-static int jac_matches(int ci, const void *jac, const rpt *want)
-{
-    mpz_t x, y;
-    mpz_inits(x, y, NULL);
-    const int fin = libs[ci].jac_coords(x, y, jac);
-    int ok = fin ? !want->inf && mpz_cmp(x, want->x) == 0 && mpz_cmp(y, want->y) == 0 : want->inf;
-    mpz_clears(x, y, NULL);
-    return ok;
 }
 
 static const char *lanes_name(mulred_msm_lanes l)
@@ -368,7 +242,7 @@ static const char *lanes_name(mulred_msm_lanes l)
 }
 
 /* The serial MSM with options o; returns 1 when it matches want. Prints the case on failure. */
-static int check_serial(const inst *I, const mulred_msm_options *o, const rpt *want,
+static int check_serial(const inst *I, const mulred_msm_options *o, const ref_point *want,
                         const char *what)
 {
     const lib *L = &libs[I->ci];
@@ -379,12 +253,12 @@ static int check_serial(const inst *I, const mulred_msm_options *o, const rpt *w
     jac_buf r;
     L->serial(&r, &plan, I->pts, I->s, I->n, scratch);
     free(scratch);
-    const int ok = jac_matches(I->ci, &r, want);
+    const int ok = ref_jacobian_matches(I->ci, &r, want);
     if (!ok)
         printf(
             "\n    MISMATCH %s %s n=%zu c=%u windows=%u form=%s lanes=%s glv=%d batch=%u queue=%u "
             "(seed %llu)",
-            rc[I->ci].name, what, I->n, plan.window_bits, plan.windows,
+            ref_curve_get(I->ci)->name, what, I->n, plan.window_bits, plan.windows,
             plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine" : "xyzz",
             lanes_name(plan.lanes), plan.glv, plan.batch, plan.queue,
             (unsigned long long)test_seed());
@@ -397,7 +271,7 @@ static int have_x8(void)
 }
 
 /* Every (bucket form, lanes, GLV) for the window width c (0: the cost model). */
-static int check_variants(const inst *I, int c, const rpt *want, const char *what)
+static int check_variants(const inst *I, int c, const ref_point *want, const char *what)
 {
     int ok = 1;
     for (int form = 1; form <= 2; form++)
@@ -422,20 +296,20 @@ static void test_glv_constants(void)
     /* The curve layer's λ (which the MSM's GLV recoding uses) against the reference: a cube
      * root of unity mod r whose multiple of G is (βx, y) with β a cube root of unity mod p. */
     for (int ci = 0; ci < 2; ci++) {
-        const rcurve *c = &rc[ci];
+        const ref_curve *c = ref_curve_get(ci);
         mpz_t lam, t, beta;
         mpz_inits(lam, t, beta, NULL);
         uint64_t ll[4];
         libs[ci].glv_lambda(ll);
-        mpz_from_limbs(lam, ll, 4);
+        ref_mpz_from_u256(lam, ll);
         mpz_mul(t, lam, lam);
         mpz_add(t, t, lam);
         mpz_add_ui(t, t, 1);
         CU_ASSERT(mpz_divisible_p(t, c->r)); /* λ² + λ + 1 ≡ 0 (mod r) */
         /* β = x(λ·G)/x(G) must be a non-trivial cube root of 1 with y(λ·G) = y(G) */
-        rpt lg;
-        rpt_init(&lg);
-        rpt_mul(c, &lg, &c->g, lam);
+        ref_point lg;
+        ref_point_init(&lg);
+        ref_mul(c, &lg, &c->g, lam);
         CU_ASSERT(mpz_cmp(lg.y, c->g.y) == 0);
         mpz_invert(t, c->g.x, c->p);
         mpz_mul(beta, lg.x, t);
@@ -454,15 +328,15 @@ static void test_glv_constants(void)
             if (k == 1) mpz_add_ui(t, t, 1);
             if (k == 2) mpz_sub(t, c->r, lam);
             mpz_to_scalar(&I.s[0], t);
-            rpt want;
-            rpt_init(&want);
+            ref_point want;
+            ref_point_init(&want);
             inst_expect(&I, &want);
             mulred_msm_options o = {.glv = 1, .window_bits = 5};
             CU_ASSERT(check_serial(&I, &o, &want, ks[k]));
-            rpt_clear(&want);
+            ref_point_clear(&want);
         }
         inst_free(&I);
-        rpt_clear(&lg);
+        ref_point_clear(&lg);
         mpz_clears(lam, t, beta, NULL);
     }
 }
@@ -479,7 +353,7 @@ static void test_booth_digits(void)
         if (it < 8) memset(l, it & 1 ? 0xff : 0x55, sizeof l); /* all ones, alternating */
         if (it == 8) memset(l, 0, sizeof l);
         l[3] &= bits == 255 ? ~(UINT64_C(1) << 63) : ~(UINT64_C(3) << 62);
-        mpz_from_limbs(k, l, 4);
+        ref_mpz_from_u256(k, l);
         for (unsigned c = 1; c <= 16; c++) {
             const unsigned W = msm_windows(bits, c);
             mpz_set_ui(sum, 0);
@@ -503,6 +377,7 @@ static void test_booth_digits(void)
 static void test_glv_split(void)
 {
     for (int ci = 0; ci < 2; ci++) {
+        const ref_curve *rc = ref_curve_get(ci);
         mulred_msm_plan plan;
         mulred_msm_options o = {.glv = 1};
         libs[ci].plan(&plan, 1000, &o);
@@ -511,26 +386,27 @@ static void test_glv_split(void)
         mpz_inits(lam, k, k1, k2, t, NULL);
         uint64_t ll[4];
         libs[ci].glv_lambda(ll);
-        mpz_from_limbs(lam, ll, 4);
+        ref_mpz_from_u256(lam, ll);
         for (int it = 0; it < 3000; it++) {
             mulred_scalar256 s;
             random_scalar(&s);
             if (it < 6) { /* 0, 1, r − 1, r, 2^256 − 1, r/2 */
                 mpz_set_ui(t, 0);
                 if (it == 1) mpz_set_ui(t, 1);
-                if (it == 2) mpz_sub_ui(t, rc[ci].r, 1);
-                if (it == 3) mpz_set(t, rc[ci].r);
+                if (it == 2) mpz_sub_ui(t, rc->r, 1);
+                if (it == 3) mpz_set(t, rc->r);
                 if (it == 4) mpz_ui_pow_ui(t, 2, 256), mpz_sub_ui(t, t, 1);
-                if (it == 5) mpz_fdiv_q_2exp(t, rc[ci].r, 1);
+                if (it == 5) mpz_fdiv_q_2exp(t, rc->r, 1);
                 mpz_to_scalar(&s, t);
             }
             mulred_msm_rscalar rs;
             libs[ci].recode(&rs, &s, 1, &plan);
             /* private layout (msm_impl.h): halves in l[0..1] and l[2..3], signs in bit 63 */
             const uint64_t top = ~(UINT64_C(1) << 63);
-            const uint64_t h1[2] = {rs.l[0], rs.l[1] & top}, h2[2] = {rs.l[2], rs.l[3] & top};
-            mpz_from_limbs(k1, h1, 2);
-            mpz_from_limbs(k2, h2, 2);
+            const uint64_t h1[4] = {rs.l[0], rs.l[1] & top, 0, 0},
+                           h2[4] = {rs.l[2], rs.l[3] & top, 0, 0};
+            ref_mpz_from_u256(k1, h1);
+            ref_mpz_from_u256(k2, h2);
             CU_ASSERT(mpz_sizeinbase(k1, 2) <= plan.scalar_bits);
             CU_ASSERT(mpz_sizeinbase(k2, 2) <= plan.scalar_bits);
             if (rs.l[1] >> 63) mpz_neg(k1, k1);
@@ -538,7 +414,7 @@ static void test_glv_split(void)
             mpz_addmul(k1, k2, lam);
             scalar_to_mpz(k, &s);
             mpz_sub(k1, k1, k);
-            CU_ASSERT(mpz_divisible_p(k1, rc[ci].r));
+            CU_ASSERT(mpz_divisible_p(k1, rc->r));
         }
         mpz_clears(lam, k, k1, k2, t, NULL);
     }
@@ -548,19 +424,18 @@ static void test_glv_split(void)
 static void test_points_reference(void)
 {
     for (int ci = 0; ci < 2; ci++) {
+        const ref_curve *c = ref_curve_get(ci);
         inst I;
         inst_random(&I, ci, 6);
-        mpz_t x, y;
-        mpz_inits(x, y, NULL);
         for (size_t i = 0; i < I.n; i++) {
-            rpt want;
-            rpt_init(&want);
-            rpt_mul(&rc[ci], &want, &rc[ci].g, I.a[i]);
-            CU_ASSERT_FATAL(libs[ci].aff_coords(x, y, (char *)I.pts + i * libs[ci].aff));
-            CU_ASSERT(mpz_cmp(x, want.x) == 0 && mpz_cmp(y, want.y) == 0);
-            rpt_clear(&want);
+            ref_point want, got;
+            ref_point_init(&want), ref_point_init(&got);
+            ref_mul(c, &want, &c->g, I.a[i]);
+            ref_from_affine(ci, &got, (char *)I.pts + i * libs[ci].aff);
+            CU_ASSERT_FATAL(!got.inf);
+            CU_ASSERT(ref_point_equal(&got, &want));
+            ref_point_clear(&want), ref_point_clear(&got);
         }
-        mpz_clears(x, y, NULL);
         inst_free(&I);
     }
 }
@@ -576,12 +451,12 @@ static void test_sizes(void)
         const size_t full = I.n;
         for (size_t n = 1; n <= full; n++) {
             I.n = n;
-            rpt want;
-            rpt_init(&want);
+            ref_point want;
+            ref_point_init(&want);
             inst_expect(&I, &want);
             ok &= check_serial(&I, NULL, &want, "auto");
             if (n <= 8 || n % 37 == 0 || n == full) ok &= check_variants(&I, 0, &want, "variants");
-            rpt_clear(&want);
+            ref_point_clear(&want);
         }
         I.n = full;
         CU_ASSERT(ok);
@@ -597,8 +472,8 @@ static void test_window_widths(void)
         for (int si = 0; si < 2; si++) {
             inst I;
             inst_random(&I, ci, sizes[si]);
-            rpt want;
-            rpt_init(&want);
+            ref_point want;
+            ref_point_init(&want);
             inst_expect(&I, &want);
             int ok = check_serial(&I, NULL, &want, "auto");
             for (int c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
@@ -606,7 +481,7 @@ static void test_window_widths(void)
                 ok &= check_variants(&I, c, &want, "width");
             }
             CU_ASSERT(ok);
-            rpt_clear(&want);
+            ref_point_clear(&want);
             inst_free(&I);
         }
 }
@@ -615,7 +490,8 @@ static void test_window_widths(void)
 static void test_traps(void)
 {
     for (int ci = 0; ci < 2; ci++) {
-        const rcurve *c = &rc[ci];
+        const ref_curve *c = ref_curve_get(ci);
+        const unsigned rbits = (unsigned)mpz_sizeinbase(c->r, 2);
         const size_t n = 600;
         for (int trap = 0; trap < 9; trap++) {
             inst I;
@@ -664,7 +540,7 @@ static void test_traps(void)
                     break;
                 case 6: /* the carry out of the last window: 2^(bits−1) − 1 and neighbours,
                            all-ones patterns below r */
-                    mpz_ui_pow_ui(t, 2, c->rbits - 1 - (i % 3));
+                    mpz_ui_pow_ui(t, 2, rbits - 1 - (i % 3));
                     mpz_sub_ui(t, t, 1 + (i % 7 == 0));
                     mpz_to_scalar(&I.s[i], t);
                     break;
@@ -678,8 +554,8 @@ static void test_traps(void)
                 }
             }
             inst_points(&I);
-            rpt want;
-            rpt_init(&want);
+            ref_point want;
+            ref_point_init(&want);
             inst_expect(&I, &want);
             int ok = check_serial(&I, NULL, &want, "trap auto");
             const int widths[] = {1, 2, 3, 5, 7, 8, 9, 12, 14, 15, 16};
@@ -700,7 +576,7 @@ static void test_traps(void)
                 }
             if (!ok) printf("\n    (trap %d)", trap);
             CU_ASSERT(ok);
-            rpt_clear(&want);
+            ref_point_clear(&want);
             mpz_clears(t, a0, NULL);
             inst_free(&I);
         }
@@ -714,8 +590,8 @@ static void test_tiles(void)
         const lib *L = &libs[ci];
         inst I;
         inst_random(&I, ci, 1000);
-        rpt want;
-        rpt_init(&want);
+        ref_point want;
+        ref_point_init(&want);
         inst_expect(&I, &want);
         for (int variant = 0; variant < 6; variant++) {
             mulred_msm_options o = {.window_bits = 6 + 2 * variant,
@@ -745,11 +621,11 @@ static void test_tiles(void)
                     }
                 }
             }
-            CU_ASSERT(jac_matches(ci, &acc, &want));
+            CU_ASSERT(ref_jacobian_matches(ci, &acc, &want));
             free(k);
             free(scratch);
         }
-        rpt_clear(&want);
+        ref_point_clear(&want);
         inst_free(&I);
     }
 }
@@ -763,20 +639,20 @@ static void test_self_check_2e16(void)
         inst_alloc(&I, ci, n);
         mpz_t a0, d;
         mpz_inits(a0, d, NULL);
-        random_mod(a0, rc[ci].r);
-        random_mod(d, rc[ci].r);
+        random_mod(a0, ref_curve_get(ci)->r);
+        random_mod(d, ref_curve_get(ci)->r);
         uint64_t a0l[4] = {0}, dl[4] = {0};
-        mpz_export(a0l, NULL, -1, 8, 0, 0, a0);
-        mpz_export(dl, NULL, -1, 8, 0, 0, d);
+        ref_mpz_to_u256(a0l, a0);
+        ref_mpz_to_u256(dl, d);
         libs[ci].progression(I.pts, a0l, dl, n);
         for (size_t i = 0; i < n; i++) {
             mpz_set(I.a[i], a0);
             mpz_addmul_ui(I.a[i], d, i);
-            mpz_mod(I.a[i], I.a[i], rc[ci].r);
+            mpz_mod(I.a[i], I.a[i], ref_curve_get(ci)->r);
             random_scalar(&I.s[i]);
         }
-        rpt want;
-        rpt_init(&want);
+        ref_point want;
+        ref_point_init(&want);
         inst_expect(&I, &want);
         CU_ASSERT(check_serial(&I, NULL, &want, "2^16 auto"));
         mulred_msm_options o = {.glv = -1};
@@ -784,8 +660,8 @@ static void test_self_check_2e16(void)
         jac_buf r;
         mulred_error err;
         CU_ASSERT(libs[ci].msm(&r, I.pts, I.s, n, NULL, 2, &err) == MULRED_OK);
-        CU_ASSERT(jac_matches(ci, &r, &want));
-        rpt_clear(&want);
+        CU_ASSERT(ref_jacobian_matches(ci, &r, &want));
+        ref_point_clear(&want);
         mpz_clears(a0, d, NULL);
         inst_free(&I);
     }
@@ -800,8 +676,8 @@ static void test_threads(void)
         for (int si = 0; si < 3; si++) {
             inst I;
             inst_random(&I, ci, sizes[si]);
-            rpt want;
-            rpt_init(&want);
+            ref_point want;
+            ref_point_init(&want);
             inst_expect(&I, &want);
             for (int variant = 0; variant < 3; variant++) {
                 mulred_msm_options o = {0};
@@ -812,13 +688,13 @@ static void test_threads(void)
                 mulred_error err;
                 for (int t = 0; t < 4; t++) {
                     CU_ASSERT(L->msm(&r[t], I.pts, I.s, I.n, &o, t, &err) == MULRED_OK);
-                    CU_ASSERT(jac_matches(ci, &r[t], &want));
+                    CU_ASSERT(ref_jacobian_matches(ci, &r[t], &want));
                 }
                 CU_ASSERT(memcmp(&r[1], &r[2], L->jac) == 0);
                 CU_ASSERT(memcmp(&r[1], &r[3], L->jac) == 0);
                 CU_ASSERT(memcmp(&r[1], &r[0], L->jac) == 0);
             }
-            rpt_clear(&want);
+            ref_point_clear(&want);
             inst_free(&I);
         }
     }
@@ -832,10 +708,10 @@ static void test_nested(void)
         const lib *L = &libs[ci];
         enum { K = 4 };
         inst I[K];
-        rpt want[K];
+        ref_point want[K];
         for (int k = 0; k < K; k++) {
             inst_random(&I[k], ci, 300 + 400 * (size_t)k);
-            rpt_init(&want[k]);
+            ref_point_init(&want[k]);
             inst_expect(&I[k], &want[k]);
         }
         jac_buf r[3][K];
@@ -866,10 +742,10 @@ static void test_nested(void)
         for (int m = 0; m < 3; m++)
             for (int k = 0; k < K; k++) {
                 CU_ASSERT(st[m][k] == MULRED_OK);
-                CU_ASSERT(jac_matches(ci, &r[m][k], &want[k]));
+                CU_ASSERT(ref_jacobian_matches(ci, &r[m][k], &want[k]));
             }
         for (int k = 0; k < K; k++) {
-            rpt_clear(&want[k]);
+            ref_point_clear(&want[k]);
             inst_free(&I[k]);
         }
     }
@@ -895,20 +771,20 @@ static void test_fixed_base(void)
                     memset(&I.s[i], 0, sizeof I.s[i]);
                     break;
                 case 2:
-                    mpz_to_scalar(&I.s[i], rc[ci].r);
+                    mpz_to_scalar(&I.s[i], ref_curve_get(ci)->r);
                     break;
                 case 3:
                     memset(&I.s[i], 0xff, sizeof I.s[i]);
                     break;
                 default:
-                    mpz_sub_ui(t, rc[ci].r, 1), mpz_to_scalar(&I.s[i], t);
+                    mpz_sub_ui(t, ref_curve_get(ci)->r, 1), mpz_to_scalar(&I.s[i], t);
                     break;
                 }
                 mpz_clear(t);
             }
             inst_points(&I);
-            rpt want;
-            rpt_init(&want);
+            ref_point want;
+            ref_point_init(&want);
             inst_expect(&I, &want);
             int ok = 1;
             void *table = NULL;
@@ -941,18 +817,18 @@ static void test_fixed_base(void)
                     CU_ASSERT_FATAL(scr != NULL);
                     jac_buf r;
                     L->fixed(&r, &plan, table, I.s, I.n, scr);
-                    const int good = jac_matches(ci, &r, &want);
+                    const int good = ref_jacobian_matches(ci, &r, &want);
                     if (!good)
                         printf("\n    MISMATCH fixed %s n=%zu c=%u form=%d lanes=%d (seed %llu)",
-                               rc[ci].name, I.n, plan.window_bits, plan.bucket_form, plan.lanes,
-                               (unsigned long long)test_seed());
+                               ref_curve_get(ci)->name, I.n, plan.window_bits, plan.bucket_form,
+                               plan.lanes, (unsigned long long)test_seed());
                     ok &= good;
                     free(scr);
                 }
             }
             free(table);
             CU_ASSERT(ok);
-            rpt_clear(&want);
+            ref_point_clear(&want);
             inst_free(&I);
         }
     }
@@ -960,62 +836,8 @@ static void test_fixed_base(void)
 
 /* ---- registration -------------------------------------------------------------------------- */
 
-static void curve_params(void)
-{
-    /* BLS12-381: x = −0xd201000000010000, r = x⁴ − x² + 1, p = (x − 1)²·r/3 + x;
-     * BN254: u = 4965661367192848881, p = 36u⁴ + 36u³ + 24u² + 6u + 1, r = … + 18u² … */
-    for (int i = 0; i < 2; i++) {
-        mpz_inits(rc[i].p, rc[i].r, rc[i].b, NULL);
-        rpt_init(&rc[i].g);
-    }
-    mpz_t x, t, u3;
-    mpz_inits(x, t, u3, NULL);
-    rc[0].name = "bls12-381";
-    rc[0].limbs = 6;
-    mpz_set_str(x, "-d201000000010000", 16);
-    mpz_pow_ui(t, x, 4);
-    mpz_submul(t, x, x);
-    mpz_add_ui(rc[0].r, t, 1);
-    mpz_sub_ui(t, x, 1);
-    mpz_mul(t, t, t);
-    mpz_divexact_ui(t, t, 3);
-    mpz_mul(t, t, rc[0].r);
-    mpz_add(rc[0].p, t, x);
-    mpz_set_ui(rc[0].b, 4);
-    mpz_set_str(rc[0].g.x,
-                "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aef"
-                "fb3af00adb22c6bb",
-                16);
-    mpz_set_str(rc[0].g.y,
-                "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae4"
-                "0caa232946c5e7e1",
-                16);
-    rc[0].g.inf = 0;
-    rc[1].name = "bn254";
-    rc[1].limbs = 4;
-    mpz_set_str(x, "4965661367192848881", 10);
-    mpz_pow_ui(t, x, 4);
-    mpz_mul_ui(t, t, 36);
-    mpz_pow_ui(u3, x, 3);
-    mpz_addmul_ui(t, u3, 36);
-    mpz_addmul_ui(t, x, 6);
-    mpz_add_ui(t, t, 1);
-    mpz_mul(u3, x, x);
-    mpz_set(rc[1].p, t);
-    mpz_addmul_ui(rc[1].p, u3, 24);
-    mpz_set(rc[1].r, t);
-    mpz_addmul_ui(rc[1].r, u3, 18);
-    mpz_set_ui(rc[1].b, 3);
-    mpz_set_ui(rc[1].g.x, 1);
-    mpz_set_ui(rc[1].g.y, 2);
-    rc[1].g.inf = 0;
-    for (int i = 0; i < 2; i++) rc[i].rbits = (unsigned)mpz_sizeinbase(rc[i].r, 2);
-    mpz_clears(x, t, u3, NULL);
-}
-
 void test_register(void)
 {
-    curve_params();
     printf("8-lane kernels: %s\n", have_x8() ? "yes (tested beside scalar)" : "no (scalar only)");
     TEST_SUITE(
         "msm", {"Booth digits against mpz, every width", test_booth_digits},
