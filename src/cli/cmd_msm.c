@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_msm_bases.h"
+#include "cli/cmd_msm.h"
 #include "cli/job.h"
 #include "mulred/mulred_mpi.h"
 #include "output/result_fields.h"
@@ -115,25 +115,6 @@ static void msm_usage(void)
         "pair index or byte offset and the failed check; no result is printed), 3 runtime or\n"
         "MPI failure.\n");
 }
-
-typedef struct {
-    mulred_curve curve;
-    bool has_curve;
-    mulred_msm_group group;
-    const char *input;
-    bool binary;
-    uint64_t synthetic, seed;
-    bool has_synthetic;
-    const char *write_pairs; /* NULL: none */
-    int threads;             /* 0: OMP_NUM_THREADS, else all cores */
-    unsigned grid_slices, grid_groups;
-    uint64_t memory;          /* 0: from the node's memory */
-    const char *checkpoint;   /* NULL: none */
-    uint64_t checkpoint_unit; /* points per slice; 0: the default of ckpt_layout */
-    mulred_schedule schedule;
-    double stall_timeout;
-    msm_bases_opts bases; /* --points / --bases with --scalars */
-} msm_opts;
 
 /* ---- keys ---- */
 
@@ -255,65 +236,6 @@ static int set_stall_timeout(void *vo, const char *v, mulred_key_parser *p, char
                : MULRED_OK;
 }
 
-static int set_path(const char **dst, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    const char *kept = mulred_key_path(p, v);
-    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
-    *dst = kept;
-    return MULRED_OK;
-}
-
-static int set_points(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return set_path(&((msm_opts *)vo)->bases.points, v, p, why, cap);
-}
-
-static int set_bases(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return set_path(&((msm_opts *)vo)->bases.bases, v, p, why, cap);
-}
-
-static int set_save(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return set_path(&((msm_opts *)vo)->bases.save, v, p, why, cap);
-}
-
-static int set_scalars(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    msm_bases_opts *b = &((msm_opts *)vo)->bases;
-    if (b->nscalars == MSM_BASES_MAX_SCALARS)
-        return snprintf(why, cap, "at most %d scalar files", MSM_BASES_MAX_SCALARS), CLI_EUSAGE;
-    return set_path(&b->scalars[b->nscalars++], v, p, why, cap);
-}
-
-static int set_encoding(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    if (mulred_point_encoding_parse(&((msm_opts *)vo)->bases.encoding, v))
-        return mulred_key_bad_value(p, v, "evm, compressed or uncompressed", why, cap);
-    return MULRED_OK;
-}
-
-static int set_precompute(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    uint64_t n;
-    if (mulred_key_parse_uint(&n, v, MULRED_BASES_LEVEL_MAX, p, why, cap)) return CLI_EUSAGE;
-    ((msm_opts *)vo)->bases.precompute = (unsigned)n;
-    return MULRED_OK;
-}
-
-static int set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_bool(&((msm_opts *)vo)->bases.cache, v, p, why, cap) ? CLI_EUSAGE
-                                                                                 : MULRED_OK;
-}
-
-static int set_little_endian(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_bool(&((msm_opts *)vo)->bases.little_endian, v, p, why, cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
-
 static const mulred_key msm_keys[] = {
     /* name, flag, repeatable, command line only, setter */
     {"curve", false, false, false, set_curve},
@@ -330,14 +252,14 @@ static const mulred_key msm_keys[] = {
     {"checkpoint-unit", false, false, false, set_checkpoint_unit},
     {"schedule", false, false, false, set_schedule},
     {"stall-timeout", false, false, false, set_stall_timeout},
-    {"points", false, false, false, set_points},
-    {"bases", false, false, false, set_bases},
-    {"scalars", false, true, false, set_scalars},
-    {"encoding", false, false, false, set_encoding},
-    {"precompute", false, false, false, set_precompute},
-    {"cache", true, false, false, set_cache},
-    {"save", false, false, false, set_save},
-    {"little-endian", true, false, false, set_little_endian},
+    {"points", false, false, false, msm_bases_set_points},
+    {"bases", false, false, false, msm_bases_set_bases},
+    {"scalars", false, true, false, msm_bases_set_scalars},
+    {"encoding", false, false, false, msm_bases_set_encoding},
+    {"precompute", false, false, false, msm_bases_set_precompute},
+    {"cache", true, false, false, msm_bases_set_cache},
+    {"save", false, false, false, msm_bases_set_save},
+    {"little-endian", true, false, false, msm_bases_set_little_endian},
 };
 
 static void msm_defaults(void *vo)
@@ -347,65 +269,21 @@ static void msm_defaults(void *vo)
     o->seed = 1;
 }
 
-/* The options of the base-set mode (--points or --bases) checked as a whole. */
-static int msm_bases_check(const msm_opts *o, const char *dash, const char **fault, char *why,
-                           size_t cap)
-{
-    const msm_bases_opts *b = &o->bases;
-    const char *other = o->input                ? "input"
-                        : o->has_synthetic      ? "synthetic"
-                        : o->grid_slices        ? "grid"
-                        : o->memory             ? "memory-per-rank"
-                        : o->checkpoint         ? "checkpoint"
-                        : o->checkpoint_unit    ? "checkpoint-unit"
-                        : o->schedule           ? "schedule"
-                        : b->points && b->bases ? "bases"
-                                                : NULL;
-    if (other) {
-        *fault = other;
-        snprintf(why, cap, "%s%s does not apply to an MSM over %s%s", dash, other, dash,
-                 b->points ? "points" : "bases");
-        return CLI_EUSAGE;
-    }
-    if (b->nscalars == 0) {
-        *fault = NULL;
-        snprintf(why, cap, "no scalars: give %sscalars FILE (once per MSM)", dash);
-        return CLI_EUSAGE;
-    }
-    if (!o->has_curve && b->points) {
-        *fault = NULL;
-        snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
-        return CLI_EUSAGE;
-    }
-    if (b->bases && (b->precompute || b->cache || b->save)) {
-        *fault = b->precompute ? "precompute" : b->cache ? "cache" : "save";
-        snprintf(why, cap, "%s%s applies to %spoints (a saved set is used as it is)", dash, *fault,
-                 dash);
-        return CLI_EUSAGE;
-    }
-    if (b->cache && b->save) {
-        *fault = "save";
-        snprintf(why, cap, "give %scache or %ssave, not both", dash, dash);
-        return CLI_EUSAGE;
-    }
-    return MULRED_OK;
-}
-
 static int msm_check(const void *vo, const char *dash, const char **fault, char *why, size_t cap)
 {
     const msm_opts *o = vo;
-    if (o->bases.points || o->bases.bases) return msm_bases_check(o, dash, fault, why, cap);
-    const msm_bases_opts *b = &o->bases;
-    if (b->nscalars || b->precompute || b->cache || b->save || b->little_endian || b->encoding) {
-        *fault = b->nscalars        ? "scalars"
-                 : b->precompute    ? "precompute"
-                 : b->cache         ? "cache"
-                 : b->save          ? "save"
-                 : b->little_endian ? "little-endian"
-                                    : "encoding";
-        snprintf(why, cap, "%s%s applies to %spoints or %sbases", dash, *fault, dash, dash);
-        return CLI_EUSAGE;
+    if (o->bases.points || o->bases.bases) {
+        const char *other = o->input             ? "input"
+                            : o->has_synthetic   ? "synthetic"
+                            : o->grid_slices     ? "grid"
+                            : o->memory          ? "memory-per-rank"
+                            : o->checkpoint      ? "checkpoint"
+                            : o->checkpoint_unit ? "checkpoint-unit"
+                            : o->schedule        ? "schedule"
+                                                 : NULL;
+        return msm_bases_check(&o->bases, o->has_curve, other, dash, fault, why, cap);
     }
+    if (msm_bases_check_unused(&o->bases, dash, fault, why, cap)) return CLI_EUSAGE;
     if (!o->has_curve) {
         *fault = NULL;
         snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
@@ -450,11 +328,6 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
 }
 
 /* ---- run: one call of the library ---- */
-
-typedef struct {
-    mulred_mpi_msm_result mpi;
-    msm_bases_result bases;
-} msm_result;
 
 /* --write-pairs: the synthetic set as a pair file in hex, one pair per line, made in blocks of
  * 2^16 pairs (pair i depends on (curve, seed, i) alone, so the blocks join into the set). */
@@ -540,143 +413,6 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
     return mulred_mpi_msm(MPI_COMM_WORLD, &job, &((msm_result *)vr)->mpi, err);
-}
-
-/* ---- results ---- */
-
-static double points_per_second(const mulred_mpi_msm_result *res)
-{
-    return res->seconds > 0 ? (double)res->points / res->seconds : 0;
-}
-
-static void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
-{
-    const msm_opts *o = vo;
-    if (o->bases.points || o->bases.bases) {
-        msm_bases_write_json(w, &o->bases, &((const msm_result *)vr)->bases);
-        return;
-    }
-    const mulred_mpi_msm_result *res = &((const msm_result *)vr)->mpi;
-    const mulred_msm_grid *g = &res->grid;
-    mulred_jw_object_begin(w, NULL);
-    mulred_jw_string(w, MULRED_RF_RESULT, res->hex);
-    mulred_jw_string(w, MULRED_RF_CURVE, mulred_curve_name(o->curve));
-    mulred_jw_string(w, "group", mulred_group_name(o->group));
-    mulred_jw_uint(w, MULRED_RF_POINTS, res->points);
-    if (o->input) {
-        mulred_jw_string(w, MULRED_RF_INPUT, o->input);
-        mulred_jw_bool(w, "binary", o->binary);
-    } else {
-        mulred_jw_uint(w, "synthetic", o->synthetic);
-        mulred_jw_uint(w, MULRED_RF_SEED, o->seed);
-    }
-    mulred_jw_int(w, MULRED_RF_RANKS, res->ranks);
-    mulred_jw_int(w, MULRED_RF_THREADS, res->threads);
-    mulred_jw_int(w, MULRED_RF_NODES, res->nodes);
-    mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
-    cli_jw_units_per_rank(w, res->units_per_rank, res->ranks);
-    if (res->handout != MULRED_HANDOUT_NONE)
-        mulred_jw_string(w, "handout", mulred_mpi_handout_name(res->handout));
-    cli_jw_node_names(w, res->node_names);
-    mulred_jw_double(w, MULRED_RF_SECONDS, res->seconds);
-    mulred_jw_double(w, "points_per_second", points_per_second(res));
-    if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC) {
-        mulred_jw_uint(w, "resumed_units", res->resumed_units);
-        mulred_jw_uint(w, "computed_units", res->computed_units);
-        mulred_jw_uint(w, "units", res->units);
-        mulred_jw_uint(w, "unit_points", res->slice_points);
-        mulred_jw_int(w, "unit_window_groups", (int)g->groups);
-        mulred_jw_double(w, "checkpoint_seconds", res->checkpoint_seconds);
-    }
-    mulred_jw_int(w, MULRED_RF_WINDOW, (int)g->window_bits);
-    mulred_jw_bool(w, MULRED_RF_GLV, g->glv);
-    mulred_jw_int(w, "windows", (int)g->windows);
-    mulred_jw_object_begin(w, MULRED_RF_GRID);
-    mulred_jw_int(w, MULRED_RF_SLICES, (int)g->slices);
-    mulred_jw_int(w, MULRED_RF_GROUPS, (int)g->groups);
-    /* with --checkpoint: the tiles' slices x window groups, on every rank that has units */
-    const uint64_t used =
-        o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC
-            ? (res->units < (uint64_t)res->ranks ? res->units : (uint64_t)res->ranks)
-            : (uint64_t)g->slices * g->groups;
-    mulred_jw_int(w, "ranks_used", (int)used);
-    mulred_jw_int(w, "top_group_windows", (int)g->top_windows);
-    mulred_jw_bool(w, "forced", o->grid_slices != 0);
-    /* the model's single-thread seconds: the whole grid (slowest rank + reduce) and the
-     * slowest rank's tile alone (what mulred report --project calibrates against) */
-    mulred_jw_double(w, "model_seconds", g->cost_ns * 1e-9);
-    mulred_jw_double(w, MULRED_RF_MODEL_MSM_SECONDS, g->msm_ns * 1e-9);
-    mulred_jw_object_end(w);
-    mulred_jw_object_begin(w, MULRED_RF_PHASES);
-    for (int p = 0; p < MULRED_MSM_PHASES; p++) {
-        mulred_jw_object_begin(w, mulred_msm_phase_name(p));
-        mulred_jw_double(w, MULRED_RF_MIN, res->phases[p].min);
-        mulred_jw_double(w, MULRED_RF_AVG, res->phases[p].avg);
-        mulred_jw_double(w, MULRED_RF_MAX, res->phases[p].max);
-        mulred_jw_object_end(w);
-    }
-    mulred_jw_object_end(w);
-    mulred_jw_string(w, "version", mulred_version());
-    mulred_jw_string(w, "git_revision", mulred_git_revision());
-    mulred_jw_object_end(w);
-}
-
-static void msm_write_text(FILE *out, const void *vo, const void *vr)
-{
-    const msm_opts *o = vo;
-    if (o->bases.points || o->bases.bases) {
-        msm_bases_write_text(out, &o->bases, &((const msm_result *)vr)->bases);
-        return;
-    }
-    const mulred_mpi_msm_result *res = &((const msm_result *)vr)->mpi;
-    const mulred_msm_grid *g = &res->grid;
-    char t[32], r[48], in[32], v[32], red[32], tot[32];
-    mulred_format_seconds(t, sizeof t, res->seconds);
-    mulred_format_rate(r, sizeof r, points_per_second(res), "points");
-    mulred_format_seconds(
-        in, sizeof in,
-        res->phases[o->input ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE].max);
-    mulred_format_seconds(v, sizeof v, res->phases[MULRED_MSM_PHASE_VALIDATE].max);
-    mulred_format_seconds(red, sizeof red, res->phases[MULRED_MSM_PHASE_REDUCE].max);
-    mulred_format_seconds(tot, sizeof tot, res->phases[MULRED_MSM_PHASE_TOTAL].max);
-    fprintf(out, "msm      %s\n", res->hex);
-    if (o->input)
-        fprintf(out, "input    %s, %llu pairs, curve %s%s\n", o->input,
-                (unsigned long long)res->points, mulred_curve_name(o->curve),
-                o->group == MULRED_GROUP_G2 ? " g2" : "");
-    else
-        fprintf(out, "input    %llu synthetic pairs (seed %llu), curve %s%s\n",
-                (unsigned long long)res->points, (unsigned long long)o->seed,
-                mulred_curve_name(o->curve), o->group == MULRED_GROUP_G2 ? " g2" : "");
-    if (o->checkpoint) {
-        fprintf(
-            out, "tiles    %u slice%s of %llu points x %u window group%s; c = %u, %s, %u windows\n",
-            g->slices, g->slices == 1 ? "" : "s", (unsigned long long)res->slice_points, g->groups,
-            g->groups == 1 ? "" : "s", g->window_bits, g->glv ? "GLV" : "no GLV", g->windows);
-        fprintf(out, "checkpoint %llu units resumed, %llu computed (%s)\n",
-                (unsigned long long)res->resumed_units, (unsigned long long)res->computed_units,
-                o->checkpoint);
-    } else {
-        fprintf(out, "grid     %u slice%s x %u window group%s; c = %u, %s, %u windows\n", g->slices,
-                g->slices == 1 ? "" : "s", g->groups, g->groups == 1 ? "" : "s", g->window_bits,
-                g->glv ? "GLV" : "no GLV", g->windows);
-    }
-    fprintf(out, "layout   %d rank%s x %d thread%s on %d node%s\n", res->ranks,
-            res->ranks == 1 ? "" : "s", res->threads, res->threads == 1 ? "" : "s", res->nodes,
-            res->nodes == 1 ? "" : "s");
-    fprintf(out, "time     msm %s (%s); %s %s, validate %s, reduce %s, total %s\n", t, r,
-            o->input ? "read" : "generate", in, v, red, tot);
-}
-
-static void msm_describe(char *out, size_t cap, const void *vo)
-{
-    const msm_opts *o = vo;
-    if (o->bases.bases && !o->has_curve) {
-        snprintf(out, cap, "bases %s", o->bases.bases);
-        return;
-    }
-    snprintf(out, cap, "curve %s%s", mulred_curve_name(o->curve),
-             o->group == MULRED_GROUP_G2 ? " g2" : "");
 }
 
 const cli_job_kind cli_kind_msm = {

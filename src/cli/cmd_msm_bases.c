@@ -4,10 +4,126 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/cmd_msm_bases.h"
 
 /* The set: loaded (--bases, or a valid --cache file), else made from --points (and saved to
  * --save, or to the cache). */
+/* ---- keys ---- */
+
+static int set_path(const char **dst, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    const char *kept = mulred_key_path(p, v);
+    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
+    *dst = kept;
+    return MULRED_OK;
+}
+
+int msm_bases_set_points(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return set_path(&((msm_bases_opts *)vo)->points, v, p, why, cap);
+}
+
+int msm_bases_set_bases(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return set_path(&((msm_bases_opts *)vo)->bases, v, p, why, cap);
+}
+
+int msm_bases_set_save(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return set_path(&((msm_bases_opts *)vo)->save, v, p, why, cap);
+}
+
+int msm_bases_set_scalars(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    msm_bases_opts *b = vo;
+    if (b->nscalars == MSM_BASES_MAX_SCALARS)
+        return snprintf(why, cap, "at most %d scalar files", MSM_BASES_MAX_SCALARS), CLI_EUSAGE;
+    return set_path(&b->scalars[b->nscalars++], v, p, why, cap);
+}
+
+int msm_bases_set_encoding(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    if (mulred_point_encoding_parse(&((msm_bases_opts *)vo)->encoding, v))
+        return mulred_key_bad_value(p, v, "evm, compressed or uncompressed", why, cap);
+    return MULRED_OK;
+}
+
+int msm_bases_set_precompute(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    uint64_t n;
+    if (mulred_key_parse_uint(&n, v, MULRED_BASES_LEVEL_MAX, p, why, cap)) return CLI_EUSAGE;
+    ((msm_bases_opts *)vo)->precompute = (unsigned)n;
+    return MULRED_OK;
+}
+
+int msm_bases_set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_bool(&((msm_bases_opts *)vo)->cache, v, p, why, cap) ? CLI_EUSAGE
+                                                                                 : MULRED_OK;
+}
+
+int msm_bases_set_little_endian(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                size_t cap)
+{
+    return mulred_key_parse_bool(&((msm_bases_opts *)vo)->little_endian, v, p, why, cap)
+               ? CLI_EUSAGE
+               : MULRED_OK;
+}
+
+/* The options of the base-set mode (--points or --bases) checked as a whole: other is the first
+ * option of the plain MSM given with them (NULL: none), which does not apply. */
+int msm_bases_check(const msm_bases_opts *b, bool has_curve, const char *other, const char *dash,
+                    const char **fault, char *why, size_t cap)
+{
+    if (!other && b->points && b->bases) other = "bases";
+    if (other) {
+        *fault = other;
+        snprintf(why, cap, "%s%s does not apply to an MSM over %s%s", dash, other, dash,
+                 b->points ? "points" : "bases");
+        return CLI_EUSAGE;
+    }
+    if (b->nscalars == 0) {
+        *fault = NULL;
+        snprintf(why, cap, "no scalars: give %sscalars FILE (once per MSM)", dash);
+        return CLI_EUSAGE;
+    }
+    if (!has_curve && b->points) {
+        *fault = NULL;
+        snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
+        return CLI_EUSAGE;
+    }
+    if (b->bases && (b->precompute || b->cache || b->save)) {
+        *fault = b->precompute ? "precompute" : b->cache ? "cache" : "save";
+        snprintf(why, cap, "%s%s applies to %spoints (a saved set is used as it is)", dash, *fault,
+                 dash);
+        return CLI_EUSAGE;
+    }
+    if (b->cache && b->save) {
+        *fault = "save";
+        snprintf(why, cap, "give %scache or %ssave, not both", dash, dash);
+        return CLI_EUSAGE;
+    }
+    return MULRED_OK;
+}
+
+int msm_bases_check_unused(const msm_bases_opts *b, const char *dash, const char **fault, char *why,
+                           size_t cap)
+{
+    if (!(b->nscalars || b->precompute || b->cache || b->save || b->little_endian || b->encoding))
+        return MULRED_OK;
+    *fault = b->nscalars        ? "scalars"
+             : b->precompute    ? "precompute"
+             : b->cache         ? "cache"
+             : b->save          ? "save"
+             : b->little_endian ? "little-endian"
+                                : "encoding";
+    snprintf(why, cap, "%s%s applies to %spoints or %sbases", dash, *fault, dash, dash);
+    return CLI_EUSAGE;
+}
+
+/* ---- run ---- */
+
 static int get_set(mulred_bases **b, const msm_bases_opts *o, mulred_curve curve, bool has_curve,
                    bool binary, int threads, msm_bases_result *r, mulred_error *err)
 {

@@ -8,6 +8,7 @@
 
 #include "mulred/mulred.h"
 #include "output/json.h"
+#include "output/keys.h"
 
 /* Most --scalars files of one run. */
 #define MSM_BASES_MAX_SCALARS 64
@@ -37,6 +38,27 @@ typedef struct {
     char hex[MSM_BASES_MAX_SCALARS][2 * MULRED_MSM_RESULT_MAX + 1];
     char cache_path[4096];
 } msm_bases_result;
+
+/* The base-set keys of `mulred msm` (its key table lists them): opts is the msm_bases_opts
+ * (cli/cmd_msm.h keeps it first in msm's options, so the table's pointer is one to it too). */
+int msm_bases_set_points(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
+int msm_bases_set_bases(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
+int msm_bases_set_save(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
+int msm_bases_set_scalars(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
+int msm_bases_set_encoding(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
+int msm_bases_set_precompute(void *opts, const char *v, mulred_key_parser *p, char *why,
+                             size_t cap);
+int msm_bases_set_cache(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
+int msm_bases_set_little_endian(void *opts, const char *v, mulred_key_parser *p, char *why,
+                                size_t cap);
+
+/* The base-set mode's options checked as a whole (as a job kind's check): has_curve whether
+ * --curve was given, other the first option of the plain MSM given with them (NULL: none). */
+int msm_bases_check(const msm_bases_opts *b, bool has_curve, const char *other, const char *dash,
+                    const char **fault, char *why, size_t cap);
+/* A plain MSM's check that no base-set option was given. */
+int msm_bases_check_unused(const msm_bases_opts *b, const char *dash, const char **fault, char *why,
+                           size_t cap);
 
 /* Makes or loads the set (curve: the --curve and --group given, has_curve false when none),
  * then one MSM per scalar file. Status and err as a job kind's run. */
