@@ -212,6 +212,157 @@ static void job_key_list(char *out, size_t cap, const cli_job_kind *kind)
             snprintf(out + strlen(out), cap - strlen(out), ", %s", kind->keys[i].name);
 }
 
+/* Reads the job file whole; a NUL byte is bad input, named by its line and byte. */
+static int job_text(const char *path, char **text, mulred_error *err)
+{
+    size_t len = 0;
+    if (mulred_read_file(path, text, &len, MULRED_JOB_MAX_BYTES, "a job file", err)) {
+        if (err->status != MULRED_ERUNTIME) err->status = MULRED_EINPUT; /* unreadable job */
+        return err->status;
+    }
+    if (strlen(*text) == len) return MULRED_OK;
+    const size_t at = strlen(*text);
+    int line = 1;
+    for (size_t i = 0; i < at; i++) line += (*text)[i] == '\n';
+    free(*text);
+    *text = NULL;
+    return mulred_error_set(err, MULRED_EINPUT, "%s:%d: byte %zu: a NUL byte (job files are text)",
+                            path, line, at);
+}
+
+/* What reading a job's entries builds up. */
+typedef struct {
+    cli_job *job;
+    const cli_job_kind *kind; /* NULL until a valid 'kind' line; k: kind, or muhash's keys */
+    const cli_job_kind *k;
+    void *base, *scratch; /* the options every run starts from; a copy to try axis items on */
+    const char *axis_items[CLI_JOB_MAX_RUNS];
+    int naxis, axis_line, kind_line;
+    int *seen;          /* line where each single-valued key of the kind was set */
+    int seen_output[8]; /* the same for the output keys */
+    char why[512], label[80];
+    mulred_error *err;
+} job_parse;
+
+/* The kind decides which keys exist, so it is read first. */
+static int job_find_kind(job_parse *st, const job_entry *entries, size_t n)
+{
+    int status = MULRED_OK;
+    for (size_t i = 0; status == MULRED_OK && i < n; i++) {
+        if (strcmp(entries[i].key, "kind") != 0) continue;
+        if (st->kind_line)
+            status = job_error(st->err, st->job, entries[i].line, "'kind' already set on line %d",
+                               st->kind_line);
+        else if (!*entries[i].value)
+            status = job_error(st->err, st->job, entries[i].line, "missing value for 'kind'");
+        else if (!(st->kind = cli_job_kind_find(entries[i].value)))
+            status = job_error(st->err, st->job, entries[i].line,
+                               "unsupported kind '%s' (supported: %s)", entries[i].value,
+                               cli_job_kind_names());
+        st->kind_line = entries[i].line;
+    }
+    return status;
+}
+
+/* The axis key's list (curve = bls12-381, bn254): each item checked now on a copy of the
+ * options, applied to its own run later. */
+static int job_axis(job_parse *st, const mulred_key *key, const job_entry *e)
+{
+    int rc = MULRED_OK;
+    st->axis_line = e->line;
+    for (char *save = NULL, *item = strtok_r(e->value, ",", &save); item && !rc;
+         item = strtok_r(NULL, ",", &save)) {
+        item = trim(item);
+        if (!*item) continue;
+        for (int j = 0; j < st->naxis; j++)
+            if (strcmp(st->axis_items[j], item) == 0) {
+                snprintf(st->why, sizeof st->why, "%s '%s' listed twice", e->key, item);
+                rc = CLI_EUSAGE;
+            }
+        if (!rc && st->naxis == CLI_JOB_MAX_RUNS) {
+            snprintf(st->why, sizeof st->why, "more than %d values for '%s'", CLI_JOB_MAX_RUNS,
+                     e->key);
+            rc = CLI_EUSAGE;
+        }
+        if (!rc) {
+            memcpy(st->scratch, st->base, st->k->opts_size);
+            rc = mulred_key_apply(key, st->scratch, item, &st->job->parser, st->label, st->why,
+                                  sizeof st->why);
+        }
+        if (!rc) st->axis_items[st->naxis++] = item;
+    }
+    if (!rc && st->naxis == 0) {
+        snprintf(st->why, sizeof st->why, "missing value for '%s'", e->key);
+        rc = CLI_EUSAGE;
+    }
+    return rc;
+}
+
+/* One `key = value` line other than kind: an output key or one of the kind's. */
+static int job_entry_apply(job_parse *st, job_entry *e)
+{
+    const cli_job_kind *k = st->k;
+    snprintf(st->label, sizeof st->label, "'%s'", e->key);
+    const mulred_key *key = mulred_key_find(cli_output_keys, cli_output_nkeys, e->key);
+    void *target = &st->job->out;
+    int *seen_at = key ? &st->seen_output[key - cli_output_keys] : NULL;
+    if (!key) {
+        key = mulred_key_find(k->keys, k->nkeys, e->key);
+        if (key && key->command_line_only) key = NULL;
+        target = st->base;
+        seen_at = key ? &st->seen[key - k->keys] : NULL;
+    }
+    if (!key) {
+        char keys[512];
+        job_key_list(keys, sizeof keys, k);
+        return job_error(st->err, st->job, e->line, "unknown key '%s' (keys: %s)", e->key, keys);
+    }
+    if (!*e->value) return job_error(st->err, st->job, e->line, "missing value for '%s'", e->key);
+    if (!key->repeatable && *seen_at)
+        return job_error(st->err, st->job, e->line, "'%s' already set on line %d", e->key,
+                         *seen_at);
+    *seen_at = e->line;
+    const int rc = k->axis && strcmp(e->key, k->axis) == 0
+                       ? job_axis(st, key, e)
+                       : mulred_key_apply(key, target, e->value, &st->job->parser, st->label,
+                                          st->why, sizeof st->why);
+    if (rc == CLI_EUSAGE) return job_error(st->err, st->job, e->line, "%s", st->why);
+    return rc ? mulred_error_set(st->err, rc, "%s", st->why) : MULRED_OK;
+}
+
+/* One run per axis item (or one run): each checked as a whole, as the command line is, a
+ * failure named on the line of the key at fault. */
+static int job_runs(job_parse *st)
+{
+    const cli_job_kind *k = st->k;
+    int status = MULRED_OK;
+    for (int r = 0; status == MULRED_OK && r < (st->naxis ? st->naxis : 1); r++) {
+        void *opts = malloc(k->opts_size);
+        if (!opts) return mulred_error_set(st->err, MULRED_ERUNTIME, "out of memory");
+        st->job->runs[st->job->nruns++] = opts;
+        memcpy(opts, st->base, k->opts_size);
+        int rc = MULRED_OK;
+        if (st->naxis) {
+            snprintf(st->label, sizeof st->label, "'%s'", k->axis);
+            rc = mulred_key_apply(mulred_key_find(k->keys, k->nkeys, k->axis), opts,
+                                  st->axis_items[r], &st->job->parser, st->label, st->why,
+                                  sizeof st->why);
+        }
+        const char *fault = NULL;
+        if (!rc) rc = k->check(opts, "", &fault, st->why, sizeof st->why);
+        if (!rc) continue;
+        int line = st->kind_line;
+        const mulred_key *fk = fault ? mulred_key_find(k->keys, k->nkeys, fault) : NULL;
+        if (fk && k->axis && strcmp(fault, k->axis) == 0 && st->axis_line)
+            line = st->axis_line;
+        else if (fk && st->seen[fk - k->keys])
+            line = st->seen[fk - k->keys];
+        status = rc == CLI_EUSAGE ? job_error(st->err, st->job, line, "%s", st->why)
+                                  : mulred_error_set(st->err, rc, "%s", st->why);
+    }
+    return status;
+}
+
 int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
 {
     memset(job, 0, sizeof *job);
@@ -225,153 +376,35 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
     job->parser.base_dir = job->dir;
 
     char *text = NULL;
-    size_t len = 0;
-    if (mulred_read_file(path, &text, &len, MULRED_JOB_MAX_BYTES, "a job file", err)) {
-        if (err->status != MULRED_ERUNTIME) err->status = MULRED_EINPUT; /* unreadable job */
-        return err->status;
-    }
-    if (strlen(text) != len) {
-        const size_t at = strlen(text);
-        int line = 1;
-        for (size_t i = 0; i < at; i++) line += text[i] == '\n';
-        free(text);
-        return mulred_error_set(err, MULRED_EINPUT,
-                                "%s:%d: byte %zu: a NUL byte (job files are text)", path, line, at);
-    }
+    int status = job_text(path, &text, err);
+    if (status) return status;
     job_entry *entries = NULL;
     size_t n = 0;
-    int last_line = 0, status = job_lines(job, text, &entries, &n, &last_line, err);
-    void *base = NULL, *scratch = NULL;
-    const char *axis_items[CLI_JOB_MAX_RUNS];
-    int naxis = 0, axis_line = 0, kind_line = 0;
-    int *seen = NULL; /* line where each single-valued key of the kind was set */
-    int seen_output[8] = {0};
-    char why[512], label[80];
-
-    /* The kind decides which keys exist, so it is read first. Without one the lines are still
-     * checked in order (as the first kind's) so that their errors come first, then the missing
-     * kind is reported. */
-    const cli_job_kind *kind = NULL;
-    for (size_t i = 0; status == MULRED_OK && i < n; i++) {
-        if (strcmp(entries[i].key, "kind") != 0) continue;
-        if (kind_line)
-            status =
-                job_error(err, job, entries[i].line, "'kind' already set on line %d", kind_line);
-        else if (!*entries[i].value)
-            status = job_error(err, job, entries[i].line, "missing value for 'kind'");
-        else if (!(kind = cli_job_kind_find(entries[i].value)))
-            status = job_error(err, job, entries[i].line, "unsupported kind '%s' (supported: %s)",
-                               entries[i].value, cli_job_kind_names());
-        kind_line = entries[i].line;
-    }
-    const cli_job_kind *k = kind ? kind : cli_job_kind_find("muhash");
-    if (status == MULRED_OK) {
-        base = calloc(1, k->opts_size);
-        scratch = calloc(1, k->opts_size);
-        seen = calloc(k->nkeys + 1, sizeof *seen);
-        if (!base || !scratch || !seen)
+    int last_line = 0;
+    job_parse st = {.job = job, .err = err};
+    status = job_lines(job, text, &entries, &n, &last_line, err);
+    if (!status) status = job_find_kind(&st, entries, n);
+    /* Without a kind the lines are still checked in order (as the first kind's) so that their
+     * errors come first, then the missing kind is reported. */
+    st.k = st.kind ? st.kind : cli_job_kind_find("muhash");
+    if (!status) {
+        st.base = calloc(1, st.k->opts_size);
+        st.scratch = calloc(1, st.k->opts_size);
+        st.seen = calloc(st.k->nkeys + 1, sizeof *st.seen);
+        if (!st.base || !st.scratch || !st.seen)
             status = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         else
-            k->defaults(base);
+            st.k->defaults(st.base);
     }
-    for (size_t i = 0; status == MULRED_OK && i < n; i++) {
-        job_entry *e = &entries[i];
-        if (strcmp(e->key, "kind") == 0) continue;
-        snprintf(label, sizeof label, "'%s'", e->key);
-        const mulred_key *key = mulred_key_find(cli_output_keys, cli_output_nkeys, e->key);
-        void *target = &job->out;
-        int *seen_at = key ? &seen_output[key - cli_output_keys] : NULL;
-        if (!key) {
-            key = mulred_key_find(k->keys, k->nkeys, e->key);
-            if (key && key->command_line_only) key = NULL;
-            target = base;
-            seen_at = key ? &seen[key - k->keys] : NULL;
-        }
-        if (!key) {
-            char keys[512];
-            job_key_list(keys, sizeof keys, k);
-            status = job_error(err, job, e->line, "unknown key '%s' (keys: %s)", e->key, keys);
-            break;
-        }
-        if (!*e->value) {
-            status = job_error(err, job, e->line, "missing value for '%s'", e->key);
-            break;
-        }
-        if (!key->repeatable && *seen_at) {
-            status = job_error(err, job, e->line, "'%s' already set on line %d", e->key, *seen_at);
-            break;
-        }
-        *seen_at = e->line;
-        int rc;
-        if (k->axis && strcmp(e->key, k->axis) == 0) {
-            /* A list: each item is checked now, applied to its own run below. */
-            axis_line = e->line;
-            rc = MULRED_OK;
-            for (char *save = NULL, *item = strtok_r(e->value, ",", &save); item && !rc;
-                 item = strtok_r(NULL, ",", &save)) {
-                item = trim(item);
-                if (!*item) continue;
-                for (int j = 0; j < naxis; j++)
-                    if (strcmp(axis_items[j], item) == 0) {
-                        snprintf(why, sizeof why, "%s '%s' listed twice", e->key, item);
-                        rc = CLI_EUSAGE;
-                    }
-                if (!rc && naxis == CLI_JOB_MAX_RUNS) {
-                    snprintf(why, sizeof why, "more than %d values for '%s'", CLI_JOB_MAX_RUNS,
-                             e->key);
-                    rc = CLI_EUSAGE;
-                }
-                if (!rc) {
-                    memcpy(scratch, base, k->opts_size);
-                    rc = mulred_key_apply(key, scratch, item, &job->parser, label, why, sizeof why);
-                }
-                if (!rc) axis_items[naxis++] = item;
-            }
-            if (!rc && naxis == 0) {
-                snprintf(why, sizeof why, "missing value for '%s'", e->key);
-                rc = CLI_EUSAGE;
-            }
-        } else {
-            rc = mulred_key_apply(key, target, e->value, &job->parser, label, why, sizeof why);
-        }
-        if (rc == CLI_EUSAGE)
-            status = job_error(err, job, e->line, "%s", why);
-        else if (rc)
-            status = mulred_error_set(err, rc, "%s", why);
-    }
-    if (status == MULRED_OK && !kind)
+    for (size_t i = 0; status == MULRED_OK && i < n; i++)
+        if (strcmp(entries[i].key, "kind") != 0) status = job_entry_apply(&st, &entries[i]);
+    if (status == MULRED_OK && !st.kind)
         status = job_error(err, job, last_line, "missing 'kind' (kind = %s)", cli_job_kind_names());
-    /* One run per axis item (or one run): each is checked as a whole, as the command line is. */
-    for (int r = 0; status == MULRED_OK && r < (naxis ? naxis : 1); r++) {
-        void *opts = malloc(k->opts_size);
-        if (!opts) {
-            status = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-            break;
-        }
-        job->runs[job->nruns++] = opts;
-        memcpy(opts, base, k->opts_size);
-        int rc = MULRED_OK;
-        if (naxis) {
-            snprintf(label, sizeof label, "'%s'", k->axis);
-            rc = mulred_key_apply(mulred_key_find(k->keys, k->nkeys, k->axis), opts, axis_items[r],
-                                  &job->parser, label, why, sizeof why);
-        }
-        const char *fault = NULL;
-        if (!rc) rc = k->check(opts, "", &fault, why, sizeof why);
-        if (rc) {
-            int line = kind_line;
-            const mulred_key *fk = fault ? mulred_key_find(k->keys, k->nkeys, fault) : NULL;
-            if (fk && k->axis && strcmp(fault, k->axis) == 0 && axis_line)
-                line = axis_line;
-            else if (fk && seen[fk - k->keys])
-                line = seen[fk - k->keys];
-            status = rc == CLI_EUSAGE ? job_error(err, job, line, "%s", why)
-                                      : mulred_error_set(err, rc, "%s", why);
-        }
-    }
-    MULRED_VERIFY(status != MULRED_OK || (job->nruns >= 1 && job->nruns == (naxis ? naxis : 1)));
-    job->kind = kind;
-    free(base), free(scratch), free(seen), free(entries), free(text);
+    if (status == MULRED_OK) status = job_runs(&st);
+    MULRED_VERIFY(status != MULRED_OK ||
+                  (job->nruns >= 1 && job->nruns == (st.naxis ? st.naxis : 1)));
+    job->kind = st.kind;
+    free(st.base), free(st.scratch), free(st.seen), free(entries), free(text);
     return status;
 }
 
