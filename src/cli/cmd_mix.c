@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "lab/lab.h"
 #include "output/json.h"
+#include "output/keys.h"
 #include "util/util.h"
 
 #define DEFAULT_TRIALS 4000
@@ -65,15 +66,6 @@ static int parse_rounds(const char *s, unsigned *half)
     return 0;
 }
 
-static int parse_u64(const char *s, uint64_t *v)
-{
-    char *end;
-    errno = 0;
-    if (!(*s >= '0' && *s <= '9')) return -1;
-    *v = strtoull(s, &end, 0);
-    return errno || *end ? -1 : 0;
-}
-
 static int parse_window(const char *s, double *lo, double *hi)
 {
     char *end;
@@ -119,181 +111,231 @@ static void human_result(const char *label, const mulred_mix_avalanche_result *r
             r->score2, diff, r->mean_flip, r->worst_bias, r->seconds);
 }
 
-static int cmd_avalanche(int argc, char **argv)
-{
-    static const struct option opts[] = {{"variant", required_argument, 0, 'v'},
-                                         {"rounds", required_argument, 0, 'r'},
-                                         {"trials", required_argument, 0, 'n'},
-                                         {"seed", required_argument, 0, 's'},
-                                         {"window", required_argument, 0, 'w'},
-                                         {"threads", required_argument, 0, 't'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    const char *variant = NULL, *rounds = NULL;
-    uint64_t trials = DEFAULT_TRIALS, seed = 1, threads = 0;
-    double lo = 0.25, hi = 0.75;
-    bool json = false;
-    int c;
-    cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'v':
-            variant = optarg;
-            break;
-        case 'r':
-            rounds = optarg;
-            break;
-        case 'n':
-            if (mulred_parse_count(optarg, &trials) || trials == 0 || trials > MAX_TRIALS)
-                return cli_usage_error("mix avalanche", "--trials must be 1-%llu, got '%s'",
-                                       MAX_TRIALS, optarg);
-            break;
-        case 's':
-            if (parse_u64(optarg, &seed))
-                return cli_usage_error("mix avalanche", "--seed: not a number: '%s'", optarg);
-            break;
-        case 'w':
-            if (parse_window(optarg, &lo, &hi))
-                return cli_usage_error("mix avalanche",
-                                       "--window wants LO:HI with 0 <= LO <= "
-                                       "HI <= 1, got '%s'",
-                                       optarg);
-            break;
-        case 't':
-            if (parse_u64(optarg, &threads) || threads > 1024)
-                return cli_usage_error("mix avalanche", "--threads must be 0-1024, got '%s'",
-                                       optarg);
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'h':
-            mix_help();
-            return MULRED_OK;
-        default:
-            return cli_bad_option("mix avalanche", argc, argv);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("mix avalanche", "unexpected argument '%s'", argv[optind]);
-    if (!variant) return cli_usage_error("mix avalanche", "--variant is required");
-    mulred_mix_variant v;
-    if (mulred_mix_variant_parse(variant, &v))
-        return cli_usage_error("mix avalanche", "unknown variant '%s'", variant);
-    const mulred_mix_info *info = mulred_mix_variant_info(v);
+/* ---- keys: one table per action ---- */
 
-    mulred_mix_avalanche_params p;
-    mulred_mix_avalanche_defaults(&p, v);
-    if (rounds) {
+typedef struct {
+    const char *variant, *rounds;
+    uint64_t trials, seed, threads;
+    double lo, hi;
+    bool json;
+} avalanche_opts;
+
+static int set_variant(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    (void)why, (void)cap;
+    return (((avalanche_opts *)o)->variant = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
+}
+
+/* checked against the variant's range once both are known (avalanche_params) */
+static int set_rounds(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    (void)why, (void)cap;
+    return (((avalanche_opts *)o)->rounds = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
+}
+
+static int set_trials(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_count(&((avalanche_opts *)o)->trials, v, 1, MAX_TRIALS, p, why, cap)
+               ? CLI_EUSAGE
+               : MULRED_OK;
+}
+
+static int set_seed(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_uint(&((avalanche_opts *)o)->seed, v, UINT64_MAX, p, why, cap)
+               ? CLI_EUSAGE
+               : MULRED_OK;
+}
+
+static int set_window(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    avalanche_opts *a = o;
+    if (parse_window(v, &a->lo, &a->hi))
+        return mulred_key_bad_value(p, v, "LO:HI with 0 <= LO <= HI <= 1", why, cap);
+    return MULRED_OK;
+}
+
+static int set_threads(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_uint(&((avalanche_opts *)o)->threads, v, 1024, p, why, cap) ? CLI_EUSAGE
+                                                                                        : MULRED_OK;
+}
+
+/* the json key's table points at the flag itself */
+static int set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_bool((bool *)o, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
+}
+
+static const mulred_key avalanche_keys[] = {
+    {"variant", false, false, false, set_variant}, {"rounds", false, false, false, set_rounds},
+    {"trials", false, false, false, set_trials},   {"seed", false, false, false, set_seed},
+    {"window", false, false, false, set_window},   {"threads", false, false, false, set_threads},
+};
+
+typedef struct {
+    bool json;
+    uint64_t runs;
+} bench_opts;
+
+static int set_runs(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_count(&((bench_opts *)o)->runs, v, 1, 1000, p, why, cap) ? CLI_EUSAGE
+                                                                                     : MULRED_OK;
+}
+
+static const mulred_key bench_keys[] = {{"runs", false, false, false, set_runs}};
+static const mulred_key json_key[] = {{"json", true, false, false, set_json}};
+
+/* Parses an action's options (its key table, and --json into json); the strings they keep live
+ * in p. Returns MULRED_OK, a usage error's status after reporting it, or -1 after --help. */
+static int mix_parse(const char *action, const mulred_key *keys, size_t nkeys, void *opts,
+                     bool *json, mulred_key_parser *p, int argc, char **argv)
+{
+    mulred_key_rest rest;
+    char why[512];
+    const mulred_key_table tables[] = {{keys, nkeys, opts}, {json_key, 1, json}};
+    int rc = mulred_key_argv(tables, 2, argc, argv, p, &rest, 0, why, sizeof why);
+    if (rc == MULRED_OK && rest.help) mix_help(), rc = -1;
+    if (rc == CLI_EUSAGE) rc = cli_usage_error(action, "%s", why);
+    if (rc > 0 && rc != CLI_EUSAGE && cli_is_root())
+        fprintf(stderr, "mulred %s: %s\n", action, why);
+    mulred_key_rest_free(&rest);
+    return rc;
+}
+
+/* ---- avalanche ---- */
+
+/* The lab's parameters for the options; a usage error (reported) when the rounds do not fit
+ * the variant. */
+static int avalanche_params(mulred_mix_avalanche_params *p, const avalanche_opts *o,
+                            mulred_mix_variant *v)
+{
+    if (!o->variant) return cli_usage_error("mix avalanche", "--variant is required");
+    if (mulred_mix_variant_parse(o->variant, v))
+        return cli_usage_error("mix avalanche", "unknown variant '%s'", o->variant);
+    const mulred_mix_info *info = mulred_mix_variant_info(*v);
+    mulred_mix_avalanche_defaults(p, *v);
+    if (o->rounds) {
         unsigned half;
         char lo_s[16], hi_s[16];
         print_rounds(lo_s, sizeof lo_s, info->half_min);
         print_rounds(hi_s, sizeof hi_s, info->half_max);
-        bool bad = parse_rounds(rounds, &half) || half < info->half_min || half > info->half_max;
+        bool bad = parse_rounds(o->rounds, &half) || half < info->half_min || half > info->half_max;
         if (bad && info->half_min == info->half_max)
             return cli_usage_error("mix avalanche", "--rounds for %s is fixed at %s, got '%s'",
-                                   variant, lo_s, rounds);
+                                   o->variant, lo_s, o->rounds);
         if (bad)
             return cli_usage_error("mix avalanche",
                                    "--rounds for %s must be %s-%s in steps of 0.5, got '%s'",
-                                   variant, lo_s, hi_s, rounds);
-        p.half_rounds = half;
+                                   o->variant, lo_s, hi_s, o->rounds);
+        p->half_rounds = half;
     }
-    p.trials = trials;
-    p.seed = seed;
-    p.window_lo = lo, p.window_hi = hi;
-    p.threads = (int)threads;
+    p->trials = o->trials;
+    p->seed = o->seed;
+    p->window_lo = o->lo, p->window_hi = o->hi;
+    p->threads = (int)o->threads;
+    return MULRED_OK;
+}
 
-    mulred_mix_avalanche_result fwd, inv;
-    if (mulred_mix_avalanche(&fwd, &p)) {
-        if (cli_is_root()) fprintf(stderr, "mulred mix avalanche: out of memory\n");
-        return MULRED_ERUNTIME;
+static void avalanche_json(const avalanche_opts *o, const mulred_mix_avalanche_params *p,
+                           const mulred_mix_avalanche_result *fwd,
+                           const mulred_mix_avalanche_result *inv)
+{
+    mulred_json_writer w;
+    mulred_jw_init(&w, stdout);
+    mulred_jw_object_begin(&w, NULL);
+    mulred_jw_string(&w, "variant", o->variant);
+    mulred_jw_double(&w, "rounds", p->half_rounds / 2.0);
+    mulred_jw_uint(&w, "half_rounds", p->half_rounds);
+    mulred_jw_uint(&w, "trials", p->trials);
+    mulred_jw_uint(&w, "seed", p->seed);
+    mulred_jw_array_begin(&w, "window");
+    mulred_jw_double(&w, NULL, o->lo);
+    mulred_jw_double(&w, NULL, o->hi);
+    mulred_jw_array_end(&w);
+    mulred_jw_uint(&w, "score", fwd->score);
+    mulred_jw_uint(&w, "score_1bit", fwd->score1);
+    mulred_jw_uint(&w, "score_2bit", fwd->score2);
+    mulred_jw_double(&w, "mean_flip", fwd->mean_flip);
+    mulred_jw_double(&w, "worst_bias", fwd->worst_bias);
+    json_result(&w, "forward", fwd);
+    if (inv) {
+        mulred_jw_uint(&w, "inverse_score", inv->score);
+        json_result(&w, "inverse", inv);
+    } else {
+        mulred_jw_null(&w, "inverse_score");
     }
-    if (info->invertible) {
-        p.inverse = true;
-        if (mulred_mix_avalanche(&inv, &p)) {
-            if (cli_is_root()) fprintf(stderr, "mulred mix avalanche: out of memory\n");
-            return MULRED_ERUNTIME;
-        }
-    }
+    mulred_jw_object_end(&w);
+    mulred_jw_finish(&w);
+}
 
+static void avalanche_text(const avalanche_opts *o, const mulred_mix_avalanche_params *p,
+                           mulred_mix_variant v, const mulred_mix_avalanche_result *fwd,
+                           const mulred_mix_avalanche_result *inv)
+{
     char rs[16];
-    print_rounds(rs, sizeof rs, p.half_rounds);
-    if (json) {
-        if (!cli_is_root()) return MULRED_OK;
-        mulred_json_writer w;
-        mulred_jw_init(&w, stdout);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "variant", variant);
-        mulred_jw_double(&w, "rounds", p.half_rounds / 2.0);
-        mulred_jw_uint(&w, "half_rounds", p.half_rounds);
-        mulred_jw_uint(&w, "trials", p.trials);
-        mulred_jw_uint(&w, "seed", p.seed);
-        mulred_jw_array_begin(&w, "window");
-        mulred_jw_double(&w, NULL, lo);
-        mulred_jw_double(&w, NULL, hi);
-        mulred_jw_array_end(&w);
-        mulred_jw_uint(&w, "score", fwd.score);
-        mulred_jw_uint(&w, "score_1bit", fwd.score1);
-        mulred_jw_uint(&w, "score_2bit", fwd.score2);
-        mulred_jw_double(&w, "mean_flip", fwd.mean_flip);
-        mulred_jw_double(&w, "worst_bias", fwd.worst_bias);
-        json_result(&w, "forward", &fwd);
-        if (info->invertible) {
-            mulred_jw_uint(&w, "inverse_score", inv.score);
-            json_result(&w, "inverse", &inv);
-        } else {
-            mulred_jw_null(&w, "inverse_score");
-        }
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-        return MULRED_OK;
-    }
+    print_rounds(rs, sizeof rs, p->half_rounds);
     cli_out("avalanche of %s, %s rounds (%u half-rounds), %llu trials, seed %llu, "
             "window [%g, %g]\n",
-            variant, rs, p.half_rounds, (unsigned long long)p.trials, (unsigned long long)p.seed,
-            lo, hi);
+            o->variant, rs, p->half_rounds, (unsigned long long)p->trials,
+            (unsigned long long)p->seed, o->lo, o->hi);
     cli_out("%-9s %5s  %5s  %5s  %-15s  %10s  %10s  %8s\n", "direction", "score", "1-bit", "2-bit",
             "worst diff", "mean P", "worst bias", "time");
-    human_result("forward", &fwd);
-    if (info->invertible)
-        human_result("inverse", &inv);
+    human_result("forward", fwd);
+    if (inv)
+        human_result("inverse", inv);
     else
         cli_out("inverse   (not a bijection of the input: %s)\n",
                 v == MULRED_MIX_FASTMIX2_32 ? "outputs depend on a+b and c+d only"
                                             : "input absorbed in steps, no inverse map");
+}
+
+static int avalanche_run(const avalanche_opts *po)
+{
+    const avalanche_opts o = *po;
+    mulred_mix_avalanche_params p;
+    mulred_mix_variant v;
+    int rc = avalanche_params(&p, &o, &v);
+    if (rc) return rc;
+    const bool invertible = mulred_mix_variant_info(v)->invertible;
+    mulred_mix_avalanche_result fwd, inv;
+    if (mulred_mix_avalanche(&fwd, &p) ||
+        (invertible && (p.inverse = true, mulred_mix_avalanche(&inv, &p)))) {
+        if (cli_is_root()) fprintf(stderr, "mulred mix avalanche: out of memory\n");
+        return MULRED_ERUNTIME;
+    }
+    if (!cli_is_root()) return MULRED_OK;
+    if (o.json)
+        avalanche_json(&o, &p, &fwd, invertible ? &inv : NULL);
+    else
+        avalanche_text(&o, &p, v, &fwd, invertible ? &inv : NULL);
     return MULRED_OK;
 }
 
+static int cmd_avalanche(int argc, char **argv)
+{
+    avalanche_opts o = {.trials = DEFAULT_TRIALS, .seed = 1, .lo = 0.25, .hi = 0.75};
+    mulred_key_parser p = {0};
+    int rc =
+        mix_parse("mix avalanche", avalanche_keys, sizeof avalanche_keys / sizeof avalanche_keys[0],
+                  &o, &o.json, &p, argc, argv);
+    if (rc == MULRED_OK) rc = avalanche_run(&o);
+    mulred_key_parser_free(&p);
+    return rc < 0 ? MULRED_OK : rc;
+}
+
+/* ---- bench ---- */
+
 static int cmd_bench(int argc, char **argv)
 {
-    static const struct option opts[] = {{"runs", required_argument, 0, 'n'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    uint64_t runs = 10;
-    bool json = false;
-    int c;
-    cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (mulred_parse_count(optarg, &runs) || runs == 0 || runs > 1000)
-                return cli_usage_error("mix bench", "--runs must be 1-1000, got '%s'", optarg);
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'h':
-            mix_help();
-            return MULRED_OK;
-        default:
-            return cli_bad_option("mix bench", argc, argv);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("mix bench", "unexpected argument '%s'", argv[optind]);
+    bench_opts o = {.runs = 10};
+    mulred_key_parser kp = {0};
+    int rc = mix_parse("mix bench", bench_keys, 1, &o, &o.json, &kp, argc, argv);
+    mulred_key_parser_free(&kp);
+    if (rc) return rc < 0 ? MULRED_OK : rc;
+    const uint64_t runs = o.runs;
+    const bool json = o.json;
 
     const mix_bench_entry *e;
     size_t n = mix_bench_entries(&e);
