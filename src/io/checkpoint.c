@@ -295,6 +295,121 @@ static int header_compare(const mulred_ckpt *ck, const char *path, const char *t
                             path);
 }
 
+/* Reads the unit file `name` into *buf (*n bytes): up to one byte more than a unit file of this
+ * job can hold, to see trailing bytes (a longer header of another job is read whole). A file
+ * that is not a regular file is damage (why, *buf NULL); a failed open or read is
+ * MULRED_ERUNTIME. */
+static int unit_read(const mulred_ckpt *ck, const char *name, const char *path, uint8_t **buf,
+                     size_t *n, char *why, size_t why_cap, mulred_error *err)
+{
+    *buf = NULL, *n = 0;
+    int fd = openat(ck->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        snprintf(why, why_cap, "not a regular file");
+        return MULRED_OK;
+    }
+    const size_t most =
+        CKPT_FIXED + MULRED_CKPT_MAX_HEADER + CKPT_TAIL + ck->group->elem_bytes + CKPT_SUM + 1;
+    const size_t cap = (size_t)st.st_size + 1 < most ? (size_t)st.st_size + 1 : most;
+    if (!(*buf = malloc(cap))) {
+        close(fd);
+        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    }
+    while (*n < cap) {
+        ssize_t r = pread(fd, *buf + *n, cap - *n, (off_t)*n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            int e = errno;
+            free(*buf), *buf = NULL;
+            close(fd);
+            return mulred_error_set(err, MULRED_ERUNTIME, "%s: read failed at byte %zu: %s", path,
+                                    *n, strerror(e));
+        }
+        if (r == 0) break;
+        *n += (size_t)r;
+    }
+    close(fd);
+    return MULRED_OK;
+}
+
+/* The whole-file checks of a unit file of n bytes: magic, lengths, trailing bytes and the
+ * SHA-256. Damage goes to why; *h, *e and *total get the header length, the element length and
+ * the file's length. MULRED_ERUNTIME only when hashing cannot run. */
+static int unit_whole(const uint8_t *buf, size_t n, uint32_t *h, uint32_t *e, size_t *total,
+                      char *why, size_t cap, mulred_error *err)
+{
+    if (n < CKPT_FIXED)
+        return snprintf(why, cap, "truncated at byte %zu: the fixed header is %d bytes", n,
+                        CKPT_FIXED),
+               MULRED_OK;
+    if (memcmp(buf, ckpt_magic, 8) != 0)
+        return snprintf(why, cap, "bad magic at offset 0: not a mulred unit file"), MULRED_OK;
+    *h = mulred_load_le32(buf + 12);
+    if (*h > MULRED_CKPT_MAX_HEADER)
+        return snprintf(why, cap, "header length %" PRIu32 " at offset 12 exceeds %d", *h,
+                        MULRED_CKPT_MAX_HEADER),
+               MULRED_OK;
+    if (n < CKPT_FIXED + (size_t)*h + CKPT_TAIL)
+        return snprintf(why, cap,
+                        "truncated at byte %zu: the header and unit fields end at byte %zu", n,
+                        CKPT_FIXED + (size_t)*h + CKPT_TAIL),
+               MULRED_OK;
+    *e = mulred_load_le32(buf + CKPT_FIXED + *h + 16);
+    *total = CKPT_FIXED + (size_t)*h + CKPT_TAIL + (size_t)*e + CKPT_SUM;
+    if (n < *total)
+        return snprintf(why, cap, "truncated at byte %zu: the file ends at byte %zu", n, *total),
+               MULRED_OK;
+    if (n > *total) return snprintf(why, cap, "trailing bytes at offset %zu", *total), MULRED_OK;
+    uint8_t sum[32];
+    if (mulred_sha256_once(sum, buf, *total - CKPT_SUM))
+        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    if (memcmp(sum, buf + *total - CKPT_SUM, CKPT_SUM) != 0)
+        snprintf(why, cap,
+                 "checksum mismatch (the SHA-256 at offset %zu does not match bytes 0-%zu)",
+                 *total - CKPT_SUM, *total - CKPT_SUM - 1);
+    return MULRED_OK;
+}
+
+/* A whole unit file: from here on a difference is another job, not damage. Keeps its element
+ * as unit u's. */
+static int unit_adopt(mulred_ckpt *ck, const char *path, uint64_t u, const uint8_t *buf, uint32_t h,
+                      uint32_t e, size_t total, mulred_error *err)
+{
+    const size_t elem_bytes = ck->group->elem_bytes;
+    const uint32_t format = mulred_load_le32(buf + 8);
+    if (format != MULRED_CKPT_FORMAT)
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "%s belongs to another job: 'format' is '%" PRIu32
+                                "' there, '%d' here; use another checkpoint directory",
+                                path, format, MULRED_CKPT_FORMAT);
+    int rc = header_compare(ck, path, (const char *)buf + CKPT_FIXED, h, err);
+    if (rc) return rc;
+    const uint64_t index = mulred_load_le64(buf + CKPT_FIXED + h);
+    if (u >= ck->units)
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "%s belongs to another job: unit %" PRIu64 " of a job of %" PRIu64
+                                " units; use another checkpoint directory",
+                                path, u, ck->units);
+    if (index != u || e != elem_bytes ||
+        total != CKPT_FIXED + ck->header_len + CKPT_TAIL + elem_bytes + CKPT_SUM)
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "%s holds unit %" PRIu64 " (%" PRIu32
+                                "-byte element), not the unit its name says; use another "
+                                "checkpoint directory",
+                                path, index, e);
+    if (!(ck->elem[u] = malloc(elem_bytes)))
+        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    memcpy(ck->elem[u], buf + CKPT_FIXED + h + CKPT_TAIL, elem_bytes);
+    ck->items[u] = mulred_load_le64(buf + CKPT_FIXED + h + 8);
+    ck->state[u] = MULRED_CKPT_LOADED;
+    ck->loaded++;
+    return MULRED_OK;
+}
+
 /* Reads and checks the unit file `name` (unit u by its name). A damaged file becomes a note;
  * a whole file of another job is MULRED_EINPUT. */
 static int load_unit(mulred_ckpt *ck, const char *name, uint64_t u, mulred_error *err)
@@ -302,124 +417,14 @@ static int load_unit(mulred_ckpt *ck, const char *name, uint64_t u, mulred_error
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", ck->dir, name);
     char why[256] = "";
-    int rc = MULRED_OK;
-    int fd = openat(ck->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        snprintf(why, sizeof why, "not a regular file");
-        goto damaged;
-    }
-    size_t elem_bytes = ck->group->elem_bytes;
-    size_t want = CKPT_FIXED + ck->header_len + CKPT_TAIL + elem_bytes + CKPT_SUM;
-    /* Read up to one byte more than a unit file of this job can hold, to see trailing bytes;
-     * a longer header of another job is read whole. */
-    size_t cap = (size_t)st.st_size + 1;
-    if (cap > CKPT_FIXED + MULRED_CKPT_MAX_HEADER + CKPT_TAIL + elem_bytes + CKPT_SUM + 1)
-        cap = CKPT_FIXED + MULRED_CKPT_MAX_HEADER + CKPT_TAIL + elem_bytes + CKPT_SUM + 1;
-    uint8_t *buf = malloc(cap);
-    if (!buf) {
-        close(fd);
-        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    }
-    size_t n = 0;
-    while (n < cap) {
-        ssize_t r = pread(fd, buf + n, cap - n, (off_t)n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            int e = errno;
-            free(buf);
-            close(fd);
-            return mulred_error_set(err, MULRED_ERUNTIME, "%s: read failed at byte %zu: %s", path,
-                                    n, strerror(e));
-        }
-        if (r == 0) break;
-        n += (size_t)r;
-    }
-    close(fd);
-    if (n < CKPT_FIXED) {
-        snprintf(why, sizeof why, "truncated at byte %zu: the fixed header is %d bytes", n,
-                 CKPT_FIXED);
-        goto done;
-    }
-    if (memcmp(buf, ckpt_magic, 8) != 0) {
-        snprintf(why, sizeof why, "bad magic at offset 0: not a mulred unit file");
-        goto done;
-    }
-    uint32_t h = mulred_load_le32(buf + 12);
-    if (h > MULRED_CKPT_MAX_HEADER) {
-        snprintf(why, sizeof why, "header length %" PRIu32 " at offset 12 exceeds %d", h,
-                 MULRED_CKPT_MAX_HEADER);
-        goto done;
-    }
-    if (n < CKPT_FIXED + (size_t)h + CKPT_TAIL) {
-        snprintf(why, sizeof why,
-                 "truncated at byte %zu: the header and unit fields end at byte %zu", n,
-                 CKPT_FIXED + (size_t)h + CKPT_TAIL);
-        goto done;
-    }
-    uint32_t e = mulred_load_le32(buf + CKPT_FIXED + h + 16);
-    size_t total = CKPT_FIXED + (size_t)h + CKPT_TAIL + (size_t)e + CKPT_SUM;
-    if (n < total) {
-        snprintf(why, sizeof why, "truncated at byte %zu: the file ends at byte %zu", n, total);
-        goto done;
-    }
-    if (n > total) {
-        snprintf(why, sizeof why, "trailing bytes at offset %zu", total);
-        goto done;
-    }
-    uint8_t sum[32];
-    if (mulred_sha256_once(sum, buf, total - CKPT_SUM)) {
-        rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-        goto done;
-    }
-    if (memcmp(sum, buf + total - CKPT_SUM, CKPT_SUM) != 0) {
-        snprintf(why, sizeof why,
-                 "checksum mismatch (the SHA-256 at offset %zu does not match bytes 0-%zu)",
-                 total - CKPT_SUM, total - CKPT_SUM - 1);
-        goto done;
-    }
-    /* A whole file: from here on a difference is another job, not damage. */
-    uint32_t format = mulred_load_le32(buf + 8);
-    if (format != MULRED_CKPT_FORMAT) {
-        rc = mulred_error_set(err, MULRED_EINPUT,
-                              "%s belongs to another job: 'format' is '%" PRIu32
-                              "' there, '%d' here; use another checkpoint directory",
-                              path, format, MULRED_CKPT_FORMAT);
-        goto done;
-    }
-    rc = header_compare(ck, path, (const char *)buf + CKPT_FIXED, h, err);
-    if (rc) goto done;
-    uint64_t index = mulred_load_le64(buf + CKPT_FIXED + h);
-    if (u >= ck->units) {
-        rc = mulred_error_set(err, MULRED_EINPUT,
-                              "%s belongs to another job: unit %" PRIu64 " of a job of %" PRIu64
-                              " units; use another checkpoint directory",
-                              path, u, ck->units);
-        goto done;
-    }
-    if (index != u || e != elem_bytes || total != want) {
-        rc = mulred_error_set(err, MULRED_EINPUT,
-                              "%s holds unit %" PRIu64 " (%" PRIu32
-                              "-byte element), not the unit its name says; use another "
-                              "checkpoint directory",
-                              path, index, e);
-        goto done;
-    }
-    ck->elem[u] = malloc(elem_bytes);
-    if (!ck->elem[u]) {
-        rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-        goto done;
-    }
-    memcpy(ck->elem[u], buf + CKPT_FIXED + h + CKPT_TAIL, elem_bytes);
-    ck->items[u] = mulred_load_le64(buf + CKPT_FIXED + h + 8);
-    ck->state[u] = MULRED_CKPT_LOADED;
-    ck->loaded++;
-done:
+    uint8_t *buf;
+    size_t n;
+    uint32_t h = 0, e = 0;
+    size_t total = 0;
+    int rc = unit_read(ck, name, path, &buf, &n, why, sizeof why, err);
+    if (rc == MULRED_OK && buf) rc = unit_whole(buf, n, &h, &e, &total, why, sizeof why, err);
+    if (rc == MULRED_OK && buf && !why[0]) rc = unit_adopt(ck, path, u, buf, h, e, total, err);
     free(buf);
-damaged:
     if (rc == MULRED_OK && why[0]) {
         /* A damaged file of a unit this job does not have cannot be recomputed: it is not
          * this job's. */
