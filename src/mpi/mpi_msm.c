@@ -360,165 +360,185 @@ static void msm_units_gather(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_
     mpi_gather_counts(comm, drawn, root ? o->units_per_rank : NULL, err);
 }
 
-static int msm_file_or_synthetic(MPI_Comm comm, const mulred_mpi_msm_job *o,
-                                 mulred_mpi_msm_result *res, mulred_error *err)
+/* One MSM job over a pair file or a synthetic set, as its two paths share it. */
+typedef struct {
+    MPI_Comm comm;
+    const mulred_mpi_msm_job *o;
+    mulred_mpi_msm_result *res;
+    mulred_curve c;
+    mulred_pair_file *file; /* NULL: synthetic */
+    uint64_t n;             /* pairs of the job */
+    int rank, nranks, T, nodes;
+    double t0, local[MULRED_MSM_PHASES]; /* this rank's phase times */
+} msm_run;
+
+/* What both paths record once the sum is on rank 0: the phases over the ranks, the units each
+ * rank took, and the job's shape. */
+static void msm_finish(msm_run *m, uint64_t drawn, mulred_error *err)
 {
-    const int rank = mulred_mpi_rank(comm), nranks = mulred_mpi_size(comm);
-    const mulred_curve c = job_curve(o);
-    const size_t aff = mulred_msm_affine_bytes(c);
-    /* outside the timed phases, like MPI_Init: the OpenMP team starts */
-    const int T = mulred_threads_start(o->threads);
-    double local[MULRED_MSM_PHASES] = {0};
-    const double t0 = mulred_wtime();
+    m->local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - m->t0;
+    if (err->status == MULRED_OK)
+        mpi_phases(m->comm, m->local, m->res->phases, MULRED_MSM_PHASES, err);
+    if (err->status == MULRED_OK) msm_units_gather(m->comm, m->o, m->res, drawn, err);
+    m->res->points = m->n;
+    m->res->ranks = m->nranks;
+    m->res->threads = m->T;
+    m->res->nodes = m->nodes;
+}
 
-    mulred_pair_file *file = NULL;
-    void *points = NULL;
-    mulred_scalar256 *scalars = NULL;
-    uint64_t n = o->synthetic;
-    if (o->input) {
-        mulred_pair_file_open(&file, o->input, c, o->binary, 0, err);
-        if (mulred_mpi_agree(comm, err) || index_hex_file(comm, file, rank, nranks, err)) goto done;
-        n = mulred_pair_file_pairs(file);
-    }
-
-    int nodes = 1;
-    if (mulred_mpi_node_count(comm, &nodes, err) ||
-        mulred_mpi_node_names(comm, res->node_names, sizeof res->node_names, err))
-        goto done;
+/* Checkpointed or dynamic: tiles of the job, each rank its share or what it draws, then the
+ * reduce. */
+static void msm_by_units(msm_run *m, mulred_error *err)
+{
+    mulred_mpi_msm_result *res = m->res;
+    msm_jac acc;
+    const mulred_group *group = mulred_msm_point_group(m->c);
+    group->identity(&acc, group);
+    if (m->file) /* opening and indexing the file */
+        m->local[MULRED_MSM_PHASE_READ] = mulred_wtime() - m->t0;
     uint64_t drawn = 0;
-    if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC) {
-        /* tiles of the job, each rank its share or what it draws, then the reduce as below */
-        msm_jac acc;
-        const mulred_group *group = mulred_msm_point_group(c);
-        group->identity(&acc, group);
-        if (file)
-            local[MULRED_MSM_PHASE_READ] = mulred_wtime() - t0; /* opening and indexing the file */
-        ckpt_msm(comm, o, res, file, n, T, rank, nranks, &acc, local, &drawn, err);
-        if (mulred_mpi_agree(comm, err)) goto done;
-        const double t4 = mulred_wtime();
-        mulred_mpi_reduce(comm, &acc, group, 0, err);
-        local[MULRED_MSM_PHASE_REDUCE] = mulred_wtime() - t4;
-        if (mulred_mpi_agree(comm, err)) goto done;
-        if (rank == 0) result_encode(res, c, &acc);
-        local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - t0;
-        if (err->status == MULRED_OK) mpi_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
-        double ck[3] = {0, 0, 0};
-        uint64_t r = 0, k = 0;
-        if (err->status == MULRED_OK) mulred_mpi_minavgmax(comm, res->checkpoint_seconds, ck, err);
-        if (err->status == MULRED_OK) mulred_mpi_sum_u64(comm, &r, res->resumed_units, err);
-        if (err->status == MULRED_OK) mulred_mpi_sum_u64(comm, &k, res->computed_units, err);
-        res->checkpoint_seconds = ck[2];
-        res->resumed_units = r, res->computed_units = k;
-        if (err->status == MULRED_OK) msm_units_gather(comm, o, res, drawn, err);
-        /* the MSM alone: the slowest rank's tiles and the reduce */
-        res->seconds =
-            res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
-        res->points = n;
-        res->ranks = nranks;
-        res->threads = T;
-        res->nodes = nodes;
-        goto done;
-    }
+    ckpt_msm(m->comm, m->o, res, m->file, m->n, m->T, m->rank, m->nranks, &acc, m->local, &drawn,
+             err);
+    if (mulred_mpi_agree(m->comm, err)) return;
+    const double t4 = mulred_wtime();
+    mulred_mpi_reduce(m->comm, &acc, group, 0, err);
+    m->local[MULRED_MSM_PHASE_REDUCE] = mulred_wtime() - t4;
+    if (mulred_mpi_agree(m->comm, err)) return;
+    if (m->rank == 0) result_encode(res, m->c, &acc);
+    msm_finish(m, drawn, err);
+    double ck[3] = {0, 0, 0};
+    uint64_t r = 0, k = 0;
+    if (err->status == MULRED_OK) mulred_mpi_minavgmax(m->comm, res->checkpoint_seconds, ck, err);
+    if (err->status == MULRED_OK) mulred_mpi_sum_u64(m->comm, &r, res->resumed_units, err);
+    if (err->status == MULRED_OK) mulred_mpi_sum_u64(m->comm, &k, res->computed_units, err);
+    res->checkpoint_seconds = ck[2];
+    res->resumed_units = r, res->computed_units = k;
+    /* the MSM alone: the slowest rank's tiles and the reduce */
+    res->seconds = res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
+}
 
-    /* the grid: the same on every rank, which the ranks check */
+/* The grid, the same on every rank, which the ranks check. */
+static int msm_grid_agreed(msm_run *m, mulred_error *err)
+{
+    const mulred_mpi_msm_job *o = m->o;
     mulred_msm_grid_params gp;
-    mulred_msm_grid_defaults(&gp, c,
+    mulred_msm_grid_defaults(&gp, m->c,
                              !o->input   ? MULRED_MSM_INPUT_SYNTHETIC
                              : o->binary ? MULRED_MSM_INPUT_BINARY
                                          : MULRED_MSM_INPUT_FILE,
-                             n, nranks, T);
-    gp.memory_per_rank = o->memory_per_rank ? o->memory_per_rank : default_memory(nranks, nodes);
+                             m->n, m->nranks, m->T);
+    gp.memory_per_rank =
+        o->memory_per_rank ? o->memory_per_rank : default_memory(m->nranks, m->nodes);
     if (o->grid_slices) {
-        if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)nranks) {
+        if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)m->nranks) {
             mulred_error_set(err, MULRED_ERUNTIME,
                              "msm: a grid of %ux%u needs %llu ranks; this job has %d",
                              o->grid_slices, o->grid_groups,
-                             (unsigned long long)o->grid_slices * o->grid_groups, nranks);
-            mulred_mpi_agree(comm, err);
-            goto done;
+                             (unsigned long long)o->grid_slices * o->grid_groups, m->nranks);
+            return mulred_mpi_agree(m->comm, err);
         }
         gp.slices = o->grid_slices, gp.groups = o->grid_groups;
     }
-    if (mulred_msm_grid_plan(&res->grid, c, &gp, err) != MULRED_OK) {
+    if (mulred_msm_grid_plan(&m->res->grid, m->c, &gp, err) != MULRED_OK) {
         /* name the input and the way out: more ranks, or more memory per rank */
         char why[sizeof err->message];
-        const char *m = strncmp(err->message, "msm: ", 5) ? err->message : err->message + 5;
-        snprintf(why, sizeof why, "%s", m);
+        const char *msg = strncmp(err->message, "msm: ", 5) ? err->message : err->message + 5;
+        snprintf(why, sizeof why, "%s", msg);
         mulred_error_set(err, err->status,
                          "msm: %s%s%s; run on more ranks or raise the memory per rank",
                          o->input ? o->input : "", o->input ? ": " : "", why);
     }
-    if (mulred_mpi_agree(comm, err)) goto done;
+    if (mulred_mpi_agree(m->comm, err)) return err->status;
     double fp[3];
-    if (mulred_mpi_minavgmax(comm, grid_fingerprint(&res->grid), fp, err)) goto done;
+    if (mulred_mpi_minavgmax(m->comm, grid_fingerprint(&m->res->grid), fp, err)) return err->status;
     if (fp[0] != fp[2]) {
         mulred_error_set(err, MULRED_ERUNTIME,
                          "msm: the ranks chose different grids (nodes of different kinds?)");
-        mulred_mpi_agree(comm, err);
-        goto done;
+        return mulred_mpi_agree(m->comm, err);
     }
-    const mulred_msm_share share = mulred_msm_grid_share(&res->grid, n, rank);
-    const size_t ns = (size_t)(share.point1 - share.point0);
+    return MULRED_OK;
+}
 
-    /* read or generate the slice */
-    points = mulred_alloc_large(ns * aff + 1);
-    scalars = mulred_alloc_large(ns * sizeof *scalars + 1);
+/* This rank's tile of the grid: its slice read or generated, its part of its column's points
+ * validated, the tile (slice × window group, shifted to its windows' weight), the reduce. */
+static void msm_by_grid(msm_run *m, mulred_error *err)
+{
+    if (msm_grid_agreed(m, err)) return;
+    const mulred_msm_share share = mulred_msm_grid_share(&m->res->grid, m->n, m->rank);
+    const size_t ns = (size_t)(share.point1 - share.point0), aff = mulred_msm_affine_bytes(m->c);
+    void *points = mulred_alloc_large(ns * aff + 1);
+    mulred_scalar256 *scalars = mulred_alloc_large(ns * sizeof *scalars + 1);
     if (!points || !scalars) mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
     const double t1 = mulred_wtime();
     if (err->status == MULRED_OK) {
-        if (file)
-            mulred_pair_file_read(points, scalars, file, share.point0, share.point1, T, err);
+        if (m->file)
+            mulred_pair_file_read(points, scalars, m->file, share.point0, share.point1, m->T, err);
         else
-            mulred_msm_synth(points, scalars, c, o->seed, share.point0, ns, T, err);
+            mulred_msm_synth(points, scalars, m->c, m->o->seed, share.point0, ns, m->T, err);
     }
     const double t2 = mulred_wtime();
-    local[file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] = t2 - (file ? t0 : t1);
-    if (mulred_mpi_agree(comm, err)) goto done;
-
-    /* validate this rank's part of its column's points */
-    const double t2v = mulred_wtime();
-    if (file)
+    m->local[m->file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] =
+        t2 - (m->file ? m->t0 : t1);
+    if (mulred_mpi_agree(m->comm, err)) goto done;
+    if (m->file)
         mulred_msm_check_subgroup((uint8_t *)points + (share.check0 - share.point0) * aff,
-                                  (size_t)(share.check1 - share.check0), c, share.check0, o->input,
-                                  T, err);
-    local[MULRED_MSM_PHASE_VALIDATE] = mulred_wtime() - t2v;
-    if (mulred_mpi_agree(comm, err)) goto done;
+                                  (size_t)(share.check1 - share.check0), m->c, share.check0,
+                                  m->o->input, m->T, err);
+    m->local[MULRED_MSM_PHASE_VALIDATE] = mulred_wtime() - t2;
+    if (mulred_mpi_agree(m->comm, err)) goto done;
     const double t3 = mulred_wtime();
-
-    /* the tile: slice x window group, shifted to its windows' weight */
     msm_jac partial;
-    const mulred_group *group = mulred_msm_point_group(c);
+    const mulred_group *group = mulred_msm_point_group(m->c);
     group->identity(&partial, group);
     if (!share.idle && ns) {
-        const mulred_msm_options mo = mulred_msm_grid_options(&res->grid);
+        const mulred_msm_options mo = mulred_msm_grid_options(&m->res->grid);
         mulred_msm_plan plan;
-        mulred_msm_curve_plan(c, &plan, ns, &mo);
-        if (mulred_msm_curve_windows(c, &partial, &plan, share.window0, share.window1, points,
-                                     scalars, ns, T, err) == MULRED_OK)
-            mulred_msm_curve_shift(c, &partial, &partial, plan.window_bits * share.window0);
+        mulred_msm_curve_plan(m->c, &plan, ns, &mo);
+        if (mulred_msm_curve_windows(m->c, &partial, &plan, share.window0, share.window1, points,
+                                     scalars, ns, m->T, err) == MULRED_OK)
+            mulred_msm_curve_shift(m->c, &partial, &partial, plan.window_bits * share.window0);
     }
-    local[MULRED_MSM_PHASE_MSM] = mulred_wtime() - t3;
-    if (mulred_mpi_agree(comm, err)) goto done;
+    m->local[MULRED_MSM_PHASE_MSM] = mulred_wtime() - t3;
+    if (mulred_mpi_agree(m->comm, err)) goto done;
     const double t4 = mulred_wtime();
-    mulred_mpi_reduce(comm, &partial, group, 0, err);
+    mulred_mpi_reduce(m->comm, &partial, group, 0, err);
     const double t5 = mulred_wtime();
-    local[MULRED_MSM_PHASE_REDUCE] = t5 - t4;
-    if (mulred_mpi_agree(comm, err)) goto done;
-    if (rank == 0) {
-        result_encode(res, c, &partial);
-        res->seconds = t5 - t3;
+    m->local[MULRED_MSM_PHASE_REDUCE] = t5 - t4;
+    if (mulred_mpi_agree(m->comm, err)) goto done;
+    if (m->rank == 0) {
+        result_encode(m->res, m->c, &partial);
+        m->res->seconds = t5 - t3;
     }
-    local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - t0;
-    if (err->status == MULRED_OK) mpi_phases(comm, local, res->phases, MULRED_MSM_PHASES, err);
-    if (err->status == MULRED_OK) msm_units_gather(comm, o, res, !share.idle && ns ? 1 : 0, err);
-    res->points = n;
-    res->ranks = nranks;
-    res->threads = T;
-    res->nodes = nodes;
+    msm_finish(m, !share.idle && ns ? 1 : 0, err);
 done:
     free(points);
     free(scalars);
-    mulred_pair_file_close(file);
+}
+
+static int msm_file_or_synthetic(MPI_Comm comm, const mulred_mpi_msm_job *o,
+                                 mulred_mpi_msm_result *res, mulred_error *err)
+{
+    msm_run m = {.comm = comm, .o = o, .res = res, .c = job_curve(o), .n = o->synthetic};
+    m.rank = mulred_mpi_rank(comm), m.nranks = mulred_mpi_size(comm);
+    /* outside the timed phases, like MPI_Init: the OpenMP team starts */
+    m.T = mulred_threads_start(o->threads);
+    m.t0 = mulred_wtime();
+    m.nodes = 1;
+    if (o->input) {
+        mulred_pair_file_open(&m.file, o->input, m.c, o->binary, 0, err);
+        if (mulred_mpi_agree(comm, err) || index_hex_file(comm, m.file, m.rank, m.nranks, err))
+            goto done;
+        m.n = mulred_pair_file_pairs(m.file);
+    }
+    if (mulred_mpi_node_count(comm, &m.nodes, err) ||
+        mulred_mpi_node_names(comm, res->node_names, sizeof res->node_names, err))
+        goto done;
+    if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC)
+        msm_by_units(&m, err);
+    else
+        msm_by_grid(&m, err);
+done:
+    mulred_pair_file_close(m.file);
     return err->status;
 }
 
