@@ -223,130 +223,157 @@ static uint64_t *tile_costs(const ckpt_layout *L, uint64_t n)
  * all into *acc (the identity on entry). Without a checkpoint directory (the dynamic schedule
  * alone) nothing is loaded or saved. Collective under the dynamic schedule. *drawn: the tiles
  * this rank got. */
+/* The tiles of a checkpointed or dynamic MSM as one rank runs them. */
+typedef struct {
+    const mulred_mpi_msm_job *o;
+    mulred_mpi_msm_result *res;
+    mulred_pair_file *file; /* NULL: synthetic */
+    uint64_t n, cap;        /* pairs of the job; of a slice */
+    int T;
+    mulred_curve c;
+    const mulred_group *group;
+    ckpt_layout L;
+    mulred_msm_plan plan;
+    mulred_ckpt *ck; /* NULL: no checkpoint */
+    msm_jac *acc;
+    double *local;
+    void *points; /* one slice, made at the first slice computed */
+    mulred_scalar256 *scalars;
+    uint64_t resumed, computed;
+} tile_run;
+
+/* Units u0..u1 of one slice: those the checkpoint holds combined as they are; if any is left,
+ * the slice read or generated and validated (before any unit of it is saved), then each left
+ * unit computed, saved and combined. */
+static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *err)
+{
+    const ckpt_layout *L = &t->L;
+    bool need = false;
+    for (uint64_t u = u0; u < u1; u++) {
+        if (tile_state(t->ck, u) != MULRED_CKPT_LOADED) {
+            need = true;
+            continue;
+        }
+        msm_jac part;
+        mulred_ckpt_get(t->ck, u, &part);
+        t->group->combine(t->acc, &part, t->group);
+        t->resumed++;
+    }
+    if (!need) return MULRED_OK;
+    const uint64_t p0 = u0 / L->groups * L->slice_points,
+                   p1 = p0 + t->cap < t->n ? p0 + t->cap : t->n;
+    const size_t ns = (size_t)(p1 - p0);
+    if (!t->points) {
+        t->points = mulred_alloc_large(t->cap * mulred_msm_affine_bytes(t->c) + 1);
+        t->scalars = mulred_alloc_large(t->cap * sizeof *t->scalars + 1);
+        if (!t->points || !t->scalars)
+            return mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
+    }
+    double t0 = mulred_wtime();
+    int rc = t->file ? mulred_pair_file_read(t->points, t->scalars, t->file, p0, p1, t->T, err)
+                     : mulred_msm_synth(t->points, t->scalars, t->c, t->o->seed, p0, ns, t->T, err);
+    t->local[t->file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] += mulred_wtime() - t0;
+    t0 = mulred_wtime();
+    if (rc == MULRED_OK && t->file)
+        rc = mulred_msm_check_subgroup(t->points, ns, t->c, p0, t->o->input, t->T, err);
+    t->local[MULRED_MSM_PHASE_VALIDATE] += mulred_wtime() - t0;
+    for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
+        if (tile_state(t->ck, u) == MULRED_CKPT_LOADED) continue;
+        if (tile_state(t->ck, u) == MULRED_CKPT_CORRUPT)
+            mpi_note_recompute(t->o->note, t->o->note_data, mulred_ckpt_note(t->ck, u), u);
+        const unsigned k = (unsigned)(u % L->groups);
+        const unsigned w0 = (unsigned)((uint64_t)L->windows * k / L->groups),
+                       w1 = (unsigned)((uint64_t)L->windows * (k + 1) / L->groups);
+        msm_jac part;
+        t->group->identity(&part, t->group); /* every byte defined: the element is saved whole */
+        t0 = mulred_wtime();
+        rc = mulred_msm_curve_windows(t->c, &part, &t->plan, w0, w1, t->points, t->scalars, ns,
+                                      t->T, err);
+        if (rc) break;
+        mulred_msm_curve_shift(t->c, &part, &part, L->window_bits * w0);
+        const double t1 = mulred_wtime();
+        t->local[MULRED_MSM_PHASE_MSM] += t1 - t0;
+        if (t->ck) rc = mulred_ckpt_save(t->ck, u, &part, ns, err);
+        t->res->checkpoint_seconds += mulred_wtime() - t1;
+        if (rc) break;
+        t->group->combine(t->acc, &part, t->group);
+        t->computed++;
+    }
+    return rc;
+}
+
+/* The layout of the tiles into the result, the checkpoint opened (its time the checkpoint's),
+ * and the tiles' plan: c and GLV forced, the rest (speed only) for this CPU and slice. */
+static int tiles_begin(tile_run *t, mulred_error *err)
+{
+    const mulred_mpi_msm_job *o = t->o;
+    mulred_mpi_msm_result *res = t->res;
+    ckpt_layout_make(&t->L, o, t->n);
+    res->slice_points = t->L.slice_points;
+    res->units = t->L.units;
+    res->grid.slices = (unsigned)(t->L.slices < UINT32_MAX ? t->L.slices : UINT32_MAX);
+    res->grid.groups = t->L.groups;
+    res->grid.window_bits = t->L.window_bits;
+    res->grid.glv = t->L.glv;
+    res->grid.windows = t->L.windows;
+    t->cap = t->L.slice_points < t->n ? t->L.slice_points : t->n;
+
+    const double t0 = mulred_wtime();
+    int rc = MULRED_OK;
+    if (o->checkpoint) {
+        mulred_ckpt_job *job = mulred_ckpt_job_new(t->group, t->L.units);
+        rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+        if (rc == MULRED_OK) rc = ckpt_describe(job, o, t->n, &t->L, err);
+        if (rc == MULRED_OK) rc = mulred_ckpt_open(&t->ck, o->checkpoint, job, err);
+        mulred_ckpt_job_free(job);
+    }
+    res->checkpoint_seconds = mulred_wtime() - t0;
+    mulred_msm_options mo;
+    memset(&mo, 0, sizeof mo);
+    mo.window_bits = (int)t->L.window_bits;
+    mo.glv = t->L.glv ? 1 : -1;
+    mulred_msm_curve_plan(t->c, &t->plan, (size_t)t->cap, &mo);
+    if (t->plan.windows != t->L.windows)
+        rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: the tile plan has %u windows, not %u",
+                              t->plan.windows, t->L.windows);
+    return rc;
+}
+
 static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_result *res,
                     mulred_pair_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
                     double local[], uint64_t *drawn, mulred_error *err)
 {
-    const mulred_curve c = job_curve(o);
-    const mulred_group *group = mulred_msm_point_group(c);
-    const size_t aff = mulred_msm_affine_bytes(c);
-    ckpt_layout L;
-    ckpt_layout_make(&L, o, n);
-    res->slice_points = L.slice_points;
-    res->units = L.units;
-    res->grid.slices = (unsigned)(L.slices < UINT32_MAX ? L.slices : UINT32_MAX);
-    res->grid.groups = L.groups;
-    res->grid.window_bits = L.window_bits;
-    res->grid.glv = L.glv;
-    res->grid.windows = L.windows;
-
-    double t = mulred_wtime();
-    mulred_ckpt *ck = NULL;
-    int rc = MULRED_OK;
-    if (o->checkpoint) {
-        mulred_ckpt_job *job = mulred_ckpt_job_new(group, L.units);
-        rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-        if (rc == MULRED_OK) rc = ckpt_describe(job, o, n, &L, err);
-        if (rc == MULRED_OK) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
-        mulred_ckpt_job_free(job);
-    }
-    res->checkpoint_seconds = mulred_wtime() - t;
-
-    /* the plan of the tiles: c and GLV forced, the rest (speed only) for this CPU and slice */
-    mulred_msm_options mo;
-    memset(&mo, 0, sizeof mo);
-    mo.window_bits = (int)L.window_bits;
-    mo.glv = L.glv ? 1 : -1;
-    mulred_msm_plan plan;
-    mulred_msm_curve_plan(c, &plan, (size_t)(L.slice_points < n ? L.slice_points : n), &mo);
-    if (plan.windows != L.windows)
-        rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: the tile plan has %u windows, not %u",
-                              plan.windows, L.windows);
-
-    const uint64_t cap = L.slice_points < n ? L.slice_points : n;
-    void *points = NULL;
-    mulred_scalar256 *scalars = NULL;
-    const mulred_unit_range share = mulred_plan_units(L.units, rank, nranks);
-    uint64_t resumed = 0, computed = 0;
+    tile_run t = {.o = o,
+                  .res = res,
+                  .file = file,
+                  .n = n,
+                  .T = T,
+                  .c = job_curve(o),
+                  .acc = acc,
+                  .local = local};
+    t.group = mulred_msm_point_group(t.c);
+    int rc = tiles_begin(&t, err);
+    const mulred_unit_range share = mulred_plan_units(t.L.units, rank, nranks);
     mpi_units d;
-    uint64_t *cost = tile_costs(&L, n);
+    uint64_t *cost = tile_costs(&t.L, n);
     if (rc == MULRED_OK && !cost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    rc = mpi_units_open(&d, comm, o->schedule, cost, L.units, share, 1, err);
+    rc = mpi_units_open(&d, comm, o->schedule, cost, t.L.units, share, 1, err);
     free(cost);
     res->handout = d.handout;
     /* runs of consecutive units within one slice: the slice is read once for them */
-    for (uint64_t u0 = 0, u1; rc == MULRED_OK && mpi_units_run(&d, L.groups, &u0, &u1);) {
+    for (uint64_t u0 = 0, u1; rc == MULRED_OK && mpi_units_run(&d, t.L.groups, &u0, &u1);) {
         /* rank 0 answers draws while it reads and computes (no MPI call until the next run) */
         mpi_units_serve_begin(&d);
-        const uint64_t s = u0 / L.groups;
-        bool need = false;
-        for (uint64_t u = u0; u < u1; u++) {
-            if (tile_state(ck, u) != MULRED_CKPT_LOADED) {
-                need = true;
-                continue;
-            }
-            msm_jac part;
-            mulred_ckpt_get(ck, u, &part);
-            group->combine(acc, &part, group);
-            resumed++;
-        }
-        if (!need) {
-            mpi_units_serve_end(&d);
-            continue;
-        }
-
-        /* read or generate the slice, and validate it, before any unit of it is saved */
-        const uint64_t p0 = s * L.slice_points, p1 = p0 + cap < n ? p0 + cap : n;
-        const size_t ns = (size_t)(p1 - p0);
-        if (!points) {
-            points = mulred_alloc_large(cap * aff + 1);
-            scalars = mulred_alloc_large(cap * sizeof *scalars + 1);
-            if (!points || !scalars) {
-                rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
-                break;
-            }
-        }
-        t = mulred_wtime();
-        if (file)
-            rc = mulred_pair_file_read(points, scalars, file, p0, p1, T, err);
-        else
-            rc = mulred_msm_synth(points, scalars, c, o->seed, p0, ns, T, err);
-        local[file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] += mulred_wtime() - t;
-        t = mulred_wtime();
-        if (rc == MULRED_OK && file)
-            rc = mulred_msm_check_subgroup(points, ns, c, p0, o->input, T, err);
-        local[MULRED_MSM_PHASE_VALIDATE] += mulred_wtime() - t;
-
-        for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
-            if (tile_state(ck, u) == MULRED_CKPT_LOADED) continue;
-            if (tile_state(ck, u) == MULRED_CKPT_CORRUPT)
-                mpi_note_recompute(o->note, o->note_data, mulred_ckpt_note(ck, u), u);
-            const unsigned k = (unsigned)(u % L.groups);
-            const unsigned w0 = (unsigned)((uint64_t)L.windows * k / L.groups),
-                           w1 = (unsigned)((uint64_t)L.windows * (k + 1) / L.groups);
-            msm_jac part;
-            group->identity(&part, group); /* every byte defined: the element is saved whole */
-            t = mulred_wtime();
-            rc = mulred_msm_curve_windows(c, &part, &plan, w0, w1, points, scalars, ns, T, err);
-            if (rc) break;
-            mulred_msm_curve_shift(c, &part, &part, L.window_bits * w0);
-            const double t1 = mulred_wtime();
-            local[MULRED_MSM_PHASE_MSM] += t1 - t;
-            if (ck) rc = mulred_ckpt_save(ck, u, &part, ns, err);
-            res->checkpoint_seconds += mulred_wtime() - t1;
-            if (rc) break;
-            group->combine(acc, &part, group);
-            computed++;
-        }
+        rc = tiles_of_slice(&t, u0, u1, err);
         mpi_units_serve_end(&d);
     }
     rc = mpi_units_close(&d, err);
     *drawn = d.drawn;
-    free(points);
-    free(scalars);
-    mulred_ckpt_close(ck);
-    res->resumed_units = resumed;
-    res->computed_units = computed;
+    free(t.points);
+    free(t.scalars);
+    mulred_ckpt_close(t.ck);
+    res->resumed_units = t.resumed;
+    res->computed_units = t.computed;
     return rc;
 }
 

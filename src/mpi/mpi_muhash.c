@@ -178,6 +178,110 @@ static void streams_handoff(MPI_Comm comm, const mulred_mpi_muhash_job *o,
 /* Reduces the units this rank draws (and, on rank 0, the streams) into *state (zeroed by the
  * caller). Collective: every rank enters it, whatever its status, and leaves it with the status
  * agreed. *drawn: the units this rank got; *units: those of the job. */
+/* The inputs of a dynamic MuHash: element files and snapshots open, each a source over all its
+ * units, the units numbered in order through base[]; streams apart (they cannot be split). */
+typedef struct {
+    muhash_inputs in;
+    const mulred_muhash_source **src; /* nin sources; src[j] covers units base[j]..base[j+1] */
+    uint64_t *base;
+    int nin;
+    mulred_muhash_source *streams;
+    size_t nstreams;
+    mulred_muhash_source synth_src; /* src[] may point here: the struct stays in place */
+} dyn_inputs;
+
+static void dyn_inputs_free(dyn_inputs *di)
+{
+    free(di->src);
+    free(di->base);
+    free(di->streams);
+    inputs_close(&di->in);
+}
+
+static void dyn_add(dyn_inputs *di, const mulred_muhash_source *src, uint64_t units)
+{
+    di->base[di->nin + 1] = di->base[di->nin] + units;
+    di->src[di->nin++] = src;
+}
+
+static int dyn_open(dyn_inputs *di, const mulred_mpi_muhash_job *o, int rank, bool handoff,
+                    mulred_error *err)
+{
+    memset(di, 0, sizeof *di);
+    const size_t nf = o->ninsert + o->nremove;
+    const int nmax = (int)(nf + o->nsnapshot) + 1;
+    di->in.files = calloc(nf + 1, sizeof *di->in.files);
+    di->in.snapshots = calloc(o->nsnapshot + 1, sizeof *di->in.snapshots);
+    di->src = calloc((size_t)nmax, sizeof *di->src);
+    di->base = calloc((size_t)nmax + 1, sizeof *di->base);
+    di->streams = calloc(nf + 1, sizeof *di->streams);
+    if (!di->in.files || !di->in.snapshots || !di->src || !di->base || !di->streams)
+        return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < (k ? o->nremove : o->ninsert); i++) {
+            mulred_element_file *f;
+            if (mulred_element_file_open(&f, (k ? o->remove : o->insert)[i], k == 1, 0,
+                                         rank == 0 && !handoff, err))
+                return err->status;
+            di->in.files[di->in.nfiles++] = f;
+            const uint64_t n = mulred_element_file_units(f);
+            if (mulred_element_file_is_stream(f))
+                di->streams[di->nstreams++] = *mulred_element_file_select(f, 0, n);
+            else
+                dyn_add(di, mulred_element_file_select(f, 0, n), n);
+        }
+    for (size_t i = 0; i < o->nsnapshot; i++) {
+        mulred_utxo_source *us;
+        if (mulred_utxo_source_open(&us, o->snapshot[i], NULL, err)) return err->status;
+        di->in.snapshots[di->in.nsnapshots++] = us;
+        const uint64_t *coins_before;
+        const uint64_t n = mulred_utxo_source_units(us, &coins_before);
+        mulred_utxo_source_select(us, 0, n);
+        dyn_add(di, mulred_utxo_source_muhash(us), n);
+    }
+    if (o->synthetic) {
+        const uint64_t n = mulred_synth_units(o->synthetic);
+        di->in.synth.flavor = o->flavor;
+        di->in.synth.seed = o->seed;
+        mulred_synth_select(&di->in.synth, o->synthetic, 0, n);
+        mulred_synth_source(&di->synth_src, &di->in.synth);
+        dyn_add(di, &di->synth_src, n);
+    }
+    return MULRED_OK;
+}
+
+/* The cost of every unit, in the order of base[]: lines of an element file's unit, coins of a
+ * snapshot's, elements of a synthetic chunk. NULL (err set) when out of memory. */
+static uint64_t *dyn_costs(dyn_inputs *di, const mulred_mpi_muhash_job *o, mulred_error *err)
+{
+    const uint64_t n = di->base[di->nin];
+    uint64_t *cost = malloc(n * sizeof *cost + 1);
+    if (!cost) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory"), NULL;
+    const uint64_t *base = di->base;
+    int j = 0;
+    for (int f = 0; f < di->in.nfiles; f++) {
+        mulred_element_file *ef = di->in.files[f];
+        if (mulred_element_file_is_stream(ef)) continue;
+        for (uint64_t u = 0; u < base[j + 1] - base[j]; u++) {
+            mulred_element_file_select(ef, u, u + 1);
+            cost[base[j] + u] = mulred_element_file_bytes(ef) / DYN_LINE_BYTES + 1;
+        }
+        di->src[j] = mulred_element_file_select(ef, 0, base[j + 1] - base[j]);
+        j++;
+    }
+    for (int i = 0; i < di->in.nsnapshots; i++, j++) {
+        const uint64_t *cb;
+        mulred_utxo_source_units(di->in.snapshots[i], &cb);
+        for (uint64_t u = 0; u < base[j + 1] - base[j]; u++) cost[base[j] + u] = cb[u + 1] - cb[u];
+    }
+    if (o->synthetic)
+        for (uint64_t u = 0; u < base[j + 1] - base[j]; u++)
+            cost[base[j] + u] = o->synthetic - u * MULRED_SYNTH_CHUNK < MULRED_SYNTH_CHUNK
+                                    ? o->synthetic - u * MULRED_SYNTH_CHUNK
+                                    : MULRED_SYNTH_CHUNK;
+    return cost;
+}
+
 static int dynamic_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, int team,
                           mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *drawn,
                           uint64_t *units, mulred_mpi_muhash_result *res, mulred_error *err)
@@ -185,97 +289,27 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int ran
     memset(stats, 0, sizeof *stats);
     stats->threads = team;
     mulred_muhash_init(state, o->flavor);
-    muhash_inputs in;
-    memset(&in, 0, sizeof in);
-    const size_t nf = o->ninsert + o->nremove;
-    const int nmax = (int)(nf + o->nsnapshot) + 1;
-    in.files = calloc(nf + 1, sizeof *in.files);
-    in.snapshots = calloc(o->nsnapshot + 1, sizeof *in.snapshots);
-    const mulred_muhash_source **src = calloc((size_t)nmax, sizeof *src);
-    uint64_t *base = calloc((size_t)nmax + 1, sizeof *base);
-    mulred_muhash_source *streams = calloc(nf + 1, sizeof *streams);
-    size_t nstreams = 0;
     const bool handoff = mpi_stream_handoff(comm);
     uint64_t streamed_blocks = 0;
-    int nin = 0;
-    if (!in.files || !in.snapshots || !src || !base || !streams)
-        mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    for (int k = 0; k < 2 && err->status == MULRED_OK; k++)
-        for (size_t i = 0; i < (k ? o->nremove : o->ninsert) && err->status == MULRED_OK; i++) {
-            mulred_element_file *f;
-            if (mulred_element_file_open(&f, (k ? o->remove : o->insert)[i], k == 1, 0,
-                                         rank == 0 && !handoff, err))
-                break;
-            in.files[in.nfiles++] = f;
-            const uint64_t n = mulred_element_file_units(f);
-            if (mulred_element_file_is_stream(f)) {
-                streams[nstreams++] = *mulred_element_file_select(f, 0, n);
-                continue;
-            }
-            base[nin + 1] = base[nin] + n;
-            src[nin++] = mulred_element_file_select(f, 0, n);
-        }
-    for (size_t i = 0; i < o->nsnapshot && err->status == MULRED_OK; i++) {
-        mulred_utxo_source *us;
-        if (mulred_utxo_source_open(&us, o->snapshot[i], NULL, err)) break;
-        in.snapshots[in.nsnapshots++] = us;
-        const uint64_t *coins_before;
-        const uint64_t n = mulred_utxo_source_units(us, &coins_before);
-        mulred_utxo_source_select(us, 0, n);
-        base[nin + 1] = base[nin] + n;
-        src[nin++] = mulred_utxo_source_muhash(us);
-    }
-    mulred_muhash_source synth_src;
-    if (o->synthetic && err->status == MULRED_OK) {
-        const uint64_t n = mulred_synth_units(o->synthetic);
-        in.synth.flavor = o->flavor;
-        in.synth.seed = o->seed;
-        mulred_synth_select(&in.synth, o->synthetic, 0, n);
-        mulred_synth_source(&synth_src, &in.synth);
-        base[nin + 1] = base[nin] + n;
-        src[nin++] = &synth_src;
-    }
-    if (err->status == MULRED_OK && in.nsnapshots) {
+    dyn_inputs di;
+    dyn_open(&di, o, rank, handoff, err);
+    if (err->status == MULRED_OK && di.in.nsnapshots) {
         res->have_snapshot = true;
-        res->snapshot_header = *mulred_utxo_source_header(in.snapshots[0]);
-        for (int i = 0; i < in.nsnapshots; i++)
-            res->coins += mulred_utxo_source_header(in.snapshots[i])->coins;
+        res->snapshot_header = *mulred_utxo_source_header(di.in.snapshots[0]);
+        for (int i = 0; i < di.in.nsnapshots; i++)
+            res->coins += mulred_utxo_source_header(di.in.snapshots[i])->coins;
     }
-    const uint64_t n = base[nin];
-    uint64_t *cost = err->status == MULRED_OK ? malloc(n * sizeof *cost + 1) : NULL;
-    if (err->status == MULRED_OK && !cost) mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    if (cost) {
-        int j = 0;
-        for (int f = 0; f < in.nfiles; f++) {
-            mulred_element_file *ef = in.files[f];
-            if (mulred_element_file_is_stream(ef)) continue;
-            for (uint64_t u = 0; u < base[j + 1] - base[j]; u++) {
-                mulred_element_file_select(ef, u, u + 1);
-                cost[base[j] + u] = mulred_element_file_bytes(ef) / DYN_LINE_BYTES + 1;
-            }
-            src[j] = mulred_element_file_select(ef, 0, base[j + 1] - base[j]);
-            j++;
-        }
-        for (int i = 0; i < in.nsnapshots; i++, j++) {
-            const uint64_t *cb;
-            mulred_utxo_source_units(in.snapshots[i], &cb);
-            for (uint64_t u = 0; u < base[j + 1] - base[j]; u++)
-                cost[base[j] + u] = cb[u + 1] - cb[u];
-        }
-        if (o->synthetic)
-            for (uint64_t u = 0; u < base[j + 1] - base[j]; u++)
-                cost[base[j] + u] = o->synthetic - u * MULRED_SYNTH_CHUNK < MULRED_SYNTH_CHUNK
-                                        ? o->synthetic - u * MULRED_SYNTH_CHUNK
-                                        : MULRED_SYNTH_CHUNK;
-    }
+    const uint64_t n = di.base ? di.base[di.nin] : 0;
+    uint64_t *cost = err->status == MULRED_OK ? dyn_costs(&di, o, err) : NULL;
 
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
     mulred_muhash_stats st;
     /* the streams: handed out to every rank, or read by rank 0 alone */
-    if (handoff && mulred_mpi_agree(comm, err) == MULRED_OK && nstreams)
-        streams_handoff(comm, o, in.files, in.nfiles, team, state, stats, &streamed_blocks, err);
-    if (!handoff && err->status == MULRED_OK && nstreams) {
-        if (mulred_muhash_reduce_ex(state, o->flavor, streams, nstreams, &ropts, &st, err) ==
+    if (handoff && mulred_mpi_agree(comm, err) == MULRED_OK && di.nstreams)
+        streams_handoff(comm, o, di.in.files, di.in.nfiles, team, state, stats, &streamed_blocks,
+                        err);
+    if (!handoff && err->status == MULRED_OK && di.nstreams) {
+        if (mulred_muhash_reduce_ex(state, o->flavor, di.streams, di.nstreams, &ropts, &st, err) ==
             MULRED_OK)
             stats_add(stats, &st);
     }
@@ -288,7 +322,7 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int ran
     const uint64_t *ids;
     uint64_t count;
     while (err->status == MULRED_OK && mpi_units_batch(&d, &ids, &count)) {
-        dyn_batch b = {src, base, nin, ids};
+        dyn_batch b = {di.src, di.base, di.nin, ids};
         mulred_muhash_source bs = {(size_t)count, dyn_produce, &b};
         mulred_muhash_state part;
         if (mulred_muhash_reduce_ex(&part, o->flavor, &bs, 1, &ropts, &st, err)) break;
@@ -297,13 +331,10 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int ran
     }
     mpi_units_close(&d, err);
     *drawn = d.drawn + streamed_blocks;
-    for (size_t i = 0; i < nstreams; i++) *drawn += streams[i].nchunks;
+    for (size_t i = 0; i < di.nstreams; i++) *drawn += di.streams[i].nchunks;
     *units = n;
     free(cost);
-    free(src);
-    free(base);
-    free(streams);
-    inputs_close(&in);
+    dyn_inputs_free(&di);
     return err->status;
 }
 
