@@ -95,10 +95,9 @@ MULRED_API double mulred_wtime(void);
 /* malloc for a large array written in bulk: the points and scalars of a large MSM, for one.
  * From 2 MiB up it is aligned to 2 MiB and advised as transparent huge pages where the kernel
  * offers them (Linux, madvise mode), so first touch costs one fault per 2 MiB instead of 512 and
- * a pass over the array misses the TLB 512 times less. Under a hypervisor both matter: on a
- * Zen 5 VM a 4 KiB fault measured about 12 us, and a BLS12-381 G1 MSM of 2^20 points ran 22%
- * faster with its points on huge pages. Smaller sizes are plain malloc. Release with free();
- * NULL when out of memory. mulred's own readers allocate their points with it. */
+ * a pass over the array misses the TLB 512 times less (under a hypervisor, where a fault is
+ * dear, both matter). Smaller sizes are plain malloc. Release with free(); NULL when out of
+ * memory. mulred's own readers allocate their points with it. */
 MULRED_API void *mulred_alloc_large(size_t bytes);
 
 #ifdef __cplusplus

@@ -17,11 +17,8 @@ typedef struct {
 
 /* The checks run K independent batches of 8 side by side, one field operation of each in turn
  * (K = 4 where there are 32 points, 2 for 16): a doubling is a chain of dependent operations,
- * and the other batches' operations fill the wait for each result. Thread CPU time a point on
- * a shared Zen 5 (2^14 points, medians, one run side by side): one batch at a time with
- * dbl-2009-l 11.1 µs, four batches 8.6 µs, four with 2Y 7.5 µs; the one-point check 35 µs.
- * The sum of the kernels' own throughput figures (mul 6.5, sqr 5.4, add 0.85 ns an element)
- * over 126 doublings and 10 additions is about 6.8 µs: what is left is the kernels' cost. */
+ * and the other batches' operations fill the wait for each result (the figures, with and without
+ * the 2Y doubling below: docs/kernels.md, curve). */
 enum { KMAX = 4 };
 #define FOR_K for (int k = 0; k < K; k++)
 

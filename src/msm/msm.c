@@ -20,17 +20,9 @@
 
 /* Nanoseconds per operation (mulred_msm_cost, include/mulred/msm.h); the plan picks the window
  * width, bucket form and GLV that minimise the modelled time (msm_impl.h, model_window).
- *
- * Measured by `mulred bench msm --model` on an AMD EPYC Zen 5 (family 26, AVX-512 IFMA, 2
- * vCPUs, shared with other jobs: load 4.5-5.4), one thread: dbl, the XYZZ additions, the
- * batch-affine pair and the inversion micro-measured (the least of three runs; pairs in batches
- * of 32 and 512 into 4096 buckets in random order); scan, window and glv_pair fitted to 86 (G1)
- * or 48 (G2) whole MSMs (c around the automatic one, GLV on and off, scalar and 8-lane kernels,
- * forced batches, XYZZ buckets; 2^12 .. 2^18, G2 2^11 .. 2^15) by least squares of the relative
- * error. glv_pair is what a GLV plan adds to each pair beyond the plain one: φ itself is a few
- * ns of it; on the 8-lane path GLV's pairs cost relatively more, so that GLV loses to more
- * windows from about 2^14 up there, and wins on the scalar kernels (a machine without IFMA).
- * The scalar constants are what such a machine uses (lanes SCALAR). */
+ * glv_pair is what a GLV plan adds to each pair beyond the plain one (φ itself is a few ns of
+ * it). The scalar constants are what a machine without IFMA uses (lanes SCALAR). Measured and
+ * fitted with `mulred bench msm --model` on Zen 5: docs/kernels.md, "The MSM cost model". */
 typedef struct {
     mulred_msm_cost op;   /* ns per operation (include/mulred/msm.h) */
     unsigned affine_from; /* the AUTO bucket form is AFFINE from this c up */
@@ -64,15 +56,9 @@ static const msm_cost COST_254 = {
     .batch_max = 512,
     .glv_auto = 1,
 };
-/* G2: the 8-lane entries repeat the scalar ones, except glv_pair. With the 8-lane G2 pair
- * micro-measured (175.8 ns BLS12-381, 84.6 ns BN254: `mulred bench msm --group g2 --model`,
- * Zen 5) the fitted model chose plans up to 13% (BLS12-381) and 7.5% (BN254) slower than the
- * best measured at 2^11-2^15; these constants chose within 5.8% and 0.5%. The 8-lane glv_pair
- * is fitted (least squares of the log ratio) to GLV off / on measured at 2^13-2^20, one thread,
- * points on huge pages, median of 5 alternating rounds (Zen 5): BLS12-381 1.01 1.00 1.01 0.96
- * 0.93 0.96 0.93 0.91, BN254 1.00 0.98 0.97 0.95 1.00 0.89 0.96 0.89; the fit (106 and 79 ns,
- * 17% of the pair as on G1) models them within 2.1% and 4.0% rms, so GLV is off on the 8-lane
- * path from 2^13 up (the 9.6 and 0 before kept it on, up to 11% slower at 2^20). */
+/* G2: the 8-lane entries repeat the scalar ones, except glv_pair, which is fitted to GLV off
+ * against on (so GLV is off on the 8-lane path from 2^13 up): docs/kernels.md, "The MSM cost
+ * model". */
 static const msm_cost COST_G2_381 = {
     .op = {.scan = 0,
            .window = 0,

@@ -712,9 +712,8 @@ static void MI(plan_fill)(mulred_msm_plan *p, unsigned c, bool glv, bool fixed,
             batch = slots / 16 < 32 ? 32 : (unsigned)(slots / 16);
     }
     /* queue: a batch's worth. A collision that finds the queue full costs an XYZZ addition, 4x
-     * (G1) to 8x (BN254 G2) a batch pair on the 8-lane kernels; at 2^16, 8-lane, queue = batch
-     * against batch / 4 measured 0.94-0.97 (BN254 G2), 0.97-1.00 (BLS12-381 G1), 0.98-1.01
-     * elsewhere (`mulred bench msm` worth rows, Zen 5) */
+     * (G1) to 8x (BN254 G2) a batch pair on the 8-lane kernels (queue = batch against batch / 4:
+     * docs/kernels.md, msm) */
     unsigned queue = o && o->queue > 0 ? (unsigned)o->queue : batch;
     if (o && o->queue < 0) queue = 0;
     p->batch = batch;

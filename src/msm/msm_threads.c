@@ -33,8 +33,8 @@ msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_
     if (threads <= 1) return s;
     /* Units of the plan's group: its windows share the batches of one pass (fewer collisions,
      * the reduction's inversions shared), as in the one-thread run; one window each when fewer
-     * than 4T units would be left (the threads would end up to half a unit apart: G2 at 2^16,
-     * 5 units of 2 windows, measured 0.86 of the ceiling against 0.98 with 10 of one). */
+     * than 4T units would be left (the threads would end up to half a unit apart; the figure:
+     * docs/kernels.md, msm). */
     const unsigned g = plan->group > 1 && plan->group <= windows ? plan->group : 1;
     if (g > 1 && (windows + g - 1) / g >= 2 * want) {
         s.span = g;
