@@ -42,13 +42,13 @@ typedef enum {
 
 /* An error report: the status and a one-line human message. */
 typedef struct {
-    int status;
+    mulred_status status;
     char message[512];
 } mulred_error;
 
 /* Sets err (when non-NULL) to status and the printf-style message, and returns status. */
-MULRED_API int mulred_error_set(mulred_error *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+MULRED_API mulred_status mulred_error_set(mulred_error *err, mulred_status status, const char *fmt,
+                                          ...) __attribute__((format(printf, 3, 4)));
 
 /* Clears err to MULRED_OK with an empty message. */
 MULRED_API void mulred_error_clear(mulred_error *err);

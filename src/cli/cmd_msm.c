@@ -389,8 +389,8 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     if (o->write_pairs) { /* rank 0 writes; every rank learns whether it could */
         mulred_error_clear(err);
         if (mulred_mpi_rank(MPI_COMM_WORLD) == 0) write_pairs_file(o, err);
-        const int st =
-            mulred_mpi_active() ? (int)mulred_mpi_agree(MPI_COMM_WORLD, err) : err->status;
+        const mulred_status st =
+            mulred_mpi_active() ? mulred_mpi_agree(MPI_COMM_WORLD, err) : err->status;
         if (st != MULRED_OK) {
             memset(vr, 0, sizeof(msm_result));
             return st;

@@ -357,8 +357,10 @@ static int job_runs(job_parse *st)
             line = st->axis_line;
         else if (fk && st->seen[fk - k->keys])
             line = st->seen[fk - k->keys];
-        status = rc == CLI_EUSAGE ? job_error(st->err, st->job, line, "%s", st->why)
-                                  : mulred_error_set(st->err, rc, "%s", st->why);
+        if (rc == CLI_EUSAGE)
+            status = job_error(st->err, st->job, line, "%s", st->why);
+        else
+            status = mulred_error_set(st->err, rc, "%s", st->why);
     }
     return status;
 }

@@ -57,7 +57,7 @@ void mulred_check_fail(const char *file, int line, const char *cond, const char 
     __builtin_unreachable();
 }
 
-int mulred_error_set(mulred_error *err, int status, const char *fmt, ...)
+mulred_status mulred_error_set(mulred_error *err, mulred_status status, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
