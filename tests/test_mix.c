@@ -293,9 +293,10 @@ static void test_half_rounds_by_hand(void)
  * tests/repo/mix_kat.sh checks that it reproduces this table. The linux316 rows are also Linux's
  * own: fast_mix taken from a kernel's drivers/char/random.c (the ARX version of 3.16-5.17) and
  * compiled on these inputs gives them (tests/tools/mix_linux_check.sh random.c, run with the
- * kernel function as v4.x-5.17 has it). The other variants have no published code to check
- * against: spelvin32 and fastmix2_* are proposals from the 2014 LKML discussion, linear is
- * the pre-2014 byte-wise twist-table mixer, siphash13 HalfSipHash's round (docs/mix.md). */
+ * kernel function as v4.x-5.17 has it). The rest rest on the descriptions alone: spelvin32
+ * and fastmix2_* are proposals of the 2014 LKML discussion with no released code, linear is
+ * the pre-2014 kernel's byte-wise twist-table mixer and siphash13 HalfSipHash's round, whose
+ * code was not checked against here (docs/mix.md). */
 static void test_known_answers(void)
 {
     static const struct {
