@@ -344,8 +344,11 @@ static void L(threads)(void)
     }
     /* the point group: identity and combine (the distributed reduction's view) */
     const mulred_group *g =
-        mulred_msm_point_group_g2(TC == 0 ? MULRED_CURVE_BLS12_381 : MULRED_CURVE_BN254);
+        mulred_msm_point_group(TC == 0 ? MULRED_CURVE_BLS12_381_G2 : MULRED_CURVE_BN254_G2);
     CU_ASSERT(g->elem_bytes == sizeof(GJ));
+    /* the 0.2 spelling names the same group */
+    CU_ASSERT(mulred_msm_point_group_g2(TC == 0 ? MULRED_CURVE_BLS12_381 : MULRED_CURVE_BN254) ==
+              g);
     GJ acc, half[2];
     g->identity(&acc, g);
     mulred_error err;

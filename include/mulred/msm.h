@@ -484,23 +484,29 @@ typedef enum {
     MULRED_CURVE_BN254_G2 = 3,     /* G2 of BN254: mulred_g2_254_* */
 } mulred_curve;
 
-/* The group of an MSM: G1 or G2 of its curve. */
+/* The group of an MSM: G1 or G2 of its pairing-friendly curve (not to be confused with
+ * mulred_group, the engine's descriptor of any commutative group, mulred/group.h). A curve and
+ * its group make one mulred_curve value (mulred_curve_with_group): G2 is said that way
+ * everywhere, this enum only names the choice. */
 typedef enum {
     MULRED_GROUP_G1 = 0,
     MULRED_GROUP_G2 = 1,
-} mulred_msm_group;
+} mulred_pairing_group;
+/* The 0.2 name of mulred_pairing_group, kept for one release. */
+typedef mulred_pairing_group mulred_msm_group;
 
 /* The curve of c (G1 values stay, G2 values give their curve's G1 value), its group, and the
  * value of group g of curve c. "g1" or "g2"; mulred_group_parse takes exactly those
  * (MULRED_EINPUT and *g left for anything else). */
 MULRED_API mulred_curve mulred_curve_base(mulred_curve c);
-MULRED_API mulred_msm_group mulred_curve_group(mulred_curve c);
-MULRED_API mulred_curve mulred_curve_with_group(mulred_curve c, mulred_msm_group g);
-MULRED_API const char *mulred_group_name(mulred_msm_group g);
-MULRED_API mulred_status mulred_group_parse(mulred_msm_group *g, const char *name);
+MULRED_API mulred_pairing_group mulred_curve_group(mulred_curve c);
+MULRED_API mulred_curve mulred_curve_with_group(mulred_curve c, mulred_pairing_group g);
+MULRED_API const char *mulred_group_name(mulred_pairing_group g);
+MULRED_API mulred_status mulred_group_parse(mulred_pairing_group *g, const char *name);
 
 /* The one spelling of each curve, in code, messages and on the command line: "bls12-381",
- * "bn254". */
+ * "bn254". A G2 value gives its curve's name; its group's is mulred_group_name(
+ * mulred_curve_group(c)), "g2". */
 MULRED_API const char *mulred_curve_name(mulred_curve c);
 /* Exactly "bls12-381" or "bn254". Returns MULRED_OK, or MULRED_EINPUT (and leaves *c) for any
  * other string. */
@@ -534,9 +540,12 @@ MULRED_API size_t mulred_msm_curve_encode(mulred_curve c, uint8_t *out, const vo
  * combine the Jacobian addition of the curve layer, correct for every pair (infinity on
  * either side, P + P, P + (−P)). Projective forms are not unique, so the reduced element is a
  * point, not a byte string: compare or encode it through the curve layer. Variable time. */
+/* For a G2 value of mulred_curve, the group of G2 points: elements are mulred_g2_381_jacobian /
+ * mulred_g2_254_jacobian, combined by the G2 Jacobian addition (group names "bls12-381-g2",
+ * "bn254-g2"). */
 MULRED_API const mulred_group *mulred_msm_point_group(mulred_curve c);
-/* The same for G2 of the curve: elements are mulred_g2_381_jacobian / mulred_g2_254_jacobian,
- * combined by the G2 Jacobian addition (group names "bls12-381-g2", "bn254-g2"). */
+/* The 0.2 spelling of mulred_msm_point_group(mulred_curve_with_group(c, MULRED_GROUP_G2)),
+ * kept for one release. */
 MULRED_API const mulred_group *mulred_msm_point_group_g2(mulred_curve c);
 
 #ifdef __cplusplus

@@ -267,7 +267,7 @@ typedef struct {
     /* G1 (the default) or G2 of the curve: G2 pair files hold 256-byte EIP-2537 (BLS12-381) or
      * 128-byte EIP-197 (BN254) points, points in memory are mulred_g2_381_affine /
      * mulred_g2_254_affine, the result is encoded the same way. */
-    mulred_msm_group group;
+    mulred_pairing_group group;
     /* A pair file (mulred/msm_io.h: EIP-2537 / EIP-196 points with 32-byte big-endian scalars;
      * hex, or raw bytes when binary); every rank reads only its slice. */
     const char *input;

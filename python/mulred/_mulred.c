@@ -590,7 +590,7 @@ static PyTypeObject MuHash_Type = {
 /* The curve value of group g1 or g2 of c (mulred_curve's G2 values for g2). */
 int parse_group(mulred_curve *c, const char *group)
 {
-    mulred_msm_group g;
+    mulred_pairing_group g;
     if (mulred_group_parse(&g, group) != MULRED_OK) {
         PyErr_Format(PyExc_ValueError, "group must be 'g1' or 'g2', not '%.100s'", group);
         return -1;

@@ -19,7 +19,7 @@ typedef struct {
     msm_bases_opts bases; /* --points / --bases with --scalars */
     mulred_curve curve;
     bool has_curve;
-    mulred_msm_group group;
+    mulred_pairing_group group;
     const char *input;
     bool binary;
     uint64_t synthetic, seed;

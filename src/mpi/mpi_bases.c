@@ -22,14 +22,6 @@ struct mulred_mpi_bases {
 #define MPI_BASES_MAGIC UINT32_C(0x4253504d) /* "MPSB" */
 #define MPI_BASES_OK(b) ((b) && (b)->magic == MPI_BASES_MAGIC)
 
-/* The point group of curve c's G1 or G2 (the reduction's element: a Jacobian point). */
-static const mulred_group *point_group(mulred_curve c)
-{
-    return mulred_curve_group(c) == MULRED_GROUP_G2
-               ? mulred_msm_point_group_g2(mulred_curve_base(c))
-               : mulred_msm_point_group(c);
-}
-
 /* Reads bytes [off, off + len) of path into a new buffer (*out). This rank's status. */
 static int read_range(uint8_t **out, const char *path, uint64_t off, size_t len, mulred_error *err)
 {
@@ -205,7 +197,7 @@ mulred_status mulred_mpi_bases_msm(void *r, const mulred_mpi_bases *b, const voi
     mulred_error_clear(err);
     if (mpi_watch_start(b->comm, 0, "the base-set MSM", NULL, NULL, err)) return err->status;
     const mulred_curve c = mulred_bases_curve(b->local);
-    const mulred_group *g = point_group(c);
+    const mulred_group *g = mulred_msm_point_group(c);
     g->identity(r, g);
     if (n) mulred_bases_msm(r, b->local, scalars, f, n, threads, err);
     if (mulred_mpi_agree(b->comm, err) == MULRED_OK)

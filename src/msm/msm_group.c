@@ -89,14 +89,14 @@ mulred_curve mulred_curve_base(mulred_curve c)
                                                                          : MULRED_CURVE_BN254;
 }
 
-mulred_msm_group mulred_curve_group(mulred_curve c)
+mulred_pairing_group mulred_curve_group(mulred_curve c)
 {
     check_curve(c);
     return c == MULRED_CURVE_BLS12_381_G2 || c == MULRED_CURVE_BN254_G2 ? MULRED_GROUP_G2
                                                                         : MULRED_GROUP_G1;
 }
 
-mulred_curve mulred_curve_with_group(mulred_curve c, mulred_msm_group g)
+mulred_curve mulred_curve_with_group(mulred_curve c, mulred_pairing_group g)
 {
     MULRED_CHECK(g == MULRED_GROUP_G1 || g == MULRED_GROUP_G2, "unknown group %d", (int)g);
     const mulred_curve b = mulred_curve_base(c);
@@ -104,13 +104,13 @@ mulred_curve mulred_curve_with_group(mulred_curve c, mulred_msm_group g)
     return b == MULRED_CURVE_BLS12_381 ? MULRED_CURVE_BLS12_381_G2 : MULRED_CURVE_BN254_G2;
 }
 
-const char *mulred_group_name(mulred_msm_group g)
+const char *mulred_group_name(mulred_pairing_group g)
 {
     MULRED_CHECK(g == MULRED_GROUP_G1 || g == MULRED_GROUP_G2, "unknown group %d", (int)g);
     return g == MULRED_GROUP_G1 ? "g1" : "g2";
 }
 
-mulred_status mulred_group_parse(mulred_msm_group *g, const char *name)
+mulred_status mulred_group_parse(mulred_pairing_group *g, const char *name)
 {
     if (strcmp(name, "g1") == 0)
         *g = MULRED_GROUP_G1;
@@ -130,7 +130,7 @@ const mulred_group *mulred_msm_point_group(mulred_curve c)
 
 const mulred_group *mulred_msm_point_group_g2(mulred_curve c)
 {
-    return &point_groups_g2[mulred_curve_base(c)];
+    return mulred_msm_point_group(mulred_curve_with_group(c, MULRED_GROUP_G2));
 }
 
 const char *mulred_curve_name(mulred_curve c)
