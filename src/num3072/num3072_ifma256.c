@@ -89,81 +89,8 @@ IFMA_INLINE void product60_ymm(__m512i z[8], const ifma_half *pa, const uint64_t
     ymm_to_zmm(z, y, 8);
 }
 
-IFMA_TARGET void mulred_num3072_mul_ifma256(uint64_t r[48], const uint64_t a[48],
-                                            const uint64_t b[48])
-{
-    uint64_t pa[80] __attribute__((aligned(64)));
-    uint64_t bb[64] __attribute__((aligned(64)));
-    __m512i x[8], z[15];
-    from64_vec(x, b);
-#pragma GCC unroll 16
-    for (int v = 0; v < 8; v++) _mm512_store_si512((void *)(bb + 8 * v), x[v]);
-    from64_vec(x, a);
-    pad_copy(pa, x);
-    product120_ymm(z, pa, bb);
-    reduce120(x, z);
-    to64_vec(r, x);
-}
-
-IFMA_TARGET void mulred_num3072_mul_many_ifma256(uint64_t acc[48], const uint64_t *const x[],
-                                                 size_t n)
-{
-    if (n == 0) return;
-    uint64_t pa[80] __attribute__((aligned(64)));
-    uint64_t bb[64] __attribute__((aligned(64)));
-    __m512i a[8], y[8], z[15];
-    from64_vec(a, acc);
-    for (size_t j = 0; j < n; j++) {
-        from64_vec(y, x[j]);
-#pragma GCC unroll 16
-        for (int v = 0; v < 8; v++) _mm512_store_si512((void *)(bb + 8 * v), y[v]);
-        pad_copy(pa, a);
-        product120_ymm(z, pa, bb);
-        reduce120(a, z);
-    }
-    to64_vec(acc, a);
-}
-
-/* x *= the prepared factor p (as kara_mul_prepared of num3072_ifma.c, 4-lane products). */
-IFMA_INLINE void kara256_mul_prepared(__m512i x[8], const ifma_kara_operand *p)
-{
-    uint64_t bb[64] __attribute__((aligned(64)));
-    uint64_t db[32] __attribute__((aligned(64)));
-    __m512i z0[8], z2[8], zm[8], F[15];
-    const int nb = kara_broadcast_operand(bb, db, x);
-    product60_ymm(z0, &p->h0, bb);
-    product60_ymm(z2, &p->h1, bb + 30);
-    product60_ymm(zm, &p->hd, db);
-    kara_combine(F, z0, z2, zm, 1 ^ p->neg ^ nb);
-    reduce120(x, F);
-}
-
-IFMA_TARGET void mulred_num3072_mul_ifma256_kara(uint64_t r[48], const uint64_t a[48],
-                                                 const uint64_t b[48])
-{
-    ifma_kara_operand pa;
-    __m512i x[8];
-    from64_vec(x, a);
-    kara_prepare(&pa, x);
-    from64_vec(x, b);
-    kara256_mul_prepared(x, &pa);
-    to64_vec(r, x);
-}
-
-IFMA_TARGET void mulred_num3072_mul_many_ifma256_kara(uint64_t acc[48], const uint64_t *const x[],
-                                                      size_t n)
-{
-    if (n == 0) return;
-    ifma_kara_operand pa[4];
-    __m512i a[8], y[8];
-    from64_vec(a, acc);
-    for (size_t j = 0; j < n; j += 4) {
-        const size_t m = n - j < 4 ? n - j : 4;
-        for (size_t i = 0; i < m; i++) {
-            from64_vec(y, x[j + i]);
-            kara_prepare(&pa[i], y);
-        }
-        for (size_t i = 0; i < m; i++) kara256_mul_prepared(a, &pa[i]);
-    }
-    to64_vec(acc, a);
-}
+/* The kernels over the 4-lane windows above. */
+#define IFMA_SUFFIX                ifma256
+#define IFMA_PRODUCT120(z, pa, bb) product120_ymm(z, pa, bb)
+#define IFMA_PRODUCT60(z, half, b) product60_ymm(z, half, b)
+#include "num3072/num3072_ifma_kernels_impl.h"
