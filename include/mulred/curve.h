@@ -347,7 +347,7 @@ MULRED_API bool mulred_g1_254_affine_in_g1_var(const mulred_g1_254_affine *a);
  *   g2_381     fp2_381    y² = x³ + 4(1 + u)      fr381's modulus   (large, 508 bits)
  *   g2_254     fp2_254    y² = x³ + 3/(9 + u)     fr254's modulus   (large, 254 bits)
  *
- * The same engine as G1 (src/curve/g1_impl.h instantiated over Fp2): the same representations
+ * The same engine as G1 (src/curve/point_impl.h instantiated over Fp2): the same representations
  * (affine with (0, 0) as infinity, Jacobian, XYZZ), the same contracts and costs counted in Fp2
  * operations (an Fp2 multiplication is 3 base multiplications). Differences: batch_add_pairs_var's
  * 8-lane path runs on 8-lane Fp2 kernels; the subgroup check is affine_in_g2_var; ψ (below) is

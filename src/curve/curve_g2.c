@@ -1,4 +1,4 @@
-/* G2 of BLS12-381 and BN254: g1_impl.h instantiated over Fp2 (the same formulas, batches and
+/* G2 of BLS12-381 and BN254: point_impl.h instantiated over Fp2 (the same formulas, batches and
  * scalar multiplication as G1), and ψ with the subgroup checks it gives.
  *
  * Generators: BLS12-381 G2 from the IETF pairing-friendly-curves draft and the ZCash
@@ -15,45 +15,27 @@
 #include "util/check.h"
 #include "util/util.h"
 
-#define G1        g2_381
-#define FP        fp2_381
-#define FX8       fp2_381x8
-#define FX8B      fp381x8
-#define G1_FB     fp381
-#define G1_EXT    1
-#define G1_B      G2_381_B
-#define G1_GEN_X  G2_381_GEN_X
-#define G1_GEN_Y  G2_381_GEN_Y
-#define G1_ORDER  FR381_P
-#define G1_BETA   G2_381_BETA
-#define G1_LAMBDA G1_381_LAMBDA
-#define G1_GLV_A1 G1_381_GLV_A1
-#define G1_GLV_B1 G1_381_GLV_B1
-#define G1_GLV_A2 G1_381_GLV_A2
-#define G1_GLV_B2 G1_381_GLV_B2
-#define G1_GLV_G1 G1_381_GLV_G1
-#define G1_GLV_G2 G1_381_GLV_G2
-#include "curve/g1_impl.h"
+#define POINT       g2_381
+#define POINT_K     G2_381
+#define POINT_GLV   G1_381
+#define POINT_ORDER FR381_P
+#define POINT_EXT   1
+#define POINT_FB    fp381
+#define FP          fp2_381
+#define FX8         fp2_381x8
+#define FX8B        fp381x8
+#include "curve/point_impl.h"
 
-#define G1        g2_254
-#define FP        fp2_254
-#define FX8       fp2_254x8
-#define FX8B      fp254x8
-#define G1_FB     fp254
-#define G1_EXT    1
-#define G1_B      G2_254_B
-#define G1_GEN_X  G2_254_GEN_X
-#define G1_GEN_Y  G2_254_GEN_Y
-#define G1_ORDER  FR254_P
-#define G1_BETA   G2_254_BETA
-#define G1_LAMBDA G1_254_LAMBDA
-#define G1_GLV_A1 G1_254_GLV_A1
-#define G1_GLV_B1 G1_254_GLV_B1
-#define G1_GLV_A2 G1_254_GLV_A2
-#define G1_GLV_B2 G1_254_GLV_B2
-#define G1_GLV_G1 G1_254_GLV_G1
-#define G1_GLV_G2 G1_254_GLV_G2
-#include "curve/g1_impl.h"
+#define POINT       g2_254
+#define POINT_K     G2_254
+#define POINT_GLV   G1_254
+#define POINT_ORDER FR254_P
+#define POINT_EXT   1
+#define POINT_FB    fp254
+#define FP          fp2_254
+#define FX8         fp2_254x8
+#define FX8B        fp254x8
+#include "curve/point_impl.h"
 
 /* ---- ψ and the subgroup checks ---- */
 
