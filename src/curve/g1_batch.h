@@ -4,7 +4,8 @@
  * points in G1 true; every other point on the curve false). Where the CPU has AVX-512 IFMA
  * (mulred_fieldx8_have_ifma()) the points go 8 at a time (up to 4 such batches side by side)
  * through the same criterion on the 8-lane field kernels (field_x8.h): φ'(P) = −x²·P with x²·P by
- * two double-and-add passes over |x|, in Jacobian coordinates. A lane whose addition meets an
+ * two double-and-add passes over |x|, in Jacobian coordinates (the engine G2 uses too:
+ * batch_check_impl.h). A lane whose addition meets an
  * exceptional case (an operand at infinity, or equal x coordinates: only points of small order get
  * there) is checked again by the one-point function; so is a batch on a CPU without the kernels
  * (lanes_x8 false forces that path, for tests and benchmarks). Points must be decoded and on
