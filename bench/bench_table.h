@@ -1,0 +1,79 @@
+/* The result tables of the benchmarks: each column declared once, each row given once, printed
+ * as a Markdown table (the human form) or written as JSON (--json) from the same declaration, so
+ * a figure has one description and a new column is one edit.
+ *
+ * A column has a JSON key, a title (with its unit: "seconds", "read s"), a printf conversion for
+ * its cell and a kind (integer, real, text). A row is one value per column, in column order
+ * (BENCH_ROW checks the count). The human form goes through mulred_out (the printing process
+ * only): a header when the table begins, a line per row as it comes, so a long bench shows its
+ * rows as it measures them. The JSON form goes through a mulred_json_writer the caller has open:
+ * an array of objects under the table's key in the enclosing object, one object per row with a
+ * member per column; or, when the key is NULL, the members of a single row written straight into
+ * the enclosing object (a bench whose result is one record).
+ *
+ * Missing figures: a real that is NaN is JSON null and "-" in its cell; a NULL text likewise.
+ * A column without a key is printed only (a derived figure such as a rate); one without a title
+ * is written only (a figure the human table shows in another column). */
+#ifndef MULRED_BENCH_TABLE_H
+#define MULRED_BENCH_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output/json.h"
+
+typedef enum { BENCH_INT, BENCH_REAL, BENCH_TEXT } bench_kind;
+
+typedef struct {
+    const char *key;    /* JSON member name; NULL: the human table only */
+    const char *title;  /* column title, unit included; NULL: JSON only */
+    const char *format; /* printf conversion of the cell: "%.3f", "%lld", "%s"; NULL: the kind's
+                         * default ("%lld", "%.4g", "%s") */
+    bench_kind kind;
+    double scale; /* the cell shows value × scale (0: the value itself); an integer column with a
+                   * scale prints as a real, so its format converts a double ("%.1f") */
+} bench_column;
+
+/* One cell: .i for BENCH_INT (printed with "%lld"-style conversions as long long), .r for
+ * BENCH_REAL, .s for BENCH_TEXT. */
+typedef union {
+    int64_t i;
+    double r;
+    const char *s;
+} bench_value;
+
+#define BENCH_I(x)                                                                                 \
+    {                                                                                              \
+        .i = (int64_t)(x)                                                                          \
+    }
+#define BENCH_R(x)                                                                                 \
+    {                                                                                              \
+        .r = (double)(x)                                                                           \
+    }
+#define BENCH_S(x)                                                                                 \
+    {                                                                                              \
+        .s = (x)                                                                                   \
+    }
+
+typedef struct {
+    mulred_json_writer *w; /* NULL: the human table */
+    const char *key;
+    const bench_column *cols;
+    size_t ncols, nrows;
+} bench_table;
+
+/* Begins a table of cols (ncols of them, kept by reference until bench_table_end): with w, the
+ * JSON form under key (NULL: one row, its members in the enclosing object), else the Markdown
+ * header. */
+void bench_table_begin(bench_table *t, mulred_json_writer *w, const char *key,
+                       const bench_column *cols, size_t ncols);
+/* One row: nvalues values, one per column in order; a count other than ncols, or a second row
+ * of a table without a key, aborts (misuse). */
+void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues);
+#define BENCH_ROW(t, ...)                                                                          \
+    bench_table_row((t), (const bench_value[]){__VA_ARGS__},                                       \
+                    sizeof((const bench_value[]){__VA_ARGS__}) / sizeof(bench_value))
+/* Closes the JSON array (nothing for the human form or a keyless table). */
+void bench_table_end(bench_table *t);
+
+#endif
