@@ -63,7 +63,7 @@ static void print_cell(const bench_column *col, bench_value v)
 
 void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues)
 {
-    if (nvalues != t->ncols || (!t->key && t->nrows > 0)) {
+    if (nvalues != t->ncols || (t->w && !t->key && t->nrows > 0)) {
         fprintf(stderr, "mulred: bench_table_row: %zu values for %zu columns, row %zu\n", nvalues,
                 t->ncols, t->nrows + 1);
         abort();

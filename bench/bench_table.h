@@ -68,7 +68,8 @@ typedef struct {
 void bench_table_begin(bench_table *t, mulred_json_writer *w, const char *key,
                        const bench_column *cols, size_t ncols);
 /* One row: nvalues values, one per column in order; a count other than ncols, or a second row
- * of a table without a key, aborts (misuse). */
+ * of a keyless table written as JSON, aborts (misuse). The human form takes any number of rows
+ * whatever the key. */
 void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues);
 #define BENCH_ROW(t, ...)                                                                          \
     bench_table_row((t), (const bench_value[]){__VA_ARGS__},                                       \
