@@ -47,7 +47,9 @@ static void print_cell(const bench_column *col, bench_value v)
     const double scale = col->scale != 0 ? col->scale : 1;
     const char *fmt = col->format;
     char cell[256];
-    if (col->kind == BENCH_TEXT)
+    if (v.none)
+        snprintf(cell, sizeof cell, "-");
+    else if (col->kind == BENCH_TEXT)
         snprintf(cell, sizeof cell, fmt ? fmt : "%s", v.s ? v.s : "-");
     else if (col->kind == BENCH_INT && col->scale == 0)
         snprintf(cell, sizeof cell, fmt ? fmt : "%lld", (long long)v.i);
@@ -72,7 +74,7 @@ void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues)
     if (t->w) {
         if (t->key) mulred_jw_object_begin(t->w, NULL);
         for (size_t c = 0; c < t->ncols; c++)
-            if (t->cols[c].key) write_member(t->w, &t->cols[c], values[c]);
+            if (t->cols[c].key && !values[c].none) write_member(t->w, &t->cols[c], values[c]);
         if (t->key) mulred_jw_object_end(t->w);
         return;
     }

@@ -11,12 +11,14 @@
  * member per column; or, when the key is NULL, the members of a single row written straight into
  * the enclosing object (a bench whose result is one record).
  *
- * Missing figures: a real that is NaN is JSON null and "-" in its cell; a NULL text likewise.
+ * Missing figures: a real that is NaN is JSON null and "-" in its cell, a NULL text likewise;
+ * a BENCH_NONE value is left out of the JSON object and "-" in its cell.
  * A column without a key is printed only (a derived figure such as a rate); one without a title
  * is written only (a figure the human table shows in another column). */
 #ifndef MULRED_BENCH_TABLE_H
 #define MULRED_BENCH_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,25 +37,21 @@ typedef struct {
 } bench_column;
 
 /* One cell: .i for BENCH_INT (printed with "%lld"-style conversions as long long), .r for
- * BENCH_REAL, .s for BENCH_TEXT. */
-typedef union {
-    int64_t i;
-    double r;
-    const char *s;
+ * BENCH_REAL, .s for BENCH_TEXT; none: no figure in this row (BENCH_NONE), the member left out
+ * of the row's JSON object and the cell "-". */
+typedef struct {
+    union {
+        int64_t i;
+        double r;
+        const char *s;
+    };
+    bool none;
 } bench_value;
 
-#define BENCH_I(x)                                                                                 \
-    {                                                                                              \
-        .i = (int64_t)(x)                                                                          \
-    }
-#define BENCH_R(x)                                                                                 \
-    {                                                                                              \
-        .r = (double)(x)                                                                           \
-    }
-#define BENCH_S(x)                                                                                 \
-    {                                                                                              \
-        .s = (x)                                                                                   \
-    }
+#define BENCH_I(x) ((bench_value){.i = (int64_t)(x)})
+#define BENCH_R(x) ((bench_value){.r = (double)(x)})
+#define BENCH_S(x) ((bench_value){.s = (x)})
+#define BENCH_NONE ((bench_value){.none = true})
 
 typedef struct {
     mulred_json_writer *w; /* NULL: the human table */
