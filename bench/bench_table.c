@@ -2,6 +2,7 @@
 #include "bench_table.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,9 +11,14 @@
 void bench_table_begin(bench_table *t, mulred_json_writer *w, const char *key,
                        const bench_column *cols, size_t ncols)
 {
-    *t = (bench_table){w, key, cols, ncols, 0};
+    *t = (bench_table){w, key, cols, ncols, 0, ncols, ncols};
+    for (size_t c = 0; c < ncols; c++)
+        if (cols[c].kind == BENCH_NAME)
+            t->name = c;
+        else if (cols[c].key && t->value == ncols)
+            t->value = c;
     if (w) {
-        if (key) mulred_jw_array_begin(w, key);
+        if (key && t->name == ncols) mulred_jw_array_begin(w, key);
         return;
     }
     for (size_t c = 0; c < ncols; c++)
@@ -33,6 +39,7 @@ static void write_member(mulred_json_writer *w, const bench_column *col, bench_v
         mulred_jw_double(w, col->key, v.r);
         break;
     case BENCH_TEXT:
+    case BENCH_NAME:
         if (v.s)
             mulred_jw_string(w, col->key, v.s);
         else
@@ -49,7 +56,7 @@ static void print_cell(const bench_column *col, bench_value v)
     char cell[256];
     if (v.none)
         snprintf(cell, sizeof cell, "-");
-    else if (col->kind == BENCH_TEXT)
+    else if (col->kind == BENCH_TEXT || col->kind == BENCH_NAME)
         snprintf(cell, sizeof cell, fmt ? fmt : "%s", v.s ? v.s : "-");
     else if (col->kind == BENCH_INT && col->scale == 0)
         snprintf(cell, sizeof cell, fmt ? fmt : "%lld", (long long)v.i);
@@ -65,12 +72,23 @@ static void print_cell(const bench_column *col, bench_value v)
 
 void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues)
 {
-    if (nvalues != t->ncols || (t->w && !t->key && t->nrows > 0)) {
+    const bool named = t->name < t->ncols;
+    if (nvalues != t->ncols || (t->w && !t->key && !named && t->nrows > 0) ||
+        (named && (t->key || t->value == t->ncols))) {
         fprintf(stderr, "mulred: bench_table_row: %zu values for %zu columns, row %zu\n", nvalues,
                 t->ncols, t->nrows + 1);
         abort();
     }
     t->nrows++;
+    if (t->w && named) {
+        const bench_value name = values[t->name];
+        if (!name.none && name.s && !values[t->value].none) {
+            bench_column col = t->cols[t->value];
+            col.key = name.s;
+            write_member(t->w, &col, values[t->value]);
+        }
+        return;
+    }
     if (t->w) {
         if (t->key) mulred_jw_object_begin(t->w, NULL);
         for (size_t c = 0; c < t->ncols; c++)
@@ -85,5 +103,5 @@ void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues)
 
 void bench_table_end(bench_table *t)
 {
-    if (t->w && t->key) mulred_jw_array_end(t->w);
+    if (t->w && t->key && t->name == t->ncols) mulred_jw_array_end(t->w);
 }

@@ -11,6 +11,12 @@
  * member per column; or, when the key is NULL, the members of a single row written straight into
  * the enclosing object (a bench whose result is one record).
  *
+ * Named figures: a table with a BENCH_NAME column (a text the human table need not show) is a
+ * list of figures, one a row, as a bench reports its operations: in JSON each row is one member
+ * of the enclosing object, named by that column's value, whose value is the row's one other
+ * column with a key (that key marks the column; it is not written). Such a table takes any
+ * number of rows and no key; a row whose name is NULL or BENCH_NONE is printed only.
+ *
  * Missing figures: a real that is NaN is JSON null and "-" in its cell, a NULL text likewise;
  * a BENCH_NONE value is left out of the JSON object and "-" in its cell.
  * A column without a key is printed only (a derived figure such as a rate); one without a title
@@ -24,7 +30,7 @@
 
 #include "output/json.h"
 
-typedef enum { BENCH_INT, BENCH_REAL, BENCH_TEXT } bench_kind;
+typedef enum { BENCH_INT, BENCH_REAL, BENCH_TEXT, BENCH_NAME } bench_kind;
 
 typedef struct {
     const char *key;    /* JSON member name; NULL: the human table only */
@@ -37,8 +43,8 @@ typedef struct {
 } bench_column;
 
 /* One cell: .i for BENCH_INT (printed with "%lld"-style conversions as long long), .r for
- * BENCH_REAL, .s for BENCH_TEXT; none: no figure in this row (BENCH_NONE), the member left out
- * of the row's JSON object and the cell "-". */
+ * BENCH_REAL, .s for BENCH_TEXT and BENCH_NAME; none: no figure in this row (BENCH_NONE), the
+ * member left out of the row's JSON object and the cell "-". */
 typedef struct {
     union {
         int64_t i;
@@ -58,16 +64,17 @@ typedef struct {
     const char *key;
     const bench_column *cols;
     size_t ncols, nrows;
+    size_t name, value; /* a named-figure table: its BENCH_NAME and its valued column */
 } bench_table;
 
 /* Begins a table of cols (ncols of them, kept by reference until bench_table_end): with w, the
- * JSON form under key (NULL: one row, its members in the enclosing object), else the Markdown
- * header. */
+ * JSON form under key (NULL: one row, its members in the enclosing object; a named-figure
+ * table: NULL), else the Markdown header. */
 void bench_table_begin(bench_table *t, mulred_json_writer *w, const char *key,
                        const bench_column *cols, size_t ncols);
 /* One row: nvalues values, one per column in order; a count other than ncols, or a second row
- * of a keyless table written as JSON, aborts (misuse). The human form takes any number of rows
- * whatever the key. */
+ * of a keyless table written as JSON (named figures aside), aborts (misuse). The human form takes
+ * any number of rows whatever the key. */
 void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues);
 #define BENCH_ROW(t, ...)                                                                          \
     bench_table_row((t), (const bench_value[]){__VA_ARGS__},                                       \
