@@ -38,6 +38,9 @@ static void write_member(mulred_json_writer *w, const bench_column *col, bench_v
     case BENCH_REAL:
         mulred_jw_double(w, col->key, v.r);
         break;
+    case BENCH_BOOL:
+        mulred_jw_bool(w, col->key, v.i != 0);
+        break;
     case BENCH_TEXT:
     case BENCH_NAME:
         if (v.s)
@@ -56,6 +59,8 @@ static void print_cell(const bench_column *col, bench_value v)
     char cell[256];
     if (v.none)
         snprintf(cell, sizeof cell, "-");
+    else if (col->kind == BENCH_BOOL)
+        snprintf(cell, sizeof cell, fmt ? fmt : "%s", v.i ? "yes" : "no");
     else if (col->kind == BENCH_TEXT || col->kind == BENCH_NAME)
         snprintf(cell, sizeof cell, fmt ? fmt : "%s", v.s ? v.s : "-");
     else if (col->kind == BENCH_INT && col->scale == 0)

@@ -3,13 +3,13 @@
  * a figure has one description and a new column is one edit.
  *
  * A column has a JSON key, a title (with its unit: "seconds", "read s"), a printf conversion for
- * its cell and a kind (integer, real, text). A row is one value per column, in column order
- * (BENCH_ROW checks the count). The human form goes through mulred_out (the printing process
- * only): a header when the table begins, a line per row as it comes, so a long bench shows its
- * rows as it measures them. The JSON form goes through a mulred_json_writer the caller has open:
- * an array of objects under the table's key in the enclosing object, one object per row with a
- * member per column; or, when the key is NULL, the members of a single row written straight into
- * the enclosing object (a bench whose result is one record).
+ * its cell and a kind (integer, real, text, or a yes/no: JSON true/false). A row is one value per
+ * column, in column order (BENCH_ROW checks the count). The human form goes through mulred_out (the
+ * printing process only): a header when the table begins, a line per row as it comes, so a long
+ * bench shows its rows as it measures them. The JSON form goes through a mulred_json_writer the
+ * caller has open: an array of objects under the table's key in the enclosing object, one object
+ * per row with a member per column; or, when the key is NULL, the members of a single row written
+ * straight into the enclosing object (a bench whose result is one record).
  *
  * Named figures: a table with a BENCH_NAME column (a text the human table need not show) is a
  * list of figures, one a row, as a bench reports its operations: in JSON each row is one member
@@ -30,7 +30,7 @@
 
 #include "output/json.h"
 
-typedef enum { BENCH_INT, BENCH_REAL, BENCH_TEXT, BENCH_NAME } bench_kind;
+typedef enum { BENCH_INT, BENCH_REAL, BENCH_TEXT, BENCH_NAME, BENCH_BOOL } bench_kind;
 
 typedef struct {
     const char *key;    /* JSON member name; NULL: the human table only */
@@ -42,9 +42,9 @@ typedef struct {
                    * scale prints as a real, so its format converts a double ("%.1f") */
 } bench_column;
 
-/* One cell: .i for BENCH_INT (printed with "%lld"-style conversions as long long), .r for
- * BENCH_REAL, .s for BENCH_TEXT and BENCH_NAME; none: no figure in this row (BENCH_NONE), the
- * member left out of the row's JSON object and the cell "-". */
+/* One cell: .i for BENCH_INT (printed with "%lld"-style conversions as long long) and BENCH_BOOL
+ * (non-zero: true, printed "yes"), .r for BENCH_REAL, .s for BENCH_TEXT and BENCH_NAME; none: no
+ * figure in this row (BENCH_NONE), left out of the row's JSON object, "-" in its cell. */
 typedef struct {
     union {
         int64_t i;
