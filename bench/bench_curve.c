@@ -7,12 +7,12 @@
  *
  * The 8-lane rows (fp_mul_x8_ns and friends, per element) come from bench_field_x8_rows
  * (bench/bench_field_x8.c); they print as n/a (JSON null) on a CPU without AVX-512 IFMA. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "bench_keys.h"
 #include "field/field_internal.h"
 #include "field/field_x8.h"
 #include "mulred/curve.h"
@@ -488,33 +488,33 @@ static void table_curve(const char *title, const curve_rows *r, int bls)
     }
 }
 
+typedef struct {
+    bool json, quick;
+} curve_opts;
+
+BENCH_KEY_FLAG(set_json, curve_opts, json)
+BENCH_KEY_FLAG(set_quick, curve_opts, quick)
+
+static const mulred_key curve_keys[] = {
+    {"json", true, false, false, set_json},
+    {"quick", true, false, false, set_quick},
+};
+
 int mulred_bench_curve(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_QUICK };
-    static const struct option opts[] = {{"json", no_argument, 0, OPT_JSON},
-                                         {"quick", no_argument, 0, OPT_QUICK},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int json = 0, quick = 0, c;
-    mulred_out_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            bench_curve_usage();
-            return MULRED_OK;
-        } else if (c == OPT_JSON)
-            json = 1;
-        else if (c == OPT_QUICK)
-            quick = 1;
-        else
-            return mulred_out_bad_option("bench curve", argc, argv);
-    }
-    if (optind < argc)
-        return mulred_out_usage_error("bench curve", "unexpected argument '%s'", argv[optind]);
+    curve_opts o = {false, false};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    const bool run = bench_options("curve", curve_keys, sizeof curve_keys / sizeof curve_keys[0],
+                                   &o, argc, argv, bench_curve_usage, &p, &rc);
+    mulred_key_parser_free(&p);
+    if (!run) return rc;
     curve_rows rows[2];
     memset(rows, 0, sizeof rows);
-    if (g1_381_measure(&rows[0], quick) || g1_254_measure(&rows[1], quick)) return MULRED_ERUNTIME;
+    if (g1_381_measure(&rows[0], o.quick) || g1_254_measure(&rows[1], o.quick))
+        return MULRED_ERUNTIME;
     for (int i = 0; i < 2; i++) rows[i].have_x8 = bench_field_x8_rows(i, &rows[i].x8) == 0;
-    if (json) {
+    if (o.json) {
         mulred_json_writer w;
         mulred_jw_init(&w, stdout);
         mulred_jw_object_begin(&w, NULL);
@@ -529,7 +529,7 @@ int mulred_bench_curve(int argc, char **argv)
     }
     printf("Fields and G1, one thread, medians of thread CPU time (%d samples per row); field\n"
            "kernel in use: %s; cpu: %s\n",
-           quick ? 7 : 21, mulred_field_kernel_name(), mulred_cpu_describe());
+           o.quick ? 7 : 21, mulred_field_kernel_name(), mulred_cpu_describe());
     table_curve("BLS12-381 (Fp 381 bits, 6 limbs)", &rows[0], 1);
     table_curve("BN254 (Fp 254 bits, 4 limbs)", &rows[1], 0);
     return MULRED_OK;
