@@ -19,10 +19,12 @@
 #   paste    no ## token pasting in include/mulred/*.h;
 #   helper   the command side (bench/, src/cli/) defines none of the measuring helpers the util
 #            and output layers have (HELPERS below: statistics, CPU time, load, CPU family)
-#            under a name of its own.
+#            under a name of its own;
+#   getopt   no getopt in bench/ (getopt, getopt_long, <getopt.h>, optarg, optind): a benchmark's
+#            options are a key table (output/keys.h) parsed by bench_options (bench/bench_keys.h).
 #
-# Comments are ignored (and string literals, for `exit` and `paste`). Each violation prints as
-# "RULE: FILE:LINE: what", and the script exits 1 if there is any.
+# Comments are ignored (and string literals, for `exit`, `paste` and `getopt`). Each violation
+# prints as "RULE: FILE:LINE: what", and the script exits 1 if there is any.
 #
 #   layers.sh [--root DIR]   check the tree at DIR (default: the checkout holding this script)
 #   layers.sh --self-test    check the checker on small fake trees with known violations
@@ -215,6 +217,8 @@ def check(root):
                     report("exit", rel, no, "_exit( in library layer %s outside %s" % (layer, WATCHDOG))
             if rel.startswith("include/mulred/") and "##" in line:
                 report("paste", rel, no, "## token pasting in a public header")
+            if layer == "bench" and re.search(r"\bgetopt\w*|\b(?:optarg|optind)\b", line):
+                report("getopt", rel, no, "getopt in bench/ (the options are a key table)")
             if layer in ("bench", "cli"):
                 m = re.match(r"(?:static\s+)?(?:inline\s+)?[\w ]+?\b(%s)\s*\(" % "|".join(HELPERS),
                              line)
@@ -330,6 +334,9 @@ BAD = {
     "include/mulred/bogus.h": "\n",                                   # no layer
     "src/lab/lab.c": '#include "missing/none.h"\n',                   # not in the tree
     "bench/bench_x.c": "static double quantile(double *v, int n)\n{\n    return v[n];\n}\n",
+    "bench/bench_y.c": "#include <getopt.h>\n/* getopt_long in a comment */\n"  # getopt
+                       'static const char *s = "optarg";\nint f(void)\n{\n'
+                       "    return optind;\n}\n",
     "src/report/r.c": "#include <stdlib.h>\nvoid f(void)\n{\n    exit(2);\n}\n",  # exit: report
 }
 EXPECTED = {
@@ -339,6 +346,7 @@ EXPECTED = {
     ("mpi", "src/io/reader.c:1"), ("omp", "src/io/reader.c:4"), ("exit", "src/io/reader.c:5"),
     ("paste", "include/mulred/field.h:1"), ("layer", "include/mulred/bogus.h:1"),
     ("layer", "src/lab/lab.c:1"), ("helper", "bench/bench_x.c:1"),
+    ("getopt", "bench/bench_y.c:1"), ("getopt", "bench/bench_y.c:6"),
     ("exit", "src/report/r.c:4"),
 }
 
