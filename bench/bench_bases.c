@@ -21,7 +21,6 @@
 #include "bench.h"
 #include "bench_keys.h"
 #include "mulred/mulred.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "util/util.h"

@@ -18,7 +18,6 @@
 #include "bench_keys.h"
 #include "bench_table.h"
 #include "mulred/sources.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/json_read.h"
 #include "output/output.h"

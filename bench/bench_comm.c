@@ -32,7 +32,6 @@
 #include "bench_table.h"
 #include "mulred/mulred_mpi.h"
 #include "mulred/msm_io.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "output/result_fields.h"

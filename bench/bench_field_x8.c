@@ -19,7 +19,6 @@
 #include "bench_table.h"
 #include "field/field_x8.h"
 #include "mulred/field.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "util/util.h"

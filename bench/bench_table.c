@@ -80,8 +80,8 @@ void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues)
     const bool named = t->name < t->ncols;
     if (nvalues != t->ncols || (t->w && !t->key && !named && t->nrows > 0) ||
         (named && (t->key || t->value == t->ncols))) {
-        fprintf(stderr, "mulred: bench_table_row: %zu values for %zu columns, row %zu\n", nvalues,
-                t->ncols, t->nrows + 1);
+        fprintf(stderr, "mulred: bench_table_row misused: %zu values for %zu columns, row %zu\n",
+                nvalues, t->ncols, t->nrows + 1);
         abort();
     }
     t->nrows++;

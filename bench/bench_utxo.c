@@ -30,7 +30,6 @@
 #include "mulred/muhash.h"
 #include "mulred/plan.h"
 #include "mulred/utxo.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "util/util.h"
