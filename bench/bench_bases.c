@@ -12,7 +12,6 @@
  * The one-thread MSM timings are the calling thread's CPU time, medians over rounds in which the
  * variants take turns (the machine is shared: ratios within a round are what to compare). blst's
  * fixed-base MSM (blst_p1s_mult_wbits) is not in the build: its column is skipped. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +19,8 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_keys.h"
 #include "mulred/mulred.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "util/util.h"
@@ -30,7 +29,8 @@
 #define BB_MAX_LEVELS 4
 
 typedef struct {
-    int min_log, max_log, reps, threads, k, nlevels, json;
+    int min_log, max_log, reps, threads, k, nlevels;
+    bool json;
     unsigned levels[BB_MAX_LEVELS];
     int groups; /* bit 0: g1, bit 1: g2 */
     const char *dir;
@@ -250,79 +250,53 @@ static void bb_usage(void)
                "build).\n");
 }
 
-static int bb_parse(bb_opts *o, int argc, char **argv)
+static int set_group(void *v, const char *value, mulred_key_parser *p, char *why, size_t cap)
 {
-    enum { O_MIN = 256, O_MAX, O_GROUP, O_LEVELS, O_K, O_THREADS, O_REPS, O_DIR, O_JSON, O_HELP };
-    static const struct option longopts[] = {{"min", required_argument, 0, O_MIN},
-                                             {"max", required_argument, 0, O_MAX},
-                                             {"group", required_argument, 0, O_GROUP},
-                                             {"levels", required_argument, 0, O_LEVELS},
-                                             {"k", required_argument, 0, O_K},
-                                             {"threads", required_argument, 0, O_THREADS},
-                                             {"reps", required_argument, 0, O_REPS},
-                                             {"dir", required_argument, 0, O_DIR},
-                                             {"json", no_argument, 0, O_JSON},
-                                             {"help", no_argument, 0, O_HELP},
-                                             {0, 0, 0, 0}};
-    *o = (bb_opts){12, 16, 5, 2, 4, 1, 0, {16}, 3, getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        uint64_t v = 0;
-        const bool num =
-            c != O_GROUP && c != O_LEVELS && c != O_DIR && c != O_JSON && c != O_HELP && c != 'h';
-        if (num && (!optarg || mulred_parse_count(optarg, &v) || v > 4096))
-            return mulred_out_usage_error("bench bases", "bad value '%s'", optarg ? optarg : "");
-        switch (c) {
-        case O_MIN:
-            o->min_log = (int)v;
-            break;
-        case O_MAX:
-            o->max_log = (int)v;
-            break;
-        case O_K:
-            o->k = (int)v;
-            break;
-        case O_THREADS:
-            o->threads = (int)v;
-            break;
-        case O_REPS:
-            o->reps = (int)v;
-            break;
-        case O_DIR:
-            o->dir = optarg;
-            break;
-        case O_JSON:
-            o->json = 1;
-            break;
-        case O_GROUP:
-            o->groups = !strcmp(optarg, "g1")    ? 1
-                        : !strcmp(optarg, "g2")  ? 2
-                        : !strcmp(optarg, "all") ? 3
-                                                 : 0;
-            if (!o->groups)
-                return mulred_out_usage_error("bench bases", "bad --group '%s'", optarg);
-            break;
-        case O_LEVELS: {
-            o->nlevels = 0;
-            for (char *s = optarg, *e; *s && o->nlevels < BB_MAX_LEVELS; s = *e ? e + 1 : e) {
-                const unsigned long l = strtoul(s, &e, 10);
-                if (e == s || l > MULRED_BASES_LEVEL_MAX || (*e && *e != ','))
-                    return mulred_out_usage_error("bench bases", "bad --levels '%s'", optarg);
-                o->levels[o->nlevels++] = (unsigned)l;
-            }
-            break;
-        }
-        case O_HELP:
-        case 'h':
-            bb_usage();
-            return -1;
-        default:
-            return MULRED_OUT_EUSAGE;
-        }
+    bb_opts *o = v;
+    o->groups = !strcmp(value, "g1") ? 1 : !strcmp(value, "g2") ? 2 : !strcmp(value, "all") ? 3 : 0;
+    return o->groups ? MULRED_OK : mulred_key_bad_value(p, value, "g1, g2 or all", why, cap);
+}
+
+/* A comma-separated list of up to BB_MAX_LEVELS levels (0 .. MULRED_BASES_LEVEL_MAX). */
+static int set_levels(void *v, const char *value, mulred_key_parser *p, char *why, size_t cap)
+{
+    bb_opts *o = v;
+    o->nlevels = 0;
+    for (const char *s = value; *s && o->nlevels < BB_MAX_LEVELS;) {
+        char *e;
+        const unsigned long l = strtoul(s, &e, 10);
+        if (e == s || l > MULRED_BASES_LEVEL_MAX || (*e && *e != ','))
+            return mulred_key_bad_value(p, value, "levels separated by commas: 0,16", why, cap);
+        o->levels[o->nlevels++] = (unsigned)l;
+        s = *e ? e + 1 : e;
     }
-    if (optind < argc)
-        return mulred_out_usage_error("bench bases", "unexpected '%s'", argv[optind]);
+    return MULRED_OK;
+}
+BENCH_KEY_COUNT(set_min, bb_opts, min_log, 0, 4096)
+BENCH_KEY_COUNT(set_max, bb_opts, max_log, 0, 4096)
+BENCH_KEY_COUNT(set_k, bb_opts, k, 0, 4096)
+BENCH_KEY_COUNT(set_threads, bb_opts, threads, 0, 4096)
+BENCH_KEY_COUNT(set_reps, bb_opts, reps, 0, 4096)
+BENCH_KEY_TEXT(set_dir, bb_opts, dir)
+BENCH_KEY_FLAG(set_json, bb_opts, json)
+
+static const mulred_key bb_keys[] = {
+    {"min", false, false, false, set_min},     {"max", false, false, false, set_max},
+    {"group", false, false, false, set_group}, {"levels", false, false, false, set_levels},
+    {"k", false, false, false, set_k},         {"threads", false, false, false, set_threads},
+    {"reps", false, false, false, set_reps},   {"dir", false, false, false, set_dir},
+    {"json", true, false, false, set_json},
+};
+
+/* Returns 0 to run, -1 after --help, or the usage error's status. */
+static int bb_parse(bb_opts *o, int argc, char **argv, mulred_key_parser *p)
+{
+    *o =
+        (bb_opts){12, 16, 5, 2, 4, 1, false, {16}, 3, getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"};
+    int rc = MULRED_OK;
+    if (!bench_options("bases", bb_keys, sizeof bb_keys / sizeof bb_keys[0], o, argc, argv,
+                       bb_usage, p, &rc))
+        return rc == MULRED_OK ? -1 : rc;
     if (o->min_log < 1 || o->max_log > 24 || o->min_log > o->max_log || o->reps < 1 ||
         o->reps > BB_MAX_REPS || o->threads < 1 || o->k < 1)
         return mulred_out_usage_error("bench bases", "bad sizes, rounds, threads or k");
@@ -332,8 +306,12 @@ static int bb_parse(bb_opts *o, int argc, char **argv)
 int mulred_bench_bases(int argc, char **argv)
 {
     bb_opts o;
-    const int p = bb_parse(&o, argc, argv);
-    if (p) return p < 0 ? MULRED_OK : p;
+    mulred_key_parser kp = {0};
+    const int p = bb_parse(&o, argc, argv, &kp);
+    if (p) {
+        mulred_key_parser_free(&kp);
+        return p < 0 ? MULRED_OK : p;
+    }
     mulred_threads_start(o.threads);
     mulred_json_writer w;
     if (o.json) {
@@ -355,6 +333,7 @@ int mulred_bench_bases(int argc, char **argv)
             if (bb_measure(&row, curves[ci], (size_t)1 << l, &o)) {
                 fprintf(stderr, "mulred bench bases: %s 2^%d failed\n",
                         mulred_curve_name(curves[ci]), l);
+                mulred_key_parser_free(&kp);
                 return MULRED_ERUNTIME;
             }
             if (o.json)
@@ -368,5 +347,6 @@ int mulred_bench_bases(int argc, char **argv)
         mulred_jw_array_end(&w);
         fputc('\n', stdout);
     }
+    mulred_key_parser_free(&kp);
     return MULRED_OK;
 }

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_keys.h"
+#include "bench_table.h"
 #include "mulred/msm_io.h"
 #include "mulred/mulred_mpi.h"
 #include "output/json.h"
@@ -27,45 +29,17 @@ typedef struct {
     const char *dir;
 } bases_mpi_opts;
 
-static int set_log2n(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_count(&((bases_mpi_opts *)o)->log2n, v, 8, 24, p, why, cap)
-               ? MULRED_OUT_EUSAGE
-               : MULRED_OK;
-}
-
-static int set_reps(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_count(&((bases_mpi_opts *)o)->reps, v, 1, 99, p, why, cap)
-               ? MULRED_OUT_EUSAGE
-               : MULRED_OK;
-}
-
-static int set_level(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_uint(&((bases_mpi_opts *)o)->level, v, MULRED_BASES_LEVEL_MAX, p, why,
-                                 cap)
-               ? MULRED_OUT_EUSAGE
-               : MULRED_OK;
-}
+BENCH_KEY_COUNT(set_log2n, bases_mpi_opts, log2n, 8, 24)
+BENCH_KEY_COUNT(set_reps, bases_mpi_opts, reps, 1, 99)
+BENCH_KEY_UINT(set_level, bases_mpi_opts, level, MULRED_BASES_LEVEL_MAX)
+BENCH_KEY_TEXT(set_dir, bases_mpi_opts, dir)
+BENCH_KEY_FLAG(set_json, bases_mpi_opts, json)
 
 static int set_curve(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     if (mulred_curve_parse(&((bases_mpi_opts *)o)->curve, v) != MULRED_OK)
         return mulred_key_bad_value(p, v, "bls12-381 or bn254", why, cap);
     return MULRED_OK;
-}
-
-static int set_dir(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    (void)why, (void)cap;
-    return (((bases_mpi_opts *)o)->dir = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
-}
-
-static int set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_bool(&((bases_mpi_opts *)o)->json, v, p, why, cap) ? MULRED_OUT_EUSAGE
-                                                                               : MULRED_OK;
 }
 
 static const mulred_key keys[] = {
@@ -149,35 +123,41 @@ static int rounds(bases_mpi_figures *fig, const mulred_mpi_bases *db, const mulr
     return rc;
 }
 
+/* The result: one record. */
+static const bench_column bases_mpi_columns[] = {
+    {"bench", NULL, NULL, BENCH_TEXT, 0},
+    {"curve", "curve", NULL, BENCH_TEXT, 0},
+    {"log2n", "n", "2^%lld", BENCH_INT, 0},
+    {"ranks", "ranks", NULL, BENCH_INT, 0},
+    {"level", "level", NULL, BENCH_INT, 0},
+    {"reps", NULL, NULL, BENCH_INT, 0},
+    {"prepare_seconds", "prepare s", "%.3f", BENCH_REAL, 0},
+    {"one_rank_seconds", "1 rank s/call", "%.4f", BENCH_REAL, 0},
+    {"ranks_seconds", "P ranks s/call", "%.4f", BENCH_REAL, 0},
+    {"speedup", "speedup", "%.2f", BENCH_REAL, 0},
+    {"speedup_min", "min of rounds", "%.2f", BENCH_REAL, 0},
+    {"speedup_max", "max of rounds", "%.2f", BENCH_REAL, 0},
+};
+
 static void print(const bases_mpi_opts *o, const bases_mpi_figures *f, int P)
 {
-    if (o->json) {
-        mulred_json_writer w;
-        mulred_jw_init(&w, stdout);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "bench", "bases-mpi");
-        mulred_jw_string(&w, "curve", mulred_curve_name(o->curve));
-        mulred_jw_uint(&w, "log2n", o->log2n);
-        mulred_jw_int(&w, "ranks", P);
-        mulred_jw_uint(&w, "level", o->level);
-        mulred_jw_uint(&w, "reps", o->reps);
-        mulred_jw_double(&w, "prepare_seconds", f->prepare);
-        mulred_jw_double(&w, "one_rank_seconds", f->one);
-        mulred_jw_double(&w, "ranks_seconds", f->many);
-        mulred_jw_double(&w, "speedup", f->one / f->many);
-        mulred_jw_double(&w, "speedup_min", f->ratio_lo);
-        mulred_jw_double(&w, "speedup_max", f->ratio_hi);
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-        return;
+    mulred_json_writer jw, *w = o->json ? &jw : NULL;
+    if (w) {
+        mulred_jw_init(w, stdout);
+        mulred_jw_object_begin(w, NULL);
     }
-    mulred_out(
-        "| curve | n | ranks | level | prepare s | 1 rank s/call | %d ranks s/call | speedup "
-        "(min-max of rounds) |\n|---|---|---|---|---|---|---|---|\n",
-        P);
-    mulred_out("| %s | 2^%u | %d | %u | %.3f | %.4f | %.4f | %.2f (%.2f-%.2f) |\n",
-               mulred_curve_name(o->curve), (unsigned)o->log2n, P, (unsigned)o->level, f->prepare,
-               f->one, f->many, f->one / f->many, f->ratio_lo, f->ratio_hi);
+    bench_table t;
+    bench_table_begin(&t, w, NULL, bases_mpi_columns,
+                      sizeof bases_mpi_columns / sizeof bases_mpi_columns[0]);
+    BENCH_ROW(&t, BENCH_S("bases-mpi"), BENCH_S(mulred_curve_name(o->curve)), BENCH_I(o->log2n),
+              BENCH_I(P), BENCH_I(o->level), BENCH_I(o->reps), BENCH_R(f->prepare), BENCH_R(f->one),
+              BENCH_R(f->many), BENCH_R(f->one / f->many), BENCH_R(f->ratio_lo),
+              BENCH_R(f->ratio_hi));
+    bench_table_end(&t);
+    if (w) {
+        mulred_jw_object_end(w);
+        mulred_jw_finish(w);
+    }
 }
 
 /* Everything after the options, on every rank. */
@@ -225,13 +205,9 @@ int mulred_bench_bases_mpi(int argc, char **argv)
     const char *tmp = getenv("TMPDIR");
     bases_mpi_opts o = {18, 7, 0, MULRED_CURVE_BLS12_381, false, tmp && *tmp ? tmp : "/tmp"};
     mulred_key_parser p = {0};
-    mulred_key_rest rest;
-    char why[512];
-    const mulred_key_table table = {keys, sizeof keys / sizeof keys[0], &o};
-    int rc = mulred_key_argv(&table, 1, argc, argv, &p, &rest, 0, why, sizeof why);
-    if (rc == MULRED_OK && rest.help) usage();
-    if (rc != MULRED_OK || rest.help) {
-        if (rc == MULRED_OUT_EUSAGE) mulred_out_usage_error("bench bases-mpi", "%s", why);
+    int rc = MULRED_OK;
+    if (!bench_options("bases-mpi", keys, sizeof keys / sizeof keys[0], &o, argc, argv, usage, &p,
+                       &rc)) {
         mulred_key_parser_free(&p);
         return rc;
     }

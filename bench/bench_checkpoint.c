@@ -8,7 +8,6 @@
  * the per-round ratio with/without, whose excess over 1 is the overhead; and, measured inside
  * the checkpointed runs themselves, the share of their time spent in the store (their JSON
  * checkpoint_seconds), which the run-to-run noise of a shared machine does not blur. */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +15,9 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_keys.h"
+#include "bench_table.h"
 #include "mulred/sources.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/json_read.h"
 #include "output/output.h"
@@ -48,6 +48,33 @@ static double ckpt_run(const char *cmd, bool msm, long *units, double *store)
     return seconds;
 }
 
+typedef struct {
+    uint64_t elements, unit, threads, reps; /* elements, unit 0: the command's default */
+    const char *curve;                      /* NULL: muhash */
+    const char *base;
+    bool json;
+} ckpt_opts;
+
+static int set_msm(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    if (strcmp(v, "bls12-381") != 0 && strcmp(v, "bn254") != 0)
+        return mulred_key_bad_value(p, v, "bls12-381 or bn254", why, cap);
+    return (((ckpt_opts *)o)->curve = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
+}
+BENCH_KEY_COUNT(set_elements, ckpt_opts, elements, 1, UINT64_MAX)
+BENCH_KEY_COUNT(set_threads, ckpt_opts, threads, 1, 4096)
+BENCH_KEY_COUNT(set_reps, ckpt_opts, reps, 1, 64)
+BENCH_KEY_COUNT(set_unit, ckpt_opts, unit, 1, UINT64_MAX)
+BENCH_KEY_TEXT(set_dir, ckpt_opts, base)
+BENCH_KEY_FLAG(set_json, ckpt_opts, json)
+
+static const mulred_key ckpt_keys[] = {
+    {"elements", false, false, false, set_elements}, {"msm", false, false, false, set_msm},
+    {"threads", false, false, false, set_threads},   {"reps", false, false, false, set_reps},
+    {"unit", false, false, false, set_unit},         {"dir", false, false, false, set_dir},
+    {"json", true, false, false, set_json},
+};
+
 static void ckpt_usage(void)
 {
     mulred_out(
@@ -63,76 +90,22 @@ static void ckpt_usage(void)
         "checkpointed run spent inside the store (saving and opening it).\n");
 }
 
-int mulred_bench_checkpoint(int argc, char **argv)
+/* The figures: one record. */
+static const bench_column ckpt_columns[] = {
+    {"units", "unit files", NULL, BENCH_INT, 0},
+    {"seconds_without", "without --checkpoint s", "%.3f", BENCH_REAL, 0},
+    {"seconds_with", "with --checkpoint s", "%.3f", BENCH_REAL, 0},
+    {"ratio_median", "ratio with/without", "%.4f", BENCH_REAL, 0},
+    {"ratio_min", "ratio min", "%.4f", BENCH_REAL, 0},
+    {"ratio_max", "ratio max", "%.4f", BENCH_REAL, 0},
+    {"store_share_median", "time inside the store", "%.4f", BENCH_REAL, 0},
+};
+
+/* The rounds: t[0][r] without, t[1][r] with --checkpoint, share[r] the store's share of the
+ * checkpointed run; *units the unit files of a checkpointed run. Returns MULRED_OK, or
+ * MULRED_ERUNTIME with a message on standard error. */
+static int ckpt_rounds(const ckpt_opts *o, double t[2][64], double *share, long *units)
 {
-    enum {
-        OPT_ELEMENTS = 256,
-        OPT_MSM,
-        OPT_THREADS,
-        OPT_REPS,
-        OPT_UNIT,
-        OPT_DIR,
-        OPT_JSON,
-        OPT_HELP
-    };
-    static const struct option longopts[] = {
-        {"elements", required_argument, 0, OPT_ELEMENTS},
-        {"msm", required_argument, 0, OPT_MSM},
-        {"threads", required_argument, 0, OPT_THREADS},
-        {"reps", required_argument, 0, OPT_REPS},
-        {"unit", required_argument, 0, OPT_UNIT},
-        {"dir", required_argument, 0, OPT_DIR},
-        {"json", no_argument, 0, OPT_JSON},
-        {"help", no_argument, 0, OPT_HELP},
-        {0, 0, 0, 0},
-    };
-    uint64_t elements = 0, unit = 0;
-    const char *curve = NULL; /* NULL: muhash */
-    int threads = 2, reps = 5, json = 0, c;
-    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        uint64_t v = 0;
-        switch (c) {
-        case OPT_ELEMENTS:
-            if (mulred_parse_count(optarg, &elements) || elements == 0)
-                return mulred_out_usage_error("bench checkpoint", "bad --elements '%s'", optarg);
-            break;
-        case OPT_MSM:
-            if (strcmp(optarg, "bls12-381") != 0 && strcmp(optarg, "bn254") != 0)
-                return mulred_out_usage_error("bench checkpoint",
-                                              "bad --msm '%s' (bls12-381 or bn254)", optarg);
-            curve = optarg;
-            break;
-        case OPT_THREADS:
-            if (mulred_parse_count(optarg, &v) || v < 1 || v > 4096)
-                return mulred_out_usage_error("bench checkpoint", "bad --threads '%s'", optarg);
-            threads = (int)v;
-            break;
-        case OPT_REPS:
-            if (mulred_parse_count(optarg, &v) || v < 1 || v > 64)
-                return mulred_out_usage_error("bench checkpoint", "bad --reps '%s' (1-64)", optarg);
-            reps = (int)v;
-            break;
-        case OPT_UNIT:
-            if (mulred_parse_count(optarg, &unit) || unit == 0)
-                return mulred_out_usage_error("bench checkpoint", "bad --unit '%s'", optarg);
-            break;
-        case OPT_DIR:
-            base = optarg;
-            break;
-        case OPT_JSON:
-            json = 1;
-            break;
-        case OPT_HELP:
-        case 'h':
-            ckpt_usage();
-            return MULRED_OK;
-        default:
-            return MULRED_OUT_EUSAGE;
-        }
-    }
-    if (!elements) elements = curve ? UINT64_C(1) << 18 : 10000000;
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) {
@@ -141,30 +114,28 @@ int mulred_bench_checkpoint(int argc, char **argv)
     }
     self[len] = '\0';
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/mulred-bench-ckpt.%ld", base, (long)getpid());
+    snprintf(dir, sizeof dir, "%s/mulred-bench-ckpt.%ld", o->base, (long)getpid());
     char unit_arg[64] = "";
-    if (unit)
-        snprintf(unit_arg, sizeof unit_arg, "--checkpoint-unit %llu", (unsigned long long)unit);
-
-    double t[2][64], ratio[64], share[64];
-    long units = 0;
-    for (int r = 0; r < reps; r++)
+    if (o->unit)
+        snprintf(unit_arg, sizeof unit_arg, "--checkpoint-unit %llu", (unsigned long long)o->unit);
+    char what[64];
+    if (o->curve)
+        snprintf(what, sizeof what, "msm --curve %s", o->curve);
+    else
+        snprintf(what, sizeof what, "muhash --no-progress");
+    const int threads = (int)o->threads;
+    for (int r = 0; r < (int)o->reps; r++)
         for (int k = 0; k < 2; k++) {
             int with = (r + k) % 2; /* alternate which goes first */
             char cmd[12288];
-            char what[64];
-            if (curve)
-                snprintf(what, sizeof what, "msm --curve %s", curve);
-            else
-                snprintf(what, sizeof what, "muhash --no-progress");
             snprintf(cmd, sizeof cmd,
                      "OMP_NUM_THREADS=%d '%s' %s --synthetic %llu --threads %d --json "
                      "%s%s%s %s",
-                     threads, self, what, (unsigned long long)elements, threads,
+                     threads, self, what, (unsigned long long)o->elements, threads,
                      with ? "--checkpoint '" : "", with ? dir : "", with ? "'" : "",
                      with ? unit_arg : "");
             double store = 0;
-            t[with][r] = ckpt_run(cmd, curve != NULL, with ? &units : NULL, with ? &store : NULL);
+            t[with][r] = ckpt_run(cmd, o->curve != NULL, with ? units : NULL, with ? &store : NULL);
             if (with) share[r] = store >= 0 ? store / t[1][r] : -1;
             if (with) {
                 char rm[4200];
@@ -176,6 +147,29 @@ int mulred_bench_checkpoint(int argc, char **argv)
                 return MULRED_ERUNTIME;
             }
         }
+    return MULRED_OK;
+}
+
+int mulred_bench_checkpoint(int argc, char **argv)
+{
+    const char *tmp = getenv("TMPDIR");
+    ckpt_opts o = {0, 0, 2, 5, NULL, tmp ? tmp : "/tmp", false};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    if (!bench_options("checkpoint", ckpt_keys, sizeof ckpt_keys / sizeof ckpt_keys[0], &o, argc,
+                       argv, ckpt_usage, &p, &rc)) {
+        mulred_key_parser_free(&p);
+        return rc;
+    }
+    if (!o.elements) o.elements = o.curve ? UINT64_C(1) << 18 : 10000000;
+    const int reps = (int)o.reps;
+    double t[2][64], ratio[64], share[64];
+    long units = 0;
+    rc = ckpt_rounds(&o, t, share, &units);
+    if (rc != MULRED_OK) {
+        mulred_key_parser_free(&p);
+        return rc;
+    }
     for (int r = 0; r < reps; r++) ratio[r] = t[1][r] / t[0][r];
     double rmin = ratio[0], rmax = ratio[0];
     for (int r = 1; r < reps; r++) {
@@ -187,35 +181,31 @@ int mulred_bench_checkpoint(int argc, char **argv)
     /* the direct measure: the share of a checkpointed run spent inside the store (saving,
      * and opening it), immune to the run-to-run noise that the ratio carries */
     double smed = mulred_median(share, (size_t)reps);
-    if (json) {
-        mulred_json_writer w;
+    mulred_json_writer w;
+    if (o.json) {
         mulred_jw_init(&w, stdout);
         mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "command", curve ? "msm" : "muhash");
-        if (curve) mulred_jw_string(&w, "curve", curve);
-        mulred_jw_uint(&w, "elements", elements);
-        mulred_jw_int(&w, "threads", threads);
+        mulred_jw_string(&w, "command", o.curve ? "msm" : "muhash");
+        if (o.curve) mulred_jw_string(&w, "curve", o.curve);
+        mulred_jw_uint(&w, "elements", o.elements);
+        mulred_jw_int(&w, "threads", (int)o.threads);
         mulred_jw_int(&w, "reps", reps);
-        mulred_jw_int(&w, "units", (int)units);
-        mulred_jw_double(&w, "seconds_without", without);
-        mulred_jw_double(&w, "seconds_with", with);
-        mulred_jw_double(&w, "ratio_median", rmed);
-        mulred_jw_double(&w, "ratio_min", rmin);
-        mulred_jw_double(&w, "ratio_max", rmax);
-        mulred_jw_double(&w, "store_share_median", smed);
+    } else
+        mulred_out("checkpoint overhead: mulred %s%s --synthetic %llu, %d thread%s, %d rounds\n"
+                   "(medians; the ratio per round; the store's share of a checkpointed run: "
+                   "saving and opening it)\n\n",
+                   o.curve ? "msm --curve " : "muhash", o.curve ? o.curve : "",
+                   (unsigned long long)o.elements, (int)o.threads, o.threads == 1 ? "" : "s", reps);
+    bench_table tab;
+    bench_table_begin(&tab, o.json ? &w : NULL, NULL, ckpt_columns,
+                      sizeof ckpt_columns / sizeof ckpt_columns[0]);
+    BENCH_ROW(&tab, BENCH_I(units), BENCH_R(without), BENCH_R(with), BENCH_R(rmed), BENCH_R(rmin),
+              BENCH_R(rmax), BENCH_R(smed));
+    bench_table_end(&tab);
+    if (o.json) {
         mulred_jw_object_end(&w);
-        fputc('\n', stdout);
-        return MULRED_OK;
+        mulred_jw_finish(&w);
     }
-    mulred_out("checkpoint overhead: mulred %s%s --synthetic %llu, %d thread%s, %d rounds\n",
-               curve ? "msm --curve " : "muhash", curve ? curve : "", (unsigned long long)elements,
-               threads, threads == 1 ? "" : "s", reps);
-    mulred_out("  without --checkpoint   %8.3f s (median)\n", without);
-    mulred_out("  with --checkpoint      %8.3f s (median; %ld unit files)\n", with, units);
-    mulred_out("  ratio with/without     %8.4f median, %.4f min, %.4f max (per round)\n", rmed,
-               rmin, rmax);
-    mulred_out(
-        "  time inside the store  %8.4f of a checkpointed run (median; saving and opening)\n",
-        smed);
+    mulred_key_parser_free(&p);
     return MULRED_OK;
 }

@@ -21,7 +21,6 @@
  *   jobs     a MuHash of 2^17 synthetic elements and an MSM of 2^13 synthetic points, one
  *            thread per rank: the share of each job's time spent in its reduce.
  * --out FILE writes those figures as JSON (the network file of report --project). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,9 +28,10 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_keys.h"
+#include "bench_table.h"
 #include "mulred/mulred_mpi.h"
 #include "mulred/msm_io.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "output/result_fields.h"
@@ -121,241 +121,254 @@ static void comm_usage(void)
                "shared memory.\n");
 }
 
+typedef struct {
+    uint64_t reps;
+    const char *out; /* the network file; NULL: none */
+    bool json;
+} comm_opts;
+
+BENCH_KEY_COUNT(set_reps, comm_opts, reps, 1, COMM_MAX_REPS)
+BENCH_KEY_TEXT(set_out, comm_opts, out)
+BENCH_KEY_FLAG(set_json, comm_opts, json)
+
+static const mulred_key comm_keys[] = {
+    {"reps", false, false, false, set_reps},
+    {"out", false, false, false, set_out},
+    {"json", true, false, false, set_json},
+};
+
+/* The groups a job reduces. */
+#define COMM_GROUPS 3
+static const mulred_group *comm_group(int k)
+{
+    return k == 0   ? mulred_muhash_group(MULRED_MUHASH_BITCOIN)
+           : k == 1 ? mulred_msm_point_group(MULRED_CURVE_BLS12_381)
+                    : mulred_msm_point_group(MULRED_CURVE_BN254);
+}
+
+typedef struct {
+    int P, nodes, steps, reps;
+    double startup;                  /* the slowest rank's */
+    double group_s[COMM_GROUPS];     /* one reduce of an element of comm_group(k) */
+    size_t sweep_bytes[COMM_SWEEP];  /* 8 B .. 1 MiB */
+    double sweep_s[COMM_SWEEP];      /* one XOR reduce of sweep_bytes[i] */
+    double alpha, beta;              /* per tree step; -1: one rank */
+    mulred_mpi_muhash_result muhash; /* the small jobs */
+    mulred_mpi_msm_result msm;
+} comm_figures;
+
+/* One reduce of each group, with an element of this rank that is not the identity. */
+static int comm_groups(comm_figures *f, int rank, mulred_error *err)
+{
+    int rc = MULRED_OK;
+    for (int k = 0; k < COMM_GROUPS && rc == MULRED_OK; k++) {
+        const mulred_group *g = comm_group(k);
+        uint8_t *elem = calloc(1, g->elem_bytes + 8);
+        if (!elem) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+        if (k == 0) {
+            mulred_muhash_state *s = (mulred_muhash_state *)elem;
+            mulred_muhash_init(s, MULRED_MUHASH_BITCOIN);
+            const uint8_t data[4] = {1, 2, 3, (uint8_t)rank};
+            const size_t len = sizeof data;
+            rc = mulred_muhash_update_raw(s, data, &len, 1, false, 1, err);
+            if (rc == MULRED_OK) rc = mulred_muhash_update_raw(s, data, &len, 1, true, 1, err);
+        } else {
+            const mulred_curve cv = k == 1 ? MULRED_CURVE_BLS12_381 : MULRED_CURVE_BN254;
+            uint8_t point[256];
+            mulred_scalar256 scalar;
+            mulred_msm_plan plan;
+            rc = mulred_msm_synth(point, &scalar, cv, 1, (uint64_t)rank, 1, 1, err);
+            mulred_msm_curve_plan(cv, &plan, 1, NULL);
+            if (rc == MULRED_OK)
+                rc = mulred_msm_curve_windows(cv, elem, &plan, 0, plan.windows, point, &scalar, 1,
+                                              1, err);
+        }
+        if (rc == MULRED_OK) rc = time_reduce(&f->group_s[k], elem, g, f->reps, err);
+        free(elem);
+    }
+    return rc;
+}
+
+/* The byte sweep, then α: the smallest message's time per step; β: the least-squares slope of
+ * time over bytes from 4 KiB up (one pair of points alone is at the mercy of one noisy median);
+ * when noise leaves no positive slope, the largest message's bytes over its whole time (a lower
+ * bound of the bandwidth, latency included). */
+static int comm_sweep(comm_figures *f, int rank, mulred_error *err)
+{
+    int rc = MULRED_OK;
+    for (int i = 0; i < COMM_SWEEP && rc == MULRED_OK; i++) {
+        /* 8 B, 64 B, 512 B, 4 KiB, 32 KiB, 256 KiB, then 1 MiB */
+        f->sweep_bytes[i] = i + 1 < COMM_SWEEP ? (size_t)8 << (3 * i) : (size_t)1 << 20;
+        const mulred_group g = {"bytes-xor", f->sweep_bytes[i], xor_identity, xor_combine, NULL};
+        uint8_t *elem = malloc(f->sweep_bytes[i]);
+        if (!elem) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+        memset(elem, rank + 1, f->sweep_bytes[i]);
+        rc = time_reduce(&f->sweep_s[i], elem, &g, f->reps, err);
+        free(elem);
+    }
+    f->alpha = f->beta = -1;
+    if (rc != MULRED_OK || f->steps == 0) return rc;
+    f->alpha = f->sweep_s[0] / f->steps;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+    for (int i = 3; i < COMM_SWEEP; i++) {
+        const double x = (double)f->sweep_bytes[i], y = f->sweep_s[i];
+        sx += x, sy += y, sxx += x * x, sxy += x * y, n += 1;
+    }
+    const double den = n * sxx - sx * sx;
+    const double slope = den > 0 ? (n * sxy - sx * sy) / den : 0;
+    const int b = COMM_SWEEP - 1;
+    f->beta = slope > 0
+                  ? f->steps / slope
+                  : (f->sweep_s[b] > 0 ? f->steps * (double)f->sweep_bytes[b] / f->sweep_s[b] : -1);
+    return rc;
+}
+
+/* The reduce's share of small jobs. */
+static int comm_jobs(comm_figures *f, mulred_error *err)
+{
+    memset(&f->muhash, 0, sizeof f->muhash), memset(&f->msm, 0, sizeof f->msm);
+    mulred_mpi_muhash_job job;
+    mulred_mpi_muhash_job_init(&job);
+    job.synthetic = UINT64_C(1) << 17;
+    job.threads = 1;
+    int rc = mulred_mpi_muhash(MPI_COMM_WORLD, &job, &f->muhash, err);
+    if (rc != MULRED_OK) return rc;
+    mulred_mpi_msm_job mjob;
+    mulred_mpi_msm_job_init(&mjob, MULRED_CURVE_BLS12_381);
+    mjob.synthetic = UINT64_C(1) << 13;
+    mjob.threads = 1;
+    return mulred_mpi_msm(MPI_COMM_WORLD, &mjob, &f->msm, err);
+}
+
+/* The figures: the network constants (one record), the groups, the sweep and the jobs. */
+static const bench_column comm_summary[] = {
+    {MULRED_RF_RANKS, NULL, NULL, BENCH_INT, 0},
+    {MULRED_RF_NODES, NULL, NULL, BENCH_INT, 0},
+    {"tree_steps", "tree steps", NULL, BENCH_INT, 0},
+    {"reps", NULL, NULL, BENCH_INT, 0},
+    {MULRED_RF_LATENCY, "latency α per step µs", "%.3g", BENCH_REAL, 1e6},
+    {MULRED_RF_BANDWIDTH, "bandwidth β per step GB/s", "%.3g", BENCH_REAL, 1e-9},
+    {"startup_seconds", "start-up s (process start and MPI_Init)", "%.3f", BENCH_REAL, 0},
+};
+static const bench_column comm_group_columns[] = {
+    {"group", "group", NULL, BENCH_TEXT, 0},
+    {"bytes_per_rank", "bytes/rank", NULL, BENCH_INT, 0},
+    {"reduce_seconds", "per reduce µs", "%.3g", BENCH_REAL, 1e6},
+};
+static const bench_column comm_sweep_columns[] = {
+    {"bytes", "XOR bytes", NULL, BENCH_INT, 0},
+    {"reduce_seconds", "per reduce µs", "%.3g", BENCH_REAL, 1e6},
+};
+static const bench_column comm_job_columns[] = {
+    {"kind", "job", NULL, BENCH_TEXT, 0},
+    {"elements", "elements", NULL, BENCH_INT, 0},
+    {"points", "points", NULL, BENCH_INT, 0},
+    {"total_seconds", "total s", "%.3g", BENCH_REAL, 0},
+    {"reduce_seconds", "reduce s", "%.3g", BENCH_REAL, 0},
+    {"reduce_share", "reduce share", "%.1f%%", BENCH_REAL, 100},
+};
+#define NCOLS(cols) (sizeof cols / sizeof cols[0])
+
+/* The figures as JSON into w, or as Markdown tables (w NULL). */
+static void comm_print(mulred_json_writer *w, const comm_figures *f)
+{
+    bench_table t;
+    if (w) {
+        mulred_jw_object_begin(w, NULL);
+        mulred_jw_string(w, "bench", "comm");
+    } else
+        mulred_out("mulred_mpi_reduce on %d rank(s), %d node(s) (medians of %d rounds, slowest "
+                   "rank)\n\n",
+                   f->P, f->nodes, f->reps);
+    bench_table_begin(&t, w, NULL, comm_summary, NCOLS(comm_summary));
+    BENCH_ROW(&t, BENCH_I(f->P), BENCH_I(f->nodes), BENCH_I(f->steps), BENCH_I(f->reps),
+              f->alpha > 0 ? BENCH_R(f->alpha) : BENCH_NONE,
+              f->beta > 0 ? BENCH_R(f->beta) : BENCH_NONE, BENCH_R(f->startup));
+    bench_table_end(&t);
+    if (!w) mulred_out("\n");
+    bench_table_begin(&t, w, "groups", comm_group_columns, NCOLS(comm_group_columns));
+    for (int k = 0; k < COMM_GROUPS; k++)
+        BENCH_ROW(&t, BENCH_S(comm_group(k)->name), BENCH_I(comm_group(k)->elem_bytes),
+                  BENCH_R(f->group_s[k]));
+    bench_table_end(&t);
+    if (!w) mulred_out("\n");
+    bench_table_begin(&t, w, "sweep", comm_sweep_columns, NCOLS(comm_sweep_columns));
+    for (int i = 0; i < COMM_SWEEP; i++)
+        BENCH_ROW(&t, BENCH_I(f->sweep_bytes[i]), BENCH_R(f->sweep_s[i]));
+    bench_table_end(&t);
+    if (!w) mulred_out("\n");
+    const double mu_total = f->muhash.phases[MULRED_MUHASH_PHASE_TOTAL].max,
+                 mu_red = f->muhash.phases[MULRED_MUHASH_PHASE_MPI].max,
+                 ms_total = f->msm.phases[MULRED_MSM_PHASE_TOTAL].max,
+                 ms_red = f->msm.phases[MULRED_MSM_PHASE_REDUCE].max;
+    bench_table_begin(&t, w, "jobs", comm_job_columns, NCOLS(comm_job_columns));
+    BENCH_ROW(&t, BENCH_S("muhash"), BENCH_I(f->muhash.inserted), BENCH_NONE, BENCH_R(mu_total),
+              BENCH_R(mu_red), BENCH_R(mu_total > 0 ? mu_red / mu_total : 0));
+    BENCH_ROW(&t, BENCH_S("msm"), BENCH_NONE, BENCH_I(f->msm.points), BENCH_R(ms_total),
+              BENCH_R(ms_red), BENCH_R(ms_total > 0 ? ms_red / ms_total : 0));
+    bench_table_end(&t);
+    if (w) {
+        mulred_jw_string(w, "version", mulred_version());
+        mulred_jw_object_end(w);
+        mulred_jw_finish(w);
+    } else if (f->alpha <= 0)
+        mulred_out("\none rank: no communication (run under mpirun with 2 or more ranks)\n");
+}
+
+/* Writes the network file (when asked) and prints the figures on rank 0. */
+static int comm_report(const comm_opts *o, const comm_figures *f)
+{
+    mulred_json_writer w;
+    if (o->out) {
+        FILE *file = fopen(o->out, "w");
+        if (!file) {
+            fprintf(stderr, "mulred bench comm: %s: cannot write\n", o->out);
+            return MULRED_ERUNTIME;
+        }
+        mulred_jw_init(&w, file);
+        comm_print(&w, f);
+        if (fclose(file) != 0) {
+            fprintf(stderr, "mulred bench comm: %s: write failed\n", o->out);
+            return MULRED_ERUNTIME;
+        }
+    }
+    if (o->json) mulred_jw_init(&w, stdout);
+    comm_print(o->json ? &w : NULL, f);
+    if (!o->json && o->out) mulred_out("network constants written to %s\n", o->out);
+    return MULRED_OK;
+}
+
 int mulred_bench_comm(int argc, char **argv)
 {
-    enum { OPT_REPS = 256, OPT_OUT, OPT_JSON, OPT_HELP };
-    static const struct option longopts[] = {
-        {"reps", required_argument, 0, OPT_REPS},
-        {"out", required_argument, 0, OPT_OUT},
-        {"json", no_argument, 0, OPT_JSON},
-        {"help", no_argument, 0, OPT_HELP},
-        {0, 0, 0, 0},
-    };
-    int reps = 100, json = 0, c;
-    const char *path = NULL;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        uint64_t v = 0;
-        switch (c) {
-        case OPT_REPS:
-            if (mulred_parse_count(optarg, &v) || v < 1 || v > COMM_MAX_REPS)
-                return mulred_out_usage_error("bench comm", "bad --reps '%s' (1-%d)", optarg,
-                                              COMM_MAX_REPS);
-            reps = (int)v;
-            break;
-        case OPT_OUT:
-            path = optarg;
-            break;
-        case OPT_JSON:
-            json = 1;
-            break;
-        case OPT_HELP:
-        case 'h':
-            comm_usage();
-            return MULRED_OK;
-        default:
-            return MULRED_OUT_EUSAGE;
-        }
+    comm_opts o = {100, NULL, false};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    if (!bench_options("comm", comm_keys, NCOLS(comm_keys), &o, argc, argv, comm_usage, &p, &rc)) {
+        mulred_key_parser_free(&p);
+        return rc;
     }
     const double age = process_age();
     mulred_error err;
     mulred_error_clear(&err);
     if (mulred_mpi_launched() && mulred_mpi_init(&argc, &argv, &err)) {
         if (mulred_mpi_env_rank() == 0) fprintf(stderr, "mulred: %s\n", err.message);
+        mulred_key_parser_free(&p);
         return err.status;
     }
-    const int rank = mulred_mpi_rank(MPI_COMM_WORLD), P = mulred_mpi_size(MPI_COMM_WORLD);
-    int nodes = 1;
+    const int rank = mulred_mpi_rank(MPI_COMM_WORLD);
+    comm_figures f = {.P = mulred_mpi_size(MPI_COMM_WORLD), .nodes = 1, .reps = (int)o.reps};
+    f.steps = f.P > 1 ? (int)ceil(log2((double)f.P)) : 0;
     double startup[3] = {age, age, age};
-    int rc = mulred_mpi_node_count(MPI_COMM_WORLD, &nodes, &err);
+    rc = mulred_mpi_node_count(MPI_COMM_WORLD, &f.nodes, &err);
     if (rc == MULRED_OK) rc = mulred_mpi_minavgmax(MPI_COMM_WORLD, age, startup, &err);
-
-    /* the groups, with elements that are not the identity */
-    const mulred_group *groups[3] = {mulred_muhash_group(MULRED_MUHASH_BITCOIN),
-                                     mulred_msm_point_group(MULRED_CURVE_BLS12_381),
-                                     mulred_msm_point_group(MULRED_CURVE_BN254)};
-    double group_s[3] = {-1, -1, -1};
-    for (int k = 0; k < 3 && rc == MULRED_OK; k++) {
-        const mulred_group *g = groups[k];
-        uint8_t *elem = calloc(1, g->elem_bytes + 8);
-        if (!elem) {
-            rc = mulred_error_set(&err, MULRED_ERUNTIME, "out of memory");
-            break;
-        }
-        if (k == 0) {
-            mulred_muhash_state *s = (mulred_muhash_state *)elem;
-            mulred_muhash_init(s, MULRED_MUHASH_BITCOIN);
-            const uint8_t data[4] = {1, 2, 3, (uint8_t)rank};
-            const size_t len = sizeof data;
-            rc = mulred_muhash_update_raw(s, data, &len, 1, false, 1, &err);
-            if (rc == MULRED_OK) rc = mulred_muhash_update_raw(s, data, &len, 1, true, 1, &err);
-        } else {
-            const mulred_curve cv = k == 1 ? MULRED_CURVE_BLS12_381 : MULRED_CURVE_BN254;
-            uint8_t point[256];
-            mulred_scalar256 scalar;
-            mulred_msm_plan plan;
-            rc = mulred_msm_synth(point, &scalar, cv, 1, (uint64_t)rank, 1, 1, &err);
-            mulred_msm_curve_plan(cv, &plan, 1, NULL);
-            if (rc == MULRED_OK)
-                rc = mulred_msm_curve_windows(cv, elem, &plan, 0, plan.windows, point, &scalar, 1,
-                                              1, &err);
-        }
-        if (rc == MULRED_OK) rc = time_reduce(&group_s[k], elem, g, reps, &err);
-        free(elem);
-    }
-
-    /* the byte sweep */
-    size_t sweep_bytes[COMM_SWEEP];
-    double sweep_s[COMM_SWEEP];
-    for (int i = 0; i < COMM_SWEEP && rc == MULRED_OK; i++) {
-        /* 8 B, 64 B, 512 B, 4 KiB, 32 KiB, 256 KiB, then 1 MiB */
-        sweep_bytes[i] = i + 1 < COMM_SWEEP ? (size_t)8 << (3 * i) : (size_t)1 << 20;
-        const mulred_group g = {"bytes-xor", sweep_bytes[i], xor_identity, xor_combine, NULL};
-        uint8_t *elem = malloc(sweep_bytes[i]);
-        if (!elem) {
-            rc = mulred_error_set(&err, MULRED_ERUNTIME, "out of memory");
-            break;
-        }
-        memset(elem, rank + 1, sweep_bytes[i]);
-        rc = time_reduce(&sweep_s[i], elem, &g, reps, &err);
-        free(elem);
-    }
-    /* α: the smallest message's time per step; β: the least-squares slope of time over bytes
-     * from 4 KiB up (one pair of points alone is at the mercy of one noisy median); when noise
-     * leaves no positive slope, the largest message's bytes over its whole time (a lower bound
-     * of the bandwidth, latency included) */
-    double alpha = -1, beta = -1;
-    const int steps = P > 1 ? (int)ceil(log2((double)P)) : 0;
-    if (rc == MULRED_OK && steps > 0) {
-        alpha = sweep_s[0] / steps;
-        double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
-        for (int i = 3; i < COMM_SWEEP; i++) {
-            const double x = (double)sweep_bytes[i], y = sweep_s[i];
-            sx += x, sy += y, sxx += x * x, sxy += x * y, n += 1;
-        }
-        const double den = n * sxx - sx * sx;
-        const double slope = den > 0 ? (n * sxy - sx * sy) / den : 0;
-        const int b = COMM_SWEEP - 1;
-        beta = slope > 0 ? steps / slope
-                         : (sweep_s[b] > 0 ? steps * (double)sweep_bytes[b] / sweep_s[b] : -1);
-    }
-
-    /* the reduce's share of small jobs */
-    mulred_mpi_muhash_result mr;
-    mulred_mpi_msm_result sr;
-    memset(&mr, 0, sizeof mr), memset(&sr, 0, sizeof sr);
-    if (rc == MULRED_OK) {
-        mulred_mpi_muhash_job job;
-        mulred_mpi_muhash_job_init(&job);
-        job.synthetic = UINT64_C(1) << 17;
-        job.threads = 1;
-        rc = mulred_mpi_muhash(MPI_COMM_WORLD, &job, &mr, &err);
-    }
-    if (rc == MULRED_OK) {
-        mulred_mpi_msm_job job;
-        mulred_mpi_msm_job_init(&job, MULRED_CURVE_BLS12_381);
-        job.synthetic = UINT64_C(1) << 13;
-        job.threads = 1;
-        rc = mulred_mpi_msm(MPI_COMM_WORLD, &job, &sr, &err);
-    }
+    f.startup = startup[2];
+    if (rc == MULRED_OK) rc = comm_groups(&f, rank, &err);
+    if (rc == MULRED_OK) rc = comm_sweep(&f, rank, &err);
+    if (rc == MULRED_OK) rc = comm_jobs(&f, &err);
     if (rc != MULRED_OK) {
         if (rank == 0) fprintf(stderr, "mulred bench comm: %s\n", err.message);
-        return rc;
-    }
-    if (rank != 0) return MULRED_OK;
-
-    const double mu_total = mr.phases[MULRED_MUHASH_PHASE_TOTAL].max,
-                 mu_red = mr.phases[MULRED_MUHASH_PHASE_MPI].max,
-                 ms_total = sr.phases[MULRED_MSM_PHASE_TOTAL].max,
-                 ms_red = sr.phases[MULRED_MSM_PHASE_REDUCE].max;
-    FILE *files[2] = {json ? stdout : NULL, NULL};
-    if (path && !(files[1] = fopen(path, "w"))) {
-        fprintf(stderr, "mulred bench comm: %s: cannot write\n", path);
-        return MULRED_ERUNTIME;
-    }
-    for (int f = 0; f < 2; f++) {
-        if (!files[f]) continue;
-        mulred_json_writer w;
-        mulred_jw_init(&w, files[f]);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "bench", "comm");
-        mulred_jw_int(&w, MULRED_RF_RANKS, P);
-        mulred_jw_int(&w, MULRED_RF_NODES, nodes);
-        mulred_jw_int(&w, "tree_steps", steps);
-        mulred_jw_int(&w, "reps", reps);
-        if (alpha > 0) mulred_jw_double(&w, MULRED_RF_LATENCY, alpha);
-        if (beta > 0) mulred_jw_double(&w, MULRED_RF_BANDWIDTH, beta);
-        mulred_jw_double(&w, "startup_seconds", startup[2]);
-        mulred_jw_array_begin(&w, "groups");
-        for (int k = 0; k < 3; k++) {
-            mulred_jw_object_begin(&w, NULL);
-            mulred_jw_string(&w, "group", groups[k]->name);
-            mulred_jw_uint(&w, "bytes_per_rank", groups[k]->elem_bytes);
-            mulred_jw_double(&w, "reduce_seconds", group_s[k]);
-            mulred_jw_object_end(&w);
-        }
-        mulred_jw_array_end(&w);
-        mulred_jw_array_begin(&w, "sweep");
-        for (int i = 0; i < COMM_SWEEP; i++) {
-            mulred_jw_object_begin(&w, NULL);
-            mulred_jw_uint(&w, "bytes", sweep_bytes[i]);
-            mulred_jw_double(&w, "reduce_seconds", sweep_s[i]);
-            mulred_jw_object_end(&w);
-        }
-        mulred_jw_array_end(&w);
-        mulred_jw_array_begin(&w, "jobs");
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "kind", "muhash");
-        mulred_jw_uint(&w, "elements", mr.inserted);
-        mulred_jw_double(&w, "total_seconds", mu_total);
-        mulred_jw_double(&w, "reduce_seconds", mu_red);
-        mulred_jw_double(&w, "reduce_share", mu_total > 0 ? mu_red / mu_total : 0);
-        mulred_jw_object_end(&w);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "kind", "msm");
-        mulred_jw_uint(&w, "points", sr.points);
-        mulred_jw_double(&w, "total_seconds", ms_total);
-        mulred_jw_double(&w, "reduce_seconds", ms_red);
-        mulred_jw_double(&w, "reduce_share", ms_total > 0 ? ms_red / ms_total : 0);
-        mulred_jw_object_end(&w);
-        mulred_jw_array_end(&w);
-        mulred_jw_string(&w, "version", mulred_version());
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-    }
-    if (files[1] && fclose(files[1]) != 0) {
-        fprintf(stderr, "mulred bench comm: %s: write failed\n", path);
-        return MULRED_ERUNTIME;
-    }
-    if (json) return MULRED_OK;
-    char a[32], s[32];
-    mulred_out(
-        "mulred_mpi_reduce on %d rank(s), %d node(s) (medians of %d rounds, slowest rank)\n\n", P,
-        nodes, reps);
-    mulred_out("%-16s %10s %12s\n", "group", "bytes/rank", "per reduce");
-    for (int k = 0; k < 3; k++) {
-        mulred_format_seconds(s, sizeof s, group_s[k]);
-        mulred_out("%-16s %10zu %12s\n", groups[k]->name, groups[k]->elem_bytes, s);
-    }
-    mulred_out("\n%-16s %12s\n", "XOR bytes", "per reduce");
-    for (int i = 0; i < COMM_SWEEP; i++) {
-        mulred_format_seconds(s, sizeof s, sweep_s[i]);
-        mulred_out("%-16zu %12s\n", sweep_bytes[i], s);
-    }
-    if (alpha > 0) {
-        mulred_format_seconds(a, sizeof a, alpha);
-        mulred_out("\nper tree step (%d): latency α %s, bandwidth β %.3g GB/s\n", steps, a,
-                   beta > 0 ? beta / 1e9 : 0);
-    } else {
-        mulred_out("\none rank: no communication (run under mpirun with 2 or more ranks)\n");
-    }
-    mulred_format_seconds(s, sizeof s, startup[2]);
-    mulred_out("start-up (process start and MPI_Init, slowest rank): %s\n", s);
-    mulred_out("muhash of %llu elements: reduce %.1f%% of %.3g s; msm of %llu points: reduce "
-               "%.1f%% of %.3g s\n",
-               (unsigned long long)mr.inserted, mu_total > 0 ? 100 * mu_red / mu_total : 0,
-               mu_total, (unsigned long long)sr.points, ms_total > 0 ? 100 * ms_red / ms_total : 0,
-               ms_total);
-    if (path) mulred_out("network constants written to %s\n", path);
-    return MULRED_OK;
+    } else if (rank == 0)
+        rc = comm_report(&o, &f);
+    mulred_key_parser_free(&p);
+    return rc;
 }

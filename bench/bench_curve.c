@@ -7,12 +7,14 @@
  *
  * The 8-lane rows (fp_mul_x8_ns and friends, per element) come from bench_field_x8_rows
  * (bench/bench_field_x8.c); they print as n/a (JSON null) on a CPU without AVX-512 IFMA. */
-#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "bench_keys.h"
+#include "bench_table.h"
 #include "field/field_internal.h"
 #include "field/field_x8.h"
 #include "mulred/curve.h"
@@ -347,38 +349,116 @@ static void bench_curve_usage(void)
                "  --json    one JSON object, nested by curve, units in the names\n");
 }
 
-static void json_curve(mulred_json_writer *w, const char *name, const curve_rows *r, int bls)
+/* A curve's figures: the JSON member (in the curve's object; NULL: printed only), the
+ * operation, ns (NaN: not measured, JSON null) and (printed only) a comparison. */
+static const bench_column curve_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "operation", NULL, BENCH_TEXT, 0},
+    {"ns", "ns", "%.1f", BENCH_REAL, 0},
+    {NULL, "ratio", NULL, BENCH_TEXT, 0},
+};
+
+/* A row of curve_columns (key NULL: printed only), with the ratio ns / of printed as "R x what"
+ * when what is non-NULL, of positive and ns measured. */
+static void op_row(bench_table *t, const char *key, const char *label, double ns, double of,
+                   const char *what)
 {
-    mulred_jw_object_begin(w, name);
-    mulred_jw_double(w, "fp_mul_ns", r->fp_mul);
-    mulred_jw_double(w, "fp_mul_portable_ns", r->fp_mul_portable);
-    if (r->fp_mul_mulx)
-        mulred_jw_double(w, "fp_mul_mulx_ns", r->fp_mul_mulx);
-    else
-        mulred_jw_null(w, "fp_mul_mulx_ns");
-    mulred_jw_double(w, "fp_sqr_ns", r->fp_sqr);
-    mulred_jw_double(w, "fp_add_ns", r->fp_add);
-    mulred_jw_double(w, "fp_inv_ns", r->fp_inv);
-    mulred_jw_double(w, "fp_inv_fermat_ns", r->fp_inv_fermat);
-    mulred_jw_double(w, "fp_sqrt_ns", r->fp_sqrt);
-    mulred_jw_double(w, "fr_mul_ns", r->fr_mul);
-    /* the 8-lane rows, per element (filled by bench_field_x8_rows) */
-    if (r->have_x8) {
-        mulred_jw_double(w, "fp_mul_x8_ns", r->x8.fp_mul_x8_ns);
-        mulred_jw_double(w, "fp_sqr_x8_ns", r->x8.fp_sqr_x8_ns);
-        mulred_jw_double(w, "fp_add_x8_ns", r->x8.fp_add_x8_ns);
-    } else {
-        mulred_jw_null(w, "fp_mul_x8_ns");
-        mulred_jw_null(w, "fp_sqr_x8_ns");
-        mulred_jw_null(w, "fp_add_x8_ns");
+    char r[64] = "";
+    if (what && of > 0 && ns == ns) snprintf(r, sizeof r, "%.2f x %s", ns / of, what);
+    BENCH_ROW(t, key ? BENCH_S(key) : BENCH_NONE, BENCH_S(label), BENCH_R(ns), BENCH_S(r));
+}
+
+/* The field rows (the 8-lane ones NaN without IFMA). */
+static void field_rows(bench_table *t, const curve_rows *r)
+{
+    op_row(t, "fp_mul_portable_ns", "fp mul, portable kernel", r->fp_mul_portable, 0, NULL);
+    op_row(t, "fp_mul_mulx_ns", "fp mul, MULX kernel", r->fp_mul_mulx ? r->fp_mul_mulx : NAN,
+           r->fp_mul_portable, "portable");
+    op_row(t, "fp_mul_ns", "fp mul (kernel in use)", r->fp_mul, 0, NULL);
+    op_row(t, "fp_sqr_ns", "fp sqr", r->fp_sqr, r->fp_mul, "mul");
+    op_row(t, "fp_add_ns", "fp add", r->fp_add, r->fp_mul, "mul");
+    const double x8[3] = {r->x8.fp_mul_x8_ns, r->x8.fp_sqr_x8_ns, r->x8.fp_add_x8_ns};
+    static const char *const x8_keys[3] = {"fp_mul_x8_ns", "fp_sqr_x8_ns", "fp_add_x8_ns"};
+    static const char *const x8_labels[3] = {"fp mul, 8 lanes, per element",
+                                             "fp sqr, 8 lanes, per element",
+                                             "fp add, 8 lanes, per element"};
+    for (int i = 0; i < 3; i++)
+        if (r->have_x8)
+            op_row(t, x8_keys[i], x8_labels[i], x8[i], r->fp_mul, "scalar mul");
+        else
+            BENCH_ROW(t, BENCH_S(x8_keys[i]), BENCH_S(x8_labels[i]), BENCH_R(NAN),
+                      BENCH_S("CPU lacks AVX-512 IFMA"));
+    op_row(t, "fp_inv_ns", "fp inverse (divsteps, variable time)", r->fp_inv, r->fp_mul, "mul");
+    op_row(t, "fp_inv_fermat_ns", "fp inverse (Fermat)", r->fp_inv_fermat, r->fp_inv, "divsteps");
+    op_row(t, "fp_sqrt_ns", "fp sqrt", r->fp_sqrt, r->fp_mul, "mul");
+    op_row(t, "fr_mul_ns", "fr mul", r->fr_mul, 0, NULL);
+}
+
+/* The G1 rows; the batch-affine rows by batch (named: the largest batch of each path). */
+static void g1_rows(bench_table *t, const curve_rows *r, int bls)
+{
+    op_row(t, "g1_add_jacobian_ns", "G1 add, Jacobian", r->add_jacobian, r->fp_mul, "mul");
+    op_row(t, "g1_add_mixed_ns", "G1 add, XYZZ + affine (mixed)", r->add_mixed, r->fp_mul, "mul");
+    op_row(t, "g1_add_mixed_jacobian_ns", "G1 add, Jacobian + affine", r->add_mixed_jacobian,
+           r->fp_mul, "mul");
+    op_row(t, "g1_add_xyzz_ns", "G1 add, XYZZ + XYZZ (incl. one XYZZ double)", r->add_xyzz, 0,
+           NULL);
+    op_row(t, "g1_double_ns", "G1 double, Jacobian", r->dbl, r->fp_mul, "mul");
+    op_row(t, "g1_double_xyzz_ns", "G1 double, XYZZ", r->dbl_xyzz, r->fp_mul, "mul");
+    char label[64];
+    for (int b = 0; b < NBATCH; b++) {
+        snprintf(label, sizeof label, "G1 batch-affine add per pair, batch %d", batch_sizes[b]);
+        op_row(t, b == NBATCH - 1 ? "g1_add_batch_affine_scalar_ns" : NULL, label, r->batch[b],
+               r->add_mixed, "mixed add");
     }
-    mulred_jw_double(w, "g1_add_jacobian_ns", r->add_jacobian);
-    mulred_jw_double(w, "g1_add_mixed_ns", r->add_mixed);
-    mulred_jw_double(w, "g1_add_mixed_jacobian_ns", r->add_mixed_jacobian);
-    mulred_jw_double(w, "g1_add_xyzz_ns", r->add_xyzz);
-    mulred_jw_double(w, "g1_double_ns", r->dbl);
-    mulred_jw_double(w, "g1_double_xyzz_ns", r->dbl_xyzz);
-    /* the path the MSM takes on this CPU (8 lanes where there are), then each path */
+    for (int b = 0; b < NBATCH; b++) {
+        snprintf(label, sizeof label, "G1 batch-affine add per pair, 8 lanes, %d", batch_sizes[b]);
+        const char *key = b == NBATCH - 1 ? "g1_add_batch_affine_x8_ns" : NULL;
+        if (r->batch_x8[b] > 0)
+            op_row(t, key, label, r->batch_x8[b], r->batch[b], "scalar path");
+        else
+            BENCH_ROW(t, key ? BENCH_S(key) : BENCH_NONE, BENCH_S(label), BENCH_R(NAN),
+                      BENCH_S("CPU lacks AVX-512 IFMA"));
+    }
+    op_row(t, "g1_mul_ns", "G1 scalar mul, 255-bit, GLV + wNAF", r->mul_glv, r->mul_wnaf, "wNAF");
+    op_row(t, "g1_mul_wnaf_ns", "G1 scalar mul, 255-bit, wNAF (no GLV)", r->mul_wnaf, 0, NULL);
+    if (bls)
+        op_row(t, "g1_subgroup_check_ns", "G1 subgroup check (endomorphism)", r->subgroup,
+               r->mul_glv, "scalar mul");
+    else
+        op_row(t, "g1_subgroup_check_ns", "G1 subgroup check (cofactor 1: none needed)",
+               r->subgroup, 0, NULL);
+    op_row(t, "g1_on_curve_ns", "G1 on-curve check", r->on_curve, 0, NULL);
+    if (bls) {
+        op_row(t, "g1_decompress_ns", "G1 decompress (ZCash), with subgroup check", r->decompress,
+               0, NULL);
+        op_row(t, "g1_decompress_no_subgroup_ns", "G1 decompress (ZCash), no subgroup check",
+               r->decompress_nocheck, 0, NULL);
+        op_row(t, "g1_decode_eip2537_ns", "G1 decode EIP-2537 (128 B), all checks", r->decode, 0,
+               NULL);
+    } else { /* y from x: sqrt and sign */
+        op_row(t, "g1_decompress_ns", "G1 decompress-equivalent: y from x (sqrt)", r->decompress, 0,
+               NULL);
+        op_row(t, "g1_decode_eip196_ns", "G1 decode EIP-196 (64 B), all checks", r->decode, 0,
+               NULL);
+    }
+}
+
+/* One curve: its JSON object (name) with the path the MSM takes on this CPU (8 lanes where
+ * there are) by batch, or its Markdown table under title. */
+static void print_curve(mulred_json_writer *w, const char *name, const char *title,
+                        const curve_rows *r, int bls)
+{
+    if (w)
+        mulred_jw_object_begin(w, name);
+    else
+        mulred_out("\n%s\n\n", title);
+    bench_table t;
+    bench_table_begin(&t, w, NULL, curve_columns, sizeof curve_columns / sizeof curve_columns[0]);
+    field_rows(&t, r);
+    g1_rows(&t, r, bls);
+    bench_table_end(&t);
+    if (!w) return;
     const double *in_use = r->batch_x8[NBATCH - 1] > 0 ? r->batch_x8 : r->batch;
     mulred_jw_double(w, "g1_add_batch_affine_ns", in_use[NBATCH - 1]);
     mulred_jw_object_begin(w, "g1_add_batch_affine_ns_by_batch");
@@ -388,149 +468,51 @@ static void json_curve(mulred_json_writer *w, const char *name, const curve_rows
         mulred_jw_double(w, key, in_use[b]);
     }
     mulred_jw_object_end(w);
-    mulred_jw_double(w, "g1_add_batch_affine_scalar_ns", r->batch[NBATCH - 1]);
-    if (r->batch_x8[NBATCH - 1] > 0)
-        mulred_jw_double(w, "g1_add_batch_affine_x8_ns", r->batch_x8[NBATCH - 1]);
-    else
-        mulred_jw_null(w, "g1_add_batch_affine_x8_ns");
-    mulred_jw_double(w, "g1_mul_ns", r->mul_glv);
-    mulred_jw_double(w, "g1_mul_wnaf_ns", r->mul_wnaf);
-    mulred_jw_double(w, "g1_subgroup_check_ns", r->subgroup);
-    mulred_jw_double(w, "g1_on_curve_ns", r->on_curve);
-    if (bls) {
-        mulred_jw_double(w, "g1_decompress_ns", r->decompress);
-        mulred_jw_double(w, "g1_decompress_no_subgroup_ns", r->decompress_nocheck);
-        mulred_jw_double(w, "g1_decode_eip2537_ns", r->decode);
-    } else {
-        mulred_jw_double(w, "g1_decompress_ns", r->decompress); /* y from x: sqrt and sign */
-        mulred_jw_double(w, "g1_decode_eip196_ns", r->decode);
-    }
     mulred_jw_object_end(w);
 }
 
-static void print_x8(const char *what, int have, double v, double scalar)
-{
-    if (have)
-        printf("| %-44s | %10.1f | %.2f x scalar mul |\n", what, v, v / scalar);
-    else
-        printf("| %-44s | %10s | CPU lacks AVX-512 IFMA |\n", what, "n/a");
-}
+typedef struct {
+    bool json, quick;
+} curve_opts;
 
-static void table_curve(const char *title, const curve_rows *r, int bls)
-{
-    printf("\n%s\n\n", title);
-    printf("| operation                                    |         ns | ratio |\n");
-    printf("|----------------------------------------------|------------|-------|\n");
-    printf("| fp mul, portable kernel                      | %10.1f | 1.00 |\n",
-           r->fp_mul_portable);
-    if (r->fp_mul_mulx)
-        printf("| fp mul, MULX kernel                          | %10.1f | %.2f x portable |\n",
-               r->fp_mul_mulx, r->fp_mul_mulx / r->fp_mul_portable);
-    printf("| fp mul (kernel in use)                       | %10.1f |  |\n", r->fp_mul);
-    printf("| fp sqr                                       | %10.1f | %.2f x mul |\n", r->fp_sqr,
-           r->fp_sqr / r->fp_mul);
-    printf("| fp add                                       | %10.1f | %.2f x mul |\n", r->fp_add,
-           r->fp_add / r->fp_mul);
-    print_x8("fp mul, 8 lanes, per element", r->have_x8, r->x8.fp_mul_x8_ns, r->fp_mul);
-    print_x8("fp sqr, 8 lanes, per element", r->have_x8, r->x8.fp_sqr_x8_ns, r->fp_mul);
-    print_x8("fp add, 8 lanes, per element", r->have_x8, r->x8.fp_add_x8_ns, r->fp_mul);
-    printf("| fp inverse (divsteps, variable time)         | %10.1f | %.0f x mul |\n", r->fp_inv,
-           r->fp_inv / r->fp_mul);
-    printf("| fp inverse (Fermat)                          | %10.1f | %.2f x divsteps |\n",
-           r->fp_inv_fermat, r->fp_inv_fermat / r->fp_inv);
-    printf("| fp sqrt                                      | %10.1f | %.0f x mul |\n", r->fp_sqrt,
-           r->fp_sqrt / r->fp_mul);
-    printf("| fr mul                                       | %10.1f |  |\n", r->fr_mul);
-    printf("| G1 add, Jacobian                             | %10.1f | %.1f x mul |\n",
-           r->add_jacobian, r->add_jacobian / r->fp_mul);
-    printf("| G1 add, XYZZ + affine (mixed)                | %10.1f | %.1f x mul |\n", r->add_mixed,
-           r->add_mixed / r->fp_mul);
-    printf("| G1 add, Jacobian + affine                    | %10.1f | %.1f x mul |\n",
-           r->add_mixed_jacobian, r->add_mixed_jacobian / r->fp_mul);
-    printf("| G1 add, XYZZ + XYZZ (incl. one XYZZ double)   | %10.1f |  |\n", r->add_xyzz);
-    printf("| G1 double, Jacobian                          | %10.1f | %.1f x mul |\n", r->dbl,
-           r->dbl / r->fp_mul);
-    printf("| G1 double, XYZZ                              | %10.1f | %.1f x mul |\n", r->dbl_xyzz,
-           r->dbl_xyzz / r->fp_mul);
-    for (int b = 0; b < NBATCH; b++)
-        printf("| G1 batch-affine add per pair, batch %4d     | %10.1f | %.2f x mixed add, %.1f x "
-               "mul |\n",
-               batch_sizes[b], r->batch[b], r->batch[b] / r->add_mixed, r->batch[b] / r->fp_mul);
-    for (int b = 0; b < NBATCH; b++) {
-        if (r->batch_x8[b] > 0)
-            printf(
-                "| G1 batch-affine add per pair, 8 lanes, %4d  | %10.1f | %.2f x mixed add, %.2f "
-                "x scalar path |\n",
-                batch_sizes[b], r->batch_x8[b], r->batch_x8[b] / r->add_mixed,
-                r->batch_x8[b] / r->batch[b]);
-        else
-            printf(
-                "| G1 batch-affine add per pair, 8 lanes, %4d  | %10s | CPU lacks AVX-512 IFMA |\n",
-                batch_sizes[b], "n/a");
-    }
-    printf("| G1 scalar mul, 255-bit, GLV + wNAF           | %10.1f | %.2f x wNAF |\n", r->mul_glv,
-           r->mul_glv / r->mul_wnaf);
-    printf("| G1 scalar mul, 255-bit, wNAF (no GLV)        | %10.1f |  |\n", r->mul_wnaf);
-    if (bls)
-        printf("| G1 subgroup check (endomorphism)             | %10.1f | %.2f x scalar mul |\n",
-               r->subgroup, r->subgroup / r->mul_glv);
-    else
-        printf("| G1 subgroup check (cofactor 1: none needed)  | %10.1f |  |\n", r->subgroup);
-    printf("| G1 on-curve check                            | %10.1f |  |\n", r->on_curve);
-    if (bls) {
-        printf("| G1 decompress (ZCash), with subgroup check   | %10.1f |  |\n", r->decompress);
-        printf("| G1 decompress (ZCash), no subgroup check     | %10.1f |  |\n",
-               r->decompress_nocheck);
-        printf("| G1 decode EIP-2537 (128 B), all checks       | %10.1f |  |\n", r->decode);
-    } else {
-        printf("| G1 decompress-equivalent: y from x (sqrt)    | %10.1f |  |\n", r->decompress);
-        printf("| G1 decode EIP-196 (64 B), all checks         | %10.1f |  |\n", r->decode);
-    }
-}
+BENCH_KEY_FLAG(set_json, curve_opts, json)
+BENCH_KEY_FLAG(set_quick, curve_opts, quick)
+
+static const mulred_key curve_keys[] = {
+    {"json", true, false, false, set_json},
+    {"quick", true, false, false, set_quick},
+};
 
 int mulred_bench_curve(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_QUICK };
-    static const struct option opts[] = {{"json", no_argument, 0, OPT_JSON},
-                                         {"quick", no_argument, 0, OPT_QUICK},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int json = 0, quick = 0, c;
-    mulred_out_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            bench_curve_usage();
-            return MULRED_OK;
-        } else if (c == OPT_JSON)
-            json = 1;
-        else if (c == OPT_QUICK)
-            quick = 1;
-        else
-            return mulred_out_bad_option("bench curve", argc, argv);
-    }
-    if (optind < argc)
-        return mulred_out_usage_error("bench curve", "unexpected argument '%s'", argv[optind]);
+    curve_opts o = {false, false};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    const bool run = bench_options("curve", curve_keys, sizeof curve_keys / sizeof curve_keys[0],
+                                   &o, argc, argv, bench_curve_usage, &p, &rc);
+    mulred_key_parser_free(&p);
+    if (!run) return rc;
     curve_rows rows[2];
     memset(rows, 0, sizeof rows);
-    if (g1_381_measure(&rows[0], quick) || g1_254_measure(&rows[1], quick)) return MULRED_ERUNTIME;
+    if (g1_381_measure(&rows[0], o.quick) || g1_254_measure(&rows[1], o.quick))
+        return MULRED_ERUNTIME;
     for (int i = 0; i < 2; i++) rows[i].have_x8 = bench_field_x8_rows(i, &rows[i].x8) == 0;
-    if (json) {
-        mulred_json_writer w;
-        mulred_jw_init(&w, stdout);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "cpu", mulred_cpu_describe());
-        mulred_jw_string(&w, "field_kernel", mulred_field_kernel_name());
-        mulred_jw_string(&w, "clock", "thread CPU time, median per operation");
-        json_curve(&w, "bls12_381", &rows[0], 1);
-        json_curve(&w, "bn254", &rows[1], 0);
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-        return MULRED_OK;
+    mulred_json_writer jw, *w = o.json ? &jw : NULL;
+    if (w) {
+        mulred_jw_init(w, stdout);
+        mulred_jw_object_begin(w, NULL);
+        mulred_jw_string(w, "cpu", mulred_cpu_describe());
+        mulred_jw_string(w, "field_kernel", mulred_field_kernel_name());
+        mulred_jw_string(w, "clock", "thread CPU time, median per operation");
+    } else
+        mulred_out("Fields and G1, one thread, medians of thread CPU time (%d samples per row); "
+                   "field\nkernel in use: %s; cpu: %s\n",
+                   o.quick ? 7 : 21, mulred_field_kernel_name(), mulred_cpu_describe());
+    print_curve(w, "bls12_381", "BLS12-381 (Fp 381 bits, 6 limbs)", &rows[0], 1);
+    print_curve(w, "bn254", "BN254 (Fp 254 bits, 4 limbs)", &rows[1], 0);
+    if (w) {
+        mulred_jw_object_end(w);
+        mulred_jw_finish(w);
     }
-    printf("Fields and G1, one thread, medians of thread CPU time (%d samples per row); field\n"
-           "kernel in use: %s; cpu: %s\n",
-           quick ? 7 : 21, mulred_field_kernel_name(), mulred_cpu_describe());
-    table_curve("BLS12-381 (Fp 381 bits, 6 limbs)", &rows[0], 1);
-    table_curve("BN254 (Fp 254 bits, 4 limbs)", &rows[1], 0);
     return MULRED_OK;
 }

@@ -8,7 +8,6 @@
  * operations in flight, what batch-affine addition does) and as a dependent chain. */
 #include "bench_field_x8.h"
 
-#include <getopt.h>
 #include <gmp.h>
 #include <immintrin.h>
 #include <stdio.h>
@@ -16,9 +15,10 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_keys.h"
+#include "bench_table.h"
 #include "field/field_x8.h"
 #include "mulred/field.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "util/util.h"
@@ -480,135 +480,129 @@ static void bench_fieldx8_usage(void)
                "  --json       one JSON object, nested by curve, units in the names\n");
 }
 
-#define DASHES "----------------------------------------------------------------------"
+typedef struct {
+    uint64_t samples;
+    bool json;
+} fieldx8_opts;
 
-static void table_row(const char *label, double ns, double base)
+BENCH_KEY_COUNT(set_samples, fieldx8_opts, samples, 1, 100000)
+BENCH_KEY_FLAG(set_json, fieldx8_opts, json)
+
+static const mulred_key fieldx8_keys[] = {
+    {"samples", false, false, false, set_samples},
+    {"json", true, false, false, set_json},
+};
+
+/* One curve's figures: the JSON member (in the curve's object), the operation, ns and (printed
+ * only) the ratio to the scalar C multiply. */
+static const bench_column fieldx8_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "operation", NULL, BENCH_TEXT, 0},
+    {"ns", "ns", "%.2f", BENCH_REAL, 0},
+    {NULL, "vs scalar C mul", "%.2f", BENCH_REAL, 0},
+};
+
+static void x8_row(bench_table *t, const char *key, const char *label, double ns, double base)
 {
-    printf("| %-50s | %8.2f | %15.2f |\n", label, ns, ns / base);
+    BENCH_ROW(t, BENCH_S(key), BENCH_S(label), BENCH_R(ns), BENCH_R(ns / base));
+}
+
+/* The figures of one curve: its object in w, or its Markdown table. */
+static void print_curve(mulred_json_writer *w, const bench_fieldx8_row *r, int ifma)
+{
+    const double base = r->mul_c_tput_ns;
+    bench_table t;
+    if (w)
+        mulred_jw_object_begin(w, r->curve);
+    else
+        mulred_out("\n%s (Fp, %d x 64-bit limbs scalar, %d x 52-bit limbs x8)\n\n", r->curve,
+                   r->limbs64, r->limbs64 == 4 ? 5 : 8);
+    bench_table_begin(&t, w, NULL, fieldx8_columns,
+                      sizeof fieldx8_columns / sizeof fieldx8_columns[0]);
+    x8_row(&t, "fp_mul_c_ns", "scalar mul, portable C, chain", r->mul_c_ns, base);
+    x8_row(&t, "fp_mul_c_tput_ns", "scalar mul, portable C, independent", r->mul_c_tput_ns, base);
+    if (r->mul_mulx_ns) {
+        x8_row(&t, "fp_mul_mulx_ns", "scalar mul, MULX, chain", r->mul_mulx_ns, base);
+        x8_row(&t, "fp_mul_mulx_tput_ns", "scalar mul, MULX, independent", r->mul_mulx_tput_ns,
+               base);
+    }
+    x8_row(&t, "fp2_mul_ns", "Fp2 scalar mul (library), independent", r->fp2_mul_ns, base);
+    if (ifma) {
+        char label[2][64];
+        snprintf(label[0], sizeof label[0], "x8 batch inversion, 8 chains of %d, per element",
+                 BATCH_INV_N);
+        snprintf(label[1], sizeof label[1], "x8 batch inversion, gcd, 8 chains of %d, per el.",
+                 BATCH_INV_N);
+        x8_row(&t, "fp_mul_x8_ns", "x8 mul per element, independent", r->mul_x8_ns, base);
+        x8_row(&t, "fp_mul_x8_chain_ns", "x8 mul per element, chain", r->mul_x8_chain_ns, base);
+        x8_row(&t, "fp_sqr_x8_ns", "x8 sqr per element", r->sqr_x8_ns, base);
+        x8_row(&t, "fp_add_x8_ns", "x8 add per element", r->add_x8_ns, base);
+        x8_row(&t, "fp_sub_x8_ns", "x8 sub per element", r->sub_x8_ns, base);
+        x8_row(&t, "fp_load_x8_ns", "x8 load (scalar form -> x8) per element", r->load_x8_ns, base);
+        x8_row(&t, "fp_store_x8_ns", "x8 store (x8 -> scalar form) per element", r->store_x8_ns,
+               base);
+        x8_row(&t, "fp_inv_x8_ns", "x8 inversion (Fermat) per element", r->inv_x8_ns, base);
+        x8_row(&t, "fp_batch_inv_x8_ns", label[0], r->batch_inv_x8_ns, base);
+        x8_row(&t, "fp_inv_var_x8_ns", "x8 inversion, gcd (variable-time) per element",
+               r->inv_var_x8_ns, base);
+        x8_row(&t, "fp_batch_inv_var_x8_ns", label[1], r->batch_inv_var_x8_ns, base);
+        x8_row(&t, "fp2_mul_x8_ns", "Fp2 x8 mul per element, independent", r->fp2_mul_x8_ns, base);
+        x8_row(&t, "fp2_mul_x8_chain_ns", "Fp2 x8 mul per element, chain", r->fp2_mul_x8_chain_ns,
+               base);
+        x8_row(&t, "fp2_sqr_x8_ns", "Fp2 x8 sqr per element", r->fp2_sqr_x8_ns, base);
+    }
+    bench_table_end(&t);
+    const double best_tput =
+        r->mul_mulx_tput_ns && r->mul_mulx_tput_ns < base ? r->mul_mulx_tput_ns : base;
+    const double best_chain =
+        r->mul_mulx_ns && r->mul_mulx_ns < r->mul_c_ns ? r->mul_mulx_ns : r->mul_c_ns;
+    if (w) {
+        if (ifma) {
+            mulred_jw_double(w, "ratio_mul_x8_to_best_scalar", r->mul_x8_ns / best_tput);
+            mulred_jw_double(w, "ratio_fp2_mul_x8_to_scalar", r->fp2_mul_x8_ns / r->fp2_mul_ns);
+        }
+        mulred_jw_object_end(w);
+    } else if (ifma) {
+        mulred_out("\nx8 mul per element / best scalar mul: %.2f (independent), %.2f (chains)\n",
+                   r->mul_x8_ns / best_tput, r->mul_x8_chain_ns / best_chain);
+        mulred_out("Fp2 x8 mul per element / Fp2 scalar mul: %.2f (independent)\n",
+                   r->fp2_mul_x8_ns / r->fp2_mul_ns);
+    }
 }
 
 int mulred_bench_fieldx8(int argc, char **argv)
 {
-    enum { OPT_SAMPLES = 256, OPT_JSON };
-    static const struct option opts[] = {{"samples", required_argument, 0, OPT_SAMPLES},
-                                         {"json", no_argument, 0, OPT_JSON},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int json = 0, c;
-    uint64_t samples = 15;
-    mulred_out_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            bench_fieldx8_usage();
-            return MULRED_OK;
-        } else if (c == OPT_JSON)
-            json = 1;
-        else if (c == OPT_SAMPLES) {
-            if (mulred_parse_count(optarg, &samples) || samples == 0 || samples > 100000)
-                return mulred_out_usage_error("bench fieldx8", "--samples: '%s' is not a count",
-                                              optarg);
-        } else
-            return mulred_out_bad_option("bench fieldx8", argc, argv);
-    }
-    if (optind < argc)
-        return mulred_out_usage_error("bench fieldx8", "unexpected argument '%s'", argv[optind]);
-
+    fieldx8_opts o = {15, false};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    const bool run =
+        bench_options("fieldx8", fieldx8_keys, sizeof fieldx8_keys / sizeof fieldx8_keys[0], &o,
+                      argc, argv, bench_fieldx8_usage, &p, &rc);
+    mulred_key_parser_free(&p);
+    if (!run) return rc;
     bench_fieldx8_row rows[2];
-    int st = bench_fieldx8_measure(rows, (int)samples);
+    int st = bench_fieldx8_measure(rows, (int)o.samples);
     if (st) return st;
     const int ifma = mulred_fieldx8_have_ifma();
-    if (json) {
-        mulred_json_writer w;
-        mulred_jw_init(&w, stdout);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "cpu", mulred_cpu_describe());
-        mulred_jw_int(&w, "cpu_family", mulred_out_cpu_family());
-        mulred_jw_bool(&w, "ifma", ifma);
-        mulred_jw_int(&w, "samples", (int64_t)samples);
-        for (int f = 0; f < 2; f++) {
-            const bench_fieldx8_row *r = &rows[f];
-            mulred_jw_object_begin(&w, r->curve);
-            mulred_jw_double(&w, "fp_mul_c_ns", r->mul_c_ns);
-            mulred_jw_double(&w, "fp_mul_c_tput_ns", r->mul_c_tput_ns);
-            if (r->mul_mulx_ns) {
-                mulred_jw_double(&w, "fp_mul_mulx_ns", r->mul_mulx_ns);
-                mulred_jw_double(&w, "fp_mul_mulx_tput_ns", r->mul_mulx_tput_ns);
-            }
-            mulred_jw_double(&w, "fp2_mul_ns", r->fp2_mul_ns);
-            if (ifma) {
-                mulred_jw_double(&w, "fp_mul_x8_ns", r->mul_x8_ns);
-                mulred_jw_double(&w, "fp_mul_x8_chain_ns", r->mul_x8_chain_ns);
-                mulred_jw_double(&w, "fp_sqr_x8_ns", r->sqr_x8_ns);
-                mulred_jw_double(&w, "fp_add_x8_ns", r->add_x8_ns);
-                mulred_jw_double(&w, "fp_sub_x8_ns", r->sub_x8_ns);
-                mulred_jw_double(&w, "fp_load_x8_ns", r->load_x8_ns);
-                mulred_jw_double(&w, "fp_store_x8_ns", r->store_x8_ns);
-                mulred_jw_double(&w, "fp_inv_x8_ns", r->inv_x8_ns);
-                mulred_jw_double(&w, "fp_batch_inv_x8_ns", r->batch_inv_x8_ns);
-                mulred_jw_double(&w, "fp_inv_var_x8_ns", r->inv_var_x8_ns);
-                mulred_jw_double(&w, "fp_batch_inv_var_x8_ns", r->batch_inv_var_x8_ns);
-                const double best = r->mul_mulx_tput_ns && r->mul_mulx_tput_ns < r->mul_c_tput_ns
-                                        ? r->mul_mulx_tput_ns
-                                        : r->mul_c_tput_ns;
-                mulred_jw_double(&w, "ratio_mul_x8_to_best_scalar", r->mul_x8_ns / best);
-                mulred_jw_double(&w, "fp2_mul_x8_ns", r->fp2_mul_x8_ns);
-                mulred_jw_double(&w, "fp2_mul_x8_chain_ns", r->fp2_mul_x8_chain_ns);
-                mulred_jw_double(&w, "fp2_sqr_x8_ns", r->fp2_sqr_x8_ns);
-                mulred_jw_double(&w, "ratio_fp2_mul_x8_to_scalar",
-                                 r->fp2_mul_x8_ns / r->fp2_mul_ns);
-            }
-            mulred_jw_object_end(&w);
-        }
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-        return MULRED_OK;
+    mulred_json_writer jw, *w = o.json ? &jw : NULL;
+    if (w) {
+        mulred_jw_init(w, stdout);
+        mulred_jw_object_begin(w, NULL);
+        mulred_jw_string(w, "cpu", mulred_cpu_describe());
+        mulred_jw_int(w, "cpu_family", mulred_out_cpu_family());
+        mulred_jw_bool(w, "ifma", ifma);
+        mulred_jw_int(w, "samples", (int64_t)o.samples);
+    } else {
+        mulred_out("Field kernels, one thread, medians of thread CPU time over %d samples\n"
+                   "(cpu family %d; %s)\n",
+                   (int)o.samples, mulred_out_cpu_family(), mulred_cpu_describe());
+        if (!ifma)
+            mulred_out("The CPU lacks AVX-512 IFMA: only the scalar baselines are measured.\n");
     }
-    printf("Field kernels, one thread, medians of thread CPU time over %d samples\n"
-           "(cpu family %d; %s)\n",
-           (int)samples, mulred_out_cpu_family(), mulred_cpu_describe());
-    if (!ifma) printf("The CPU lacks AVX-512 IFMA: only the scalar baselines are measured.\n");
-    for (int f = 0; f < 2; f++) {
-        const bench_fieldx8_row *r = &rows[f];
-        const double base = r->mul_c_tput_ns;
-        printf("\n%s (Fp, %d x 64-bit limbs scalar, %d x 52-bit limbs x8)\n\n", r->curve,
-               r->limbs64, f ? 5 : 8);
-        printf("| %-50s | %8s | %s |\n", "operation", "ns", "vs scalar C mul");
-        printf("|%.52s|%.10s|%.17s|\n", DASHES, DASHES, DASHES);
-        table_row("scalar mul, portable C, chain", r->mul_c_ns, base);
-        table_row("scalar mul, portable C, independent", r->mul_c_tput_ns, base);
-        if (r->mul_mulx_ns) {
-            table_row("scalar mul, MULX, chain", r->mul_mulx_ns, base);
-            table_row("scalar mul, MULX, independent", r->mul_mulx_tput_ns, base);
-        }
-        table_row("Fp2 scalar mul (library), independent", r->fp2_mul_ns, base);
-        if (!ifma) continue;
-        table_row("x8 mul per element, independent", r->mul_x8_ns, base);
-        table_row("x8 mul per element, chain", r->mul_x8_chain_ns, base);
-        table_row("x8 sqr per element", r->sqr_x8_ns, base);
-        table_row("x8 add per element", r->add_x8_ns, base);
-        table_row("x8 sub per element", r->sub_x8_ns, base);
-        table_row("x8 load (scalar form -> x8) per element", r->load_x8_ns, base);
-        table_row("x8 store (x8 -> scalar form) per element", r->store_x8_ns, base);
-        table_row("x8 inversion (Fermat) per element", r->inv_x8_ns, base);
-        char label[64];
-        snprintf(label, sizeof label, "x8 batch inversion, 8 chains of %d, per element",
-                 BATCH_INV_N);
-        table_row(label, r->batch_inv_x8_ns, base);
-        table_row("x8 inversion, gcd (variable-time) per element", r->inv_var_x8_ns, base);
-        snprintf(label, sizeof label, "x8 batch inversion, gcd, 8 chains of %d, per el.",
-                 BATCH_INV_N);
-        table_row(label, r->batch_inv_var_x8_ns, base);
-        table_row("Fp2 x8 mul per element, independent", r->fp2_mul_x8_ns, base);
-        table_row("Fp2 x8 mul per element, chain", r->fp2_mul_x8_chain_ns, base);
-        table_row("Fp2 x8 sqr per element", r->fp2_sqr_x8_ns, base);
-        const double best_tput =
-            r->mul_mulx_tput_ns && r->mul_mulx_tput_ns < base ? r->mul_mulx_tput_ns : base;
-        const double best_chain =
-            r->mul_mulx_ns && r->mul_mulx_ns < r->mul_c_ns ? r->mul_mulx_ns : r->mul_c_ns;
-        printf("\nx8 mul per element / best scalar mul: %.2f (independent), %.2f (chains)\n",
-               r->mul_x8_ns / best_tput, r->mul_x8_chain_ns / best_chain);
-        printf("Fp2 x8 mul per element / Fp2 scalar mul: %.2f (independent)\n",
-               r->fp2_mul_x8_ns / r->fp2_mul_ns);
+    for (int f = 0; f < 2; f++) print_curve(w, &rows[f], ifma);
+    if (w) {
+        mulred_jw_object_end(w);
+        mulred_jw_finish(w);
     }
     return MULRED_OK;
 }

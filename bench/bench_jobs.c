@@ -17,8 +17,8 @@
  * mpirun these rows are skipped, and the reason printed. */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +28,8 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_keys.h"
+#include "bench_table.h"
 #include "mulred/msm_io.h"
 #include "mulred/utxo.h"
 #include "output/format.h"
@@ -205,77 +207,37 @@ typedef struct {
     long rss_kib;
 } job_row;
 
-int mulred_bench_jobs(int argc, char **argv)
-{
-    enum { OPT_SIZE = 256, OPT_PAIRS, OPT_NO_RANKS, OPT_DIR, OPT_JSON, OPT_HELP };
-    static const struct option longopts[] = {
-        {"size", required_argument, 0, OPT_SIZE},
-        {"pairs", required_argument, 0, OPT_PAIRS},
-        {"no-ranks", no_argument, 0, OPT_NO_RANKS},
-        {"dir", required_argument, 0, OPT_DIR},
-        {"json", no_argument, 0, OPT_JSON},
-        {"help", no_argument, 0, OPT_HELP},
-        {0, 0, 0, 0},
-    };
-    uint64_t size = 200000, npairs = 0;
-    int json = 0, c;
-    bool ranks = true;
-    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_SIZE:
-            if (mulred_parse_count(optarg, &size) || size < 100)
-                return mulred_out_usage_error("bench jobs", "bad --size '%s' (>= 100)", optarg);
-            break;
-        case OPT_PAIRS:
-            if (mulred_parse_count(optarg, &npairs) || npairs < 1 || npairs > (1u << 24))
-                return mulred_out_usage_error("bench jobs", "bad --pairs '%s' (1 to 2^24)", optarg);
-            break;
-        case OPT_NO_RANKS:
-            ranks = false;
-            break;
-        case OPT_DIR:
-            base = optarg;
-            break;
-        case OPT_JSON:
-            json = 1;
-            break;
-        case OPT_HELP:
-        case 'h':
-            jobs_usage();
-            return MULRED_OK;
-        default:
-            return MULRED_OUT_EUSAGE;
-        }
-    }
+typedef struct {
+    uint64_t size, pairs; /* pairs 0: size / 50, at least 64 */
+    bool no_ranks, json;
+    const char *base;
+} jobs_opts;
+
+BENCH_KEY_COUNT(set_size, jobs_opts, size, 100, UINT64_MAX)
+BENCH_KEY_COUNT(set_pairs, jobs_opts, pairs, 1, UINT64_C(1) << 24)
+BENCH_KEY_FLAG(set_no_ranks, jobs_opts, no_ranks)
+BENCH_KEY_TEXT(set_dir, jobs_opts, base)
+BENCH_KEY_FLAG(set_json, jobs_opts, json)
+
+static const mulred_key jobs_keys[] = {
+    {"size", false, false, false, set_size},        {"pairs", false, false, false, set_pairs},
+    {"no-ranks", true, false, false, set_no_ranks}, {"dir", false, false, false, set_dir},
+    {"json", true, false, false, set_json},
+};
+
+/* The input files of the jobs, in a directory of their own. */
+typedef struct {
     char dir[4096], elems[4200], snap[4200], pairs[4200], out[4200];
-    snprintf(dir, sizeof dir, "%s/mulred-bench-jobs.%ld", base, (long)getpid());
-    if (mkdir(dir, 0700) != 0) {
-        fprintf(stderr, "mulred bench jobs: cannot create %s\n", dir);
-        return MULRED_ERUNTIME;
-    }
-    snprintf(elems, sizeof elems, "%s/elements.hex", dir);
-    snprintf(snap, sizeof snap, "%s/snapshot.dat", dir);
-    snprintf(pairs, sizeof pairs, "%s/pairs.hex", dir);
-    snprintf(out, sizeof out, "%s/out.json", dir);
-    if (!npairs) npairs = size / 50 < 64 ? 64 : size / 50;
-    char mpirun_buf[4200];
-    const char *mpirun = ranks ? find_mpirun(mpirun_buf, sizeof mpirun_buf) : NULL;
-    const char *no_ranks = !ranks ? "--no-ranks" : !mpirun ? "no mpirun on the PATH" : NULL;
-    mulred_error err;
-    int rc = MULRED_OK;
-    if (make_element_file(elems, size) || make_pair_file(pairs, npairs) ||
-        mulred_utxo_synth(snap, size, 1, false, &err) != MULRED_OK) {
-        fprintf(stderr, "mulred bench jobs: cannot write the inputs in %s\n", dir);
-        rc = MULRED_ERUNTIME;
-    }
-    job_row rows[12];
-    int nrows = 0;
+} jobs_files;
+
+/* The jobs: every input kind at 1 rank x 1 thread, 1 x 2 and (with mpirun) 2 x 1, into rows.
+ * Returns MULRED_OK, or MULRED_ERUNTIME with a message on standard error. */
+static int jobs_run(job_row *rows, int *nrows, const jobs_files *f, const char *mpirun)
+{
     static const char *kinds[4] = {"element file", "snapshot", "pair file", "stdin"};
-    /* layouts: 1 rank x 1 thread, 1 x 2, 2 x 1 (under mpirun) */
-    for (int k = 0; k < 4 && rc == MULRED_OK; k++)
-        for (int l = 0; l < 3 && rc == MULRED_OK; l++) {
+    mulred_error err;
+    for (int k = 0; k < 4; k++)
+        for (int l = 0; l < 3; l++) {
             const int t = l == 1 ? 2 : 1, nr = l == 2 ? 2 : 1;
             if (nr == 2 && !mpirun) continue;
             char threads[16];
@@ -285,29 +247,28 @@ int mulred_bench_jobs(int argc, char **argv)
             args[a++] = "mulred";
             if (k == 2) {
                 args[a++] = "msm", args[a++] = "--curve", args[a++] = "bls12-381";
-                args[a++] = "--input", args[a++] = pairs;
+                args[a++] = "--input", args[a++] = f->pairs;
             } else {
                 args[a++] = "muhash", args[a++] = "--no-progress";
                 args[a++] = k == 1 ? "--snapshot" : "--insert";
-                args[a++] = k == 0 ? elems : k == 1 ? snap : "-";
+                args[a++] = k == 0 ? f->elems : k == 1 ? f->snap : "-";
             }
             args[a++] = "--threads", args[a++] = threads, args[a++] = "--json", args[a] = NULL;
-            job_row *r = &rows[nrows++];
+            job_row *r = &rows[(*nrows)++];
             memset(r, 0, sizeof *r);
             r->kind = kinds[k];
             r->ranks = nr;
             r->threads = t;
-            r->bytes = file_bytes(k == 1 ? snap : k == 2 ? pairs : elems);
+            r->bytes = file_bytes(k == 1 ? f->snap : k == 2 ? f->pairs : f->elems);
             r->rss_kib =
-                run_child(args, k == 3 ? elems : NULL, k == 3, out, nr > 1 ? mpirun : NULL);
+                run_child(args, k == 3 ? f->elems : NULL, k == 3, f->out, nr > 1 ? mpirun : NULL);
             json_t *v = NULL;
-            if (r->rss_kib >= 0) mulred_json_read_file(&v, out, &err);
+            if (r->rss_kib >= 0) mulred_json_read_file(&v, f->out, &err);
             if (!v) {
                 fprintf(stderr,
                         "mulred bench jobs: the %s job at %d rank(s) x %d thread(s) failed\n",
                         r->kind, nr, t);
-                rc = MULRED_ERUNTIME;
-                break;
+                return MULRED_ERUNTIME;
             }
             r->seconds = phase(v, "total");
             r->read = phase(v, "read");
@@ -318,62 +279,111 @@ int mulred_bench_jobs(int argc, char **argv)
             r->share = work > 0 ? (r->read + r->validate) / work : 0;
             json_decref(v);
         }
-    unlink(elems), unlink(snap), unlink(pairs), unlink(out);
-    char idx[4300];
-    snprintf(idx, sizeof idx, "%s.idx", snap);
-    unlink(idx);
-    rmdir(dir);
-    if (rc) return rc;
-    const double MB = 1e6;
-    if (json) {
-        mulred_json_writer w;
+    return MULRED_OK;
+}
+
+/* The jobs' table: MB/s is the input's bytes over a phase (printed only; "-" without it). */
+static const bench_column jobs_columns[] = {
+    {"input", "input", NULL, BENCH_TEXT, 0},
+    {"ranks", "ranks", NULL, BENCH_INT, 0},
+    {"threads", "threads", NULL, BENCH_INT, 0},
+    {"bytes", "MB", "%.1f", BENCH_INT, 1e-6},
+    {"seconds", "seconds", "%.3f", BENCH_REAL, 0},
+    {"read", "read s", "%.3f", BENCH_REAL, 0},
+    {NULL, "read MB/s", "%.0f", BENCH_REAL, 0},
+    {"hash", "hash s", "%.3f", BENCH_REAL, 0},
+    {"msm", "msm s", "%.3f", BENCH_REAL, 0},
+    {NULL, "hash or msm MB/s", "%.0f", BENCH_REAL, 0},
+    {"validate", "validate s", "%.3f", BENCH_REAL, 0},
+    {NULL, "validate MB/s", "%.0f", BENCH_REAL, 0},
+    {"parse_share", "parse", "%.0f%%", BENCH_REAL, 100},
+    {"peak_rss_kib", "peak RSS MiB", "%.1f", BENCH_INT, 1.0 / 1024},
+};
+
+/* MB/s of bytes over seconds; NaN (printed "-") without the phase. */
+static double mb_per_s(uint64_t bytes, double seconds)
+{
+    return seconds > 0 ? bytes / 1e6 / seconds : NAN;
+}
+
+static void jobs_print(const jobs_opts *o, const job_row *rows, int nrows, const char *no_ranks)
+{
+    mulred_json_writer w;
+    if (o->json) {
         mulred_jw_init(&w, stdout);
         mulred_jw_object_begin(&w, NULL);
-        mulred_jw_uint(&w, "size", size);
-        mulred_jw_uint(&w, "pairs", npairs);
+        mulred_jw_uint(&w, "size", o->size);
+        mulred_jw_uint(&w, "pairs", o->pairs);
         mulred_jw_string(&w, "cpu", mulred_cpu_describe());
         if (no_ranks) mulred_jw_string(&w, "ranks_skipped", no_ranks);
-        mulred_jw_array_begin(&w, "jobs");
-        for (int i = 0; i < nrows; i++) {
-            const job_row *r = &rows[i];
-            mulred_jw_object_begin(&w, NULL);
-            mulred_jw_string(&w, "input", r->kind);
-            mulred_jw_int(&w, "ranks", r->ranks);
-            mulred_jw_int(&w, "threads", r->threads);
-            mulred_jw_uint(&w, "bytes", r->bytes);
-            mulred_jw_double(&w, "seconds", r->seconds);
-            mulred_jw_double(&w, "read", r->read);
-            mulred_jw_double(&w, "hash", r->hash);
-            mulred_jw_double(&w, "validate", r->validate);
-            mulred_jw_double(&w, "msm", r->msm);
-            mulred_jw_double(&w, "parse_share", r->share);
-            mulred_jw_int(&w, "peak_rss_kib", (int)r->rss_kib);
-            mulred_jw_object_end(&w);
-        }
-        mulred_jw_array_end(&w);
-        mulred_jw_object_end(&w);
-        return MULRED_OK;
-    }
-    mulred_out("Whole jobs (fresh processes; phases: max over ranks; MB/s of the input over "
-               "each phase)\nCPU: %s %s\n\n",
-               mulred_cpu_generation(), mulred_cpu_describe());
-    mulred_out("%-13s %5s %9s %8s %16s %16s %16s %7s %8s\n", "input", "rkxth", "MB", "seconds",
-               "read s (MB/s)", "hash|msm s", "validate s", "parse", "peak RSS");
+    } else
+        mulred_out("Whole jobs (fresh processes; phases: max over ranks; MB/s of the input over "
+                   "each phase)\nCPU: %s %s\n\n",
+                   mulred_cpu_generation(), mulred_cpu_describe());
+    bench_table t;
+    bench_table_begin(&t, o->json ? &w : NULL, "jobs", jobs_columns,
+                      sizeof jobs_columns / sizeof jobs_columns[0]);
     for (int i = 0; i < nrows; i++) {
         const job_row *r = &rows[i];
-        const double work = r->hash > 0 ? r->hash : r->msm;
-        mulred_out("%-13s %2dx%-2d %9.1f %8.3f %7.3f (%6.0f) %7.3f (%6.0f) %7.3f (%6.0f) %6.0f%% "
-                   "%5.1f MiB\n",
-                   r->kind, r->ranks, r->threads, r->bytes / MB, r->seconds, r->read,
-                   r->read > 0 ? r->bytes / MB / r->read : 0, work,
-                   work > 0 ? r->bytes / MB / work : 0, r->validate,
-                   r->validate > 0 ? r->bytes / MB / r->validate : 0, 100 * r->share,
-                   r->rss_kib / 1024.0);
+        BENCH_ROW(&t, BENCH_S(r->kind), BENCH_I(r->ranks), BENCH_I(r->threads), BENCH_I(r->bytes),
+                  BENCH_R(r->seconds), BENCH_R(r->read), BENCH_R(mb_per_s(r->bytes, r->read)),
+                  BENCH_R(r->hash), BENCH_R(r->msm),
+                  BENCH_R(mb_per_s(r->bytes, r->hash > 0 ? r->hash : r->msm)), BENCH_R(r->validate),
+                  BENCH_R(mb_per_s(r->bytes, r->validate)), BENCH_R(r->share), BENCH_I(r->rss_kib));
+    }
+    bench_table_end(&t);
+    if (o->json) {
+        mulred_jw_object_end(&w);
+        mulred_jw_finish(&w);
+        return;
     }
     mulred_out("\nparse: read (MuHash) or read + validate (MSM) over the sum of the work phases\n"
                "(read, hash, validate, msm: the jobs' own figures; seconds is the wall time of\n"
-               "the whole job). 2x1: mpirun -n 2, one thread a rank; phases are maxima over\n"
+               "the whole job). 2 ranks: mpirun -n 2, one thread a rank; phases are maxima over\n"
                "ranks, peak RSS the largest of mpirun and its ranks.\n");
     if (no_ranks) mulred_out("2 ranks: skipped (%s)\n", no_ranks);
-    return MULRED_OK;
+}
+
+int mulred_bench_jobs(int argc, char **argv)
+{
+    const char *tmp = getenv("TMPDIR");
+    jobs_opts o = {200000, 0, false, false, tmp ? tmp : "/tmp"};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    if (!bench_options("jobs", jobs_keys, sizeof jobs_keys / sizeof jobs_keys[0], &o, argc, argv,
+                       jobs_usage, &p, &rc)) {
+        mulred_key_parser_free(&p);
+        return rc;
+    }
+    jobs_files f;
+    snprintf(f.dir, sizeof f.dir, "%s/mulred-bench-jobs.%ld", o.base, (long)getpid());
+    mulred_key_parser_free(&p);
+    if (mkdir(f.dir, 0700) != 0) {
+        fprintf(stderr, "mulred bench jobs: cannot create %s\n", f.dir);
+        return MULRED_ERUNTIME;
+    }
+    snprintf(f.elems, sizeof f.elems, "%s/elements.hex", f.dir);
+    snprintf(f.snap, sizeof f.snap, "%s/snapshot.dat", f.dir);
+    snprintf(f.pairs, sizeof f.pairs, "%s/pairs.hex", f.dir);
+    snprintf(f.out, sizeof f.out, "%s/out.json", f.dir);
+    if (!o.pairs) o.pairs = o.size / 50 < 64 ? 64 : o.size / 50;
+    char mpirun_buf[4200];
+    const char *mpirun = !o.no_ranks ? find_mpirun(mpirun_buf, sizeof mpirun_buf) : NULL;
+    const char *no_ranks = o.no_ranks ? "--no-ranks" : !mpirun ? "no mpirun on the PATH" : NULL;
+    mulred_error err;
+    if (make_element_file(f.elems, o.size) || make_pair_file(f.pairs, o.pairs) ||
+        mulred_utxo_synth(f.snap, o.size, 1, false, &err) != MULRED_OK) {
+        fprintf(stderr, "mulred bench jobs: cannot write the inputs in %s\n", f.dir);
+        rc = MULRED_ERUNTIME;
+    }
+    job_row rows[12];
+    int nrows = 0;
+    if (rc == MULRED_OK) rc = jobs_run(rows, &nrows, &f, mpirun);
+    unlink(f.elems), unlink(f.snap), unlink(f.pairs), unlink(f.out);
+    char idx[4300];
+    snprintf(idx, sizeof idx, "%s.idx", f.snap);
+    unlink(idx);
+    rmdir(f.dir);
+    if (rc == MULRED_OK) jobs_print(&o, rows, nrows, no_ranks);
+    return rc;
 }

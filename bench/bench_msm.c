@@ -19,7 +19,6 @@
  * Every result is checked before it is timed: the 1- and 2-thread results and every variant
  * must be the same point (and a small instance the sum of the curve layer's scalar
  * multiplications). Timings are medians; compare ratios from one run. */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +29,8 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_keys.h"
+#include "bench_table.h"
 #include "mulred/curve.h"
 #include "mulred/kzg.h"
 #include "mulred/msm.h"
@@ -200,6 +201,7 @@ static const bm_curve curves[NCURVES] = {
 
 /* Widest window a plan may be forced to (MSM_MAX_WINDOW_BITS of the msm layer). */
 #define MSM_BENCH_MAX_C 16
+#define NCOLS(cols)     (sizeof cols / sizeof cols[0])
 
 typedef struct {
     uint64_t l[36];
@@ -719,174 +721,210 @@ static int add_variant(bm_mvar *v, int nv, const bm_curve *C, int lg, mulred_msm
     return nv + 1;
 }
 
-static void run_model(int c0, int c1, int quick, bool json, mulred_json_writer *w)
+/* One curve's sweep: the variants, their measured and modelled times, the constants. */
+typedef struct {
+    const bm_curve *C;
+    bm_mvar *v;
+    int nv, sizes[4], nsizes, reps;
+    double theta[NPARAM], th0[NPARAM], rms, rms0; /* fitted and compiled-in constants */
+    int is_fit[NPARAM];
+    mulred_msm_cost fitted;
+} bm_model;
+
+/* The variants of the sweep around each size's automatic plan. */
+static void model_variants(bm_model *m, int quick)
 {
-    const int reps = quick ? 2 : 3;
-    if (json) mulred_jw_array_begin(w, "model");
-    for (int ci = c0; ci < c1; ci++) {
-        const bm_curve *C = &curves[ci];
-        const int g2 = ci >= 2;
-        int sizes[4] = {12, 14, 16, 18}, nsizes = 4;
-        if (g2) sizes[0] = 11, sizes[1] = 13, sizes[2] = 15, nsizes = 3;
-        if (quick) sizes[0] = 8, sizes[1] = 10, sizes[2] = 12, nsizes = 3;
-        mulred_msm_plan probe;
-        curves[0].plan(&probe, 1u << 12, NULL);
-        const int x8_here = probe.lanes == MULRED_MSM_LANES_X8;
-        bm_mvar *v = calloc(4 * 40, sizeof *v);
-        if (!v) abort();
-        int nv = 0;
-        for (int si = 0; si < nsizes; si++) {
-            const int lg = sizes[si];
-            mulred_msm_plan ap;
-            C->plan(&ap, (size_t)1 << lg, NULL);
-            const int cs = (int)ap.window_bits, x8 = ap.lanes == MULRED_MSM_LANES_X8;
+    const bm_curve *C = m->C;
+    const int g2 = C->group[1] == '2';
+    int *sizes = m->sizes;
+    sizes[0] = 12, sizes[1] = 14, sizes[2] = 16, sizes[3] = 18, m->nsizes = 4;
+    if (g2) sizes[0] = 11, sizes[1] = 13, sizes[2] = 15, m->nsizes = 3;
+    if (quick) sizes[0] = 8, sizes[1] = 10, sizes[2] = 12, m->nsizes = 3;
+    int nv = 0;
+    for (int si = 0; si < m->nsizes; si++) {
+        const int lg = sizes[si];
+        mulred_msm_plan ap;
+        C->plan(&ap, (size_t)1 << lg, NULL);
+        const int cs = (int)ap.window_bits, x8 = ap.lanes == MULRED_MSM_LANES_X8;
+        for (int glv = -1; glv <= 1; glv += 2)
+            for (int c = cs - 2; c <= cs + 2; c++)
+                nv = add_variant(m->v, nv, C, lg,
+                                 (mulred_msm_options){.window_bits = c, .glv = glv}, 1);
+        if (x8)
             for (int glv = -1; glv <= 1; glv += 2)
-                for (int c = cs - 2; c <= cs + 2; c++)
-                    nv = add_variant(v, nv, C, lg,
-                                     (mulred_msm_options){.window_bits = c, .glv = glv}, 1);
-            if (x8)
-                for (int glv = -1; glv <= 1; glv += 2)
-                    for (int c = cs - 1; c <= cs + 1; c++)
-                        nv = add_variant(v, nv, C, lg,
-                                         (mulred_msm_options){.window_bits = c,
-                                                              .glv = glv,
-                                                              .lanes = MULRED_MSM_LANES_SCALAR},
-                                         1);
-            const int gs = ap.glv ? 1 : -1;
-            for (int b = 64; b <= 2048; b *= 4)
-                nv = add_variant(v, nv, C, lg,
-                                 (mulred_msm_options){.window_bits = cs, .glv = gs, .batch = b}, 0);
-            for (int c = cs - 4; c <= cs; c += 2)
-                nv = add_variant(v, nv, C, lg,
-                                 (mulred_msm_options){.window_bits = c,
-                                                      .glv = gs,
-                                                      .buckets = MULRED_MSM_BUCKETS_XYZZ},
-                                 0);
-        }
-        /* interleaved rounds, size by size (the inputs of one size at a time) */
-        for (int si = 0; si < nsizes; si++) {
-            const size_t n = (size_t)1 << sizes[si];
-            void *pts;
-            mulred_scalar256 *s;
-            if (!bm_inputs(C, n, 5, 6, &pts, &s)) abort();
-            for (int i = 0; i < nv; i++)
-                if (v[i].log2n == sizes[si]) v[i].ms = 1e30;
-            for (int k = 0; k < (sizes[si] >= 18 ? 2 : reps); k++)
-                for (int i = 0; i < nv; i++) {
-                    if (v[i].log2n != sizes[si]) continue;
-                    bm_jac r;
-                    const double x = time_serial(C, &r, pts, s, n, &v[i].opts, NULL) * 1e3;
-                    if (x < v[i].ms) v[i].ms = x;
-                }
-            free(pts), free(s);
-        }
-        mulred_msm_cost compiled, fitted, micro;
-        C->cost_constants(&compiled);
-        memset(&micro, 0, sizeof micro);
-        for (int k = 0; k < 3; k++) { /* the least of three (load only adds) */
-            mulred_msm_cost m;
-            C->micro(&m, x8_here, quick ? 0.1 : 1.0);
-            for (int j = 0; j < NPARAM; j++)
-                if (k == 0 || *param_ref(&m, j) < *param_ref(&micro, j))
-                    *param_ref(&micro, j) = *param_ref(&m, j);
-        }
-        fitted = compiled;
-        double theta[NPARAM], th0[NPARAM];
-        /* micro-measured: dbl, the XYZZ additions, the pair and the inversion; fitted: scan,
-         * window and what GLV adds per pair, which only whole MSMs show (φ alone, the
-         * micro-measurement, is a fraction of it) */
-        int is_fit[NPARAM];
-        for (int j = 0; j < NPARAM; j++) {
-            th0[j] = *param_ref(&compiled, j);
-            is_fit[j] = j <= 1 || j >= 9;
-            theta[j] = is_fit[j] ? th0[j] : *param_ref(&micro, j);
-        }
-        const double rms = fit(v, nv, theta, is_fit);
-        double rms0 = 0;
-        for (int i = 0; i < nv; i++) {
-            const double e = predict(&v[i], th0) / v[i].ms - 1;
-            rms0 += e * e;
-        }
-        rms0 = sqrt(rms0 / nv);
-        for (int j = 0; j < NPARAM; j++) *param_ref(&fitted, j) = theta[j];
-        if (json) {
-            for (int i = 0; i < nv; i++) {
-                mulred_jw_object_begin(w, NULL);
-                mulred_jw_string(w, "curve", C->name);
-                mulred_jw_string(w, "group", C->group);
-                mulred_jw_int(w, "log2n", v[i].log2n);
-                mulred_jw_uint(w, "c", v[i].plan.window_bits);
-                mulred_jw_bool(w, "glv", v[i].plan.glv);
-                mulred_jw_string(w, "lanes",
-                                 v[i].plan.lanes == MULRED_MSM_LANES_X8 ? "x8" : "scalar");
-                mulred_jw_string(w, "buckets",
-                                 v[i].plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine"
-                                                                                    : "xyzz");
-                mulred_jw_uint(w, "batch", v[i].plan.batch);
-                mulred_jw_double(w, "ms", v[i].ms);
-                mulred_jw_double(w, "fitted_ms", predict(&v[i], theta));
-                mulred_jw_double(w, "compiled_ms", predict(&v[i], th0));
-                mulred_jw_object_end(w);
-            }
-            free(v);
-            continue;
-        }
-        mulred_out("\nCost model of %s %s: constants micro-measured, or fitted to %d measured "
-                   "plans (thread CPU, "
-                   "min of %d rounds, 2 at 2^18 and up; RMS relative error %.1f%% fitted, %.1f%% "
-                   "compiled-in)\n\n"
-                   "| constant (ns)    | compiled-in | measured | how         |\n"
-                   "|------------------|-------------|----------|-------------|\n",
-                   C->name, C->group, nv, reps, 100 * rms, 100 * rms0);
-        for (int j = 0; j < NPARAM; j++)
-            mulred_out("| %-16s | %11.1f | %8.1f | %-11s |\n", param_names[j], th0[j], theta[j],
-                       is_fit[j] ? "fit" : "micro");
-        mulred_out("\nAs msm.c reads them: .op = {.scan = %.3g, .window = %.4g, .dbl = %.4g, "
-                   ".xyzz_add = %.4g, .xyzz_full = %.4g, .aff_add = {%.4g, %.4g}, .inv = {%.4g, "
-                   "%.4g}, .glv_pair = {%.3g, %.3g}}\n\n",
-                   fitted.scan, fitted.window, fitted.dbl, fitted.xyzz_add, fitted.xyzz_full,
-                   fitted.aff_add[0], fitted.aff_add[1], fitted.inv[0], fitted.inv[1],
-                   fitted.glv_pair[0], fitted.glv_pair[1]);
-        mulred_out("| log2 n | c  | GLV | lanes  | buckets | batch | measured ms | fitted ms | "
-                   "compiled ms |\n"
-                   "|--------|----|-----|--------|---------|-------|-------------|-----------|"
-                   "-------------|\n");
-        for (int i = 0; i < nv; i++)
-            mulred_out("| %6d | %2u | %3s | %-6s | %-7s | %5u | %11.2f | %9.2f | %11.2f |\n",
-                       v[i].log2n, v[i].plan.window_bits, v[i].plan.glv ? "yes" : "no",
-                       v[i].plan.lanes == MULRED_MSM_LANES_X8 ? "x8" : "scalar",
-                       v[i].plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine" : "xyzz",
-                       v[i].plan.batch, v[i].ms, predict(&v[i], theta), predict(&v[i], th0));
-        mulred_out("\n| log2 n | best measured (c, GLV) ms | fitted model's choice ms | ratio | "
-                   "compiled model's choice ms | ratio |\n"
-                   "|--------|---------------------------|--------------------------|-------|-"
-                   "---------------------------|-------|\n");
-        for (int si = 0; si < nsizes; si++) {
-            int best = -1, fit_pick = -1, comp_pick = -1;
-            mulred_msm_plan ap; /* the planner's lanes: those of the automatic plan */
-            C->plan(&ap, (size_t)1 << sizes[si], NULL);
-            for (int i = 0; i < nv; i++) {
-                if (v[i].log2n != sizes[si] || !v[i].in_space || v[i].plan.lanes != ap.lanes)
-                    continue;
-                if (best < 0 || v[i].ms < v[best].ms) best = i;
-                if (fit_pick < 0 || predict(&v[i], theta) < predict(&v[fit_pick], theta))
-                    fit_pick = i;
-                if (comp_pick < 0 || predict(&v[i], th0) < predict(&v[comp_pick], th0))
-                    comp_pick = i;
-            }
-            if (best < 0) continue;
-            mulred_out("| %6d | c = %2u, GLV %-3s %9.2f | c = %2u, GLV %-3s %8.2f | %5.3f | "
-                       "c = %2u, GLV %-3s %10.2f | %5.3f |\n",
-                       sizes[si], v[best].plan.window_bits, v[best].plan.glv ? "yes" : "no",
-                       v[best].ms, v[fit_pick].plan.window_bits,
-                       v[fit_pick].plan.glv ? "yes" : "no", v[fit_pick].ms,
-                       v[fit_pick].ms / v[best].ms, v[comp_pick].plan.window_bits,
-                       v[comp_pick].plan.glv ? "yes" : "no", v[comp_pick].ms,
-                       v[comp_pick].ms / v[best].ms);
-        }
-        free(v);
+                for (int c = cs - 1; c <= cs + 1; c++)
+                    nv = add_variant(m->v, nv, C, lg,
+                                     (mulred_msm_options){.window_bits = c,
+                                                          .glv = glv,
+                                                          .lanes = MULRED_MSM_LANES_SCALAR},
+                                     1);
+        const int gs = ap.glv ? 1 : -1;
+        for (int b = 64; b <= 2048; b *= 4)
+            nv = add_variant(m->v, nv, C, lg,
+                             (mulred_msm_options){.window_bits = cs, .glv = gs, .batch = b}, 0);
+        for (int c = cs - 4; c <= cs; c += 2)
+            nv = add_variant(m->v, nv, C, lg,
+                             (mulred_msm_options){
+                                 .window_bits = c, .glv = gs, .buckets = MULRED_MSM_BUCKETS_XYZZ},
+                             0);
     }
-    if (json) mulred_jw_array_end(w);
+    m->nv = nv;
+}
+
+/* Times the variants (interleaved rounds, size by size: the inputs of one size at a time), then
+ * micro-measures and fits the constants. */
+static void model_measure(bm_model *m, int quick)
+{
+    const bm_curve *C = m->C;
+    bm_mvar *v = m->v;
+    for (int si = 0; si < m->nsizes; si++) {
+        const size_t n = (size_t)1 << m->sizes[si];
+        void *pts;
+        mulred_scalar256 *s;
+        if (!bm_inputs(C, n, 5, 6, &pts, &s)) abort();
+        for (int i = 0; i < m->nv; i++)
+            if (v[i].log2n == m->sizes[si]) v[i].ms = 1e30;
+        for (int k = 0; k < (m->sizes[si] >= 18 ? 2 : m->reps); k++)
+            for (int i = 0; i < m->nv; i++) {
+                if (v[i].log2n != m->sizes[si]) continue;
+                bm_jac r;
+                const double x = time_serial(C, &r, pts, s, n, &v[i].opts, NULL) * 1e3;
+                if (x < v[i].ms) v[i].ms = x;
+            }
+        free(pts), free(s);
+    }
+    mulred_msm_plan probe;
+    curves[0].plan(&probe, 1u << 12, NULL);
+    const int x8_here = probe.lanes == MULRED_MSM_LANES_X8;
+    mulred_msm_cost compiled, micro;
+    C->cost_constants(&compiled);
+    memset(&micro, 0, sizeof micro);
+    for (int k = 0; k < 3; k++) { /* the least of three (load only adds) */
+        mulred_msm_cost mc;
+        C->micro(&mc, x8_here, quick ? 0.1 : 1.0);
+        for (int j = 0; j < NPARAM; j++)
+            if (k == 0 || *param_ref(&mc, j) < *param_ref(&micro, j))
+                *param_ref(&micro, j) = *param_ref(&mc, j);
+    }
+    m->fitted = compiled;
+    /* micro-measured: dbl, the XYZZ additions, the pair and the inversion; fitted: scan,
+     * window and what GLV adds per pair, which only whole MSMs show (φ alone, the
+     * micro-measurement, is a fraction of it) */
+    for (int j = 0; j < NPARAM; j++) {
+        m->th0[j] = *param_ref(&compiled, j);
+        m->is_fit[j] = j <= 1 || j >= 9;
+        m->theta[j] = m->is_fit[j] ? m->th0[j] : *param_ref(&micro, j);
+    }
+    m->rms = fit(v, m->nv, m->theta, m->is_fit);
+    m->rms0 = 0;
+    for (int i = 0; i < m->nv; i++) {
+        const double e = predict(&v[i], m->th0) / v[i].ms - 1;
+        m->rms0 += e * e;
+    }
+    m->rms0 = sqrt(m->rms0 / m->nv);
+    for (int j = 0; j < NPARAM; j++) *param_ref(&m->fitted, j) = m->theta[j];
+}
+
+/* The measured plans (JSON: the array "model" over the curves). */
+static const bench_column model_columns[] = {
+    {"curve", NULL, NULL, BENCH_TEXT, 0},
+    {"group", NULL, NULL, BENCH_TEXT, 0},
+    {"log2n", "log2 n", NULL, BENCH_INT, 0},
+    {"c", "c", NULL, BENCH_INT, 0},
+    {"glv", "GLV", NULL, BENCH_BOOL, 0},
+    {"lanes", "lanes", NULL, BENCH_TEXT, 0},
+    {"buckets", "buckets", NULL, BENCH_TEXT, 0},
+    {"batch", "batch", NULL, BENCH_INT, 0},
+    {"ms", "measured ms", "%.2f", BENCH_REAL, 0},
+    {"fitted_ms", "fitted ms", "%.2f", BENCH_REAL, 0},
+    {"compiled_ms", "compiled ms", "%.2f", BENCH_REAL, 0},
+};
+
+static void model_row(bench_table *t, const bm_model *m, const bm_mvar *v)
+{
+    BENCH_ROW(t, BENCH_S(m->C->name), BENCH_S(m->C->group), BENCH_I(v->log2n),
+              BENCH_I(v->plan.window_bits), BENCH_I(v->plan.glv),
+              BENCH_S(v->plan.lanes == MULRED_MSM_LANES_X8 ? "x8" : "scalar"),
+              BENCH_S(v->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine" : "xyzz"),
+              BENCH_I(v->plan.batch), BENCH_R(v->ms), BENCH_R(predict(v, m->theta)),
+              BENCH_R(predict(v, m->th0)));
+}
+
+/* The constants, compiled-in and measured (human form only). */
+static void model_constants(const bm_model *m)
+{
+    const mulred_msm_cost *f = &m->fitted;
+    mulred_out("\nCost model of %s %s: constants micro-measured, or fitted to %d measured "
+               "plans (thread CPU, min of %d rounds, 2 at 2^18 and up; RMS relative error "
+               "%.1f%% fitted, %.1f%% compiled-in)\n\n"
+               "| constant (ns)    | compiled-in | measured | how         |\n"
+               "|------------------|-------------|----------|-------------|\n",
+               m->C->name, m->C->group, m->nv, m->reps, 100 * m->rms, 100 * m->rms0);
+    for (int j = 0; j < NPARAM; j++)
+        mulred_out("| %-16s | %11.1f | %8.1f | %-11s |\n", param_names[j], m->th0[j], m->theta[j],
+                   m->is_fit[j] ? "fit" : "micro");
+    mulred_out("\nAs msm.c reads them: .op = {.scan = %.3g, .window = %.4g, .dbl = %.4g, "
+               ".xyzz_add = %.4g, .xyzz_full = %.4g, .aff_add = {%.4g, %.4g}, .inv = {%.4g, "
+               "%.4g}, .glv_pair = {%.3g, %.3g}}\n\n",
+               f->scan, f->window, f->dbl, f->xyzz_add, f->xyzz_full, f->aff_add[0], f->aff_add[1],
+               f->inv[0], f->inv[1], f->glv_pair[0], f->glv_pair[1]);
+}
+
+/* Per size: the best measured plan against the two models' choices (human form only). */
+static void model_choices(const bm_model *m)
+{
+    const bm_mvar *v = m->v;
+    mulred_out("\n| log2 n | best measured (c, GLV) ms | fitted model's choice ms | ratio | "
+               "compiled model's choice ms | ratio |\n"
+               "|--------|---------------------------|--------------------------|-------|-"
+               "---------------------------|-------|\n");
+    for (int si = 0; si < m->nsizes; si++) {
+        int best = -1, fit_pick = -1, comp_pick = -1;
+        mulred_msm_plan ap; /* the planner's lanes: those of the automatic plan */
+        m->C->plan(&ap, (size_t)1 << m->sizes[si], NULL);
+        for (int i = 0; i < m->nv; i++) {
+            if (v[i].log2n != m->sizes[si] || !v[i].in_space || v[i].plan.lanes != ap.lanes)
+                continue;
+            if (best < 0 || v[i].ms < v[best].ms) best = i;
+            if (fit_pick < 0 || predict(&v[i], m->theta) < predict(&v[fit_pick], m->theta))
+                fit_pick = i;
+            if (comp_pick < 0 || predict(&v[i], m->th0) < predict(&v[comp_pick], m->th0))
+                comp_pick = i;
+        }
+        if (best < 0) continue;
+        mulred_out("| %6d | c = %2u, GLV %-3s %9.2f | c = %2u, GLV %-3s %8.2f | %5.3f | "
+                   "c = %2u, GLV %-3s %10.2f | %5.3f |\n",
+                   m->sizes[si], v[best].plan.window_bits, v[best].plan.glv ? "yes" : "no",
+                   v[best].ms, v[fit_pick].plan.window_bits, v[fit_pick].plan.glv ? "yes" : "no",
+                   v[fit_pick].ms, v[fit_pick].ms / v[best].ms, v[comp_pick].plan.window_bits,
+                   v[comp_pick].plan.glv ? "yes" : "no", v[comp_pick].ms,
+                   v[comp_pick].ms / v[best].ms);
+    }
+}
+
+/* --model over curves[c0 .. c1): into w, or printed. */
+static void run_model(int c0, int c1, int quick, mulred_json_writer *w)
+{
+    bench_table t;
+    if (w) bench_table_begin(&t, w, "model", model_columns, NCOLS(model_columns));
+    for (int ci = c0; ci < c1; ci++) {
+        bm_model m = {
+            .C = &curves[ci], .v = calloc(4 * 40, sizeof(bm_mvar)), .reps = quick ? 2 : 3};
+        if (!m.v) abort();
+        model_variants(&m, quick);
+        model_measure(&m, quick);
+        if (!w) {
+            model_constants(&m);
+            bench_table_begin(&t, NULL, NULL, model_columns, NCOLS(model_columns));
+        }
+        for (int i = 0; i < m.nv; i++) model_row(&t, &m, &m.v[i]);
+        if (!w) {
+            bench_table_end(&t);
+            model_choices(&m);
+        }
+        free(m.v);
+    }
+    if (w) bench_table_end(&t);
 }
 
 /* ---- the command ------------------------------------------------------------------------------
@@ -924,120 +962,75 @@ static int row_reps_for(int reps, int lg, const bm_curve *C)
     return reps < 1 ? 1 : reps;
 }
 
-int mulred_bench_msm(int argc, char **argv)
+typedef struct {
+    uint64_t min, max, worth, reps; /* reps 0: per --quick */
+    int c0, c1;                     /* the curves of --group: curves[c0 .. c1) */
+    const char *setup, *anchors;
+    bool model, quick, json;
+} msm_opts;
+
+static int set_group(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    enum {
-        OPT_MIN = 256,
-        OPT_MAX,
-        OPT_GROUP,
-        OPT_REPS,
-        OPT_WORTH,
-        OPT_SETUP,
-        OPT_ANCHORS,
-        OPT_MODEL,
-        OPT_QUICK,
-        OPT_JSON
-    };
-    static const struct option opts[] = {{"min", required_argument, 0, OPT_MIN},
-                                         {"max", required_argument, 0, OPT_MAX},
-                                         {"group", required_argument, 0, OPT_GROUP},
-                                         {"reps", required_argument, 0, OPT_REPS},
-                                         {"worth", required_argument, 0, OPT_WORTH},
-                                         {"setup", required_argument, 0, OPT_SETUP},
-                                         {"anchors", required_argument, 0, OPT_ANCHORS},
-                                         {"model", no_argument, 0, OPT_MODEL},
-                                         {"quick", no_argument, 0, OPT_QUICK},
-                                         {"json", no_argument, 0, OPT_JSON},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int minlg = 10, maxlg = 20, worthlg = 16, reps = 0, model = 0, quick = 0, json = 0, c;
-    int c0 = 0, c1 = NCURVES; /* the curves of --group: curves[c0 .. c1) */
-    const char *setup = "tests/vectors/kzg/trusted_setup.txt", *anchors = NULL;
-    mulred_out_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        char *end;
-        switch (c) {
-        case 'h':
-            usage();
-            return MULRED_OK;
-        case OPT_MIN:
-        case OPT_MAX:
-        case OPT_WORTH:
-        case OPT_REPS: {
-            const long v = strtol(optarg, &end, 10);
-            if (*end || v < (c == OPT_REPS ? 1 : 4) || v > (c == OPT_REPS ? 1000 : 22))
-                return mulred_out_usage_error("bench msm", "%s: '%s' out of range",
-                                              c == OPT_MIN     ? "--min"
-                                              : c == OPT_MAX   ? "--max"
-                                              : c == OPT_WORTH ? "--worth"
-                                                               : "--reps",
-                                              optarg);
-            if (c == OPT_MIN) minlg = (int)v;
-            if (c == OPT_MAX) maxlg = (int)v;
-            if (c == OPT_REPS) reps = (int)v;
-            if (c == OPT_WORTH) worthlg = (int)v;
-            break;
-        }
-        case OPT_GROUP:
-            if (strcmp(optarg, "g1") == 0)
-                c0 = 0, c1 = 2;
-            else if (strcmp(optarg, "g2") == 0)
-                c0 = 2, c1 = 4;
-            else if (strcmp(optarg, "all") == 0)
-                c0 = 0, c1 = 4;
-            else
-                return mulred_out_usage_error("bench msm", "--group: '%s' is not g1, g2 or all",
-                                              optarg);
-            break;
-        case OPT_SETUP:
-            setup = optarg;
-            break;
-        case OPT_ANCHORS:
-            anchors = optarg;
-            break;
-        case OPT_MODEL:
-            model = 1;
-            break;
-        case OPT_QUICK:
-            quick = 1;
-            break;
-        case OPT_JSON:
-            json = 1;
-            break;
-        default:
-            return mulred_out_bad_option("bench msm", argc, argv);
-        }
-    }
-    if (optind < argc)
-        return mulred_out_usage_error("bench msm", "unexpected argument '%s'", argv[optind]);
-    if (quick && maxlg > 16) maxlg = 16;
-    if (minlg > maxlg) return mulred_out_usage_error("bench msm", "--min above --max");
-    const int row_reps = reps ? reps : quick ? 3 : 7, var_reps = reps ? reps : quick ? 5 : 11;
-    const bool with_g1 = c0 == 0;
+    msm_opts *m = o;
+    if (strcmp(v, "g1") == 0)
+        m->c0 = 0, m->c1 = 2;
+    else if (strcmp(v, "g2") == 0)
+        m->c0 = 2, m->c1 = 4;
+    else if (strcmp(v, "all") == 0)
+        m->c0 = 0, m->c1 = NCURVES;
+    else
+        return mulred_key_bad_value(p, v, "g1, g2 or all", why, cap);
+    return MULRED_OK;
+}
+BENCH_KEY_COUNT(set_min, msm_opts, min, 4, 22)
+BENCH_KEY_COUNT(set_max, msm_opts, max, 4, 22)
+BENCH_KEY_COUNT(set_worth, msm_opts, worth, 4, 22)
+BENCH_KEY_COUNT(set_reps, msm_opts, reps, 1, 1000)
+BENCH_KEY_TEXT(set_setup, msm_opts, setup)
+BENCH_KEY_TEXT(set_anchors, msm_opts, anchors)
+BENCH_KEY_FLAG(set_model, msm_opts, model)
+BENCH_KEY_FLAG(set_quick, msm_opts, quick)
+BENCH_KEY_FLAG(set_json, msm_opts, json)
 
-    const double load0 = mulred_out_load_average();
-    const double t_start = mulred_wtime();
+static const mulred_key msm_keys[] = {
+    {"min", false, false, false, set_min},         {"max", false, false, false, set_max},
+    {"group", false, false, false, set_group},     {"reps", false, false, false, set_reps},
+    {"worth", false, false, false, set_worth},     {"setup", false, false, false, set_setup},
+    {"anchors", false, false, false, set_anchors}, {"model", true, false, false, set_model},
+    {"quick", true, false, false, set_quick},      {"json", true, false, false, set_json},
+};
 
-    /* rows[ci][i]: curve ci at 2^(minlg + i); have[ci][i] = 0 when skipped (--quick: G2 to
-     * 2^14) */
-    static bm_row rows[NCURVES][19];
-    int have[NCURVES][19] = {{0}};
-    const int nrows = maxlg - minlg + 1;
-    for (int i = 0; i < nrows; i++)
-        for (int ci = c0; ci < c1; ci++) {
-            const int lg = minlg + i;
-            if (quick && ci >= 2 && lg > 14) continue;
-            if (run_row(&rows[ci][i], ci, lg, row_reps_for(row_reps, lg, &curves[ci])))
+/* rows[ci][i]: curve ci at 2^(min + i); have[ci][i] = 0 when skipped (--quick: G2 to 2^14). */
+typedef struct {
+    bm_row rows[NCURVES][19];
+    int have[NCURVES][19], nrows;
+    bm_variant var[NCURVES][9];
+    int var_n[NCURVES], row_reps, var_reps;
+    bm_kzg kzg;
+    bm_anchor anchor;
+    double load0, load1, t_start;
+} msm_results;
+
+static int measure_rows(msm_results *r, const msm_opts *o)
+{
+    r->nrows = (int)(o->max - o->min) + 1;
+    for (int i = 0; i < r->nrows; i++)
+        for (int ci = o->c0; ci < o->c1; ci++) {
+            const int lg = (int)o->min + i;
+            if (o->quick && ci >= 2 && lg > 14) continue;
+            if (run_row(&r->rows[ci][i], ci, lg, row_reps_for(r->row_reps, lg, &curves[ci])))
                 return MULRED_ERUNTIME;
-            have[ci][i] = 1;
+            r->have[ci][i] = 1;
         }
+    return MULRED_OK;
+}
 
-    /* what each technique is worth at 2^worth */
+/* What each technique is worth at 2^worth. */
+static int measure_worth(msm_results *r, const msm_opts *o)
+{
     enum { NV = 9 };
-    static bm_variant var[NCURVES][NV];
-    int var_n[NCURVES] = {0};
-    for (int ci = c0; ci < c1; ci++) {
-        const int wlg = quick && ci >= 2 && worthlg > 14 ? 14 : worthlg;
+    for (int ci = o->c0; ci < o->c1; ci++) {
+        const int wlg = o->quick && ci >= 2 && o->worth > 14 ? 14 : (int)o->worth;
         mulred_msm_plan def;
         curves[ci].plan(&def, (size_t)1 << wlg, NULL);
         const mulred_msm_options base = {.window_bits = (int)def.window_bits,
@@ -1062,187 +1055,217 @@ int mulred_bench_msm(int argc, char **argv)
         int nv = NV;
         if (def.window_bits >= MSM_BENCH_MAX_C) /* no wider window: drop that row */
             memmove(&v[5], &v[6], (NV - 6) * sizeof v[0]), nv--;
-        const int vr = ci >= 2 ? (var_reps + 1) / 2 : var_reps;
+        const int vr = ci >= 2 ? (r->var_reps + 1) / 2 : r->var_reps;
         if (run_variants(v, nv, ci, (size_t)1 << wlg, vr < 2 ? 2 : vr)) return MULRED_ERUNTIME;
-        memcpy(var[ci], v, sizeof v);
-        var_n[ci] = nv;
+        memcpy(r->var[ci], v, sizeof v);
+        r->var_n[ci] = nv;
     }
-
-    bm_kzg kzg = {0};
-    if (with_g1)
-        run_kzg(&kzg, setup, quick ? 11 : 21);
-    else
-        snprintf(kzg.note, sizeof kzg.note, "skipped (G2 only)");
-    bm_anchor anchor = {0};
-    if (anchors && with_g1) run_anchors(&anchor, anchors);
-    const double load1 = mulred_out_load_average();
-
-    mulred_json_writer w;
-    if (json) {
-        mulred_jw_init(&w, stdout);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "cpu", mulred_cpu_describe());
-        mulred_jw_int(&w, "cpu_family", mulred_out_cpu_family());
-        mulred_jw_string(&w, "field_kernel", mulred_field_kernel_name());
-        mulred_jw_double(&w, "load_start", load0);
-        mulred_jw_double(&w, "load_end", load1);
-        mulred_jw_array_begin(&w, "rows");
-        for (int ci = c0; ci < c1; ci++)
-            for (int i = 0; i < nrows; i++) {
-                if (!have[ci][i]) continue;
-                const bm_row *r = &rows[ci][i];
-                mulred_jw_object_begin(&w, NULL);
-                mulred_jw_string(&w, "curve", curves[ci].name);
-                mulred_jw_string(&w, "group", curves[ci].group);
-                mulred_jw_int(&w, "log2n", r->log2n);
-                mulred_jw_uint(&w, "window_bits", r->plan.window_bits);
-                mulred_jw_uint(&w, "windows", r->plan.windows);
-                mulred_jw_bool(&w, "glv", r->plan.glv);
-                mulred_jw_string(&w, "buckets",
-                                 r->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine"
-                                                                                  : "xyzz");
-                mulred_jw_string(&w, "lanes",
-                                 r->plan.lanes == MULRED_MSM_LANES_X8 ? "x8" : "scalar");
-                mulred_jw_double(&w, "ms_1_thread", r->wall1 * 1e3);
-                mulred_jw_double(&w, "cpu_ms_1_thread", r->cpu1 * 1e3);
-                mulred_jw_double(&w, "ns_per_point",
-                                 r->cpu1 * 1e9 / (double)((size_t)1 << r->log2n));
-                mulred_jw_double(&w, "ms_2_threads", r->wall2 * 1e3);
-                mulred_jw_double(&w, "speedup_2_threads", r->speedup);
-                mulred_jw_double(&w, "speedup_p10", r->speedup_p10);
-                mulred_jw_double(&w, "speedup_p90", r->speedup_p90);
-                mulred_jw_double(&w, "speedup_ceiling_2_threads", r->ceiling);
-                mulred_jw_double(&w, "of_ceiling", r->of_ceiling);
-                mulred_jw_double(&w, "of_warm_ceiling", r->of_warm);
-                mulred_jw_int(&w, "peak_rss_kb", r->rss_kb);
-                mulred_jw_string(&w, "peak_rss_scope", r->rss_row ? "row" : "process");
-                mulred_jw_object_end(&w);
-            }
-        mulred_jw_array_end(&w);
-        mulred_jw_int(&w, "worth_log2n", worthlg);
-        mulred_jw_array_begin(&w, "worth");
-        for (int ci = c0; ci < c1; ci++)
-            for (int i = 0; i < var_n[ci]; i++) {
-                mulred_jw_object_begin(&w, NULL);
-                mulred_jw_string(&w, "curve", curves[ci].name);
-                mulred_jw_string(&w, "group", curves[ci].group);
-                mulred_jw_string(&w, "variant", var[ci][i].name);
-                mulred_jw_uint(&w, "window_bits", var[ci][i].plan.window_bits);
-                mulred_jw_bool(&w, "glv", var[ci][i].plan.glv);
-                mulred_jw_uint(&w, "queue", var[ci][i].plan.queue);
-                mulred_jw_double(&w, "cpu_ms", var[ci][i].cpu * 1e3);
-                mulred_jw_double(&w, "ratio_to_default", var[ci][i].ratio);
-                mulred_jw_double(&w, "ratio_p10", var[ci][i].ratio_p10);
-                mulred_jw_double(&w, "ratio_p90", var[ci][i].ratio_p90);
-                mulred_jw_object_end(&w);
-            }
-        mulred_jw_array_end(&w);
-        if (with_g1) {
-            mulred_jw_object_begin(&w, "kzg");
-            mulred_jw_bool(&w, "ok", kzg.ok);
-            if (kzg.note[0]) mulred_jw_string(&w, "note", kzg.note);
-            mulred_jw_double(&w, "commit_ms", kzg.commit_ms);
-            mulred_jw_double(&w, "commit_p10_ms", kzg.commit_p10);
-            mulred_jw_double(&w, "commit_p90_ms", kzg.commit_p90);
-            mulred_jw_uint(&w, "table_window_bits", kzg.window_bits);
-            mulred_jw_double(&w, "table_build_s", kzg.build_s);
-            mulred_jw_double(&w, "table_load_s", kzg.load_s);
-            mulred_jw_double(&w, "plain_msm_ms", kzg.plain_ms);
-            mulred_jw_double(&w, "plain_over_table", kzg.table_ratio);
-            mulred_jw_object_end(&w);
-        }
-        if (anchor.ok) {
-            mulred_jw_object_begin(&w, "anchors");
-            mulred_jw_double(&w, "blst_2e16_ms", anchor.blst_ms[16]);
-            mulred_jw_double(&w, "ckzg_commit_ms", anchor.ckzg_ms);
-            mulred_jw_object_end(&w);
-        }
-        if (model) run_model(c0, c1, quick, true, &w);
-        mulred_jw_double(&w, "seconds", mulred_wtime() - t_start);
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-        return MULRED_OK;
-    }
-
-    mulred_out("MSM on %s (cpu family %d: %s; field kernel %s; load %.2f at start, %.2f at "
-               "end)\n\n",
-               c0 == 0 && c1 == 4 ? "G1 and G2"
-               : c0 == 0          ? "G1"
-                                  : "G2",
-               mulred_out_cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(), load0,
-               load1);
-    mulred_out(
-        "| curve        | log2 n | c  | W  | GLV | buckets | 1 thread ms | CPU ms  | "
-        "ns/point | 2 threads ms | speedup (p10-p90) | ceiling | of ceiling | of warm | peak RSS "
-        "MB |\n"
-        "|--------------|--------|----|----|-----|---------|-------------|---------|-----"
-        "-----|--------------|-------------------|---------|------------|---------|----------"
-        "---|\n");
-    for (int ci = c0; ci < c1; ci++)
-        for (int i = 0; i < nrows; i++) {
-            if (!have[ci][i]) continue;
-            const bm_row *r = &rows[ci][i];
-            mulred_out("| %-9s %s | %6d | %2u | %2u | %3s | %-7s | %11.2f | %7.2f | %8.0f | "
-                       "%12.2f | %4.2f (%4.2f-%4.2f)  | %7.2f | %10.2f | %7.2f | %10.1f%s |\n",
-                       curves[ci].name, curves[ci].group, r->log2n, r->plan.window_bits,
-                       r->plan.windows, r->plan.glv ? "yes" : "no",
-                       r->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE
-                           ? (r->plan.lanes == MULRED_MSM_LANES_X8 ? "aff x8" : "affine")
-                           : "xyzz",
-                       r->wall1 * 1e3, r->cpu1 * 1e3,
-                       r->cpu1 * 1e9 / (double)((size_t)1 << r->log2n), r->wall2 * 1e3, r->speedup,
-                       r->speedup_p10, r->speedup_p90, r->ceiling, r->of_ceiling, r->of_warm,
-                       (double)r->rss_kb / 1024, r->rss_row ? " " : "*");
-        }
-    int any_process = 0;
-    for (int ci = c0; ci < c1; ci++)
-        for (int i = 0; i < nrows; i++) any_process |= have[ci][i] && !rows[ci][i].rss_row;
-    if (any_process)
-        mulred_out("\n* the process's peak so far (this kernel refused to reset the high-water "
-                   "mark)\n");
-    mulred_out(
-        "\nWhat each technique is worth at 2^%d (one thread, thread CPU time, %d interleaved "
-        "rounds, G2 %d; ratio = variant / default plan, median and p10-p90 of per-round "
-        "ratios)\n\n"
-        "| curve        | variant                          | c  | GLV | queue | CPU ms  | ratio "
-        "(p10-p90)    |\n"
-        "|--------------|----------------------------------|----|-----|-------|---------|-------"
-        "-------------|\n",
-        worthlg, var_reps, (var_reps + 1) / 2 < 2 ? 2 : (var_reps + 1) / 2);
-    for (int ci = c0; ci < c1; ci++)
-        for (int i = 0; i < var_n[ci]; i++) {
-            const bm_variant *v = &var[ci][i];
-            mulred_out("| %-9s %s | %-32s | %2u | %3s | %5u | %7.2f | %5.2f (%4.2f-%4.2f) |\n",
-                       curves[ci].name, curves[ci].group, v->name, v->plan.window_bits,
-                       v->plan.glv ? "yes" : "no", v->plan.queue, v->cpu * 1e3, v->ratio,
-                       v->ratio_p10, v->ratio_p90);
-        }
-    if (kzg.ok)
-        mulred_out("\nKZG commitment (EIP-4844, BLS12-381, 4096 elements, one thread): %.2f ms "
-                   "(p10 %.2f, p90 %.2f)\n"
-                   "  fixed-base table c = %u: built in %.2f s (decode + tables + cache write), "
-                   "loaded from its cache in %.3f s\n"
-                   "  the same MSM without tables (variable base, c = %u): %.2f ms, %.2f x the "
-                   "commitment\n",
-                   kzg.commit_ms, kzg.commit_p10, kzg.commit_p90, kzg.window_bits, kzg.build_s,
-                   kzg.load_s, kzg.plain_c, kzg.plain_ms, kzg.table_ratio);
-    else
-        mulred_out("\nKZG: %s\n", kzg.note);
-    if (anchors && anchor.ok) {
-        double ours = 0;
-        for (int i = 0; i < nrows; i++)
-            if (have[0][i] && rows[0][i].log2n == 16) ours = rows[0][i].cpu1 * 1e3;
-        mulred_out("\nSame-run baseline (%s --quick): blst 2^16 %.1f ms", anchors,
-                   anchor.blst_ms[16]);
-        if (ours) mulred_out(" -> mulred / blst = %.2f", ours / anchor.blst_ms[16]);
-        if (anchor.ckzg_ms && kzg.ok)
-            mulred_out("; c-kzg commitment %.1f ms -> mulred / c-kzg = %.2f", anchor.ckzg_ms,
-                       kzg.commit_ms / anchor.ckzg_ms);
-        mulred_out("\n");
-    } else if (anchors) {
-        mulred_out("\nSame-run baseline: '%s --quick' gave no usable JSON\n", anchors);
-    }
-    if (model) run_model(c0, c1, quick, false, NULL);
-    mulred_out("\n(%.0f s)\n", mulred_wtime() - t_start);
     return MULRED_OK;
+}
+
+/* The size rows (JSON: "rows"), the variants ("worth"), the KZG commitment ("kzg", one record)
+ * and the same-run baseline ("anchors", one record). */
+static const bench_column row_columns[] = {
+    {"curve", "curve", NULL, BENCH_TEXT, 0},
+    {"group", "group", NULL, BENCH_TEXT, 0},
+    {"log2n", "log2 n", NULL, BENCH_INT, 0},
+    {"window_bits", "c", NULL, BENCH_INT, 0},
+    {"windows", "W", NULL, BENCH_INT, 0},
+    {"glv", "GLV", NULL, BENCH_BOOL, 0},
+    {"buckets", "buckets", NULL, BENCH_TEXT, 0},
+    {"lanes", "lanes", NULL, BENCH_TEXT, 0},
+    {"ms_1_thread", "1 thread ms", "%.2f", BENCH_REAL, 0},
+    {"cpu_ms_1_thread", "CPU ms", "%.2f", BENCH_REAL, 0},
+    {"ns_per_point", "ns/point", "%.0f", BENCH_REAL, 0},
+    {"ms_2_threads", "2 threads ms", "%.2f", BENCH_REAL, 0},
+    {"speedup_2_threads", "speedup", "%.2f", BENCH_REAL, 0},
+    {"speedup_p10", "p10", "%.2f", BENCH_REAL, 0},
+    {"speedup_p90", "p90", "%.2f", BENCH_REAL, 0},
+    {"speedup_ceiling_2_threads", "ceiling", "%.2f", BENCH_REAL, 0},
+    {"of_ceiling", "of ceiling", "%.2f", BENCH_REAL, 0},
+    {"of_warm_ceiling", "of warm", "%.2f", BENCH_REAL, 0},
+    {"peak_rss_kb", "peak RSS MB", "%.1f", BENCH_INT, 1.0 / 1024},
+    {"peak_rss_scope", "RSS of", NULL, BENCH_TEXT, 0},
+};
+static const bench_column worth_columns[] = {
+    {"curve", "curve", NULL, BENCH_TEXT, 0},
+    {"group", "group", NULL, BENCH_TEXT, 0},
+    {"variant", "variant", NULL, BENCH_TEXT, 0},
+    {"window_bits", "c", NULL, BENCH_INT, 0},
+    {"glv", "GLV", NULL, BENCH_BOOL, 0},
+    {"queue", "queue", NULL, BENCH_INT, 0},
+    {"cpu_ms", "CPU ms", "%.2f", BENCH_REAL, 0},
+    {"ratio_to_default", "ratio", "%.2f", BENCH_REAL, 0},
+    {"ratio_p10", "p10", "%.2f", BENCH_REAL, 0},
+    {"ratio_p90", "p90", "%.2f", BENCH_REAL, 0},
+};
+static const bench_column kzg_columns[] = {
+    {"ok", NULL, NULL, BENCH_BOOL, 0},
+    {"note", NULL, NULL, BENCH_TEXT, 0},
+    {"commit_ms", "commitment ms", "%.2f", BENCH_REAL, 0},
+    {"commit_p10_ms", "p10", "%.2f", BENCH_REAL, 0},
+    {"commit_p90_ms", "p90", "%.2f", BENCH_REAL, 0},
+    {"table_window_bits", "table c", NULL, BENCH_INT, 0},
+    {"table_build_s", "table built s", "%.2f", BENCH_REAL, 0},
+    {"table_load_s", "table loaded s", "%.3f", BENCH_REAL, 0},
+    {NULL, "plain c", NULL, BENCH_INT, 0},
+    {"plain_msm_ms", "plain MSM ms", "%.2f", BENCH_REAL, 0},
+    {"plain_over_table", "plain / commitment", "%.2f", BENCH_REAL, 0},
+};
+static const bench_column anchor_columns[] = {
+    {"blst_2e16_ms", "blst 2^16 ms", "%.1f", BENCH_REAL, 0},
+    {NULL, "mulred / blst", "%.2f", BENCH_REAL, 0},
+    {"ckzg_commit_ms", "c-kzg commitment ms", "%.1f", BENCH_REAL, 0},
+    {NULL, "mulred / c-kzg", "%.2f", BENCH_REAL, 0},
+};
+
+static void rows_table(mulred_json_writer *w, const msm_opts *o, const msm_results *r)
+{
+    bench_table t;
+    bench_table_begin(&t, w, "rows", row_columns, NCOLS(row_columns));
+    for (int ci = o->c0; ci < o->c1; ci++)
+        for (int i = 0; i < r->nrows; i++) {
+            if (!r->have[ci][i]) continue;
+            const bm_row *x = &r->rows[ci][i];
+            BENCH_ROW(&t, BENCH_S(curves[ci].name), BENCH_S(curves[ci].group), BENCH_I(x->log2n),
+                      BENCH_I(x->plan.window_bits), BENCH_I(x->plan.windows), BENCH_I(x->plan.glv),
+                      BENCH_S(x->plan.bucket_form == MULRED_MSM_BUCKETS_AFFINE ? "affine" : "xyzz"),
+                      BENCH_S(x->plan.lanes == MULRED_MSM_LANES_X8 ? "x8" : "scalar"),
+                      BENCH_R(x->wall1 * 1e3), BENCH_R(x->cpu1 * 1e3),
+                      BENCH_R(x->cpu1 * 1e9 / (double)((size_t)1 << x->log2n)),
+                      BENCH_R(x->wall2 * 1e3), BENCH_R(x->speedup), BENCH_R(x->speedup_p10),
+                      BENCH_R(x->speedup_p90), BENCH_R(x->ceiling), BENCH_R(x->of_ceiling),
+                      BENCH_R(x->of_warm), BENCH_I(x->rss_kb),
+                      BENCH_S(x->rss_row ? "row" : "process"));
+        }
+    bench_table_end(&t);
+}
+
+static void worth_table(mulred_json_writer *w, const msm_opts *o, const msm_results *r)
+{
+    bench_table t;
+    bench_table_begin(&t, w, "worth", worth_columns, NCOLS(worth_columns));
+    for (int ci = o->c0; ci < o->c1; ci++)
+        for (int i = 0; i < r->var_n[ci]; i++) {
+            const bm_variant *v = &r->var[ci][i];
+            BENCH_ROW(&t, BENCH_S(curves[ci].name), BENCH_S(curves[ci].group), BENCH_S(v->name),
+                      BENCH_I(v->plan.window_bits), BENCH_I(v->plan.glv), BENCH_I(v->plan.queue),
+                      BENCH_R(v->cpu * 1e3), BENCH_R(v->ratio), BENCH_R(v->ratio_p10),
+                      BENCH_R(v->ratio_p90));
+        }
+    bench_table_end(&t);
+}
+
+/* The KZG commitment and the same-run baseline: records in their JSON objects, or tables. */
+static void kzg_tables(mulred_json_writer *w, const msm_opts *o, const msm_results *r)
+{
+    const bm_kzg *k = &r->kzg;
+    bench_table t;
+    if (w) mulred_jw_object_begin(w, "kzg");
+    if (w || k->ok) {
+        if (!w)
+            mulred_out("\nKZG commitment (EIP-4844, BLS12-381, 4096 elements, one thread; the "
+                       "fixed-base table built with decode, tables and cache write; the plain "
+                       "MSM: variable base)\n\n");
+        bench_table_begin(&t, w, NULL, kzg_columns, NCOLS(kzg_columns));
+        BENCH_ROW(&t, BENCH_I(k->ok), k->note[0] ? BENCH_S(k->note) : BENCH_NONE,
+                  BENCH_R(k->commit_ms), BENCH_R(k->commit_p10), BENCH_R(k->commit_p90),
+                  BENCH_I(k->window_bits), BENCH_R(k->build_s), BENCH_R(k->load_s),
+                  BENCH_I(k->plain_c), BENCH_R(k->plain_ms), BENCH_R(k->table_ratio));
+        bench_table_end(&t);
+    } else
+        mulred_out("\nKZG: %s\n", k->note);
+    if (w) mulred_jw_object_end(w);
+    if (!r->anchor.ok) {
+        if (o->anchors && !w)
+            mulred_out("\nSame-run baseline: '%s --quick' gave no usable JSON\n", o->anchors);
+        return;
+    }
+    double ours = NAN;
+    for (int i = 0; i < r->nrows; i++)
+        if (r->have[0][i] && r->rows[0][i].log2n == 16) ours = r->rows[0][i].cpu1 * 1e3;
+    const double blst = r->anchor.blst_ms[16], ckzg = r->anchor.ckzg_ms;
+    if (w)
+        mulred_jw_object_begin(w, "anchors");
+    else
+        mulred_out("\nSame-run baseline (%s --quick)\n\n", o->anchors);
+    bench_table_begin(&t, w, NULL, anchor_columns, NCOLS(anchor_columns));
+    BENCH_ROW(&t, BENCH_R(blst), BENCH_R(ours / blst), BENCH_R(ckzg),
+              BENCH_R(ckzg && k->ok ? k->commit_ms / ckzg : NAN));
+    bench_table_end(&t);
+    if (w) mulred_jw_object_end(w);
+}
+
+static void print_results(const msm_opts *o, const msm_results *r)
+{
+    mulred_json_writer jw, *w = o->json ? &jw : NULL;
+    if (w) {
+        mulred_jw_init(w, stdout);
+        mulred_jw_object_begin(w, NULL);
+        mulred_jw_string(w, "cpu", mulred_cpu_describe());
+        mulred_jw_int(w, "cpu_family", mulred_out_cpu_family());
+        mulred_jw_string(w, "field_kernel", mulred_field_kernel_name());
+        mulred_jw_double(w, "load_start", r->load0);
+        mulred_jw_double(w, "load_end", r->load1);
+    } else
+        mulred_out("MSM on %s (cpu family %d: %s; field kernel %s; load %.2f at start, %.2f at "
+                   "end)\n\n",
+                   o->c0 == 0 && o->c1 == 4 ? "G1 and G2"
+                   : o->c0 == 0             ? "G1"
+                                            : "G2",
+                   mulred_out_cpu_family(), mulred_cpu_describe(), mulred_field_kernel_name(),
+                   r->load0, r->load1);
+    rows_table(w, o, r);
+    if (w)
+        mulred_jw_int(w, "worth_log2n", (int)o->worth);
+    else
+        mulred_out("\nRSS of: row, the row's own peak; process, the process's peak so far (when "
+                   "the kernel refused to reset the high-water mark)\n\n"
+                   "What each technique is worth at 2^%d (one thread, thread CPU time, %d "
+                   "interleaved rounds, G2 %d; ratio = variant / default plan, median and "
+                   "p10-p90 of per-round ratios)\n\n",
+                   (int)o->worth, r->var_reps,
+                   (r->var_reps + 1) / 2 < 2 ? 2 : (r->var_reps + 1) / 2);
+    worth_table(w, o, r);
+    if (o->c0 == 0 || !w) kzg_tables(w, o, r); /* JSON: with G1 only */
+    if (o->model) run_model(o->c0, o->c1, o->quick, w);
+    if (w) {
+        mulred_jw_double(w, "seconds", mulred_wtime() - r->t_start);
+        mulred_jw_object_end(w);
+        mulred_jw_finish(w);
+    } else
+        mulred_out("\n(%.0f s)\n", mulred_wtime() - r->t_start);
+}
+
+int mulred_bench_msm(int argc, char **argv)
+{
+    msm_opts o = {10,   20,    16,    0,    0, NCURVES, "tests/vectors/kzg/trusted_setup.txt",
+                  NULL, false, false, false};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    if (bench_options("msm", msm_keys, NCOLS(msm_keys), &o, argc, argv, usage, &p, &rc)) {
+        if (o.quick && o.max > 16) o.max = 16;
+        if (o.min > o.max) rc = mulred_out_usage_error("bench msm", "--min above --max");
+    } else if (rc == MULRED_OK)
+        rc = -1; /* --help: done */
+    static msm_results r;
+    if (rc == MULRED_OK) {
+        r.row_reps = o.reps ? (int)o.reps : o.quick ? 3 : 7;
+        r.var_reps = o.reps ? (int)o.reps : o.quick ? 5 : 11;
+        r.load0 = mulred_out_load_average();
+        r.t_start = mulred_wtime();
+        rc = measure_rows(&r, &o);
+    }
+    if (rc == MULRED_OK) rc = measure_worth(&r, &o);
+    if (rc == MULRED_OK) {
+        if (o.c0 == 0)
+            run_kzg(&r.kzg, o.setup, o.quick ? 11 : 21);
+        else
+            snprintf(r.kzg.note, sizeof r.kzg.note, "skipped (G2 only)");
+        if (o.anchors && o.c0 == 0) run_anchors(&r.anchor, o.anchors);
+        r.load1 = mulred_out_load_average();
+        print_results(&o, &r);
+    }
+    mulred_key_parser_free(&p);
+    return rc < 0 ? MULRED_OK : rc;
 }

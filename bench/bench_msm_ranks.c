@@ -15,7 +15,6 @@
  *
  * mulred_bench_msm_ranks_measure is the measurement without printing, for other benches
  * (mulred bench msm can call it for its rows). */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +23,9 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_keys.h"
 #include "bench_msm_ranks.h"
+#include "bench_table.h"
 #include "mulred/curve.h"
 #include "mulred/msm.h"
 #include "mulred/msm_grid.h"
@@ -236,131 +237,145 @@ static void grid_name(char *out, size_t cap, const mulred_msm_grid *g)
     snprintf(out, cap, "%ux%u c=%u%s", g->slices, g->groups, g->window_bits, g->glv ? " GLV" : "");
 }
 
+typedef struct {
+    uint64_t log2n, reps;
+    bool no_mpirun, json;
+} ranks_opts;
+
+BENCH_KEY_COUNT(set_log2n, ranks_opts, log2n, 4, 24)
+BENCH_KEY_COUNT(set_reps, ranks_opts, reps, 1, MAX_REPS)
+BENCH_KEY_FLAG(set_no_mpirun, ranks_opts, no_mpirun)
+BENCH_KEY_FLAG(set_json, ranks_opts, json)
+
+static const mulred_key ranks_keys[] = {
+    {"log2n", false, false, false, set_log2n},
+    {"reps", false, false, false, set_reps},
+    {"no-mpirun", true, false, false, set_no_mpirun},
+    {"json", true, false, false, set_json},
+};
+
+/* The mpirun rows (JSON: the object "mpirun" of a curve) and the in-process rows (JSON: its
+ * array "inprocess"); the curve and the 1-rank time of the in-process rows are the curve's own
+ * members in JSON. */
+static const bench_column mpirun_columns[] = {
+    {NULL, "curve", NULL, BENCH_TEXT, 0},
+    {NULL, "how", NULL, BENCH_TEXT, 0},
+    {"grid", "grid (2 ranks)", NULL, BENCH_TEXT, 0},
+    {"ms_1_rank", "1 rank ms", "%.1f", BENCH_REAL, 0},
+    {"ms_2_ranks", "2 ranks ms", "%.1f", BENCH_REAL, 0},
+    {"speedup", "speedup", "%.2f", BENCH_REAL, 0},
+    {"speedup_p10", "p10", "%.2f", BENCH_REAL, 0},
+    {"speedup_p90", "p90", "%.2f", BENCH_REAL, 0},
+    {"ceiling", "ceiling", "%.2f", BENCH_REAL, 0},
+};
+static const bench_column inproc_columns[] = {
+    {NULL, "curve", NULL, BENCH_TEXT, 0},
+    {NULL, "how", NULL, BENCH_TEXT, 0},
+    {"kind", NULL, NULL, BENCH_TEXT, 0},
+    {"grid", "grid (2 ranks)", NULL, BENCH_TEXT, 0},
+    {NULL, "1 rank ms", "%.1f", BENCH_REAL, 0},
+    {"rank0_ms", "rank 0 ms", "%.1f", BENCH_REAL, 0},
+    {"rank1_ms", "rank 1 ms", "%.1f", BENCH_REAL, 0},
+    {"speedup", "speedup", "%.2f", BENCH_REAL, 0},
+    {"speedup_p10", "p10", "%.2f", BENCH_REAL, 0},
+    {"speedup_p90", "p90", "%.2f", BENCH_REAL, 0},
+};
+#define NCOLS(cols) (sizeof cols / sizeof cols[0])
+
+static void mpirun_row(bench_table *t, const bench_msm_ranks_result *r)
+{
+    char gn[64];
+    snprintf(gn, sizeof gn, "%ux%u", r->mpirun_slices, r->mpirun_groups);
+    BENCH_ROW(t, BENCH_S(mulred_curve_name(r->curve)), BENCH_S("mpirun"), BENCH_S(gn),
+              BENCH_R(r->mpirun_one_ms), BENCH_R(r->mpirun_two_ms), BENCH_R(r->mpirun_speedup),
+              BENCH_R(r->mpirun_p10), BENCH_R(r->mpirun_p90), BENCH_R(r->mpirun_ceiling));
+}
+
+static void inproc_row(bench_table *t, const bench_msm_ranks_result *r, int g)
+{
+    static const char *kinds[3] = {"planner", "points only", "windows only"};
+    char gn[64];
+    grid_name(gn, sizeof gn, &r->inproc[g].grid);
+    BENCH_ROW(t, BENCH_S(mulred_curve_name(r->curve)), BENCH_S(g == 0 ? "in-process" : kinds[g]),
+              BENCH_S(kinds[g]), BENCH_S(gn), BENCH_R(r->inproc_one_ms),
+              BENCH_R(r->inproc[g].rank0_ms), BENCH_R(r->inproc[g].rank1_ms),
+              BENCH_R(r->inproc[g].speedup), BENCH_R(r->inproc[g].speedup_p10),
+              BENCH_R(r->inproc[g].speedup_p90));
+}
+
+static void print_json(const ranks_opts *o, const bench_msm_ranks_result res[2])
+{
+    mulred_json_writer w;
+    bench_table t;
+    mulred_jw_init(&w, stdout);
+    mulred_jw_object_begin(&w, NULL);
+    mulred_jw_int(&w, "log2n", (int)o->log2n);
+    mulred_jw_int(&w, "reps", (int)o->reps);
+    mulred_jw_array_begin(&w, "curves");
+    for (int ci = 0; ci < 2; ci++) {
+        const bench_msm_ranks_result *r = &res[ci];
+        mulred_jw_object_begin(&w, NULL);
+        mulred_jw_string(&w, "curve", mulred_curve_name(r->curve));
+        if (r->have_mpirun) {
+            mulred_jw_object_begin(&w, "mpirun");
+            bench_table_begin(&t, &w, NULL, mpirun_columns, NCOLS(mpirun_columns));
+            mpirun_row(&t, r);
+            bench_table_end(&t);
+            mulred_jw_object_end(&w);
+        }
+        mulred_jw_double(&w, "inprocess_ms_1_rank", r->inproc_one_ms);
+        bench_table_begin(&t, &w, "inprocess", inproc_columns, NCOLS(inproc_columns));
+        for (int g = 0; g < 3; g++) inproc_row(&t, r, g);
+        bench_table_end(&t);
+        mulred_jw_object_end(&w);
+    }
+    mulred_jw_array_end(&w);
+    mulred_jw_object_end(&w);
+    mulred_jw_finish(&w);
+}
+
+static void print_text(const ranks_opts *o, const bench_msm_ranks_result res[2])
+{
+    bench_table t;
+    mulred_out("MSM of 2^%d synthetic points, 1 vs 2 ranks of one thread (medians of %d rounds;\n"
+               "speedup = 1-rank time / 2-rank time, p10-p90 over the rounds)\n\n",
+               (int)o->log2n, (int)o->reps);
+    if (res[0].have_mpirun) {
+        bench_table_begin(&t, NULL, NULL, mpirun_columns, NCOLS(mpirun_columns));
+        for (int ci = 0; ci < 2; ci++) mpirun_row(&t, &res[ci]);
+        bench_table_end(&t);
+        mulred_out("\n");
+    }
+    bench_table_begin(&t, NULL, "in-process", inproc_columns, NCOLS(inproc_columns));
+    for (int ci = 0; ci < 2; ci++)
+        for (int g = 0; g < 3; g++) inproc_row(&t, &res[ci], g);
+    bench_table_end(&t);
+    mulred_out("\nmpirun rows: wall seconds of the MSM (tiles and reduce) in fresh processes.\n"
+               "ceiling: what this machine gives two ranks' work, the 1-rank time against the\n"
+               "slower of two 1-rank jobs of n/2 points started together.\n"
+               "In-process rows: thread CPU time of each rank's tile computed in turn (2 ranks'\n"
+               "time = the slower one).\n");
+}
+
 int mulred_bench_msm_ranks(int argc, char **argv)
 {
-    enum { OPT_LOG2N = 256, OPT_REPS, OPT_NOMPI, OPT_JSON };
-    static const struct option opts[] = {{"log2n", required_argument, 0, OPT_LOG2N},
-                                         {"reps", required_argument, 0, OPT_REPS},
-                                         {"no-mpirun", no_argument, 0, OPT_NOMPI},
-                                         {"json", no_argument, 0, OPT_JSON},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int log2n = 18, reps = 9, mpirun = 1, json = 0, c;
-    mulred_out_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        char *end;
-        long v;
-        switch (c) {
-        case 'h':
-            usage();
-            return MULRED_OK;
-        case OPT_LOG2N:
-        case OPT_REPS:
-            v = strtol(optarg, &end, 10);
-            if (*end || v < (c == OPT_REPS ? 1 : 4) || v > (c == OPT_REPS ? MAX_REPS : 24))
-                return mulred_out_usage_error("bench msm-ranks", "%s: '%s' out of range",
-                                              c == OPT_REPS ? "--reps" : "--log2n", optarg);
-            if (c == OPT_REPS)
-                reps = (int)v;
-            else
-                log2n = (int)v;
-            break;
-        case OPT_NOMPI:
-            mpirun = 0;
-            break;
-        case OPT_JSON:
-            json = 1;
-            break;
-        default:
-            return mulred_out_bad_option("bench msm-ranks", argc, argv);
-        }
-    }
-    if (optind < argc)
-        return mulred_out_usage_error("bench msm-ranks", "unexpected argument '%s'", argv[optind]);
+    ranks_opts o = {18, 9, false, false};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    const bool run =
+        bench_options("msm-ranks", ranks_keys, NCOLS(ranks_keys), &o, argc, argv, usage, &p, &rc);
+    mulred_key_parser_free(&p);
+    if (!run) return rc;
     bench_msm_ranks_result res[2];
     for (int ci = 0; ci < 2; ci++)
-        if (mulred_bench_msm_ranks_measure(&res[ci], (mulred_curve)ci, log2n, reps, mpirun)) {
+        if (mulred_bench_msm_ranks_measure(&res[ci], (mulred_curve)ci, (int)o.log2n, (int)o.reps,
+                                           !o.no_mpirun)) {
             fprintf(stderr, "mulred bench msm-ranks: measurement failed\n");
             return MULRED_ERUNTIME;
         }
-    static const char *kinds[3] = {"planner", "points only", "windows only"};
-    if (json) {
-        mulred_json_writer w;
-        mulred_jw_init(&w, stdout);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_int(&w, "log2n", log2n);
-        mulred_jw_int(&w, "reps", reps);
-        mulred_jw_array_begin(&w, "curves");
-        for (int ci = 0; ci < 2; ci++) {
-            const bench_msm_ranks_result *r = &res[ci];
-            char gn[64];
-            mulred_jw_object_begin(&w, NULL);
-            mulred_jw_string(&w, "curve", mulred_curve_name(r->curve));
-            if (r->have_mpirun) {
-                mulred_jw_object_begin(&w, "mpirun");
-                snprintf(gn, sizeof gn, "%ux%u", r->mpirun_slices, r->mpirun_groups);
-                mulred_jw_string(&w, "grid", gn);
-                mulred_jw_double(&w, "ms_1_rank", r->mpirun_one_ms);
-                mulred_jw_double(&w, "ms_2_ranks", r->mpirun_two_ms);
-                mulred_jw_double(&w, "speedup", r->mpirun_speedup);
-                mulred_jw_double(&w, "speedup_p10", r->mpirun_p10);
-                mulred_jw_double(&w, "speedup_p90", r->mpirun_p90);
-                mulred_jw_double(&w, "ceiling", r->mpirun_ceiling);
-                mulred_jw_object_end(&w);
-            }
-            mulred_jw_double(&w, "inprocess_ms_1_rank", r->inproc_one_ms);
-            mulred_jw_array_begin(&w, "inprocess");
-            for (int g = 0; g < 3; g++) {
-                mulred_jw_object_begin(&w, NULL);
-                mulred_jw_string(&w, "kind", kinds[g]);
-                grid_name(gn, sizeof gn, &r->inproc[g].grid);
-                mulred_jw_string(&w, "grid", gn);
-                mulred_jw_double(&w, "rank0_ms", r->inproc[g].rank0_ms);
-                mulred_jw_double(&w, "rank1_ms", r->inproc[g].rank1_ms);
-                mulred_jw_double(&w, "speedup", r->inproc[g].speedup);
-                mulred_jw_double(&w, "speedup_p10", r->inproc[g].speedup_p10);
-                mulred_jw_double(&w, "speedup_p90", r->inproc[g].speedup_p90);
-                mulred_jw_object_end(&w);
-            }
-            mulred_jw_array_end(&w);
-            mulred_jw_object_end(&w);
-        }
-        mulred_jw_array_end(&w);
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-        return MULRED_OK;
-    }
-    printf("MSM of 2^%d synthetic points, 1 vs 2 ranks of one thread (medians of %d rounds;\n"
-           "speedup = 1-rank time / 2-rank time, p10-p90 over the rounds)\n\n",
-           log2n, reps);
-    printf("| curve     | how          | grid (2 ranks)    | 1 rank ms | 2 ranks ms        | "
-           "speedup | p10-p90     | ceiling |\n"
-           "|-----------|--------------|-------------------|-----------|-------------------|"
-           "---------|-------------|---------|\n");
-    for (int ci = 0; ci < 2; ci++) {
-        const bench_msm_ranks_result *r = &res[ci];
-        char gn[64], two[48];
-        if (r->have_mpirun) {
-            snprintf(gn, sizeof gn, "%ux%u", r->mpirun_slices, r->mpirun_groups);
-            snprintf(two, sizeof two, "%.1f", r->mpirun_two_ms);
-            printf(
-                "| %-9s | mpirun       | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   | %7.2f |\n",
-                mulred_curve_name(r->curve), gn, r->mpirun_one_ms, two, r->mpirun_speedup,
-                r->mpirun_p10, r->mpirun_p90, r->mpirun_ceiling);
-        }
-        for (int g = 0; g < 3; g++) {
-            grid_name(gn, sizeof gn, &r->inproc[g].grid);
-            snprintf(two, sizeof two, "%.1f + %.1f", r->inproc[g].rank0_ms, r->inproc[g].rank1_ms);
-            printf("| %-9s | %-12s | %-17s | %9.1f | %-17s | %7.2f | %.2f-%.2f   |       - |\n",
-                   mulred_curve_name(r->curve), g == 0 ? "in-process" : kinds[g], gn,
-                   r->inproc_one_ms, two, r->inproc[g].speedup, r->inproc[g].speedup_p10,
-                   r->inproc[g].speedup_p90);
-        }
-    }
-    printf("\nmpirun rows: wall seconds of the MSM (tiles and reduce) in fresh processes.\n"
-           "ceiling: what this machine gives two ranks' work, the 1-rank time against the\n"
-           "slower of two 1-rank jobs of n/2 points started together.\n"
-           "In-process rows: thread CPU time of each rank's tile computed in turn (2 ranks'\n"
-           "time = the slower one).\n");
+    if (o.json)
+        print_json(&o, res);
+    else
+        print_text(&o, res);
     return MULRED_OK;
 }

@@ -3,7 +3,6 @@
  * the identity short-circuit, (--scaling) 1 vs 2 threads and 1 vs 2 ranks on a synthetic set,
  * and (--memory) the peak resident memory of `mulred muhash --insert` on element files of two
  * sizes, all measured in one run so that ratios are meaningful on a noisy machine. */
-#include <getopt.h>
 #include <gmp.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -12,6 +11,8 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_keys.h"
+#include "bench_table.h"
 #include "hash/hash.h"
 #include "mulred/muhash.h"
 #include "mulred/sources.h"
@@ -321,264 +322,336 @@ static void bench_muhash_usage(void)
         "  --json          one JSON object instead of tables\n");
 }
 
-int mulred_bench_muhash(int argc, char **argv)
-{
-    enum { OPT_SCALING = 256, OPT_ELEMENTS, OPT_JSON, OPT_MEMORY, OPT_LINES };
-    static const struct option opts[] = {{"scaling", no_argument, 0, OPT_SCALING},
-                                         {"elements", required_argument, 0, OPT_ELEMENTS},
-                                         {"memory", no_argument, 0, OPT_MEMORY},
-                                         {"lines", required_argument, 0, OPT_LINES},
-                                         {"json", no_argument, 0, OPT_JSON},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int scaling = 0, json = 0, memory = 0, c;
-    uint64_t nelem = 200000, lines = 10000000;
-    mulred_out_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            bench_muhash_usage();
-            return MULRED_OK;
-        } else if (c == OPT_SCALING)
-            scaling = 1;
-        else if (c == OPT_JSON)
-            json = 1;
-        else if (c == OPT_MEMORY)
-            memory = 1;
-        else if (c == OPT_LINES) {
-            if (mulred_parse_count(optarg, &lines) || lines == 0)
-                return mulred_out_usage_error("bench muhash", "--lines: '%s' is not a count",
-                                              optarg);
-        } else if (c == OPT_ELEMENTS) {
-            if (mulred_parse_count(optarg, &nelem) || nelem == 0)
-                return mulred_out_usage_error("bench muhash", "--elements: '%s' is not a count",
-                                              optarg);
-        } else
-            return mulred_out_bad_option("bench muhash", argc, argv);
-    }
-    if (optind < argc)
-        return mulred_out_usage_error("bench muhash", "unexpected argument '%s'", argv[optind]);
+typedef struct {
+    uint64_t elements, lines;
+    bool scaling, memory, json;
+} muhash_opts;
 
-    const num3072_kernel *def = num3072_kernel_active();
+BENCH_KEY_FLAG(set_scaling, muhash_opts, scaling)
+BENCH_KEY_COUNT(set_elements, muhash_opts, elements, 1, UINT64_MAX)
+BENCH_KEY_FLAG(set_memory, muhash_opts, memory)
+BENCH_KEY_COUNT(set_lines, muhash_opts, lines, 1, UINT64_MAX)
+BENCH_KEY_FLAG(set_json, muhash_opts, json)
+
+static const mulred_key muhash_keys[] = {
+    {"scaling", true, false, false, set_scaling}, {"elements", false, false, false, set_elements},
+    {"memory", true, false, false, set_memory},   {"lines", false, false, false, set_lines},
+    {"json", true, false, false, set_json},
+};
+#define NCOLS(cols) (sizeof cols / sizeof cols[0])
+
+/* The per-operation medians, in ns. */
+typedef struct {
+    const num3072_kernel *def, *kernels;
+    int nk;
+    double mpn, mul[8], mul_many[8], hash[2], insert_batch, insert_kaspa, insert_gmp, finalize;
+    double digest_kaspa, digest_kaspa_one, digest_kaspa_x8; /* x8: 0 without AVX-512 */
+} muhash_ops;
+
+static int measure_ops(muhash_ops *m)
+{
+    memset(m, 0, sizeof *m);
+    m->def = num3072_kernel_active();
     op_arg *o = malloc(sizeof *o);
     if (!o) return MULRED_ERUNTIME;
     op_init(o, MULRED_MUHASH_BITCOIN);
-    double mpn = bench_median_ns(op_mpn, o, 2000, 15);
-    int nk;
-    const num3072_kernel *kernels = num3072_kernels(&nk);
-    double mul[8] = {0}, mul_many[8] = {0};
-    for (int k = 0; k < nk; k++) {
-        if (!kernels[k].available()) continue;
-        num3072_kernel_select(kernels[k].name);
-        mul[k] = bench_median_ns(op_mul, o, 2000, 15);
-        mul_many[k] = bench_median_ns(op_mul_many, o, 60, 15) / 32;
+    m->mpn = bench_median_ns(op_mpn, o, 2000, 15);
+    m->kernels = num3072_kernels(&m->nk);
+    for (int k = 0; k < m->nk; k++) {
+        if (!m->kernels[k].available()) continue;
+        num3072_kernel_select(m->kernels[k].name);
+        m->mul[k] = bench_median_ns(op_mul, o, 2000, 15);
+        m->mul_many[k] = bench_median_ns(op_mul_many, o, 60, 15) / 32;
     }
-    double hash[2], insert_batch = 0, insert_kaspa = 0, insert_gmp = 0, finalize = 0;
-    double digest_kaspa = 0, digest_kaspa_one = 0, digest_kaspa_x8 = 0;
     for (int f = 1; f >= 0; f--) {
         mulred_muhash_ctx_free(o->ctx);
         op_init(o, (mulred_muhash_flavor)f);
-        num3072_kernel_select(def->name);
-        hash[f] = bench_median_ns(op_element, o, 2000, 15);
+        num3072_kernel_select(m->def->name);
+        m->hash[f] = bench_median_ns(op_element, o, 2000, 15);
         if (f == MULRED_MUHASH_KASPA) {
-            insert_kaspa = bench_median_ns(op_insert_batch, o, 30, 15) / 64;
+            m->insert_kaspa = bench_median_ns(op_insert_batch, o, 30, 15) / 64;
             static const uint8_t key[] = "MuHashElement";
             o->blake = mulred_blake2b256_new(key, sizeof key - 1);
-            digest_kaspa = bench_median_ns(op_digest_openssl, o, 2000, 15);
+            m->digest_kaspa = bench_median_ns(op_digest_openssl, o, 2000, 15);
             mulred_blake2b256_keyed_init(&o->blake_st, key, sizeof key - 1);
-            digest_kaspa_one = bench_median_ns(op_digest_one, o, 2000, 15);
+            m->digest_kaspa_one = bench_median_ns(op_digest_one, o, 2000, 15);
             if (mulred_cpu()->avx512f)
-                digest_kaspa_x8 = bench_median_ns(op_digest_x8, o, 500, 15) / 8;
+                m->digest_kaspa_x8 = bench_median_ns(op_digest_x8, o, 500, 15) / 8;
             mulred_blake2b256_free(o->blake);
         }
     }
-    insert_batch = bench_median_ns(op_insert_batch, o, 30, 15) / 64;
-    finalize = bench_median_ns(op_finalize, o, 20, 15);
+    m->insert_batch = bench_median_ns(op_insert_batch, o, 30, 15) / 64;
+    m->finalize = bench_median_ns(op_finalize, o, 20, 15);
     num3072_kernel_select("gmp");
-    insert_gmp = bench_median_ns(op_insert_one, o, 2000, 15);
-    num3072_kernel_select(def->name);
+    m->insert_gmp = bench_median_ns(op_insert_one, o, 2000, 15);
+    num3072_kernel_select(m->def->name);
     mulred_muhash_ctx_free(o->ctx);
     free(o);
+    return MULRED_OK;
+}
 
-    /* the seed workload */
-    enum { TXS = 256, SAMPLES = 61, NSEED = 7 };
-    static const bench_seed_config seed_configs[NSEED] = {
-        {BENCH_SEED_ONE_STATE, 0, 1},           {BENCH_SEED_PER_TX_BATCHED, 1, 1},
-        {BENCH_SEED_PER_TX_BATCHED, 2, 1},      {BENCH_SEED_PER_TX_BATCHED, 1, 0},
-        {BENCH_SEED_PER_TX_BATCHED, 2, 0},      {BENCH_SEED_PER_TX_ONE_AT_A_TIME, 1, 1},
-        {BENCH_SEED_PER_TX_ONE_AT_A_TIME, 2, 1}};
-    double seed_s[NSEED];
-    bench_seed_workload(seed_s, seed_configs, NSEED, TXS, SAMPLES);
+/* Named figures: the JSON member, the row's label, the figure and (printed only) a ratio. */
+static const bench_column op_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "operation", NULL, BENCH_TEXT, 0},
+    {"ns", "ns", "%.1f", BENCH_REAL, 0},
+    {NULL, "ratio", NULL, BENCH_TEXT, 0},
+};
+
+/* A row of op_columns; ratio x "of" printed when of is non-NULL. */
+static void op_row(bench_table *t, const char *key, const char *label, double ns, double ratio,
+                   const char *of)
+{
+    char r[64] = "";
+    if (of) snprintf(r, sizeof r, "%.2f x %s", ratio, of);
+    BENCH_ROW(t, BENCH_S(key), BENCH_S(label), BENCH_R(ns), BENCH_S(r));
+}
+
+static void print_ops(mulred_json_writer *w, const muhash_ops *m)
+{
+    bench_table t;
+    char key[48], label[96];
+    bench_table_begin(&t, w, NULL, op_columns, NCOLS(op_columns));
+    op_row(&t, "mpn_mul_n_ns", "GMP mpn_mul_n, 48 limbs (floor)", m->mpn, 1, "mpn");
+    for (int k = 0; k < m->nk; k++) {
+        if (!m->mul[k]) continue;
+        snprintf(key, sizeof key, "mul_%s_ns", m->kernels[k].name);
+        snprintf(label, sizeof label, "multiply mod p, kernel %s", m->kernels[k].name);
+        op_row(&t, key, label, m->mul[k], m->mul[k] / m->mpn, "mpn");
+        snprintf(key, sizeof key, "mul_many_%s_ns", m->kernels[k].name);
+        op_row(&t, key, "  per factor of a run of 32 (mul_many)", m->mul_many[k],
+               m->mul_many[k] / m->mpn, "mpn");
+    }
+    op_row(&t, "hash_bitcoin_ns", "element hash + expand, bitcoin (58 B)", m->hash[0], 0, NULL);
+    op_row(&t, "hash_kaspa_ns", "element hash + expand, kaspa (58 B)", m->hash[1],
+           m->hash[1] / m->hash[0], "bitcoin");
+    op_row(&t, "digest_kaspa_ns", "keyed BLAKE2b-256, kaspa (58 B), EVP_MAC", m->digest_kaspa, 0,
+           NULL);
+    op_row(&t, "digest_kaspa_one_ns", "keyed BLAKE2b-256, kaspa, mulred, one msg",
+           m->digest_kaspa_one, m->digest_kaspa_one / m->digest_kaspa, "EVP");
+    if (m->digest_kaspa_x8)
+        op_row(&t, "digest_kaspa_x8_ns", "keyed BLAKE2b-256, kaspa, 8 lanes, per elt",
+               m->digest_kaspa_x8, m->digest_kaspa_x8 / m->digest_kaspa, "EVP");
+    snprintf(label, sizeof label, "insert, batched, kernel %s", m->def->name);
+    op_row(&t, "insert_ns", label, m->insert_batch, m->insert_batch / m->mpn, "mpn");
+    op_row(&t, "insert_kaspa_ns", "insert, batched, kaspa", m->insert_kaspa,
+           m->insert_kaspa / m->mpn, "mpn");
+    op_row(&t, "insert_gmp_ns", "insert, one at a time, gmp", m->insert_gmp, 0, NULL);
+    op_row(&t, "finalize_ns", "finalize (inverse + multiply + digest)", m->finalize, 0, NULL);
+    bench_table_end(&t);
+    if (w) {
+        mulred_jw_double(w, "hash_kaspa_over_bitcoin", m->hash[1] / m->hash[0]);
+        mulred_jw_double(w, "insert_over_mpn_mul_n", m->insert_batch / m->mpn);
+    }
+}
+
+/* The seed workload's configurations, their JSON members and labels. */
+enum { SEED_TXS = 256, SEED_SAMPLES = 61, NSEED = 7 };
+static const bench_seed_config seed_configs[NSEED] = {
+    {BENCH_SEED_ONE_STATE, 0, 1},           {BENCH_SEED_PER_TX_BATCHED, 1, 1},
+    {BENCH_SEED_PER_TX_BATCHED, 2, 1},      {BENCH_SEED_PER_TX_BATCHED, 1, 0},
+    {BENCH_SEED_PER_TX_BATCHED, 2, 0},      {BENCH_SEED_PER_TX_ONE_AT_A_TIME, 1, 1},
+    {BENCH_SEED_PER_TX_ONE_AT_A_TIME, 2, 1}};
+static const char *const seed_keys[NSEED] = {"one_at_a_time_s",
+                                             "threads1_s",
+                                             "threads2_s",
+                                             "threads1_no_short_circuit_s",
+                                             "threads2_no_short_circuit_s",
+                                             "per_tx_one_at_a_time_threads1_s",
+                                             "per_tx_one_at_a_time_threads2_s"};
+static const char *const seed_labels[NSEED] = {
+    "one state, one element at a time (baseline)", "per-tx partials, batched, 1 thread",
+    "per-tx partials, batched, 2 threads",         "  same, 1 thread, no short-circuit",
+    "  same, 2 threads, no short-circuit",         "per-tx partials, one at a time, 1 thread",
+    "per-tx partials, one at a time, 2 threads"};
+static const bench_column seed_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "layout", NULL, BENCH_TEXT, 0},
+    {"s", "time us", "%.1f", BENCH_REAL, 1e6},
+    {NULL, "vs one at a time", "%.3f", BENCH_REAL, 0},
+};
+
+static void print_seed(mulred_json_writer *w, const double seed_s[NSEED])
+{
     const double one = seed_s[0], t1 = seed_s[1], t2 = seed_s[2];
+    if (w) {
+        mulred_jw_object_begin(w, "seed_workload");
+        mulred_jw_int(w, "transactions", SEED_TXS);
+    } else
+        mulred_out("\nSeed workload: %d transactions x (2 removes + 2 adds), 97-byte Kaspa "
+                   "elements,\nmedian wall time of %d runs (includes finalize)\n\n",
+                   SEED_TXS, SEED_SAMPLES);
+    bench_table t;
+    bench_table_begin(&t, w, NULL, seed_columns, NCOLS(seed_columns));
+    for (int i = 0; i < NSEED; i++)
+        BENCH_ROW(&t, BENCH_S(seed_keys[i]), BENCH_S(seed_labels[i]), BENCH_R(seed_s[i]),
+                  BENCH_R(seed_s[i] / one));
+    bench_table_end(&t);
+    if (!w) {
+        mulred_out("\nbatched per-tx partials: 2 threads %.2f x faster than 1; identity "
+                   "short-circuit gain on 2 threads %.2f x\n",
+                   t1 / t2, seed_s[4] / t2);
+        return;
+    }
+    mulred_jw_double(w, "threads1_over_one_at_a_time", t1 / one);
+    mulred_jw_double(w, "threads2_over_one_at_a_time", t2 / one);
+    mulred_jw_double(w, "speedup_2_threads", t1 / t2);
+    mulred_jw_double(w, "short_circuit_gain_2_threads", seed_s[4] / t2);
+    mulred_jw_object_end(w);
+}
 
-    scaling_run runs[3] = {{"1 rank x 1 thread", 1, 1, 0},
-                           {"1 rank x 2 threads", 1, 2, 0},
-                           {"2 ranks x 1 thread", 2, 1, 0}};
-    double engine1 = 0, engine2 = 0;
-    if (scaling) {
-        if (bench_scaling(runs, nelem, 9)) return MULRED_ERUNTIME;
-        bench_engine_threads(&engine1, &engine2, nelem, 9);
+/* --scaling: the three layouts in child processes, and the reduction alone in this one. */
+typedef struct {
+    scaling_run runs[3];
+    double engine1, engine2;
+} muhash_scaling;
+
+static const bench_column scaling_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "layout", NULL, BENCH_TEXT, 0},
+    {"s", "seconds", "%.3f", BENCH_REAL, 0},
+    {NULL, "speedup", "%.2f", BENCH_REAL, 0},
+};
+
+static void print_scaling(mulred_json_writer *w, const muhash_scaling *sc, uint64_t n)
+{
+    static const char *const keys[3] = {"r1t1_s", "r1t2_s", "r2t1_s"};
+    const scaling_run *runs = sc->runs;
+    if (w) {
+        mulred_jw_object_begin(w, "scaling");
+        mulred_jw_uint(w, "elements", n);
+    } else
+        mulred_out("\nStrong scaling, %llu synthetic elements (bitcoin), median of 9 runs\n\n",
+                   (unsigned long long)n);
+    bench_table t;
+    bench_table_begin(&t, w, NULL, scaling_columns, NCOLS(scaling_columns));
+    for (int k = 0; k < 3; k++)
+        BENCH_ROW(&t, BENCH_S(keys[k]), BENCH_S(runs[k].name), BENCH_R(runs[k].seconds),
+                  BENCH_R(runs[0].seconds / runs[k].seconds));
+    bench_table_end(&t);
+    if (!w) {
+        mulred_out("\nThe reduction alone, in this process (warm), median of 9: 1 thread %.3f s, "
+                   "2 threads %.3f s, speedup %.2f\n",
+                   sc->engine1, sc->engine2, sc->engine1 / sc->engine2);
+        return;
+    }
+    mulred_jw_double(w, "speedup_2_threads", runs[0].seconds / runs[1].seconds);
+    mulred_jw_double(w, "speedup_2_ranks", runs[0].seconds / runs[2].seconds);
+    mulred_jw_double(w, "engine_threads1_s", sc->engine1);
+    mulred_jw_double(w, "engine_threads2_s", sc->engine2);
+    mulred_jw_double(w, "engine_speedup_2_threads", sc->engine1 / sc->engine2);
+    mulred_jw_object_end(w);
+}
+
+/* --memory: peak RSS rows (KiB) of the element files of bytes[0] and bytes[1]. */
+static const bench_column memory_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "run", NULL, BENCH_TEXT, 0},
+    {"kib", "MiB", "%.1f", BENCH_REAL, 1.0 / 1024},
+    {NULL, "min", "%.1f", BENCH_REAL, 1.0 / 1024},
+    {NULL, "max", "%.1f", BENCH_REAL, 1.0 / 1024},
+};
+
+static void print_memory(mulred_json_writer *w, const rss_row rss[6], uint64_t lines,
+                         const uint64_t bytes[2])
+{
+    static const char *const keys[6] = {"baseline",     "small_1thread", "small_2threads",
+                                        "file_1thread", "file_2threads", "small_stdin"};
+    if (w) {
+        mulred_jw_object_begin(w, "peak_rss_kib");
+        mulred_jw_uint(w, "small_lines", lines / 10 ? lines / 10 : 1);
+        mulred_jw_uint(w, "small_file_bytes", bytes[0]);
+        mulred_jw_uint(w, "lines", lines);
+        mulred_jw_uint(w, "file_bytes", bytes[1]);
+    } else
+        mulred_out("\nPeak resident memory of 'mulred muhash' (a fresh process per run, wait4's "
+                   "ru_maxrss),\nmedian [min-max] of 3; element files of %.0f MB and %.0f MB\n\n",
+                   (double)bytes[0] / 1e6, (double)bytes[1] / 1e6);
+    bench_table t;
+    bench_table_begin(&t, w, NULL, memory_columns, NCOLS(memory_columns));
+    for (int k = 0; k < 6; k++)
+        BENCH_ROW(&t, BENCH_S(keys[k]), BENCH_S(rss[k].name), BENCH_R(rss[k].kib),
+                  BENCH_R(rss[k].lo), BENCH_R(rss[k].hi));
+    bench_table_end(&t);
+    if (w)
+        mulred_jw_object_end(w);
+    else
+        mulred_out("\n10x the lines: %+.1f MiB (1 thread), %+.1f MiB (2 threads); standard input "
+                   "is read whole: %+.1f MiB over the file read in ranges\n",
+                   (rss[3].kib - rss[1].kib) / 1024, (rss[4].kib - rss[2].kib) / 1024,
+                   (rss[5].kib - rss[1].kib) / 1024);
+}
+
+/* The machine and the kernel choice: JSON members, or the heading of the human form. */
+static void print_machine(mulred_json_writer *w, const muhash_ops *m)
+{
+    const num3072_selection *sel = num3072_kernel_selection();
+    const mulred_cpu_features *cpu = mulred_cpu();
+    const char *gen = mulred_cpu_generation();
+    if (!w) {
+        mulred_out("MuHash3072, one thread, medians of thread CPU time\n"
+                   "kernel in use: %s (%s at first use, %.0f us)\n"
+                   "cpu: family %d model %d%s%s%s; %s\n\n",
+                   m->def->name, sel->how, sel->seconds * 1e6, cpu->family, cpu->model,
+                   *gen ? " (" : "", gen, *gen ? ")" : "", mulred_cpu_describe());
+        return;
+    }
+    mulred_jw_string(w, "kernel", m->def->name);
+    mulred_jw_string(w, "kernel_choice", sel->how);
+    mulred_jw_double(w, "kernel_choice_us", sel->seconds * 1e6);
+    if (strcmp(sel->how, "measured") == 0) {
+        mulred_jw_object_begin(w, "kernel_choice_ns");
+        for (int k = 0; k < m->nk; k++)
+            if (sel->ns[k] > 0) mulred_jw_double(w, m->kernels[k].name, sel->ns[k]);
+        mulred_jw_object_end(w);
+    }
+    mulred_jw_int(w, "cpu_family", cpu->family);
+    mulred_jw_int(w, "cpu_model", cpu->model);
+    mulred_jw_string(w, "cpu_generation", gen);
+    mulred_jw_string(w, "cpu", mulred_cpu_describe());
+}
+
+int mulred_bench_muhash(int argc, char **argv)
+{
+    muhash_opts o = {200000, 10000000, false, false, false};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    const bool run = bench_options("muhash", muhash_keys, NCOLS(muhash_keys), &o, argc, argv,
+                                   bench_muhash_usage, &p, &rc);
+    mulred_key_parser_free(&p);
+    if (!run) return rc;
+    muhash_ops m;
+    if (measure_ops(&m) != MULRED_OK) return MULRED_ERUNTIME;
+    double seed_s[NSEED];
+    bench_seed_workload(seed_s, seed_configs, NSEED, SEED_TXS, SEED_SAMPLES);
+    muhash_scaling sc = {{{"1 rank x 1 thread", 1, 1, 0},
+                          {"1 rank x 2 threads", 1, 2, 0},
+                          {"2 ranks x 1 thread", 2, 1, 0}},
+                         0,
+                         0};
+    if (o.scaling) {
+        if (bench_scaling(sc.runs, o.elements, 9)) return MULRED_ERUNTIME;
+        bench_engine_threads(&sc.engine1, &sc.engine2, o.elements, 9);
     }
     rss_row rss[6];
     uint64_t rss_bytes[2] = {0, 0};
-    if (memory && bench_memory(rss, lines, rss_bytes, 3)) {
+    if (o.memory && bench_memory(rss, o.lines, rss_bytes, 3)) {
         fprintf(stderr, "mulred bench: a 'mulred muhash' run for --memory failed\n");
         return MULRED_ERUNTIME;
     }
-
-    const num3072_selection *sel = num3072_kernel_selection();
-    const mulred_cpu_features *cpu = mulred_cpu();
-    if (json) {
-        mulred_json_writer w;
-        mulred_jw_init(&w, stdout);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "kernel", def->name);
-        mulred_jw_string(&w, "kernel_choice", sel->how);
-        mulred_jw_double(&w, "kernel_choice_us", sel->seconds * 1e6);
-        if (strcmp(sel->how, "measured") == 0) {
-            mulred_jw_object_begin(&w, "kernel_choice_ns");
-            for (int k = 0; k < nk; k++)
-                if (sel->ns[k] > 0) mulred_jw_double(&w, kernels[k].name, sel->ns[k]);
-            mulred_jw_object_end(&w);
-        }
-        mulred_jw_int(&w, "cpu_family", cpu->family);
-        mulred_jw_int(&w, "cpu_model", cpu->model);
-        mulred_jw_string(&w, "cpu_generation", mulred_cpu_generation());
-        mulred_jw_string(&w, "cpu", mulred_cpu_describe());
-        mulred_jw_double(&w, "mpn_mul_n_ns", mpn);
-        for (int k = 0; k < nk; k++) {
-            if (!mul[k]) continue;
-            char key[48];
-            snprintf(key, sizeof key, "mul_%s_ns", kernels[k].name);
-            mulred_jw_double(&w, key, mul[k]);
-            snprintf(key, sizeof key, "mul_many_%s_ns", kernels[k].name);
-            mulred_jw_double(&w, key, mul_many[k]);
-        }
-        mulred_jw_double(&w, "hash_bitcoin_ns", hash[0]);
-        mulred_jw_double(&w, "hash_kaspa_ns", hash[1]);
-        mulred_jw_double(&w, "hash_kaspa_over_bitcoin", hash[1] / hash[0]);
-        mulred_jw_double(&w, "digest_kaspa_ns", digest_kaspa);
-        mulred_jw_double(&w, "digest_kaspa_one_ns", digest_kaspa_one);
-        if (digest_kaspa_x8) mulred_jw_double(&w, "digest_kaspa_x8_ns", digest_kaspa_x8);
-        mulred_jw_double(&w, "insert_ns", insert_batch);
-        mulred_jw_double(&w, "insert_over_mpn_mul_n", insert_batch / mpn);
-        mulred_jw_double(&w, "insert_kaspa_ns", insert_kaspa);
-        mulred_jw_double(&w, "insert_gmp_ns", insert_gmp);
-        mulred_jw_double(&w, "finalize_ns", finalize);
-        mulred_jw_object_begin(&w, "seed_workload");
-        mulred_jw_int(&w, "transactions", TXS);
-        mulred_jw_double(&w, "one_at_a_time_s", one);
-        mulred_jw_double(&w, "threads1_s", t1);
-        mulred_jw_double(&w, "threads2_s", t2);
-        mulred_jw_double(&w, "threads1_no_short_circuit_s", seed_s[3]);
-        mulred_jw_double(&w, "threads2_no_short_circuit_s", seed_s[4]);
-        mulred_jw_double(&w, "per_tx_one_at_a_time_threads1_s", seed_s[5]);
-        mulred_jw_double(&w, "per_tx_one_at_a_time_threads2_s", seed_s[6]);
-        mulred_jw_double(&w, "threads1_over_one_at_a_time", t1 / one);
-        mulred_jw_double(&w, "threads2_over_one_at_a_time", t2 / one);
-        mulred_jw_double(&w, "speedup_2_threads", t1 / t2);
-        mulred_jw_double(&w, "short_circuit_gain_2_threads", seed_s[4] / t2);
-        mulred_jw_object_end(&w);
-        if (scaling) {
-            mulred_jw_object_begin(&w, "scaling");
-            mulred_jw_uint(&w, "elements", nelem);
-            mulred_jw_double(&w, "r1t1_s", runs[0].seconds);
-            mulred_jw_double(&w, "r1t2_s", runs[1].seconds);
-            mulred_jw_double(&w, "r2t1_s", runs[2].seconds);
-            mulred_jw_double(&w, "speedup_2_threads", runs[0].seconds / runs[1].seconds);
-            mulred_jw_double(&w, "speedup_2_ranks", runs[0].seconds / runs[2].seconds);
-            mulred_jw_double(&w, "engine_threads1_s", engine1);
-            mulred_jw_double(&w, "engine_threads2_s", engine2);
-            mulred_jw_double(&w, "engine_speedup_2_threads", engine1 / engine2);
-            mulred_jw_object_end(&w);
-        }
-        if (memory) {
-            static const char *keys[6] = {"baseline",     "small_1thread", "small_2threads",
-                                          "file_1thread", "file_2threads", "small_stdin"};
-            mulred_jw_object_begin(&w, "peak_rss_kib");
-            mulred_jw_uint(&w, "small_lines", lines / 10 ? lines / 10 : 1);
-            mulred_jw_uint(&w, "small_file_bytes", rss_bytes[0]);
-            mulred_jw_uint(&w, "lines", lines);
-            mulred_jw_uint(&w, "file_bytes", rss_bytes[1]);
-            for (int k = 0; k < 6; k++) mulred_jw_double(&w, keys[k], rss[k].kib);
-            mulred_jw_object_end(&w);
-        }
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-        return MULRED_OK;
+    mulred_json_writer jw, *w = o.json ? &jw : NULL;
+    if (w) {
+        mulred_jw_init(w, stdout);
+        mulred_jw_object_begin(w, NULL);
     }
-    const char *gen = mulred_cpu_generation();
-    printf("MuHash3072, one thread, medians of thread CPU time\n"
-           "kernel in use: %s (%s at first use, %.0f us)\n"
-           "cpu: family %d model %d%s%s%s; %s\n\n",
-           def->name, sel->how, sel->seconds * 1e6, cpu->family, cpu->model, *gen ? " (" : "", gen,
-           *gen ? ")" : "", mulred_cpu_describe());
-    printf("| operation                                   |        ns | ratio |\n");
-    printf("|---------------------------------------------|-----------|-------|\n");
-    printf("| GMP mpn_mul_n, 48 limbs (floor)             | %9.1f | 1.00 x mpn |\n", mpn);
-    for (int k = 0; k < nk; k++)
-        if (mul[k]) {
-            printf("| multiply mod p, kernel %-20s | %9.1f | %.2f x mpn |\n", kernels[k].name,
-                   mul[k], mul[k] / mpn);
-            printf("|   per factor of a run of 32 (mul_many)      | %9.1f | %.2f x mpn |\n",
-                   mul_many[k], mul_many[k] / mpn);
-        }
-    printf("| element hash + expand, bitcoin (58 B)       | %9.1f |       |\n", hash[0]);
-    printf("| element hash + expand, kaspa (58 B)         | %9.1f | %.2f x bitcoin |\n", hash[1],
-           hash[1] / hash[0]);
-    printf("| keyed BLAKE2b-256, kaspa (58 B), EVP_MAC    | %9.1f |       |\n", digest_kaspa);
-    printf("| keyed BLAKE2b-256, kaspa, mulred, one msg   | %9.1f | %.2f x EVP |\n",
-           digest_kaspa_one, digest_kaspa_one / digest_kaspa);
-    if (digest_kaspa_x8)
-        printf("| keyed BLAKE2b-256, kaspa, 8 lanes, per elt  | %9.1f | %.2f x EVP |\n",
-               digest_kaspa_x8, digest_kaspa_x8 / digest_kaspa);
-    printf("| insert, batched, kernel %-19s | %9.1f | %.2f x mpn |\n", def->name, insert_batch,
-           insert_batch / mpn);
-    printf("| insert, batched, kaspa                      | %9.1f | %.2f x mpn |\n", insert_kaspa,
-           insert_kaspa / mpn);
-    printf("| insert, one at a time, gmp                  | %9.1f |       |\n", insert_gmp);
-    printf("| finalize (inverse + multiply + digest)      | %9.1f |       |\n", finalize);
-    printf("\nSeed workload: %d transactions x (2 removes + 2 adds), 97-byte Kaspa elements,\n"
-           "median wall time of %d runs (includes finalize)\n\n",
-           TXS, SAMPLES);
-    printf(
-        "| layout                                           | time       | vs one at a time |\n");
-    printf(
-        "|--------------------------------------------------|------------|------------------|\n");
-    static const char *names[NSEED] = {
-        "one state, one element at a time (baseline)", "per-tx partials, batched, 1 thread",
-        "per-tx partials, batched, 2 threads",         "  same, 1 thread, no short-circuit",
-        "  same, 2 threads, no short-circuit",         "per-tx partials, one at a time, 1 thread",
-        "per-tx partials, one at a time, 2 threads"};
-    for (int i = 0; i < NSEED; i++)
-        printf("| %-48s | %7.1f us | %.3f |\n", names[i], seed_s[i] * 1e6, seed_s[i] / one);
-    printf("\nbatched per-tx partials: 2 threads %.2f x faster than 1; identity short-circuit "
-           "gain on 2 threads %.2f x\n",
-           t1 / t2, seed_s[4] / t2);
-    if (scaling) {
-        printf("\nStrong scaling, %llu synthetic elements (bitcoin), median of 9 runs\n\n",
-               (unsigned long long)nelem);
-        printf("| layout              | seconds | speedup "
-               "|\n|---------------------|---------|---------|\n");
-        for (int k = 0; k < 3; k++)
-            printf("| %-19s | %7.3f | %7.2f |\n", runs[k].name, runs[k].seconds,
-                   runs[0].seconds / runs[k].seconds);
-        printf("\nThe reduction alone, in this process (warm), median of 9: 1 thread %.3f s, "
-               "2 threads %.3f s, speedup %.2f\n",
-               engine1, engine2, engine1 / engine2);
-    }
-    if (memory) {
-        printf("\nPeak resident memory of 'mulred muhash' (a fresh process per run, wait4's "
-               "ru_maxrss),\nmedian [min-max] of 3; element files of %.0f MB and %.0f MB\n\n",
-               (double)rss_bytes[0] / 1e6, (double)rss_bytes[1] / 1e6);
-        printf("| run                                           |      MiB | min-max     |\n");
-        printf("|-----------------------------------------------|----------|-------------|\n");
-        for (int k = 0; k < 6; k++)
-            printf("| %-45s | %8.1f | %5.1f-%5.1f |\n", rss[k].name, rss[k].kib / 1024,
-                   rss[k].lo / 1024, rss[k].hi / 1024);
-        printf("\n10x the lines: %+.1f MiB (1 thread), %+.1f MiB (2 threads); standard input is "
-               "read whole: %+.1f MiB over the file read in ranges\n",
-               (rss[3].kib - rss[1].kib) / 1024, (rss[4].kib - rss[2].kib) / 1024,
-               (rss[5].kib - rss[1].kib) / 1024);
+    print_machine(w, &m);
+    print_ops(w, &m);
+    print_seed(w, seed_s);
+    if (o.scaling) print_scaling(w, &sc, o.elements);
+    if (o.memory) print_memory(w, rss, o.lines, rss_bytes);
+    if (w) {
+        mulred_jw_object_end(w);
+        mulred_jw_finish(w);
     }
     return MULRED_OK;
 }

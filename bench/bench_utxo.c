@@ -16,7 +16,6 @@
  * The projection assumes the per-coin CPU cost measured here, the measured 2-thread
  * efficiency for every doubling of cores inside a node, perfect scaling across nodes (each
  * reads a disjoint byte range), and an aggregate file-system read bandwidth (--fs-gbps). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +24,12 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_keys.h"
+#include "bench_table.h"
 #include "io/utxo_source.h"
 #include "mulred/muhash.h"
 #include "mulred/plan.h"
 #include "mulred/utxo.h"
-#include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "util/util.h"
@@ -161,291 +161,351 @@ static void usage(void)
         "machine's) reading at G GB/s in aggregate (default 20).\n");
 }
 
-int mulred_bench_utxo(int argc, char **argv)
+typedef struct {
+    uint64_t coins, reps, cores;
+    double fs_gbps;
+    const char *file; /* NULL: a synthetic snapshot of coins */
+    bool keep, json;
+} utxo_opts;
+
+static int set_fs_gbps(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    enum { OPT_COINS = 256, OPT_FILE, OPT_REPS, OPT_KEEP, OPT_CORES, OPT_FS, OPT_JSON };
-    static const struct option opts[] = {{"help", no_argument, 0, 'h'},
-                                         {"coins", required_argument, 0, OPT_COINS},
-                                         {"file", required_argument, 0, OPT_FILE},
-                                         {"reps", required_argument, 0, OPT_REPS},
-                                         {"keep", no_argument, 0, OPT_KEEP},
-                                         {"cores-per-node", required_argument, 0, OPT_CORES},
-                                         {"fs-gbps", required_argument, 0, OPT_FS},
-                                         {"json", no_argument, 0, OPT_JSON},
-                                         {0, 0, 0, 0}};
-    uint64_t coins = 1000000, reps = 3, cores = (uint64_t)mulred_cpu_count();
-    double fs_gbps = 20;
-    const char *file = NULL;
-    bool keep = false, json = false;
-    mulred_out_getopt_reset();
-    int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            usage();
-            return MULRED_OK;
-        case OPT_COINS:
-            if (mulred_parse_count(optarg, &coins) || coins == 0)
-                return mulred_out_usage_error("bench utxo", "bad --coins '%s'", optarg);
-            break;
-        case OPT_FILE:
-            file = optarg;
-            break;
-        case OPT_REPS:
-            if (mulred_parse_count(optarg, &reps) || reps == 0 || reps > 100)
-                return mulred_out_usage_error("bench utxo", "bad --reps '%s'", optarg);
-            break;
-        case OPT_KEEP:
-            keep = true;
-            break;
-        case OPT_CORES:
-            if (mulred_parse_count(optarg, &cores) || cores == 0)
-                return mulred_out_usage_error("bench utxo", "bad --cores-per-node '%s'", optarg);
-            break;
-        case OPT_FS:
-            fs_gbps = atof(optarg);
-            if (!(fs_gbps > 0))
-                return mulred_out_usage_error("bench utxo", "bad --fs-gbps '%s'", optarg);
-            break;
-        case OPT_JSON:
-            json = true;
-            break;
-        default:
-            return mulred_out_bad_option("bench utxo", argc, argv);
-        }
-    }
-    if (optind < argc)
-        return mulred_out_usage_error("bench utxo", "unexpected argument '%s'", argv[optind]);
+    char *end;
+    const double g = strtod(v, &end);
+    if (end == v || *end || !(g > 0) || !isfinite(g))
+        return mulred_key_bad_value(p, v, "GB/s, more than 0: 20, 2.5", why, cap);
+    ((utxo_opts *)o)->fs_gbps = g;
+    return MULRED_OK;
+}
+BENCH_KEY_COUNT(set_coins, utxo_opts, coins, 1, UINT64_MAX)
+BENCH_KEY_TEXT(set_file, utxo_opts, file)
+BENCH_KEY_COUNT(set_reps, utxo_opts, reps, 1, 100)
+BENCH_KEY_FLAG(set_keep, utxo_opts, keep)
+BENCH_KEY_COUNT(set_cores, utxo_opts, cores, 1, UINT64_MAX)
+BENCH_KEY_FLAG(set_json, utxo_opts, json)
 
-    mulred_error err;
-    mulred_error_clear(&err);
-    char synth[4096], small[4200] = "";
-    const char *tmp = getenv("TMPDIR");
-    double t_synth = 0;
-    if (!file) {
-        snprintf(synth, sizeof synth, "%s/mulred-bench-utxo-%ld.dat", tmp && tmp[0] ? tmp : "/tmp",
-                 (long)getpid());
-        double t0 = mulred_wtime();
-        if (mulred_utxo_synth(synth, coins, 1, false, &err)) return mulred_out_error(&err);
-        t_synth = mulred_wtime() - t0;
-        file = synth;
-    }
-    int rc = MULRED_OK;
-    mulred_utxo_index_info info;
-    double t0 = mulred_wtime();
-    mulred_utxo_options noindex = {.no_save = true};
-    rc = mulred_utxo_index_build(&info, file, &noindex, true, &err); /* a full validating scan */
-    double t_index = mulred_wtime() - t0;
-    if (rc == MULRED_OK) rc = mulred_utxo_index_ensure(file, NULL, NULL, &err);
-    mulred_utxo_header h;
-    if (rc == MULRED_OK) rc = mulred_utxo_read_header(&h, file, &err);
-    if (rc) goto done;
-    coins = h.coins;
+static const mulred_key utxo_keys[] = {
+    {"coins", false, false, false, set_coins},
+    {"file", false, false, false, set_file},
+    {"reps", false, false, false, set_reps},
+    {"keep", true, false, false, set_keep},
+    {"cores-per-node", false, false, false, set_cores},
+    {"fs-gbps", false, false, false, set_fs_gbps},
+    {"json", true, false, false, set_json},
+};
+#define NCOLS(cols) (sizeof cols / sizeof cols[0])
 
-    int R = (int)reps;
+typedef struct {
+    /* the snapshot */
+    uint64_t coins, file_bytes, chunks;
+    char hex[65];
+    double t_synth, t_index;
+    /* best of the runs: decode only (1, 2 threads), muhash (1, 2 threads, 2 simulated ranks) */
+    double dec, dec2, m1, m2, ranks2;
+    mulred_muhash_stats s1; /* the CPU split of the best 1-thread run */
+    double cores_got;       /* CPU seconds per wall second of the best 2-thread run */
+    /* peak RSS (KiB): the baseline, then [small, file][1, 2 threads] with their spread */
+    double base, base_lo, base_hi, rss[2][2], rss_lo[2][2], rss_hi[2][2];
+    uint64_t small_coins, small_bytes;
+} utxo_figures;
+
+/* The timed runs, reps of each, on file. */
+static int utxo_runs(utxo_figures *f, const char *file, int R, mulred_error *err)
+{
     double *v = calloc(6 * (size_t)R, sizeof *v), *dec = v, *m1 = v + R, *m2 = v + 2 * R,
            *r0 = v + 3 * R, *r1 = v + 4 * R, *dec2 = v + 5 * R;
-    mulred_muhash_stats s1 = {0}, s2 = {0}, st;
-    double cores_got = 0; /* CPU seconds per wall second the 2-thread run obtained */
+    if (!v) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    mulred_muhash_stats s2 = {0}, st;
     uint8_t d_ref[32], d[32];
+    int rc = MULRED_OK;
     for (int k = 0; k < R && rc == MULRED_OK; k++) {
         mulred_utxo_source *s;
-        if ((rc = mulred_utxo_source_open(&s, file, NULL, &err))) break;
-        rc = decode_all(&dec[k], s, &err);
+        if ((rc = mulred_utxo_source_open(&s, file, NULL, err))) break;
+        rc = decode_all(&dec[k], s, err);
         mulred_utxo_source_close(s);
-        if (rc || (rc = decode_threads(&dec2[k], file, 2, &err))) break;
+        if (rc || (rc = decode_threads(&dec2[k], file, 2, err))) break;
         mulred_muhash_state a, b, total;
         mulred_muhash_stats sk;
-        if (rc || (rc = reduce_share(&m1[k], &sk, &a, file, 0, 1, 1, &err))) break;
-        if (m1[k] <= best_of(m1, k + 1)) s1 = sk; /* CPU split of the run that counts */
+        if (rc || (rc = reduce_share(&m1[k], &sk, &a, file, 0, 1, 1, err))) break;
+        if (m1[k] <= best_of(m1, k + 1)) f->s1 = sk; /* CPU split of the run that counts */
         mulred_muhash_finalize(d_ref, &a);
         double c0 = process_cpu();
-        if ((rc = reduce_share(&m2[k], &s2, &b, file, 0, 1, 2, &err))) break;
+        if ((rc = reduce_share(&m2[k], &s2, &b, file, 0, 1, 2, err))) break;
         double got = (process_cpu() - c0) / m2[k];
-        if (m2[k] <= best_of(m2, k + 1)) cores_got = got; /* of the run that counts */
+        if (m2[k] <= best_of(m2, k + 1)) f->cores_got = got; /* of the run that counts */
         mulred_muhash_finalize(d, &b);
         if (memcmp(d, d_ref, 32) != 0)
-            rc = mulred_error_set(&err, MULRED_ERUNTIME, "2 threads differ");
-        if (rc || (rc = reduce_share(&r0[k], &st, &a, file, 0, 2, 1, &err))) break;
-        if ((rc = reduce_share(&r1[k], &st, &b, file, 1, 2, 1, &err))) break;
+            rc = mulred_error_set(err, MULRED_ERUNTIME, "2 threads differ");
+        if (rc || (rc = reduce_share(&r0[k], &st, &a, file, 0, 2, 1, err))) break;
+        if ((rc = reduce_share(&r1[k], &st, &b, file, 1, 2, 1, err))) break;
         total = a;
         mulred_muhash_combine(&total, &b);
         mulred_muhash_finalize(d, &total);
         if (memcmp(d, d_ref, 32) != 0)
-            rc = mulred_error_set(&err, MULRED_ERUNTIME, "2 ranks differ");
+            rc = mulred_error_set(err, MULRED_ERUNTIME, "2 ranks differ");
     }
-    if (rc) {
-        free(v);
-        goto done;
+    if (rc == MULRED_OK) {
+        f->dec = best_of(dec, R), f->dec2 = best_of(dec2, R), f->m1 = best_of(m1, R);
+        f->m2 = best_of(m2, R);
+        const double t_r0 = best_of(r0, R), t_r1 = best_of(r1, R);
+        f->ranks2 = t_r0 > t_r1 ? t_r0 : t_r1;
+        mulred_muhash_display(f->hex, d_ref, MULRED_MUHASH_BITCOIN);
     }
-    double T_dec = best_of(dec, R), T_dec2 = best_of(dec2, R), T1 = best_of(m1, R),
-           T2 = best_of(m2, R);
-    double T_r0 = best_of(r0, R), T_r1 = best_of(r1, R);
-    double T_2r = T_r0 > T_r1 ? T_r0 : T_r1;
     free(v);
-    double n = (double)coins;
-    double decode_share = s1.produce_cpu / (s1.produce_cpu + s1.hash_cpu);
-    double per_coin = T1 / n; /* seconds per coin per core, everything included */
-    double eff2 = T1 / (2 * T2);
-    char hex[65];
-    mulred_muhash_display(hex, d_ref, MULRED_MUHASH_BITCOIN);
+    return rc;
+}
 
-    /* Projection: cores scale with the measured 2-thread efficiency per doubling. */
-    const int nodes[] = {1, 16, 256, 1024};
-    double proj[4], io[4];
-    double eff_node = pow(eff2 > 1 ? 1 : eff2, log2((double)cores));
-    for (int i = 0; i < 4; i++) {
-        double compute = MAINNET_COINS * per_coin / ((double)nodes[i] * (double)cores * eff_node);
-        io[i] = MAINNET_BYTES / (fs_gbps * 1e9);
-        double reduce = log2((double)nodes[i] + 1) * 20e-6 + 40e-6; /* tree of MPI hops + final */
-        proj[i] = (compute > io[i] ? compute : io[i]) + reduce;
-    }
-    double index_mainnet = MAINNET_COINS * (t_index / n);
-
-    /* Peak resident memory: the command on this snapshot and on one a tenth its size (its
-     * index made first, so that both runs only read), 1 and 2 threads, and the start-up
-     * baseline of the same binary. */
-    double rss[2][2], rss_lo[2][2] = {{0}}, rss_hi[2][2] = {{0}};
-    double rss_base, base_lo = 0, base_hi = 0;
-    uint64_t small_coins = coins / 10 ? coins / 10 : 1;
+/* Peak resident memory: the command on this snapshot and on one a tenth its size at small (its
+ * index made first, so that both runs only read), 1 and 2 threads, and the start-up baseline
+ * of the same binary. */
+static int utxo_memory(utxo_figures *f, const char *file, const char *small, int R,
+                       mulred_error *err)
+{
+    f->small_coins = f->coins / 10 ? f->coins / 10 : 1;
     mulred_utxo_header hs;
+    int rc = mulred_utxo_synth(small, f->small_coins, 2, false, err);
+    if (rc == MULRED_OK) rc = mulred_utxo_index_ensure(small, NULL, NULL, err);
+    if (rc == MULRED_OK) rc = mulred_utxo_read_header(&hs, small, err);
+    if (rc) return rc;
+    f->small_bytes = hs.file_size;
+    f->base = rss_median(&f->base_lo, &f->base_hi, "--synthetic", "1", 1, R);
+    bool failed = f->base < 0;
+    for (int k = 0; k < 2; k++)
+        for (int t = 0; t < 2; t++) {
+            f->rss[k][t] = rss_median(&f->rss_lo[k][t], &f->rss_hi[k][t], "--snapshot",
+                                      k ? file : small, t + 1, R);
+            failed |= f->rss[k][t] < 0;
+        }
+    if (failed)
+        return mulred_error_set(err, MULRED_ERUNTIME, "peak RSS: a 'mulred muhash' run failed");
+    return MULRED_OK;
+}
+
+/* The snapshot (one record), the phases and the derived figures (named figures). */
+static const bench_column snapshot_columns[] = {
+    {"file", "file", NULL, BENCH_TEXT, 0},       {"coins", "coins", NULL, BENCH_INT, 0},
+    {"file_bytes", "bytes", NULL, BENCH_INT, 0}, {"chunks", "chunks", NULL, BENCH_INT, 0},
+    {"muhash", "muhash", NULL, BENCH_TEXT, 0},
+};
+static const bench_column phase_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "phase", NULL, BENCH_TEXT, 0},
+    {"s", "time s", "%.4g", BENCH_REAL, 0},
+    {NULL, "coins/s", "%.3g", BENCH_REAL, 0},
+    {NULL, "vs 1 thread", "%.2fx", BENCH_REAL, 0},
+};
+static const bench_column figure_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "figure", NULL, BENCH_TEXT, 0},
+    {"value", "value", "%.3f", BENCH_REAL, 0},
+};
+
+static void print_phases(mulred_json_writer *w, const utxo_figures *f)
+{
+    const double n = (double)f->coins, T1 = f->m1;
+    bench_table t;
+    bench_table_begin(&t, w, NULL, phase_columns, NCOLS(phase_columns));
+    BENCH_ROW(&t, BENCH_S("index_build_seconds"), BENCH_S("index build (validating scan, once)"),
+              BENCH_R(f->t_index), BENCH_R(n / f->t_index), BENCH_R(NAN));
+    BENCH_ROW(&t, BENCH_S("decode_seconds"), BENCH_S("decode only, 1 thread"), BENCH_R(f->dec),
+              BENCH_R(n / f->dec), BENCH_R(NAN));
+    BENCH_ROW(&t, BENCH_S("decode_2threads_seconds"), BENCH_S("decode only, 2 threads"),
+              BENCH_R(f->dec2), BENCH_R(n / f->dec2), BENCH_R(f->dec / f->dec2));
+    BENCH_ROW(&t, BENCH_S("muhash_1thread_seconds"), BENCH_S("full muhash, 1 thread"), BENCH_R(T1),
+              BENCH_R(n / T1), BENCH_R(1));
+    BENCH_ROW(&t, BENCH_S("muhash_2threads_seconds"), BENCH_S("full muhash, 2 threads"),
+              BENCH_R(f->m2), BENCH_R(n / f->m2), BENCH_R(T1 / f->m2));
+    BENCH_ROW(&t, BENCH_S("muhash_2ranks_seconds_simulated"),
+              BENCH_S("full muhash, 2 ranks (simulated)"), BENCH_R(f->ranks2),
+              BENCH_R(n / f->ranks2), BENCH_R(T1 / f->ranks2));
+    bench_table_end(&t);
+    if (w) {
+        mulred_jw_double(w, "decode_coins_per_second", n / f->dec);
+        mulred_jw_double(w, "muhash_1thread_coins_per_second", n / T1);
+        mulred_jw_double(w, "muhash_2threads_coins_per_second", n / f->m2);
+        mulred_jw_double(w, "muhash_2ranks_coins_per_second", n / f->ranks2);
+    } else
+        mulred_out("\n");
+    const double cpu = f->s1.produce_cpu + f->s1.hash_cpu;
+    bench_table_begin(&t, w, NULL, figure_columns, NCOLS(figure_columns));
+    BENCH_ROW(&t, BENCH_S("decode_share"),
+              BENCH_S("decode share of the 1-thread muhash CPU time (target <= 0.2)"),
+              BENCH_R(f->s1.produce_cpu / cpu));
+    BENCH_ROW(&t, BENCH_S("speedup_2threads"), BENCH_S("speedup, 2 threads (target >= 1.85)"),
+              BENCH_R(T1 / f->m2));
+    BENCH_ROW(&t, BENCH_S("speedup_2ranks"), BENCH_S("speedup, 2 ranks (target >= 1.85)"),
+              BENCH_R(T1 / f->ranks2));
+    BENCH_ROW(&t, BENCH_S("cores_obtained_2threads"),
+              BENCH_S("cores of CPU time per wall second, 2-thread run"), BENCH_R(f->cores_got));
+    BENCH_ROW(&t, BENCH_NONE, BENCH_S("per-coin cost, us"), BENCH_R(T1 / n * 1e6));
+    BENCH_ROW(&t, BENCH_NONE, BENCH_S("  decode, us"), BENCH_R(f->s1.produce_cpu / n * 1e6));
+    BENCH_ROW(&t, BENCH_NONE, BENCH_S("  hash + multiply, us"), BENCH_R(f->s1.hash_cpu / n * 1e6));
+    bench_table_end(&t);
+    if (!w && f->cores_got < 1.8)
+        mulred_out("\nthe 2-thread run obtained %.2f cores: the machine is busy, speedups are "
+                   "understated\n",
+                   f->cores_got);
+}
+
+static const bench_column rss_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "run", NULL, BENCH_TEXT, 0},
+    {"kib", "MiB", "%.1f", BENCH_REAL, 1.0 / 1024},
+    {NULL, "min", "%.1f", BENCH_REAL, 1.0 / 1024},
+    {NULL, "max", "%.1f", BENCH_REAL, 1.0 / 1024},
+};
+
+static void print_memory(mulred_json_writer *w, const utxo_figures *f, int R)
+{
+    static const char *const keys[2][2] = {{"small_1thread", "small_2threads"},
+                                           {"file_1thread", "file_2threads"}};
+    if (w) {
+        mulred_jw_object_begin(w, "peak_rss_kib");
+        mulred_jw_uint(w, "small_coins", f->small_coins);
+        mulred_jw_uint(w, "small_file_bytes", f->small_bytes);
+    } else
+        mulred_out("\npeak resident memory of 'mulred muhash --snapshot FILE' (fresh process, "
+                   "wait4's ru_maxrss, median [min-max] of %d runs)\n\n",
+                   R);
+    bench_table t;
+    bench_table_begin(&t, w, NULL, rss_columns, NCOLS(rss_columns));
+    BENCH_ROW(&t, BENCH_S("baseline"), BENCH_S("start-up baseline (--synthetic 1)"),
+              BENCH_R(f->base), BENCH_R(f->base_lo), BENCH_R(f->base_hi));
+    for (int k = 0; k < 2; k++)
+        for (int th = 0; th < 2; th++) {
+            char label[96];
+            snprintf(label, sizeof label, "%llu coins, %.1f MB, %d thread%s",
+                     (unsigned long long)(k ? f->coins : f->small_coins),
+                     (double)(k ? f->file_bytes : f->small_bytes) / 1e6, th + 1, th ? "s" : "");
+            BENCH_ROW(&t, BENCH_S(keys[k][th]), BENCH_S(label), BENCH_R(f->rss[k][th]),
+                      BENCH_R(f->rss_lo[k][th]), BENCH_R(f->rss_hi[k][th]));
+        }
+    bench_table_end(&t);
+    if (w)
+        mulred_jw_object_end(w);
+    else
+        mulred_out("\n%.0fx the coins: %+.1f MiB (1 thread), %+.1f MiB (2 threads)\n",
+                   (double)f->coins / (double)f->small_coins, (f->rss[1][0] - f->rss[0][0]) / 1024,
+                   (f->rss[1][1] - f->rss[0][1]) / 1024);
+}
+
+static const bench_column projection_columns[] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "projected", NULL, BENCH_TEXT, 0},
+    {"s", "seconds", "%.4g", BENCH_REAL, 0},
+    {NULL, "bound", NULL, BENCH_TEXT, 0},
+};
+
+/* The projection: cores scale with the measured 2-thread efficiency per doubling. */
+static void print_projection(mulred_json_writer *w, const utxo_figures *f, const utxo_opts *o)
+{
+    const double per_coin = f->m1 / (double)f->coins, eff2 = f->m1 / (2 * f->m2);
+    const double cores = (double)o->cores, eff_node = pow(eff2 > 1 ? 1 : eff2, log2(cores));
+    const double io = MAINNET_BYTES / (o->fs_gbps * 1e9);
+    if (w) {
+        mulred_jw_object_begin(w, "projection_mainnet");
+        mulred_jw_double(w, "coins", MAINNET_COINS);
+        mulred_jw_uint(w, "cores_per_node", o->cores);
+        mulred_jw_double(w, "fs_gbps", o->fs_gbps);
+    } else
+        mulred_out("\nPROJECTION (not a measurement) for a mainnet-size snapshot: 180 M coins,\n"
+                   "9 GB; %llu cores per node at this machine's per-coin cost and 2-thread\n"
+                   "efficiency (%.0f%%), %.0f GB/s aggregate reads, MPI tree reduce:\n\n",
+                   (unsigned long long)o->cores, 100 * (eff2 > 1 ? 1 : eff2), o->fs_gbps);
+    bench_table t;
+    bench_table_begin(&t, w, NULL, projection_columns, NCOLS(projection_columns));
+    BENCH_ROW(&t, BENCH_S("index_build_seconds"), BENCH_S("index build, once (sequential scan)"),
+              BENCH_R(MAINNET_COINS * (f->t_index / (double)f->coins)), BENCH_S(""));
+    static const int nodes[] = {1, 16, 256, 1024};
+    for (int i = 0; i < 4; i++) {
+        const double compute = MAINNET_COINS * per_coin / ((double)nodes[i] * cores * eff_node);
+        const double reduce = log2((double)nodes[i] + 1) * 20e-6 + 40e-6; /* MPI tree + final */
+        const double proj = (compute > io ? compute : io) + reduce;
+        char key[32], label[32];
+        snprintf(key, sizeof key, "nodes_%d_seconds", nodes[i]);
+        snprintf(label, sizeof label, "%d node%s", nodes[i], nodes[i] > 1 ? "s" : "");
+        BENCH_ROW(&t, BENCH_S(key), BENCH_S(label), BENCH_R(proj),
+                  BENCH_S(proj <= io + 1e-3 ? "the file system" : ""));
+    }
+    bench_table_end(&t);
+    if (w) mulred_jw_object_end(w);
+}
+
+static void utxo_print(const utxo_opts *o, const char *file, const utxo_figures *f)
+{
+    mulred_json_writer jw, *w = o->json ? &jw : NULL;
+    if (w) {
+        mulred_jw_init(w, stdout);
+        mulred_jw_object_begin(w, NULL);
+        mulred_jw_string(w, "bench", "utxo");
+    } else
+        mulred_out("mulred bench utxo: best of %d runs, wall clock, warm page cache\n\n",
+                   (int)o->reps);
+    bench_table t;
+    bench_table_begin(&t, w, NULL, snapshot_columns, NCOLS(snapshot_columns));
+    BENCH_ROW(&t, BENCH_S(file), BENCH_I(f->coins), BENCH_I(f->file_bytes), BENCH_I(f->chunks),
+              BENCH_S(f->hex));
+    bench_table_end(&t);
+    if (!w && f->t_synth > 0) mulred_out("\nsynthetic snapshot written in %.3f s\n", f->t_synth);
+    if (!w) mulred_out("\n");
+    print_phases(w, f);
+    print_memory(w, f, (int)o->reps);
+    print_projection(w, f, o);
+    if (w) {
+        mulred_jw_object_end(w);
+        mulred_jw_finish(w);
+    }
+}
+
+/* Removes a snapshot and its index. */
+static void remove_snapshot(const char *path)
+{
+    char idx[4300];
+    unlink(path);
+    if (mulred_utxo_index_path(idx, sizeof idx, path) == 0) unlink(idx);
+}
+
+int mulred_bench_utxo(int argc, char **argv)
+{
+    utxo_opts o = {1000000, 3, (uint64_t)mulred_cpu_count(), 20, NULL, false, false};
+    mulred_key_parser p = {0};
+    int rc = MULRED_OK;
+    if (!bench_options("utxo", utxo_keys, NCOLS(utxo_keys), &o, argc, argv, usage, &p, &rc)) {
+        mulred_key_parser_free(&p);
+        return rc;
+    }
+    mulred_error err;
+    mulred_error_clear(&err);
+    const char *tmp = getenv("TMPDIR");
+    char synth[4096], small[4200];
+    snprintf(synth, sizeof synth, "%s/mulred-bench-utxo-%ld.dat", tmp && tmp[0] ? tmp : "/tmp",
+             (long)getpid());
     snprintf(small, sizeof small, "%s/mulred-bench-utxo-%ld-small.dat",
              tmp && tmp[0] ? tmp : "/tmp", (long)getpid());
-    if ((rc = mulred_utxo_synth(small, small_coins, 2, false, &err)) ||
-        (rc = mulred_utxo_index_ensure(small, NULL, NULL, &err)) ||
-        (rc = mulred_utxo_read_header(&hs, small, &err)))
-        goto done;
-    rss_base = rss_median(&base_lo, &base_hi, "--synthetic", "1", 1, R);
-    for (int k = 0; k < 2; k++)
-        for (int t = 0; t < 2; t++)
-            rss[k][t] =
-                rss_median(&rss_lo[k][t], &rss_hi[k][t], "--snapshot", k ? file : small, t + 1, R);
-    if (rss_base < 0 || rss[0][0] < 0 || rss[0][1] < 0 || rss[1][0] < 0 || rss[1][1] < 0) {
-        rc = mulred_error_set(&err, MULRED_ERUNTIME, "peak RSS: a 'mulred muhash' run failed");
-        goto done;
+    utxo_figures f = {0};
+    const char *file = o.file ? o.file : synth;
+    if (!o.file) {
+        double t0 = mulred_wtime();
+        rc = mulred_utxo_synth(synth, o.coins, 1, false, &err);
+        f.t_synth = mulred_wtime() - t0;
     }
-
-    if (json) {
-        mulred_json_writer w;
-        mulred_jw_init(&w, stdout);
-        mulred_jw_object_begin(&w, NULL);
-        mulred_jw_string(&w, "bench", "utxo");
-        mulred_jw_string(&w, "file", file);
-        mulred_jw_uint(&w, "coins", coins);
-        mulred_jw_uint(&w, "file_bytes", h.file_size);
-        mulred_jw_uint(&w, "chunks", info.chunks);
-        mulred_jw_string(&w, "muhash", hex);
-        mulred_jw_double(&w, "index_build_seconds", t_index);
-        mulred_jw_double(&w, "decode_seconds", T_dec);
-        mulred_jw_double(&w, "decode_2threads_seconds", T_dec2);
-        mulred_jw_double(&w, "muhash_1thread_seconds", T1);
-        mulred_jw_double(&w, "muhash_2threads_seconds", T2);
-        mulred_jw_double(&w, "muhash_2ranks_seconds_simulated", T_2r);
-        mulred_jw_double(&w, "decode_coins_per_second", n / T_dec);
-        mulred_jw_double(&w, "muhash_1thread_coins_per_second", n / T1);
-        mulred_jw_double(&w, "muhash_2threads_coins_per_second", n / T2);
-        mulred_jw_double(&w, "muhash_2ranks_coins_per_second", n / T_2r);
-        mulred_jw_double(&w, "decode_share", decode_share);
-        mulred_jw_double(&w, "speedup_2threads", T1 / T2);
-        mulred_jw_double(&w, "speedup_2ranks", T1 / T_2r);
-        mulred_jw_double(&w, "cores_obtained_2threads", cores_got);
-        mulred_jw_object_begin(&w, "peak_rss_kib");
-        mulred_jw_double(&w, "baseline", rss_base);
-        mulred_jw_uint(&w, "small_coins", small_coins);
-        mulred_jw_uint(&w, "small_file_bytes", hs.file_size);
-        mulred_jw_double(&w, "small_1thread", rss[0][0]);
-        mulred_jw_double(&w, "small_2threads", rss[0][1]);
-        mulred_jw_double(&w, "file_1thread", rss[1][0]);
-        mulred_jw_double(&w, "file_2threads", rss[1][1]);
-        mulred_jw_object_end(&w);
-        mulred_jw_object_begin(&w, "projection_mainnet");
-        mulred_jw_double(&w, "coins", MAINNET_COINS);
-        mulred_jw_uint(&w, "cores_per_node", cores);
-        mulred_jw_double(&w, "fs_gbps", fs_gbps);
-        mulred_jw_double(&w, "index_build_seconds", index_mainnet);
-        for (int i = 0; i < 4; i++) {
-            char key[32];
-            snprintf(key, sizeof key, "nodes_%d_seconds", nodes[i]);
-            mulred_jw_double(&w, key, proj[i]);
-        }
-        mulred_jw_object_end(&w);
-        mulred_jw_object_end(&w);
-        mulred_jw_finish(&w);
-    } else {
-        char a[32], b[32];
-        mulred_out("mulred bench utxo: %s\n", file);
-        mulred_out("  %llu coins, %llu bytes, %llu chunks; muhash %s\n", (unsigned long long)coins,
-                   (unsigned long long)h.file_size, (unsigned long long)info.chunks, hex);
-        if (t_synth > 0) {
-            mulred_format_seconds(a, sizeof a, t_synth);
-            mulred_out("  synthetic snapshot written in %s\n", a);
-        }
-        mulred_out("  best of %d runs, wall clock, warm page cache\n\n", R);
-        mulred_out("  %-34s %10s %16s %8s\n", "phase", "time", "rate", "vs 1t");
-        struct {
-            const char *name;
-            double t;
-        } rows[] = {{"index build (validating scan, once)", t_index},
-                    {"decode only, 1 thread", T_dec},
-                    {"decode only, 2 threads", T_dec2},
-                    {"full muhash, 1 thread", T1},
-                    {"full muhash, 2 threads", T2},
-                    {"full muhash, 2 ranks (simulated)", T_2r}};
-        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-            mulred_format_seconds(a, sizeof a, rows[i].t);
-            mulred_format_rate(b, sizeof b, n / rows[i].t, "coins");
-            if (i >= 3) /* speedups against the 1-thread run of the same kind */
-                mulred_out("  %-34s %10s %16s %7.2fx\n", rows[i].name, a, b, T1 / rows[i].t);
-            else if (i == 2)
-                mulred_out("  %-34s %10s %16s %7.2fx\n", rows[i].name, a, b, T_dec / T_dec2);
-            else
-                mulred_out("  %-34s %10s %16s %8s\n", rows[i].name, a, b, "");
-        }
-        mulred_out("\n  decode share of the 1-thread muhash CPU time: %.1f%% (target <= 20%%)\n",
-                   100 * decode_share);
-        mulred_out("  speedup: 2 threads %.2fx, 2 ranks %.2fx (target >= 1.85x)\n", T1 / T2,
-                   T1 / T_2r);
-        mulred_out("  the 2-thread run obtained %.2f cores of CPU time per wall second%s\n",
-                   cores_got,
-                   cores_got < 1.8 ? " (the machine is busy: speedups are understated)" : "");
-        mulred_out("  per-coin cost: %.3f us (decode %.3f us, hash+multiply %.3f us)\n",
-                   per_coin * 1e6, s1.produce_cpu / n * 1e6, s1.hash_cpu / n * 1e6);
-        mulred_out("\n  peak resident memory of 'mulred muhash --snapshot FILE' (fresh process,\n"
-                   "  wait4's ru_maxrss, median [min-max] of %d runs):\n",
-                   R);
-        mulred_out("    start-up baseline (--synthetic 1)      %7.1f MiB [%.1f-%.1f]\n",
-                   rss_base / 1024, base_lo / 1024, base_hi / 1024);
-        for (int k = 0; k < 2; k++)
-            for (int t = 0; t < 2; t++)
-                mulred_out("    %9llu coins, %5.1f MB, %d thread%s  %7.1f MiB [%.1f-%.1f]\n",
-                           (unsigned long long)(k ? coins : small_coins),
-                           (double)(k ? h.file_size : hs.file_size) / 1e6, t + 1, t ? "s" : " ",
-                           rss[k][t] / 1024, rss_lo[k][t] / 1024, rss_hi[k][t] / 1024);
-        mulred_out("    %.0fx the coins: %+.1f MiB (1 thread), %+.1f MiB (2 threads)\n",
-                   (double)coins / (double)small_coins, (rss[1][0] - rss[0][0]) / 1024,
-                   (rss[1][1] - rss[0][1]) / 1024);
-        mulred_out("\n  PROJECTION (not a measurement) for a mainnet-size snapshot: 180 M coins,\n"
-                   "  9 GB; %llu cores per node at this machine's per-coin cost and 2-thread\n"
-                   "  efficiency (%.0f%%), %.0f GB/s aggregate reads, MPI tree reduce:\n",
-                   (unsigned long long)cores, 100 * (eff2 > 1 ? 1 : eff2), fs_gbps);
-        mulred_format_seconds(a, sizeof a, index_mainnet);
-        mulred_out("    index build, once (sequential scan): %s\n", a);
-        for (int i = 0; i < 4; i++) {
-            mulred_format_seconds(a, sizeof a, proj[i]);
-            mulred_out("    %5d node%s %12s%s\n", nodes[i], nodes[i] > 1 ? "s" : " ", a,
-                       proj[i] <= io[i] + 1e-3 ? "  (bound by the file system)" : "");
-        }
+    mulred_utxo_index_info info;
+    mulred_utxo_header h;
+    mulred_utxo_options noindex = {.no_save = true};
+    double t0 = mulred_wtime();
+    if (rc == MULRED_OK) /* a full validating scan */
+        rc = mulred_utxo_index_build(&info, file, &noindex, true, &err);
+    f.t_index = mulred_wtime() - t0;
+    if (rc == MULRED_OK) rc = mulred_utxo_index_ensure(file, NULL, NULL, &err);
+    if (rc == MULRED_OK) rc = mulred_utxo_read_header(&h, file, &err);
+    if (rc == MULRED_OK) {
+        f.coins = h.coins, f.file_bytes = h.file_size, f.chunks = info.chunks;
+        rc = utxo_runs(&f, file, (int)o.reps, &err);
     }
-done:
-    if (small[0]) {
-        unlink(small);
-        char idx[4300];
-        if (mulred_utxo_index_path(idx, sizeof idx, small) == 0) unlink(idx);
-    }
-    if (file == synth && !keep) {
-        unlink(synth);
-        char idx[4200];
-        if (mulred_utxo_index_path(idx, sizeof idx, synth) == 0) unlink(idx);
-    }
+    if (rc == MULRED_OK) rc = utxo_memory(&f, file, small, (int)o.reps, &err);
+    if (rc == MULRED_OK) utxo_print(&o, file, &f);
+    remove_snapshot(small);
+    if (!o.file && !o.keep) remove_snapshot(synth);
+    mulred_key_parser_free(&p);
     return rc ? mulred_out_error(&err) : MULRED_OK;
 }

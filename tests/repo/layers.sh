@@ -19,10 +19,15 @@
 #   paste    no ## token pasting in include/mulred/*.h;
 #   helper   the command side (bench/, src/cli/) defines none of the measuring helpers the util
 #            and output layers have (HELPERS below: statistics, CPU time, load, CPU family)
-#            under a name of its own.
+#            under a name of its own;
+#   getopt   no getopt in bench/ (getopt, getopt_long, <getopt.h>, optarg, optind): a benchmark's
+#            options are a key table (output/keys.h) parsed by bench_options (bench/bench_keys.h);
+#   length   no function in bench/ longer than BENCH_MAX_LINES lines, counted from the first line
+#            of its signature to its closing brace (a bench's result goes through bench_table.h,
+#            its options through a key table: what is left is the measurement, in steps).
 #
-# Comments are ignored (and string literals, for `exit` and `paste`). Each violation prints as
-# "RULE: FILE:LINE: what", and the script exits 1 if there is any.
+# Comments are ignored (and string literals, for `exit`, `paste` and `getopt`). Each violation
+# prints as "RULE: FILE:LINE: what", and the script exits 1 if there is any.
 #
 #   layers.sh [--root DIR]   check the tree at DIR (default: the checkout holding this script)
 #   layers.sh --self-test    check the checker on small fake trees with known violations
@@ -51,6 +56,8 @@ SOURCE_EXT = (".c", ".h", ".S")
 MARKER = "/* mulred: the default misuse callback */"
 # the one library file that ends a process: the stall watch of a job whose ranks cannot go on
 WATCHDOG = "src/mpi/mpi_watch.c"
+# the longest function the `length` rule lets bench/ have
+BENCH_MAX_LINES = 120
 # helpers defined once (util/util.h, output/output.h): a command-side function by one of these
 # names is a second copy
 HELPERS = ("cmp_double", "median", "quantile", "thread_cpu", "thread_cpu_s", "cpu_family",
@@ -131,6 +138,44 @@ def resolve(root, rel, target, angle):
     if angle or target in GENERATED:
         return None
     return "?" + target
+
+
+def functions(bare_lines):
+    """(first line, last line, name) of each function defined at file scope: a block opened at
+    depth 0 whose declaration (since the last ';', '}' or preprocessor line at depth 0) holds a
+    parenthesis and no '='. Preprocessor lines (with their continuations) are skipped."""
+    found, depth, start, decl, in_pp = [], 0, None, "", False
+    for no, line in enumerate(bare_lines, 1):
+        pp = in_pp or (depth == 0 and line.lstrip().startswith("#"))
+        in_pp = pp and line.rstrip().endswith("\\")
+        if pp:
+            continue
+        for ch in line:
+            if depth == 0:
+                if ch == "{":
+                    if "(" in decl and "=" not in decl and start is not None:
+                        m = re.search(r"(\w+)\s*\(", decl)
+                        found.append([start, None, m.group(1) if m else "?"])
+                    else:
+                        found.append(None)
+                    depth = 1
+                    continue
+                if ch in ";}":
+                    decl, start = "", None
+                    continue
+                if not ch.isspace() and start is None:
+                    start = no
+                decl += ch
+            else:
+                depth += ch == "{"
+                depth -= ch == "}"
+                if depth == 0:
+                    if found[-1] is not None:
+                        found[-1][1] = no
+                    decl, start = "", None
+        if depth == 0:
+            decl += " "
+    return [tuple(f) for f in found if f is not None and f[1] is not None]
 
 
 def allowed_exits(raw_lines, code_lines):
@@ -215,11 +260,19 @@ def check(root):
                     report("exit", rel, no, "_exit( in library layer %s outside %s" % (layer, WATCHDOG))
             if rel.startswith("include/mulred/") and "##" in line:
                 report("paste", rel, no, "## token pasting in a public header")
+            if layer == "bench" and re.search(r"\bgetopt\w*|\b(?:optarg|optind)\b", line):
+                report("getopt", rel, no, "getopt in bench/ (the options are a key table)")
             if layer in ("bench", "cli"):
                 m = re.match(r"(?:static\s+)?(?:inline\s+)?[\w ]+?\b(%s)\s*\(" % "|".join(HELPERS),
                              line)
                 if m and not line.rstrip().endswith(";"):
                     report("helper", rel, no, "defines %s, a helper of util/ or output/" % m.group(1))
+
+        if layer == "bench":
+            for first, last, fname in functions(bare_lines):
+                if last - first + 1 > BENCH_MAX_LINES:
+                    report("length", rel, first, "%s is %d lines long (at most %d in bench/)"
+                           % (fname, last - first + 1, BENCH_MAX_LINES))
 
     # cycles: the strongly connected components of the folder graph (Tarjan); in each, every
     # edge that climbs the layer order closes at least one cycle, reported as the shortest
@@ -316,6 +369,10 @@ FAKE = {
     "src/cli/main.c": '#include "mulred/mulred_mpi.h"\n#include "curve/curve.c"\n'
                       '#include <stdlib.h>\nint main(void) { exit(0); }\n',
     "tests/test_x.c": '#include "cli/main.c"\n#include <mpi.h>\n#pragma omp parallel\n',
+    # a function of exactly BENCH_MAX_LINES lines, beside a macro and an initializer with braces
+    "bench/bench_ok.c": "#define M(x) \\\n    static int x(void) { return 0; }\n"
+                        "static const int t[] = {1, 2};\nstatic int f(int a,\n             int b)\n{\n"
+                        + "    a++;\n" * (BENCH_MAX_LINES - 5) + "    return a + b;\n}\n",
 }
 BAD = {
     "src/util/util.c": '#include "curve/curve.c"\n'           # layer: util includes curve
@@ -330,7 +387,12 @@ BAD = {
     "include/mulred/bogus.h": "\n",                                   # no layer
     "src/lab/lab.c": '#include "missing/none.h"\n',                   # not in the tree
     "bench/bench_x.c": "static double quantile(double *v, int n)\n{\n    return v[n];\n}\n",
+    "bench/bench_y.c": "#include <getopt.h>\n/* getopt_long in a comment */\n"  # getopt
+                       'static const char *s = "optarg";\nint f(void)\n{\n'
+                       "    return optind;\n}\n",
     "src/report/r.c": "#include <stdlib.h>\nvoid f(void)\n{\n    exit(2);\n}\n",  # exit: report
+    "bench/bench_long.c": "static int g(void)\n{\n" + "    x++;\n" * (BENCH_MAX_LINES - 3)
+                          + "    return 0;\n}\n",                                  # length
 }
 EXPECTED = {
     ("layer", "src/util/util.c:1"), ("exit", "src/util/util.c:4"),
@@ -339,6 +401,8 @@ EXPECTED = {
     ("mpi", "src/io/reader.c:1"), ("omp", "src/io/reader.c:4"), ("exit", "src/io/reader.c:5"),
     ("paste", "include/mulred/field.h:1"), ("layer", "include/mulred/bogus.h:1"),
     ("layer", "src/lab/lab.c:1"), ("helper", "bench/bench_x.c:1"),
+    ("getopt", "bench/bench_y.c:1"), ("getopt", "bench/bench_y.c:6"),
+    ("length", "bench/bench_long.c:1"),
     ("exit", "src/report/r.c:4"),
 }
 

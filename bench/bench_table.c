@@ -1,0 +1,112 @@
+/* The benchmarks' result tables as Markdown or JSON (see bench_table.h). */
+#include "bench_table.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "output/output.h"
+
+void bench_table_begin(bench_table *t, mulred_json_writer *w, const char *key,
+                       const bench_column *cols, size_t ncols)
+{
+    *t = (bench_table){w, key, cols, ncols, 0, ncols, ncols};
+    for (size_t c = 0; c < ncols; c++)
+        if (cols[c].kind == BENCH_NAME)
+            t->name = c;
+        else if (cols[c].key && t->value == ncols)
+            t->value = c;
+    if (w) {
+        if (key && t->name == ncols) mulred_jw_array_begin(w, key);
+        return;
+    }
+    for (size_t c = 0; c < ncols; c++)
+        if (cols[c].title) mulred_out("| %s ", cols[c].title);
+    mulred_out("|\n");
+    for (size_t c = 0; c < ncols; c++)
+        if (cols[c].title) mulred_out("|---");
+    mulred_out("|\n");
+}
+
+static void write_member(mulred_json_writer *w, const bench_column *col, bench_value v)
+{
+    switch (col->kind) {
+    case BENCH_INT:
+        mulred_jw_int(w, col->key, v.i);
+        break;
+    case BENCH_REAL:
+        mulred_jw_double(w, col->key, v.r);
+        break;
+    case BENCH_BOOL:
+        mulred_jw_bool(w, col->key, v.i != 0);
+        break;
+    case BENCH_TEXT:
+    case BENCH_NAME:
+        if (v.s)
+            mulred_jw_string(w, col->key, v.s);
+        else
+            mulred_jw_null(w, col->key);
+        break;
+    }
+}
+
+/* The "| cell " of one value. The format is the column's own (a declaration, never input). */
+static void print_cell(const bench_column *col, bench_value v)
+{
+    const double scale = col->scale != 0 ? col->scale : 1;
+    const char *fmt = col->format;
+    char cell[256];
+    if (v.none)
+        snprintf(cell, sizeof cell, "-");
+    else if (col->kind == BENCH_BOOL)
+        snprintf(cell, sizeof cell, fmt ? fmt : "%s", v.i ? "yes" : "no");
+    else if (col->kind == BENCH_TEXT || col->kind == BENCH_NAME)
+        snprintf(cell, sizeof cell, fmt ? fmt : "%s", v.s ? v.s : "-");
+    else if (col->kind == BENCH_INT && col->scale == 0)
+        snprintf(cell, sizeof cell, fmt ? fmt : "%lld", (long long)v.i);
+    else {
+        const double x = (col->kind == BENCH_INT ? (double)v.i : v.r) * scale;
+        if (isnan(x))
+            snprintf(cell, sizeof cell, "-");
+        else
+            snprintf(cell, sizeof cell, fmt ? fmt : "%.4g", x);
+    }
+    mulred_out("| %s ", cell);
+}
+
+void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues)
+{
+    const bool named = t->name < t->ncols;
+    if (nvalues != t->ncols || (t->w && !t->key && !named && t->nrows > 0) ||
+        (named && (t->key || t->value == t->ncols))) {
+        fprintf(stderr, "mulred: bench_table_row misused: %zu values for %zu columns, row %zu\n",
+                nvalues, t->ncols, t->nrows + 1);
+        abort();
+    }
+    t->nrows++;
+    if (t->w && named) {
+        const bench_value name = values[t->name];
+        if (!name.none && name.s && !values[t->value].none) {
+            bench_column col = t->cols[t->value];
+            col.key = name.s;
+            write_member(t->w, &col, values[t->value]);
+        }
+        return;
+    }
+    if (t->w) {
+        if (t->key) mulred_jw_object_begin(t->w, NULL);
+        for (size_t c = 0; c < t->ncols; c++)
+            if (t->cols[c].key && !values[c].none) write_member(t->w, &t->cols[c], values[c]);
+        if (t->key) mulred_jw_object_end(t->w);
+        return;
+    }
+    for (size_t c = 0; c < t->ncols; c++)
+        if (t->cols[c].title) print_cell(&t->cols[c], values[c]);
+    mulred_out("|\n");
+}
+
+void bench_table_end(bench_table *t)
+{
+    if (t->w && t->key && t->name == t->ncols) mulred_jw_array_end(t->w);
+}

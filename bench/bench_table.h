@@ -1,0 +1,85 @@
+/* The result tables of the benchmarks: each column declared once, each row given once, printed
+ * as a Markdown table (the human form) or written as JSON (--json) from the same declaration, so
+ * a figure has one description and a new column is one edit.
+ *
+ * A column has a JSON key, a title (with its unit: "seconds", "read s"), a printf conversion for
+ * its cell and a kind (integer, real, text, or a yes/no: JSON true/false). A row is one value per
+ * column, in column order (BENCH_ROW checks the count). The human form goes through mulred_out (the
+ * printing process only): a header when the table begins, a line per row as it comes, so a long
+ * bench shows its rows as it measures them. The JSON form goes through a mulred_json_writer the
+ * caller has open: an array of objects under the table's key in the enclosing object, one object
+ * per row with a member per column; or, when the key is NULL, the members of a single row written
+ * straight into the enclosing object (a bench whose result is one record).
+ *
+ * Named figures: a table with a BENCH_NAME column (a text the human table need not show) is a
+ * list of figures, one a row, as a bench reports its operations: in JSON each row is one member
+ * of the enclosing object, named by that column's value, whose value is the row's one other
+ * column with a key (that key marks the column; it is not written). Such a table takes any
+ * number of rows and no key; a row whose name is NULL or BENCH_NONE is printed only.
+ *
+ * Missing figures: a real that is NaN is JSON null and "-" in its cell, a NULL text likewise;
+ * a BENCH_NONE value is left out of the JSON object and "-" in its cell.
+ * A column without a key is printed only (a derived figure such as a rate); one without a title
+ * is written only (a figure the human table shows in another column). */
+#ifndef MULRED_BENCH_TABLE_H
+#define MULRED_BENCH_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output/json.h"
+
+typedef enum { BENCH_INT, BENCH_REAL, BENCH_TEXT, BENCH_NAME, BENCH_BOOL } bench_kind;
+
+typedef struct {
+    const char *key;    /* JSON member name; NULL: the human table only */
+    const char *title;  /* column title, unit included; NULL: JSON only */
+    const char *format; /* printf conversion of the cell: "%.3f", "%lld", "%s"; NULL: the kind's
+                         * default ("%lld", "%.4g", "%s") */
+    bench_kind kind;
+    double scale; /* the cell shows value × scale (0: the value itself); an integer column with a
+                   * scale prints as a real, so its format converts a double ("%.1f") */
+} bench_column;
+
+/* One cell: .i for BENCH_INT (printed with "%lld"-style conversions as long long) and BENCH_BOOL
+ * (non-zero: true, printed "yes"), .r for BENCH_REAL, .s for BENCH_TEXT and BENCH_NAME; none: no
+ * figure in this row (BENCH_NONE), left out of the row's JSON object, "-" in its cell. */
+typedef struct {
+    union {
+        int64_t i;
+        double r;
+        const char *s;
+    };
+    bool none;
+} bench_value;
+
+#define BENCH_I(x) ((bench_value){.i = (int64_t)(x)})
+#define BENCH_R(x) ((bench_value){.r = (double)(x)})
+#define BENCH_S(x) ((bench_value){.s = (x)})
+#define BENCH_NONE ((bench_value){.none = true})
+
+typedef struct {
+    mulred_json_writer *w; /* NULL: the human table */
+    const char *key;
+    const bench_column *cols;
+    size_t ncols, nrows;
+    size_t name, value; /* a named-figure table: its BENCH_NAME and its valued column */
+} bench_table;
+
+/* Begins a table of cols (ncols of them, kept by reference until bench_table_end): with w, the
+ * JSON form under key (NULL: one row, its members in the enclosing object; a named-figure
+ * table: NULL), else the Markdown header. */
+void bench_table_begin(bench_table *t, mulred_json_writer *w, const char *key,
+                       const bench_column *cols, size_t ncols);
+/* One row: nvalues values, one per column in order; a count other than ncols, or a second row
+ * of a keyless table written as JSON (named figures aside), aborts (misuse). The human form takes
+ * any number of rows whatever the key. */
+void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues);
+#define BENCH_ROW(t, ...)                                                                          \
+    bench_table_row((t), (const bench_value[]){__VA_ARGS__},                                       \
+                    sizeof((const bench_value[]){__VA_ARGS__}) / sizeof(bench_value))
+/* Closes the JSON array (nothing for the human form or a keyless table). */
+void bench_table_end(bench_table *t);
+
+#endif
