@@ -22,9 +22,11 @@
 #            under a name of its own;
 #   getopt   no getopt in bench/ (getopt, getopt_long, <getopt.h>, optarg, optind): a benchmark's
 #            options are a key table (output/keys.h) parsed by bench_options (bench/bench_keys.h);
-#   length   no function in bench/ longer than BENCH_MAX_LINES lines, counted from the first line
-#            of its signature to its closing brace (a bench's result goes through bench_table.h,
-#            its options through a key table: what is left is the measurement, in steps).
+#   length   no function longer than MAX_FUNCTION_LINES lines, counted from the first line of its
+#            signature to its closing brace, in any layer (in bench/: a bench's result goes
+#            through bench_table.h, its options through a key table: what is left is the
+#            measurement, in steps), and no command file (src/cli/cmd_*.c) longer than
+#            MAX_COMMAND_LINES: a command declares its keys, calls the library and prints.
 #
 # Comments are ignored (and string literals, for `exit`, `paste` and `getopt`). Each violation
 # prints as "RULE: FILE:LINE: what", and the script exits 1 if there is any.
@@ -56,8 +58,9 @@ SOURCE_EXT = (".c", ".h", ".S")
 MARKER = "/* mulred: the default misuse callback */"
 # the one library file that ends a process: the stall watch of a job whose ranks cannot go on
 WATCHDOG = "src/mpi/mpi_watch.c"
-# the longest function the `length` rule lets bench/ have
-BENCH_MAX_LINES = 120
+# the longest function and the longest command file the `length` rule allows
+MAX_FUNCTION_LINES = 120
+MAX_COMMAND_LINES = 500
 # helpers defined once (util/util.h, output/output.h): a command-side function by one of these
 # names is a second copy
 HELPERS = ("cmp_double", "median", "quantile", "thread_cpu", "thread_cpu_s", "cpu_family",
@@ -268,11 +271,13 @@ def check(root):
                 if m and not line.rstrip().endswith(";"):
                     report("helper", rel, no, "defines %s, a helper of util/ or output/" % m.group(1))
 
-        if layer == "bench":
-            for first, last, fname in functions(bare_lines):
-                if last - first + 1 > BENCH_MAX_LINES:
-                    report("length", rel, first, "%s is %d lines long (at most %d in bench/)"
-                           % (fname, last - first + 1, BENCH_MAX_LINES))
+        for first, last, fname in functions(bare_lines):
+            if last - first + 1 > MAX_FUNCTION_LINES:
+                report("length", rel, first, "%s is %d lines long (at most %d)"
+                       % (fname, last - first + 1, MAX_FUNCTION_LINES))
+        if re.match(r"src/cli/cmd_\w+\.c$", rel) and len(bare_lines) > MAX_COMMAND_LINES:
+            report("length", rel, 1, "a command file of %d lines (at most %d)"
+                   % (len(bare_lines), MAX_COMMAND_LINES))
 
     # cycles: the strongly connected components of the folder graph (Tarjan); in each, every
     # edge that climbs the layer order closes at least one cycle, reported as the shortest
@@ -369,10 +374,10 @@ FAKE = {
     "src/cli/main.c": '#include "mulred/mulred_mpi.h"\n#include "curve/curve.c"\n'
                       '#include <stdlib.h>\nint main(void) { exit(0); }\n',
     "tests/test_x.c": '#include "cli/main.c"\n#include <mpi.h>\n#pragma omp parallel\n',
-    # a function of exactly BENCH_MAX_LINES lines, beside a macro and an initializer with braces
+    # a function of exactly MAX_FUNCTION_LINES lines, beside a macro and an initializer with braces
     "bench/bench_ok.c": "#define M(x) \\\n    static int x(void) { return 0; }\n"
                         "static const int t[] = {1, 2};\nstatic int f(int a,\n             int b)\n{\n"
-                        + "    a++;\n" * (BENCH_MAX_LINES - 5) + "    return a + b;\n}\n",
+                        + "    a++;\n" * (MAX_FUNCTION_LINES - 5) + "    return a + b;\n}\n",
 }
 BAD = {
     "src/util/util.c": '#include "curve/curve.c"\n'           # layer: util includes curve
@@ -391,8 +396,11 @@ BAD = {
                        'static const char *s = "optarg";\nint f(void)\n{\n'
                        "    return optind;\n}\n",
     "src/report/r.c": "#include <stdlib.h>\nvoid f(void)\n{\n    exit(2);\n}\n",  # exit: report
-    "bench/bench_long.c": "static int g(void)\n{\n" + "    x++;\n" * (BENCH_MAX_LINES - 3)
+    "bench/bench_long.c": "static int g(void)\n{\n" + "    x++;\n" * (MAX_FUNCTION_LINES - 3)
                           + "    return 0;\n}\n",                                  # length
+    "src/msm/long.c": "int h(int x)\n{\n" + "    x++;\n" * (MAX_FUNCTION_LINES - 2)
+                      + "    return x;\n}\n",                                      # length
+    "src/cli/cmd_big.c": "int x;\n" * (MAX_COMMAND_LINES + 1),                     # length
 }
 EXPECTED = {
     ("layer", "src/util/util.c:1"), ("exit", "src/util/util.c:4"),
@@ -402,7 +410,8 @@ EXPECTED = {
     ("paste", "include/mulred/field.h:1"), ("layer", "include/mulred/bogus.h:1"),
     ("layer", "src/lab/lab.c:1"), ("helper", "bench/bench_x.c:1"),
     ("getopt", "bench/bench_y.c:1"), ("getopt", "bench/bench_y.c:6"),
-    ("length", "bench/bench_long.c:1"),
+    ("length", "bench/bench_long.c:1"), ("length", "src/msm/long.c:1"),
+    ("length", "src/cli/cmd_big.c:1"),
     ("exit", "src/report/r.c:4"),
 }
 
