@@ -3,7 +3,6 @@
 #ifndef MULRED_CLI_H
 #define MULRED_CLI_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,11 +41,9 @@ int mulred_cmd_report(int argc, char **argv);
  * (mulred_out_set_root_test) before any command runs. */
 bool cli_is_root(void);
 /* The output helpers of output/output.h, one implementation under the command's names. */
-#define cli_out          mulred_out
-#define cli_report       mulred_out_error
-#define cli_usage_error  mulred_out_usage_error
-#define cli_getopt_reset mulred_out_getopt_reset
-#define cli_bad_option   mulred_out_bad_option
+#define cli_out         mulred_out
+#define cli_report      mulred_out_error
+#define cli_usage_error mulred_out_usage_error
 /* "node_names": [ … ] from a result's comma-separated node names (mulred_mpi_node_names). */
 void cli_jw_node_names(mulred_json_writer *w, const char *names);
 /* "units_per_rank": [ … ] from rank 0's counts (NULL on other ranks: an empty list). */

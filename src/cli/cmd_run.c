@@ -67,52 +67,70 @@ static void run_usage(void)
             "with status 2 and 'FILE:LINE: reason' before anything runs.\n");
 }
 
+/* --json and --output: the job's own output keys, remembered as given (they override the
+ * job file's json and output). */
+typedef struct {
+    cli_output_opts out;
+    bool json_set, output_set;
+} run_opts;
+
+static int run_set(run_opts *o, const char *name, const char *v, mulred_key_parser *p, char *why,
+                   size_t cap)
+{
+    return mulred_key_find(cli_output_keys, cli_output_nkeys, name)->set(&o->out, v, p, why, cap);
+}
+
+static int run_set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    ((run_opts *)o)->json_set = true;
+    return run_set(o, "json", v, p, why, cap);
+}
+
+static int run_set_output(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    ((run_opts *)o)->output_set = true;
+    return run_set(o, "output", v, p, why, cap);
+}
+
+static const mulred_key run_keys[] = {
+    {"json", true, false, false, run_set_json},
+    {"output", false, false, false, run_set_output},
+};
+
 int mulred_cmd_run(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", optional_argument, 0, 'j'},
-                                         {"output", required_argument, 0, 'o'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    /* --json and --output go through the same keys as a job's json and output. */
-    cli_output_opts cmd = {0};
-    bool cmd_json_set = false, cmd_output = false;
+    run_opts cmd = {0};
     mulred_key_parser p = {0};
+    mulred_key_rest rest;
     char why[512];
-    cli_getopt_reset();
-    int c;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        if (c == 'h') return mulred_key_parser_free(&p), run_usage(), MULRED_OK;
-        const mulred_key *k = NULL;
-        if (c == 'j') k = mulred_key_find(cli_output_keys, cli_output_nkeys, "json");
-        if (c == 'o') k = mulred_key_find(cli_output_keys, cli_output_nkeys, "output");
-        if (!k) return mulred_key_parser_free(&p), cli_bad_option("run", argc, argv);
-        int rc = mulred_key_apply(k, &cmd, optarg, &p, c == 'j' ? "'--json'" : "'--output'", why,
-                                  sizeof why);
-        if (rc) {
-            mulred_key_parser_free(&p);
-            return cli_usage_error("run", "%s", why);
-        }
-        cmd_json_set |= c == 'j';
-        cmd_output |= c == 'o';
+    const mulred_key_table table = {run_keys, sizeof run_keys / sizeof run_keys[0], &cmd};
+    int rc = mulred_key_argv(&table, 1, argc, argv, &p, &rest, 1, why, sizeof why);
+    const char *path = rest.nargs ? rest.args[0] : NULL;
+    const bool help = rest.help;
+    mulred_key_rest_free(&rest);
+    if (rc == MULRED_OK && help) return mulred_key_parser_free(&p), run_usage(), MULRED_OK;
+    if (rc == MULRED_OK && !path) {
+        rc = cli_usage_error("run", "missing JOBFILE");
+    } else if (rc == CLI_EUSAGE) {
+        rc = cli_usage_error("run", "%s", why);
+    } else if (rc) {
+        mulred_error kerr;
+        mulred_error_set(&kerr, rc, "%s", why);
+        rc = cli_report(&kerr);
     }
-    if (optind >= argc)
-        return mulred_key_parser_free(&p), cli_usage_error("run", "missing JOBFILE");
-    if (optind + 1 < argc) {
-        mulred_key_parser_free(&p);
-        return cli_usage_error("run", "unexpected argument '%s'", argv[optind + 1]);
-    }
+    if (rc) return mulred_key_parser_free(&p), rc;
 
     mulred_error err;
     mulred_error_clear(&err);
     cli_job job;
-    if (cli_job_parse(&job, argv[optind], &err)) {
+    if (cli_job_parse(&job, path, &err)) {
         cli_job_free(&job);
         mulred_key_parser_free(&p);
         return cli_report(&err);
     }
     const cli_job_kind *kind = job.kind;
-    bool json = cmd_json_set ? cmd.json : job.out.json;
-    const char *output = cmd_output ? cmd.output : job.out.output;
+    bool json = cmd.json_set ? cmd.out.json : job.out.json;
+    const char *output = cmd.output_set ? cmd.out.output : job.out.output;
 
     bool root = cli_is_root();
     double load_start = root ? mulred_out_load_average() : -1;

@@ -1,24 +1,28 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "output/keys.h"
 #include "mulred/field.h"
 #include "mulred/muhash.h"
 #include "util/util.h"
 
 int mulred_cmd_version(int argc, char **argv)
 {
-    static const struct option opts[] = {{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    cli_getopt_reset();
-    int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            cli_out("Usage: mulred version\n\nPrints the version, the git revision it was built "
-                    "from, the CPU features\nmulred detected and the arithmetic paths in use.\n");
-            return MULRED_OK;
-        }
-        return cli_bad_option("version", argc, argv);
+    /* no keys: only --help, and no arguments */
+    mulred_key_parser p = {0};
+    mulred_key_rest rest;
+    char why[512];
+    const mulred_key_table none = {NULL, 0, NULL};
+    int rc = mulred_key_argv(&none, 1, argc, argv, &p, &rest, 0, why, sizeof why);
+    const bool help = rest.help;
+    mulred_key_rest_free(&rest);
+    mulred_key_parser_free(&p);
+    if (rc) return cli_usage_error("version", "%s", why);
+    if (help) {
+        cli_out("Usage: mulred version\n\nPrints the version, the git revision it was built "
+                "from, the CPU features\nmulred detected and the arithmetic paths in use.\n");
+        return MULRED_OK;
     }
-    if (optind < argc) return cli_usage_error("version", "unexpected argument '%s'", argv[optind]);
     cli_out("%s\n", cli_version_line());
     cli_out("cpu: %s\n", mulred_cpu_describe());
     cli_out("num3072 multiply: %s (MULRED_KERNEL=gmp|mulx|ifma|ifma_kara|ifma256|ifma256_kara "

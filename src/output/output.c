@@ -51,14 +51,6 @@ void mulred_out_getopt_reset(void)
     opterr = 0;
 }
 
-int mulred_out_bad_option(const char *cmd, int argc, char **argv)
-{
-    const char *arg = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
-    if (optopt && optopt != '?')
-        return mulred_out_usage_error(cmd, "option '-%c' is unknown or needs an argument", optopt);
-    return mulred_out_usage_error(cmd, "option '%s' is unknown or needs an argument", arg);
-}
-
 double mulred_out_load_average(void)
 {
     double load = -1;
