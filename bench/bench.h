@@ -70,8 +70,9 @@ int bench_field_x8_rows(int curve, bench_x8_rows *rows);
  * thread i. Returns the wall seconds of the pair, or -1 when a thread or an MSM failed: with
  * one MSM's wall time alone, the 2-thread throughput this machine gives the workload, the
  * ceiling of a 2-thread speedup. */
-typedef int (*bench_msm_fn)(void *r, const void *points, const mulred_scalar256 *scalars, size_t n,
-                            const mulred_msm_options *opts, int threads, mulred_error *err);
+typedef mulred_status (*bench_msm_fn)(void *r, const void *points, const mulred_scalar256 *scalars,
+                                      size_t n, const mulred_msm_options *opts, int threads,
+                                      mulred_error *err);
 double bench_msm_side_by_side(bench_msm_fn msm, void *r[2], const void *points,
                               const mulred_scalar256 *scalars, size_t n);
 /* The same with serial (a curve's mulred_G_msm_serial_var) on scratch[i] (msm_scratch_size

@@ -48,8 +48,7 @@ typedef struct {
     size_t (*scratch_size)(const mulred_msm_plan *, size_t);
     void (*serial)(void *, const mulred_msm_plan *, const void *, const mulred_scalar256 *, size_t,
                    void *);
-    int (*msm)(void *, const void *, const mulred_scalar256 *, size_t, const mulred_msm_options *,
-               int, mulred_error *);
+    bench_msm_fn msm;
     void (*points)(void *, size_t, uint64_t seed); /* an arithmetic progression of points */
     int (*same)(const void *, const void *);       /* two Jacobian points are equal */
     void (*naive)(void *, const void *, const mulred_scalar256 *, size_t); /* Σ mul_var */
@@ -64,8 +63,8 @@ typedef struct {
     {                                                                                              \
         mulred_##G##_msm_serial_var(r, p, pts, s, n, scr);                                         \
     }                                                                                              \
-    static int G##_bm_msm(void *r, const void *pts, const mulred_scalar256 *s, size_t n,           \
-                          const mulred_msm_options *o, int t, mulred_error *e)                     \
+    static mulred_status G##_bm_msm(void *r, const void *pts, const mulred_scalar256 *s, size_t n, \
+                                    const mulred_msm_options *o, int t, mulred_error *e)           \
     {                                                                                              \
         return mulred_##G##_msm_var(r, pts, s, n, o, t, e);                                        \
     }                                                                                              \
