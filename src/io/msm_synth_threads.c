@@ -9,29 +9,29 @@
 #include "mulred/msm_io.h"
 #include "util/check.h"
 
-#define G1       g1_381
+#define POINT    g1_381
 #define SY_CURVE MULRED_CURVE_BLS12_381
 #include "io/msm_synth_threads_impl.h"
-#undef G1
+#undef POINT
 #undef SY_CURVE
 
-#define G1       g1_254
+#define POINT    g1_254
 #define SY_CURVE MULRED_CURVE_BN254
 #include "io/msm_synth_threads_impl.h"
-#undef G1
+#undef POINT
 #undef SY_CURVE
 
 /* G2: the same logarithms and scalars as G1 of the curve, the points on G2's generator */
-#define G1       g2_381
+#define POINT    g2_381
 #define SY_CURVE MULRED_CURVE_BLS12_381_G2
 #include "io/msm_synth_threads_impl.h"
-#undef G1
+#undef POINT
 #undef SY_CURVE
 
-#define G1       g2_254
+#define POINT    g2_254
 #define SY_CURVE MULRED_CURVE_BN254_G2
 #include "io/msm_synth_threads_impl.h"
-#undef G1
+#undef POINT
 #undef SY_CURVE
 
 mulred_status mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_curve c,

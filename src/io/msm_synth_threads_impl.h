@@ -1,6 +1,6 @@
 /* Template of the synthetic point generation (mulred_msm_synth, include/mulred/msm_io.h),
- * included by msm_synth_threads.c once per curve with G1 (g1_381, g1_254) and SY_CURVE (its
- * mulred_curve) defined. Creates threads.
+ * included by msm_synth_threads.c once per curve with POINT (g1_381, g1_254, g2_381, g2_254) and
+ * SY_CURVE (its mulred_curve) defined. Creates threads.
  *
  * Costs (M: one field multiplication):
  *   generator table  32 windows x 255 points d·2^(8w)·G, Jacobian additions and one batch
@@ -13,10 +13,10 @@
 
 #define SY_CAT_(a, b) a##b
 #define SY_CAT(a, b)  SY_CAT_(a, b)
-#define GPUB(name)    SY_CAT(SY_CAT(mulred_, G1), _##name)
-#define GA            SY_CAT(SY_CAT(mulred_, G1), _affine)
-#define GJ            SY_CAT(SY_CAT(mulred_, G1), _jacobian)
-#define SY(name)      SY_CAT(G1, _synth_##name)
+#define GPUB(name)    SY_CAT(SY_CAT(mulred_, POINT), _##name)
+#define GA            SY_CAT(SY_CAT(mulred_, POINT), _affine)
+#define GJ            SY_CAT(SY_CAT(mulred_, POINT), _jacobian)
+#define SY(name)      SY_CAT(POINT, _synth_##name)
 
 #define SY_WINDOWS 32  /* 8-bit windows of a logarithm below 2^256 */
 #define SY_ENTRIES 255 /* non-zero bytes */

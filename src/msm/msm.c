@@ -89,7 +89,7 @@ static const msm_cost COST_G2_254 = {
 /* ---- instances ----------------------------------------------------------------------------- */
 
 #define MSM_EXT      0
-#define G1           g1_381
+#define POINT        g1_381
 #define FP           fp381
 #define MSM_MAGIC    MSM_MAGIC_G1_381
 #define MSM_NAME     "g1_381"
@@ -98,7 +98,7 @@ static const msm_cost COST_G2_254 = {
 #define MSM_GLV_BITS 127
 #define MSM_COST     COST_381
 #include "msm/msm_impl.h"
-#undef G1
+#undef POINT
 #undef FP
 #undef MSM_MAGIC
 #undef MSM_NAME
@@ -107,7 +107,7 @@ static const msm_cost COST_G2_254 = {
 #undef MSM_GLV_BITS
 #undef MSM_COST
 
-#define G1           g1_254
+#define POINT        g1_254
 #define FP           fp254
 #define MSM_MAGIC    MSM_MAGIC_G1_254
 #define MSM_NAME     "g1_254"
@@ -116,7 +116,7 @@ static const msm_cost COST_G2_254 = {
 #define MSM_GLV_BITS 127
 #define MSM_COST     COST_254
 #include "msm/msm_impl.h"
-#undef G1
+#undef POINT
 #undef FP
 #undef MSM_MAGIC
 #undef MSM_NAME
@@ -128,7 +128,7 @@ static const msm_cost COST_G2_254 = {
 
 /* G2: the same template over Fp2 (the curve layer's G2 instances: same GLV decomposition) */
 #define MSM_EXT      1
-#define G1           g2_381
+#define POINT        g2_381
 #define FP           fp2_381
 #define MSM_MAGIC    MSM_MAGIC_G2_381
 #define MSM_NAME     "g2_381"
@@ -137,7 +137,7 @@ static const msm_cost COST_G2_254 = {
 #define MSM_GLV_BITS 127
 #define MSM_COST     COST_G2_381
 #include "msm/msm_impl.h"
-#undef G1
+#undef POINT
 #undef FP
 #undef MSM_MAGIC
 #undef MSM_NAME
@@ -146,7 +146,7 @@ static const msm_cost COST_G2_254 = {
 #undef MSM_GLV_BITS
 #undef MSM_COST
 
-#define G1           g2_254
+#define POINT        g2_254
 #define FP           fp2_254
 #define MSM_MAGIC    MSM_MAGIC_G2_254
 #define MSM_NAME     "g2_254"

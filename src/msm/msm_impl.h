@@ -1,6 +1,6 @@
 /* Template of the MSM kernels (include/mulred/msm.h), written once and included by msm.c once
  * per group (G1 and G2 of each curve), with:
- *   G1            the group (g1_381, g1_254, g2_381, g2_254): public names mulred_G1_msm_*
+ *   POINT         the group (g1_381, g1_254, g2_381, g2_254): public names mulred_POINT_msm_*
  *   FP            its base field (fp381, fp254): the inline ops of field/field_internal.h
  *   MSM_MAGIC     plan->magic of this curve
  *   MSM_R         the group order r (uint64_t[4], the scalar field's modulus)
@@ -43,13 +43,13 @@
 
 #define MSM_CAT_(a, b) a##b
 #define MSM_CAT(a, b)  MSM_CAT_(a, b)
-#define GPUB(name)     MSM_CAT(MSM_CAT(mulred_, G1), _##name) /* mulred_G1_name */
-#define GA             MSM_CAT(MSM_CAT(mulred_, G1), _affine)
-#define GJ             MSM_CAT(MSM_CAT(mulred_, G1), _jacobian)
-#define GX             MSM_CAT(MSM_CAT(mulred_, G1), _xyzz)
+#define GPUB(name)     MSM_CAT(MSM_CAT(mulred_, POINT), _##name) /* mulred_POINT_name */
+#define GA             MSM_CAT(MSM_CAT(mulred_, POINT), _affine)
+#define GJ             MSM_CAT(MSM_CAT(mulred_, POINT), _jacobian)
+#define GX             MSM_CAT(MSM_CAT(mulred_, POINT), _xyzz)
 #define FE             MSM_CAT(mulred_, FP)
-#define F(name)        MSM_CAT(FP, _##name)     /* inline field op */
-#define MI(name)       MSM_CAT(G1, _msm_##name) /* file-local helper */
+#define F(name)        MSM_CAT(FP, _##name)        /* inline field op */
+#define MI(name)       MSM_CAT(POINT, _msm_##name) /* file-local helper */
 #define NLIMBS         (sizeof(FE) / 8)
 
 /* Flags of a pair (the curve layer's batch pairs): the point enters negated and/or through the
@@ -61,7 +61,7 @@
 #define BUCKET_AFF  1u /* the affine bucket holds a point (else: empty, stale contents) */
 #define BUCKET_SIDE 2u /* the XYZZ side bucket holds a point */
 
-typedef MSM_CAT(MSM_CAT(mulred_, G1), _affine_pair) MI(pair);
+typedef MSM_CAT(MSM_CAT(mulred_, POINT), _affine_pair) MI(pair);
 
 /* One window of a group: window w, digit magnitudes (b0, b0 + nb], rep replicas of nb slots
  * from slot base (see window_slots). */

@@ -64,15 +64,15 @@ msm_split msm_split_windows(const mulred_msm_plan *plan, unsigned windows, size_
     return s;
 }
 
-#define G1 g1_381
+#define POINT g1_381
 #include "msm/msm_threads_impl.h"
-#undef G1
-#define G1 g1_254
+#undef POINT
+#define POINT g1_254
 #include "msm/msm_threads_impl.h"
-#undef G1
-#define G1 g2_381
+#undef POINT
+#define POINT g2_381
 #include "msm/msm_threads_impl.h"
-#undef G1
-#define G1 g2_254
+#undef POINT
+#define POINT g2_254
 #include "msm/msm_threads_impl.h"
-#undef G1
+#undef POINT

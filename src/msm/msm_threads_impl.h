@@ -1,5 +1,5 @@
 /* Template of the OpenMP MSM driver (mulred_G_msm_var, include/mulred/msm.h), included by
- * msm_threads.c once per group with G1 set (g1_381, g1_254, g2_381, g2_254). Creates threads.
+ * msm_threads.c once per group with POINT set (g1_381, g1_254, g2_381, g2_254). Creates threads.
  *
  * Work split. The unit is a tile of one window, or of the plan's group of windows (those the
  * one-thread run accumulates side by side, sharing batches: fewer collisions and shared
@@ -37,10 +37,10 @@
 
 #define MT_CAT_(a, b) a##b
 #define MT_CAT(a, b)  MT_CAT_(a, b)
-#define GPUB(name)    MT_CAT(MT_CAT(mulred_, G1), _##name)
-#define GA            MT_CAT(MT_CAT(mulred_, G1), _affine)
-#define GJ            MT_CAT(MT_CAT(mulred_, G1), _jacobian)
-#define MT(name)      MT_CAT(G1, _mt_##name)
+#define GPUB(name)    MT_CAT(MT_CAT(mulred_, POINT), _##name)
+#define GA            MT_CAT(MT_CAT(mulred_, POINT), _affine)
+#define GJ            MT_CAT(MT_CAT(mulred_, POINT), _jacobian)
+#define MT(name)      MT_CAT(POINT, _mt_##name)
 
 typedef struct {
     const mulred_msm_plan *plan;
