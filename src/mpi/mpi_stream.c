@@ -119,13 +119,16 @@ static int answer(handoff *h, int src, mulred_error *err)
     return rc == MPI_SUCCESS ? MULRED_OK : mpi_rc_status(rc, "MPI_Isend (stream block)", err);
 }
 
-/* Rank 0's blocks: answers the requests waiting, then reads its own block. */
+/* Rank 0's blocks: answers the requests waiting, then reads its own block. At most as many
+ * answers as the other ranks can have requests outstanding come before that block: requests
+ * that keep coming while rank 0 answers (a busy or descheduled rank 0) do not keep its own
+ * threads from ever taking one. */
 static mulred_status root_next(void *ctx, char *buf, size_t *len, uint64_t *first_line,
                                mulred_error *err)
 {
     handoff *h = ctx;
     *len = 0;
-    for (;;) {
+    for (int answers = 0; answers < (h->size - 1) * MAX_WINDOW; answers++) {
         int flag = 0;
         MPI_Status st;
         int rc = MPI_Iprobe(MPI_ANY_SOURCE, MULRED_TAG_STREAM_REQUEST, h->comm, &flag, &st);
