@@ -83,6 +83,18 @@ mpi_rank_pid() {
     return 0
 }
 
+# mpi_rank_pid_wait JOB RANK: mpi_rank_pid as soon as the rank's process exists (polled every
+# 0.05 s for up to 60 s); empty when JOB ended first.
+mpi_rank_pid_wait() {
+    local pid=""
+    for _ in $(seq 1 1200); do
+        pid=$(mpi_rank_pid "$1" "$2")
+        [ -n "$pid" ] || ! kill -0 "$1" 2>/dev/null && break
+        sleep 0.05
+    done
+    echo "$pid"
+}
+
 # units_in DIR: how many checkpoint unit files DIR holds (0 before it exists).
 units_in() {
     if [ -d "$1" ]; then find "$1" -maxdepth 1 -name 'unit-*.ckpt' | wc -l; else echo 0; fi

@@ -124,13 +124,15 @@ timeout 300 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 3 ${MPIEXEC_FLAG
     $([ "$(id -u)" = 0 ] && echo --allow-run-as-root) "$MULRED" muhash "${run_args[@]}" \
     > "$TEST_TMP/kill.out" 2> "$TEST_TMP/kill.err" &
 job=$!
-# Wait for 3 unit files, then SIGKILL the process that is rank 1 (found through its
-# environment among the launcher's descendants).
+# Find the process that is rank 1 (through its environment among the launcher's descendants)
+# as soon as it exists, then wait for 3 unit files and SIGKILL it: the search (a few ps passes)
+# stays out of the window between the third unit and the kill, which on an idle machine is the
+# last ~1 s of a run.
+victim=$(mpi_rank_pid_wait "$job" 1)
 wait_units "$ck" 3 "$job" 1200 0.05
-victim=$(mpi_rank_pid "$job" 1)
 saved_before=$(units_in "$ck")
-if [ -z "$victim" ]; then
-    fail "rank 1 of the checkpointed run not found (did the run end before 3 units were saved?)"
+if [ -z "$victim" ] || ! kill -0 "$victim" 2>/dev/null; then
+    fail "rank 1 of the checkpointed run not found or already gone (the run ended before 3 units were saved?)"
 else
     kill_and_wait "$victim" "$job" "$saved_before"
     expect_equal "$(digest < "$TEST_TMP/kill.out")" "" "no digest from the killed job"

@@ -150,13 +150,14 @@ timeout 300 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 3 ${MPIEXEC_FLAG
     $([ "$(id -u)" = 0 ] && echo --allow-run-as-root) "$MULRED" msm "${big[@]}" --threads 1 \
     --checkpoint "$ck" > "$T/kill.out" 2> "$T/kill.err" &
 job=$!
-# Wait for 3 unit files, then SIGKILL the process that is rank 1 (found through its
-# environment among the launcher's descendants).
+# Find the process that is rank 1 (through its environment among the launcher's descendants)
+# as soon as it exists, then wait for 3 unit files and SIGKILL it: the search stays out of the
+# window between the third unit and the kill.
+victim=$(mpi_rank_pid_wait "$job" 1)
 wait_units "$ck" 3 "$job" 3000 0.02
-victim=$(mpi_rank_pid "$job" 1)
 saved_before=$(units_in "$ck")
-if [ -z "$victim" ]; then
-    fail "rank 1 of the checkpointed run not found (did the run end before 3 units were saved?)"
+if [ -z "$victim" ] || ! kill -0 "$victim" 2>/dev/null; then
+    fail "rank 1 of the checkpointed run not found or already gone (did the run end before 3 units were saved?)"
     wait "$job" || true
 else
     kill_and_wait "$victim" "$job" "$saved_before"
