@@ -263,10 +263,13 @@ MULRED_API const char *mulred_msm_phase_name(mulred_msm_phase p);
 /* Exactly one input: a pair file, a synthetic set, or pairs in memory. Every rank passes the
  * same job, except for the pairs in memory, which are each rank's own. */
 typedef struct {
+    /* The group: G1 or G2 of BLS12-381 or BN254, as every mulred_curve value says it. G2 pair
+     * files hold 256-byte EIP-2537 (BLS12-381) or 128-byte EIP-197 (BN254) points, points in
+     * memory are mulred_g2_381_affine / mulred_g2_254_affine, the result is encoded the same
+     * way. */
     mulred_curve curve;
-    /* G1 (the default) or G2 of the curve: G2 pair files hold 256-byte EIP-2537 (BLS12-381) or
-     * 128-byte EIP-197 (BN254) points, points in memory are mulred_g2_381_affine /
-     * mulred_g2_254_affine, the result is encoded the same way. */
+    /* The 0.2 way of asking for G2, kept for one release: MULRED_GROUP_G2 here makes curve its
+     * G2 value (mulred_curve_with_group). Leave it MULRED_GROUP_G1 (the default). */
     mulred_pairing_group group;
     /* A pair file (mulred/msm_io.h: EIP-2537 / EIP-196 points with 32-byte big-endian scalars;
      * hex, or raw bytes when binary); every rank reads only its slice. */

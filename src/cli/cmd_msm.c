@@ -397,8 +397,7 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
         }
     }
     mulred_mpi_msm_job job;
-    mulred_mpi_msm_job_init(&job, o->curve);
-    job.group = o->group;
+    mulred_mpi_msm_job_init(&job, mulred_curve_with_group(o->curve, o->group));
     job.input = o->input;
     job.binary = o->binary;
     job.synthetic = o->has_synthetic ? o->synthetic : 0;
