@@ -35,21 +35,6 @@ mulred_status mulred_report_close_outputs(const mulred_report_project_opts *o, F
     return status;
 }
 
-/* The smallest successful run (fewest cores, then the fastest) that matches msm, or NULL. */
-static const mulred_report_row *smallest(const mulred_report_rows *rs, bool msm)
-{
-    const mulred_report_row *base = NULL;
-    for (size_t i = 0; i < rs->n; i++) {
-        const mulred_report_row *r = &rs->rows[i];
-        if (!r->ok || r->msm != msm || !(r->elements > 0)) continue;
-        const int c = mulred_report_cores(r);
-        if (!base || c < mulred_report_cores(base) ||
-            (c == mulred_report_cores(base) && r->seconds < base->seconds))
-            base = r;
-    }
-    return base;
-}
-
 /* The model's parameters and where each came from. */
 typedef struct {
     mulred_model_workload w;
@@ -101,13 +86,7 @@ static void model_machine(model *md, const mulred_report_project_opts *o,
                                    mulred_report_k.bandwidth,
                                    0,
                                    mulred_report_k.storage_rate};
-    double loop = NAN;
-    for (size_t i = 0; i < rs->n; i++) {
-        const mulred_report_row *r = &rs->rows[i];
-        if (r->ok && !r->msm && r->ranks > 1 && r->mpi_reduce_min >= 0 &&
-            !(loop <= r->mpi_reduce_min))
-            loop = r->mpi_reduce_min;
-    }
+    const double loop = mulred_report_loopback(rs, false);
     md->src_lat = "default (typical InfiniBand)", md->src_bw = "default (100 Gb/s)";
     if (o->latency > 0)
         md->m.latency_seconds = o->latency, md->src_lat = "given";
@@ -204,7 +183,7 @@ static mulred_status write_plot(const mulred_report_project_opts *o, const model
 mulred_status mulred_report_project_generic(const mulred_report_project_opts *o,
                                             const mulred_report_rows *rs, mulred_error *err)
 {
-    const mulred_report_row *base = smallest(rs, false);
+    const mulred_report_row *base = mulred_report_smallest(rs, false);
     model md;
     model_workload(&md, o, base);
     model_machine(&md, o, rs, base);

@@ -24,15 +24,7 @@ static void calibrate(calibration *cal, const mulred_report_rows *rs)
 {
     memset(cal, 0, sizeof *cal);
     cal->kappa = 1;
-    for (size_t i = 0; i < rs->n; i++) {
-        const mulred_report_row *r = &rs->rows[i];
-        if (!r->ok || !r->msm || !(r->elements > 0)) continue;
-        const int c = mulred_report_cores(r);
-        if (!cal->base || c < mulred_report_cores(cal->base) ||
-            (c == mulred_report_cores(cal->base) && r->seconds < cal->base->seconds))
-            cal->base = r;
-    }
-    const mulred_report_row *b = cal->base;
+    const mulred_report_row *b = cal->base = mulred_report_smallest(rs, true);
     if (!b) return;
     const double slice = b->elements / (b->slices > 0 ? b->slices : 1);
     const double checked = slice / (b->groups > 0 ? b->groups : 1);
@@ -100,13 +92,7 @@ static mulred_status model_of(msm_model *md, const mulred_report_project_opts *o
                                                : mulred_report_k.msm_add_bls12_381;
     md->bytes =
         o->message_bytes > 0 ? o->message_bytes : (double)mulred_msm_jacobian_bytes(md->curve);
-    md->latency = NAN;
-    for (size_t i = 0; i < rs->n; i++) {
-        const mulred_report_row *r = &rs->rows[i];
-        if (r->ok && r->msm && r->ranks > 1 && r->reduce_min >= 0 &&
-            !(md->latency <= r->reduce_min))
-            md->latency = r->reduce_min;
-    }
+    md->latency = mulred_report_loopback(rs, true);
     md->src_lat = isnan(md->latency) ? "default (typical InfiniBand)" : "measured on loopback";
     if (isnan(md->latency)) md->latency = mulred_report_k.latency;
     if (o->net) md->latency = o->net->latency, md->src_lat = o->net->source;

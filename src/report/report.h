@@ -38,8 +38,9 @@ typedef struct {
     /* msm runs: what the MSM projection calibrates its model with */
     char curve[16];
     int window, slices, groups, glv;
-    double model_msm, msm_max, input_max, validate_max, reduce_min;
-    double mpi_reduce_min, finalize_max;
+    double model_msm, msm_max, input_max, validate_max;
+    double mpi_reduce_min; /* the fastest rank's reduce (MuHash: mpi_reduce; MSM: reduce) */
+    double finalize_max;
     double compute; /* slowest rank's per-thread CPU seconds in generate + hash (MuHash) */
     double read;    /* slowest rank's per-thread seconds reading and decoding files (MuHash) */
     double load_start, load_end; /* host 1-minute load average around the job, NAN if unknown */
@@ -53,6 +54,12 @@ typedef struct {
 
 /* cores = ranks × threads */
 int mulred_report_cores(const mulred_report_row *r);
+/* The smallest successful run with elements of the kind (MSM or not): fewest cores, then the
+ * fastest; NULL when there is none. What the projections measure their costs on. */
+const mulred_report_row *mulred_report_smallest(const mulred_report_rows *rs, bool msm);
+/* The loopback latency: the fastest rank's reduce in a multi-rank run of the kind (a leaf of the
+ * tree only sends); NAN when there is none. */
+double mulred_report_loopback(const mulred_report_rows *rs, bool msm);
 
 /* Adds the rows of the result file at path (`mulred run --json` output, a bare `mulred
  * muhash|msm --json` object, or an array of either). A missing file is a row saying so; a file

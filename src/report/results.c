@@ -19,6 +19,32 @@ int mulred_report_cores(const mulred_report_row *r)
     return r->ranks * r->threads;
 }
 
+const mulred_report_row *mulred_report_smallest(const mulred_report_rows *rs, bool msm)
+{
+    const mulred_report_row *base = NULL;
+    for (size_t i = 0; i < rs->n; i++) {
+        const mulred_report_row *r = &rs->rows[i];
+        if (!r->ok || r->msm != msm || !(r->elements > 0)) continue;
+        const int c = mulred_report_cores(r);
+        if (!base || c < mulred_report_cores(base) ||
+            (c == mulred_report_cores(base) && r->seconds < base->seconds))
+            base = r;
+    }
+    return base;
+}
+
+double mulred_report_loopback(const mulred_report_rows *rs, bool msm)
+{
+    double latency = NAN;
+    for (size_t i = 0; i < rs->n; i++) {
+        const mulred_report_row *r = &rs->rows[i];
+        if (r->ok && r->msm == msm && r->ranks > 1 && r->mpi_reduce_min >= 0 &&
+            !(latency <= r->mpi_reduce_min))
+            latency = r->mpi_reduce_min;
+    }
+    return latency;
+}
+
 static mulred_report_row *rows_add(mulred_report_rows *rs, mulred_error *err)
 {
     if (rs->n == rs->cap) {
@@ -102,8 +128,7 @@ static void msm_row(mulred_report_row *row, const json_t *run)
     row->msm = true;
     row->elements = jnum(run, MULRED_RF_POINTS, NAN);
     row_layout(row, run);
-    row->mpi_reduce_min = row->reduce_min =
-        phase(run, mulred_msm_phase_name(MULRED_MSM_PHASE_REDUCE), MULRED_RF_MIN);
+    row->mpi_reduce_min = phase(run, mulred_msm_phase_name(MULRED_MSM_PHASE_REDUCE), MULRED_RF_MIN);
     row->msm_max = phase(run, mulred_msm_phase_name(MULRED_MSM_PHASE_MSM), MULRED_RF_MAX);
     row->input_max =
         or0(phase(run, mulred_msm_phase_name(MULRED_MSM_PHASE_READ), MULRED_RF_MAX)) +
