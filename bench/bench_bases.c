@@ -272,13 +272,13 @@ static int set_levels(void *v, const char *value, mulred_key_parser *p, char *wh
     }
     return MULRED_OK;
 }
-BENCH_KEY_COUNT(set_min, bb_opts, min_log, 0, 4096)
-BENCH_KEY_COUNT(set_max, bb_opts, max_log, 0, 4096)
-BENCH_KEY_COUNT(set_k, bb_opts, k, 0, 4096)
-BENCH_KEY_COUNT(set_threads, bb_opts, threads, 0, 4096)
-BENCH_KEY_COUNT(set_reps, bb_opts, reps, 0, 4096)
-BENCH_KEY_TEXT(set_dir, bb_opts, dir)
-BENCH_KEY_FLAG(set_json, bb_opts, json)
+MULRED_KEY_COUNT(set_min, bb_opts, min_log, 0, 4096)
+MULRED_KEY_COUNT(set_max, bb_opts, max_log, 0, 4096)
+MULRED_KEY_COUNT(set_k, bb_opts, k, 0, 4096)
+MULRED_KEY_COUNT(set_threads, bb_opts, threads, 0, 4096)
+MULRED_KEY_COUNT(set_reps, bb_opts, reps, 0, 4096)
+MULRED_KEY_TEXT(set_dir, bb_opts, dir)
+MULRED_KEY_FLAG(set_json, bb_opts, json)
 
 static const mulred_key bb_keys[] = {
     {"min", false, false, false, set_min},     {"max", false, false, false, set_max},

@@ -29,11 +29,11 @@ typedef struct {
     const char *dir;
 } bases_mpi_opts;
 
-BENCH_KEY_COUNT(set_log2n, bases_mpi_opts, log2n, 8, 24)
-BENCH_KEY_COUNT(set_reps, bases_mpi_opts, reps, 1, 99)
-BENCH_KEY_UINT(set_level, bases_mpi_opts, level, MULRED_BASES_LEVEL_MAX)
-BENCH_KEY_TEXT(set_dir, bases_mpi_opts, dir)
-BENCH_KEY_FLAG(set_json, bases_mpi_opts, json)
+MULRED_KEY_COUNT(set_log2n, bases_mpi_opts, log2n, 8, 24)
+MULRED_KEY_COUNT(set_reps, bases_mpi_opts, reps, 1, 99)
+MULRED_KEY_UINT(set_level, bases_mpi_opts, level, MULRED_BASES_LEVEL_MAX)
+MULRED_KEY_TEXT(set_dir, bases_mpi_opts, dir)
+MULRED_KEY_FLAG(set_json, bases_mpi_opts, json)
 
 static int set_curve(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {

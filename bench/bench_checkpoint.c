@@ -61,12 +61,12 @@ static int set_msm(void *o, const char *v, mulred_key_parser *p, char *why, size
         return mulred_key_bad_value(p, v, "bls12-381 or bn254", why, cap);
     return (((ckpt_opts *)o)->curve = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
 }
-BENCH_KEY_COUNT(set_elements, ckpt_opts, elements, 1, UINT64_MAX)
-BENCH_KEY_COUNT(set_threads, ckpt_opts, threads, 1, 4096)
-BENCH_KEY_COUNT(set_reps, ckpt_opts, reps, 1, 64)
-BENCH_KEY_COUNT(set_unit, ckpt_opts, unit, 1, UINT64_MAX)
-BENCH_KEY_TEXT(set_dir, ckpt_opts, base)
-BENCH_KEY_FLAG(set_json, ckpt_opts, json)
+MULRED_KEY_COUNT(set_elements, ckpt_opts, elements, 1, UINT64_MAX)
+MULRED_KEY_COUNT(set_threads, ckpt_opts, threads, 1, 4096)
+MULRED_KEY_COUNT(set_reps, ckpt_opts, reps, 1, 64)
+MULRED_KEY_COUNT(set_unit, ckpt_opts, unit, 1, UINT64_MAX)
+MULRED_KEY_TEXT(set_dir, ckpt_opts, base)
+MULRED_KEY_FLAG(set_json, ckpt_opts, json)
 
 static const mulred_key ckpt_keys[] = {
     {"elements", false, false, false, set_elements}, {"msm", false, false, false, set_msm},

@@ -127,9 +127,9 @@ typedef struct {
     bool json;
 } comm_opts;
 
-BENCH_KEY_COUNT(set_reps, comm_opts, reps, 1, COMM_MAX_REPS)
-BENCH_KEY_TEXT(set_out, comm_opts, out)
-BENCH_KEY_FLAG(set_json, comm_opts, json)
+MULRED_KEY_COUNT(set_reps, comm_opts, reps, 1, COMM_MAX_REPS)
+MULRED_KEY_TEXT(set_out, comm_opts, out)
+MULRED_KEY_FLAG(set_json, comm_opts, json)
 
 static const mulred_key comm_keys[] = {
     {"reps", false, false, false, set_reps},

@@ -475,8 +475,8 @@ typedef struct {
     bool json, quick;
 } curve_opts;
 
-BENCH_KEY_FLAG(set_json, curve_opts, json)
-BENCH_KEY_FLAG(set_quick, curve_opts, quick)
+MULRED_KEY_FLAG(set_json, curve_opts, json)
+MULRED_KEY_FLAG(set_quick, curve_opts, quick)
 
 static const mulred_key curve_keys[] = {
     {"json", true, false, false, set_json},

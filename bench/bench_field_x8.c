@@ -485,8 +485,8 @@ typedef struct {
     bool json;
 } fieldx8_opts;
 
-BENCH_KEY_COUNT(set_samples, fieldx8_opts, samples, 1, 100000)
-BENCH_KEY_FLAG(set_json, fieldx8_opts, json)
+MULRED_KEY_COUNT(set_samples, fieldx8_opts, samples, 1, 100000)
+MULRED_KEY_FLAG(set_json, fieldx8_opts, json)
 
 static const mulred_key fieldx8_keys[] = {
     {"samples", false, false, false, set_samples},

@@ -213,11 +213,11 @@ typedef struct {
     const char *base;
 } jobs_opts;
 
-BENCH_KEY_COUNT(set_size, jobs_opts, size, 100, UINT64_MAX)
-BENCH_KEY_COUNT(set_pairs, jobs_opts, pairs, 1, UINT64_C(1) << 24)
-BENCH_KEY_FLAG(set_no_ranks, jobs_opts, no_ranks)
-BENCH_KEY_TEXT(set_dir, jobs_opts, base)
-BENCH_KEY_FLAG(set_json, jobs_opts, json)
+MULRED_KEY_COUNT(set_size, jobs_opts, size, 100, UINT64_MAX)
+MULRED_KEY_COUNT(set_pairs, jobs_opts, pairs, 1, UINT64_C(1) << 24)
+MULRED_KEY_FLAG(set_no_ranks, jobs_opts, no_ranks)
+MULRED_KEY_TEXT(set_dir, jobs_opts, base)
+MULRED_KEY_FLAG(set_json, jobs_opts, json)
 
 static const mulred_key jobs_keys[] = {
     {"size", false, false, false, set_size},        {"pairs", false, false, false, set_pairs},

@@ -981,15 +981,15 @@ static int set_group(void *o, const char *v, mulred_key_parser *p, char *why, si
         return mulred_key_bad_value(p, v, "g1, g2 or all", why, cap);
     return MULRED_OK;
 }
-BENCH_KEY_COUNT(set_min, msm_opts, min, 4, 22)
-BENCH_KEY_COUNT(set_max, msm_opts, max, 4, 22)
-BENCH_KEY_COUNT(set_worth, msm_opts, worth, 4, 22)
-BENCH_KEY_COUNT(set_reps, msm_opts, reps, 1, 1000)
-BENCH_KEY_TEXT(set_setup, msm_opts, setup)
-BENCH_KEY_TEXT(set_anchors, msm_opts, anchors)
-BENCH_KEY_FLAG(set_model, msm_opts, model)
-BENCH_KEY_FLAG(set_quick, msm_opts, quick)
-BENCH_KEY_FLAG(set_json, msm_opts, json)
+MULRED_KEY_COUNT(set_min, msm_opts, min, 4, 22)
+MULRED_KEY_COUNT(set_max, msm_opts, max, 4, 22)
+MULRED_KEY_COUNT(set_worth, msm_opts, worth, 4, 22)
+MULRED_KEY_COUNT(set_reps, msm_opts, reps, 1, 1000)
+MULRED_KEY_TEXT(set_setup, msm_opts, setup)
+MULRED_KEY_TEXT(set_anchors, msm_opts, anchors)
+MULRED_KEY_FLAG(set_model, msm_opts, model)
+MULRED_KEY_FLAG(set_quick, msm_opts, quick)
+MULRED_KEY_FLAG(set_json, msm_opts, json)
 
 static const mulred_key msm_keys[] = {
     {"min", false, false, false, set_min},         {"max", false, false, false, set_max},

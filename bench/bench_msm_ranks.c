@@ -242,10 +242,10 @@ typedef struct {
     bool no_mpirun, json;
 } ranks_opts;
 
-BENCH_KEY_COUNT(set_log2n, ranks_opts, log2n, 4, 24)
-BENCH_KEY_COUNT(set_reps, ranks_opts, reps, 1, MAX_REPS)
-BENCH_KEY_FLAG(set_no_mpirun, ranks_opts, no_mpirun)
-BENCH_KEY_FLAG(set_json, ranks_opts, json)
+MULRED_KEY_COUNT(set_log2n, ranks_opts, log2n, 4, 24)
+MULRED_KEY_COUNT(set_reps, ranks_opts, reps, 1, MAX_REPS)
+MULRED_KEY_FLAG(set_no_mpirun, ranks_opts, no_mpirun)
+MULRED_KEY_FLAG(set_json, ranks_opts, json)
 
 static const mulred_key ranks_keys[] = {
     {"log2n", false, false, false, set_log2n},

@@ -327,11 +327,11 @@ typedef struct {
     bool scaling, memory, json;
 } muhash_opts;
 
-BENCH_KEY_FLAG(set_scaling, muhash_opts, scaling)
-BENCH_KEY_COUNT(set_elements, muhash_opts, elements, 1, UINT64_MAX)
-BENCH_KEY_FLAG(set_memory, muhash_opts, memory)
-BENCH_KEY_COUNT(set_lines, muhash_opts, lines, 1, UINT64_MAX)
-BENCH_KEY_FLAG(set_json, muhash_opts, json)
+MULRED_KEY_FLAG(set_scaling, muhash_opts, scaling)
+MULRED_KEY_COUNT(set_elements, muhash_opts, elements, 1, UINT64_MAX)
+MULRED_KEY_FLAG(set_memory, muhash_opts, memory)
+MULRED_KEY_COUNT(set_lines, muhash_opts, lines, 1, UINT64_MAX)
+MULRED_KEY_FLAG(set_json, muhash_opts, json)
 
 static const mulred_key muhash_keys[] = {
     {"scaling", true, false, false, set_scaling}, {"elements", false, false, false, set_elements},

@@ -177,12 +177,12 @@ static int set_fs_gbps(void *o, const char *v, mulred_key_parser *p, char *why, 
     ((utxo_opts *)o)->fs_gbps = g;
     return MULRED_OK;
 }
-BENCH_KEY_COUNT(set_coins, utxo_opts, coins, 1, UINT64_MAX)
-BENCH_KEY_TEXT(set_file, utxo_opts, file)
-BENCH_KEY_COUNT(set_reps, utxo_opts, reps, 1, 100)
-BENCH_KEY_FLAG(set_keep, utxo_opts, keep)
-BENCH_KEY_COUNT(set_cores, utxo_opts, cores, 1, UINT64_MAX)
-BENCH_KEY_FLAG(set_json, utxo_opts, json)
+MULRED_KEY_COUNT(set_coins, utxo_opts, coins, 1, UINT64_MAX)
+MULRED_KEY_TEXT(set_file, utxo_opts, file)
+MULRED_KEY_COUNT(set_reps, utxo_opts, reps, 1, 100)
+MULRED_KEY_FLAG(set_keep, utxo_opts, keep)
+MULRED_KEY_COUNT(set_cores, utxo_opts, cores, 1, UINT64_MAX)
+MULRED_KEY_FLAG(set_json, utxo_opts, json)
 
 static const mulred_key utxo_keys[] = {
     {"coins", false, false, false, set_coins},

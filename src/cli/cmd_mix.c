@@ -120,32 +120,11 @@ typedef struct {
     bool json;
 } avalanche_opts;
 
-static int set_variant(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    (void)why, (void)cap;
-    return (((avalanche_opts *)o)->variant = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
-}
-
+MULRED_KEY_TEXT(set_variant, avalanche_opts, variant)
 /* checked against the variant's range once both are known (avalanche_params) */
-static int set_rounds(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    (void)why, (void)cap;
-    return (((avalanche_opts *)o)->rounds = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
-}
-
-static int set_trials(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_count(&((avalanche_opts *)o)->trials, v, 1, MAX_TRIALS, p, why, cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
-
-static int set_seed(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_uint(&((avalanche_opts *)o)->seed, v, UINT64_MAX, p, why, cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
+MULRED_KEY_TEXT(set_rounds, avalanche_opts, rounds)
+MULRED_KEY_COUNT(set_trials, avalanche_opts, trials, 1, MAX_TRIALS)
+MULRED_KEY_UINT(set_seed, avalanche_opts, seed, UINT64_MAX)
 
 static int set_window(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -155,11 +134,7 @@ static int set_window(void *o, const char *v, mulred_key_parser *p, char *why, s
     return MULRED_OK;
 }
 
-static int set_threads(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_uint(&((avalanche_opts *)o)->threads, v, 1024, p, why, cap) ? CLI_EUSAGE
-                                                                                        : MULRED_OK;
-}
+MULRED_KEY_UINT(set_threads, avalanche_opts, threads, 1024)
 
 /* the json key's table points at the flag itself */
 static int set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
@@ -178,11 +153,7 @@ typedef struct {
     uint64_t runs;
 } bench_opts;
 
-static int set_runs(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_count(&((bench_opts *)o)->runs, v, 1, 1000, p, why, cap) ? CLI_EUSAGE
-                                                                                     : MULRED_OK;
-}
+MULRED_KEY_COUNT(set_runs, bench_opts, runs, 1, 1000)
 
 static const mulred_key bench_keys[] = {{"runs", false, false, false, set_runs}};
 static const mulred_key json_key[] = {{"json", true, false, false, set_json}};

@@ -63,11 +63,6 @@ typedef struct {
 
 #define PROJECT(o) (&((report_opts *)(o))->project)
 
-static int set_string(const char **field, const char *v, mulred_key_parser *p)
-{
-    return (*field = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
-}
-
 /* A model parameter: a positive finite number (2e-6, 67108864, 12.5e9). */
 static int set_positive(double *field, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -80,23 +75,17 @@ static int set_positive(double *field, const char *v, mulred_key_parser *p, char
     return MULRED_OK;
 }
 
-#define STRING_KEY(name, field)                                                                    \
-    static int set_##name(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)     \
-    {                                                                                              \
-        (void)why, (void)cap;                                                                      \
-        return set_string(&(field), v, p);                                                         \
-    }
 #define NUMBER_KEY(name)                                                                           \
     static int set_##name(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)     \
     {                                                                                              \
         return set_positive(&PROJECT(o)->name, v, p, why, cap);                                    \
     }
 
-STRING_KEY(png, PROJECT(o)->png)
-STRING_KEY(csv, PROJECT(o)->csv)
-STRING_KEY(output, PROJECT(o)->output)
-STRING_KEY(workload, PROJECT(o)->workload)
-STRING_KEY(net, ((report_opts *)o)->net)
+MULRED_KEY_TEXT(set_png, report_opts, project.png)
+MULRED_KEY_TEXT(set_csv, report_opts, project.csv)
+MULRED_KEY_TEXT(set_output, report_opts, project.output)
+MULRED_KEY_TEXT(set_workload, report_opts, project.workload)
+MULRED_KEY_TEXT(set_net, report_opts, net)
 NUMBER_KEY(items)
 NUMBER_KEY(item_cost)
 NUMBER_KEY(op_cost)
@@ -111,19 +100,8 @@ NUMBER_KEY(cores_per_node)
 NUMBER_KEY(ranks_per_node)
 NUMBER_KEY(memory_per_node)
 
-static int set_max_nodes(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    uint64_t n;
-    if (mulred_key_parse_count(&n, v, 1, UINT64_C(1) << 20, p, why, cap)) return CLI_EUSAGE;
-    PROJECT(o)->max_nodes = (int)n;
-    return MULRED_OK;
-}
-
-static int set_projecting(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_bool(&((report_opts *)o)->projecting, v, p, why, cap) ? CLI_EUSAGE
-                                                                                  : MULRED_OK;
-}
+MULRED_KEY_COUNT(set_max_nodes, report_opts, project.max_nodes, 1, UINT64_C(1) << 20)
+MULRED_KEY_FLAG(set_projecting, report_opts, projecting)
 
 static const mulred_key report_keys[] = {
     {"png", false, false, false, set_png},

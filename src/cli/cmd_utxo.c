@@ -184,37 +184,13 @@ typedef struct {
     uint64_t seed;
 } utxo_opts;
 
-static int set_chunk(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    uint64_t n;
-    if (mulred_key_parse_count(&n, v, 1, UINT64_C(1) << 30, p, why, cap)) return CLI_EUSAGE;
-    ((utxo_opts *)o)->opt.chunk_bytes = (uint32_t)n;
-    return MULRED_OK;
-}
-
-static int set_index(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    (void)why, (void)cap;
-    return (((utxo_opts *)o)->opt.index_path = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;
-}
-
-static int set_seed(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_count(&((utxo_opts *)o)->seed, v, 0, UINT64_MAX, p, why, cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
-
-#define UTXO_FLAG(field)                                                                           \
-    static int set_##field(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)    \
-    {                                                                                              \
-        return mulred_key_parse_bool(&((utxo_opts *)o)->field, v, p, why, cap) ? CLI_EUSAGE        \
-                                                                               : MULRED_OK;        \
-    }
-UTXO_FLAG(force)
-UTXO_FLAG(json)
-UTXO_FLAG(legacy)
-UTXO_FLAG(txoutset)
+MULRED_KEY_COUNT(set_chunk, utxo_opts, opt.chunk_bytes, 1, UINT64_C(1) << 30)
+MULRED_KEY_TEXT(set_index, utxo_opts, opt.index_path)
+MULRED_KEY_COUNT(set_seed, utxo_opts, seed, 0, UINT64_MAX)
+MULRED_KEY_FLAG(set_force, utxo_opts, force)
+MULRED_KEY_FLAG(set_json, utxo_opts, json)
+MULRED_KEY_FLAG(set_legacy, utxo_opts, legacy)
+MULRED_KEY_FLAG(set_txoutset, utxo_opts, txoutset)
 
 static const mulred_key utxo_keys[] = {
     {"chunk-bytes", false, false, false, set_chunk},

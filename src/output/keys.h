@@ -61,6 +61,50 @@ int mulred_key_parse_bool(bool *out, const char *value, mulred_key_parser *p, ch
 int mulred_key_bad_value(mulred_key_parser *p, const char *value, const char *expected, char *why,
                          size_t cap);
 
+/* Setters of one field of an options struct, for key tables (a key is one line of the table and
+ * one line of these): fn(opts, value, ...) parses value with the parser of its kind into
+ * ((type *)opts)->field, rejecting a bad value with that parser's message. */
+/* A count in [lo, hi] (mulred_key_parse_count: 200000, 2e5, 200k) into an integer field. */
+#define MULRED_KEY_COUNT(fn, type, field, lo, hi)                                                  \
+    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    {                                                                                              \
+        uint64_t x;                                                                                \
+        if (mulred_key_parse_count(&x, v, (lo), (hi), p, why, cap)) return MULRED_OUT_EUSAGE;      \
+        ((type *)o)->field = x;                                                                    \
+        return MULRED_OK;                                                                          \
+    }
+/* An unsigned integer in [0, hi] (mulred_key_parse_uint: decimal or 0x hex). */
+#define MULRED_KEY_UINT(fn, type, field, hi)                                                       \
+    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    {                                                                                              \
+        uint64_t x;                                                                                \
+        if (mulred_key_parse_uint(&x, v, (hi), p, why, cap)) return MULRED_OUT_EUSAGE;             \
+        ((type *)o)->field = x;                                                                    \
+        return MULRED_OK;                                                                          \
+    }
+/* Seconds in (0, hi] into a double field. */
+#define MULRED_KEY_SECONDS(fn, type, field, hi)                                                    \
+    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    {                                                                                              \
+        return mulred_key_parse_seconds(&((type *)o)->field, v, (hi), p, why, cap)                 \
+                   ? MULRED_OUT_EUSAGE                                                             \
+                   : MULRED_OK;                                                                    \
+    }
+/* A flag into a bool field (true from the command line). */
+#define MULRED_KEY_FLAG(fn, type, field)                                                           \
+    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    {                                                                                              \
+        return mulred_key_parse_bool(&((type *)o)->field, v, p, why, cap) ? MULRED_OUT_EUSAGE      \
+                                                                          : MULRED_OK;             \
+    }
+/* A string (a path, a name checked later) into a const char * field, kept by the parser. */
+#define MULRED_KEY_TEXT(fn, type, field)                                                           \
+    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    {                                                                                              \
+        (void)why, (void)cap;                                                                      \
+        return (((type *)o)->field = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;         \
+    }
+
 /* Keeps a copy of s for the life of the parser; NULL when out of memory. */
 const char *mulred_key_keep(mulred_key_parser *p, const char *s);
 /* Same, for an input path: a relative path in a job file is taken relative to the job's
