@@ -267,7 +267,6 @@ static const bench_column comm_job_columns[] = {
     {"reduce_seconds", "reduce s", "%.3g", BENCH_REAL, 0},
     {"reduce_share", "reduce share", "%.1f%%", BENCH_REAL, 100},
 };
-#define NCOLS(cols) (sizeof cols / sizeof cols[0])
 
 /* The figures as JSON into w, or as Markdown tables (w NULL). */
 static void comm_print(mulred_json_writer *w, const comm_figures *f)
@@ -280,19 +279,19 @@ static void comm_print(mulred_json_writer *w, const comm_figures *f)
         mulred_out("mulred_mpi_reduce on %d rank(s), %d node(s) (medians of %d rounds, slowest "
                    "rank)\n\n",
                    f->P, f->nodes, f->reps);
-    bench_table_begin(&t, w, NULL, comm_summary, NCOLS(comm_summary));
+    bench_table_begin(&t, w, NULL, comm_summary, BENCH_NCOLS(comm_summary));
     BENCH_ROW(&t, BENCH_I(f->P), BENCH_I(f->nodes), BENCH_I(f->steps), BENCH_I(f->reps),
               f->alpha > 0 ? BENCH_R(f->alpha) : BENCH_NONE,
               f->beta > 0 ? BENCH_R(f->beta) : BENCH_NONE, BENCH_R(f->startup));
     bench_table_end(&t);
     if (!w) mulred_out("\n");
-    bench_table_begin(&t, w, "groups", comm_group_columns, NCOLS(comm_group_columns));
+    bench_table_begin(&t, w, "groups", comm_group_columns, BENCH_NCOLS(comm_group_columns));
     for (int k = 0; k < COMM_GROUPS; k++)
         BENCH_ROW(&t, BENCH_S(comm_group(k)->name), BENCH_I(comm_group(k)->elem_bytes),
                   BENCH_R(f->group_s[k]));
     bench_table_end(&t);
     if (!w) mulred_out("\n");
-    bench_table_begin(&t, w, "sweep", comm_sweep_columns, NCOLS(comm_sweep_columns));
+    bench_table_begin(&t, w, "sweep", comm_sweep_columns, BENCH_NCOLS(comm_sweep_columns));
     for (int i = 0; i < COMM_SWEEP; i++)
         BENCH_ROW(&t, BENCH_I(f->sweep_bytes[i]), BENCH_R(f->sweep_s[i]));
     bench_table_end(&t);
@@ -301,7 +300,7 @@ static void comm_print(mulred_json_writer *w, const comm_figures *f)
                  mu_red = f->muhash.phases[MULRED_MUHASH_PHASE_MPI].max,
                  ms_total = f->msm.phases[MULRED_MSM_PHASE_TOTAL].max,
                  ms_red = f->msm.phases[MULRED_MSM_PHASE_REDUCE].max;
-    bench_table_begin(&t, w, "jobs", comm_job_columns, NCOLS(comm_job_columns));
+    bench_table_begin(&t, w, "jobs", comm_job_columns, BENCH_NCOLS(comm_job_columns));
     BENCH_ROW(&t, BENCH_S("muhash"), BENCH_I(f->muhash.inserted), BENCH_NONE, BENCH_R(mu_total),
               BENCH_R(mu_red), BENCH_R(mu_total > 0 ? mu_red / mu_total : 0));
     BENCH_ROW(&t, BENCH_S("msm"), BENCH_NONE, BENCH_I(f->msm.points), BENCH_R(ms_total),
@@ -343,7 +342,8 @@ int mulred_bench_comm(int argc, char **argv)
     comm_opts o = {100, NULL, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    if (!bench_options("comm", comm_keys, NCOLS(comm_keys), &o, argc, argv, comm_usage, &p, &rc)) {
+    if (!bench_options("comm", comm_keys, BENCH_NCOLS(comm_keys), &o, argc, argv, comm_usage, &p,
+                       &rc)) {
         mulred_key_parser_free(&p);
         return rc;
     }

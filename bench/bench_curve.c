@@ -349,23 +349,12 @@ static void bench_curve_usage(void)
                "  --json    one JSON object, nested by curve, units in the names\n");
 }
 
-/* A curve's figures: the JSON member (in the curve's object; NULL: printed only), the
- * operation, ns (NaN: not measured, JSON null) and (printed only) a comparison. */
-static const bench_column curve_columns[] = {
-    {NULL, NULL, NULL, BENCH_NAME, 0},
-    {NULL, "operation", NULL, BENCH_TEXT, 0},
-    {"ns", "ns", "%.1f", BENCH_REAL, 0},
-    {NULL, "ratio", NULL, BENCH_TEXT, 0},
-};
-
-/* A row of curve_columns (key NULL: printed only), with the ratio ns / of printed as "R x what"
- * when what is non-NULL, of positive and ns measured. */
+/* A row of bench_op_columns (key NULL: printed only), with the ratio ns / of printed as
+ * "R x what" when what is non-NULL, of positive and ns measured. */
 static void op_row(bench_table *t, const char *key, const char *label, double ns, double of,
                    const char *what)
 {
-    char r[64] = "";
-    if (what && of > 0 && ns == ns) snprintf(r, sizeof r, "%.2f x %s", ns / of, what);
-    BENCH_ROW(t, key ? BENCH_S(key) : BENCH_NONE, BENCH_S(label), BENCH_R(ns), BENCH_S(r));
+    bench_op_row(t, key, label, ns, of > 0 && ns == ns ? ns / of : NAN, what);
 }
 
 /* The field rows (the 8-lane ones NaN without IFMA). */
@@ -454,7 +443,7 @@ static void print_curve(mulred_json_writer *w, const char *name, const char *tit
     else
         mulred_out("\n%s\n\n", title);
     bench_table t;
-    bench_table_begin(&t, w, NULL, curve_columns, sizeof curve_columns / sizeof curve_columns[0]);
+    bench_table_begin(&t, w, NULL, bench_op_columns, BENCH_NCOLS(bench_op_columns));
     field_rows(&t, r);
     g1_rows(&t, r, bls);
     bench_table_end(&t);

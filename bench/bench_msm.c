@@ -200,7 +200,6 @@ static const bm_curve curves[NCURVES] = {
 
 /* Widest window a plan may be forced to (MSM_MAX_WINDOW_BITS of the msm layer). */
 #define MSM_BENCH_MAX_C 16
-#define NCOLS(cols)     (sizeof cols / sizeof cols[0])
 
 typedef struct {
     uint64_t l[36];
@@ -905,7 +904,7 @@ static void model_choices(const bm_model *m)
 static void run_model(int c0, int c1, int quick, mulred_json_writer *w)
 {
     bench_table t;
-    if (w) bench_table_begin(&t, w, "model", model_columns, NCOLS(model_columns));
+    if (w) bench_table_begin(&t, w, "model", model_columns, BENCH_NCOLS(model_columns));
     for (int ci = c0; ci < c1; ci++) {
         bm_model m = {
             .C = &curves[ci], .v = calloc(4 * 40, sizeof(bm_mvar)), .reps = quick ? 2 : 3};
@@ -914,7 +913,7 @@ static void run_model(int c0, int c1, int quick, mulred_json_writer *w)
         model_measure(&m, quick);
         if (!w) {
             model_constants(&m);
-            bench_table_begin(&t, NULL, NULL, model_columns, NCOLS(model_columns));
+            bench_table_begin(&t, NULL, NULL, model_columns, BENCH_NCOLS(model_columns));
         }
         for (int i = 0; i < m.nv; i++) model_row(&t, &m, &m.v[i]);
         if (!w) {
@@ -1121,7 +1120,7 @@ static const bench_column anchor_columns[] = {
 static void rows_table(mulred_json_writer *w, const msm_opts *o, const msm_results *r)
 {
     bench_table t;
-    bench_table_begin(&t, w, "rows", row_columns, NCOLS(row_columns));
+    bench_table_begin(&t, w, "rows", row_columns, BENCH_NCOLS(row_columns));
     for (int ci = o->c0; ci < o->c1; ci++)
         for (int i = 0; i < r->nrows; i++) {
             if (!r->have[ci][i]) continue;
@@ -1143,7 +1142,7 @@ static void rows_table(mulred_json_writer *w, const msm_opts *o, const msm_resul
 static void worth_table(mulred_json_writer *w, const msm_opts *o, const msm_results *r)
 {
     bench_table t;
-    bench_table_begin(&t, w, "worth", worth_columns, NCOLS(worth_columns));
+    bench_table_begin(&t, w, "worth", worth_columns, BENCH_NCOLS(worth_columns));
     for (int ci = o->c0; ci < o->c1; ci++)
         for (int i = 0; i < r->var_n[ci]; i++) {
             const bm_variant *v = &r->var[ci][i];
@@ -1166,7 +1165,7 @@ static void kzg_tables(mulred_json_writer *w, const msm_opts *o, const msm_resul
             mulred_out("\nKZG commitment (EIP-4844, BLS12-381, 4096 elements, one thread; the "
                        "fixed-base table built with decode, tables and cache write; the plain "
                        "MSM: variable base)\n\n");
-        bench_table_begin(&t, w, NULL, kzg_columns, NCOLS(kzg_columns));
+        bench_table_begin(&t, w, NULL, kzg_columns, BENCH_NCOLS(kzg_columns));
         BENCH_ROW(&t, BENCH_I(k->ok), k->note[0] ? BENCH_S(k->note) : BENCH_NONE,
                   BENCH_R(k->commit_ms), BENCH_R(k->commit_p10), BENCH_R(k->commit_p90),
                   BENCH_I(k->window_bits), BENCH_R(k->build_s), BENCH_R(k->load_s),
@@ -1188,7 +1187,7 @@ static void kzg_tables(mulred_json_writer *w, const msm_opts *o, const msm_resul
         mulred_jw_object_begin(w, "anchors");
     else
         mulred_out("\nSame-run baseline (%s --quick)\n\n", o->anchors);
-    bench_table_begin(&t, w, NULL, anchor_columns, NCOLS(anchor_columns));
+    bench_table_begin(&t, w, NULL, anchor_columns, BENCH_NCOLS(anchor_columns));
     BENCH_ROW(&t, BENCH_R(blst), BENCH_R(ours / blst), BENCH_R(ckzg),
               BENCH_R(ckzg && k->ok ? k->commit_ms / ckzg : NAN));
     bench_table_end(&t);
@@ -1242,7 +1241,7 @@ int mulred_bench_msm(int argc, char **argv)
                   NULL, false, false, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    if (bench_options("msm", msm_keys, NCOLS(msm_keys), &o, argc, argv, usage, &p, &rc)) {
+    if (bench_options("msm", msm_keys, BENCH_NCOLS(msm_keys), &o, argc, argv, usage, &p, &rc)) {
         if (o.quick && o.max > 16) o.max = 16;
         if (o.min > o.max) rc = mulred_out_usage_error("bench msm", "--min above --max");
     } else if (rc == MULRED_OK)

@@ -280,7 +280,6 @@ static const bench_column inproc_columns[] = {
     {"speedup_p10", "p10", "%.2f", BENCH_REAL, 0},
     {"speedup_p90", "p90", "%.2f", BENCH_REAL, 0},
 };
-#define NCOLS(cols) (sizeof cols / sizeof cols[0])
 
 static void mpirun_row(bench_table *t, const bench_msm_ranks_result *r)
 {
@@ -318,13 +317,13 @@ static void print_json(const ranks_opts *o, const bench_msm_ranks_result res[2])
         mulred_jw_string(&w, "curve", mulred_curve_name(r->curve));
         if (r->have_mpirun) {
             mulred_jw_object_begin(&w, "mpirun");
-            bench_table_begin(&t, &w, NULL, mpirun_columns, NCOLS(mpirun_columns));
+            bench_table_begin(&t, &w, NULL, mpirun_columns, BENCH_NCOLS(mpirun_columns));
             mpirun_row(&t, r);
             bench_table_end(&t);
             mulred_jw_object_end(&w);
         }
         mulred_jw_double(&w, "inprocess_ms_1_rank", r->inproc_one_ms);
-        bench_table_begin(&t, &w, "inprocess", inproc_columns, NCOLS(inproc_columns));
+        bench_table_begin(&t, &w, "inprocess", inproc_columns, BENCH_NCOLS(inproc_columns));
         for (int g = 0; g < 3; g++) inproc_row(&t, r, g);
         bench_table_end(&t);
         mulred_jw_object_end(&w);
@@ -341,12 +340,12 @@ static void print_text(const ranks_opts *o, const bench_msm_ranks_result res[2])
                "speedup = 1-rank time / 2-rank time, p10-p90 over the rounds)\n\n",
                (int)o->log2n, (int)o->reps);
     if (res[0].have_mpirun) {
-        bench_table_begin(&t, NULL, NULL, mpirun_columns, NCOLS(mpirun_columns));
+        bench_table_begin(&t, NULL, NULL, mpirun_columns, BENCH_NCOLS(mpirun_columns));
         for (int ci = 0; ci < 2; ci++) mpirun_row(&t, &res[ci]);
         bench_table_end(&t);
         mulred_out("\n");
     }
-    bench_table_begin(&t, NULL, "in-process", inproc_columns, NCOLS(inproc_columns));
+    bench_table_begin(&t, NULL, "in-process", inproc_columns, BENCH_NCOLS(inproc_columns));
     for (int ci = 0; ci < 2; ci++)
         for (int g = 0; g < 3; g++) inproc_row(&t, &res[ci], g);
     bench_table_end(&t);
@@ -362,8 +361,8 @@ int mulred_bench_msm_ranks(int argc, char **argv)
     ranks_opts o = {18, 9, false, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    const bool run =
-        bench_options("msm-ranks", ranks_keys, NCOLS(ranks_keys), &o, argc, argv, usage, &p, &rc);
+    const bool run = bench_options("msm-ranks", ranks_keys, BENCH_NCOLS(ranks_keys), &o, argc, argv,
+                                   usage, &p, &rc);
     mulred_key_parser_free(&p);
     if (!run) return rc;
     bench_msm_ranks_result res[2];

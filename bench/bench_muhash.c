@@ -338,7 +338,6 @@ static const mulred_key muhash_keys[] = {
     {"memory", true, false, false, set_memory},   {"lines", false, false, false, set_lines},
     {"json", true, false, false, set_json},
 };
-#define NCOLS(cols) (sizeof cols / sizeof cols[0])
 
 /* The per-operation medians, in ns. */
 typedef struct {
@@ -390,54 +389,38 @@ static int measure_ops(muhash_ops *m)
     return MULRED_OK;
 }
 
-/* Named figures: the JSON member, the row's label, the figure and (printed only) a ratio. */
-static const bench_column op_columns[] = {
-    {NULL, NULL, NULL, BENCH_NAME, 0},
-    {NULL, "operation", NULL, BENCH_TEXT, 0},
-    {"ns", "ns", "%.1f", BENCH_REAL, 0},
-    {NULL, "ratio", NULL, BENCH_TEXT, 0},
-};
-
-/* A row of op_columns; ratio x "of" printed when of is non-NULL. */
-static void op_row(bench_table *t, const char *key, const char *label, double ns, double ratio,
-                   const char *of)
-{
-    char r[64] = "";
-    if (of) snprintf(r, sizeof r, "%.2f x %s", ratio, of);
-    BENCH_ROW(t, BENCH_S(key), BENCH_S(label), BENCH_R(ns), BENCH_S(r));
-}
-
 static void print_ops(mulred_json_writer *w, const muhash_ops *m)
 {
     bench_table t;
     char key[48], label[96];
-    bench_table_begin(&t, w, NULL, op_columns, NCOLS(op_columns));
-    op_row(&t, "mpn_mul_n_ns", "GMP mpn_mul_n, 48 limbs (floor)", m->mpn, 1, "mpn");
+    bench_table_begin(&t, w, NULL, bench_op_columns, BENCH_NCOLS(bench_op_columns));
+    bench_op_row(&t, "mpn_mul_n_ns", "GMP mpn_mul_n, 48 limbs (floor)", m->mpn, 1, "mpn");
     for (int k = 0; k < m->nk; k++) {
         if (!m->mul[k]) continue;
         snprintf(key, sizeof key, "mul_%s_ns", m->kernels[k].name);
         snprintf(label, sizeof label, "multiply mod p, kernel %s", m->kernels[k].name);
-        op_row(&t, key, label, m->mul[k], m->mul[k] / m->mpn, "mpn");
+        bench_op_row(&t, key, label, m->mul[k], m->mul[k] / m->mpn, "mpn");
         snprintf(key, sizeof key, "mul_many_%s_ns", m->kernels[k].name);
-        op_row(&t, key, "  per factor of a run of 32 (mul_many)", m->mul_many[k],
-               m->mul_many[k] / m->mpn, "mpn");
+        bench_op_row(&t, key, "  per factor of a run of 32 (mul_many)", m->mul_many[k],
+                     m->mul_many[k] / m->mpn, "mpn");
     }
-    op_row(&t, "hash_bitcoin_ns", "element hash + expand, bitcoin (58 B)", m->hash[0], 0, NULL);
-    op_row(&t, "hash_kaspa_ns", "element hash + expand, kaspa (58 B)", m->hash[1],
-           m->hash[1] / m->hash[0], "bitcoin");
-    op_row(&t, "digest_kaspa_ns", "keyed BLAKE2b-256, kaspa (58 B), EVP_MAC", m->digest_kaspa, 0,
-           NULL);
-    op_row(&t, "digest_kaspa_one_ns", "keyed BLAKE2b-256, kaspa, mulred, one msg",
-           m->digest_kaspa_one, m->digest_kaspa_one / m->digest_kaspa, "EVP");
+    bench_op_row(&t, "hash_bitcoin_ns", "element hash + expand, bitcoin (58 B)", m->hash[0], 0,
+                 NULL);
+    bench_op_row(&t, "hash_kaspa_ns", "element hash + expand, kaspa (58 B)", m->hash[1],
+                 m->hash[1] / m->hash[0], "bitcoin");
+    bench_op_row(&t, "digest_kaspa_ns", "keyed BLAKE2b-256, kaspa (58 B), EVP_MAC", m->digest_kaspa,
+                 0, NULL);
+    bench_op_row(&t, "digest_kaspa_one_ns", "keyed BLAKE2b-256, kaspa, mulred, one msg",
+                 m->digest_kaspa_one, m->digest_kaspa_one / m->digest_kaspa, "EVP");
     if (m->digest_kaspa_x8)
-        op_row(&t, "digest_kaspa_x8_ns", "keyed BLAKE2b-256, kaspa, 8 lanes, per elt",
-               m->digest_kaspa_x8, m->digest_kaspa_x8 / m->digest_kaspa, "EVP");
+        bench_op_row(&t, "digest_kaspa_x8_ns", "keyed BLAKE2b-256, kaspa, 8 lanes, per elt",
+                     m->digest_kaspa_x8, m->digest_kaspa_x8 / m->digest_kaspa, "EVP");
     snprintf(label, sizeof label, "insert, batched, kernel %s", m->def->name);
-    op_row(&t, "insert_ns", label, m->insert_batch, m->insert_batch / m->mpn, "mpn");
-    op_row(&t, "insert_kaspa_ns", "insert, batched, kaspa", m->insert_kaspa,
-           m->insert_kaspa / m->mpn, "mpn");
-    op_row(&t, "insert_gmp_ns", "insert, one at a time, gmp", m->insert_gmp, 0, NULL);
-    op_row(&t, "finalize_ns", "finalize (inverse + multiply + digest)", m->finalize, 0, NULL);
+    bench_op_row(&t, "insert_ns", label, m->insert_batch, m->insert_batch / m->mpn, "mpn");
+    bench_op_row(&t, "insert_kaspa_ns", "insert, batched, kaspa", m->insert_kaspa,
+                 m->insert_kaspa / m->mpn, "mpn");
+    bench_op_row(&t, "insert_gmp_ns", "insert, one at a time, gmp", m->insert_gmp, 0, NULL);
+    bench_op_row(&t, "finalize_ns", "finalize (inverse + multiply + digest)", m->finalize, 0, NULL);
     bench_table_end(&t);
     if (w) {
         mulred_jw_double(w, "hash_kaspa_over_bitcoin", m->hash[1] / m->hash[0]);
@@ -482,7 +465,7 @@ static void print_seed(mulred_json_writer *w, const double seed_s[NSEED])
                    "elements,\nmedian wall time of %d runs (includes finalize)\n\n",
                    SEED_TXS, SEED_SAMPLES);
     bench_table t;
-    bench_table_begin(&t, w, NULL, seed_columns, NCOLS(seed_columns));
+    bench_table_begin(&t, w, NULL, seed_columns, BENCH_NCOLS(seed_columns));
     for (int i = 0; i < NSEED; i++)
         BENCH_ROW(&t, BENCH_S(seed_keys[i]), BENCH_S(seed_labels[i]), BENCH_R(seed_s[i]),
                   BENCH_R(seed_s[i] / one));
@@ -524,7 +507,7 @@ static void print_scaling(mulred_json_writer *w, const muhash_scaling *sc, uint6
         mulred_out("\nStrong scaling, %llu synthetic elements (bitcoin), median of 9 runs\n\n",
                    (unsigned long long)n);
     bench_table t;
-    bench_table_begin(&t, w, NULL, scaling_columns, NCOLS(scaling_columns));
+    bench_table_begin(&t, w, NULL, scaling_columns, BENCH_NCOLS(scaling_columns));
     for (int k = 0; k < 3; k++)
         BENCH_ROW(&t, BENCH_S(keys[k]), BENCH_S(runs[k].name), BENCH_R(runs[k].seconds),
                   BENCH_R(runs[0].seconds / runs[k].seconds));
@@ -543,14 +526,7 @@ static void print_scaling(mulred_json_writer *w, const muhash_scaling *sc, uint6
     mulred_jw_object_end(w);
 }
 
-/* --memory: peak RSS rows (KiB) of the element files of bytes[0] and bytes[1]. */
-static const bench_column memory_columns[] = {
-    {NULL, NULL, NULL, BENCH_NAME, 0},
-    {NULL, "run", NULL, BENCH_TEXT, 0},
-    {"kib", "MiB", "%.1f", BENCH_REAL, 1.0 / 1024},
-    {NULL, "min", "%.1f", BENCH_REAL, 1.0 / 1024},
-    {NULL, "max", "%.1f", BENCH_REAL, 1.0 / 1024},
-};
+/* --memory: peak RSS rows (bench_rss_columns) of the element files of bytes[0] and bytes[1]. */
 
 static void print_memory(mulred_json_writer *w, const rss_row rss[6], uint64_t lines,
                          const uint64_t bytes[2])
@@ -568,7 +544,7 @@ static void print_memory(mulred_json_writer *w, const rss_row rss[6], uint64_t l
                    "ru_maxrss),\nmedian [min-max] of 3; element files of %.0f MB and %.0f MB\n\n",
                    (double)bytes[0] / 1e6, (double)bytes[1] / 1e6);
     bench_table t;
-    bench_table_begin(&t, w, NULL, memory_columns, NCOLS(memory_columns));
+    bench_table_begin(&t, w, NULL, bench_rss_columns, BENCH_NCOLS(bench_rss_columns));
     for (int k = 0; k < 6; k++)
         BENCH_ROW(&t, BENCH_S(keys[k]), BENCH_S(rss[k].name), BENCH_R(rss[k].kib),
                   BENCH_R(rss[k].lo), BENCH_R(rss[k].hi));
@@ -616,7 +592,7 @@ int mulred_bench_muhash(int argc, char **argv)
     muhash_opts o = {200000, 10000000, false, false, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    const bool run = bench_options("muhash", muhash_keys, NCOLS(muhash_keys), &o, argc, argv,
+    const bool run = bench_options("muhash", muhash_keys, BENCH_NCOLS(muhash_keys), &o, argc, argv,
                                    bench_muhash_usage, &p, &rc);
     mulred_key_parser_free(&p);
     if (!run) return rc;

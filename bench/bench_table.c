@@ -110,3 +110,26 @@ void bench_table_end(bench_table *t)
 {
     if (t->w && t->key && t->name == t->ncols) mulred_jw_array_end(t->w);
 }
+
+const bench_column bench_op_columns[4] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "operation", NULL, BENCH_TEXT, 0},
+    {"ns", "ns", "%.1f", BENCH_REAL, 0},
+    {NULL, "ratio", NULL, BENCH_TEXT, 0},
+};
+
+void bench_op_row(bench_table *t, const char *key, const char *label, double ns, double ratio,
+                  const char *of)
+{
+    char r[64] = "";
+    if (of && ratio == ratio) snprintf(r, sizeof r, "%.2f x %s", ratio, of);
+    BENCH_ROW(t, key ? BENCH_S(key) : BENCH_NONE, BENCH_S(label), BENCH_R(ns), BENCH_S(r));
+}
+
+const bench_column bench_rss_columns[5] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "run", NULL, BENCH_TEXT, 0},
+    {"kib", "MiB", "%.1f", BENCH_REAL, 1.0 / 1024},
+    {NULL, "min", "%.1f", BENCH_REAL, 1.0 / 1024},
+    {NULL, "max", "%.1f", BENCH_REAL, 1.0 / 1024},
+};

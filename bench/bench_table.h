@@ -82,4 +82,18 @@ void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues);
 /* Closes the JSON array (nothing for the human form or a keyless table). */
 void bench_table_end(bench_table *t);
 
+/* The columns of a static array of them. */
+#define BENCH_NCOLS(cols) (sizeof(cols) / sizeof((cols)[0]))
+
+/* Named operation figures, the form of `bench muhash` and `bench curve`: the JSON member (the
+ * BENCH_NAME column), the operation, its ns, and (printed only) a ratio. bench_op_row writes a
+ * row of them: key NULL prints the row only; the ratio shows as "R x of" when of is non-NULL
+ * and ratio a number. */
+extern const bench_column bench_op_columns[4];
+void bench_op_row(bench_table *t, const char *key, const char *label, double ns, double ratio,
+                  const char *of);
+/* Peak resident set sizes of a run (KiB, shown in MiB): the JSON member, the run, the median
+ * and (printed only) the least and the most of the rounds. */
+extern const bench_column bench_rss_columns[5];
+
 #endif

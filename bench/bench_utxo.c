@@ -193,7 +193,6 @@ static const mulred_key utxo_keys[] = {
     {"fs-gbps", false, false, false, set_fs_gbps},
     {"json", true, false, false, set_json},
 };
-#define NCOLS(cols) (sizeof cols / sizeof cols[0])
 
 typedef struct {
     /* the snapshot */
@@ -304,7 +303,7 @@ static void print_phases(mulred_json_writer *w, const utxo_figures *f)
 {
     const double n = (double)f->coins, T1 = f->m1;
     bench_table t;
-    bench_table_begin(&t, w, NULL, phase_columns, NCOLS(phase_columns));
+    bench_table_begin(&t, w, NULL, phase_columns, BENCH_NCOLS(phase_columns));
     BENCH_ROW(&t, BENCH_S("index_build_seconds"), BENCH_S("index build (validating scan, once)"),
               BENCH_R(f->t_index), BENCH_R(n / f->t_index), BENCH_R(NAN));
     BENCH_ROW(&t, BENCH_S("decode_seconds"), BENCH_S("decode only, 1 thread"), BENCH_R(f->dec),
@@ -327,7 +326,7 @@ static void print_phases(mulred_json_writer *w, const utxo_figures *f)
     } else
         mulred_out("\n");
     const double cpu = f->s1.produce_cpu + f->s1.hash_cpu;
-    bench_table_begin(&t, w, NULL, figure_columns, NCOLS(figure_columns));
+    bench_table_begin(&t, w, NULL, figure_columns, BENCH_NCOLS(figure_columns));
     BENCH_ROW(&t, BENCH_S("decode_share"),
               BENCH_S("decode share of the 1-thread muhash CPU time (target <= 0.2)"),
               BENCH_R(f->s1.produce_cpu / cpu));
@@ -347,14 +346,6 @@ static void print_phases(mulred_json_writer *w, const utxo_figures *f)
                    f->cores_got);
 }
 
-static const bench_column rss_columns[] = {
-    {NULL, NULL, NULL, BENCH_NAME, 0},
-    {NULL, "run", NULL, BENCH_TEXT, 0},
-    {"kib", "MiB", "%.1f", BENCH_REAL, 1.0 / 1024},
-    {NULL, "min", "%.1f", BENCH_REAL, 1.0 / 1024},
-    {NULL, "max", "%.1f", BENCH_REAL, 1.0 / 1024},
-};
-
 static void print_memory(mulred_json_writer *w, const utxo_figures *f, int R)
 {
     static const char *const keys[2][2] = {{"small_1thread", "small_2threads"},
@@ -368,7 +359,7 @@ static void print_memory(mulred_json_writer *w, const utxo_figures *f, int R)
                    "wait4's ru_maxrss, median [min-max] of %d runs)\n\n",
                    R);
     bench_table t;
-    bench_table_begin(&t, w, NULL, rss_columns, NCOLS(rss_columns));
+    bench_table_begin(&t, w, NULL, bench_rss_columns, BENCH_NCOLS(bench_rss_columns));
     BENCH_ROW(&t, BENCH_S("baseline"), BENCH_S("start-up baseline (--synthetic 1)"),
               BENCH_R(f->base), BENCH_R(f->base_lo), BENCH_R(f->base_hi));
     for (int k = 0; k < 2; k++)
@@ -413,7 +404,7 @@ static void print_projection(mulred_json_writer *w, const utxo_figures *f, const
                    "efficiency (%.0f%%), %.0f GB/s aggregate reads, MPI tree reduce:\n\n",
                    (unsigned long long)o->cores, 100 * (eff2 > 1 ? 1 : eff2), o->fs_gbps);
     bench_table t;
-    bench_table_begin(&t, w, NULL, projection_columns, NCOLS(projection_columns));
+    bench_table_begin(&t, w, NULL, projection_columns, BENCH_NCOLS(projection_columns));
     BENCH_ROW(&t, BENCH_S("index_build_seconds"), BENCH_S("index build, once (sequential scan)"),
               BENCH_R(MAINNET_COINS * (f->t_index / (double)f->coins)), BENCH_S(""));
     static const int nodes[] = {1, 16, 256, 1024};
@@ -442,7 +433,7 @@ static void utxo_print(const utxo_opts *o, const char *file, const utxo_figures 
         mulred_out("mulred bench utxo: best of %d runs, wall clock, warm page cache\n\n",
                    (int)o->reps);
     bench_table t;
-    bench_table_begin(&t, w, NULL, snapshot_columns, NCOLS(snapshot_columns));
+    bench_table_begin(&t, w, NULL, snapshot_columns, BENCH_NCOLS(snapshot_columns));
     BENCH_ROW(&t, BENCH_S(file), BENCH_I(f->coins), BENCH_I(f->file_bytes), BENCH_I(f->chunks),
               BENCH_S(f->hex));
     bench_table_end(&t);
@@ -470,7 +461,7 @@ int mulred_bench_utxo(int argc, char **argv)
     utxo_opts o = {1000000, 3, (uint64_t)mulred_cpu_count(), 20, NULL, false, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    if (!bench_options("utxo", utxo_keys, NCOLS(utxo_keys), &o, argc, argv, usage, &p, &rc)) {
+    if (!bench_options("utxo", utxo_keys, BENCH_NCOLS(utxo_keys), &o, argc, argv, usage, &p, &rc)) {
         mulred_key_parser_free(&p);
         return rc;
     }
