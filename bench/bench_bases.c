@@ -20,6 +20,7 @@
 
 #include "bench.h"
 #include "bench_keys.h"
+#include "bench_table.h"
 #include "mulred/mulred.h"
 #include "output/json.h"
 #include "output/output.h"
@@ -187,53 +188,54 @@ static int bb_measure(bb_row *row, mulred_curve c, size_t n, const bb_opts *o)
     return 0;
 }
 
-static void bb_json_row(mulred_json_writer *w, const bb_row *r, const bb_opts *o)
-{
-    mulred_jw_object_begin(w, NULL);
-    mulred_jw_string(w, "curve", mulred_curve_name(r->c));
-    mulred_jw_string(w, "group", mulred_group_name(mulred_curve_group(r->c)));
-    mulred_jw_uint(w, "points", r->n);
-    mulred_jw_double(w, "prepare_seconds", r->prepare_s);
-    mulred_jw_double(w, "save_seconds", r->save_s);
-    mulred_jw_double(w, "load_seconds", r->load_s);
-    mulred_jw_double(w, "plain_msm_seconds", r->plain_s);
-    mulred_jw_double(w, "bases_msm_seconds", r->bases_s);
-    mulred_jw_array_begin(w, "levels");
-    for (int l = 0; l < o->nlevels; l++) {
-        mulred_jw_object_begin(w, NULL);
-        mulred_jw_uint(w, "asked", o->levels[l]);
-        mulred_jw_uint(w, "rows", r->level[l]);
-        mulred_jw_double(w, "memory_over_points", r->memory_x[l]);
-        mulred_jw_double(w, "build_seconds", r->build_s[l]);
-        mulred_jw_double(w, "load_seconds", r->table_load_s[l]);
-        mulred_jw_double(w, "msm_seconds", r->table_s[l]);
-        mulred_jw_object_end(w);
-    }
-    mulred_jw_array_end(w);
-    mulred_jw_int(w, "k", o->k);
-    mulred_jw_int(w, "threads", o->threads);
-    mulred_jw_double(w, "many_seconds", r->many_s);
-    mulred_jw_double(w, "k_single_seconds", r->single_s);
-    mulred_jw_string(w, "blst_fixed_base", "skipped: blst is not in the build");
-    mulred_jw_object_end(w);
-}
+/* A measurement: the set, its cache and MSMs, k vectors, then its levels nested in it. */
+static const bench_column bb_columns[] = {
+    {"curve", "curve", NULL, BENCH_TEXT, 0},
+    {"group", "group", NULL, BENCH_TEXT, 0},
+    {"points", "points", NULL, BENCH_INT, 0},
+    {"prepare_seconds", "prepare s", "%.3f", BENCH_REAL, 0},
+    {"save_seconds", NULL, NULL, BENCH_REAL, 0},
+    {"load_seconds", "load s", "%.4f", BENCH_REAL, 0},
+    {NULL, "load / prepare", "%.3f", BENCH_REAL, 0},
+    {"plain_msm_seconds", "plain ms", "%.2f", BENCH_REAL, 1e3},
+    {"bases_msm_seconds", "bases ms", "%.2f", BENCH_REAL, 1e3},
+    {NULL, "bases / plain", "%.3f", BENCH_REAL, 0},
+    {"k", "k", NULL, BENCH_INT, 0},
+    {"threads", "threads", NULL, BENCH_INT, 0},
+    {"many_seconds", "msm_many ms", "%.2f", BENCH_REAL, 1e3},
+    {"k_single_seconds", "k calls ms", "%.2f", BENCH_REAL, 1e3},
+    {NULL, "many / k calls", "%.3f", BENCH_REAL, 0},
+    {"blst_fixed_base", NULL, NULL, BENCH_TEXT, 0},
+};
+static const bench_column bb_level_columns[] = {
+    {"asked", "level", NULL, BENCH_INT, 0},
+    {"rows", "rows", NULL, BENCH_INT, 0},
+    {"memory_over_points", "memory / points", "%.1f", BENCH_REAL, 0},
+    {"build_seconds", "build s", "%.2f", BENCH_REAL, 0},
+    {"load_seconds", "load s", "%.4f", BENCH_REAL, 0},
+    {NULL, "load / (prepare + build)", "%.3f", BENCH_REAL, 0},
+    {"msm_seconds", "msm ms", "%.2f", BENCH_REAL, 1e3},
+    {NULL, "msm / plain", "%.3f", BENCH_REAL, 0},
+};
 
-static void bb_text_row(const bb_row *r, const bb_opts *o)
+static void bb_row_print(bench_table *t, const bb_row *r, const bb_opts *o)
 {
-    mulred_out("%-9s %s 2^%-2d prepare %8.3f s  load %7.4f s (%.3fx)  plain %8.2f ms  bases %8.2f "
-               "ms (%.3fx)\n",
-               mulred_curve_name(r->c), mulred_group_name(mulred_curve_group(r->c)),
-               (int)(63 - __builtin_clzll((unsigned long long)r->n)), r->prepare_s, r->load_s,
-               r->load_s / r->prepare_s, r->plain_s * 1e3, r->bases_s * 1e3,
-               r->bases_s / r->plain_s);
+    BENCH_ROW_OPEN(t, BENCH_S(mulred_curve_name(r->c)),
+                   BENCH_S(mulred_group_name(mulred_curve_group(r->c))), BENCH_I(r->n),
+                   BENCH_R(r->prepare_s), BENCH_R(r->save_s), BENCH_R(r->load_s),
+                   BENCH_R(r->load_s / r->prepare_s), BENCH_R(r->plain_s), BENCH_R(r->bases_s),
+                   BENCH_R(r->bases_s / r->plain_s), BENCH_I(o->k), BENCH_I(o->threads),
+                   BENCH_R(r->many_s), BENCH_R(r->single_s), BENCH_R(r->many_s / r->single_s),
+                   BENCH_S("skipped: blst is not in the build"));
+    bench_table levels;
+    bench_table_begin(&levels, t->w, "levels", bb_level_columns, BENCH_NCOLS(bb_level_columns));
     for (int l = 0; l < o->nlevels; l++)
-        mulred_out("    level %2u: %2u rows (%4.1fx the points)  build %7.2f s  load %7.4f s "
-                   "(%.3fx prepare+build)  msm %8.2f ms (%.3fx plain)\n",
-                   o->levels[l], r->level[l], r->memory_x[l], r->build_s[l], r->table_load_s[l],
-                   r->table_load_s[l] / (r->prepare_s + r->build_s[l]), r->table_s[l] * 1e3,
-                   r->table_s[l] / r->plain_s);
-    mulred_out("    %d vectors, %d threads: msm_many %8.2f ms, %d single calls %8.2f ms (%.3fx)\n",
-               o->k, o->threads, r->many_s * 1e3, o->k, r->single_s * 1e3, r->many_s / r->single_s);
+        BENCH_ROW(&levels, BENCH_I(o->levels[l]), BENCH_I(r->level[l]), BENCH_R(r->memory_x[l]),
+                  BENCH_R(r->build_s[l]), BENCH_R(r->table_load_s[l]),
+                  BENCH_R(r->table_load_s[l] / (r->prepare_s + r->build_s[l])),
+                  BENCH_R(r->table_s[l]), BENCH_R(r->table_s[l] / r->plain_s));
+    bench_table_end(&levels);
+    bench_table_row_close(t);
 }
 
 static void bb_usage(void)
@@ -314,16 +316,16 @@ int mulred_bench_bases(int argc, char **argv)
     }
     mulred_threads_start(o.threads);
     mulred_json_writer w;
-    if (o.json) {
+    if (o.json)
         mulred_jw_init(&w, stdout);
-        mulred_jw_array_begin(&w, NULL);
-    } else {
+    else
         mulred_out(
             "base sets: 1-thread MSMs (thread CPU time, medians of %d rounds), prepare and k "
             "vectors with %d threads (wall time); blst's fixed-base MSM skipped (not in the "
-            "build)\n",
+            "build)\n\n",
             o.reps, o.threads);
-    }
+    bench_table t;
+    bench_table_begin(&t, o.json ? &w : NULL, "", bb_columns, BENCH_NCOLS(bb_columns));
     static const mulred_curve curves[4] = {MULRED_CURVE_BLS12_381, MULRED_CURVE_BN254,
                                            MULRED_CURVE_BLS12_381_G2, MULRED_CURVE_BN254_G2};
     for (int ci = 0; ci < 4; ci++) {
@@ -336,17 +338,12 @@ int mulred_bench_bases(int argc, char **argv)
                 mulred_key_parser_free(&kp);
                 return MULRED_ERUNTIME;
             }
-            if (o.json)
-                bb_json_row(&w, &row, &o);
-            else
-                bb_text_row(&row, &o);
+            bb_row_print(&t, &row, &o);
             fflush(stdout);
         }
     }
-    if (o.json) {
-        mulred_jw_array_end(&w);
-        fputc('\n', stdout);
-    }
+    bench_table_end(&t);
+    if (o.json) fputc('\n', stdout);
     mulred_key_parser_free(&kp);
     return MULRED_OK;
 }

@@ -8,25 +8,32 @@
 
 #include "output/output.h"
 
-void bench_table_begin(bench_table *t, mulred_json_writer *w, const char *key,
-                       const bench_column *cols, size_t ncols)
+static void print_header(const bench_table *t)
 {
-    *t = (bench_table){w, key, cols, ncols, 0, ncols, ncols};
-    for (size_t c = 0; c < ncols; c++)
-        if (cols[c].kind == BENCH_NAME)
-            t->name = c;
-        else if (cols[c].key && t->value == ncols)
-            t->value = c;
-    if (w) {
-        if (key && t->name == ncols) mulred_jw_array_begin(w, key);
-        return;
-    }
+    const bench_column *cols = t->cols;
+    const size_t ncols = t->ncols;
     for (size_t c = 0; c < ncols; c++)
         if (cols[c].title) mulred_out("| %s ", cols[c].title);
     mulred_out("|\n");
     for (size_t c = 0; c < ncols; c++)
         if (cols[c].title) mulred_out("|---");
     mulred_out("|\n");
+}
+
+void bench_table_begin(bench_table *t, mulred_json_writer *w, const char *key,
+                       const bench_column *cols, size_t ncols)
+{
+    *t = (bench_table){w, key, cols, ncols, 0, ncols, ncols, false, false};
+    for (size_t c = 0; c < ncols; c++)
+        if (cols[c].kind == BENCH_NAME)
+            t->name = c;
+        else if (cols[c].key && t->value == ncols)
+            t->value = c;
+    if (w) {
+        if (key && t->name == ncols) mulred_jw_array_begin(w, *key ? key : NULL);
+        return;
+    }
+    print_header(t);
 }
 
 static void write_member(mulred_json_writer *w, const bench_column *col, bench_value v)
@@ -75,16 +82,18 @@ static void print_cell(const bench_column *col, bench_value v)
     mulred_out("| %s ", cell);
 }
 
-void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues)
+/* Writes or prints one row; with open, the JSON object stays open (bench_table_row_close). */
+static void table_row(bench_table *t, const bench_value *values, size_t nvalues, bool open)
 {
     const bool named = t->name < t->ncols;
     if (nvalues != t->ncols || (t->w && !t->key && !named && t->nrows > 0) ||
-        (named && (t->key || t->value == t->ncols))) {
+        (named && (t->key || t->value == t->ncols)) || t->open || (open && (!t->key || named))) {
         fprintf(stderr, "mulred: bench_table_row misused: %zu values for %zu columns, row %zu\n",
                 nvalues, t->ncols, t->nrows + 1);
         abort();
     }
     t->nrows++;
+    t->open = open;
     if (t->w && named) {
         const bench_value name = values[t->name];
         if (!name.none && name.s && !values[t->value].none) {
@@ -98,12 +107,41 @@ void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues)
         if (t->key) mulred_jw_object_begin(t->w, NULL);
         for (size_t c = 0; c < t->ncols; c++)
             if (t->cols[c].key && !values[c].none) write_member(t->w, &t->cols[c], values[c]);
-        if (t->key) mulred_jw_object_end(t->w);
+        if (t->key && !open) mulred_jw_object_end(t->w);
         return;
+    }
+    if (t->header) {
+        mulred_out("\n");
+        print_header(t);
+        t->header = false;
     }
     for (size_t c = 0; c < t->ncols; c++)
         if (t->cols[c].title) print_cell(&t->cols[c], values[c]);
     mulred_out("|\n");
+    if (open) mulred_out("\n");
+}
+
+void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues)
+{
+    table_row(t, values, nvalues, false);
+}
+
+void bench_table_row_open(bench_table *t, const bench_value *values, size_t nvalues)
+{
+    table_row(t, values, nvalues, true);
+}
+
+void bench_table_row_close(bench_table *t)
+{
+    if (!t->open) {
+        fprintf(stderr, "mulred: bench_table_row_close without an open row\n");
+        abort();
+    }
+    t->open = false;
+    if (t->w)
+        mulred_jw_object_end(t->w);
+    else
+        t->header = true;
 }
 
 void bench_table_end(bench_table *t)
@@ -124,6 +162,17 @@ void bench_op_row(bench_table *t, const char *key, const char *label, double ns,
     char r[64] = "";
     if (of && ratio == ratio) snprintf(r, sizeof r, "%.2f x %s", ratio, of);
     BENCH_ROW(t, key ? BENCH_S(key) : BENCH_NONE, BENCH_S(label), BENCH_R(ns), BENCH_S(r));
+}
+
+const bench_column bench_figure_columns[3] = {
+    {NULL, NULL, NULL, BENCH_NAME, 0},
+    {NULL, "figure", NULL, BENCH_TEXT, 0},
+    {"value", "value", "%.4g", BENCH_REAL, 0},
+};
+
+void bench_figure_row(bench_table *t, const char *key, const char *label, double value)
+{
+    BENCH_ROW(t, key ? BENCH_S(key) : BENCH_NONE, BENCH_S(label), BENCH_R(value));
 }
 
 const bench_column bench_rss_columns[5] = {

@@ -8,8 +8,13 @@
  * printing process only): a header when the table begins, a line per row as it comes, so a long
  * bench shows its rows as it measures them. The JSON form goes through a mulred_json_writer the
  * caller has open: an array of objects under the table's key in the enclosing object, one object
- * per row with a member per column; or, when the key is NULL, the members of a single row written
- * straight into the enclosing object (a bench whose result is one record).
+ * per row with a member per column (key "": an unnamed array, the document itself or an element of
+ * an enclosing array); or, when the key is NULL, the members of a single row written straight
+ * into the enclosing object (a bench whose result is one record).
+ *
+ * Nested tables: a row given by bench_table_row_open stays open until bench_table_row_close, and
+ * a table begun in between is written inside it, as its member (JSON), or printed after it as a
+ * table of its own (Markdown; the outer table prints its header again at its next row).
  *
  * Named figures: a table with a BENCH_NAME column (a text the human table need not show) is a
  * list of figures, one a row, as a bench reports its operations: in JSON each row is one member
@@ -65,6 +70,7 @@ typedef struct {
     const bench_column *cols;
     size_t ncols, nrows;
     size_t name, value; /* a named-figure table: its BENCH_NAME and its valued column */
+    bool open, header;  /* a row is open; (Markdown) the header is to be printed again */
 } bench_table;
 
 /* Begins a table of cols (ncols of them, kept by reference until bench_table_end): with w, the
@@ -79,6 +85,13 @@ void bench_table_row(bench_table *t, const bench_value *values, size_t nvalues);
 #define BENCH_ROW(t, ...)                                                                          \
     bench_table_row((t), (const bench_value[]){__VA_ARGS__},                                       \
                     sizeof((const bench_value[]){__VA_ARGS__}) / sizeof(bench_value))
+/* The same, leaving the row open for the tables nested in it (a table with a key, not a
+ * named-figure one); bench_table_row_close ends it. */
+void bench_table_row_open(bench_table *t, const bench_value *values, size_t nvalues);
+#define BENCH_ROW_OPEN(t, ...)                                                                     \
+    bench_table_row_open((t), (const bench_value[]){__VA_ARGS__},                                  \
+                         sizeof((const bench_value[]){__VA_ARGS__}) / sizeof(bench_value))
+void bench_table_row_close(bench_table *t);
 /* Closes the JSON array (nothing for the human form or a keyless table). */
 void bench_table_end(bench_table *t);
 
@@ -92,6 +105,10 @@ void bench_table_end(bench_table *t);
 extern const bench_column bench_op_columns[4];
 void bench_op_row(bench_table *t, const char *key, const char *label, double ns, double ratio,
                   const char *of);
+/* Named figures of a run, one a row: the JSON member (the BENCH_NAME column; NULL or BENCH_NONE:
+ * printed only), what it is, its value. bench_figure_row writes one. */
+extern const bench_column bench_figure_columns[3];
+void bench_figure_row(bench_table *t, const char *key, const char *label, double value);
 /* Peak resident set sizes of a run (KiB, shown in MiB): the JSON member, the run, the median
  * and (printed only) the least and the most of the rounds. */
 extern const bench_column bench_rss_columns[5];

@@ -24,5 +24,5 @@ PY
 )
 expect_equal "$check" "ok" "every row and field"
 expect_status 0 "$MULRED" bench bases --min 6 --max 6 --group g1 --reps 1
-expect_contains "$out" "level 16:" "text rows"
+expect_contains "$out" "| level | rows |" "the levels table"
 finish
