@@ -556,18 +556,20 @@ static void print_curve(mulred_json_writer *w, const bench_fieldx8_row *r, int i
         r->mul_mulx_tput_ns && r->mul_mulx_tput_ns < base ? r->mul_mulx_tput_ns : base;
     const double best_chain =
         r->mul_mulx_ns && r->mul_mulx_ns < r->mul_c_ns ? r->mul_mulx_ns : r->mul_c_ns;
-    if (w) {
-        if (ifma) {
-            mulred_jw_double(w, "ratio_mul_x8_to_best_scalar", r->mul_x8_ns / best_tput);
-            mulred_jw_double(w, "ratio_fp2_mul_x8_to_scalar", r->fp2_mul_x8_ns / r->fp2_mul_ns);
-        }
-        mulred_jw_object_end(w);
-    } else if (ifma) {
-        mulred_out("\nx8 mul per element / best scalar mul: %.2f (independent), %.2f (chains)\n",
-                   r->mul_x8_ns / best_tput, r->mul_x8_chain_ns / best_chain);
-        mulred_out("Fp2 x8 mul per element / Fp2 scalar mul: %.2f (independent)\n",
-                   r->fp2_mul_x8_ns / r->fp2_mul_ns);
+    if (ifma) {
+        if (!w) mulred_out("\n");
+        bench_table_begin(&t, w, NULL, bench_figure_columns, BENCH_NCOLS(bench_figure_columns));
+        bench_figure_row(&t, "ratio_mul_x8_to_best_scalar",
+                         "x8 mul per element / best scalar mul, independent",
+                         r->mul_x8_ns / best_tput);
+        bench_figure_row(&t, NULL, "x8 mul per element / best scalar mul, chains",
+                         r->mul_x8_chain_ns / best_chain);
+        bench_figure_row(&t, "ratio_fp2_mul_x8_to_scalar",
+                         "Fp2 x8 mul per element / Fp2 scalar mul, independent",
+                         r->fp2_mul_x8_ns / r->fp2_mul_ns);
+        bench_table_end(&t);
     }
+    if (w) mulred_jw_object_end(w);
 }
 
 int mulred_bench_fieldx8(int argc, char **argv)

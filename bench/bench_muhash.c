@@ -422,10 +422,13 @@ static void print_ops(mulred_json_writer *w, const muhash_ops *m)
     bench_op_row(&t, "insert_gmp_ns", "insert, one at a time, gmp", m->insert_gmp, 0, NULL);
     bench_op_row(&t, "finalize_ns", "finalize (inverse + multiply + digest)", m->finalize, 0, NULL);
     bench_table_end(&t);
-    if (w) {
-        mulred_jw_double(w, "hash_kaspa_over_bitcoin", m->hash[1] / m->hash[0]);
-        mulred_jw_double(w, "insert_over_mpn_mul_n", m->insert_batch / m->mpn);
-    }
+    if (!w) mulred_out("\n");
+    bench_table_begin(&t, w, NULL, bench_figure_columns, BENCH_NCOLS(bench_figure_columns));
+    bench_figure_row(&t, "hash_kaspa_over_bitcoin", "hash, kaspa / bitcoin",
+                     m->hash[1] / m->hash[0]);
+    bench_figure_row(&t, "insert_over_mpn_mul_n", "insert, batched / mpn_mul_n",
+                     m->insert_batch / m->mpn);
+    bench_table_end(&t);
 }
 
 /* The seed workload's configurations, their JSON members and labels. */
@@ -470,17 +473,17 @@ static void print_seed(mulred_json_writer *w, const double seed_s[NSEED])
         BENCH_ROW(&t, BENCH_S(seed_keys[i]), BENCH_S(seed_labels[i]), BENCH_R(seed_s[i]),
                   BENCH_R(seed_s[i] / one));
     bench_table_end(&t);
-    if (!w) {
-        mulred_out("\nbatched per-tx partials: 2 threads %.2f x faster than 1; identity "
-                   "short-circuit gain on 2 threads %.2f x\n",
-                   t1 / t2, seed_s[4] / t2);
-        return;
-    }
-    mulred_jw_double(w, "threads1_over_one_at_a_time", t1 / one);
-    mulred_jw_double(w, "threads2_over_one_at_a_time", t2 / one);
-    mulred_jw_double(w, "speedup_2_threads", t1 / t2);
-    mulred_jw_double(w, "short_circuit_gain_2_threads", seed_s[4] / t2);
-    mulred_jw_object_end(w);
+    if (!w) mulred_out("\n");
+    bench_table_begin(&t, w, NULL, bench_figure_columns, BENCH_NCOLS(bench_figure_columns));
+    bench_figure_row(&t, "threads1_over_one_at_a_time", "batched per-tx, 1 thread / one at a time",
+                     t1 / one);
+    bench_figure_row(&t, "threads2_over_one_at_a_time", "batched per-tx, 2 threads / one at a time",
+                     t2 / one);
+    bench_figure_row(&t, "speedup_2_threads", "batched per-tx, speedup of 2 threads", t1 / t2);
+    bench_figure_row(&t, "short_circuit_gain_2_threads", "identity short-circuit gain, 2 threads",
+                     seed_s[4] / t2);
+    bench_table_end(&t);
+    if (w) mulred_jw_object_end(w);
 }
 
 /* --scaling: the three layouts in child processes, and the reduction alone in this one. */
@@ -512,18 +515,19 @@ static void print_scaling(mulred_json_writer *w, const muhash_scaling *sc, uint6
         BENCH_ROW(&t, BENCH_S(keys[k]), BENCH_S(runs[k].name), BENCH_R(runs[k].seconds),
                   BENCH_R(runs[0].seconds / runs[k].seconds));
     bench_table_end(&t);
-    if (!w) {
-        mulred_out("\nThe reduction alone, in this process (warm), median of 9: 1 thread %.3f s, "
-                   "2 threads %.3f s, speedup %.2f\n",
-                   sc->engine1, sc->engine2, sc->engine1 / sc->engine2);
-        return;
-    }
-    mulred_jw_double(w, "speedup_2_threads", runs[0].seconds / runs[1].seconds);
-    mulred_jw_double(w, "speedup_2_ranks", runs[0].seconds / runs[2].seconds);
-    mulred_jw_double(w, "engine_threads1_s", sc->engine1);
-    mulred_jw_double(w, "engine_threads2_s", sc->engine2);
-    mulred_jw_double(w, "engine_speedup_2_threads", sc->engine1 / sc->engine2);
-    mulred_jw_object_end(w);
+    if (!w) mulred_out("\n");
+    bench_table_begin(&t, w, NULL, bench_figure_columns, BENCH_NCOLS(bench_figure_columns));
+    bench_figure_row(&t, "speedup_2_threads", "speedup, 2 threads",
+                     runs[0].seconds / runs[1].seconds);
+    bench_figure_row(&t, "speedup_2_ranks", "speedup, 2 ranks", runs[0].seconds / runs[2].seconds);
+    bench_figure_row(&t, "engine_threads1_s",
+                     "the reduction alone, in this process (warm), median of 9: 1 thread, s",
+                     sc->engine1);
+    bench_figure_row(&t, "engine_threads2_s", "the reduction alone: 2 threads, s", sc->engine2);
+    bench_figure_row(&t, "engine_speedup_2_threads", "the reduction alone: speedup, 2 threads",
+                     sc->engine1 / sc->engine2);
+    bench_table_end(&t);
+    if (w) mulred_jw_object_end(w);
 }
 
 /* --memory: peak RSS rows (bench_rss_columns) of the element files of bytes[0] and bytes[1]. */

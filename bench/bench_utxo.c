@@ -290,43 +290,37 @@ static const bench_column phase_columns[] = {
     {NULL, NULL, NULL, BENCH_NAME, 0},
     {NULL, "phase", NULL, BENCH_TEXT, 0},
     {"s", "time s", "%.4g", BENCH_REAL, 0},
-    {NULL, "coins/s", "%.3g", BENCH_REAL, 0},
     {NULL, "vs 1 thread", "%.2fx", BENCH_REAL, 0},
 };
-static const bench_column figure_columns[] = {
-    {NULL, NULL, NULL, BENCH_NAME, 0},
-    {NULL, "figure", NULL, BENCH_TEXT, 0},
-    {"value", "value", "%.3f", BENCH_REAL, 0},
-};
-
 static void print_phases(mulred_json_writer *w, const utxo_figures *f)
 {
     const double n = (double)f->coins, T1 = f->m1;
     bench_table t;
     bench_table_begin(&t, w, NULL, phase_columns, BENCH_NCOLS(phase_columns));
     BENCH_ROW(&t, BENCH_S("index_build_seconds"), BENCH_S("index build (validating scan, once)"),
-              BENCH_R(f->t_index), BENCH_R(n / f->t_index), BENCH_R(NAN));
+              BENCH_R(f->t_index), BENCH_R(NAN));
     BENCH_ROW(&t, BENCH_S("decode_seconds"), BENCH_S("decode only, 1 thread"), BENCH_R(f->dec),
-              BENCH_R(n / f->dec), BENCH_R(NAN));
+              BENCH_R(NAN));
     BENCH_ROW(&t, BENCH_S("decode_2threads_seconds"), BENCH_S("decode only, 2 threads"),
-              BENCH_R(f->dec2), BENCH_R(n / f->dec2), BENCH_R(f->dec / f->dec2));
+              BENCH_R(f->dec2), BENCH_R(f->dec / f->dec2));
     BENCH_ROW(&t, BENCH_S("muhash_1thread_seconds"), BENCH_S("full muhash, 1 thread"), BENCH_R(T1),
-              BENCH_R(n / T1), BENCH_R(1));
+              BENCH_R(1));
     BENCH_ROW(&t, BENCH_S("muhash_2threads_seconds"), BENCH_S("full muhash, 2 threads"),
-              BENCH_R(f->m2), BENCH_R(n / f->m2), BENCH_R(T1 / f->m2));
+              BENCH_R(f->m2), BENCH_R(T1 / f->m2));
     BENCH_ROW(&t, BENCH_S("muhash_2ranks_seconds_simulated"),
               BENCH_S("full muhash, 2 ranks (simulated)"), BENCH_R(f->ranks2),
-              BENCH_R(n / f->ranks2), BENCH_R(T1 / f->ranks2));
+              BENCH_R(T1 / f->ranks2));
     bench_table_end(&t);
-    if (w) {
-        mulred_jw_double(w, "decode_coins_per_second", n / f->dec);
-        mulred_jw_double(w, "muhash_1thread_coins_per_second", n / T1);
-        mulred_jw_double(w, "muhash_2threads_coins_per_second", n / f->m2);
-        mulred_jw_double(w, "muhash_2ranks_coins_per_second", n / f->ranks2);
-    } else
-        mulred_out("\n");
+    if (!w) mulred_out("\n");
     const double cpu = f->s1.produce_cpu + f->s1.hash_cpu;
-    bench_table_begin(&t, w, NULL, figure_columns, BENCH_NCOLS(figure_columns));
+    bench_table_begin(&t, w, NULL, bench_figure_columns, BENCH_NCOLS(bench_figure_columns));
+    bench_figure_row(&t, "decode_coins_per_second", "coins/s, decode only, 1 thread", n / f->dec);
+    bench_figure_row(&t, "muhash_1thread_coins_per_second", "coins/s, full muhash, 1 thread",
+                     n / T1);
+    bench_figure_row(&t, "muhash_2threads_coins_per_second", "coins/s, full muhash, 2 threads",
+                     n / f->m2);
+    bench_figure_row(&t, "muhash_2ranks_coins_per_second", "coins/s, full muhash, 2 ranks",
+                     n / f->ranks2);
     BENCH_ROW(&t, BENCH_S("decode_share"),
               BENCH_S("decode share of the 1-thread muhash CPU time (target <= 0.2)"),
               BENCH_R(f->s1.produce_cpu / cpu));
