@@ -71,7 +71,8 @@ static int set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, s
 
 static int set_no_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_bool(&((kzg_opts *)vo)->no_cache, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
+    return mulred_key_parse_bool(&((kzg_opts *)vo)->no_cache, v, p, why, cap) ? CLI_EUSAGE
+                                                                              : MULRED_OK;
 }
 
 static const mulred_key kzg_keys[] = {
