@@ -47,13 +47,13 @@ static const char *fresh_dir(const char *name)
 }
 
 /* The job of most tests: the store's own fields, then seed=7 and flavor=x. */
-static mulred_ckpt_job *make_job(uint64_t units, const char *seed)
+static mulred_checkpoint_job *make_job(uint64_t units, const char *seed)
 {
-    mulred_ckpt_job *job = mulred_ckpt_job_new(&add_group, units);
+    mulred_checkpoint_job *job = mulred_checkpoint_job_new(&add_group, units);
     CU_ASSERT_FATAL(job != NULL);
     mulred_error err;
-    CU_ASSERT_FATAL(mulred_ckpt_job_add(job, &err, "seed", "%s", seed) == MULRED_OK);
-    CU_ASSERT_FATAL(mulred_ckpt_job_add(job, &err, "flavor", "x") == MULRED_OK);
+    CU_ASSERT_FATAL(mulred_checkpoint_job_add(job, &err, "seed", "%s", seed) == MULRED_OK);
+    CU_ASSERT_FATAL(mulred_checkpoint_job_add(job, &err, "flavor", "x") == MULRED_OK);
     return job;
 }
 
@@ -110,29 +110,30 @@ static uint8_t *read_path(const char *path, size_t *n)
 }
 
 /* Opens dir for the standard job; returns the status, the store in *ck (or NULL). */
-static int open_std(const char *dir, mulred_ckpt **ck, mulred_error *err)
+static int open_std(const char *dir, mulred_checkpoint **ck, mulred_error *err)
 {
-    mulred_ckpt_job *job = make_job(UNITS, "7");
-    int rc = mulred_ckpt_open(ck, dir, job, err);
-    mulred_ckpt_job_free(job);
+    mulred_checkpoint_job *job = make_job(UNITS, "7");
+    int rc = mulred_checkpoint_open(ck, dir, job, err);
+    mulred_checkpoint_job_free(job);
     return rc;
 }
 
 static void test_save_load(void)
 {
     const char *dir = fresh_dir("save");
-    mulred_ckpt *ck;
+    mulred_checkpoint *ck;
     mulred_error err;
     CU_ASSERT_FATAL(open_std(dir, &ck, &err) == MULRED_OK);
     struct stat st;
     CU_ASSERT(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700);
-    for (uint64_t u = 0; u < UNITS; u++) CU_ASSERT(mulred_ckpt_state(ck, u) == MULRED_CKPT_ABSENT);
+    for (uint64_t u = 0; u < UNITS; u++)
+        CU_ASSERT(mulred_checkpoint_state(ck, u) == MULRED_CHECKPOINT_ABSENT);
     uint8_t e3[16], e11[16], got[16];
     test_rand_bytes(e3, 16), test_rand_bytes(e11, 16);
-    CU_ASSERT(mulred_ckpt_save(ck, 3, e3, 1000, &err) == MULRED_OK);
-    CU_ASSERT(mulred_ckpt_save(ck, 11, e11, 5, &err) == MULRED_OK);
-    CU_ASSERT(mulred_ckpt_loaded(ck) == 2);
-    mulred_ckpt_close(ck);
+    CU_ASSERT(mulred_checkpoint_save(ck, 3, e3, 1000, &err) == MULRED_OK);
+    CU_ASSERT(mulred_checkpoint_save(ck, 11, e11, 5, &err) == MULRED_OK);
+    CU_ASSERT(mulred_checkpoint_loaded(ck) == 2);
+    mulred_checkpoint_close(ck);
 
     /* The files are the hand-built ones, byte for byte, mode 0600, and nothing else is there. */
     uint8_t want[2048];
@@ -154,17 +155,17 @@ static void test_save_load(void)
     CU_ASSERT_EQUAL(entries, 2);
 
     CU_ASSERT_FATAL(open_std(dir, &ck, &err) == MULRED_OK);
-    CU_ASSERT(mulred_ckpt_loaded(ck) == 2);
-    CU_ASSERT(mulred_ckpt_state(ck, 3) == MULRED_CKPT_LOADED);
-    CU_ASSERT(mulred_ckpt_get(ck, 3, got) == 1000 && memcmp(got, e3, 16) == 0);
-    CU_ASSERT(mulred_ckpt_get(ck, 11, got) == 5 && memcmp(got, e11, 16) == 0);
-    CU_ASSERT(mulred_ckpt_state(ck, 4) == MULRED_CKPT_ABSENT);
+    CU_ASSERT(mulred_checkpoint_loaded(ck) == 2);
+    CU_ASSERT(mulred_checkpoint_state(ck, 3) == MULRED_CHECKPOINT_LOADED);
+    CU_ASSERT(mulred_checkpoint_get(ck, 3, got) == 1000 && memcmp(got, e3, 16) == 0);
+    CU_ASSERT(mulred_checkpoint_get(ck, 11, got) == 5 && memcmp(got, e11, 16) == 0);
+    CU_ASSERT(mulred_checkpoint_state(ck, 4) == MULRED_CHECKPOINT_ABSENT);
     /* Saving again replaces the unit. */
-    CU_ASSERT(mulred_ckpt_save(ck, 3, e11, 7, &err) == MULRED_OK);
-    mulred_ckpt_close(ck);
+    CU_ASSERT(mulred_checkpoint_save(ck, 3, e11, 7, &err) == MULRED_OK);
+    mulred_checkpoint_close(ck);
     CU_ASSERT_FATAL(open_std(dir, &ck, &err) == MULRED_OK);
-    CU_ASSERT(mulred_ckpt_get(ck, 3, got) == 7 && memcmp(got, e11, 16) == 0);
-    mulred_ckpt_close(ck);
+    CU_ASSERT(mulred_checkpoint_get(ck, 3, got) == 7 && memcmp(got, e11, 16) == 0);
+    mulred_checkpoint_close(ck);
 }
 
 static void test_hand_built_loads(void)
@@ -187,13 +188,13 @@ static void test_hand_built_loads(void)
     snprintf(path, sizeof path, "%s/unit-00000000009.ckpt", dir);
     f = fopen(path, "w");
     fwrite(buf, 1, n, f), fclose(f);
-    mulred_ckpt *ck;
+    mulred_checkpoint *ck;
     mulred_error err;
     CU_ASSERT_FATAL(open_std(dir, &ck, &err) == MULRED_OK);
-    CU_ASSERT(mulred_ckpt_loaded(ck) == 1);
-    CU_ASSERT(mulred_ckpt_get(ck, 9, got) == 123456789 && memcmp(got, e, 16) == 0);
-    CU_ASSERT(mulred_ckpt_state(ck, 1) == MULRED_CKPT_ABSENT);
-    mulred_ckpt_close(ck);
+    CU_ASSERT(mulred_checkpoint_loaded(ck) == 1);
+    CU_ASSERT(mulred_checkpoint_get(ck, 9, got) == 123456789 && memcmp(got, e, 16) == 0);
+    CU_ASSERT(mulred_checkpoint_state(ck, 1) == MULRED_CHECKPOINT_ABSENT);
+    mulred_checkpoint_close(ck);
 }
 
 /* Opens a directory holding `bytes` as unit 5: must succeed with the unit CORRUPT and a note
@@ -201,7 +202,7 @@ static void test_hand_built_loads(void)
 static void expect_corrupt(const char *dir, const uint8_t *bytes, size_t n, const char *expect)
 {
     write_bytes(dir, 5, bytes, n);
-    mulred_ckpt *ck;
+    mulred_checkpoint *ck;
     mulred_error err;
     int rc = open_std(dir, &ck, &err);
     CU_ASSERT_EQUAL(rc, MULRED_OK);
@@ -209,8 +210,8 @@ static void expect_corrupt(const char *dir, const uint8_t *bytes, size_t n, cons
         fprintf(stderr, "  unexpected: %s\n", err.message);
         return;
     }
-    CU_ASSERT(mulred_ckpt_state(ck, 5) == MULRED_CKPT_CORRUPT);
-    const char *note = mulred_ckpt_note(ck, 5);
+    CU_ASSERT(mulred_checkpoint_state(ck, 5) == MULRED_CHECKPOINT_CORRUPT);
+    const char *note = mulred_checkpoint_note(ck, 5);
     CU_ASSERT(strstr(note, "unit-0000000005.ckpt: ") != NULL);
     if (expect && !strstr(note, expect)) {
         CU_FAIL("note lacks the expected text");
@@ -218,9 +219,9 @@ static void expect_corrupt(const char *dir, const uint8_t *bytes, size_t n, cons
     }
     /* The unit can be recomputed and saved over the damaged file. */
     uint8_t e[16] = {1};
-    CU_ASSERT(mulred_ckpt_save(ck, 5, e, 1, &err) == MULRED_OK);
-    CU_ASSERT(mulred_ckpt_state(ck, 5) == MULRED_CKPT_LOADED);
-    mulred_ckpt_close(ck);
+    CU_ASSERT(mulred_checkpoint_save(ck, 5, e, 1, &err) == MULRED_OK);
+    CU_ASSERT(mulred_checkpoint_state(ck, 5) == MULRED_CHECKPOINT_LOADED);
+    mulred_checkpoint_close(ck);
 }
 
 static void test_bit_flips(void)
@@ -278,7 +279,7 @@ static void expect_other_job(const char *name, const char *header, uint64_t unit
     uint8_t e[16] = {0}, buf[4096];
     size_t n = build_file(buf, header, unit_in_file, 1, e, format);
     write_bytes(dir, unit_in_name, buf, n);
-    mulred_ckpt *ck = (mulred_ckpt *)1;
+    mulred_checkpoint *ck = (mulred_checkpoint *)1;
     mulred_error err;
     CU_ASSERT_EQUAL(open_std(dir, &ck, &err), MULRED_EINPUT);
     CU_ASSERT(ck == NULL);
@@ -319,7 +320,7 @@ static void test_other_job(void)
 
 static void expect_dir_refused(const char *dir, const char *expect)
 {
-    mulred_ckpt *ck;
+    mulred_checkpoint *ck;
     mulred_error err;
     CU_ASSERT_EQUAL(open_std(dir, &ck, &err), MULRED_EINPUT);
     if (!strstr(err.message, expect) || !strstr(err.message, dir)) {
@@ -339,10 +340,10 @@ static void test_directory(void)
     CU_ASSERT_FATAL(chmod(dir, 0770) == 0);
     expect_dir_refused(dir, "writable by its group (mode 0770)");
     CU_ASSERT_FATAL(chmod(dir, 0755) == 0);
-    mulred_ckpt *ck;
+    mulred_checkpoint *ck;
     mulred_error err;
     CU_ASSERT(open_std(dir, &ck, &err) == MULRED_OK);
-    mulred_ckpt_close(ck);
+    mulred_checkpoint_close(ck);
     if (geteuid() == 0) { /* only root can give a directory away */
         CU_ASSERT_FATAL(chown(dir, 4321, (gid_t)-1) == 0);
         expect_dir_refused(dir, "owned by uid 4321");
@@ -368,9 +369,9 @@ static void test_file_identity(void)
     fwrite(data, 1, sizeof data, f), fclose(f);
     struct stat st;
     CU_ASSERT_FATAL(stat(path, &st) == 0);
-    mulred_ckpt_job *job = make_job(UNITS, "7");
+    mulred_checkpoint_job *job = make_job(UNITS, "7");
     mulred_error err;
-    CU_ASSERT_FATAL(mulred_ckpt_job_add_file(job, "insert0", path, &err) == MULRED_OK);
+    CU_ASSERT_FATAL(mulred_checkpoint_job_add_file(job, "insert0", path, &err) == MULRED_OK);
     uint8_t head[32];
     SHA256(data, 4096, head);
     char hex[65];
@@ -381,11 +382,11 @@ static void test_file_identity(void)
              (long)st.st_mtim.tv_nsec, hex);
     /* The header as saved in a unit file. */
     const char *dir = fresh_dir("ident");
-    mulred_ckpt *ck;
-    CU_ASSERT_FATAL(mulred_ckpt_open(&ck, dir, job, &err) == MULRED_OK);
+    mulred_checkpoint *ck;
+    CU_ASSERT_FATAL(mulred_checkpoint_open(&ck, dir, job, &err) == MULRED_OK);
     uint8_t e[16] = {0};
-    CU_ASSERT(mulred_ckpt_save(ck, 0, e, 0, &err) == MULRED_OK);
-    mulred_ckpt_close(ck);
+    CU_ASSERT(mulred_checkpoint_save(ck, 0, e, 0, &err) == MULRED_OK);
+    mulred_checkpoint_close(ck);
     char upath[4200];
     snprintf(upath, sizeof upath, "%s/unit-0000000000.ckpt", dir);
     size_t n = 0;
@@ -393,28 +394,29 @@ static void test_file_identity(void)
     CU_ASSERT_FATAL(have != NULL);
     CU_ASSERT(n == 84 + strlen(want) && memcmp(have + 16, want, strlen(want)) == 0);
     free(have);
-    mulred_ckpt_job_free(job);
+    mulred_checkpoint_job_free(job);
 
     /* The same input touched: refused naming its mtime. */
     job = make_job(UNITS, "7");
     struct timespec ts[2] = {{0, UTIME_OMIT}, {st.st_mtim.tv_sec + 5, 0}};
     CU_ASSERT_FATAL(utimensat(AT_FDCWD, path, ts, 0) == 0);
-    CU_ASSERT_FATAL(mulred_ckpt_job_add_file(job, "insert0", path, &err) == MULRED_OK);
-    CU_ASSERT_EQUAL(mulred_ckpt_open(&ck, dir, job, &err), MULRED_EINPUT);
+    CU_ASSERT_FATAL(mulred_checkpoint_job_add_file(job, "insert0", path, &err) == MULRED_OK);
+    CU_ASSERT_EQUAL(mulred_checkpoint_open(&ck, dir, job, &err), MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "'insert0.mtime'") != NULL);
-    mulred_ckpt_job_free(job);
+    mulred_checkpoint_job_free(job);
 
     /* A FIFO or a directory is not an input that can be resumed. */
     job = make_job(UNITS, "7");
     snprintf(path, sizeof path, "%s/ckpt-fifo", test_tmpdir());
     unlink(path);
     CU_ASSERT_FATAL(mkfifo(path, 0600) == 0);
-    CU_ASSERT_EQUAL(mulred_ckpt_job_add_file(job, "insert0", path, &err), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_checkpoint_job_add_file(job, "insert0", path, &err), MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "not a regular file") != NULL);
-    CU_ASSERT_EQUAL(mulred_ckpt_job_add_file(job, "insert1", test_tmpdir(), &err), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_checkpoint_job_add_file(job, "insert1", test_tmpdir(), &err),
+                    MULRED_EINPUT);
     snprintf(path, sizeof path, "%s/ckpt-nonexistent", test_tmpdir());
-    CU_ASSERT_EQUAL(mulred_ckpt_job_add_file(job, "insert2", path, &err), MULRED_EINPUT);
-    mulred_ckpt_job_free(job);
+    CU_ASSERT_EQUAL(mulred_checkpoint_job_add_file(job, "insert2", path, &err), MULRED_EINPUT);
+    mulred_checkpoint_job_free(job);
 }
 
 void test_register(void)

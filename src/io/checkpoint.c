@@ -25,21 +25,21 @@
 static const char ckpt_magic[8] = {'m', 'u', 'l', 'r', 'e', 'd', 'c', 'k'};
 enum { CKPT_FIXED = 16, CKPT_TAIL = 20, CKPT_SUM = 32, CKPT_HEAD_BYTES = 4096 };
 
-struct mulred_ckpt_job {
+struct mulred_checkpoint_job {
     const mulred_group *group;
     uint64_t units;
     char *text; /* "name=value\n" lines */
     size_t len, cap;
 };
 
-struct mulred_ckpt {
+struct mulred_checkpoint {
     char *dir;
     int dir_fd;
     const mulred_group *group;
     uint64_t units, loaded;
     char *header; /* the job header this store expects and writes */
     size_t header_len;
-    uint8_t *state;       /* mulred_ckpt_unit_state per unit */
+    uint8_t *state;       /* mulred_checkpoint_unit_state per unit */
     uint64_t *items;      /* per unit */
     unsigned char **elem; /* per unit: the element of a loaded unit, else NULL */
     char **note;          /* per unit: why a corrupt unit is corrupt, else NULL */
@@ -47,11 +47,11 @@ struct mulred_ckpt {
 
 /* ---- the job ---- */
 
-static int job_append(mulred_ckpt_job *job, const char *s, size_t n, mulred_error *err)
+static int job_append(mulred_checkpoint_job *job, const char *s, size_t n, mulred_error *err)
 {
-    if (job->len + n > MULRED_CKPT_MAX_HEADER)
+    if (job->len + n > MULRED_CHECKPOINT_MAX_HEADER)
         return mulred_error_set(err, MULRED_ERUNTIME, "checkpoint job header exceeds %d bytes",
-                                MULRED_CKPT_MAX_HEADER);
+                                MULRED_CHECKPOINT_MAX_HEADER);
     if (job->len + n + 1 > job->cap) {
         size_t cap = job->cap ? job->cap : 256;
         while (cap < job->len + n + 1) cap *= 2;
@@ -94,7 +94,7 @@ static const char *field_find(const char *text, size_t len, const char *name, si
     return NULL;
 }
 
-static mulred_status job_vadd(mulred_ckpt_job *job, mulred_error *err, const char *name,
+static mulred_status job_vadd(mulred_checkpoint_job *job, mulred_error *err, const char *name,
                               const char *fmt, va_list ap)
 {
     MULRED_ARG_CHECK(job && name_ok(name));
@@ -110,8 +110,8 @@ static mulred_status job_vadd(mulred_ckpt_job *job, mulred_error *err, const cha
     return MULRED_OK;
 }
 
-mulred_status mulred_ckpt_job_add(mulred_ckpt_job *job, mulred_error *err, const char *name,
-                                  const char *fmt, ...)
+mulred_status mulred_checkpoint_job_add(mulred_checkpoint_job *job, mulred_error *err,
+                                        const char *name, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -120,9 +120,10 @@ mulred_status mulred_ckpt_job_add(mulred_ckpt_job *job, mulred_error *err, const
     return rc;
 }
 
-static int job_add(mulred_ckpt_job *job, mulred_error *err, const char *name, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int job_add(mulred_ckpt_job *job, mulred_error *err, const char *name, const char *fmt, ...)
+static int job_add(mulred_checkpoint_job *job, mulred_error *err, const char *name, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+static int job_add(mulred_checkpoint_job *job, mulred_error *err, const char *name, const char *fmt,
+                   ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -131,34 +132,34 @@ static int job_add(mulred_ckpt_job *job, mulred_error *err, const char *name, co
     return rc;
 }
 
-mulred_ckpt_job *mulred_ckpt_job_new(const mulred_group *g, uint64_t units)
+mulred_checkpoint_job *mulred_checkpoint_job_new(const mulred_group *g, uint64_t units)
 {
     MULRED_CHECK(g && g->name && g->elem_bytes >= 1 && units >= 1,
                  "a checkpoint job needs a group and at least one unit");
-    mulred_ckpt_job *job = calloc(1, sizeof *job);
+    mulred_checkpoint_job *job = calloc(1, sizeof *job);
     if (!job) return NULL;
     job->group = g, job->units = units;
     mulred_error err;
-    if (job_add(job, &err, "format", "%d", MULRED_CKPT_FORMAT) ||
+    if (job_add(job, &err, "format", "%d", MULRED_CHECKPOINT_FORMAT) ||
         job_add(job, &err, "version", "%s", mulred_version()) ||
         job_add(job, &err, "group", "%s", g->name) ||
         job_add(job, &err, "elem_bytes", "%zu", g->elem_bytes) ||
         job_add(job, &err, "units", "%" PRIu64, units)) {
-        mulred_ckpt_job_free(job);
+        mulred_checkpoint_job_free(job);
         return NULL;
     }
     return job;
 }
 
-void mulred_ckpt_job_free(mulred_ckpt_job *job)
+void mulred_checkpoint_job_free(mulred_checkpoint_job *job)
 {
     if (!job) return;
     free(job->text);
     free(job);
 }
 
-mulred_status mulred_ckpt_job_add_file(mulred_ckpt_job *job, const char *name, const char *path,
-                                       mulred_error *err)
+mulred_status mulred_checkpoint_job_add_file(mulred_checkpoint_job *job, const char *name,
+                                             const char *path, mulred_error *err)
 {
     MULRED_ARG_CHECK(path && name && strlen(name) <= 58);
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -218,30 +219,30 @@ static int unit_from_name(const char *name, uint64_t *u)
         v = v * 10 + (uint64_t)(*p - '0');
     }
     if (digits < 10 || strcmp(p, ".ckpt") != 0) return -1;
-    /* only the name mulred_ckpt_path gives (no zero beyond ten digits): one file per unit */
+    /* only the name mulred_checkpoint_path gives (no zero beyond ten digits): one file per unit */
     if (digits > 10 && name[5] == '0') return -1;
     *u = v;
     return 0;
 }
 
-void mulred_ckpt_path(const mulred_ckpt *ck, uint64_t u, char *out, size_t cap)
+void mulred_checkpoint_path(const mulred_checkpoint *ck, uint64_t u, char *out, size_t cap)
 {
     snprintf(out, cap, "%s/unit-%010" PRIu64 ".ckpt", ck->dir, u);
 }
 
-static void set_note(mulred_ckpt *ck, uint64_t u, const char *path, const char *why)
+static void set_note(mulred_checkpoint *ck, uint64_t u, const char *path, const char *why)
 {
     free(ck->note[u]);
     size_t n = strlen(path) + strlen(why) + 3;
     ck->note[u] = malloc(n);
     if (ck->note[u]) snprintf(ck->note[u], n, "%s: %s", path, why);
-    ck->state[u] = MULRED_CKPT_CORRUPT;
+    ck->state[u] = MULRED_CHECKPOINT_CORRUPT;
 }
 
 /* Compares a whole file's header with ours: MULRED_OK, or MULRED_EINPUT naming the first
  * field (in our order, then theirs) that differs. */
-static int header_compare(const mulred_ckpt *ck, const char *path, const char *theirs, size_t tlen,
-                          mulred_error *err)
+static int header_compare(const mulred_checkpoint *ck, const char *path, const char *theirs,
+                          size_t tlen, mulred_error *err)
 {
     const char *ours = ck->header;
     size_t olen = ck->header_len;
@@ -299,7 +300,7 @@ static int header_compare(const mulred_ckpt *ck, const char *path, const char *t
  * job can hold, to see trailing bytes (a longer header of another job is read whole). A file
  * that is not a regular file is damage (why, *buf NULL); a failed open or read is
  * MULRED_ERUNTIME. */
-static int unit_read(const mulred_ckpt *ck, const char *name, const char *path, uint8_t **buf,
+static int unit_read(const mulred_checkpoint *ck, const char *name, const char *path, uint8_t **buf,
                      size_t *n, char *why, size_t why_cap, mulred_error *err)
 {
     *buf = NULL, *n = 0;
@@ -312,8 +313,8 @@ static int unit_read(const mulred_ckpt *ck, const char *name, const char *path, 
         snprintf(why, why_cap, "not a regular file");
         return MULRED_OK;
     }
-    const size_t most =
-        CKPT_FIXED + MULRED_CKPT_MAX_HEADER + CKPT_TAIL + ck->group->elem_bytes + CKPT_SUM + 1;
+    const size_t most = CKPT_FIXED + MULRED_CHECKPOINT_MAX_HEADER + CKPT_TAIL +
+                        ck->group->elem_bytes + CKPT_SUM + 1;
     const size_t cap = (size_t)st.st_size + 1 < most ? (size_t)st.st_size + 1 : most;
     if (!(*buf = malloc(cap))) {
         close(fd);
@@ -349,9 +350,9 @@ static int unit_whole(const uint8_t *buf, size_t n, uint32_t *h, uint32_t *e, si
     if (memcmp(buf, ckpt_magic, 8) != 0)
         return snprintf(why, cap, "bad magic at offset 0: not a mulred unit file"), MULRED_OK;
     *h = mulred_load_le32(buf + 12);
-    if (*h > MULRED_CKPT_MAX_HEADER)
+    if (*h > MULRED_CHECKPOINT_MAX_HEADER)
         return snprintf(why, cap, "header length %" PRIu32 " at offset 12 exceeds %d", *h,
-                        MULRED_CKPT_MAX_HEADER),
+                        MULRED_CHECKPOINT_MAX_HEADER),
                MULRED_OK;
     if (n < CKPT_FIXED + (size_t)*h + CKPT_TAIL)
         return snprintf(why, cap,
@@ -376,16 +377,16 @@ static int unit_whole(const uint8_t *buf, size_t n, uint32_t *h, uint32_t *e, si
 
 /* A whole unit file: from here on a difference is another job, not damage. Keeps its element
  * as unit u's. */
-static int unit_adopt(mulred_ckpt *ck, const char *path, uint64_t u, const uint8_t *buf, uint32_t h,
-                      uint32_t e, size_t total, mulred_error *err)
+static int unit_adopt(mulred_checkpoint *ck, const char *path, uint64_t u, const uint8_t *buf,
+                      uint32_t h, uint32_t e, size_t total, mulred_error *err)
 {
     const size_t elem_bytes = ck->group->elem_bytes;
     const uint32_t format = mulred_load_le32(buf + 8);
-    if (format != MULRED_CKPT_FORMAT)
+    if (format != MULRED_CHECKPOINT_FORMAT)
         return mulred_error_set(err, MULRED_EINPUT,
                                 "%s belongs to another job: 'format' is '%" PRIu32
                                 "' there, '%d' here; use another checkpoint directory",
-                                path, format, MULRED_CKPT_FORMAT);
+                                path, format, MULRED_CHECKPOINT_FORMAT);
     int rc = header_compare(ck, path, (const char *)buf + CKPT_FIXED, h, err);
     if (rc) return rc;
     const uint64_t index = mulred_load_le64(buf + CKPT_FIXED + h);
@@ -405,14 +406,14 @@ static int unit_adopt(mulred_ckpt *ck, const char *path, uint64_t u, const uint8
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     memcpy(ck->elem[u], buf + CKPT_FIXED + h + CKPT_TAIL, elem_bytes);
     ck->items[u] = mulred_load_le64(buf + CKPT_FIXED + h + 8);
-    ck->state[u] = MULRED_CKPT_LOADED;
+    ck->state[u] = MULRED_CHECKPOINT_LOADED;
     ck->loaded++;
     return MULRED_OK;
 }
 
 /* Reads and checks the unit file `name` (unit u by its name). A damaged file becomes a note;
  * a whole file of another job is MULRED_EINPUT. */
-static int load_unit(mulred_ckpt *ck, const char *name, uint64_t u, mulred_error *err)
+static int load_unit(mulred_checkpoint *ck, const char *name, uint64_t u, mulred_error *err)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", ck->dir, name);
@@ -460,8 +461,8 @@ static int check_dir(const char *dir, int fd, mulred_error *err)
     return MULRED_OK;
 }
 
-mulred_status mulred_ckpt_open(mulred_ckpt **out, const char *dir, const mulred_ckpt_job *job,
-                               mulred_error *err)
+mulred_status mulred_checkpoint_open(mulred_checkpoint **out, const char *dir,
+                                     const mulred_checkpoint_job *job, mulred_error *err)
 {
     MULRED_ARG_CHECK(out && dir && job);
     *out = NULL;
@@ -480,7 +481,7 @@ mulred_status mulred_ckpt_open(mulred_ckpt **out, const char *dir, const mulred_
         close(fd);
         return err->status;
     }
-    mulred_ckpt *ck = calloc(1, sizeof *ck);
+    mulred_checkpoint *ck = calloc(1, sizeof *ck);
     if (!ck) {
         close(fd);
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -495,7 +496,7 @@ mulred_status mulred_ckpt_open(mulred_ckpt **out, const char *dir, const mulred_
     ck->elem = calloc(job->units, sizeof *ck->elem);
     ck->note = calloc(job->units, sizeof *ck->note);
     if (!ck->dir || !ck->header || !ck->state || !ck->items || !ck->elem || !ck->note) {
-        mulred_ckpt_close(ck);
+        mulred_checkpoint_close(ck);
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
     memcpy(ck->header, job->text, job->len + 1);
@@ -505,7 +506,7 @@ mulred_status mulred_ckpt_open(mulred_ckpt **out, const char *dir, const mulred_
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (!d) {
         if (dfd >= 0) close(dfd);
-        mulred_ckpt_close(ck);
+        mulred_checkpoint_close(ck);
         return mulred_error_set(err, MULRED_ERUNTIME, "checkpoint directory %s: cannot list: %s",
                                 dir, strerror(errno));
     }
@@ -520,14 +521,14 @@ mulred_status mulred_ckpt_open(mulred_ckpt **out, const char *dir, const mulred_
                               strerror(errno));
     closedir(d);
     if (rc) {
-        mulred_ckpt_close(ck);
+        mulred_checkpoint_close(ck);
         return rc;
     }
     *out = ck;
     return MULRED_OK;
 }
 
-void mulred_ckpt_close(mulred_ckpt *ck)
+void mulred_checkpoint_close(mulred_checkpoint *ck)
 {
     if (!ck) return;
     if (ck->elem)
@@ -544,26 +545,27 @@ void mulred_ckpt_close(mulred_ckpt *ck)
     free(ck);
 }
 
-mulred_ckpt_unit_state mulred_ckpt_state(const mulred_ckpt *ck, uint64_t u)
+mulred_checkpoint_unit_state mulred_checkpoint_state(const mulred_checkpoint *ck, uint64_t u)
 {
     MULRED_CHECK(ck && u < ck->units, "unit %" PRIu64 " of %" PRIu64, u, ck ? ck->units : 0);
-    return (mulred_ckpt_unit_state)ck->state[u];
+    return (mulred_checkpoint_unit_state)ck->state[u];
 }
 
-uint64_t mulred_ckpt_get(const mulred_ckpt *ck, uint64_t u, void *elem)
+uint64_t mulred_checkpoint_get(const mulred_checkpoint *ck, uint64_t u, void *elem)
 {
-    MULRED_CHECK(mulred_ckpt_state(ck, u) == MULRED_CKPT_LOADED, "unit %" PRIu64 " not loaded", u);
+    MULRED_CHECK(mulred_checkpoint_state(ck, u) == MULRED_CHECKPOINT_LOADED,
+                 "unit %" PRIu64 " not loaded", u);
     memcpy(elem, ck->elem[u], ck->group->elem_bytes);
     return ck->items[u];
 }
 
-const char *mulred_ckpt_note(const mulred_ckpt *ck, uint64_t u)
+const char *mulred_checkpoint_note(const mulred_checkpoint *ck, uint64_t u)
 {
-    if (mulred_ckpt_state(ck, u) != MULRED_CKPT_CORRUPT) return "";
+    if (mulred_checkpoint_state(ck, u) != MULRED_CHECKPOINT_CORRUPT) return "";
     return ck->note[u] ? ck->note[u] : "(out of memory describing the damage)";
 }
 
-uint64_t mulred_ckpt_loaded(const mulred_ckpt *ck)
+uint64_t mulred_checkpoint_loaded(const mulred_checkpoint *ck)
 {
     return ck->loaded;
 }
@@ -581,8 +583,8 @@ static int write_all(int fd, const uint8_t *p, size_t n)
     return 0;
 }
 
-mulred_status mulred_ckpt_save(mulred_ckpt *ck, uint64_t u, const void *elem, uint64_t items,
-                               mulred_error *err)
+mulred_status mulred_checkpoint_save(mulred_checkpoint *ck, uint64_t u, const void *elem,
+                                     uint64_t items, mulred_error *err)
 {
     MULRED_ARG_CHECK(ck && elem && u < ck->units);
     size_t eb = ck->group->elem_bytes, h = ck->header_len;
@@ -595,7 +597,7 @@ mulred_status mulred_ckpt_save(mulred_ckpt *ck, uint64_t u, const void *elem, ui
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
     memcpy(buf, ckpt_magic, 8);
-    mulred_store_le32(buf + 8, MULRED_CKPT_FORMAT);
+    mulred_store_le32(buf + 8, MULRED_CHECKPOINT_FORMAT);
     mulred_store_le32(buf + 12, (uint32_t)h);
     memcpy(buf + CKPT_FIXED, ck->header, h);
     mulred_store_le64(buf + CKPT_FIXED + h, u);
@@ -613,7 +615,7 @@ mulred_status mulred_ckpt_save(mulred_ckpt *ck, uint64_t u, const void *elem, ui
     /* The pid keeps ranks on one node apart; a rank of another node saving the same unit
      * cannot happen (units are planned to one rank), and O_EXCL catches it if it did. */
     snprintf(tmp, sizeof tmp, ".tmp-%s.%ld", name, (long)getpid());
-    mulred_ckpt_path(ck, u, path, sizeof path);
+    mulred_checkpoint_path(ck, u, path, sizeof path);
     const char *what = "create";
     int fd = openat(ck->dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     int rc = fd < 0 ? -1 : 0;
@@ -630,10 +632,10 @@ mulred_status mulred_ckpt_save(mulred_ckpt *ck, uint64_t u, const void *elem, ui
         return mulred_error_set(err, MULRED_ERUNTIME, "%s: %s failed: %s", path, what, strerror(e));
     }
     memcpy(copy, elem, eb);
-    if (ck->state[u] != MULRED_CKPT_LOADED) ck->loaded++;
+    if (ck->state[u] != MULRED_CHECKPOINT_LOADED) ck->loaded++;
     ck->elem[u] = copy;
     ck->items[u] = items;
-    ck->state[u] = MULRED_CKPT_LOADED;
+    ck->state[u] = MULRED_CHECKPOINT_LOADED;
     free(ck->note[u]);
     ck->note[u] = NULL;
     return MULRED_OK;

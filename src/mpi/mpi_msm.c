@@ -168,39 +168,43 @@ static void ckpt_layout_make(ckpt_layout *L, const mulred_mpi_msm_job *o, uint64
 }
 
 /* Describes the job to the store: curve (also in the group name), input, plan and tiles. */
-static int ckpt_describe(mulred_ckpt_job *job, const mulred_mpi_msm_job *o, uint64_t n,
+static int ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_msm_job *o, uint64_t n,
                          const ckpt_layout *L, mulred_error *err)
 {
-    int rc = mulred_ckpt_job_add(job, err, "curve", "%s", mulred_curve_name(o->curve));
+    int rc = mulred_checkpoint_job_add(job, err, "curve", "%s", mulred_curve_name(o->curve));
     if (rc == MULRED_OK && mulred_curve_group(job_curve(o)) == MULRED_GROUP_G2)
-        rc = mulred_ckpt_job_add(job, err, "group", "%s", "g2");
-    if (rc == MULRED_OK && o->input) rc = mulred_ckpt_job_add_file(job, "input", o->input, err);
+        rc = mulred_checkpoint_job_add(job, err, "group", "%s", "g2");
     if (rc == MULRED_OK && o->input)
-        rc = mulred_ckpt_job_add(job, err, "input.format", "%s", o->binary ? "binary" : "hex");
+        rc = mulred_checkpoint_job_add_file(job, "input", o->input, err);
+    if (rc == MULRED_OK && o->input)
+        rc =
+            mulred_checkpoint_job_add(job, err, "input.format", "%s", o->binary ? "binary" : "hex");
     if (rc == MULRED_OK)
-        rc = mulred_ckpt_job_add(job, err, "points", "%llu", (unsigned long long)n);
+        rc = mulred_checkpoint_job_add(job, err, "points", "%llu", (unsigned long long)n);
     if (rc == MULRED_OK && !o->input)
-        rc = mulred_ckpt_job_add(job, err, "seed", "%llu", (unsigned long long)o->seed);
+        rc = mulred_checkpoint_job_add(job, err, "seed", "%llu", (unsigned long long)o->seed);
     if (rc == MULRED_OK)
-        rc = mulred_ckpt_job_add(job, err, "msm.window_bits", "%u", L->window_bits);
-    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "msm.glv", "%d", L->glv ? 1 : 0);
-    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "msm.windows", "%u", L->windows);
+        rc = mulred_checkpoint_job_add(job, err, "msm.window_bits", "%u", L->window_bits);
+    if (rc == MULRED_OK) rc = mulred_checkpoint_job_add(job, err, "msm.glv", "%d", L->glv ? 1 : 0);
+    if (rc == MULRED_OK) rc = mulred_checkpoint_job_add(job, err, "msm.windows", "%u", L->windows);
     if (rc == MULRED_OK)
-        rc = mulred_ckpt_job_add(job, err, "tiles.slice_points", "%llu",
-                                 (unsigned long long)L->slice_points);
-    if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "tiles.window_groups", "%u", L->groups);
+        rc = mulred_checkpoint_job_add(job, err, "tiles.slice_points", "%llu",
+                                       (unsigned long long)L->slice_points);
     if (rc == MULRED_OK)
-        rc = mulred_ckpt_job_add(job, err, "tiles.rule",
-                                 "unit s*G+k: points [s*P, s*P+P), windows [W*k/G, W*(k+1)/G), "
-                                 "shifted by c*(W*k/G)");
+        rc = mulred_checkpoint_job_add(job, err, "tiles.window_groups", "%u", L->groups);
+    if (rc == MULRED_OK)
+        rc = mulred_checkpoint_job_add(
+            job, err, "tiles.rule",
+            "unit s*G+k: points [s*P, s*P+P), windows [W*k/G, W*(k+1)/G), "
+            "shifted by c*(W*k/G)");
     return rc;
 }
 
 /* The store's state of tile u; without a store (a dynamic schedule without checkpoints)
  * every tile is to be computed. */
-static mulred_ckpt_unit_state tile_state(const mulred_ckpt *ck, uint64_t u)
+static mulred_checkpoint_unit_state tile_state(const mulred_checkpoint *ck, uint64_t u)
 {
-    return ck ? mulred_ckpt_state(ck, u) : MULRED_CKPT_ABSENT;
+    return ck ? mulred_checkpoint_state(ck, u) : MULRED_CHECKPOINT_ABSENT;
 }
 
 /* The cost of each tile for the dynamic schedule's order: its points times its windows. NULL
@@ -234,7 +238,7 @@ typedef struct {
     const mulred_group *group;
     ckpt_layout L;
     mulred_msm_plan plan;
-    mulred_ckpt *ck; /* NULL: no checkpoint */
+    mulred_checkpoint *ck; /* NULL: no checkpoint */
     msm_jac *acc;
     double *local;
     void *points; /* one slice, made at the first slice computed */
@@ -250,12 +254,12 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
     const ckpt_layout *L = &t->L;
     bool need = false;
     for (uint64_t u = u0; u < u1; u++) {
-        if (tile_state(t->ck, u) != MULRED_CKPT_LOADED) {
+        if (tile_state(t->ck, u) != MULRED_CHECKPOINT_LOADED) {
             need = true;
             continue;
         }
         msm_jac part;
-        mulred_ckpt_get(t->ck, u, &part);
+        mulred_checkpoint_get(t->ck, u, &part);
         t->group->combine(t->acc, &part, t->group);
         t->resumed++;
     }
@@ -278,9 +282,9 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
         rc = mulred_msm_check_subgroup(t->points, ns, t->c, p0, t->o->input, t->T, err);
     t->local[MULRED_MSM_PHASE_VALIDATE] += mulred_wtime() - t0;
     for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
-        if (tile_state(t->ck, u) == MULRED_CKPT_LOADED) continue;
-        if (tile_state(t->ck, u) == MULRED_CKPT_CORRUPT)
-            mpi_note_recompute(t->o->note, t->o->note_data, mulred_ckpt_note(t->ck, u), u);
+        if (tile_state(t->ck, u) == MULRED_CHECKPOINT_LOADED) continue;
+        if (tile_state(t->ck, u) == MULRED_CHECKPOINT_CORRUPT)
+            mpi_note_recompute(t->o->note, t->o->note_data, mulred_checkpoint_note(t->ck, u), u);
         const unsigned k = (unsigned)(u % L->groups);
         const unsigned w0 = (unsigned)((uint64_t)L->windows * k / L->groups),
                        w1 = (unsigned)((uint64_t)L->windows * (k + 1) / L->groups);
@@ -293,7 +297,7 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
         mulred_msm_curve_shift(t->c, &part, &part, L->window_bits * w0);
         const double t1 = mulred_wtime();
         t->local[MULRED_MSM_PHASE_MSM] += t1 - t0;
-        if (t->ck) rc = mulred_ckpt_save(t->ck, u, &part, ns, err);
+        if (t->ck) rc = mulred_checkpoint_save(t->ck, u, &part, ns, err);
         t->res->checkpoint_seconds += mulred_wtime() - t1;
         if (rc) break;
         t->group->combine(t->acc, &part, t->group);
@@ -321,11 +325,11 @@ static int tiles_begin(tile_run *t, mulred_error *err)
     const double t0 = mulred_wtime();
     int rc = MULRED_OK;
     if (o->checkpoint) {
-        mulred_ckpt_job *job = mulred_ckpt_job_new(t->group, t->L.units);
+        mulred_checkpoint_job *job = mulred_checkpoint_job_new(t->group, t->L.units);
         rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         if (rc == MULRED_OK) rc = ckpt_describe(job, o, t->n, &t->L, err);
-        if (rc == MULRED_OK) rc = mulred_ckpt_open(&t->ck, o->checkpoint, job, err);
-        mulred_ckpt_job_free(job);
+        if (rc == MULRED_OK) rc = mulred_checkpoint_open(&t->ck, o->checkpoint, job, err);
+        mulred_checkpoint_job_free(job);
     }
     res->checkpoint_seconds = mulred_wtime() - t0;
     mulred_msm_options mo;
@@ -371,7 +375,7 @@ static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_r
     *drawn = d.drawn;
     free(t.points);
     free(t.scalars);
-    mulred_ckpt_close(t.ck);
+    mulred_checkpoint_close(t.ck);
     res->resumed_units = t.resumed;
     res->computed_units = t.computed;
     return rc;

@@ -392,41 +392,43 @@ static int digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error
 }
 
 /* Describes the job to the checkpoint store: flavor, the inputs' identity and the plan. */
-static int ckpt_describe(mulred_ckpt_job *job, const mulred_mpi_muhash_job *o,
+static int ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_muhash_job *o,
                          const ckpt_inputs *in, const ckpt_unit *units, uint64_t nunits,
                          mulred_error *err)
 {
-    int rc = mulred_ckpt_job_add(job, err, "flavor", "%s", mulred_muhash_flavor_name(o->flavor));
+    int rc =
+        mulred_checkpoint_job_add(job, err, "flavor", "%s", mulred_muhash_flavor_name(o->flavor));
     for (int k = 0; k < 2 && rc == MULRED_OK; k++)
         for (size_t i = 0; i < (k ? o->nremove : o->ninsert) && rc == MULRED_OK; i++) {
             char name[32];
             snprintf(name, sizeof name, "%s%zu", k ? "remove" : "insert", i);
-            rc = mulred_ckpt_job_add_file(job, name, (k ? o->remove : o->insert)[i], err);
+            rc = mulred_checkpoint_job_add_file(job, name, (k ? o->remove : o->insert)[i], err);
         }
     for (int i = 0; i < in->nsnaps && rc == MULRED_OK; i++) {
         char name[48], hex[65];
         snprintf(name, sizeof name, "snapshot%d", i);
-        rc = mulred_ckpt_job_add_file(job, name, o->snapshot[i], err);
+        rc = mulred_checkpoint_job_add_file(job, name, o->snapshot[i], err);
         const uint64_t *coins_before;
         uint64_t chunks = mulred_utxo_source_units(in->snaps[i], &coins_before);
         if (rc == MULRED_OK) rc = digest_u64s(hex, coins_before, chunks + 1, err);
         snprintf(name, sizeof name, "snapshot%d.chunks", i);
         if (rc == MULRED_OK)
-            rc = mulred_ckpt_job_add(job, err, name, "%llu coin ordinals sha256 %s",
-                                     (unsigned long long)chunks, hex);
+            rc = mulred_checkpoint_job_add(job, err, name, "%llu coin ordinals sha256 %s",
+                                           (unsigned long long)chunks, hex);
     }
     if (rc == MULRED_OK && o->synthetic)
-        rc = mulred_ckpt_job_add(job, err, "synthetic", "%llu seed %llu",
-                                 (unsigned long long)o->synthetic, (unsigned long long)o->seed);
+        rc = mulred_checkpoint_job_add(job, err, "synthetic", "%llu seed %llu",
+                                       (unsigned long long)o->synthetic,
+                                       (unsigned long long)o->seed);
     if (rc == MULRED_OK)
-        rc = mulred_ckpt_job_add(job, err, "plan.rule",
-                                 "element files: %llu units of %d bytes; synthetic: %llu "
-                                 "blocks of %d",
-                                 (unsigned long long)in->gfile, 256 * 1024,
-                                 (unsigned long long)in->gsynth, MULRED_SYNTH_CHUNK);
+        rc = mulred_checkpoint_job_add(job, err, "plan.rule",
+                                       "element files: %llu units of %d bytes; synthetic: %llu "
+                                       "blocks of %d",
+                                       (unsigned long long)in->gfile, 256 * 1024,
+                                       (unsigned long long)in->gsynth, MULRED_SYNTH_CHUNK);
     if (rc == MULRED_OK && in->nsnaps)
-        rc = mulred_ckpt_job_add(job, err, "plan.snapshot_rule", "%llu index chunks",
-                                 (unsigned long long)in->gsnap);
+        rc = mulred_checkpoint_job_add(job, err, "plan.snapshot_rule", "%llu index chunks",
+                                       (unsigned long long)in->gsnap);
     /* The boundaries themselves, digested: (input, first, end) of every unit. */
     uint8_t *b = rc == MULRED_OK ? malloc(nunits * 24) : NULL;
     if (rc == MULRED_OK && !b) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -441,7 +443,7 @@ static int ckpt_describe(mulred_ckpt_job *job, const mulred_mpi_muhash_job *o,
         if (mpi_sha256(d, b, nunits * 24))
             rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         mulred_hex_encode(hex, d, 32);
-        if (rc == MULRED_OK) rc = mulred_ckpt_job_add(job, err, "plan.sha256", "%s", hex);
+        if (rc == MULRED_OK) rc = mulred_checkpoint_job_add(job, err, "plan.sha256", "%s", hex);
     }
     free(b);
     return rc;
@@ -563,8 +565,8 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
     ckpt_inputs in;
     ckpt_unit *units = NULL;
     uint64_t nunits = 0;
-    mulred_ckpt_job *job = NULL;
-    mulred_ckpt *ck = NULL;
+    mulred_checkpoint_job *job = NULL;
+    mulred_checkpoint *ck = NULL;
     int rc = ckpt_inputs_open(&in, o, err);
     if (rc == MULRED_OK && in.nsnaps) {
         res->have_snapshot = true;
@@ -574,12 +576,12 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
     }
     if (rc == MULRED_OK) rc = ckpt_units_make(&units, &nunits, &in, o, err);
     if (rc == MULRED_OK && nunits) {
-        job = mulred_ckpt_job_new(mulred_muhash_group(o->flavor), nunits);
+        job = mulred_checkpoint_job_new(mulred_muhash_group(o->flavor), nunits);
         if (!job) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
     if (rc == MULRED_OK && job) rc = ckpt_describe(job, o, &in, units, nunits, err);
     double ts = mulred_wtime();
-    if (rc == MULRED_OK && job) rc = mulred_ckpt_open(&ck, o->checkpoint, job, err);
+    if (rc == MULRED_OK && job) rc = mulred_checkpoint_open(&ck, o->checkpoint, job, err);
     cc->seconds += mulred_wtime() - ts;
 
     mulred_unit_range share = mulred_plan_units(nunits, rank, nranks);
@@ -597,11 +599,11 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
         bool remove = cu->input >= 0 && cu->input < in.nfiles && in.removes[cu->input];
         mulred_muhash_state part;
         memset(&part, 0, sizeof part); /* its padding is saved too */
-        if (mulred_ckpt_state(ck, u) == MULRED_CKPT_LOADED) {
-            uint64_t items = mulred_ckpt_get(ck, u, &part);
+        if (mulred_checkpoint_state(ck, u) == MULRED_CHECKPOINT_LOADED) {
+            uint64_t items = mulred_checkpoint_get(ck, u, &part);
             if (part.flavor != o->flavor) {
                 char path[4200];
-                mulred_ckpt_path(ck, u, path, sizeof path);
+                mulred_checkpoint_path(ck, u, path, sizeof path);
                 rc = mulred_error_set(err, MULRED_EINPUT, "%s: a partial of another flavor", path);
                 break;
             }
@@ -610,8 +612,8 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
             cc->resumed++;
             continue;
         }
-        if (mulred_ckpt_state(ck, u) == MULRED_CKPT_CORRUPT)
-            mpi_note_recompute(o->note, o->note_data, mulred_ckpt_note(ck, u), u);
+        if (mulred_checkpoint_state(ck, u) == MULRED_CHECKPOINT_CORRUPT)
+            mpi_note_recompute(o->note, o->note_data, mulred_checkpoint_note(ck, u), u);
         mulred_muhash_source src;
         mulred_synth_set synth = {o->flavor, o->seed, 0, 0, false};
         if (cu->input < 0) {
@@ -630,7 +632,7 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
         if (rc) break;
         part.flavor = out.flavor, part.num = out.num, part.den = out.den;
         ts = mulred_wtime();
-        rc = mulred_ckpt_save(ck, u, &part, st.inserted + st.removed, err);
+        rc = mulred_checkpoint_save(ck, u, &part, st.inserted + st.removed, err);
         cc->seconds += mulred_wtime() - ts;
         if (rc) break;
         mulred_muhash_combine(state, &part);
@@ -642,8 +644,8 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
     }
     rc = mpi_units_close(&d, err);
     *drawn = d.drawn;
-    mulred_ckpt_close(ck);
-    mulred_ckpt_job_free(job);
+    mulred_checkpoint_close(ck);
+    mulred_checkpoint_job_free(job);
     free(units);
     ckpt_inputs_close(&in);
     return rc;
