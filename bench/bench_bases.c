@@ -69,7 +69,7 @@ static int bb_input_make(bb_input *in, mulred_curve c, size_t n, int threads)
     /* the encodings through a one-point set's encoder: a pair file's records minus scalars */
     uint8_t *rec = malloc((B + 32) * n);
     if (!rec) return -1;
-    mulred_pair_encode(rec, in->aff, in->s, n, c);
+    mulred_msm_encode_pairs(rec, in->aff, in->s, n, c);
     for (size_t i = 0; i < n; i++) {
         memcpy(in->enc + i * B, rec + i * (B + 32), B);
         memcpy(in->be + i * 32, rec + i * (B + 32) + B, 32);

@@ -159,7 +159,7 @@ static int make_element_file(const char *path, uint64_t n)
 static int make_pair_file(const char *path, uint64_t n)
 {
     const mulred_curve c = MULRED_CURVE_BLS12_381;
-    const size_t R = mulred_pair_record_bytes(c), aff = mulred_msm_affine_bytes(c);
+    const size_t R = mulred_msm_record_bytes(c), aff = mulred_msm_affine_bytes(c);
     void *pts = malloc(n * aff);
     mulred_scalar256 *sc = malloc(n * sizeof *sc);
     uint8_t *rec = malloc(n * R);
@@ -169,7 +169,7 @@ static int make_pair_file(const char *path, uint64_t n)
     FILE *f = NULL;
     if (pts && sc && rec && hex && mulred_msm_synth(pts, sc, c, 1, 0, n, 0, &err) == MULRED_OK &&
         (f = fopen(path, "w"))) {
-        mulred_pair_encode(rec, pts, sc, n, c);
+        mulred_msm_encode_pairs(rec, pts, sc, n, c);
         rc = 0;
         for (uint64_t i = 0; i < n && rc == 0; i++) {
             mulred_hex_encode(hex, rec + i * R, R);

@@ -48,26 +48,26 @@ static int msm_of_file(mulred_g1_381_jacobian *sum, uint64_t *pairs, const char 
                        mulred_error *err)
 {
     const mulred_curve c = MULRED_CURVE_BLS12_381;
-    mulred_pair_file *f = NULL;
+    mulred_msm_file *f = NULL;
     uint64_t *digits = NULL;
     mulred_g1_381_affine *points = NULL;
     mulred_scalar256 *scalars = NULL;
-    int rc = mulred_pair_file_open(&f, path, c, false, 0, err);
+    int rc = mulred_msm_file_open(&f, path, c, false, 0, err);
     if (rc == MULRED_OK) { /* a hex file: count its digits, then it knows its pairs */
-        const uint64_t units = mulred_pair_file_units(f);
+        const uint64_t units = mulred_msm_file_units(f);
         digits = calloc(units, sizeof *digits);
         if (!digits) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-        if (rc == MULRED_OK) rc = mulred_pair_file_count(digits, f, 0, units, err);
+        if (rc == MULRED_OK) rc = mulred_msm_file_count(digits, f, 0, units, err);
     }
-    if (rc == MULRED_OK) rc = mulred_pair_file_index(f, digits, err);
-    const uint64_t n = rc == MULRED_OK ? mulred_pair_file_pairs(f) : 0;
+    if (rc == MULRED_OK) rc = mulred_msm_file_index(f, digits, err);
+    const uint64_t n = rc == MULRED_OK ? mulred_msm_file_pairs(f) : 0;
     if (rc == MULRED_OK) {
         points = malloc(n * sizeof *points);
         scalars = malloc(n * sizeof *scalars);
         if (!points || !scalars) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
     /* every point decoded and on the curve, then in G1, before any arithmetic */
-    if (rc == MULRED_OK) rc = mulred_pair_file_read(points, scalars, f, 0, n, 0, err);
+    if (rc == MULRED_OK) rc = mulred_msm_file_read(points, scalars, f, 0, n, 0, err);
     if (rc == MULRED_OK) rc = mulred_msm_check_subgroup(points, n, c, 0, path, 0, err);
     if (rc == MULRED_OK) {
         mulred_msm_plan plan;
@@ -78,7 +78,7 @@ static int msm_of_file(mulred_g1_381_jacobian *sum, uint64_t *pairs, const char 
     free(points);
     free(scalars);
     free(digits);
-    mulred_pair_file_close(f);
+    mulred_msm_file_close(f);
     return rc;
 }
 

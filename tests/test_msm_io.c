@@ -157,7 +157,7 @@ static void pairs_make(pair_set *ps, int c, size_t n)
     const ref_curve *rc = ref_curve_get(c);
     ps->c = c;
     ps->n = n;
-    ps->R = mulred_pair_record_bytes((mulred_curve)c);
+    ps->R = mulred_msm_record_bytes((mulred_curve)c);
     CU_ASSERT_EQUAL(ps->R, c == 0 ? 160 : 96);
     ps->pts = malloc(n * sizeof *ps->pts);
     ps->scalars = malloc(n * sizeof *ps->scalars);
@@ -229,12 +229,12 @@ static const char *write_layout(const pair_set *ps, int layout, const char *name
 }
 
 /* Counts the digits of every unit in `runs` random runs, indexes, and checks the pair count. */
-static mulred_pair_file *open_indexed(const char *path, int c, bool binary, size_t unit, int runs,
-                                      mulred_error *err)
+static mulred_msm_file *open_indexed(const char *path, int c, bool binary, size_t unit, int runs,
+                                     mulred_error *err)
 {
-    mulred_pair_file *f;
-    if (mulred_pair_file_open(&f, path, (mulred_curve)c, binary, unit, err)) return NULL;
-    const uint64_t units = mulred_pair_file_units(f);
+    mulred_msm_file *f;
+    if (mulred_msm_file_open(&f, path, (mulred_curve)c, binary, unit, err)) return NULL;
+    const uint64_t units = mulred_msm_file_units(f);
     if (binary) {
         CU_ASSERT_EQUAL(units, 0);
         return f;
@@ -245,12 +245,12 @@ static mulred_pair_file *open_indexed(const char *path, int c, bool binary, size
     for (int r = 0; r < runs && rc == MULRED_OK; r++) {
         const uint64_t a = units * (uint64_t)r / (uint64_t)runs,
                        b = units * (uint64_t)(r + 1) / (uint64_t)runs;
-        rc = mulred_pair_file_count(digits + a, f, a, b, err);
+        rc = mulred_msm_file_count(digits + a, f, a, b, err);
     }
-    if (rc == MULRED_OK) rc = mulred_pair_file_index(f, digits, err);
+    if (rc == MULRED_OK) rc = mulred_msm_file_index(f, digits, err);
     free(digits);
     if (rc) {
-        mulred_pair_file_close(f);
+        mulred_msm_file_close(f);
         return NULL;
     }
     return f;
@@ -286,16 +286,16 @@ static void test_pair_layouts(void)
             for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
                 mulred_error err;
                 const bool binary = layout == LAYOUT_BINARY;
-                mulred_pair_file *f =
+                mulred_msm_file *f =
                     open_indexed(path, c, binary, units[u], 1 + (int)test_rand_below(5), &err);
                 if (!f) {
                     fprintf(stderr, "layout %d unit %zu: %s\n", layout, units[u], err.message);
                     CU_FAIL("open");
                     continue;
                 }
-                CU_ASSERT_EQUAL(mulred_pair_file_pairs(f), ps.n);
+                CU_ASSERT_EQUAL(mulred_msm_file_pairs(f), ps.n);
                 /* the whole file, then random slices */
-                CU_ASSERT_FATAL(mulred_pair_file_read(pts, s, f, 0, ps.n, 2, &err) == MULRED_OK);
+                CU_ASSERT_FATAL(mulred_msm_file_read(pts, s, f, 0, ps.n, 2, &err) == MULRED_OK);
                 CU_ASSERT(slice_matches(&ps, pts, s, 0, ps.n));
                 for (int round = 0; round < 6; round++) {
                     uint64_t a = test_rand_below(ps.n + 1), b = test_rand_below(ps.n + 1);
@@ -303,12 +303,12 @@ static void test_pair_layouts(void)
                         const uint64_t t = a;
                         a = b, b = t;
                     }
-                    CU_ASSERT_FATAL(mulred_pair_file_read(pts, s, f, a, b,
-                                                          1 + (int)test_rand_below(3),
-                                                          &err) == MULRED_OK);
+                    CU_ASSERT_FATAL(mulred_msm_file_read(pts, s, f, a, b,
+                                                         1 + (int)test_rand_below(3),
+                                                         &err) == MULRED_OK);
                     CU_ASSERT(slice_matches(&ps, pts, s, a, b));
                 }
-                mulred_pair_file_close(f);
+                mulred_msm_file_close(f);
             }
         }
         free(pts), free(s);
@@ -335,14 +335,14 @@ static void test_prefix_across_units(void)
         for (size_t i = 2 * ps.R; i < 3 * ps.R; i++) fprintf(f, "%02x", ps.binary[i]);
         fclose(f);
         mulred_error err;
-        mulred_pair_file *pf = open_indexed(path, 1, false, unit, 3, &err);
+        mulred_msm_file *pf = open_indexed(path, 1, false, unit, 3, &err);
         CU_ASSERT_FATAL(pf != NULL);
-        CU_ASSERT_EQUAL(mulred_pair_file_pairs(pf), 3);
+        CU_ASSERT_EQUAL(mulred_msm_file_pairs(pf), 3);
         abuf pts[3];
         mulred_scalar256 s[3];
-        CU_ASSERT_FATAL(mulred_pair_file_read(pts, s, pf, 1, 3, 1, &err) == MULRED_OK);
+        CU_ASSERT_FATAL(mulred_msm_file_read(pts, s, pf, 1, 3, 1, &err) == MULRED_OK);
         CU_ASSERT(slice_matches(&ps, (const uint8_t *)pts, s, 1, 3));
-        mulred_pair_file_close(pf);
+        mulred_msm_file_close(pf);
     }
     pairs_free(&ps);
 }
@@ -369,17 +369,17 @@ static void write_hex(const char *path, const uint8_t *data, size_t len)
 /* Opens, counts, indexes and reads everything; returns the status, the message in err. */
 static int read_all(const char *path, int c, bool binary, int threads, mulred_error *err)
 {
-    mulred_pair_file *f = open_indexed(path, c, binary, 5, 3, err);
+    mulred_msm_file *f = open_indexed(path, c, binary, 5, 3, err);
     if (!f) return err->status;
-    const uint64_t n = mulred_pair_file_pairs(f);
+    const uint64_t n = mulred_msm_file_pairs(f);
     const size_t aff = mulred_msm_affine_bytes((mulred_curve)c);
     void *pts = malloc(n * aff + 1);
     mulred_scalar256 *s = malloc(n * sizeof *s + 1);
-    int rc = mulred_pair_file_read(pts, s, f, 0, n, threads, err);
+    int rc = mulred_msm_file_read(pts, s, f, 0, n, threads, err);
     if (rc == MULRED_OK)
         rc = mulred_msm_check_subgroup(pts, n, (mulred_curve)c, 0, path, threads, err);
     free(pts), free(s);
-    mulred_pair_file_close(f);
+    mulred_msm_file_close(f);
     return rc;
 }
 
@@ -441,20 +441,20 @@ static void test_bad_text(void)
     write_bytes(path, "", 0);
     expect_error(path, 1, true, "no pairs (empty input)");
     /* missing file, a directory */
-    mulred_pair_file *f;
+    mulred_msm_file *f;
     mulred_error err;
     snprintf(path, sizeof path, "%s/no-such-file", test_tmpdir());
-    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, path, MULRED_CURVE_BN254, false, 0, &err),
+    CU_ASSERT_EQUAL(mulred_msm_file_open(&f, path, MULRED_CURVE_BN254, false, 0, &err),
                     MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "no-such-file: cannot open") != NULL);
-    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, test_tmpdir(), MULRED_CURVE_BN254, false, 0, &err),
+    CU_ASSERT_EQUAL(mulred_msm_file_open(&f, test_tmpdir(), MULRED_CURVE_BN254, false, 0, &err),
                     MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "not a regular file") != NULL);
     /* a FIFO without a writer: refused at once, not waited on */
     snprintf(path, sizeof path, "%s/fifo", test_tmpdir());
     unlink(path);
     CU_ASSERT_FATAL(mkfifo(path, 0600) == 0);
-    CU_ASSERT_EQUAL(mulred_pair_file_open(&f, path, MULRED_CURVE_BLS12_381, true, 0, &err),
+    CU_ASSERT_EQUAL(mulred_msm_file_open(&f, path, MULRED_CURVE_BLS12_381, true, 0, &err),
                     MULRED_EINPUT);
     CU_ASSERT(strstr(err.message, "fifo: not a regular file") != NULL);
     unlink(path);
@@ -536,24 +536,24 @@ static void test_bad_points(void)
             abuf pts[40];
             mulred_scalar256 s[40];
             mulred_error err;
-            mulred_pair_file *f = open_indexed(path, c, true, 0, 1, &err);
+            mulred_msm_file *f = open_indexed(path, c, true, 0, 1, &err);
             CU_ASSERT_FATAL(f != NULL);
-            CU_ASSERT_FATAL(mulred_pair_file_read(pts, s, f, 20, 40, 2, &err) == MULRED_OK);
+            CU_ASSERT_FATAL(mulred_msm_file_read(pts, s, f, 20, 40, 2, &err) == MULRED_OK);
             CU_ASSERT_EQUAL(
                 mulred_msm_check_subgroup(pts, 20, MULRED_CURVE_BLS12_381, 20, "F", 3, &err),
                 MULRED_EINPUT);
             snprintf(want, sizeof want, "F: pair 30: point: %s",
                      mulred_g1_reason_text(MULRED_G1_ESUBGROUP));
             CU_ASSERT_STRING_EQUAL(err.message, want);
-            mulred_pair_file_close(f);
+            mulred_msm_file_close(f);
         }
         free(bad);
         pairs_free(&ps);
     }
 }
 
-/* mulred_pair_encode writes what the mpz-built records hold. */
-static void test_pair_encode(void)
+/* mulred_msm_encode_pairs writes what the mpz-built records hold. */
+static void test_encode_pairs(void)
 {
     for (int c = 0; c < 2; c++) {
         pair_set ps;
@@ -562,16 +562,16 @@ static void test_pair_encode(void)
         snprintf(path, sizeof path, "%s/enc", test_tmpdir());
         write_bytes(path, ps.binary, ps.n * ps.R);
         mulred_error err;
-        mulred_pair_file *f = open_indexed(path, c, true, 0, 1, &err);
+        mulred_msm_file *f = open_indexed(path, c, true, 0, 1, &err);
         CU_ASSERT_FATAL(f != NULL);
         abuf pts[15];
         mulred_scalar256 s[15];
-        CU_ASSERT_FATAL(mulred_pair_file_read(pts, s, f, 0, 15, 1, &err) == MULRED_OK);
+        CU_ASSERT_FATAL(mulred_msm_file_read(pts, s, f, 0, 15, 1, &err) == MULRED_OK);
         uint8_t *out = malloc(ps.n * ps.R);
-        mulred_pair_encode(out, pts, s, ps.n, (mulred_curve)c);
+        mulred_msm_encode_pairs(out, pts, s, ps.n, (mulred_curve)c);
         CU_ASSERT(memcmp(out, ps.binary, ps.n * ps.R) == 0);
         free(out);
-        mulred_pair_file_close(f);
+        mulred_msm_file_close(f);
         pairs_free(&ps);
     }
 }
@@ -718,7 +718,7 @@ void test_register(void)
                {"pair files: a prefix across a unit boundary", test_prefix_across_units},
                {"pair files: bad text", test_bad_text},
                {"pair files: bad points name the lowest pair", test_bad_points},
-               {"pair files: encoding", test_pair_encode},
+               {"pair files: encoding", test_encode_pairs},
                {"encoded MSM: EIP-2537 and EIP-196 vectors", test_encoded_vectors},
                {"encoded MSM: bad records and lengths", test_encoded_bad},
                {"encoded MSM: misuse", test_encoded_misuse});

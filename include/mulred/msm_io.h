@@ -21,10 +21,10 @@
  *
  * Parallel reading. Binary files: pair i sits at byte i·R, so a rank reads its slice at once.
  * Hex text can put any whitespace anywhere, so a pair's byte offset is only known from the
- * digits before it. The file is cut into units of MULRED_PAIR_UNIT bytes (the same units for
+ * digits before it. The file is cut into units of MULRED_MSM_FILE_UNIT bytes (the same units for
  * every rank count); the ranks first count the digits of their runs of units in parallel
- * (mulred_pair_file_count: the file is read once in total), exchange the counts (the caller's
- * collective), and from the running totals (mulred_pair_file_index) each rank finds where its
+ * (mulred_msm_file_count: the file is read once in total), exchange the counts (the caller's
+ * collective), and from the running totals (mulred_msm_file_index) each rank finds where its
  * first pair starts: in the unit where the total crosses 2R·point0, by one scan of that unit.
  * Then it reads only its slice. A regular file is required (a pipe cannot be read at offsets).
  *
@@ -52,42 +52,42 @@ extern "C" {
 /* Bytes of one record: 160 (bls12-381) or 96 (bn254); G2 (MULRED_CURVE_*_G2): 288 (the 256-byte
  * EIP-2537 G2 point) or 160 (the 128-byte EIP-197 point), with the same 32-byte scalar. Every
  * function here takes the G2 values of mulred_curve too: G2 points, the G2 subgroup check. */
-MULRED_API size_t mulred_pair_record_bytes(mulred_curve c);
+MULRED_API size_t mulred_msm_record_bytes(mulred_curve c);
 
 /* Bytes per unit of the digit count (1 MiB: a 2^26-pair hex file has about 20 000). */
-#define MULRED_PAIR_UNIT (1u << 20)
+#define MULRED_MSM_FILE_UNIT (1u << 20)
 
-typedef struct mulred_pair_file mulred_pair_file;
+typedef struct mulred_msm_file mulred_msm_file;
 
 /* Opens path (a regular file) and takes its size. Binary files know their pair count at once
  * (and are checked: a size not a multiple of R, or 0, is bad input); hex files after
- * mulred_pair_file_index. unit_bytes: the units of the count pass (1..MULRED_PAIR_UNIT; 0 =
- * MULRED_PAIR_UNIT; tests use tiny ones to put unit boundaries everywhere). */
-MULRED_API mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path,
-                                               mulred_curve c, bool binary, size_t unit_bytes,
-                                               mulred_error *err);
-MULRED_API void mulred_pair_file_close(mulred_pair_file *f);
+ * mulred_msm_file_index. unit_bytes: the units of the count pass (1..MULRED_MSM_FILE_UNIT; 0 =
+ * MULRED_MSM_FILE_UNIT; tests use tiny ones to put unit boundaries everywhere). */
+MULRED_API mulred_status mulred_msm_file_open(mulred_msm_file **out, const char *path,
+                                              mulred_curve c, bool binary, size_t unit_bytes,
+                                              mulred_error *err);
+MULRED_API void mulred_msm_file_close(mulred_msm_file *f);
 /* Hex files: the number of units, ⌈size / unit_bytes⌉ (at least 1); binary files: 0 (no
  * count pass). */
-MULRED_API uint64_t mulred_pair_file_units(const mulred_pair_file *f);
+MULRED_API uint64_t mulred_msm_file_units(const mulred_msm_file *f);
 /* Hex files: digits[u − first] = the hex digits in unit u, for u in [first, end) (end <= units),
  * checking every byte of those units. A bad byte is bad input (its offset named). */
-MULRED_API mulred_status mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f,
-                                                uint64_t first, uint64_t end, mulred_error *err);
+MULRED_API mulred_status mulred_msm_file_count(uint64_t *digits, mulred_msm_file *f, uint64_t first,
+                                               uint64_t end, mulred_error *err);
 /* Hex files: takes the digit counts of every unit (digits[0..units), e.g. summed over ranks)
  * and fixes the pair count; a total that is 0 or not a multiple of 2R is bad input. The
  * counts are copied. No-op for binary files. */
-MULRED_API mulred_status mulred_pair_file_index(mulred_pair_file *f, const uint64_t *digits,
-                                                mulred_error *err);
+MULRED_API mulred_status mulred_msm_file_index(mulred_msm_file *f, const uint64_t *digits,
+                                               mulred_error *err);
 /* The number of pairs (after index for hex files). */
-MULRED_API uint64_t mulred_pair_file_pairs(const mulred_pair_file *f);
+MULRED_API uint64_t mulred_msm_file_pairs(const mulred_msm_file *f);
 /* Reads pairs [first, end) (end <= pairs) into points[0..end−first) and scalars, checking
  * encoding, range and curve of every point (NOT the subgroup: mulred_msm_check_subgroup, so that
  * the ranks holding the same slice can share that work). threads: decoding threads (0: the
  * OpenMP default). On bad input the message names the lowest bad pair of the range. */
-MULRED_API mulred_status mulred_pair_file_read(void *points, mulred_scalar256 *scalars,
-                                               mulred_pair_file *f, uint64_t first, uint64_t end,
-                                               int threads, mulred_error *err);
+MULRED_API mulred_status mulred_msm_file_read(void *points, mulred_scalar256 *scalars,
+                                              mulred_msm_file *f, uint64_t first, uint64_t end,
+                                              int threads, mulred_error *err);
 
 /* Checks that points[0..n) (decoded and on the curve) lie in G1, with threads (0: default).
  * BLS12-381: Scott's endomorphism test (about 128 doublings a point; 8 points at a time on
@@ -101,8 +101,8 @@ MULRED_API mulred_status mulred_msm_check_subgroup(const void *points, size_t n,
 
 /* Writes pairs (points[0..n), scalars) as a pair file's records (binary) into out
  * (n·R bytes): the inverse of reading, for tools and tests. */
-MULRED_API void mulred_pair_encode(uint8_t *out, const void *points,
-                                   const mulred_scalar256 *scalars, size_t n, mulred_curve c);
+MULRED_API void mulred_msm_encode_pairs(uint8_t *out, const void *points,
+                                        const mulred_scalar256 *scalars, size_t n, mulred_curve c);
 
 /* ---- bytes in, bytes out ---- */
 
@@ -110,7 +110,7 @@ MULRED_API void mulred_pair_encode(uint8_t *out, const void *points,
 MULRED_API size_t mulred_msm_result_bytes(mulred_curve c);
 
 /* out[0..mulred_msm_result_bytes(c)) = the encoded Σ sᵢ·Pᵢ over records[0..len): binary pair
- * records as above (mulred_pair_record_bytes(c) each: the point, then its 32-byte big-endian
+ * records as above (mulred_msm_record_bytes(c) each: the point, then its 32-byte big-endian
  * scalar), the same bytes as a `mulred msm --binary` file. Every point is checked (encoding,
  * range, on the curve, in G1) before any arithmetic. threads: 0 = mulred_threads_resolve(0).
  * Returns MULRED_OK; MULRED_EINPUT "no pairs (empty input)" for len = 0 (as a pair file, and as
@@ -148,6 +148,19 @@ MULRED_API void mulred_msm_synth_dlog(uint64_t a[4], mulred_curve c, uint64_t se
 MULRED_API mulred_status mulred_msm_synth(void *points, mulred_scalar256 *scalars, mulred_curve c,
                                           uint64_t seed, uint64_t first, size_t n, int threads,
                                           mulred_error *err);
+
+/* The 0.2 names, kept for one release (CHANGELOG.md). */
+#define mulred_pair_record_bytes mulred_msm_record_bytes
+#define MULRED_PAIR_UNIT         MULRED_MSM_FILE_UNIT
+#define mulred_pair_file         mulred_msm_file
+#define mulred_pair_file_open    mulred_msm_file_open
+#define mulred_pair_file_close   mulred_msm_file_close
+#define mulred_pair_file_units   mulred_msm_file_units
+#define mulred_pair_file_count   mulred_msm_file_count
+#define mulred_pair_file_index   mulred_msm_file_index
+#define mulred_pair_file_pairs   mulred_msm_file_pairs
+#define mulred_pair_file_read    mulred_msm_file_read
+#define mulred_pair_encode       mulred_msm_encode_pairs
 
 #ifdef __cplusplus
 }

@@ -633,7 +633,7 @@ static PyObject *py_record_bytes(PyObject *module, PyObject *arg)
     if (!name) return NULL;
     mulred_curve c;
     if (parse_curve(&c, name) < 0) return NULL;
-    return PyLong_FromSize_t(mulred_pair_record_bytes(c));
+    return PyLong_FromSize_t(mulred_msm_record_bytes(c));
 }
 
 /* synthetic_pairs(curve, n, *, group, seed, threads): pairs [0, n) of `mulred msm --synthetic n
@@ -672,7 +672,7 @@ static PyObject *py_synthetic_pairs(PyObject *module, PyObject *args, PyObject *
             return NULL;
         }
     }
-    const size_t count = (size_t)n, R = mulred_pair_record_bytes(c),
+    const size_t count = (size_t)n, R = mulred_msm_record_bytes(c),
                  aff = mulred_msm_affine_bytes(c);
     if (count > (size_t)PY_SSIZE_T_MAX / R) return PyErr_NoMemory();
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * R));
@@ -691,7 +691,7 @@ static PyObject *py_synthetic_pairs(PyObject *module, PyObject *args, PyObject *
     int st;
     Py_BEGIN_ALLOW_THREADS;
     st = mulred_msm_synth(points, scalars, c, seed, 0, count, threads, &err);
-    if (st == MULRED_OK) mulred_pair_encode(buf, points, scalars, count, c);
+    if (st == MULRED_OK) mulred_msm_encode_pairs(buf, points, scalars, count, c);
     Py_END_ALLOW_THREADS;
     PyMem_RawFree(points);
     PyMem_RawFree(scalars);

@@ -334,7 +334,7 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
 static int write_pairs_file(const msm_opts *o, mulred_error *err)
 {
     const mulred_curve c = mulred_curve_with_group(o->curve, o->group);
-    const size_t block = (size_t)1 << 16, R = mulred_pair_record_bytes(c);
+    const size_t block = (size_t)1 << 16, R = mulred_msm_record_bytes(c);
     void *points = malloc(block * mulred_msm_affine_bytes(c));
     mulred_scalar256 *scalars = malloc(block * sizeof *scalars);
     uint8_t *records = malloc(block * R);
@@ -354,7 +354,7 @@ static int write_pairs_file(const msm_opts *o, mulred_error *err)
         const size_t n = o->synthetic - first < block ? (size_t)(o->synthetic - first) : block;
         st = mulred_msm_synth(points, scalars, c, o->seed, first, n, o->threads, err);
         if (st != MULRED_OK) break;
-        mulred_pair_encode(records, points, scalars, n, c);
+        mulred_msm_encode_pairs(records, points, scalars, n, c);
         for (size_t i = 0; i < n; i++) {
             mulred_hex_encode(line, records + i * R, R);
             line[2 * R] = '\n';

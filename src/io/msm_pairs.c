@@ -20,7 +20,7 @@
 #include "util/check.h"
 #include "util/util.h"
 
-struct mulred_pair_file {
+struct mulred_msm_file {
     char *path;
     int fd;
     uint64_t size;
@@ -34,16 +34,16 @@ struct mulred_pair_file {
     bool indexed;
 };
 
-size_t mulred_pair_record_bytes(mulred_curve c)
+size_t mulred_msm_record_bytes(mulred_curve c)
 {
     return mulred_msm_result_bytes(c) + 32; /* a point as the result's encoding, a scalar */
 }
 
-mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path, mulred_curve c,
-                                    bool binary, size_t unit_bytes, mulred_error *err)
+mulred_status mulred_msm_file_open(mulred_msm_file **out, const char *path, mulred_curve c,
+                                   bool binary, size_t unit_bytes, mulred_error *err)
 {
     *out = NULL;
-    mulred_pair_file *f = calloc(1, sizeof *f);
+    mulred_msm_file *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path))) {
         free(f);
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -51,10 +51,10 @@ mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path, mu
     f->fd = -1;
     f->curve = c;
     f->binary = binary;
-    f->record = mulred_pair_record_bytes(c);
-    f->unit = unit_bytes ? unit_bytes : MULRED_PAIR_UNIT;
-    MULRED_CHECK(f->unit >= 1 && f->unit <= MULRED_PAIR_UNIT, "unit of %zu bytes (1..%u)",
-                 unit_bytes, MULRED_PAIR_UNIT);
+    f->record = mulred_msm_record_bytes(c);
+    f->unit = unit_bytes ? unit_bytes : MULRED_MSM_FILE_UNIT;
+    MULRED_CHECK(f->unit >= 1 && f->unit <= MULRED_MSM_FILE_UNIT, "unit of %zu bytes (1..%u)",
+                 unit_bytes, MULRED_MSM_FILE_UNIT);
     struct stat st;
     int rc = MULRED_OK;
     /* O_NONBLOCK: a FIFO without a writer must not block the open (it is refused below as
@@ -69,7 +69,7 @@ mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path, mu
                               "rank)",
                               path);
     if (rc) {
-        mulred_pair_file_close(f);
+        mulred_msm_file_close(f);
         return rc;
     }
     f->size = (uint64_t)st.st_size;
@@ -87,14 +87,14 @@ mulred_status mulred_pair_file_open(mulred_pair_file **out, const char *path, mu
         if (!f->units) f->units = 1;
     }
     if (rc) {
-        mulred_pair_file_close(f);
+        mulred_msm_file_close(f);
         return rc;
     }
     *out = f;
     return MULRED_OK;
 }
 
-void mulred_pair_file_close(mulred_pair_file *f)
+void mulred_msm_file_close(mulred_msm_file *f)
 {
     if (!f) return;
     if (f->fd >= 0) close(f->fd);
@@ -103,19 +103,19 @@ void mulred_pair_file_close(mulred_pair_file *f)
     free(f);
 }
 
-uint64_t mulred_pair_file_units(const mulred_pair_file *f)
+uint64_t mulred_msm_file_units(const mulred_msm_file *f)
 {
     return f->binary ? 0 : f->units;
 }
 
-uint64_t mulred_pair_file_pairs(const mulred_pair_file *f)
+uint64_t mulred_msm_file_pairs(const mulred_msm_file *f)
 {
-    MULRED_CHECK(f->indexed, "%s: pair count asked before mulred_pair_file_index", f->path);
+    MULRED_CHECK(f->indexed, "%s: pair count asked before mulred_msm_file_index", f->path);
     return f->pairs;
 }
 
 /* Reads exactly len bytes at off (len may be 0). */
-static int read_at(const mulred_pair_file *f, uint8_t *buf, size_t len, uint64_t off,
+static int read_at(const mulred_msm_file *f, uint8_t *buf, size_t len, uint64_t off,
                    mulred_error *err)
 {
     while (len) {
@@ -208,7 +208,7 @@ static inline bool zero_is_prefix(const window *w, uint64_t i)
 }
 
 /* Reads [lo − 2, hi + 1) ∩ [0, size) into buf (hi − lo + 3 bytes) as a window. */
-static int read_window(window *w, uint8_t *buf, const mulred_pair_file *f, uint64_t lo, uint64_t hi,
+static int read_window(window *w, uint8_t *buf, const mulred_msm_file *f, uint64_t lo, uint64_t hi,
                        mulred_error *err)
 {
     const uint64_t a = lo >= 2 ? lo - 2 : 0, b = hi + 1 < f->size ? hi + 1 : f->size;
@@ -216,7 +216,7 @@ static int read_window(window *w, uint8_t *buf, const mulred_pair_file *f, uint6
     return read_at(f, buf, (size_t)(b - a), a, err);
 }
 
-static int bad_byte(const mulred_pair_file *f, const window *w, uint64_t i, mulred_error *err)
+static int bad_byte(const mulred_msm_file *f, const window *w, uint64_t i, mulred_error *err)
 {
     const int b = byte_at(w, i);
     if (b >= 0x21 && b < 0x7f)
@@ -226,8 +226,8 @@ static int bad_byte(const mulred_pair_file *f, const window *w, uint64_t i, mulr
                             (unsigned long long)i, (unsigned)b);
 }
 
-mulred_status mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint64_t first,
-                                     uint64_t end, mulred_error *err)
+mulred_status mulred_msm_file_count(uint64_t *digits, mulred_msm_file *f, uint64_t first,
+                                    uint64_t end, mulred_error *err)
 {
     MULRED_CHECK(!f->binary, "%s: a binary pair file has no count pass", f->path);
     MULRED_CHECK(first <= end && end <= f->units, "units [%llu, %llu) of %llu",
@@ -267,7 +267,7 @@ mulred_status mulred_pair_file_count(uint64_t *digits, mulred_pair_file *f, uint
     return rc;
 }
 
-mulred_status mulred_pair_file_index(mulred_pair_file *f, const uint64_t *digits, mulred_error *err)
+mulred_status mulred_msm_file_index(mulred_msm_file *f, const uint64_t *digits, mulred_error *err)
 {
     if (f->binary) return MULRED_OK;
     free(f->cum);
@@ -298,8 +298,8 @@ mulred_status mulred_pair_file_index(mulred_pair_file *f, const uint64_t *digits
 /* A forward reader of hex digits from a byte offset: digits come out as bytes of records,
  * with the byte offset of each record's first digit. */
 typedef struct {
-    const mulred_pair_file *f;
-    uint8_t *buf; /* MULRED_PAIR_UNIT + 3 */
+    const mulred_msm_file *f;
+    uint8_t *buf; /* MULRED_MSM_FILE_UNIT + 3 */
     window w;
     uint64_t pos;     /* next byte to classify */
     uint64_t buf_end; /* classification is valid below this offset in w */
@@ -308,7 +308,7 @@ typedef struct {
 static int hex_refill(hex_reader *r, mulred_error *err)
 {
     const uint64_t hi =
-        r->pos + MULRED_PAIR_UNIT < r->f->size ? r->pos + MULRED_PAIR_UNIT : r->f->size;
+        r->pos + MULRED_MSM_FILE_UNIT < r->f->size ? r->pos + MULRED_MSM_FILE_UNIT : r->f->size;
     if (read_window(&r->w, r->buf, r->f, r->pos, hi, err)) return err->status;
     r->buf_end = hi;
     return MULRED_OK;
@@ -334,7 +334,7 @@ static int hex_next(hex_reader *r, uint64_t *offset, mulred_error *err)
 /* Positions the reader on the digit number d (counted from 0 over the file). */
 static int hex_seek_digit(hex_reader *r, uint64_t d, mulred_error *err)
 {
-    const mulred_pair_file *f = r->f;
+    const mulred_msm_file *f = r->f;
     uint64_t lo = 0, hi = f->units; /* the unit u with cum[u] <= d < cum[u + 1] */
     while (hi - lo > 1) {
         const uint64_t mid = lo + (hi - lo) / 2;
@@ -414,17 +414,17 @@ static int hex_records(hex_reader *r, uint8_t *raw, uint64_t *offsets, size_t m,
 /* Records per block: decoded by threads, then the next block is read. */
 #define PAIR_BLOCK 16384
 
-mulred_status mulred_pair_file_read(void *points, mulred_scalar256 *scalars, mulred_pair_file *f,
-                                    uint64_t first, uint64_t end, int threads, mulred_error *err)
+mulred_status mulred_msm_file_read(void *points, mulred_scalar256 *scalars, mulred_msm_file *f,
+                                   uint64_t first, uint64_t end, int threads, mulred_error *err)
 {
-    MULRED_CHECK(f->indexed, "%s: read before mulred_pair_file_index", f->path);
+    MULRED_CHECK(f->indexed, "%s: read before mulred_msm_file_index", f->path);
     MULRED_CHECK(first <= end && end <= f->pairs, "pairs [%llu, %llu) of %llu",
                  (unsigned long long)first, (unsigned long long)end, (unsigned long long)f->pairs);
     if (first == end) return MULRED_OK;
     const size_t R = f->record, aff = mulred_msm_affine_bytes(f->curve);
     uint8_t *raw = malloc((size_t)PAIR_BLOCK * R);
     uint64_t *offsets = malloc(PAIR_BLOCK * sizeof *offsets);
-    hex_reader hr = {.f = f, .buf = f->binary ? NULL : malloc(MULRED_PAIR_UNIT + 3)};
+    hex_reader hr = {.f = f, .buf = f->binary ? NULL : malloc(MULRED_MSM_FILE_UNIT + 3)};
     int rc = MULRED_OK;
     if (!raw || !offsets || (!f->binary && !hr.buf)) {
         rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -462,10 +462,10 @@ static void scalar_to_be(uint8_t out[32], const mulred_scalar256 *s)
         for (int b = 0; b < 8; b++) out[(3 - i) * 8 + b] = (uint8_t)(s->l[i] >> (56 - 8 * b));
 }
 
-void mulred_pair_encode(uint8_t *out, const void *points, const mulred_scalar256 *scalars, size_t n,
-                        mulred_curve c)
+void mulred_msm_encode_pairs(uint8_t *out, const void *points, const mulred_scalar256 *scalars,
+                             size_t n, mulred_curve c)
 {
-    const size_t R = mulred_pair_record_bytes(c);
+    const size_t R = mulred_msm_record_bytes(c);
     for (size_t i = 0; i < n; i++) {
         uint8_t *rec = out + i * R;
         if (c == MULRED_CURVE_BLS12_381)
@@ -499,7 +499,7 @@ mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
     MULRED_ARG_CHECK(out != NULL);
     MULRED_ARG_CHECK(out_len >= mulred_msm_result_bytes(c));
     MULRED_ARG_CHECK(records != NULL || len == 0);
-    const size_t R = mulred_pair_record_bytes(c);
+    const size_t R = mulred_msm_record_bytes(c);
     if (len % R)
         return mulred_error_set(err, MULRED_EINPUT,
                                 "%zu bytes: not a whole number of %zu-byte records", len, R);

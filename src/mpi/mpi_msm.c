@@ -77,10 +77,10 @@ static void counts_combine(void *acc, const void *in, const mulred_group *g)
 }
 
 /* Every rank counts its run of units; the sums reach every rank; the file learns its pairs. */
-static int index_hex_file(MPI_Comm comm, mulred_pair_file *f, int rank, int nranks,
+static int index_hex_file(MPI_Comm comm, mulred_msm_file *f, int rank, int nranks,
                           mulred_error *err)
 {
-    const uint64_t units = mulred_pair_file_units(f);
+    const uint64_t units = mulred_msm_file_units(f);
     if (!units) return mulred_mpi_agree(comm, err);
     if (units > (uint64_t)INT32_MAX / sizeof(uint64_t)) {
         mulred_error_set(err, MULRED_ERUNTIME, "msm: pair file too large to index (%llu units)",
@@ -90,7 +90,7 @@ static int index_hex_file(MPI_Comm comm, mulred_pair_file *f, int rank, int nran
     uint64_t *digits = calloc(units, sizeof *digits);
     if (!digits) mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     const mulred_unit_range r = mulred_plan_units(units, rank, nranks);
-    if (err->status == MULRED_OK) mulred_pair_file_count(digits + r.first, f, r.first, r.end, err);
+    if (err->status == MULRED_OK) mulred_msm_file_count(digits + r.first, f, r.first, r.end, err);
     if (mulred_mpi_agree(comm, err)) {
         free(digits);
         return err->status;
@@ -98,7 +98,7 @@ static int index_hex_file(MPI_Comm comm, mulred_pair_file *f, int rank, int nran
     const mulred_group sum = {"digit-counts", units * sizeof *digits, counts_identity,
                               counts_combine, NULL};
     if (mulred_mpi_allreduce(comm, digits, &sum, err) == MULRED_OK)
-        mulred_pair_file_index(f, digits, err);
+        mulred_msm_file_index(f, digits, err);
     free(digits);
     return mulred_mpi_agree(comm, err);
 }
@@ -231,8 +231,8 @@ static uint64_t *tile_costs(const ckpt_layout *L, uint64_t n)
 typedef struct {
     const mulred_mpi_msm_job *o;
     mulred_mpi_msm_result *res;
-    mulred_pair_file *file; /* NULL: synthetic */
-    uint64_t n, cap;        /* pairs of the job; of a slice */
+    mulred_msm_file *file; /* NULL: synthetic */
+    uint64_t n, cap;       /* pairs of the job; of a slice */
     int T;
     mulred_curve c;
     const mulred_group *group;
@@ -274,7 +274,7 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
             return mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
     }
     double t0 = mulred_wtime();
-    int rc = t->file ? mulred_pair_file_read(t->points, t->scalars, t->file, p0, p1, t->T, err)
+    int rc = t->file ? mulred_msm_file_read(t->points, t->scalars, t->file, p0, p1, t->T, err)
                      : mulred_msm_synth(t->points, t->scalars, t->c, t->o->seed, p0, ns, t->T, err);
     t->local[t->file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] += mulred_wtime() - t0;
     t0 = mulred_wtime();
@@ -344,7 +344,7 @@ static int tiles_begin(tile_run *t, mulred_error *err)
 }
 
 static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_result *res,
-                    mulred_pair_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
+                    mulred_msm_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
                     double local[], uint64_t *drawn, mulred_error *err)
 {
     tile_run t = {.o = o,
@@ -397,8 +397,8 @@ typedef struct {
     const mulred_mpi_msm_job *o;
     mulred_mpi_msm_result *res;
     mulred_curve c;
-    mulred_pair_file *file; /* NULL: synthetic */
-    uint64_t n;             /* pairs of the job */
+    mulred_msm_file *file; /* NULL: synthetic */
+    uint64_t n;            /* pairs of the job */
     int rank, nranks, T, nodes;
     double t0, local[MULRED_MSM_PHASES]; /* this rank's phase times */
 } msm_run;
@@ -503,7 +503,7 @@ static void msm_by_grid(msm_run *m, mulred_error *err)
     const double t1 = mulred_wtime();
     if (err->status == MULRED_OK) {
         if (m->file)
-            mulred_pair_file_read(points, scalars, m->file, share.point0, share.point1, m->T, err);
+            mulred_msm_file_read(points, scalars, m->file, share.point0, share.point1, m->T, err);
         else
             mulred_msm_synth(points, scalars, m->c, m->o->seed, share.point0, ns, m->T, err);
     }
@@ -556,10 +556,10 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_mpi_msm_job *o,
     m.t0 = mulred_wtime();
     m.nodes = 1;
     if (o->input) {
-        mulred_pair_file_open(&m.file, o->input, m.c, o->binary, 0, err);
+        mulred_msm_file_open(&m.file, o->input, m.c, o->binary, 0, err);
         if (mulred_mpi_agree(comm, err) || index_hex_file(comm, m.file, m.rank, m.nranks, err))
             goto done;
-        m.n = mulred_pair_file_pairs(m.file);
+        m.n = mulred_msm_file_pairs(m.file);
     }
     if (mulred_mpi_node_count(comm, &m.nodes, err) ||
         mulred_mpi_node_names(comm, res->node_names, sizeof res->node_names, err))
@@ -569,7 +569,7 @@ static int msm_file_or_synthetic(MPI_Comm comm, const mulred_mpi_msm_job *o,
     else
         msm_by_grid(&m, err);
 done:
-    mulred_pair_file_close(m.file);
+    mulred_msm_file_close(m.file);
     return err->status;
 }
 

@@ -10,7 +10,7 @@
  * ranks would; the pairs are read in two slices.
  *
  * Input: a control byte (bit 0: BN254; bit 1: binary; bits 2-4: unit size 1..8 bytes or
- * MULRED_PAIR_UNIT; bits 5-7: where the slices split), then the file's bytes. */
+ * MULRED_MSM_FILE_UNIT; bits 5-7: where the slices split), then the file's bytes. */
 #include "fuzz_common.h"
 
 #include "g1_decode.h"
@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const unsigned u = (data[0] >> 2) & 7;
     const size_t unit = u == 7 ? 0 : u + 1;
     const uint8_t *t = data + 1;
-    const size_t n = size - 1, R = mulred_pair_record_bytes(c), P = R - 32; /* P: point bytes */
+    const size_t n = size - 1, R = mulred_msm_record_bytes(c), P = R - 32; /* P: point bytes */
     char path[64];
     const int fd = fuzz_memfile(path, t, n);
 
@@ -117,25 +117,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the reader, as two ranks would drive it */
     mulred_error err;
     mulred_error_clear(&err);
-    mulred_pair_file *f = NULL;
-    int rc = mulred_pair_file_open(&f, path, c, binary, unit, &err);
+    mulred_msm_file *f = NULL;
+    int rc = mulred_msm_file_open(&f, path, c, binary, unit, &err);
     if (rc == MULRED_OK && !binary) {
-        const uint64_t units = mulred_pair_file_units(f), half = units / 2;
+        const uint64_t units = mulred_msm_file_units(f), half = units / 2;
         uint64_t *cnt = calloc(units, sizeof *cnt);
         FUZZ_CHECK(cnt, "out of memory");
-        rc = mulred_pair_file_count(cnt + half, f, half, units, &err);
+        rc = mulred_msm_file_count(cnt + half, f, half, units, &err);
         mulred_error e0;
         mulred_error_clear(&e0);
-        const int rc0 = mulred_pair_file_count(cnt, f, 0, half, &e0);
+        const int rc0 = mulred_msm_file_count(cnt, f, 0, half, &e0);
         if (rc0 != MULRED_OK) rc = rc0, err = e0; /* the lower rank's error comes first */
-        if (rc == MULRED_OK) rc = mulred_pair_file_index(f, cnt, &err);
+        if (rc == MULRED_OK) rc = mulred_msm_file_index(f, cnt, &err);
         free(cnt);
     }
     void *pts = NULL;
     mulred_scalar256 *sc = NULL;
     uint64_t got_pairs = 0;
     if (rc == MULRED_OK) {
-        got_pairs = mulred_pair_file_pairs(f);
+        got_pairs = mulred_msm_file_pairs(f);
         FUZZ_CHECK(got_pairs == bytes / R, "%llu pairs, the layout gives %zu",
                    (unsigned long long)got_pairs, bytes / R);
         pts = calloc(got_pairs + 1, aff);
@@ -144,9 +144,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const uint64_t split = got_pairs * ((data[0] >> 5) & 7) / 7;
         mulred_error e1;
         mulred_error_clear(&e1);
-        const int rc1 = mulred_pair_file_read((uint8_t *)pts + split * aff, sc + split, f, split,
-                                              got_pairs, 1, &e1);
-        rc = mulred_pair_file_read(pts, sc, f, 0, split, 1, &err);
+        const int rc1 = mulred_msm_file_read((uint8_t *)pts + split * aff, sc + split, f, split,
+                                             got_pairs, 1, &e1);
+        rc = mulred_msm_file_read(pts, sc, f, 0, split, 1, &err);
         if (rc == MULRED_OK && rc1 != MULRED_OK) rc = rc1, err = e1;
     }
     if (want[0]) {
@@ -176,7 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             want_in(err.message, w);
         }
     }
-    mulred_pair_file_close(f);
+    mulred_msm_file_close(f);
     free(pts), free(sc), free(ref), free(raw), free(where);
     close(fd);
     return 0;
