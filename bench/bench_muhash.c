@@ -164,9 +164,9 @@ typedef struct {
 static void bench_engine_threads(double *t1, double *t2, uint64_t n, int reps)
 {
     double t[2][16];
-    mulred_synth_set set = {MULRED_MUHASH_BITCOIN, 1, 0, n, false};
+    mulred_source_synth_set set = {MULRED_MUHASH_BITCOIN, 1, 0, n, false};
     mulred_muhash_source src;
-    mulred_synth_source(&src, &set);
+    mulred_source_synth_source(&src, &set);
     mulred_muhash_state st;
     mulred_error err;
     for (int r = 0; r < reps; r++)
@@ -219,10 +219,10 @@ static int write_element_file(const char *path, uint64_t lines)
     if (!f) return -1;
     static char iobuf[1 << 20];
     setvbuf(f, iobuf, _IOFBF, sizeof iobuf);
-    uint8_t e[MULRED_SYNTH_MAX_ELEMENT];
-    char hex[2 * MULRED_SYNTH_MAX_ELEMENT + 2];
+    uint8_t e[MULRED_SOURCE_SYNTH_MAX_ELEMENT];
+    char hex[2 * MULRED_SOURCE_SYNTH_MAX_ELEMENT + 2];
     for (uint64_t i = 0; i < lines; i++) {
-        size_t n = mulred_synth_element(e, MULRED_MUHASH_BITCOIN, 1, i);
+        size_t n = mulred_source_synth_element(e, MULRED_MUHASH_BITCOIN, 1, i);
         mulred_hex_encode(hex, e, n);
         hex[2 * n] = '\n';
         fwrite(hex, 1, 2 * n + 1, f);

@@ -25,9 +25,9 @@ enum { ELEM = 97 };
 /* Element k of the workload: a Kaspa UTXO element with a 34-byte script (97 bytes). */
 static void seed_element(uint8_t *out, uint64_t k)
 {
-    uint8_t buf[MULRED_SYNTH_MAX_ELEMENT];
+    uint8_t buf[MULRED_SOURCE_SYNTH_MAX_ELEMENT];
     for (uint64_t i = k * 64;; i++) /* the first synthetic element with a 34-byte script */
-        if (mulred_synth_element(buf, MULRED_MUHASH_KASPA, 2024, i) == ELEM) break;
+        if (mulred_source_synth_element(buf, MULRED_MUHASH_KASPA, 2024, i) == ELEM) break;
     memcpy(out, buf, ELEM);
 }
 

@@ -39,15 +39,15 @@ int main(int argc, char **argv)
 
     mulred_error err;
     mulred_error_clear(&err);
-    mulred_element_file *files[2] = {NULL, NULL};
+    mulred_source_file *files[2] = {NULL, NULL};
     mulred_muhash_source sources[2];
     int rc = MULRED_OK;
     for (int i = 0; i < nfiles && rc == MULRED_OK; i++) {
         /* the second file holds elements to remove; chunk size 0: the default */
-        rc = mulred_element_file_open(&files[i], paths[i], i == 1, 0, true, &err);
+        rc = mulred_source_file_open(&files[i], paths[i], i == 1, 0, true, &err);
         if (rc == MULRED_OK)
             sources[i] =
-                *mulred_element_file_select(files[i], 0, mulred_element_file_units(files[i]));
+                *mulred_source_file_select(files[i], 0, mulred_source_file_units(files[i]));
     }
     mulred_muhash_state state;
     mulred_muhash_stats stats;
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
         rc = mulred_muhash_reduce(&state, MULRED_MUHASH_BITCOIN, sources, (size_t)nfiles, 0, &stats,
                                   &err);
     for (int i = 0; i < 2; i++)
-        if (files[i]) mulred_element_file_close(files[i]);
+        if (files[i]) mulred_source_file_close(files[i]);
     if (argc == 1) unlink(ins), unlink(rem), rmdir(dir);
     if (rc != MULRED_OK) {
         fprintf(stderr, "muhash_file: %s\n", err.message);

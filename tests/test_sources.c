@@ -27,13 +27,13 @@ static int file_digest(char hex[65], const char *path, int nranks, size_t chunk,
     mulred_muhash_state total, part;
     mulred_muhash_init(&total, MULRED_MUHASH_BITCOIN);
     for (int r = 0; r < nranks; r++) {
-        mulred_element_file *f;
-        if (mulred_element_file_open(&f, path, false, chunk, true, err)) return err->status;
-        CU_ASSERT(!mulred_element_file_is_stream(f));
-        mulred_unit_range u = mulred_plan_units(mulred_element_file_units(f), r, nranks);
-        const mulred_muhash_source *src = mulred_element_file_select(f, u.first, u.end);
+        mulred_source_file *f;
+        if (mulred_source_file_open(&f, path, false, chunk, true, err)) return err->status;
+        CU_ASSERT(!mulred_source_file_is_stream(f));
+        mulred_unit_range u = mulred_plan_units(mulred_source_file_units(f), r, nranks);
+        const mulred_muhash_source *src = mulred_source_file_select(f, u.first, u.end);
         int st = mulred_muhash_reduce(&part, MULRED_MUHASH_BITCOIN, src, 1, threads, NULL, err);
-        mulred_element_file_close(f);
+        mulred_source_file_close(f);
         if (st) return st;
         mulred_muhash_combine(&total, &part);
     }
@@ -109,12 +109,12 @@ static void test_file_errors(void)
         /* the lowest failing line wins even when later chunks fail too */
         expect_file_error("00\nzz\nyy\nxx", ":2: column 1: 'z' is not a hex digit", chunk);
     }
-    mulred_element_file *f;
+    mulred_source_file *f;
     mulred_error err;
-    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/nonexistent/elements", false, 0, true, &err),
+    CU_ASSERT_EQUAL(mulred_source_file_open(&f, "/nonexistent/elements", false, 0, true, &err),
                     MULRED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/nonexistent/elements: cannot open"));
-    CU_ASSERT_EQUAL(mulred_element_file_open(&f, "/tmp", false, 0, true, &err), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_source_file_open(&f, "/tmp", false, 0, true, &err), MULRED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "/tmp: is a directory"));
 }
 
@@ -178,14 +178,13 @@ static void test_file_bad_bytes(void)
 /* The digest of an element stream read whole by one rank (all its units). */
 static int stream_digest(char hex[65], const char *path, mulred_error *err)
 {
-    mulred_element_file *f;
-    if (mulred_element_file_open(&f, path, false, 0, true, err)) return err->status;
-    CU_ASSERT(mulred_element_file_is_stream(f));
-    const mulred_muhash_source *src =
-        mulred_element_file_select(f, 0, mulred_element_file_units(f));
+    mulred_source_file *f;
+    if (mulred_source_file_open(&f, path, false, 0, true, err)) return err->status;
+    CU_ASSERT(mulred_source_file_is_stream(f));
+    const mulred_muhash_source *src = mulred_source_file_select(f, 0, mulred_source_file_units(f));
     mulred_muhash_state s;
     int st = mulred_muhash_reduce(&s, MULRED_MUHASH_BITCOIN, src, 1, 1, NULL, err);
-    mulred_element_file_close(f);
+    mulred_source_file_close(f);
     if (st) return st;
     uint8_t d[32];
     mulred_muhash_finalize(d, &s);
@@ -228,10 +227,10 @@ static void test_fifo(void)
     snprintf(path, sizeof path, "%s/elements.fifo", test_tmpdir());
     unlink(path);
     CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0600), 0);
-    mulred_element_file *f = NULL;
+    mulred_source_file *f = NULL;
     mulred_error err;
     mulred_error_clear(&err);
-    CU_ASSERT_EQUAL(mulred_element_file_open(&f, path, false, 0, true, &err), MULRED_EINPUT);
+    CU_ASSERT_EQUAL(mulred_source_file_open(&f, path, false, 0, true, &err), MULRED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "elements.fifo: a FIFO with no writer"));
     /* A writer attached: a child holds the write end and writes after a pause, so the reader
      * usually meets a writer without data yet; `keep`, a second reader, keeps the FIFO's buffer
@@ -258,7 +257,7 @@ static void test_fifo(void)
     unlink(path);
 }
 
-/* Units of a synthetic set: blocks of MULRED_SYNTH_CHUNK elements, the last one shorter. */
+/* Units of a synthetic set: blocks of MULRED_SOURCE_SYNTH_CHUNK elements, the last one shorter. */
 static void test_synthetic_units(void)
 {
     static const struct {
@@ -266,16 +265,16 @@ static void test_synthetic_units(void)
     } cases[] = {{0, 0},    {1, 1},    {1023, 1}, {1024, 1},
                  {1025, 2}, {2048, 2}, {2049, 3}, {UINT64_MAX, UINT64_MAX / 1024 + 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint64_t n = cases[i].n, u = mulred_synth_units(n);
+        uint64_t n = cases[i].n, u = mulred_source_synth_units(n);
         CU_ASSERT_EQUAL(u, cases[i].units);
-        mulred_synth_set set = {MULRED_MUHASH_BITCOIN, 1, 99, 99, false};
-        mulred_synth_select(&set, n, 0, u);
+        mulred_source_synth_set set = {MULRED_MUHASH_BITCOIN, 1, 99, 99, false};
+        mulred_source_synth_select(&set, n, 0, u);
         CU_ASSERT(set.first == 0 && set.count == n); /* all units: the whole set */
         if (u == 0) continue;
-        mulred_synth_select(&set, n, u - 1, u);
+        mulred_source_synth_select(&set, n, u - 1, u);
         CU_ASSERT_EQUAL(set.first, (u - 1) * 1024);
         CU_ASSERT_EQUAL(set.count, n - (u - 1) * 1024); /* the last block: the remainder */
-        mulred_synth_select(&set, n, u, u);
+        mulred_source_synth_select(&set, n, u, u);
         CU_ASSERT_EQUAL(set.count, 0);
     }
 }
@@ -284,34 +283,35 @@ static void test_synthetic(void)
 {
     for (int f = 0; f < 2; f++) {
         mulred_muhash_flavor flavor = (mulred_muhash_flavor)f;
-        uint8_t a[MULRED_SYNTH_MAX_ELEMENT], b[MULRED_SYNTH_MAX_ELEMENT];
+        uint8_t a[MULRED_SOURCE_SYNTH_MAX_ELEMENT], b[MULRED_SOURCE_SYNTH_MAX_ELEMENT];
         size_t lens[2000];
         int kinds[5] = {0};
         for (uint64_t i = 0; i < 2000; i++) {
-            size_t n = mulred_synth_element(a, flavor, 42, i);
-            CU_ASSERT_EQUAL(mulred_synth_element(b, flavor, 42, i), n);
+            size_t n = mulred_source_synth_element(a, flavor, 42, i);
+            CU_ASSERT_EQUAL(mulred_source_synth_element(b, flavor, 42, i), n);
             CU_ASSERT(memcmp(a, b, n) == 0); /* a pure function */
             size_t fixed =
                 flavor == MULRED_MUHASH_BITCOIN ? 32 + 4 + 4 + 8 : 32 + 4 + 8 + 8 + 1 + 2 + 8;
-            CU_ASSERT(n > fixed && n <= MULRED_SYNTH_MAX_ELEMENT);
+            CU_ASSERT(n > fixed && n <= MULRED_SOURCE_SYNTH_MAX_ELEMENT);
             size_t script =
                 flavor == MULRED_MUHASH_BITCOIN ? n - fixed - (n - fixed > 253 ? 3 : 1) : n - fixed;
             kinds[script == 22 ? 0 : script == 25 ? 1 : script == 34 ? 2 : script == 23 ? 3 : 4]++;
             lens[i] = n;
-            CU_ASSERT(mulred_synth_element(b, flavor, 43, i) != n || memcmp(a, b, n) != 0);
+            CU_ASSERT(mulred_source_synth_element(b, flavor, 43, i) != n || memcmp(a, b, n) != 0);
         }
         for (int k = 0; k < 5; k++) CU_ASSERT(kinds[k] > 0); /* every script class occurs */
         (void)lens;
         if (flavor == MULRED_MUHASH_KASPA) { /* 97-byte elements for 34-byte scripts */
             size_t n = 0;
-            for (uint64_t i = 0; i < 200 && n != 97; i++) n = mulred_synth_element(a, flavor, 1, i);
+            for (uint64_t i = 0; i < 200 && n != 97; i++)
+                n = mulred_source_synth_element(a, flavor, 1, i);
             CU_ASSERT_EQUAL(n, 97);
         }
         /* a set reduced whole equals the same set split into ranges */
         char whole[65], split[65];
-        mulred_synth_set set = {flavor, 9, 0, 10000, false};
+        mulred_source_synth_set set = {flavor, 9, 0, 10000, false};
         mulred_muhash_source src;
-        mulred_synth_source(&src, &set);
+        mulred_source_synth_source(&src, &set);
         mulred_muhash_state s, t, u;
         mulred_error err;
         CU_ASSERT_EQUAL(mulred_muhash_reduce(&s, flavor, &src, 1, 2, NULL, &err), MULRED_OK);
@@ -320,13 +320,14 @@ static void test_synthetic(void)
             mulred_muhash_init(&t, flavor);
             uint64_t covered = 0;
             for (int r = 0; r < nranks; r++) {
-                mulred_synth_set part = {flavor, 9, 0, 0, false};
-                mulred_unit_range rr = mulred_plan_units(mulred_synth_units(10000), r, nranks);
-                mulred_synth_select(&part, 10000, rr.first, rr.end);
+                mulred_source_synth_set part = {flavor, 9, 0, 0, false};
+                mulred_unit_range rr =
+                    mulred_plan_units(mulred_source_synth_units(10000), r, nranks);
+                mulred_source_synth_select(&part, 10000, rr.first, rr.end);
                 CU_ASSERT_EQUAL(part.first, covered); /* units of 1024 elements, in order */
-                CU_ASSERT(part.first % MULRED_SYNTH_CHUNK == 0);
+                CU_ASSERT(part.first % MULRED_SOURCE_SYNTH_CHUNK == 0);
                 covered += part.count;
-                mulred_synth_source(&src, &part);
+                mulred_source_synth_source(&src, &part);
                 CU_ASSERT_EQUAL(mulred_muhash_reduce(&u, flavor, &src, 1, 1 + r % 3, NULL, &err),
                                 MULRED_OK);
                 mulred_muhash_combine(&t, &u);

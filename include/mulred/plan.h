@@ -1,13 +1,12 @@
 /* Work units and their plan over ranks.
  *
  * Every input is cut into numbered work units by its own rule, without knowing the number of
- * ranks: element files into fixed byte ranges (mulred_element_file_units), synthetic sets into
- * blocks of MULRED_SYNTH_CHUNK elements (mulred_synth_units), snapshots into their index chunks
- * (mulred_utxo_source_units), checkpointed MSMs into tiles of point slices x window groups
- * (src/mpi/mpi_msm.c). Units are therefore the same whatever
- * the rank count, so a checkpoint that records finished units stays valid when a job restarts
- * on another number of ranks. The plan then gives each rank one contiguous run of units, by one
- * rule for every source:
+ * ranks: element files into fixed byte ranges (mulred_source_file_units), synthetic sets into
+ * blocks of MULRED_SOURCE_SYNTH_CHUNK elements (mulred_source_synth_units), snapshots into their
+ * index chunks (mulred_utxo_source_units), checkpointed MSMs into tiles of point slices x window
+ * groups (src/mpi/mpi_msm.c). Units are therefore the same whatever the rank count, so a checkpoint
+ * that records finished units stays valid when a job restarts on another number of ranks. The plan
+ * then gives each rank one contiguous run of units, by one rule for every source:
  *
  *   rank r of P starts at the first unit u whose work before it, cum[u], is at least ⌊W·r/P⌋,
  *   where W is the total work; rank 0 starts at unit 0 and rank P−1 ends at the last unit.

@@ -20,12 +20,12 @@
  * and takes the next, until the blocks end; so the threads that run the chunks parse and hash
  * blocks in parallel, and memory is one block per thread, whatever the stream's length. Blocks
  * come from a line reader (the carried partial line of the block before, then reads up to
- * MULRED_LINE_BLOCK bytes, up to its last newline), the stream's own or, under several ranks,
- * one on rank 0 that hands blocks out (mulred_element_file_stream_from). MuHash is a product, so
- * the order in which blocks are hashed does not change the digest. Each block carries the
- * number of its first line, so a failing block names its line; every call waits for the blocks
- * in flight before it returns, so the error returned is always the one of the first failing
- * line among the blocks taken. */
+ * MULRED_SOURCE_LINE_BLOCK bytes, up to its last newline), the stream's own or, under several
+ * ranks, one on rank 0 that hands blocks out (mulred_source_file_stream_from). MuHash is a product,
+ * so the order in which blocks are hashed does not change the digest. Each block carries the number
+ * of its first line, so a failing block names its line; every call waits for the blocks in flight
+ * before it returns, so the error returned is always the one of the first failing line among the
+ * blocks taken. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -52,10 +52,10 @@ enum { DEFAULT_CHUNK = 1 << 18 };
  * are (elements of tens to hundreds of bytes); a longer last line is read when met. */
 #define CHUNK_SLACK 4096
 /* Streams: the number of chunks of the source (the threads that can share it). Blocks
- * (MULRED_LINE_BLOCK bytes) are longer than MAX_LINE + 1, so a block with no newline holds a
+ * (MULRED_SOURCE_LINE_BLOCK bytes) are longer than MAX_LINE + 1, so a block with no newline holds a
  * line too long. */
 #define STREAM_CHUNKS 256
-_Static_assert(MULRED_LINE_BLOCK > MAX_LINE + 1, "a block holds a longest line");
+_Static_assert(MULRED_SOURCE_LINE_BLOCK > MAX_LINE + 1, "a block holds a longest line");
 
 /* A failure found while parsing: the byte offset of its line in the buffer, and the reason
  * (the part of the message after "FILE:LINE: "). */
@@ -64,12 +64,13 @@ typedef struct {
     char why[160];
 } parse_failure;
 
-/* A stream read in blocks of whole lines (mulred_line_reader_next). */
-struct mulred_line_reader {
+/* A stream read in blocks of whole lines (mulred_source_lines_next). */
+struct mulred_source_lines {
     char *path;
     int fd;
     bool close_fd, owns_stdin, eof;
-    char *carry; /* MULRED_LINE_BLOCK bytes: the partial line after the last block's newline */
+    /* MULRED_SOURCE_LINE_BLOCK bytes: the partial line after the last block's newline */
+    char *carry;
     size_t carry_len;
     uint64_t bytes; /* bytes read from the stream */
     uint64_t line;  /* the number of the next block's first line */
@@ -78,8 +79,8 @@ struct mulred_line_reader {
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t idle;
-    mulred_line_reader *reader; /* the stream's own reader, or NULL: blocks come from next */
-    mulred_line_block_fn next;
+    mulred_source_lines *reader; /* the stream's own reader, or NULL: blocks come from next */
+    mulred_source_block_fn next;
     void *ctx;
     bool done;           /* the source has no more blocks */
     uint64_t bytes;      /* bytes of the blocks taken */
@@ -94,7 +95,7 @@ typedef struct {
 /* Set while an open element file streams standard input. */
 static atomic_int stdin_taken;
 
-struct mulred_element_file {
+struct mulred_source_file {
     char *path;
     int fd; /* -1 for a stream */
     uint64_t size;
@@ -106,7 +107,7 @@ struct mulred_element_file {
     mulred_muhash_source source;
 };
 
-static int ef_read(const mulred_element_file *f, char *buf, uint64_t off, size_t len, size_t *got,
+static int ef_read(const mulred_source_file *f, char *buf, uint64_t off, size_t len, size_t *got,
                    mulred_error *err)
 {
     if (off >= f->size) {
@@ -129,7 +130,7 @@ static int ef_read(const mulred_element_file *f, char *buf, uint64_t off, size_t
 }
 
 /* 1-based line number of the line starting at byte `off`. */
-static uint64_t ef_line_number(const mulred_element_file *f, uint64_t off)
+static uint64_t ef_line_number(const mulred_source_file *f, uint64_t off)
 {
     uint64_t line = 1, pos = 0;
     char buf[1 << 16];
@@ -213,7 +214,7 @@ static int parse_lines(const char *buf, size_t got, size_t pos, size_t hi, bool 
 
 static mulred_status ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mulred_error *err)
 {
-    const mulred_element_file *f = vf;
+    const mulred_source_file *f = vf;
     uint64_t lo = (f->first_chunk + c) * f->chunk, hi = lo + f->chunk;
     if (hi > f->size) hi = f->size;
     uint64_t start = lo ? lo - 1 : 0;
@@ -267,8 +268,8 @@ out:
 
 /* ---- streams ---- */
 
-/* Takes the next block into buf (MULRED_LINE_BLOCK bytes): returns its length and first line,
- * or 0 when the stream is done (ended or failed). Called with the lock held. */
+/* Takes the next block into buf (MULRED_SOURCE_LINE_BLOCK bytes): returns its length and first
+ * line, or 0 when the stream is done (ended or failed). Called with the lock held. */
 static size_t stream_take(stream_state *s, char *buf, uint64_t *first_line)
 {
     if (s->failed || s->done) return 0;
@@ -313,11 +314,11 @@ static void stream_done(stream_state *s, uint64_t first_line, int rc, const char
 static mulred_status stream_produce(void *vf, size_t c, mulred_muhash_sink *sink, mulred_error *err)
 {
     (void)c; /* every chunk takes blocks until the stream is done */
-    const mulred_element_file *f = vf;
+    const mulred_source_file *f = vf;
     stream_state *s = f->st;
-    char *buf = malloc(MULRED_LINE_BLOCK + MULRED_MUHASH_MAX_ELEMENT);
+    char *buf = malloc(MULRED_SOURCE_LINE_BLOCK + MULRED_MUHASH_MAX_ELEMENT);
     if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    uint8_t *elem = (uint8_t *)buf + MULRED_LINE_BLOCK;
+    uint8_t *elem = (uint8_t *)buf + MULRED_SOURCE_LINE_BLOCK;
     pthread_mutex_lock(&s->lock);
     for (;;) {
         uint64_t first_line;
@@ -345,16 +346,16 @@ static mulred_status stream_produce(void *vf, size_t c, mulred_muhash_sink *sink
     return st;
 }
 
-mulred_status mulred_line_reader_next(mulred_line_reader *r, char *buf, size_t *len,
-                                      uint64_t *first_line, mulred_error *err)
+mulred_status mulred_source_lines_next(mulred_source_lines *r, char *buf, size_t *len,
+                                       uint64_t *first_line, mulred_error *err)
 {
     *len = 0;
     *first_line = r->line;
     size_t n = r->carry_len;
     memcpy(buf, r->carry, n);
     r->carry_len = 0;
-    while (n < MULRED_LINE_BLOCK && !r->eof) {
-        ssize_t got = read(r->fd, buf + n, MULRED_LINE_BLOCK - n);
+    while (n < MULRED_SOURCE_LINE_BLOCK && !r->eof) {
+        ssize_t got = read(r->fd, buf + n, MULRED_SOURCE_LINE_BLOCK - n);
         if (got < 0 && errno == EINTR) continue;
         if (got < 0)
             return mulred_error_set(err, MULRED_EINPUT, "%s: read error at byte %llu: %s", r->path,
@@ -379,7 +380,7 @@ mulred_status mulred_line_reader_next(mulred_line_reader *r, char *buf, size_t *
     return MULRED_OK;
 }
 
-uint64_t mulred_line_reader_bytes(const mulred_line_reader *r)
+uint64_t mulred_source_lines_bytes(const mulred_source_lines *r)
 {
     return r->bytes;
 }
@@ -387,16 +388,17 @@ uint64_t mulred_line_reader_bytes(const mulred_line_reader *r)
 static mulred_status reader_next(void *ctx, char *buf, size_t *len, uint64_t *first_line,
                                  mulred_error *err)
 {
-    return mulred_line_reader_next(ctx, buf, len, first_line, err);
+    return mulred_source_lines_next(ctx, buf, len, first_line, err);
 }
 
 /* Opens a stream for reading: standard input, or path (a FIFO without a writer is refused, as
  * mulred_read_file does, and never waited for). */
-mulred_status mulred_line_reader_open(mulred_line_reader **out, const char *path, mulred_error *err)
+mulred_status mulred_source_lines_open(mulred_source_lines **out, const char *path,
+                                       mulred_error *err)
 {
     *out = NULL;
-    mulred_line_reader *r = calloc(1, sizeof *r);
-    if (!r || !(r->carry = malloc(MULRED_LINE_BLOCK)) || !(r->path = strdup(path))) {
+    mulred_source_lines *r = calloc(1, sizeof *r);
+    if (!r || !(r->carry = malloc(MULRED_SOURCE_LINE_BLOCK)) || !(r->path = strdup(path))) {
         if (r) free(r->carry);
         free(r);
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -449,11 +451,11 @@ mulred_status mulred_line_reader_open(mulred_line_reader **out, const char *path
     *out = r;
     return MULRED_OK;
 fail:
-    mulred_line_reader_close(r);
+    mulred_source_lines_close(r);
     return st;
 }
 
-void mulred_line_reader_close(mulred_line_reader *r)
+void mulred_source_lines_close(mulred_source_lines *r)
 {
     if (!r) return;
     if (r->close_fd && r->fd >= 0) close(r->fd);
@@ -475,21 +477,21 @@ static stream_state *stream_new(void)
 static void stream_close(stream_state *s)
 {
     if (!s) return;
-    mulred_line_reader_close(s->reader);
+    mulred_source_lines_close(s->reader);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->idle);
     free(s);
 }
 
-static void stream_attach(mulred_element_file *f, stream_state *s)
+static void stream_attach(mulred_source_file *f, stream_state *s)
 {
     f->st = s;
     f->units = STREAM_CHUNKS;
-    mulred_element_file_select(f, 0, f->units);
+    mulred_source_file_select(f, 0, f->units);
 }
 
-mulred_status mulred_element_file_stream_from(mulred_element_file *f, mulred_line_block_fn next,
-                                              void *ctx, mulred_error *err)
+mulred_status mulred_source_file_stream_from(mulred_source_file *f, mulred_source_block_fn next,
+                                             void *ctx, mulred_error *err)
 {
     MULRED_CHECK(f->stream && !f->st, "an unread stream");
     stream_state *s = stream_new();
@@ -499,11 +501,11 @@ mulred_status mulred_element_file_stream_from(mulred_element_file *f, mulred_lin
     return MULRED_OK;
 }
 
-mulred_status mulred_element_file_open(mulred_element_file **out, const char *path, bool remove,
-                                       size_t chunk_bytes, bool read_stream, mulred_error *err)
+mulred_status mulred_source_file_open(mulred_source_file **out, const char *path, bool remove,
+                                      size_t chunk_bytes, bool read_stream, mulred_error *err)
 {
     *out = NULL;
-    mulred_element_file *f = calloc(1, sizeof *f);
+    mulred_source_file *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path))) {
         free(f);
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -518,11 +520,11 @@ mulred_status mulred_element_file_open(mulred_element_file **out, const char *pa
     if (!stream) {
         if (stat(path, &sb) != 0) {
             int e = errno;
-            mulred_element_file_close(f);
+            mulred_source_file_close(f);
             return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(e));
         }
         if (S_ISDIR(sb.st_mode)) {
-            mulred_element_file_close(f);
+            mulred_source_file_close(f);
             return mulred_error_set(err, MULRED_EINPUT, "%s: is a directory", path);
         }
         stream = !S_ISREG(sb.st_mode);
@@ -531,10 +533,10 @@ mulred_status mulred_element_file_open(mulred_element_file **out, const char *pa
     if (stream) {
         if (read_stream) {
             stream_state *s = stream_new();
-            if (!s || mulred_line_reader_open(&s->reader, path, err)) {
+            if (!s || mulred_source_lines_open(&s->reader, path, err)) {
                 if (!s) mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
                 stream_close(s);
-                mulred_element_file_close(f);
+                mulred_source_file_close(f);
                 return err->status;
             }
             s->next = reader_next, s->ctx = s->reader;
@@ -546,29 +548,29 @@ mulred_status mulred_element_file_open(mulred_element_file **out, const char *pa
         f->fd = open(path, O_RDONLY);
         if (f->fd < 0 || fstat(f->fd, &sb) != 0) {
             int e = errno;
-            mulred_element_file_close(f);
+            mulred_source_file_close(f);
             return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(e));
         }
         f->size = (uint64_t)sb.st_size;
         f->units = f->size / f->chunk + (f->size % f->chunk != 0);
     }
-    mulred_element_file_select(f, 0, f->units);
+    mulred_source_file_select(f, 0, f->units);
     *out = f;
     return MULRED_OK;
 }
 
-bool mulred_element_file_is_stream(const mulred_element_file *f)
+bool mulred_source_file_is_stream(const mulred_source_file *f)
 {
     return f->stream;
 }
 
-uint64_t mulred_element_file_units(const mulred_element_file *f)
+uint64_t mulred_source_file_units(const mulred_source_file *f)
 {
     return f->units;
 }
 
-const mulred_muhash_source *mulred_element_file_select(mulred_element_file *f, uint64_t first,
-                                                       uint64_t end)
+const mulred_muhash_source *mulred_source_file_select(mulred_source_file *f, uint64_t first,
+                                                      uint64_t end)
 {
     MULRED_CHECK(first <= end && end <= f->units, "units [%llu, %llu) of %llu",
                  (unsigned long long)first, (unsigned long long)end, (unsigned long long)f->units);
@@ -578,7 +580,7 @@ const mulred_muhash_source *mulred_element_file_select(mulred_element_file *f, u
     return &f->source;
 }
 
-uint64_t mulred_element_file_bytes(const mulred_element_file *f)
+uint64_t mulred_source_file_bytes(const mulred_source_file *f)
 {
     if (f->st) {
         pthread_mutex_lock(&f->st->lock);
@@ -591,7 +593,7 @@ uint64_t mulred_element_file_bytes(const mulred_element_file *f)
     return hi > lo ? hi - lo : 0;
 }
 
-void mulred_element_file_close(mulred_element_file *f)
+void mulred_source_file_close(mulred_source_file *f)
 {
     if (!f) return;
     if (f->fd >= 0) close(f->fd);

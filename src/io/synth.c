@@ -9,7 +9,7 @@
 #include "mulred/sources.h"
 #include "util/util.h"
 
-enum { SYNTH_CHUNK = MULRED_SYNTH_CHUNK, STREAM_BLOCKS_PER_ELEMENT = 128 };
+enum { SYNTH_CHUNK = MULRED_SOURCE_SYNTH_CHUNK, STREAM_BLOCKS_PER_ELEMENT = 128 };
 
 /* Writes the script for selector `sel` (0..999) using random bytes rnd; returns its length. */
 static size_t synth_script(uint8_t *out, unsigned sel, const uint8_t *rnd, uint64_t w)
@@ -42,13 +42,13 @@ static size_t synth_script(uint8_t *out, unsigned sel, const uint8_t *rnd, uint6
         return 34;
     }
     size_t len = 35 + (size_t)(w % 1616); /* large: multisig, inscriptions, odd scripts */
-    _Static_assert(63 + 35 + 1615 <= MULRED_SYNTH_MAX_ELEMENT, "largest synthetic element");
+    _Static_assert(63 + 35 + 1615 <= MULRED_SOURCE_SYNTH_MAX_ELEMENT, "largest synthetic element");
     memcpy(out, rnd, len);
     return len;
 }
 
-size_t mulred_synth_element(uint8_t out[MULRED_SYNTH_MAX_ELEMENT], mulred_muhash_flavor flavor,
-                            uint64_t seed, uint64_t index)
+size_t mulred_source_synth_element(uint8_t out[MULRED_SOURCE_SYNTH_MAX_ELEMENT],
+                                   mulred_muhash_flavor flavor, uint64_t seed, uint64_t index)
 {
     /* 16 control bytes, 32 txid bytes, up to 1650 script bytes. */
     uint8_t rnd[16 + 32 + 1656];
@@ -93,34 +93,36 @@ static mulred_status synth_produce(void *vset, size_t c, mulred_muhash_sink *sin
                                    mulred_error *err)
 {
     (void)err;
-    const mulred_synth_set *set = vset;
-    uint8_t buf[MULRED_SYNTH_MAX_ELEMENT];
+    const mulred_source_synth_set *set = vset;
+    uint8_t buf[MULRED_SOURCE_SYNTH_MAX_ELEMENT];
     uint64_t lo = set->first + (uint64_t)c * SYNTH_CHUNK;
     uint64_t hi = lo + SYNTH_CHUNK < set->first + set->count ? lo + SYNTH_CHUNK
                                                              : set->first + set->count;
     for (uint64_t i = lo; i < hi; i++) {
-        size_t n = mulred_synth_element(buf, set->flavor, set->seed, i);
+        size_t n = mulred_source_synth_element(buf, set->flavor, set->seed, i);
         mulred_muhash_sink_add(sink, buf, n, set->remove);
     }
     return MULRED_OK;
 }
 
-uint64_t mulred_synth_units(uint64_t n)
+uint64_t mulred_source_synth_units(uint64_t n)
 {
     return n / SYNTH_CHUNK + (n % SYNTH_CHUNK != 0);
 }
 
-void mulred_synth_select(mulred_synth_set *set, uint64_t n, uint64_t first, uint64_t end)
+void mulred_source_synth_select(mulred_source_synth_set *set, uint64_t n, uint64_t first,
+                                uint64_t end)
 {
-    MULRED_CHECK(first <= end && end <= mulred_synth_units(n), "units [%llu, %llu) of %llu",
+    MULRED_CHECK(first <= end && end <= mulred_source_synth_units(n), "units [%llu, %llu) of %llu",
                  (unsigned long long)first, (unsigned long long)end,
-                 (unsigned long long)mulred_synth_units(n));
-    uint64_t lo = first * SYNTH_CHUNK, hi = end == mulred_synth_units(n) ? n : end * SYNTH_CHUNK;
+                 (unsigned long long)mulred_source_synth_units(n));
+    uint64_t lo = first * SYNTH_CHUNK,
+             hi = end == mulred_source_synth_units(n) ? n : end * SYNTH_CHUNK;
     set->first = lo;
     set->count = first == end ? 0 : hi - lo;
 }
 
-void mulred_synth_source(mulred_muhash_source *out, mulred_synth_set *set)
+void mulred_source_synth_source(mulred_muhash_source *out, mulred_source_synth_set *set)
 {
     out->nchunks = (size_t)((set->count + SYNTH_CHUNK - 1) / SYNTH_CHUNK);
     out->produce = synth_produce;

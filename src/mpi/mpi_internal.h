@@ -104,7 +104,7 @@ bool mpi_stream_handoff(MPI_Comm comm);
  * by rank 0 and hashed in blocks by every rank's threads into *state (initialized here), with
  * this rank's counts in *stats and the blocks it hashed in *blocks. A rank whose err is already set
  * takes part without hashing. Returns err's status: this rank's, not yet agreed. */
-int mpi_stream_reduce(MPI_Comm comm, mulred_element_file *f, const char *path,
+int mpi_stream_reduce(MPI_Comm comm, mulred_source_file *f, const char *path,
                       mulred_muhash_flavor flavor, int threads, int team,
                       mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *blocks,
                       mulred_error *err);

@@ -35,18 +35,18 @@ void mulred_mpi_muhash_job_init(mulred_mpi_muhash_job *job)
 
 /* Everything a rank holds open without checkpoints: its units of each input as a source. */
 typedef struct {
-    mulred_element_file **files;
+    mulred_source_file **files;
     int nfiles;
     mulred_utxo_source **snapshots;
     int nsnapshots;
-    mulred_synth_set synth;
+    mulred_source_synth_set synth;
     mulred_muhash_source *sources;
     size_t nsources;
 } muhash_inputs;
 
 static void inputs_close(muhash_inputs *in)
 {
-    for (int i = 0; i < in->nfiles; i++) mulred_element_file_close(in->files[i]);
+    for (int i = 0; i < in->nfiles; i++) mulred_source_file_close(in->files[i]);
     for (int i = 0; i < in->nsnapshots; i++) mulred_utxo_source_close(in->snapshots[i]);
     free(in->files);
     free(in->snapshots);
@@ -69,16 +69,16 @@ static int inputs_open(muhash_inputs *in, const mulred_mpi_muhash_job *o, int ra
     for (int k = 0; k < 2; k++) {
         size_t n = k ? o->nremove : o->ninsert;
         for (size_t i = 0; i < n; i++) {
-            mulred_element_file *f;
+            mulred_source_file *f;
             const char *path = (k ? o->remove : o->insert)[i];
-            if (mulred_element_file_open(&f, path, k == 1, 0, rank == 0 && !handoff, err))
+            if (mulred_source_file_open(&f, path, k == 1, 0, rank == 0 && !handoff, err))
                 return err->status;
             in->files[in->nfiles++] = f;
-            uint64_t units = mulred_element_file_units(f);
-            mulred_unit_range r = mulred_element_file_is_stream(f)
+            uint64_t units = mulred_source_file_units(f);
+            mulred_unit_range r = mulred_source_file_is_stream(f)
                                       ? (mulred_unit_range){0, units}
                                       : mulred_plan_units(units, rank, nranks);
-            in->sources[in->nsources++] = *mulred_element_file_select(f, r.first, r.end);
+            in->sources[in->nsources++] = *mulred_source_file_select(f, r.first, r.end);
         }
     }
     for (size_t i = 0; i < o->nsnapshot; i++) {
@@ -95,9 +95,10 @@ static int inputs_open(muhash_inputs *in, const mulred_mpi_muhash_job *o, int ra
     if (o->synthetic) {
         in->synth.flavor = o->flavor;
         in->synth.seed = o->seed;
-        mulred_unit_range r = mulred_plan_units(mulred_synth_units(o->synthetic), rank, nranks);
-        mulred_synth_select(&in->synth, o->synthetic, r.first, r.end);
-        mulred_synth_source(&in->sources[in->nsources++], &in->synth);
+        mulred_unit_range r =
+            mulred_plan_units(mulred_source_synth_units(o->synthetic), rank, nranks);
+        mulred_source_synth_select(&in->synth, o->synthetic, r.first, r.end);
+        mulred_source_synth_source(&in->sources[in->nsources++], &in->synth);
     }
     return MULRED_OK;
 }
@@ -156,12 +157,12 @@ static void stats_add(mulred_muhash_stats *a, const mulred_muhash_stats *b)
  * handed out by rank 0 and hashed by all ranks (mpi_stream.c), into *acc; *blocks counts the
  * blocks this rank hashed (its units of the streams). */
 static void streams_handoff(MPI_Comm comm, const mulred_mpi_muhash_job *o,
-                            mulred_element_file **files, int nfiles, int team,
+                            mulred_source_file **files, int nfiles, int team,
                             mulred_muhash_state *acc, mulred_muhash_stats *stats, uint64_t *blocks,
                             mulred_error *err)
 {
     for (int i = 0; i < nfiles; i++) {
-        if (!mulred_element_file_is_stream(files[i])) continue;
+        if (!mulred_source_file_is_stream(files[i])) continue;
         const char *path = (size_t)i < o->ninsert ? o->insert[i] : o->remove[i - o->ninsert];
         mulred_muhash_state part;
         mulred_muhash_stats st;
@@ -219,16 +220,16 @@ static int dyn_open(dyn_inputs *di, const mulred_mpi_muhash_job *o, int rank, bo
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < (k ? o->nremove : o->ninsert); i++) {
-            mulred_element_file *f;
-            if (mulred_element_file_open(&f, (k ? o->remove : o->insert)[i], k == 1, 0,
-                                         rank == 0 && !handoff, err))
+            mulred_source_file *f;
+            if (mulred_source_file_open(&f, (k ? o->remove : o->insert)[i], k == 1, 0,
+                                        rank == 0 && !handoff, err))
                 return err->status;
             di->in.files[di->in.nfiles++] = f;
-            const uint64_t n = mulred_element_file_units(f);
-            if (mulred_element_file_is_stream(f))
-                di->streams[di->nstreams++] = *mulred_element_file_select(f, 0, n);
+            const uint64_t n = mulred_source_file_units(f);
+            if (mulred_source_file_is_stream(f))
+                di->streams[di->nstreams++] = *mulred_source_file_select(f, 0, n);
             else
-                dyn_add(di, mulred_element_file_select(f, 0, n), n);
+                dyn_add(di, mulred_source_file_select(f, 0, n), n);
         }
     for (size_t i = 0; i < o->nsnapshot; i++) {
         mulred_utxo_source *us;
@@ -240,11 +241,11 @@ static int dyn_open(dyn_inputs *di, const mulred_mpi_muhash_job *o, int rank, bo
         dyn_add(di, mulred_utxo_source_muhash(us), n);
     }
     if (o->synthetic) {
-        const uint64_t n = mulred_synth_units(o->synthetic);
+        const uint64_t n = mulred_source_synth_units(o->synthetic);
         di->in.synth.flavor = o->flavor;
         di->in.synth.seed = o->seed;
-        mulred_synth_select(&di->in.synth, o->synthetic, 0, n);
-        mulred_synth_source(&di->synth_src, &di->in.synth);
+        mulred_source_synth_select(&di->in.synth, o->synthetic, 0, n);
+        mulred_source_synth_source(&di->synth_src, &di->in.synth);
         dyn_add(di, &di->synth_src, n);
     }
     return MULRED_OK;
@@ -260,13 +261,13 @@ static uint64_t *dyn_costs(dyn_inputs *di, const mulred_mpi_muhash_job *o, mulre
     const uint64_t *base = di->base;
     int j = 0;
     for (int f = 0; f < di->in.nfiles; f++) {
-        mulred_element_file *ef = di->in.files[f];
-        if (mulred_element_file_is_stream(ef)) continue;
+        mulred_source_file *ef = di->in.files[f];
+        if (mulred_source_file_is_stream(ef)) continue;
         for (uint64_t u = 0; u < base[j + 1] - base[j]; u++) {
-            mulred_element_file_select(ef, u, u + 1);
-            cost[base[j] + u] = mulred_element_file_bytes(ef) / DYN_LINE_BYTES + 1;
+            mulred_source_file_select(ef, u, u + 1);
+            cost[base[j] + u] = mulred_source_file_bytes(ef) / DYN_LINE_BYTES + 1;
         }
-        di->src[j] = mulred_element_file_select(ef, 0, base[j + 1] - base[j]);
+        di->src[j] = mulred_source_file_select(ef, 0, base[j + 1] - base[j]);
         j++;
     }
     for (int i = 0; i < di->in.nsnapshots; i++, j++) {
@@ -276,9 +277,10 @@ static uint64_t *dyn_costs(dyn_inputs *di, const mulred_mpi_muhash_job *o, mulre
     }
     if (o->synthetic)
         for (uint64_t u = 0; u < base[j + 1] - base[j]; u++)
-            cost[base[j] + u] = o->synthetic - u * MULRED_SYNTH_CHUNK < MULRED_SYNTH_CHUNK
-                                    ? o->synthetic - u * MULRED_SYNTH_CHUNK
-                                    : MULRED_SYNTH_CHUNK;
+            cost[base[j] + u] =
+                o->synthetic - u * MULRED_SOURCE_SYNTH_CHUNK < MULRED_SOURCE_SYNTH_CHUNK
+                    ? o->synthetic - u * MULRED_SOURCE_SYNTH_CHUNK
+                    : MULRED_SOURCE_SYNTH_CHUNK;
     return cost;
 }
 
@@ -370,7 +372,7 @@ typedef struct {
 
 /* The inputs of a checkpointed job, opened on every rank. */
 typedef struct {
-    mulred_element_file **files; /* inserts, then removes */
+    mulred_source_file **files; /* inserts, then removes */
     bool *removes;
     int nfiles;
     mulred_utxo_source **snaps;
@@ -425,7 +427,7 @@ static int ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_muhash_job
                                        "element files: %llu units of %d bytes; synthetic: %llu "
                                        "blocks of %d",
                                        (unsigned long long)in->gfile, 256 * 1024,
-                                       (unsigned long long)in->gsynth, MULRED_SYNTH_CHUNK);
+                                       (unsigned long long)in->gsynth, MULRED_SOURCE_SYNTH_CHUNK);
     if (rc == MULRED_OK && in->nsnaps)
         rc = mulred_checkpoint_job_add(job, err, "plan.snapshot_rule", "%llu index chunks",
                                        (unsigned long long)in->gsnap);
@@ -466,11 +468,11 @@ static int ckpt_inputs_open(ckpt_inputs *in, const mulred_mpi_muhash_job *o, mul
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < (k ? o->nremove : o->ninsert); i++) {
             const char *path = (k ? o->remove : o->insert)[i];
-            mulred_element_file *f;
-            if (mulred_element_file_open(&f, path, k == 1, 0, false, err)) return err->status;
+            mulred_source_file *f;
+            if (mulred_source_file_open(&f, path, k == 1, 0, false, err)) return err->status;
             in->files[in->nfiles] = f;
             in->removes[in->nfiles++] = k == 1;
-            if (mulred_element_file_is_stream(f))
+            if (mulred_source_file_is_stream(f))
                 return mulred_error_set(err, MULRED_EINPUT,
                                         "%s: not a regular file: a checkpointed job cannot resume "
                                         "reading a stream",
@@ -485,7 +487,7 @@ static int ckpt_inputs_open(ckpt_inputs *in, const mulred_mpi_muhash_job *o, mul
 
 static void ckpt_inputs_close(ckpt_inputs *in)
 {
-    for (int f = 0; f < in->nfiles; f++) mulred_element_file_close(in->files[f]);
+    for (int f = 0; f < in->nfiles; f++) mulred_source_file_close(in->files[f]);
     for (int i = 0; i < in->nsnaps; i++)
         if (in->snaps[i]) mulred_utxo_source_close(in->snaps[i]);
     free(in->files);
@@ -510,13 +512,13 @@ static int ckpt_units_make(ckpt_unit **units, uint64_t *nunits, const ckpt_input
     uint64_t cap = 0;
     for (int j = 0; j < ninputs; j++) {
         if (j < in->nfiles) {
-            work[j] = mulred_element_file_units(in->files[j]), group[j] = in->gfile, id[j] = j;
+            work[j] = mulred_source_file_units(in->files[j]), group[j] = in->gfile, id[j] = j;
         } else if (j < in->nfiles + in->nsnaps) {
             const uint64_t *coins_before;
             work[j] = mulred_utxo_source_units(in->snaps[j - in->nfiles], &coins_before);
             group[j] = in->gsnap, id[j] = j;
         } else {
-            work[j] = mulred_synth_units(o->synthetic), group[j] = in->gsynth, id[j] = -1;
+            work[j] = mulred_source_synth_units(o->synthetic), group[j] = in->gsynth, id[j] = -1;
         }
         cap += mulred_plan_unit_count(work[j], group[j]);
     }
@@ -538,7 +540,7 @@ static uint64_t *ckpt_unit_costs(const ckpt_inputs *in, const ckpt_unit *units, 
     for (uint64_t u = 0; cost && u < n; u++) {
         const ckpt_unit *cu = &units[u];
         if (cu->input < 0) {
-            cost[u] = (cu->end - cu->first) * MULRED_SYNTH_CHUNK;
+            cost[u] = (cu->end - cu->first) * MULRED_SOURCE_SYNTH_CHUNK;
         } else if (cu->input < in->nfiles) {
             cost[u] = (cu->end - cu->first) * (256 * 1024 / DYN_LINE_BYTES);
         } else {
@@ -615,12 +617,12 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
         if (mulred_checkpoint_state(ck, u) == MULRED_CHECKPOINT_CORRUPT)
             mpi_note_recompute(o->note, o->note_data, mulred_checkpoint_note(ck, u), u);
         mulred_muhash_source src;
-        mulred_synth_set synth = {o->flavor, o->seed, 0, 0, false};
+        mulred_source_synth_set synth = {o->flavor, o->seed, 0, 0, false};
         if (cu->input < 0) {
-            mulred_synth_select(&synth, o->synthetic, cu->first, cu->end);
-            mulred_synth_source(&src, &synth);
+            mulred_source_synth_select(&synth, o->synthetic, cu->first, cu->end);
+            mulred_source_synth_source(&src, &synth);
         } else if (cu->input < in.nfiles) {
-            src = *mulred_element_file_select(in.files[cu->input], cu->first, cu->end);
+            src = *mulred_source_file_select(in.files[cu->input], cu->first, cu->end);
         } else {
             mulred_utxo_source *us = in.snaps[cu->input - in.nfiles];
             mulred_utxo_source_select(us, cu->first, cu->end);

@@ -1,6 +1,6 @@
 /* A stream (standard input, a pipe) handed out by rank 0 to every rank in blocks of whole lines.
  *
- * Rank 0 reads the stream (mulred_line_reader: blocks of at most 1 MiB that end at a newline,
+ * Rank 0 reads the stream (mulred_source_lines: blocks of at most 1 MiB that end at a newline,
  * each with the number of its first line) and hashes blocks with its threads like any rank.
  * Every other rank keeps WINDOW requests outstanding: each request is one small message to
  * rank 0 and one posted receive of a block; a block taken by one of its threads is copied out
@@ -30,7 +30,7 @@
 enum { HEADER = 16, MAX_WINDOW = 16 };
 
 typedef struct {
-    char *buf; /* HEADER + MULRED_LINE_BLOCK bytes: first line, bytes, then the block */
+    char *buf; /* HEADER + MULRED_SOURCE_LINE_BLOCK bytes: first line, bytes, then the block */
     MPI_Request req;
 } block_slot;
 
@@ -38,7 +38,7 @@ typedef struct {
     MPI_Comm comm;
     int rank, size;
     /* rank 0 */
-    mulred_line_reader *reader;
+    mulred_source_lines *reader;
     bool ended; /* no more blocks: answers are end markers */
     int finals; /* final messages received */
     block_slot *pool;
@@ -82,7 +82,7 @@ static block_slot *pool_free_slot(handoff *h, mulred_error *err)
     h->pool = grown;
     block_slot *s = &h->pool[h->npool];
     s->req = MPI_REQUEST_NULL;
-    if (!(s->buf = malloc(HEADER + MULRED_LINE_BLOCK))) return NULL;
+    if (!(s->buf = malloc(HEADER + MULRED_SOURCE_LINE_BLOCK))) return NULL;
     h->npool++;
     return s;
 }
@@ -107,7 +107,7 @@ static int answer(handoff *h, int src, mulred_error *err)
     if (!h->ended) {
         mulred_error e;
         mulred_error_clear(&e);
-        if (mulred_line_reader_next(h->reader, s->buf + HEADER, &len, &first_line, &e)) {
+        if (mulred_source_lines_next(h->reader, s->buf + HEADER, &len, &first_line, &e)) {
             if (h->failure.status == MULRED_OK) h->failure = e;
             len = 0;
         }
@@ -141,7 +141,7 @@ static mulred_status root_next(void *ctx, char *buf, size_t *len, uint64_t *firs
         return err->status;
     }
     if (h->ended) return MULRED_OK;
-    int rc = mulred_line_reader_next(h->reader, buf, len, first_line, err);
+    int rc = mulred_source_lines_next(h->reader, buf, len, first_line, err);
     if (rc || *len == 0) h->ended = true;
     h->blocks += *len != 0;
     return rc;
@@ -149,8 +149,8 @@ static mulred_status root_next(void *ctx, char *buf, size_t *len, uint64_t *firs
 
 static int request(handoff *h, block_slot *s, mulred_error *err)
 {
-    int rc = MPI_Irecv(s->buf, HEADER + MULRED_LINE_BLOCK, MPI_BYTE, 0, MULRED_TAG_STREAM_BLOCK,
-                       h->comm, &s->req);
+    int rc = MPI_Irecv(s->buf, HEADER + MULRED_SOURCE_LINE_BLOCK, MPI_BYTE, 0,
+                       MULRED_TAG_STREAM_BLOCK, h->comm, &s->req);
     if (rc != MPI_SUCCESS) return mpi_rc_status(rc, "MPI_Irecv (stream block)", err);
     const int one = 1;
     rc = WAITED(MPI_Send(&one, 1, MPI_INT, 0, MULRED_TAG_STREAM_REQUEST, h->comm));
@@ -172,7 +172,7 @@ static mulred_status leaf_next(void *ctx, char *buf, size_t *len, uint64_t *firs
     uint64_t n = 0;
     memcpy(first_line, s->buf, 8);
     memcpy(&n, s->buf + 8, 8);
-    if (count < HEADER || n != (uint64_t)count - HEADER || n > MULRED_LINE_BLOCK)
+    if (count < HEADER || n != (uint64_t)count - HEADER || n > MULRED_SOURCE_LINE_BLOCK)
         return mulred_error_set(err, MULRED_ERUNTIME, "stream block of %d bytes", count);
     if (n == 0) {
         h->got_end = true;
@@ -207,7 +207,7 @@ static int handoff_end(handoff *h, mulred_error *err)
             free(h->pool[i].buf);
         }
         free(h->pool);
-        mulred_line_reader_close(h->reader);
+        mulred_source_lines_close(h->reader);
         if (err->status == MULRED_OK && h->failure.status) *err = h->failure;
     } else {
         const int zero = 0;
@@ -225,7 +225,7 @@ static int handoff_end(handoff *h, mulred_error *err)
     return err->status;
 }
 
-int mpi_stream_reduce(MPI_Comm comm, mulred_element_file *f, const char *path,
+int mpi_stream_reduce(MPI_Comm comm, mulred_source_file *f, const char *path,
                       mulred_muhash_flavor flavor, int threads, int team,
                       mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *blocks,
                       mulred_error *err)
@@ -239,20 +239,20 @@ int mpi_stream_reduce(MPI_Comm comm, mulred_element_file *f, const char *path,
     for (int i = 0; i < MAX_WINDOW; i++) h.slot[i].req = MPI_REQUEST_NULL;
     /* a rank that failed before still takes part, so that no rank waits for it */
     if (h.rank == 0) {
-        if (err->status || mulred_line_reader_open(&h.reader, path, err)) h.ended = true;
+        if (err->status || mulred_source_lines_open(&h.reader, path, err)) h.ended = true;
     } else if (err->status == MULRED_OK) {
         /* two blocks ahead of the threads: one arriving while the team hashes */
         h.window = team + 2 < MAX_WINDOW ? team + 2 : MAX_WINDOW;
         for (int i = 0; i < h.window && err->status == MULRED_OK; i++)
-            if (!(h.slot[i].buf = malloc(HEADER + MULRED_LINE_BLOCK)))
+            if (!(h.slot[i].buf = malloc(HEADER + MULRED_SOURCE_LINE_BLOCK)))
                 mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         for (int i = 0; i < h.window && err->status == MULRED_OK; i++) request(&h, &h.slot[i], err);
     }
     if (err->status == MULRED_OK)
-        mulred_element_file_stream_from(f, h.rank == 0 ? root_next : leaf_next, &h, err);
+        mulred_source_file_stream_from(f, h.rank == 0 ? root_next : leaf_next, &h, err);
     if (err->status == MULRED_OK) {
         const mulred_muhash_source *src =
-            mulred_element_file_select(f, 0, mulred_element_file_units(f));
+            mulred_source_file_select(f, 0, mulred_source_file_units(f));
         mulred_muhash_reduce_opts ropts = {threads, NULL, NULL};
         mulred_muhash_reduce_ex(state, flavor, src, 1, &ropts, stats, err);
     }

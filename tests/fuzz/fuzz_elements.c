@@ -93,15 +93,15 @@ static int read_ranks(mulred_muhash_state *out, const char *path, mulred_muhash_
 {
     mulred_muhash_init(out, flavor);
     for (int rank = 0; rank < nranks; rank++) {
-        mulred_element_file *f = NULL;
-        int st = mulred_element_file_open(&f, path, remove, chunk, rank == 0, err);
+        mulred_source_file *f = NULL;
+        int st = mulred_source_file_open(&f, path, remove, chunk, rank == 0, err);
         if (st) return st;
-        mulred_unit_range r = mulred_plan_units(mulred_element_file_units(f), rank, nranks);
-        const mulred_muhash_source *src = mulred_element_file_select(f, r.first, r.end);
+        mulred_unit_range r = mulred_plan_units(mulred_source_file_units(f), rank, nranks);
+        const mulred_muhash_source *src = mulred_source_file_select(f, r.first, r.end);
         mulred_muhash_state part;
         mulred_muhash_stats stats;
         st = mulred_muhash_reduce(&part, flavor, src, 1, 1, &stats, err);
-        mulred_element_file_close(f);
+        mulred_source_file_close(f);
         if (st) return st;
         mulred_muhash_combine(out, &part);
     }
