@@ -26,10 +26,17 @@
 #            signature to its closing brace, in any layer (in bench/: a bench's result goes
 #            through bench_table.h, its options through a key table: what is left is the
 #            measurement, in steps), and no command file (src/cli/cmd_*.c) longer than
-#            MAX_COMMAND_LINES: a command declares its keys, calls the library and prints.
+#            MAX_COMMAND_LINES: a command declares its keys, calls the library and prints;
+#   prefix   a public header of the PREFIX table names everything it declares after its subject:
+#            each function declared MULRED_API, each typedef name and each #define'd macro
+#            (case-insensitively) starts with the header's prefix (or is the prefix without its
+#            last '_', the subject's own type), except its include guard and the aliases of a
+#            block headed by a comment "... kept for one release ..." (the old names of a rename,
+#            CHANGELOG.md), which must each #define an old name to a name of the prefix; a name
+#            of another subject is allowed only by PREFIX_ALLOWED, with its reason.
 #
-# Comments are ignored (and string literals, for `exit`, `paste` and `getopt`). Each violation
-# prints as "RULE: FILE:LINE: what", and the script exits 1 if there is any.
+# Comments are ignored (and string literals, for `exit`, `paste`, `getopt` and `prefix`). Each
+# violation prints as "RULE: FILE:LINE: what", and the script exits 1 if there is any.
 #
 #   layers.sh [--root DIR]   check the tree at DIR (default: the checkout holding this script)
 #   layers.sh --self-test    check the checker on small fake trees with known violations
@@ -65,6 +72,33 @@ MAX_COMMAND_LINES = 500
 # names is a second copy
 HELPERS = ("cmp_double", "median", "quantile", "thread_cpu", "thread_cpu_s", "cpu_family",
            "load_average")
+# the prefixes of the names a public header declares (the `prefix` rule; a header missing here
+# is not checked): its subject, one per header
+PREFIX = {
+    "checkpoint": ("mulred_checkpoint_",), "msm_io": ("mulred_msm_",),
+    "sources": ("mulred_source_",), "bases": ("mulred_bases_",), "bases_io": ("mulred_bases_",),
+    "kzg": ("mulred_kzg_",), "utxo": ("mulred_utxo_",), "mulred_mpi": ("mulred_mpi_",),
+    "num3072": ("mulred_num3072_",), "muhash": ("mulred_muhash_",),
+    "msm_grid": ("mulred_msm_grid_", "mulred_msm_"),
+}
+# names of another subject that a header of PREFIX declares, by (header, name or name prefix),
+# each with its reason
+PREFIX_ALLOWED = {
+    ("bases", "mulred_point_encoding"): "the point encodings of every MSM input: bases_io.h and "
+                                        "mulred_mpi.h take them too",
+    ("bases", "mulred_scalar_format"): "the scalar layouts of every MSM input: mulred_mpi.h takes "
+                                       "them too",
+    ("muhash", "mulred_bytes"): "a plain byte string (pointer, length), the element list type of "
+                                "the MuHash calls; no subject of its own",
+    ("mulred_mpi", "mulred_muhash_phase"): "the phases of a distributed MuHash job: a rename to "
+                                           "mulred_mpi_muhash_phase is pending (issue 35)",
+    ("mulred_mpi", "mulred_msm_phase"): "the phases of a distributed MSM job: a rename to "
+                                        "mulred_mpi_msm_phase is pending (issue 35)",
+    ("mulred_mpi", "MULRED_NODE_NAMES_MAX"): "the room mulred_mpi_node_names fills: a rename to "
+                                             "MULRED_MPI_NODE_NAMES_MAX is pending (issue 35)",
+}
+# the comment heading a header's block of old names kept as aliases (the `prefix` rule)
+ALIAS_HEAD = "kept for one release"
 
 
 def strip_comments(text, strings=False):
@@ -204,6 +238,59 @@ def allowed_exits(raw_lines, code_lines):
     return ok
 
 
+def declared_names(raw_lines, bare):
+    """(line, kind, name) of each name a header declares: the function of each MULRED_API
+    declaration, each typedef name and each #define'd macro but the include guard; and
+    (line, "alias", target) for each alias of a block headed by ALIAS_HEAD."""
+    bare_lines = bare.split("\n")
+    found, last, guard, alias = [], None, None, False
+    for no, (raw, line) in enumerate(zip(raw_lines, bare_lines), 1):
+        d = re.match(r"\s*#\s*(\w+)\s*(\w*)(.*)", line)
+        if d and d.group(1) == "define":
+            name, body = d.group(2), d.group(3).strip()
+            if last == ("ifndef", name) and guard is None:
+                guard = name  # the include guard: #ifndef X, then #define X
+            elif alias and re.fullmatch(r"\w+", body):
+                found.append((no, "alias", body))
+            else:
+                found.append((no, "macro", name))
+                alias = False
+        elif line.strip():
+            alias = False
+        if d or line.strip():
+            last = (d.group(1), d.group(2)) if d else None
+        if ALIAS_HEAD in raw and raw.lstrip().startswith(("/*", "*")):
+            alias = True
+    # declarations, with preprocessor lines blanked (a macro body declares nothing)
+    code_lines, in_pp = [], False
+    for line in bare_lines:
+        pp = in_pp or line.lstrip().startswith("#")
+        in_pp = pp and line.rstrip().endswith("\\")
+        code_lines.append("" if pp else line)
+    code = "\n".join(code_lines)
+
+    def line_at(pos):
+        return code.count("\n", 0, pos) + 1
+
+    for m in re.finditer(r"\bMULRED_API\b[^;(]*?\b(\w+)\s*\(", code):
+        found.append((line_at(m.start(1)), "function", m.group(1)))
+    for m in re.finditer(r"\btypedef\b", code):
+        i, depth = m.end(), 0
+        while i < len(code) and not (code[i] == ";" and depth == 0):
+            depth += code[i] in "{("
+            depth -= code[i] in "})"
+            i += 1
+        stmt, base = code[m.start():i], m.start()
+        if "{" in stmt:  # typedef struct/enum {...} NAME: the name after the body
+            base += stmt.rindex("}") + 1
+            stmt = stmt[stmt.rindex("}") + 1:]
+        fp = re.search(r"\(\s*\*\s*(\w+)\s*\)", stmt)  # typedef T (*NAME)(...)
+        name = fp or list(re.finditer(r"\w+", re.sub(r"(\s*\[[^\]]*\])+\s*$", "", stmt)))[-1]
+        found.append((line_at(base + name.start(1 if fp else 0)), "typedef",
+                      name.group(1 if fp else 0)))
+    return sorted(found)
+
+
 def check(root):
     problems = []  # (rule, "file:line: message")
     edges = {}  # (folder, folder) -> first "file:line"
@@ -278,6 +365,20 @@ def check(root):
         if re.match(r"src/cli/cmd_\w+\.c$", rel) and len(bare_lines) > MAX_COMMAND_LINES:
             report("length", rel, 1, "a command file of %d lines (at most %d)"
                    % (len(bare_lines), MAX_COMMAND_LINES))
+        stem = os.path.splitext(name)[0]
+        if rel == "include/mulred/" + name and stem in PREFIX:
+            prefixes = PREFIX[stem]
+            allowed = [n.lower() for (h, n) in PREFIX_ALLOWED if h == stem]
+            for no, kind, ident in declared_names(raw_lines, bare):
+                low = ident.lower()
+                if any(low.startswith(p) or low == p[:-1] for p in prefixes):
+                    continue
+                if kind == "alias":
+                    report("prefix", rel, no, "an alias to %s, which is not a name of %s"
+                           % (ident, " or ".join(prefixes)))
+                elif not any(low == a or low.startswith(a + "_") for a in allowed):
+                    report("prefix", rel, no, "%s %s does not start with %s (PREFIX_ALLOWED "
+                           "lists the exceptions)" % (kind, ident, " or ".join(prefixes)))
 
     # cycles: the strongly connected components of the folder graph (Tarjan); in each, every
     # edge that climbs the layer order closes at least one cycle, reported as the shortest
@@ -378,6 +479,20 @@ FAKE = {
     "bench/bench_ok.c": "#define M(x) \\\n    static int x(void) { return 0; }\n"
                         "static const int t[] = {1, 2};\nstatic int f(int a,\n             int b)\n{\n"
                         + "    a++;\n" * (MAX_FUNCTION_LINES - 5) + "    return a + b;\n}\n",
+    # headers of PREFIX naming everything after their subject: the guard, a struct with a
+    # function pointer, an alias block, and an allowed name of another subject (bases.h)
+    "include/mulred/kzg.h": "#ifndef MULRED_KZG_H\n#define MULRED_KZG_H\n"
+                            '#include "mulred/common.h"\n#define MULRED_KZG_BYTES 48\n'
+                            "typedef struct mulred_kzg_setup mulred_kzg_setup;\n"
+                            "typedef struct {\n    void (*done)(void *data);\n} mulred_kzg_info;\n"
+                            "MULRED_API int mulred_kzg_load(mulred_kzg_setup **out,\n"
+                            "                               int (*cb)(void));\n"
+                            "/* The 0.2 names, kept for one release (CHANGELOG.md). */\n"
+                            "#define mulred_setup_load mulred_kzg_load\n"
+                            "#define MULRED_SETUP_BYTES MULRED_KZG_BYTES\n#endif\n",
+    "include/mulred/bases.h": "typedef struct mulred_bases mulred_bases;\n"
+                              "typedef enum { MULRED_POINTS_EVM } mulred_point_encoding;\n"
+                              "MULRED_API const char *mulred_point_encoding_name(int e);\n",
 }
 BAD = {
     "src/util/util.c": '#include "curve/curve.c"\n'           # layer: util includes curve
@@ -401,6 +516,14 @@ BAD = {
     "src/msm/long.c": "int h(int x)\n{\n" + "    x++;\n" * (MAX_FUNCTION_LINES - 2)
                       + "    return x;\n}\n",                                      # length
     "src/cli/cmd_big.c": "int x;\n" * (MAX_COMMAND_LINES + 1),                     # length
+    "include/mulred/sources.h": "#ifndef MULRED_SOURCES_H\n#define MULRED_SOURCES_H\n"
+                                "#define MULRED_LINES_MAX 64\n"                     # prefix
+                                "typedef struct {\n    int (*next)(void *ctx);\n"
+                                "} mulred_reader;\n"                                # prefix
+                                "MULRED_API int\nmulred_gen_units(int n);\n"        # prefix
+                                "/* The 0.2 names, kept for one release. */\n"
+                                "#define mulred_source_old mulred_source_new\n"
+                                "#define mulred_gen_old mulred_gen_new\n#endif\n",  # prefix
 }
 EXPECTED = {
     ("layer", "src/util/util.c:1"), ("exit", "src/util/util.c:4"),
@@ -413,6 +536,8 @@ EXPECTED = {
     ("length", "bench/bench_long.c:1"), ("length", "src/msm/long.c:1"),
     ("length", "src/cli/cmd_big.c:1"),
     ("exit", "src/report/r.c:4"),
+    ("prefix", "include/mulred/sources.h:3"), ("prefix", "include/mulred/sources.h:6"),
+    ("prefix", "include/mulred/sources.h:8"), ("prefix", "include/mulred/sources.h:11"),
 }
 
 
