@@ -128,7 +128,7 @@ MULRED_API mulred_status mulred_mpi_barrier(MPI_Comm comm, mulred_error *err);
 /* The number of distinct nodes (shared-memory domains) the ranks of comm run on. */
 MULRED_API mulred_status mulred_mpi_node_count(MPI_Comm comm, int *nodes, mulred_error *err);
 /* Room for the node names of a result: "node1,node2", cut at a name boundary with ",...". */
-#define MULRED_NODE_NAMES_MAX 1024
+#define MULRED_MPI_NODE_NAMES_MAX 1024
 /* Collective: on rank 0, the distinct names of the nodes the ranks of comm run on, in the order
  * of their lowest rank, comma-separated (cut as above when they do not fit in cap bytes). A
  * rank's node name is $MULRED_NODE_NAME, else $SLURMD_NODENAME (Slurm's name for the node),
@@ -171,9 +171,9 @@ typedef enum {
     MULRED_MUHASH_PHASE_FINALIZE, /* rank 0: the inversion and the digest */
     MULRED_MUHASH_PHASE_TOTAL,    /* from opening the inputs to the digest */
     MULRED_MUHASH_PHASES
-} mulred_muhash_phase;
+} mulred_mpi_muhash_phase;
 /* "read", "generate", "hash", "local_reduce", "mpi_reduce", "finalize", "total". */
-MULRED_API const char *mulred_muhash_phase_name(mulred_muhash_phase p);
+MULRED_API const char *mulred_mpi_muhash_phase_name(mulred_mpi_muhash_phase p);
 
 /* What to hash: any combination of inputs, at least one. Every rank passes the same job. */
 typedef struct {
@@ -222,7 +222,7 @@ typedef struct {
     char hex[65];       /* rank 0: as the flavor displays it (bitcoin: reversed) */
     uint64_t inserted, removed;
     int ranks, threads, nodes;
-    char node_names[MULRED_NODE_NAMES_MAX]; /* rank 0: mulred_mpi_node_names */
+    char node_names[MULRED_MPI_NODE_NAMES_MAX]; /* rank 0: mulred_mpi_node_names */
     mulred_mpi_phase phases[MULRED_MUHASH_PHASES];
     /* With snapshots: the first one's header and the coins of all. */
     bool have_snapshot;
@@ -256,9 +256,9 @@ typedef enum {
     MULRED_MSM_PHASE_REDUCE,   /* the reduce across ranks */
     MULRED_MSM_PHASE_TOTAL,
     MULRED_MSM_PHASES
-} mulred_msm_phase;
+} mulred_mpi_msm_phase;
 /* "read", "generate", "validate", "msm", "reduce", "total". */
-MULRED_API const char *mulred_msm_phase_name(mulred_msm_phase p);
+MULRED_API const char *mulred_mpi_msm_phase_name(mulred_mpi_msm_phase p);
 
 /* Exactly one input: a pair file, a synthetic set, or pairs in memory. Every rank passes the
  * same job, except for the pairs in memory, which are each rank's own. */
@@ -319,7 +319,7 @@ typedef struct {
     char hex[2 * MULRED_MSM_RESULT_MAX + 1];
     uint64_t points; /* over all ranks */
     int ranks, threads, nodes;
-    char node_names[MULRED_NODE_NAMES_MAX]; /* rank 0: mulred_mpi_node_names */
+    char node_names[MULRED_MPI_NODE_NAMES_MAX]; /* rank 0: mulred_mpi_node_names */
     mulred_msm_grid grid; /* the grid used (checkpoints: the tile layout as a grid) */
     mulred_mpi_phase phases[MULRED_MSM_PHASES];
     double seconds; /* the MSM alone: the slowest rank's tiles and the reduce */
@@ -392,6 +392,13 @@ MULRED_API mulred_status mulred_mpi_bases_msm_encoded(uint8_t *out, size_t out_l
                                                       const void *scalars, mulred_scalar_format f,
                                                       size_t n, int root, int threads,
                                                       mulred_error *err);
+
+/* The 0.2 names, kept for one release (CHANGELOG.md). */
+#define mulred_muhash_phase      mulred_mpi_muhash_phase
+#define mulred_muhash_phase_name mulred_mpi_muhash_phase_name
+#define mulred_msm_phase         mulred_mpi_msm_phase
+#define mulred_msm_phase_name    mulred_mpi_msm_phase_name
+#define MULRED_NODE_NAMES_MAX    MULRED_MPI_NODE_NAMES_MAX
 
 #ifdef __cplusplus
 }

@@ -27,7 +27,7 @@ void cli_jw_node_names(mulred_json_writer *w, const char *names)
     mulred_jw_array_begin(w, "node_names");
     for (const char *p = names; *p;) {
         const size_t len = strcspn(p, ",");
-        char name[MULRED_NODE_NAMES_MAX];
+        char name[MULRED_MPI_NODE_NAMES_MAX];
         snprintf(name, sizeof name, "%.*s", (int)len, p);
         mulred_jw_string(w, NULL, name);
         p += len + (p[len] == ',');

@@ -72,7 +72,7 @@ void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
     mulred_jw_object_end(w);
     mulred_jw_object_begin(w, MULRED_RF_PHASES);
     for (int p = 0; p < MULRED_MSM_PHASES; p++) {
-        mulred_jw_object_begin(w, mulred_msm_phase_name(p));
+        mulred_jw_object_begin(w, mulred_mpi_msm_phase_name(p));
         mulred_jw_double(w, MULRED_RF_MIN, res->phases[p].min);
         mulred_jw_double(w, MULRED_RF_AVG, res->phases[p].avg);
         mulred_jw_double(w, MULRED_RF_MAX, res->phases[p].max);

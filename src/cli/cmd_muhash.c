@@ -362,7 +362,7 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     mulred_jw_double(w, "elements_per_second", rate);
     mulred_jw_object_begin(w, MULRED_RF_PHASES);
     for (int p = 0; p < MULRED_MUHASH_PHASES; p++) {
-        mulred_jw_object_begin(w, mulred_muhash_phase_name(p));
+        mulred_jw_object_begin(w, mulred_mpi_muhash_phase_name(p));
         mulred_jw_double(w, MULRED_RF_MIN, res->phases[p].min);
         mulred_jw_double(w, MULRED_RF_AVG, res->phases[p].avg);
         mulred_jw_double(w, MULRED_RF_MAX, res->phases[p].max);

@@ -31,7 +31,7 @@
 static const char *phase_names[MULRED_MSM_PHASES] = {"read", "generate", "validate",
                                                      "msm",  "reduce",   "total"};
 
-const char *mulred_msm_phase_name(mulred_msm_phase p)
+const char *mulred_mpi_msm_phase_name(mulred_mpi_msm_phase p)
 {
     MULRED_CHECK((unsigned)p < MULRED_MSM_PHASES, "msm phase %d", (int)p);
     return phase_names[p];

@@ -20,7 +20,7 @@
 static const char *phase_names[MULRED_MUHASH_PHASES] = {
     "read", "generate", "hash", "local_reduce", "mpi_reduce", "finalize", "total"};
 
-const char *mulred_muhash_phase_name(mulred_muhash_phase p)
+const char *mulred_mpi_muhash_phase_name(mulred_mpi_muhash_phase p)
 {
     MULRED_CHECK((unsigned)p < MULRED_MUHASH_PHASES, "muhash phase %d", (int)p);
     return phase_names[p];

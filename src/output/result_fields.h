@@ -1,7 +1,7 @@
 /* The field names of mulred's result JSON, defined once for the writers (`mulred muhash --json`,
  * `mulred msm --json`, `mulred run --json`, `mulred bench comm --out`) and the reader
  * (`mulred report`). A phase's name inside "phases" is the library's own
- * (mulred_muhash_phase_name, mulred_msm_phase_name); each phase holds min, avg and max.
+ * (mulred_mpi_muhash_phase_name, mulred_mpi_msm_phase_name); each phase holds min, avg and max.
  *
  *   a run (`mulred muhash|msm --json`)        a job (`mulred run --json`)
  *     RESULT, CURVE, POINTS, INPUT, SEED        JOB, STATUS ("ok", "failed", "submitted"),

@@ -165,6 +165,13 @@ int main(int argc, char **argv)
     CHECK(muhash_group->elem_bytes == sizeof(mulred_muhash_state));
     mulred_muhash_ctx *ctx = mulred_muhash_ctx_new(MULRED_MUHASH_KASPA);
     CHECK(ctx != NULL);
+    /* the 0.2 names of mulred_mpi.h, kept one release, name what the new names name (the JSON
+     * phase keys of docs/cli.md) */
+    const mulred_muhash_phase old_muhash = MULRED_MUHASH_PHASE_HASH;
+    const mulred_msm_phase old_msm = MULRED_MSM_PHASE_READ;
+    CHECK(strcmp(mulred_muhash_phase_name(old_muhash), "hash") == 0);
+    CHECK(strcmp(mulred_msm_phase_name(old_msm), mulred_mpi_msm_phase_name(old_msm)) == 0);
+    CHECK(MULRED_NODE_NAMES_MAX == MULRED_MPI_NODE_NAMES_MAX);
 
     for (int round = 0; round < 6; round++) {
         int root_a = round % P, root_c = (P - 1 - round % P + P) % P;

@@ -90,12 +90,6 @@ PREFIX_ALLOWED = {
                                        "them too",
     ("muhash", "mulred_bytes"): "a plain byte string (pointer, length), the element list type of "
                                 "the MuHash calls; no subject of its own",
-    ("mulred_mpi", "mulred_muhash_phase"): "the phases of a distributed MuHash job: a rename to "
-                                           "mulred_mpi_muhash_phase is pending (issue 35)",
-    ("mulred_mpi", "mulred_msm_phase"): "the phases of a distributed MSM job: a rename to "
-                                        "mulred_mpi_msm_phase is pending (issue 35)",
-    ("mulred_mpi", "MULRED_NODE_NAMES_MAX"): "the room mulred_mpi_node_names fills: a rename to "
-                                             "MULRED_MPI_NODE_NAMES_MAX is pending (issue 35)",
 }
 # the comment heading a header's block of old names kept as aliases (the `prefix` rule)
 ALIAS_HEAD = "kept for one release"
