@@ -16,6 +16,8 @@ MULRED_TEST_PACKAGES=(python3 python3-dev python3-mpi4py python3-pytest python3-
 # The Python package as docs/python.md installs it (pip install ., python3 -m build, a venv) and
 # its type check (CTest python.venv and python.mypy).
 MULRED_TEST_PACKAGES+=(python3-pip python3-venv python3-setuptools python3-wheel python3-build mypy)
+# The source format check (CTest repo.format).
+MULRED_TEST_PACKAGES+=(clang-format)
 
 install_packages() {
     local missing=()

@@ -128,8 +128,8 @@ static PyObject *Bases_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                                          threads, &err);
         free(buf);
     } else {
-        st = mulred_bases_make_shard(&b, c, e, view.buf, (size_t)view.len, "points", first,
-                                     threads, &err);
+        st = mulred_bases_make_shard(&b, c, e, view.buf, (size_t)view.len, "points", first, threads,
+                                     &err);
     }
     if (st == MULRED_OK) st = bases_precompute(b, level, budget, threads, &err);
     Py_END_ALLOW_THREADS;
@@ -458,15 +458,14 @@ static PyTypeObject Bases_Type = {
     .tp_repr = (reprfunc)Bases_repr,
     .tp_as_sequence = &Bases_as_sequence,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Bases(curve, points, group='g1', *, encoding='evm', threads=None, "
-              "precompute=None, budget=None, first=0)\n--\n\nA base set: points (a path to a binary file, "
-              "or bytes-like) decoded and checked once (encoding, range, curve, subgroup; a bad "
-              "point is a ValueError naming its index and the check), then multiplied by any "
-              "number of scalar vectors. encoding: 'evm' (EIP-2537 / EIP-196 / EIP-197), "
-              "'compressed' or 'uncompressed' (ZCash, BLS12-381). precompute: rows of a "
-              "fixed-base table (2..64), budget: its most bytes. first: the index of the first "
-              "point in messages (a shard of a larger set). Any number of threads may "
-              "multiply at once.",
+    .tp_doc = "Bases(curve, points, group='g1', *, encoding='evm', threads=None, precompute=None, "
+              "budget=None, first=0)\n--\n\nA base set: points (a path to a binary file, or "
+              "bytes-like) decoded and checked once (encoding, range, curve, subgroup; a bad point "
+              "is a ValueError naming its index and the check), then multiplied by any number of "
+              "scalar vectors. encoding: 'evm' (EIP-2537 / EIP-196 / EIP-197), 'compressed' or "
+              "'uncompressed' (ZCash, BLS12-381). precompute: rows of a fixed-base table (2..64), "
+              "budget: its most bytes. first: the index of the first point in messages (a shard of "
+              "a larger set). Any number of threads may multiply at once.",
     .tp_methods = Bases_methods,
     .tp_getset = Bases_getset,
     .tp_new = Bases_new,

@@ -12,7 +12,8 @@
 static const mulred_command commands[] = {
     {"muhash", "MuHash3072 of element files, synthetic UTXO sets and Bitcoin Core snapshots",
      mulred_cmd_muhash, true},
-    {"msm", "multi-scalar multiplication on BLS12-381 / BN254 G1 or G2: pairs, points, synthetic sets",
+    {"msm",
+     "multi-scalar multiplication on BLS12-381 / BN254 G1 or G2: pairs, points, synthetic sets",
      mulred_cmd_msm, true},
     {"kzg-commit", "EIP-4844 KZG commitment of a blob (trusted setup, cached tables)",
      mulred_cmd_kzg_commit, false},

@@ -19,9 +19,9 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "x86-64 is little-endi
 #define X16_TARGET __attribute__((target("avx512f")))
 
 #define QR(a, b, c, d)                                                                             \
-    a = _mm512_add_epi32(a, b), d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 16),                 \
-    c = _mm512_add_epi32(c, d), b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 12),                 \
-    a = _mm512_add_epi32(a, b), d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 8),                  \
+    a = _mm512_add_epi32(a, b), d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 16),                  \
+    c = _mm512_add_epi32(c, d), b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 12),                  \
+    a = _mm512_add_epi32(a, b), d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 8),                   \
     c = _mm512_add_epi32(c, d), b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 7)
 
 X16_TARGET

@@ -29,7 +29,8 @@ static void hash_fetch_algorithms(void)
     alg_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
     alg_blake2bmac = EVP_MAC_fetch(NULL, "BLAKE2BMAC", NULL);
     alg_chacha20 = EVP_CIPHER_fetch(NULL, "ChaCha20", NULL);
-    hash_check(alg_sha256 && alg_blake2bmac && alg_chacha20, "fetching SHA256, BLAKE2BMAC, ChaCha20");
+    hash_check(alg_sha256 && alg_blake2bmac && alg_chacha20,
+               "fetching SHA256, BLAKE2BMAC, ChaCha20");
 }
 
 void mulred_hash_init(void)

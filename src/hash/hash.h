@@ -56,8 +56,8 @@ void mulred_chacha20_384_x16(uint8_t *const out[16], const uint8_t *const key[16
  * differ per lane and may be 0 (msg[i] is then not read); out[i] may not overlap msg[j].
  * Thread-safe: the state is only read. */
 typedef struct mulred_blake2b_keyed_state {
-    uint64_t h[8];      /* chain value after compressing the key block (counter 128) */
-    uint8_t empty[32];  /* digest of the empty message: the key block is the final block */
+    uint64_t h[8];     /* chain value after compressing the key block (counter 128) */
+    uint8_t empty[32]; /* digest of the empty message: the key block is the final block */
 } mulred_blake2b_keyed_state;
 void mulred_blake2b256_keyed_init(mulred_blake2b_keyed_state *st, const uint8_t *key,
                                   size_t keylen);

@@ -69,12 +69,15 @@ size_t mulred_source_synth_element(uint8_t out[MULRED_SOURCE_SYNTH_MAX_ELEMENT],
     size_t n = 0;
     memcpy(out, rnd + 16, 32), n = 32; /* txid */
     if (flavor == MULRED_MUHASH_BITCOIN) {
-        /* TxOutSer: txid ‖ vout u32 ‖ (height·2 + coinbase) u32 ‖ value i64 ‖ CompactSize ‖ script */
+        /* TxOutSer: txid ‖ vout u32 ‖ (height·2 + coinbase) u32 ‖ value i64 ‖ CompactSize
+         * ‖ script */
         mulred_store_le32(out + n, vout), n += 4;
         mulred_store_le32(out + n, height * 2 + coinbase), n += 4;
         mulred_store_le64(out + n, (uint64_t)amount), n += 8;
-        if (slen < 253) out[n++] = (uint8_t)slen;
-        else out[n++] = 0xfd, out[n++] = (uint8_t)slen, out[n++] = (uint8_t)(slen >> 8);
+        if (slen < 253)
+            out[n++] = (uint8_t)slen;
+        else
+            out[n++] = 0xfd, out[n++] = (uint8_t)slen, out[n++] = (uint8_t)(slen >> 8);
     } else {
         /* Kaspa: txid ‖ index u32 ‖ DAA score u64 ‖ amount u64 ‖ coinbase u8 ‖ script version
          * u16 ‖ script length u64 ‖ script */
@@ -96,8 +99,8 @@ static mulred_status synth_produce(void *vset, size_t c, mulred_muhash_sink *sin
     const mulred_source_synth_set *set = vset;
     uint8_t buf[MULRED_SOURCE_SYNTH_MAX_ELEMENT];
     uint64_t lo = set->first + (uint64_t)c * SYNTH_CHUNK;
-    uint64_t hi = lo + SYNTH_CHUNK < set->first + set->count ? lo + SYNTH_CHUNK
-                                                             : set->first + set->count;
+    uint64_t hi =
+        lo + SYNTH_CHUNK < set->first + set->count ? lo + SYNTH_CHUNK : set->first + set->count;
     for (uint64_t i = lo; i < hi; i++) {
         size_t n = mulred_source_synth_element(buf, set->flavor, set->seed, i);
         mulred_muhash_sink_add(sink, buf, n, set->remove);

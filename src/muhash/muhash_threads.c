@@ -150,7 +150,8 @@ mulred_status mulred_muhash_reduce_ex(mulred_muhash_state *out, mulred_muhash_fl
     double t_parallel = mulred_wtime();
 
     int result = MULRED_OK;
-    if (oom) result = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    if (oom)
+        result = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     else if (status != MULRED_OK) {
         if (err) *err = first_err;
         result = status;

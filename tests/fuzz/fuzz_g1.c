@@ -19,7 +19,6 @@
 #include "g1_decode.h"
 #include "mulred/curve.h"
 
-
 static mpz_t T1, T2, T3;
 static const ref_curve *C381, *C254; /* the tests' mpz reference of G1 (tests/curve_ref.c) */
 

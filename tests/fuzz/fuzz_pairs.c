@@ -18,7 +18,6 @@
 #include "mulred/msm.h"
 #include "mulred/msm_io.h"
 
-
 static bool is_space(int b)
 {
     return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f';
@@ -105,9 +104,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < pairs && lowest == SIZE_MAX; i++) {
         const uint8_t *rec = raw + i * R;
         const mulred_g1_reason st =
-            c == MULRED_CURVE_BN254 ? dec_254_eip196((mulred_g1_254_affine *)(ref + i * aff), rec, 0)
-                                  : dec_381_eip2537((mulred_g1_381_affine *)(ref + i * aff), rec,
-                                                    MULRED_G1_SKIP_SUBGROUP_CHECK);
+            c == MULRED_CURVE_BN254
+                ? dec_254_eip196((mulred_g1_254_affine *)(ref + i * aff), rec, 0)
+                : dec_381_eip2537((mulred_g1_381_affine *)(ref + i * aff), rec,
+                                  MULRED_G1_SKIP_SUBGROUP_CHECK);
         if (st != MULRED_G1_VALID) lowest = i, lowest_st = st;
     }
     if (lowest != SIZE_MAX)
