@@ -296,10 +296,10 @@ static void comm_print(mulred_json_writer *w, const comm_figures *f)
         BENCH_ROW(&t, BENCH_I(f->sweep_bytes[i]), BENCH_R(f->sweep_s[i]));
     bench_table_end(&t);
     if (!w) mulred_out("\n");
-    const double mu_total = f->muhash.phases[MULRED_MUHASH_PHASE_TOTAL].max,
-                 mu_red = f->muhash.phases[MULRED_MUHASH_PHASE_MPI].max,
-                 ms_total = f->msm.phases[MULRED_MSM_PHASE_TOTAL].max,
-                 ms_red = f->msm.phases[MULRED_MSM_PHASE_REDUCE].max;
+    const double mu_total = f->muhash.phases[MULRED_MPI_MUHASH_PHASE_TOTAL].max,
+                 mu_red = f->muhash.phases[MULRED_MPI_MUHASH_PHASE_MPI].max,
+                 ms_total = f->msm.phases[MULRED_MPI_MSM_PHASE_TOTAL].max,
+                 ms_red = f->msm.phases[MULRED_MPI_MSM_PHASE_REDUCE].max;
     bench_table_begin(&t, w, "jobs", comm_job_columns, BENCH_NCOLS(comm_job_columns));
     BENCH_ROW(&t, BENCH_S("muhash"), BENCH_I(f->muhash.inserted), BENCH_NONE, BENCH_R(mu_total),
               BENCH_R(mu_red), BENCH_R(mu_total > 0 ? mu_red / mu_total : 0));

@@ -102,9 +102,9 @@ MULRED_API mulred_status mulred_mpi_watch_end(mulred_error *err);
  * messages to and from rank 0 (the coordinator) where the window cannot be made or does not
  * answer on this MPI. NONE: a static schedule or one rank. */
 typedef enum {
-    MULRED_HANDOUT_NONE = 0,
-    MULRED_HANDOUT_WINDOW = 1,
-    MULRED_HANDOUT_COORDINATOR = 2
+    MULRED_MPI_HANDOUT_NONE = 0,
+    MULRED_MPI_HANDOUT_WINDOW = 1,
+    MULRED_MPI_HANDOUT_COORDINATOR = 2
 } mulred_mpi_handout;
 /* "none", "window", "coordinator". */
 MULRED_API const char *mulred_mpi_handout_name(mulred_mpi_handout h);
@@ -163,14 +163,14 @@ typedef void (*mulred_mpi_note_fn)(const char *message, void *data);
 
 /* The phases of a MuHash job, in the order of mulred_mpi_muhash_result.phases. */
 typedef enum {
-    MULRED_MUHASH_PHASE_READ,     /* reading and decoding files, per thread */
-    MULRED_MUHASH_PHASE_GENERATE, /* generating the synthetic set, per thread */
-    MULRED_MUHASH_PHASE_HASH,     /* hashing elements and multiplying them in, per thread */
-    MULRED_MUHASH_PHASE_LOCAL,    /* combining the thread partials */
-    MULRED_MUHASH_PHASE_MPI,      /* the reduce across ranks */
-    MULRED_MUHASH_PHASE_FINALIZE, /* rank 0: the inversion and the digest */
-    MULRED_MUHASH_PHASE_TOTAL,    /* from opening the inputs to the digest */
-    MULRED_MUHASH_PHASES
+    MULRED_MPI_MUHASH_PHASE_READ,     /* reading and decoding files, per thread */
+    MULRED_MPI_MUHASH_PHASE_GENERATE, /* generating the synthetic set, per thread */
+    MULRED_MPI_MUHASH_PHASE_HASH,     /* hashing elements and multiplying them in, per thread */
+    MULRED_MPI_MUHASH_PHASE_LOCAL,    /* combining the thread partials */
+    MULRED_MPI_MUHASH_PHASE_MPI,      /* the reduce across ranks */
+    MULRED_MPI_MUHASH_PHASE_FINALIZE, /* rank 0: the inversion and the digest */
+    MULRED_MPI_MUHASH_PHASE_TOTAL,    /* from opening the inputs to the digest */
+    MULRED_MPI_MUHASH_PHASES
 } mulred_mpi_muhash_phase;
 /* "read", "generate", "hash", "local_reduce", "mpi_reduce", "finalize", "total". */
 MULRED_API const char *mulred_mpi_muhash_phase_name(mulred_mpi_muhash_phase p);
@@ -223,7 +223,7 @@ typedef struct {
     uint64_t inserted, removed;
     int ranks, threads, nodes;
     char node_names[MULRED_MPI_NODE_NAMES_MAX]; /* rank 0: mulred_mpi_node_names */
-    mulred_mpi_phase phases[MULRED_MUHASH_PHASES];
+    mulred_mpi_phase phases[MULRED_MPI_MUHASH_PHASES];
     /* With snapshots: the first one's header and the coins of all. */
     bool have_snapshot;
     mulred_utxo_header snapshot_header;
@@ -249,13 +249,13 @@ MULRED_API mulred_status mulred_mpi_muhash(MPI_Comm comm, const mulred_mpi_muhas
 /* ---- multi-scalar multiplication over ranks ---- */
 
 typedef enum {
-    MULRED_MSM_PHASE_READ,     /* opening, indexing, reading and decoding the pair file */
-    MULRED_MSM_PHASE_GENERATE, /* generating the synthetic set */
-    MULRED_MSM_PHASE_VALIDATE, /* the subgroup check of the points */
-    MULRED_MSM_PHASE_MSM,      /* this rank's tile, with its threads */
-    MULRED_MSM_PHASE_REDUCE,   /* the reduce across ranks */
-    MULRED_MSM_PHASE_TOTAL,
-    MULRED_MSM_PHASES
+    MULRED_MPI_MSM_PHASE_READ,     /* opening, indexing, reading and decoding the pair file */
+    MULRED_MPI_MSM_PHASE_GENERATE, /* generating the synthetic set */
+    MULRED_MPI_MSM_PHASE_VALIDATE, /* the subgroup check of the points */
+    MULRED_MPI_MSM_PHASE_MSM,      /* this rank's tile, with its threads */
+    MULRED_MPI_MSM_PHASE_REDUCE,   /* the reduce across ranks */
+    MULRED_MPI_MSM_PHASE_TOTAL,
+    MULRED_MPI_MSM_PHASES
 } mulred_mpi_msm_phase;
 /* "read", "generate", "validate", "msm", "reduce", "total". */
 MULRED_API const char *mulred_mpi_msm_phase_name(mulred_mpi_msm_phase p);
@@ -321,7 +321,7 @@ typedef struct {
     int ranks, threads, nodes;
     char node_names[MULRED_MPI_NODE_NAMES_MAX]; /* rank 0: mulred_mpi_node_names */
     mulred_msm_grid grid; /* the grid used (checkpoints: the tile layout as a grid) */
-    mulred_mpi_phase phases[MULRED_MSM_PHASES];
+    mulred_mpi_phase phases[MULRED_MPI_MSM_PHASES];
     double seconds; /* the MSM alone: the slowest rank's tiles and the reduce */
     /* With a checkpoint: the tile layout, units over all ranks, the slowest rank's seconds in
      * the store. */
@@ -394,11 +394,29 @@ MULRED_API mulred_status mulred_mpi_bases_msm_encoded(uint8_t *out, size_t out_l
                                                       mulred_error *err);
 
 /* The 0.2 names, kept for one release (CHANGELOG.md). */
-#define mulred_muhash_phase      mulred_mpi_muhash_phase
-#define mulred_muhash_phase_name mulred_mpi_muhash_phase_name
-#define mulred_msm_phase         mulred_mpi_msm_phase
-#define mulred_msm_phase_name    mulred_mpi_msm_phase_name
-#define MULRED_NODE_NAMES_MAX    MULRED_MPI_NODE_NAMES_MAX
+#define mulred_muhash_phase          mulred_mpi_muhash_phase
+#define mulred_muhash_phase_name     mulred_mpi_muhash_phase_name
+#define mulred_msm_phase             mulred_mpi_msm_phase
+#define mulred_msm_phase_name        mulred_mpi_msm_phase_name
+#define MULRED_NODE_NAMES_MAX        MULRED_MPI_NODE_NAMES_MAX
+#define MULRED_HANDOUT_NONE          MULRED_MPI_HANDOUT_NONE
+#define MULRED_HANDOUT_WINDOW        MULRED_MPI_HANDOUT_WINDOW
+#define MULRED_HANDOUT_COORDINATOR   MULRED_MPI_HANDOUT_COORDINATOR
+#define MULRED_MUHASH_PHASE_READ     MULRED_MPI_MUHASH_PHASE_READ
+#define MULRED_MUHASH_PHASE_GENERATE MULRED_MPI_MUHASH_PHASE_GENERATE
+#define MULRED_MUHASH_PHASE_HASH     MULRED_MPI_MUHASH_PHASE_HASH
+#define MULRED_MUHASH_PHASE_LOCAL    MULRED_MPI_MUHASH_PHASE_LOCAL
+#define MULRED_MUHASH_PHASE_MPI      MULRED_MPI_MUHASH_PHASE_MPI
+#define MULRED_MUHASH_PHASE_FINALIZE MULRED_MPI_MUHASH_PHASE_FINALIZE
+#define MULRED_MUHASH_PHASE_TOTAL    MULRED_MPI_MUHASH_PHASE_TOTAL
+#define MULRED_MUHASH_PHASES         MULRED_MPI_MUHASH_PHASES
+#define MULRED_MSM_PHASE_READ        MULRED_MPI_MSM_PHASE_READ
+#define MULRED_MSM_PHASE_GENERATE    MULRED_MPI_MSM_PHASE_GENERATE
+#define MULRED_MSM_PHASE_VALIDATE    MULRED_MPI_MSM_PHASE_VALIDATE
+#define MULRED_MSM_PHASE_MSM         MULRED_MPI_MSM_PHASE_MSM
+#define MULRED_MSM_PHASE_REDUCE      MULRED_MPI_MSM_PHASE_REDUCE
+#define MULRED_MSM_PHASE_TOTAL       MULRED_MPI_MSM_PHASE_TOTAL
+#define MULRED_MSM_PHASES            MULRED_MPI_MSM_PHASES
 
 #ifdef __cplusplus
 }

@@ -38,7 +38,7 @@ void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
     mulred_jw_int(w, MULRED_RF_NODES, res->nodes);
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
     cli_jw_units_per_rank(w, res->units_per_rank, res->ranks);
-    if (res->handout != MULRED_HANDOUT_NONE)
+    if (res->handout != MULRED_MPI_HANDOUT_NONE)
         mulred_jw_string(w, "handout", mulred_mpi_handout_name(res->handout));
     cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, MULRED_RF_SECONDS, res->seconds);
@@ -71,7 +71,7 @@ void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
     mulred_jw_double(w, MULRED_RF_MODEL_MSM_SECONDS, g->msm_ns * 1e-9);
     mulred_jw_object_end(w);
     mulred_jw_object_begin(w, MULRED_RF_PHASES);
-    for (int p = 0; p < MULRED_MSM_PHASES; p++) {
+    for (int p = 0; p < MULRED_MPI_MSM_PHASES; p++) {
         mulred_jw_object_begin(w, mulred_mpi_msm_phase_name(p));
         mulred_jw_double(w, MULRED_RF_MIN, res->phases[p].min);
         mulred_jw_double(w, MULRED_RF_AVG, res->phases[p].avg);
@@ -98,10 +98,10 @@ void msm_write_text(FILE *out, const void *vo, const void *vr)
     mulred_format_rate(r, sizeof r, points_per_second(res), "points");
     mulred_format_seconds(
         in, sizeof in,
-        res->phases[o->input ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE].max);
-    mulred_format_seconds(v, sizeof v, res->phases[MULRED_MSM_PHASE_VALIDATE].max);
-    mulred_format_seconds(red, sizeof red, res->phases[MULRED_MSM_PHASE_REDUCE].max);
-    mulred_format_seconds(tot, sizeof tot, res->phases[MULRED_MSM_PHASE_TOTAL].max);
+        res->phases[o->input ? MULRED_MPI_MSM_PHASE_READ : MULRED_MPI_MSM_PHASE_GENERATE].max);
+    mulred_format_seconds(v, sizeof v, res->phases[MULRED_MPI_MSM_PHASE_VALIDATE].max);
+    mulred_format_seconds(red, sizeof red, res->phases[MULRED_MPI_MSM_PHASE_REDUCE].max);
+    mulred_format_seconds(tot, sizeof tot, res->phases[MULRED_MPI_MSM_PHASE_TOTAL].max);
     fprintf(out, "msm      %s\n", res->hex);
     if (o->input)
         fprintf(out, "input    %s, %llu pairs, curve %s%s\n", o->input,

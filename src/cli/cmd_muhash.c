@@ -321,7 +321,7 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
 {
     const muhash_opts *o = vo;
     const muhash_result *res = vr;
-    double total = res->phases[MULRED_MUHASH_PHASE_TOTAL].max;
+    double total = res->phases[MULRED_MPI_MUHASH_PHASE_TOTAL].max;
     double rate = total > 0 ? (double)(res->inserted + res->removed) / total : 0;
     const double bytes = input_bytes(o);
     mulred_jw_object_begin(w, NULL);
@@ -355,13 +355,13 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     mulred_jw_string(w, "schedule", mulred_schedule_name(res->schedule));
     mulred_jw_uint(w, "units", res->units);
     cli_jw_units_per_rank(w, res->units_per_rank, res->ranks);
-    if (res->handout != MULRED_HANDOUT_NONE)
+    if (res->handout != MULRED_MPI_HANDOUT_NONE)
         mulred_jw_string(w, "handout", mulred_mpi_handout_name(res->handout));
     cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, MULRED_RF_SECONDS, total);
     mulred_jw_double(w, "elements_per_second", rate);
     mulred_jw_object_begin(w, MULRED_RF_PHASES);
-    for (int p = 0; p < MULRED_MUHASH_PHASES; p++) {
+    for (int p = 0; p < MULRED_MPI_MUHASH_PHASES; p++) {
         mulred_jw_object_begin(w, mulred_mpi_muhash_phase_name(p));
         mulred_jw_double(w, MULRED_RF_MIN, res->phases[p].min);
         mulred_jw_double(w, MULRED_RF_AVG, res->phases[p].avg);
@@ -379,13 +379,13 @@ static void muhash_write_text(FILE *out, const void *vo, const void *vr)
 {
     const muhash_opts *o = vo;
     const muhash_result *res = vr;
-    double total = res->phases[MULRED_MUHASH_PHASE_TOTAL].max;
+    double total = res->phases[MULRED_MPI_MUHASH_PHASE_TOTAL].max;
     double rate = total > 0 ? (double)(res->inserted + res->removed) / total : 0;
     char t[32], r[48], h[32], m[32];
     mulred_format_seconds(t, sizeof t, total);
     mulred_format_rate(r, sizeof r, rate, "elements");
-    mulred_format_seconds(h, sizeof h, res->phases[MULRED_MUHASH_PHASE_HASH].max);
-    mulred_format_seconds(m, sizeof m, res->phases[MULRED_MUHASH_PHASE_MPI].max);
+    mulred_format_seconds(h, sizeof h, res->phases[MULRED_MPI_MUHASH_PHASE_HASH].max);
+    mulred_format_seconds(m, sizeof m, res->phases[MULRED_MPI_MUHASH_PHASE_MPI].max);
     fprintf(out, "muhash   %s\n", res->hex);
     fprintf(out, "flavor   %s\n", mulred_muhash_flavor_name(o->flavor));
     fprintf(out, "elements %llu inserted, %llu removed\n", (unsigned long long)res->inserted,

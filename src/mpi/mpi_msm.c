@@ -28,12 +28,12 @@
 #include "util/check.h"
 #include "util/util.h"
 
-static const char *phase_names[MULRED_MSM_PHASES] = {"read", "generate", "validate",
-                                                     "msm",  "reduce",   "total"};
+static const char *phase_names[MULRED_MPI_MSM_PHASES] = {"read", "generate", "validate",
+                                                         "msm",  "reduce",   "total"};
 
 const char *mulred_mpi_msm_phase_name(mulred_mpi_msm_phase p)
 {
-    MULRED_CHECK((unsigned)p < MULRED_MSM_PHASES, "msm phase %d", (int)p);
+    MULRED_CHECK((unsigned)p < MULRED_MPI_MSM_PHASES, "msm phase %d", (int)p);
     return phase_names[p];
 }
 
@@ -276,11 +276,12 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
     double t0 = mulred_wtime();
     int rc = t->file ? mulred_msm_file_read(t->points, t->scalars, t->file, p0, p1, t->T, err)
                      : mulred_msm_synth(t->points, t->scalars, t->c, t->o->seed, p0, ns, t->T, err);
-    t->local[t->file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] += mulred_wtime() - t0;
+    t->local[t->file ? MULRED_MPI_MSM_PHASE_READ : MULRED_MPI_MSM_PHASE_GENERATE] +=
+        mulred_wtime() - t0;
     t0 = mulred_wtime();
     if (rc == MULRED_OK && t->file)
         rc = mulred_msm_check_subgroup(t->points, ns, t->c, p0, t->o->input, t->T, err);
-    t->local[MULRED_MSM_PHASE_VALIDATE] += mulred_wtime() - t0;
+    t->local[MULRED_MPI_MSM_PHASE_VALIDATE] += mulred_wtime() - t0;
     for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
         if (tile_state(t->ck, u) == MULRED_CHECKPOINT_LOADED) continue;
         if (tile_state(t->ck, u) == MULRED_CHECKPOINT_CORRUPT)
@@ -296,7 +297,7 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
         if (rc) break;
         mulred_msm_curve_shift(t->c, &part, &part, L->window_bits * w0);
         const double t1 = mulred_wtime();
-        t->local[MULRED_MSM_PHASE_MSM] += t1 - t0;
+        t->local[MULRED_MPI_MSM_PHASE_MSM] += t1 - t0;
         if (t->ck) rc = mulred_checkpoint_save(t->ck, u, &part, ns, err);
         t->res->checkpoint_seconds += mulred_wtime() - t1;
         if (rc) break;
@@ -400,16 +401,16 @@ typedef struct {
     mulred_msm_file *file; /* NULL: synthetic */
     uint64_t n;            /* pairs of the job */
     int rank, nranks, T, nodes;
-    double t0, local[MULRED_MSM_PHASES]; /* this rank's phase times */
+    double t0, local[MULRED_MPI_MSM_PHASES]; /* this rank's phase times */
 } msm_run;
 
 /* What both paths record once the sum is on rank 0: the phases over the ranks, the units each
  * rank took, and the job's shape. */
 static void msm_finish(msm_run *m, uint64_t drawn, mulred_error *err)
 {
-    m->local[MULRED_MSM_PHASE_TOTAL] = mulred_wtime() - m->t0;
+    m->local[MULRED_MPI_MSM_PHASE_TOTAL] = mulred_wtime() - m->t0;
     if (err->status == MULRED_OK)
-        mpi_phases(m->comm, m->local, m->res->phases, MULRED_MSM_PHASES, err);
+        mpi_phases(m->comm, m->local, m->res->phases, MULRED_MPI_MSM_PHASES, err);
     if (err->status == MULRED_OK) msm_units_gather(m->comm, m->o, m->res, drawn, err);
     m->res->points = m->n;
     m->res->ranks = m->nranks;
@@ -426,14 +427,14 @@ static void msm_by_units(msm_run *m, mulred_error *err)
     const mulred_group *group = mulred_msm_point_group(m->c);
     group->identity(&acc, group);
     if (m->file) /* opening and indexing the file */
-        m->local[MULRED_MSM_PHASE_READ] = mulred_wtime() - m->t0;
+        m->local[MULRED_MPI_MSM_PHASE_READ] = mulred_wtime() - m->t0;
     uint64_t drawn = 0;
     ckpt_msm(m->comm, m->o, res, m->file, m->n, m->T, m->rank, m->nranks, &acc, m->local, &drawn,
              err);
     if (mulred_mpi_agree(m->comm, err)) return;
     const double t4 = mulred_wtime();
     mulred_mpi_reduce(m->comm, &acc, group, 0, err);
-    m->local[MULRED_MSM_PHASE_REDUCE] = mulred_wtime() - t4;
+    m->local[MULRED_MPI_MSM_PHASE_REDUCE] = mulred_wtime() - t4;
     if (mulred_mpi_agree(m->comm, err)) return;
     if (m->rank == 0) result_encode(res, m->c, &acc);
     msm_finish(m, drawn, err);
@@ -445,7 +446,8 @@ static void msm_by_units(msm_run *m, mulred_error *err)
     res->checkpoint_seconds = ck[2];
     res->resumed_units = r, res->computed_units = k;
     /* the MSM alone: the slowest rank's tiles and the reduce */
-    res->seconds = res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
+    res->seconds =
+        res->phases[MULRED_MPI_MSM_PHASE_MSM].max + res->phases[MULRED_MPI_MSM_PHASE_REDUCE].max;
 }
 
 /* The grid, the same on every rank, which the ranks check. */
@@ -508,14 +510,14 @@ static void msm_by_grid(msm_run *m, mulred_error *err)
             mulred_msm_synth(points, scalars, m->c, m->o->seed, share.point0, ns, m->T, err);
     }
     const double t2 = mulred_wtime();
-    m->local[m->file ? MULRED_MSM_PHASE_READ : MULRED_MSM_PHASE_GENERATE] =
+    m->local[m->file ? MULRED_MPI_MSM_PHASE_READ : MULRED_MPI_MSM_PHASE_GENERATE] =
         t2 - (m->file ? m->t0 : t1);
     if (mulred_mpi_agree(m->comm, err)) goto done;
     if (m->file)
         mulred_msm_check_subgroup((uint8_t *)points + (share.check0 - share.point0) * aff,
                                   (size_t)(share.check1 - share.check0), m->c, share.check0,
                                   m->o->input, m->T, err);
-    m->local[MULRED_MSM_PHASE_VALIDATE] = mulred_wtime() - t2;
+    m->local[MULRED_MPI_MSM_PHASE_VALIDATE] = mulred_wtime() - t2;
     if (mulred_mpi_agree(m->comm, err)) goto done;
     const double t3 = mulred_wtime();
     msm_jac partial;
@@ -529,12 +531,12 @@ static void msm_by_grid(msm_run *m, mulred_error *err)
                                      scalars, ns, m->T, err) == MULRED_OK)
             mulred_msm_curve_shift(m->c, &partial, &partial, plan.window_bits * share.window0);
     }
-    m->local[MULRED_MSM_PHASE_MSM] = mulred_wtime() - t3;
+    m->local[MULRED_MPI_MSM_PHASE_MSM] = mulred_wtime() - t3;
     if (mulred_mpi_agree(m->comm, err)) goto done;
     const double t4 = mulred_wtime();
     mulred_mpi_reduce(m->comm, &partial, group, 0, err);
     const double t5 = mulred_wtime();
-    m->local[MULRED_MSM_PHASE_REDUCE] = t5 - t4;
+    m->local[MULRED_MPI_MSM_PHASE_REDUCE] = t5 - t4;
     if (mulred_mpi_agree(m->comm, err)) goto done;
     if (m->rank == 0) {
         result_encode(m->res, m->c, &partial);
@@ -581,7 +583,7 @@ static int msm_in_memory(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_
     const int rank = mulred_mpi_rank(comm), nranks = mulred_mpi_size(comm);
     const mulred_curve c = job_curve(o);
     const int T = mulred_threads_start(o->threads);
-    double local[MULRED_MSM_PHASES] = {0};
+    double local[MULRED_MPI_MSM_PHASES] = {0};
     const double t0 = mulred_wtime();
     if (!o->points_checked && o->count) {
         char name[32];
@@ -589,7 +591,7 @@ static int msm_in_memory(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_
         mulred_msm_check_subgroup(o->points, o->count, c, 0, name, T, err);
     }
     const double t1 = mulred_wtime();
-    local[MULRED_MSM_PHASE_VALIDATE] = t1 - t0;
+    local[MULRED_MPI_MSM_PHASE_VALIDATE] = t1 - t0;
     if (mulred_mpi_agree(comm, err)) return err->status;
 
     msm_jac partial;
@@ -605,21 +607,22 @@ static int msm_in_memory(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_
                                  o->count, T, err);
     }
     const double t2 = mulred_wtime();
-    local[MULRED_MSM_PHASE_MSM] = t2 - t1;
+    local[MULRED_MPI_MSM_PHASE_MSM] = t2 - t1;
     if (mulred_mpi_agree(comm, err)) return err->status;
     mulred_mpi_reduce(comm, &partial, group, 0, err);
     const double t3 = mulred_wtime();
-    local[MULRED_MSM_PHASE_REDUCE] = t3 - t2;
+    local[MULRED_MPI_MSM_PHASE_REDUCE] = t3 - t2;
     if (mulred_mpi_agree(comm, err)) return err->status;
     if (rank == 0) result_encode(res, c, &partial);
-    local[MULRED_MSM_PHASE_TOTAL] = t3 - t0;
+    local[MULRED_MPI_MSM_PHASE_TOTAL] = t3 - t0;
     int nodes = 1;
-    if (mpi_phases(comm, local, res->phases, MULRED_MSM_PHASES, err) == MULRED_OK &&
+    if (mpi_phases(comm, local, res->phases, MULRED_MPI_MSM_PHASES, err) == MULRED_OK &&
         mulred_mpi_sum_u64(comm, &res->points, o->count, err) == MULRED_OK &&
         mulred_mpi_node_count(comm, &nodes, err) == MULRED_OK)
         mulred_mpi_node_names(comm, res->node_names, sizeof res->node_names, err);
     if (err->status == MULRED_OK) msm_units_gather(comm, o, res, o->count ? 1 : 0, err);
-    res->seconds = res->phases[MULRED_MSM_PHASE_MSM].max + res->phases[MULRED_MSM_PHASE_REDUCE].max;
+    res->seconds =
+        res->phases[MULRED_MPI_MSM_PHASE_MSM].max + res->phases[MULRED_MPI_MSM_PHASE_REDUCE].max;
     res->grid.slices = (unsigned)nranks;
     res->grid.groups = 1;
     res->ranks = nranks;

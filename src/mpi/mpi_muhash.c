@@ -17,12 +17,12 @@
 #include "util/check.h"
 #include "util/util.h"
 
-static const char *phase_names[MULRED_MUHASH_PHASES] = {
+static const char *phase_names[MULRED_MPI_MUHASH_PHASES] = {
     "read", "generate", "hash", "local_reduce", "mpi_reduce", "finalize", "total"};
 
 const char *mulred_mpi_muhash_phase_name(mulred_mpi_muhash_phase p)
 {
-    MULRED_CHECK((unsigned)p < MULRED_MUHASH_PHASES, "muhash phase %d", (int)p);
+    MULRED_CHECK((unsigned)p < MULRED_MPI_MUHASH_PHASES, "muhash phase %d", (int)p);
     return phase_names[p];
 }
 
@@ -742,17 +742,17 @@ static int muhash_run(MPI_Comm comm, const mulred_mpi_muhash_job *o, mulred_mpi_
     if (mulred_mpi_agree(comm, err)) return err->status;
     const double t3 = mulred_wtime();
 
-    double local[MULRED_MUHASH_PHASES] = {0};
+    double local[MULRED_MPI_MUHASH_PHASES] = {0};
     const double per_thread = stats.threads > 0 ? 1.0 / stats.threads : 0;
-    local[o->ninsert || o->nremove || o->nsnapshot ? MULRED_MUHASH_PHASE_READ
-                                                   : MULRED_MUHASH_PHASE_GENERATE] =
+    local[o->ninsert || o->nremove || o->nsnapshot ? MULRED_MPI_MUHASH_PHASE_READ
+                                                   : MULRED_MPI_MUHASH_PHASE_GENERATE] =
         stats.produce_cpu * per_thread;
-    local[MULRED_MUHASH_PHASE_HASH] = stats.hash_cpu * per_thread;
-    local[MULRED_MUHASH_PHASE_LOCAL] = stats.combine_wall;
-    local[MULRED_MUHASH_PHASE_MPI] = t2 - t1;
-    local[MULRED_MUHASH_PHASE_FINALIZE] = t3 - t2;
-    local[MULRED_MUHASH_PHASE_TOTAL] = t3 - t0;
-    int rc = mpi_phases(comm, local, res->phases, MULRED_MUHASH_PHASES, err);
+    local[MULRED_MPI_MUHASH_PHASE_HASH] = stats.hash_cpu * per_thread;
+    local[MULRED_MPI_MUHASH_PHASE_LOCAL] = stats.combine_wall;
+    local[MULRED_MPI_MUHASH_PHASE_MPI] = t2 - t1;
+    local[MULRED_MPI_MUHASH_PHASE_FINALIZE] = t3 - t2;
+    local[MULRED_MPI_MUHASH_PHASE_TOTAL] = t3 - t0;
+    int rc = mpi_phases(comm, local, res->phases, MULRED_MPI_MUHASH_PHASES, err);
     if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->inserted, stats.inserted, err);
     if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->removed, stats.removed, err);
     if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->resumed_units, cc.resumed, err);

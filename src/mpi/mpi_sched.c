@@ -104,10 +104,10 @@ int mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule, const 
         d->coord = true;
         d->host = mulred_mpi_rank(comm) == 0;
         d->waiting = mulred_mpi_size(comm) - 1; /* ranks that have not been told "none" */
-        d->handout = MULRED_HANDOUT_COORDINATOR;
+        d->handout = MULRED_MPI_HANDOUT_COORDINATOR;
         return MULRED_OK;
     }
-    d->handout = MULRED_HANDOUT_WINDOW;
+    d->handout = MULRED_MPI_HANDOUT_WINDOW;
     return MULRED_OK;
 }
 
@@ -164,9 +164,9 @@ static bool window_open(mpi_units *d, mulred_error *err)
 const char *mulred_mpi_handout_name(mulred_mpi_handout h)
 {
     switch (h) {
-    case MULRED_HANDOUT_WINDOW:
+    case MULRED_MPI_HANDOUT_WINDOW:
         return "window";
-    case MULRED_HANDOUT_COORDINATOR:
+    case MULRED_MPI_HANDOUT_COORDINATOR:
         return "coordinator";
     default:
         return "none";

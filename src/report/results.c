@@ -129,13 +129,13 @@ static void msm_row(mulred_report_row *row, const json_t *run)
     row->elements = jnum(run, MULRED_RF_POINTS, NAN);
     row_layout(row, run);
     row->mpi_reduce_min =
-        phase(run, mulred_mpi_msm_phase_name(MULRED_MSM_PHASE_REDUCE), MULRED_RF_MIN);
-    row->msm_max = phase(run, mulred_mpi_msm_phase_name(MULRED_MSM_PHASE_MSM), MULRED_RF_MAX);
+        phase(run, mulred_mpi_msm_phase_name(MULRED_MPI_MSM_PHASE_REDUCE), MULRED_RF_MIN);
+    row->msm_max = phase(run, mulred_mpi_msm_phase_name(MULRED_MPI_MSM_PHASE_MSM), MULRED_RF_MAX);
     row->input_max =
-        or0(phase(run, mulred_mpi_msm_phase_name(MULRED_MSM_PHASE_READ), MULRED_RF_MAX)) +
-        or0(phase(run, mulred_mpi_msm_phase_name(MULRED_MSM_PHASE_GENERATE), MULRED_RF_MAX));
+        or0(phase(run, mulred_mpi_msm_phase_name(MULRED_MPI_MSM_PHASE_READ), MULRED_RF_MAX)) +
+        or0(phase(run, mulred_mpi_msm_phase_name(MULRED_MPI_MSM_PHASE_GENERATE), MULRED_RF_MAX));
     row->validate_max =
-        phase(run, mulred_mpi_msm_phase_name(MULRED_MSM_PHASE_VALIDATE), MULRED_RF_MAX);
+        phase(run, mulred_mpi_msm_phase_name(MULRED_MPI_MSM_PHASE_VALIDATE), MULRED_RF_MAX);
     row->window = jint(run, MULRED_RF_WINDOW);
     row->glv = json_is_true(json_object_get(run, MULRED_RF_GLV));
     row->slices = jint(grid, MULRED_RF_SLICES);
@@ -160,14 +160,15 @@ static void muhash_row(mulred_report_row *row, const json_t *run)
     row->input_bytes = jnum(run, MULRED_RF_INPUT_BYTES, NAN);
     row_layout(row, run);
     row->mpi_reduce_min =
-        phase(run, mulred_mpi_muhash_phase_name(MULRED_MUHASH_PHASE_MPI), MULRED_RF_MIN);
+        phase(run, mulred_mpi_muhash_phase_name(MULRED_MPI_MUHASH_PHASE_MPI), MULRED_RF_MIN);
     row->finalize_max =
-        phase(run, mulred_mpi_muhash_phase_name(MULRED_MUHASH_PHASE_FINALIZE), MULRED_RF_MAX);
+        phase(run, mulred_mpi_muhash_phase_name(MULRED_MPI_MUHASH_PHASE_FINALIZE), MULRED_RF_MAX);
     row->read =
-        or0(phase(run, mulred_mpi_muhash_phase_name(MULRED_MUHASH_PHASE_READ), MULRED_RF_MAX));
+        or0(phase(run, mulred_mpi_muhash_phase_name(MULRED_MPI_MUHASH_PHASE_READ), MULRED_RF_MAX));
     row->compute =
-        phase(run, mulred_mpi_muhash_phase_name(MULRED_MUHASH_PHASE_HASH), MULRED_RF_MAX) +
-        or0(phase(run, mulred_mpi_muhash_phase_name(MULRED_MUHASH_PHASE_GENERATE), MULRED_RF_MAX));
+        phase(run, mulred_mpi_muhash_phase_name(MULRED_MPI_MUHASH_PHASE_HASH), MULRED_RF_MAX) +
+        or0(phase(run, mulred_mpi_muhash_phase_name(MULRED_MPI_MUHASH_PHASE_GENERATE),
+                  MULRED_RF_MAX));
     snprintf(row->result, sizeof row->result, "%s", hash ? hash : "");
     snprintf(row->workload, sizeof row->workload, "muhash %s, %.0f inserted, %.0f removed",
              flavor ? flavor : "?", jnum(run, MULRED_RF_INSERTED, NAN),

@@ -28,9 +28,9 @@
 #            measurement, in steps), and no command file (src/cli/cmd_*.c) longer than
 #            MAX_COMMAND_LINES: a command declares its keys, calls the library and prints;
 #   prefix   a public header of the PREFIX table names everything it declares after its subject:
-#            each function declared MULRED_API, each typedef name and each #define'd macro
-#            (case-insensitively) starts with the header's prefix (or is the prefix without its
-#            last '_', the subject's own type), except its include guard and the aliases of a
+#            each function declared MULRED_API, each typedef name, each enumerator and each
+#            #define'd macro (case-insensitively) starts with the header's prefix (or is the
+#            prefix without its last '_', the subject's own type), except its include guard and the aliases of a
 #            block headed by a comment "... kept for one release ..." (the old names of a rename,
 #            CHANGELOG.md), which must each #define an old name to a name of the prefix; a name
 #            of another subject is allowed only by PREFIX_ALLOWED, with its reason.
@@ -88,6 +88,8 @@ PREFIX_ALLOWED = {
                                         "mulred_mpi.h take them too",
     ("bases", "mulred_scalar_format"): "the scalar layouts of every MSM input: mulred_mpi.h takes "
                                        "them too",
+    ("bases", "MULRED_POINTS"): "the values of mulred_point_encoding",
+    ("bases", "MULRED_SCALARS"): "the values of mulred_scalar_format",
     ("muhash", "mulred_bytes"): "a plain byte string (pointer, length), the element list type of "
                                 "the MuHash calls; no subject of its own",
 }
@@ -282,6 +284,13 @@ def declared_names(raw_lines, bare):
         name = fp or list(re.finditer(r"\w+", re.sub(r"(\s*\[[^\]]*\])+\s*$", "", stmt)))[-1]
         found.append((line_at(base + name.start(1 if fp else 0)), "typedef",
                       name.group(1 if fp else 0)))
+    for m in re.finditer(r"\benum\b[^{;]*\{([^}]*)\}", code):  # each enumerator
+        pos = m.start(1)
+        for item in m.group(1).split(","):
+            e = re.match(r"\s*(\w+)", item)
+            if e:
+                found.append((line_at(pos + e.start(1)), "enumerator", e.group(1)))
+            pos += len(item) + 1
     return sorted(found)
 
 
@@ -515,6 +524,7 @@ BAD = {
                                 "typedef struct {\n    int (*next)(void *ctx);\n"
                                 "} mulred_reader;\n"                                # prefix
                                 "MULRED_API int\nmulred_gen_units(int n);\n"        # prefix
+                                "typedef enum { MULRED_SOURCE_A, MULRED_GEN_B } mulred_source_kind;\n"
                                 "/* The 0.2 names, kept for one release. */\n"
                                 "#define mulred_source_old mulred_source_new\n"
                                 "#define mulred_gen_old mulred_gen_new\n#endif\n",  # prefix
@@ -531,7 +541,8 @@ EXPECTED = {
     ("length", "src/cli/cmd_big.c:1"),
     ("exit", "src/report/r.c:4"),
     ("prefix", "include/mulred/sources.h:3"), ("prefix", "include/mulred/sources.h:6"),
-    ("prefix", "include/mulred/sources.h:8"), ("prefix", "include/mulred/sources.h:11"),
+    ("prefix", "include/mulred/sources.h:8"), ("prefix", "include/mulred/sources.h:9"),
+    ("prefix", "include/mulred/sources.h:12"),
 }
 
 
