@@ -221,7 +221,7 @@ static const bench_column bb_level_columns[] = {
 static void bb_row_print(bench_table *t, const bb_row *r, const bb_opts *o)
 {
     BENCH_ROW_OPEN(t, BENCH_S(mulred_curve_name(r->c)),
-                   BENCH_S(mulred_group_name(mulred_curve_group(r->c))), BENCH_I(r->n),
+                   BENCH_S(mulred_pairing_group_name(mulred_curve_group(r->c))), BENCH_I(r->n),
                    BENCH_R(r->prepare_s), BENCH_R(r->save_s), BENCH_R(r->load_s),
                    BENCH_R(r->load_s / r->prepare_s), BENCH_R(r->plain_s), BENCH_R(r->bases_s),
                    BENCH_R(r->bases_s / r->plain_s), BENCH_I(o->k), BENCH_I(o->threads),

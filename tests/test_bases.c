@@ -169,8 +169,9 @@ static void check_set_against_ref_once(const mulred_bases *b, const synth_set *t
                 CU_ASSERT(ok);
                 if (!ok)
                     printf("\n    %s %s n=%zu format %d threads %d level %u: wrong result",
-                           mulred_curve_name(t->c), mulred_group_name(mulred_curve_group(t->c)), n,
-                           f, threads, mulred_bases_level(b));
+                           mulred_curve_name(t->c),
+                           mulred_pairing_group_name(mulred_curve_group(t->c)), n, f, threads,
+                           mulred_bases_level(b));
             }
             free(sc);
         }

@@ -349,6 +349,9 @@ static void L(threads)(void)
     /* the 0.2 spelling names the same group */
     CU_ASSERT(mulred_msm_point_group_g2(TC == 0 ? MULRED_CURVE_BLS12_381 : MULRED_CURVE_BN254) ==
               g);
+    mulred_pairing_group pg = MULRED_GROUP_G1;
+    CU_ASSERT(mulred_group_parse(&pg, "g2") == MULRED_OK && pg == MULRED_GROUP_G2);
+    CU_ASSERT(strcmp(mulred_group_name(MULRED_GROUP_G2), "g2") == 0);
     GJ acc, half[2];
     g->identity(&acc, g);
     mulred_error err;

@@ -496,16 +496,19 @@ typedef enum {
 typedef mulred_pairing_group mulred_msm_group;
 
 /* The curve of c (G1 values stay, G2 values give their curve's G1 value), its group, and the
- * value of group g of curve c. "g1" or "g2"; mulred_group_parse takes exactly those
+ * value of group g of curve c. "g1" or "g2"; mulred_pairing_group_parse takes exactly those
  * (MULRED_EINPUT and *g left for anything else). */
 MULRED_API mulred_curve mulred_curve_base(mulred_curve c);
 MULRED_API mulred_pairing_group mulred_curve_group(mulred_curve c);
 MULRED_API mulred_curve mulred_curve_with_group(mulred_curve c, mulred_pairing_group g);
-MULRED_API const char *mulred_group_name(mulred_pairing_group g);
-MULRED_API mulred_status mulred_group_parse(mulred_pairing_group *g, const char *name);
+MULRED_API const char *mulred_pairing_group_name(mulred_pairing_group g);
+MULRED_API mulred_status mulred_pairing_group_parse(mulred_pairing_group *g, const char *name);
+/* The 0.2 names of these two, kept for one release ("group" alone is mulred/group.h's). */
+#define mulred_group_name  mulred_pairing_group_name
+#define mulred_group_parse mulred_pairing_group_parse
 
 /* The one spelling of each curve, in code, messages and on the command line: "bls12-381",
- * "bn254". A G2 value gives its curve's name; its group's is mulred_group_name(
+ * "bn254". A G2 value gives its curve's name; its group's is mulred_pairing_group_name(
  * mulred_curve_group(c)), "g2". */
 MULRED_API const char *mulred_curve_name(mulred_curve c);
 /* Exactly "bls12-381" or "bn254". Returns MULRED_OK, or MULRED_EINPUT (and leaves *c) for any

@@ -591,7 +591,7 @@ static PyTypeObject MuHash_Type = {
 int parse_group(mulred_curve *c, const char *group)
 {
     mulred_pairing_group g;
-    if (mulred_group_parse(&g, group) != MULRED_OK) {
+    if (mulred_pairing_group_parse(&g, group) != MULRED_OK) {
         PyErr_Format(PyExc_ValueError, "group must be 'g1' or 'g2', not '%.100s'", group);
         return -1;
     }

@@ -398,7 +398,8 @@ static PyObject *Bases_get_curve(BasesObject *self, void *closure)
 static PyObject *Bases_get_group(BasesObject *self, void *closure)
 {
     mulred_bases *b = bases_open(self);
-    return b ? PyUnicode_FromString(mulred_group_name(mulred_curve_group(mulred_bases_curve(b))))
+    return b ? PyUnicode_FromString(
+                   mulred_pairing_group_name(mulred_curve_group(mulred_bases_curve(b))))
              : NULL;
 }
 
@@ -412,7 +413,7 @@ static PyObject *Bases_repr(BasesObject *self)
     if (!self->bases) return PyUnicode_FromString("<mulred.Bases closed>");
     mulred_curve c = mulred_bases_curve(self->bases);
     return PyUnicode_FromFormat("<mulred.Bases %s %s, %zu points, level %u>", mulred_curve_name(c),
-                                mulred_group_name(mulred_curve_group(c)),
+                                mulred_pairing_group_name(mulred_curve_group(c)),
                                 mulred_bases_size(self->bases), mulred_bases_level(self->bases));
 }
 

@@ -74,7 +74,7 @@ static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
         goto done;
     }
     mulred_pairing_group g;
-    if (mulred_group_parse(&g, group_name) != MULRED_OK) {
+    if (mulred_pairing_group_parse(&g, group_name) != MULRED_OK) {
         PyErr_Format(PyExc_ValueError, "group must be 'g1' or 'g2', not '%.100s'", group_name);
         goto done;
     }

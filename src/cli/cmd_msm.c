@@ -129,7 +129,7 @@ static int set_curve(void *vo, const char *v, mulred_key_parser *p, char *why, s
 
 static int set_group(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    if (mulred_group_parse(&((msm_opts *)vo)->group, v))
+    if (mulred_pairing_group_parse(&((msm_opts *)vo)->group, v))
         return mulred_key_bad_value(p, v, "g1 or g2", why, cap);
     return MULRED_OK;
 }

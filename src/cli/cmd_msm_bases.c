@@ -209,7 +209,7 @@ void msm_bases_write_json(mulred_json_writer *w, const msm_bases_opts *o, const 
         mulred_jw_uint(w, "points", r->points[i]);
         mulred_jw_double(w, "seconds", r->seconds[i]);
         mulred_jw_string(w, "curve", mulred_curve_name(r->curve));
-        mulred_jw_string(w, "group", mulred_group_name(mulred_curve_group(r->curve)));
+        mulred_jw_string(w, "group", mulred_pairing_group_name(mulred_curve_group(r->curve)));
         mulred_jw_string(w, "bases", o->bases ? o->bases : o->points);
         mulred_jw_uint(w, "bases_points", r->set_points);
         mulred_jw_uint(w, "precompute", r->level);
@@ -227,9 +227,9 @@ void msm_bases_write_text(FILE *out, const msm_bases_opts *o, const msm_bases_re
     fprintf(out,
             "bases    %s, %llu points, curve %s %s, precompute %u, %.1f MB (%s%s%s) in %.3f s\n",
             o->bases ? o->bases : o->points, (unsigned long long)r->set_points,
-            mulred_curve_name(r->curve), mulred_group_name(mulred_curve_group(r->curve)), r->level,
-            (double)r->memory / 1e6, r->cache_state, r->cache_path[0] ? ": " : "", r->cache_path,
-            r->prepare_s);
+            mulred_curve_name(r->curve), mulred_pairing_group_name(mulred_curve_group(r->curve)),
+            r->level, (double)r->memory / 1e6, r->cache_state, r->cache_path[0] ? ": " : "",
+            r->cache_path, r->prepare_s);
     for (int i = 0; i < r->n; i++)
         fprintf(out, "scalars  %s: %llu points, msm %.3f s\n", o->scalars[i],
                 (unsigned long long)r->points[i], r->seconds[i]);

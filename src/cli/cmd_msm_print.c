@@ -24,7 +24,7 @@ void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
     mulred_jw_object_begin(w, NULL);
     mulred_jw_string(w, MULRED_RF_RESULT, res->hex);
     mulred_jw_string(w, MULRED_RF_CURVE, mulred_curve_name(o->curve));
-    mulred_jw_string(w, "group", mulred_group_name(o->group));
+    mulred_jw_string(w, "group", mulred_pairing_group_name(o->group));
     mulred_jw_uint(w, MULRED_RF_POINTS, res->points);
     if (o->input) {
         mulred_jw_string(w, MULRED_RF_INPUT, o->input);

@@ -72,9 +72,9 @@ static int open_shard(mulred_bases **local, size_t *first, size_t *total, MPI_Co
 {
     const size_t B = mulred_point_encoding_bytes(c, e);
     if (B == 0)
-        return mulred_error_set(err, MULRED_EINPUT, "%s: %s %s has no %s encoding", path,
-                                mulred_curve_name(c), mulred_group_name(mulred_curve_group(c)),
-                                mulred_point_encoding_name(e));
+        return mulred_error_set(
+            err, MULRED_EINPUT, "%s: %s %s has no %s encoding", path, mulred_curve_name(c),
+            mulred_pairing_group_name(mulred_curve_group(c)), mulred_point_encoding_name(e));
     double size = file_size(path, err), seen[3];
     if (mulred_mpi_minavgmax(comm, size, seen, err) || size < 0) return err->status;
     if (seen[0] != seen[2])
@@ -143,11 +143,12 @@ mulred_status mulred_mpi_bases_adopt(mulred_mpi_bases **out, MPI_Comm comm, mulr
     size_t first = 0, total = 0;
     for (int q = 0; err->status == MULRED_OK && q < size; q++) {
         if (all[2 * q + 1] != mine[1])
-            mulred_error_set(err, MULRED_EINPUT, "rank %d holds %s %s points, rank %d %s %s", q,
-                             mulred_curve_name((mulred_curve)all[2 * q + 1]),
-                             mulred_group_name(mulred_curve_group((mulred_curve)all[2 * q + 1])),
-                             rank, mulred_curve_name((mulred_curve)mine[1]),
-                             mulred_group_name(mulred_curve_group((mulred_curve)mine[1])));
+            mulred_error_set(
+                err, MULRED_EINPUT, "rank %d holds %s %s points, rank %d %s %s", q,
+                mulred_curve_name((mulred_curve)all[2 * q + 1]),
+                mulred_pairing_group_name(mulred_curve_group((mulred_curve)all[2 * q + 1])), rank,
+                mulred_curve_name((mulred_curve)mine[1]),
+                mulred_pairing_group_name(mulred_curve_group((mulred_curve)mine[1])));
         if (q < rank) first += all[2 * q];
         total += all[2 * q];
     }

@@ -225,9 +225,9 @@ mulred_status mulred_bases_make_shard(mulred_bases **out, mulred_curve c, mulred
     if (!name) name = "points";
     const size_t B = mulred_point_encoding_bytes(c, e);
     if (B == 0)
-        return mulred_error_set(err, MULRED_EINPUT, "%s: %s %s has no %s encoding", name,
-                                mulred_curve_name(c), mulred_group_name(mulred_curve_group(c)),
-                                mulred_point_encoding_name(e));
+        return mulred_error_set(
+            err, MULRED_EINPUT, "%s: %s %s has no %s encoding", name, mulred_curve_name(c),
+            mulred_pairing_group_name(mulred_curve_group(c)), mulred_point_encoding_name(e));
     if (len % B != 0)
         return mulred_error_set(err, MULRED_EINPUT,
                                 "%s: %zu bytes: not a whole number of %zu-byte "

@@ -104,13 +104,13 @@ mulred_curve mulred_curve_with_group(mulred_curve c, mulred_pairing_group g)
     return b == MULRED_CURVE_BLS12_381 ? MULRED_CURVE_BLS12_381_G2 : MULRED_CURVE_BN254_G2;
 }
 
-const char *mulred_group_name(mulred_pairing_group g)
+const char *mulred_pairing_group_name(mulred_pairing_group g)
 {
     MULRED_CHECK(g == MULRED_GROUP_G1 || g == MULRED_GROUP_G2, "unknown group %d", (int)g);
     return g == MULRED_GROUP_G1 ? "g1" : "g2";
 }
 
-mulred_status mulred_group_parse(mulred_pairing_group *g, const char *name)
+mulred_status mulred_pairing_group_parse(mulred_pairing_group *g, const char *name)
 {
     if (strcmp(name, "g1") == 0)
         *g = MULRED_GROUP_G1;
