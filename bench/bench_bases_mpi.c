@@ -213,11 +213,6 @@ int mulred_bench_bases_mpi(int argc, char **argv)
     }
     mulred_error err;
     mulred_error_clear(&err);
-    if (mulred_mpi_launched() && mulred_mpi_init(&argc, &argv, &err)) {
-        if (mulred_mpi_env_rank() == 0) fprintf(stderr, "mulred: %s\n", err.message);
-        mulred_key_parser_free(&p);
-        return err.status;
-    }
     rc = run(&o, &err);
     if (rc != MULRED_OK) mulred_out_error(&err);
     mulred_key_parser_free(&p);

@@ -350,11 +350,6 @@ int mulred_bench_comm(int argc, char **argv)
     const double age = process_age();
     mulred_error err;
     mulred_error_clear(&err);
-    if (mulred_mpi_launched() && mulred_mpi_init(&argc, &argv, &err)) {
-        if (mulred_mpi_env_rank() == 0) fprintf(stderr, "mulred: %s\n", err.message);
-        mulred_key_parser_free(&p);
-        return err.status;
-    }
     const int rank = mulred_mpi_rank(MPI_COMM_WORLD);
     comm_figures f = {.P = mulred_mpi_size(MPI_COMM_WORLD), .nodes = 1, .reps = (int)o.reps};
     f.steps = f.P > 1 ? (int)ceil(log2((double)f.P)) : 0;

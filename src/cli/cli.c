@@ -11,6 +11,16 @@ bool cli_is_root(void)
     return (mulred_mpi_active() ? mulred_mpi_rank(MPI_COMM_WORLD) : mulred_mpi_env_rank()) == 0;
 }
 
+int cli_mpi_start(int *argc, char ***argv)
+{
+    if (!mulred_mpi_launched()) return MULRED_OK;
+    mulred_error err;
+    mulred_error_clear(&err);
+    if (mulred_mpi_init(argc, argv, &err) == MULRED_OK) return MULRED_OK;
+    if (mulred_mpi_env_rank() == 0) fprintf(stderr, "mulred: %s\n", err.message);
+    return err.status;
+}
+
 const char *cli_version_line(void)
 {
     static char line[128];

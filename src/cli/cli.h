@@ -40,6 +40,10 @@ int mulred_cmd_report(int argc, char **argv);
  * its launcher numbered 0 (or the only process). main installs it as the output's test
  * (mulred_out_set_root_test) before any command runs. */
 bool cli_is_root(void);
+/* Starts MPI for a command that uses it (mulred_mpi_init) when a launcher started this process;
+ * without a launcher it does nothing. MULRED_OK, or the failure's status after the launcher's
+ * rank 0 has printed it. mulred_mpi_finalize (main) ends it. */
+int cli_mpi_start(int *argc, char ***argv);
 /* The output helpers of output/output.h, one implementation under the command's names. */
 #define cli_out         mulred_out
 #define cli_report      mulred_out_error

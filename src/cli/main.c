@@ -63,13 +63,9 @@ int main(int argc, char **argv)
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) name = "version";
     for (size_t i = 0; i < NCOMMANDS; i++) {
         if (strcmp(commands[i].name, name) != 0) continue;
-        if (commands[i].uses_mpi && mulred_mpi_launched()) {
-            mulred_error err;
-            mulred_error_clear(&err);
-            if (mulred_mpi_init(&argc, &argv, &err)) {
-                if (root) fprintf(stderr, "mulred: %s\n", err.message);
-                return err.status;
-            }
+        if (commands[i].uses_mpi) {
+            const int st = cli_mpi_start(&argc, &argv);
+            if (st != MULRED_OK) return st;
         }
         int status = commands[i].run(argc - 1, argv + 1);
         fflush(stdout);
