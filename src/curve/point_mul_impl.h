@@ -249,9 +249,8 @@ bool GPUB(affine_in_g1_var)(const GA *a)
         if ((POINT_SEED_ABS >> bit) & 1) GPUB(jacobian_add)(&q, &q, &xp);
     }
     if (F(is_zero)(&q.z)) return false; /* φ'(P) ≠ O for P ≠ O */
-    FE beta, bx, z2, t;
-    memcpy(beta.l, POINT_BETA_SUBGROUP, sizeof beta.l);
-    F(mul)(&bx, &a->x, &beta);
+    FE bx, z2, t;
+    GINT(mul_beta)(&bx, &a->x, POINT_BETA_SUBGROUP);
     F(sqr)(&z2, &q.z);
     F(mul)(&t, &bx, &z2);
     if (!F(equal)(&t, &q.x)) return false;
