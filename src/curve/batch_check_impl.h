@@ -13,7 +13,8 @@
  *   BC_K_LO, BC_K_HI   the multiple k < 2^128 (|x| for BLS12-381, 6u² for BN254 G2)
  *   BC_TWICE     1: the multiple is k²·P = k·(k·P) (G1 of BLS12-381: x²), 0: k·P
  *   BC_MAP(t, px, py2, c) the endomorphism's image of P in t[0] (x) and t[1] (its 2y), with the
- *                constants c[0], c[1] loaded from BC_C0, BC_C1 (G1: β'·x and 2y; G2: ψ's
+ *                constants c[0], c[1] loaded from BC_C0 and BC_C1 (BC_C1 may be left
+ *                undefined when the map does not read c[1]) (G1: β'·x and 2y; G2: ψ's
  *                c_x·conj(x) and c_y·conj(2y))
  *   BC_NEG       1 when the image is −(the multiple), 0 when it is +(the multiple)
  *
@@ -31,7 +32,7 @@ static int batch_check_digits(int8_t *d, uint64_t lo, uint64_t hi)
 {
     const unsigned __int128 k0 = (unsigned __int128)hi << 64 | lo;
     unsigned __int128 k = k0;
-    int len = 0, naf_weight = 0, bin_weight = 0;
+    int len = 0, naf_weight = 0;
     while (k) {
         int8_t v = 0;
         if (k & 1) {
@@ -42,8 +43,7 @@ static int batch_check_digits(int8_t *d, uint64_t lo, uint64_t hi)
         d[len++] = v;
         k >>= 1;
     }
-    for (k = k0; k; k >>= 1) bin_weight += (int)(k & 1);
-    if (bin_weight > naf_weight) return len;
+    if (__builtin_popcountll(lo) + __builtin_popcountll(hi) > naf_weight) return len;
     for (len = 0, k = k0; k; k >>= 1) d[len++] = (int8_t)(k & 1);
     return len;
 }
@@ -58,8 +58,7 @@ static int batch_check_digits(int8_t *d, uint64_t lo, uint64_t hi)
 #define BCL(name)     BC_CAT(BC, _bc_##name) /* file-local */
 #define FOR_K         for (int k = 0; k < K; k++)
 
-enum { BCL(KMAX) = 4 };
-#define KMAX BCL(KMAX)
+#define KMAX 4 /* batches of 8 points side by side */
 
 /* 8 Jacobian points, one a lane, with their Y doubled: (X, 2Y, Z) stands for (X/Z², Y/Z³). */
 typedef struct {
@@ -178,8 +177,10 @@ BCL(check8)(unsigned *ok, unsigned *redo, const GA *const *p, const int8_t *d, i
         const uint64_t *cs[8];
         for (int j = 0; j < 8; j++) cs[j] = BC_C0;
         F8(load)(&c[0], cs);
+#ifdef BC_C1
         for (int j = 0; j < 8; j++) cs[j] = BC_C1;
         F8(load)(&c[1], cs);
+#endif
     }
     BCL(jac8) q[KMAX];
     BCL(mul8)(q, redo, px, py2, NULL, d, len, K);

@@ -2,7 +2,6 @@
  * the batch-check engine (batch_check_impl.h). The criteria: ψ(P) = −|x|·P on BLS12-381 (x the
  * seed), ψ(P) = [6u²]·P on BN254, with ψ(x, y) = (c_x·conj(x), c_y·conj(y)). */
 #include <stdint.h>
-#include <string.h>
 
 #include "curve/curve_internal.h"
 #include "curve/g2_batch.h"
