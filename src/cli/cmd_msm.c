@@ -142,11 +142,7 @@ static int set_input(void *vo, const char *v, mulred_key_parser *p, char *why, s
     return MULRED_OK;
 }
 
-static int set_binary(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_bool(&((msm_opts *)vo)->binary, v, p, why, cap) ? CLI_EUSAGE
-                                                                            : MULRED_OK;
-}
+MULRED_KEY_FLAG(set_binary, msm_opts, binary)
 
 static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -157,11 +153,7 @@ static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *wh
     return MULRED_OK;
 }
 
-static int set_seed(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_uint(&((msm_opts *)vo)->seed, v, UINT64_MAX, p, why, cap) ? CLI_EUSAGE
-                                                                                      : MULRED_OK;
-}
+MULRED_KEY_UINT(set_seed, msm_opts, seed, UINT64_MAX)
 
 static int set_write_pairs(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -200,12 +192,7 @@ static int set_grid(void *vo, const char *v, mulred_key_parser *p, char *why, si
     return MULRED_OK;
 }
 
-static int set_memory(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_count(&((msm_opts *)vo)->memory, v, 1, UINT64_MAX, p, why, cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
+MULRED_KEY_COUNT(set_memory, msm_opts, memory, 1, UINT64_MAX)
 
 static int set_checkpoint(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -215,12 +202,7 @@ static int set_checkpoint(void *vo, const char *v, mulred_key_parser *p, char *w
     return MULRED_OK;
 }
 
-static int set_checkpoint_unit(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_count(&((msm_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why, cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
+MULRED_KEY_COUNT(set_checkpoint_unit, msm_opts, checkpoint_unit, 1, UINT32_MAX)
 
 static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -228,13 +210,7 @@ static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why
     return cli_parse_schedule(&((msm_opts *)vo)->schedule, v, why, cap);
 }
 
-static int set_stall_timeout(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_seconds(&((msm_opts *)vo)->stall_timeout, v,
-                                    MULRED_MPI_STALL_TIMEOUT_MAX, p, why, cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
+MULRED_KEY_SECONDS(set_stall_timeout, msm_opts, stall_timeout, MULRED_MPI_STALL_TIMEOUT_MAX)
 
 static const mulred_key msm_keys[] = {
     /* name, flag, repeatable, command line only, setter */

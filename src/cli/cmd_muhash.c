@@ -133,11 +133,7 @@ static int set_snapshot(void *vo, const char *v, mulred_key_parser *p, char *why
     return add_path(o->snapshot, &o->nsnapshot, v, p, why, cap);
 }
 
-static int set_txoutset(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_bool(&((muhash_opts *)vo)->txoutset_hash, v, p, why, cap) ? CLI_EUSAGE
-                                                                                      : MULRED_OK;
-}
+MULRED_KEY_FLAG(set_txoutset, muhash_opts, txoutset_hash)
 
 static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -147,12 +143,7 @@ static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *wh
     return MULRED_OK;
 }
 
-static int set_seed(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_uint(&((muhash_opts *)vo)->seed, v, UINT64_MAX, p, why, cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
+MULRED_KEY_UINT(set_seed, muhash_opts, seed, UINT64_MAX)
 
 static int set_threads(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -186,13 +177,7 @@ static int set_checkpoint(void *vo, const char *v, mulred_key_parser *p, char *w
     return MULRED_OK;
 }
 
-static int set_checkpoint_unit(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_count(&((muhash_opts *)vo)->checkpoint_unit, v, 1, UINT32_MAX, p, why,
-                                  cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
+MULRED_KEY_COUNT(set_checkpoint_unit, muhash_opts, checkpoint_unit, 1, UINT32_MAX)
 
 static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -200,13 +185,7 @@ static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why
     return cli_parse_schedule(&((muhash_opts *)vo)->schedule, v, why, cap);
 }
 
-static int set_stall_timeout(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_seconds(&((muhash_opts *)vo)->stall_timeout, v,
-                                    MULRED_MPI_STALL_TIMEOUT_MAX, p, why, cap)
-               ? CLI_EUSAGE
-               : MULRED_OK;
-}
+MULRED_KEY_SECONDS(set_stall_timeout, muhash_opts, stall_timeout, MULRED_MPI_STALL_TIMEOUT_MAX)
 
 static const mulred_key muhash_keys[] = {
     /* name, flag, repeatable, command line only, setter */

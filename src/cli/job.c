@@ -35,11 +35,7 @@ const char *cli_job_kind_names(void)
 
 /* ---- output ---- */
 
-static int set_json(void *opts, const char *value, mulred_key_parser *p, char *why, size_t cap)
-{
-    return mulred_key_parse_bool(&((cli_output_opts *)opts)->json, value, p, why, cap) ? CLI_EUSAGE
-                                                                                       : MULRED_OK;
-}
+MULRED_KEY_FLAG(set_json, cli_output_opts, json)
 
 /* Relative to the current directory, like --output: a result goes where the job is run. */
 static int set_output(void *opts, const char *value, mulred_key_parser *p, char *why, size_t cap)
