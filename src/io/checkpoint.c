@@ -120,18 +120,6 @@ mulred_status mulred_checkpoint_job_add(mulred_checkpoint_job *job, mulred_error
     return rc;
 }
 
-static int job_add(mulred_checkpoint_job *job, mulred_error *err, const char *name, const char *fmt,
-                   ...) __attribute__((format(printf, 4, 5)));
-static int job_add(mulred_checkpoint_job *job, mulred_error *err, const char *name, const char *fmt,
-                   ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = job_vadd(job, err, name, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 mulred_checkpoint_job *mulred_checkpoint_job_new(const mulred_group *g, uint64_t units)
 {
     MULRED_CHECK(g && g->name && g->elem_bytes >= 1 && units >= 1,
@@ -140,11 +128,11 @@ mulred_checkpoint_job *mulred_checkpoint_job_new(const mulred_group *g, uint64_t
     if (!job) return NULL;
     job->group = g, job->units = units;
     mulred_error err;
-    if (job_add(job, &err, "format", "%d", MULRED_CHECKPOINT_FORMAT) ||
-        job_add(job, &err, "version", "%s", mulred_version()) ||
-        job_add(job, &err, "group", "%s", g->name) ||
-        job_add(job, &err, "elem_bytes", "%zu", g->elem_bytes) ||
-        job_add(job, &err, "units", "%" PRIu64, units)) {
+    if (mulred_checkpoint_job_add(job, &err, "format", "%d", MULRED_CHECKPOINT_FORMAT) ||
+        mulred_checkpoint_job_add(job, &err, "version", "%s", mulred_version()) ||
+        mulred_checkpoint_job_add(job, &err, "group", "%s", g->name) ||
+        mulred_checkpoint_job_add(job, &err, "elem_bytes", "%zu", g->elem_bytes) ||
+        mulred_checkpoint_job_add(job, &err, "units", "%" PRIu64, units)) {
         mulred_checkpoint_job_free(job);
         return NULL;
     }
@@ -196,13 +184,13 @@ mulred_status mulred_checkpoint_job_add_file(mulred_checkpoint_job *job, const c
     char field[80];
     int rc;
     snprintf(field, sizeof field, "%s.size", name);
-    if ((rc = job_add(job, err, field, "%lld", (long long)st.st_size))) return rc;
+    if ((rc = mulred_checkpoint_job_add(job, err, field, "%lld", (long long)st.st_size))) return rc;
     snprintf(field, sizeof field, "%s.mtime", name);
-    if ((rc = job_add(job, err, field, "%lld.%09ld", (long long)st.st_mtim.tv_sec,
-                      (long)st.st_mtim.tv_nsec)))
+    if ((rc = mulred_checkpoint_job_add(job, err, field, "%lld.%09ld", (long long)st.st_mtim.tv_sec,
+                                        (long)st.st_mtim.tv_nsec)))
         return rc;
     snprintf(field, sizeof field, "%s.head", name);
-    return job_add(job, err, field, "%s", hex);
+    return mulred_checkpoint_job_add(job, err, field, "%s", hex);
 }
 
 /* ---- opening ---- */
