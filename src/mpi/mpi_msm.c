@@ -222,11 +222,6 @@ static uint64_t *tile_costs(const ckpt_layout *L, uint64_t n)
     return cost;
 }
 
-/* This rank's units under the job's schedule (its share, or the tiles it draws): loads the
- * saved ones, computes (reading or generating their slices) and saves the others, and combines
- * all into *acc (the identity on entry). Without a checkpoint directory (the dynamic schedule
- * alone) nothing is loaded or saved. Collective under the dynamic schedule. *drawn: the tiles
- * this rank got. */
 /* The tiles of a checkpointed or dynamic MSM as one rank runs them. */
 typedef struct {
     const mulred_mpi_msm_job *o;
@@ -344,6 +339,11 @@ static int tiles_begin(tile_run *t, mulred_error *err)
     return rc;
 }
 
+/* This rank's units under the job's schedule (its share, or the tiles it draws): loads the
+ * saved ones, computes (reading or generating their slices) and saves the others, and combines
+ * all into *acc (the identity on entry). Without a checkpoint directory (the dynamic schedule
+ * alone) nothing is loaded or saved. Collective under the dynamic schedule. *drawn: the tiles
+ * this rank got. */
 static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_result *res,
                     mulred_msm_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
                     double local[], uint64_t *drawn, mulred_error *err)

@@ -176,9 +176,6 @@ static void streams_handoff(MPI_Comm comm, const mulred_mpi_muhash_job *o,
     }
 }
 
-/* Reduces the units this rank draws (and, on rank 0, the streams) into *state (zeroed by the
- * caller). Collective: every rank enters it, whatever its status, and leaves it with the status
- * agreed. *drawn: the units this rank got; *units: those of the job. */
 /* The inputs of a dynamic MuHash: element files and snapshots open, each a source over all its
  * units, the units numbered in order through base[]; streams apart (they cannot be split). */
 typedef struct {
@@ -284,6 +281,9 @@ static uint64_t *dyn_costs(dyn_inputs *di, const mulred_mpi_muhash_job *o, mulre
     return cost;
 }
 
+/* Reduces the units this rank draws (and, on rank 0, the streams) into *state (zeroed by the
+ * caller). Collective: every rank enters it, whatever its status, and leaves it with the status
+ * agreed. *drawn: the units this rank got; *units: those of the job. */
 static int dynamic_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, int team,
                           mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *drawn,
                           uint64_t *units, mulred_mpi_muhash_result *res, mulred_error *err)
