@@ -218,7 +218,8 @@ int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, ch
     *rest = (mulred_key_rest){0};
     struct option *longopts = key_longopts(tables, ntables);
     if (!longopts) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
-    mulred_out_getopt_reset();
+    optind = 0; /* glibc: 0 reinitializes getopt for this argument vector */
+    opterr = 0; /* its own messages silenced: a bad key is reported below */
     int c, status = MULRED_OK;
     char label[80];
     /* "-": positional arguments come back in order as option 1, wherever they stand */

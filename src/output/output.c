@@ -1,6 +1,5 @@
 #include "output/output.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -43,12 +42,6 @@ int mulred_out_usage_error(const char *cmd, const char *fmt, ...)
         fprintf(stderr, "\nTry 'mulred%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
     }
     return MULRED_OUT_EUSAGE;
-}
-
-void mulred_out_getopt_reset(void)
-{
-    optind = 0; /* glibc: 0 forces a full reinitialization */
-    opterr = 0;
 }
 
 double mulred_out_load_average(void)

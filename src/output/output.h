@@ -26,9 +26,6 @@ int mulred_out_error(const mulred_error *err);
  * may be NULL); returns MULRED_OUT_EUSAGE. */
 int mulred_out_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Resets getopt for a new argument vector and silences its own messages (the key tables' argv
- * parser, keys.h, runs on getopt_long). */
-void mulred_out_getopt_reset(void);
 /* The machine a figure was measured on: the 1-minute load average (/proc/loadavg) and the CPU
  * family (/proc/cpuinfo's "cpu family"); -1 when unknown. */
 double mulred_out_load_average(void);
