@@ -6,20 +6,11 @@
 bool bench_options(const char *cmd, const mulred_key *keys, size_t nkeys, void *opts, int argc,
                    char **argv, void (*usage)(void), mulred_key_parser *p, int *status)
 {
-    char what[64], why[512];
+    char what[64];
     snprintf(what, sizeof what, "bench %s", cmd);
     const mulred_key_table table = {keys, nkeys, opts};
     mulred_key_rest rest;
-    int rc = mulred_key_argv(&table, 1, argc, argv, p, &rest, 0, why, sizeof why);
-    const bool help = rc == MULRED_OK && rest.help;
+    if (!mulred_key_options(what, &table, 1, argc, argv, 0, usage, p, &rest, status)) return false;
     mulred_key_rest_free(&rest);
-    if (rc == MULRED_OK && !help) return true;
-    if (help)
-        usage();
-    else if (rc == MULRED_OUT_EUSAGE)
-        mulred_out_usage_error(what, "%s", why);
-    else
-        fprintf(stderr, "mulred %s: %s\n", what, why);
-    *status = rc;
-    return false;
+    return true;
 }

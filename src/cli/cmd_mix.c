@@ -164,15 +164,12 @@ static int mix_parse(const char *action, const mulred_key *keys, size_t nkeys, v
                      bool *json, mulred_key_parser *p, int argc, char **argv)
 {
     mulred_key_rest rest;
-    char why[512];
     const mulred_key_table tables[] = {{keys, nkeys, opts}, {json_key, 1, json}};
-    int rc = mulred_key_argv(tables, 2, argc, argv, p, &rest, 0, why, sizeof why);
-    if (rc == MULRED_OK && rest.help) mix_help(), rc = -1;
-    if (rc == CLI_EUSAGE) rc = cli_usage_error(action, "%s", why);
-    if (rc > 0 && rc != CLI_EUSAGE && cli_is_root())
-        fprintf(stderr, "mulred %s: %s\n", action, why);
+    int st;
+    if (!mulred_key_options(action, tables, 2, argc, argv, 0, mix_help, p, &rest, &st))
+        return st == MULRED_OK ? -1 : st;
     mulred_key_rest_free(&rest);
-    return rc;
+    return MULRED_OK;
 }
 
 /* ---- avalanche ---- */

@@ -193,19 +193,14 @@ int mulred_cmd_report(int argc, char **argv)
     report_opts o = {.project = {.ranks_per_node = 1, .max_nodes = 1024}};
     mulred_key_parser p = {0};
     mulred_key_rest rest;
-    char why[512];
     const mulred_key_table table = {report_keys, sizeof report_keys / sizeof report_keys[0], &o};
-    int rc = mulred_key_argv(&table, 1, argc, argv, &p, &rest, SIZE_MAX, why, sizeof why);
+    int rc;
+    if (!mulred_key_options("report", &table, 1, argc, argv, SIZE_MAX, report_usage, &p, &rest,
+                            &rc))
+        return mulred_key_parser_free(&p), rc;
     mulred_error err;
     mulred_error_clear(&err);
-    if (rc == CLI_EUSAGE) {
-        rc = cli_usage_error("report", "%s", why);
-    } else if (rc != MULRED_OK) {
-        mulred_error_set(&err, rc, "%s", why);
-        rc = cli_report(&err);
-    } else if (rest.help) {
-        report_usage();
-    } else if (!o.projecting && rest.nargs == 0) {
+    if (!o.projecting && rest.nargs == 0) {
         rc = cli_usage_error("report", "missing result files");
     } else if (o.project.png && !mulred_report_have_gnuplot()) {
         rc = mulred_error_set(&err, MULRED_ERUNTIME,

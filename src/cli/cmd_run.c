@@ -102,23 +102,13 @@ int mulred_cmd_run(int argc, char **argv)
     run_opts cmd = {0};
     mulred_key_parser p = {0};
     mulred_key_rest rest;
-    char why[512];
     const mulred_key_table table = {run_keys, sizeof run_keys / sizeof run_keys[0], &cmd};
-    int rc = mulred_key_argv(&table, 1, argc, argv, &p, &rest, 1, why, sizeof why);
+    int rc;
+    if (!mulred_key_options("run", &table, 1, argc, argv, 1, run_usage, &p, &rest, &rc))
+        return mulred_key_parser_free(&p), rc;
     const char *path = rest.nargs ? rest.args[0] : NULL;
-    const bool help = rest.help;
     mulred_key_rest_free(&rest);
-    if (rc == MULRED_OK && help) return mulred_key_parser_free(&p), run_usage(), MULRED_OK;
-    if (rc == MULRED_OK && !path) {
-        rc = cli_usage_error("run", "missing JOBFILE");
-    } else if (rc == CLI_EUSAGE) {
-        rc = cli_usage_error("run", "%s", why);
-    } else if (rc) {
-        mulred_error kerr;
-        mulred_error_set(&kerr, rc, "%s", why);
-        rc = cli_report(&kerr);
-    }
-    if (rc) return mulred_key_parser_free(&p), rc;
+    if (!path) return mulred_key_parser_free(&p), cli_usage_error("run", "missing JOBFILE");
 
     mulred_error err;
     mulred_error_clear(&err);

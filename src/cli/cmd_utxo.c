@@ -227,22 +227,15 @@ int mulred_cmd_utxo(int argc, char **argv)
     utxo_opts o = {.seed = 1};
     mulred_key_parser p = {0};
     mulred_key_rest rest;
-    char why[512];
     const mulred_key_table table = {utxo_keys, sizeof utxo_keys / sizeof utxo_keys[0], &o};
-    int rc = mulred_key_argv(&table, 1, argc, argv, &p, &rest, 8, why, sizeof why);
-    if (rc == CLI_EUSAGE)
-        rc = cli_usage_error("utxo", "%s", why);
-    else if (rc != MULRED_OK) {
-        mulred_error err;
-        mulred_error_set(&err, rc, "%s", why);
-        rc = cli_report(&err);
-    } else if (rest.help)
-        usage();
-    else if (rest.nargs < 1)
-        rc = cli_usage_error("utxo", "missing subcommand (index, info or synth)");
-    else
-        rc = utxo_run(rest.args[0], rest.args + 1, rest.nargs - 1, &o);
-    mulred_key_rest_free(&rest);
+    int rc;
+    if (mulred_key_options("utxo", &table, 1, argc, argv, 8, usage, &p, &rest, &rc)) {
+        if (rest.nargs < 1)
+            rc = cli_usage_error("utxo", "missing subcommand (index, info or synth)");
+        else
+            rc = utxo_run(rest.args[0], rest.args + 1, rest.nargs - 1, &o);
+        mulred_key_rest_free(&rest);
+    }
     mulred_key_parser_free(&p);
     return rc;
 }

@@ -6,23 +6,24 @@
 #include "mulred/muhash.h"
 #include "util/util.h"
 
+static void version_usage(void)
+{
+    cli_out("Usage: mulred version\n\nPrints the version, the git revision it was built "
+            "from, the CPU features\nmulred detected and the arithmetic paths in use.\n");
+}
+
 int mulred_cmd_version(int argc, char **argv)
 {
     /* no keys: only --help, and no arguments */
     mulred_key_parser p = {0};
     mulred_key_rest rest;
-    char why[512];
     const mulred_key_table none = {NULL, 0, NULL};
-    int rc = mulred_key_argv(&none, 1, argc, argv, &p, &rest, 0, why, sizeof why);
-    const bool help = rest.help;
-    mulred_key_rest_free(&rest);
+    int rc;
+    const bool run =
+        mulred_key_options("version", &none, 1, argc, argv, 0, version_usage, &p, &rest, &rc);
     mulred_key_parser_free(&p);
-    if (rc) return cli_usage_error("version", "%s", why);
-    if (help) {
-        cli_out("Usage: mulred version\n\nPrints the version, the git revision it was built "
-                "from, the CPU features\nmulred detected and the arithmetic paths in use.\n");
-        return MULRED_OK;
-    }
+    if (!run) return rc;
+    mulred_key_rest_free(&rest);
     cli_out("%s\n", cli_version_line());
     cli_out("cpu: %s\n", mulred_cpu_describe());
     cli_out("num3072 multiply: %s (MULRED_KERNEL=gmp|mulx|ifma|ifma_kara|ifma256|ifma256_kara "

@@ -94,19 +94,9 @@ int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
     const mulred_key_table tables[] = {{kind->keys, kind->nkeys, opts},
                                        {cli_output_keys, cli_output_nkeys, &out}};
     mulred_key_rest rest;
-    int rc = mulred_key_argv(tables, 2, argc, argv, &p, &rest, 0, why, sizeof why);
-    if (rc == CLI_EUSAGE) {
-        status = cli_usage_error(kind->name, "%s", why);
+    if (!mulred_key_options(kind->name, tables, 2, argc, argv, 0, kind->usage, &p, &rest, &status))
         goto done;
-    }
-    if (rc) {
-        status = mulred_error_set(&err, rc, "%s", why);
-        goto done;
-    }
-    if (rest.help) {
-        kind->usage();
-        goto done;
-    }
+    mulred_key_rest_free(&rest);
     const char *fault = NULL;
     if (kind->check(opts, "--", &fault, why, sizeof why)) {
         status = cli_usage_error(kind->name, "%s", why);

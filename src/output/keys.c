@@ -245,3 +245,25 @@ int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, ch
     free(longopts);
     return status;
 }
+
+bool mulred_key_options(const char *cmd, const mulred_key_table *tables, size_t ntables, int argc,
+                        char **argv, size_t max_args, void (*usage)(void), mulred_key_parser *p,
+                        mulred_key_rest *rest, int *status)
+{
+    char why[512];
+    int rc = mulred_key_argv(tables, ntables, argc, argv, p, rest, max_args, why, sizeof why);
+    if (rc == MULRED_OK && !rest->help) return true;
+    const bool help = rc == MULRED_OK;
+    mulred_key_rest_free(rest);
+    if (help) {
+        usage();
+    } else if (rc == MULRED_OUT_EUSAGE) {
+        rc = mulred_out_usage_error(cmd, "%s", why);
+    } else {
+        mulred_error err;
+        mulred_error_set(&err, rc, "%s", why);
+        rc = mulred_out_error(&err);
+    }
+    *status = rc;
+    return false;
+}

@@ -145,5 +145,14 @@ int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, ch
                     mulred_key_parser *p, mulred_key_rest *rest, size_t max_args, char *why,
                     size_t cap);
 void mulred_key_rest_free(mulred_key_rest *rest);
+/* The command line of `mulred CMD` (CMD: "utxo", "bench comm", ...): mulred_key_argv over the
+ * tables, then what every command does with its outcome. Returns true when the command is to run,
+ * its positional arguments (at most max_args) in *rest (mulred_key_rest_free). Otherwise *rest is
+ * empty and *status is what the command returns: MULRED_OK after --help or -h (usage printed),
+ * MULRED_OUT_EUSAGE after a usage error (printed as "mulred CMD: REASON" with a pointer to
+ * --help), or MULRED_ERUNTIME (printed as "mulred: REASON"). */
+bool mulred_key_options(const char *cmd, const mulred_key_table *tables, size_t ntables, int argc,
+                        char **argv, size_t max_args, void (*usage)(void), mulred_key_parser *p,
+                        mulred_key_rest *rest, int *status);
 
 #endif
