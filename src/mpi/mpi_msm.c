@@ -222,14 +222,22 @@ static uint64_t *tile_costs(const ckpt_layout *L, uint64_t n)
     return cost;
 }
 
-/* The tiles of a checkpointed or dynamic MSM as one rank runs them. */
+/* One MSM job over a pair file or a synthetic set, as its two paths share it. */
 typedef struct {
+    MPI_Comm comm;
     const mulred_mpi_msm_job *o;
     mulred_mpi_msm_result *res;
-    mulred_msm_file *file; /* NULL: synthetic */
-    uint64_t n, cap;       /* pairs of the job; of a slice */
-    int T;
     mulred_curve c;
+    mulred_msm_file *file; /* NULL: synthetic */
+    uint64_t n;            /* pairs of the job */
+    int rank, nranks, T, nodes;
+    double t0, local[MULRED_MPI_MSM_PHASES]; /* this rank's phase times */
+} msm_run;
+
+/* The tiles of a checkpointed or dynamic MSM as one rank runs them. */
+typedef struct {
+    msm_run *m;   /* the job, its input and this rank's phase times */
+    uint64_t cap; /* pairs of a slice */
     const mulred_group *group;
     ckpt_layout L;
     mulred_msm_plan plan;
@@ -260,41 +268,44 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
     }
     if (!need) return MULRED_OK;
     const uint64_t p0 = u0 / L->groups * L->slice_points,
-                   p1 = p0 + t->cap < t->n ? p0 + t->cap : t->n;
+                   p1 = p0 + t->cap < t->m->n ? p0 + t->cap : t->m->n;
     const size_t ns = (size_t)(p1 - p0);
     if (!t->points) {
-        t->points = mulred_alloc_large(t->cap * mulred_msm_affine_bytes(t->c) + 1);
+        t->points = mulred_alloc_large(t->cap * mulred_msm_affine_bytes(t->m->c) + 1);
         t->scalars = mulred_alloc_large(t->cap * sizeof *t->scalars + 1);
         if (!t->points || !t->scalars)
             return mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
     }
     double t0 = mulred_wtime();
-    int rc = t->file ? mulred_msm_file_read(t->points, t->scalars, t->file, p0, p1, t->T, err)
-                     : mulred_msm_synth(t->points, t->scalars, t->c, t->o->seed, p0, ns, t->T, err);
-    t->local[t->file ? MULRED_MPI_MSM_PHASE_READ : MULRED_MPI_MSM_PHASE_GENERATE] +=
+    int rc =
+        t->m->file
+            ? mulred_msm_file_read(t->points, t->scalars, t->m->file, p0, p1, t->m->T, err)
+            : mulred_msm_synth(t->points, t->scalars, t->m->c, t->m->o->seed, p0, ns, t->m->T, err);
+    t->m->local[t->m->file ? MULRED_MPI_MSM_PHASE_READ : MULRED_MPI_MSM_PHASE_GENERATE] +=
         mulred_wtime() - t0;
     t0 = mulred_wtime();
-    if (rc == MULRED_OK && t->file)
-        rc = mulred_msm_check_subgroup(t->points, ns, t->c, p0, t->o->input, t->T, err);
-    t->local[MULRED_MPI_MSM_PHASE_VALIDATE] += mulred_wtime() - t0;
+    if (rc == MULRED_OK && t->m->file)
+        rc = mulred_msm_check_subgroup(t->points, ns, t->m->c, p0, t->m->o->input, t->m->T, err);
+    t->m->local[MULRED_MPI_MSM_PHASE_VALIDATE] += mulred_wtime() - t0;
     for (uint64_t u = u0; u < u1 && rc == MULRED_OK; u++) {
         if (tile_state(t->ck, u) == MULRED_CHECKPOINT_LOADED) continue;
         if (tile_state(t->ck, u) == MULRED_CHECKPOINT_CORRUPT)
-            mpi_note_recompute(t->o->note, t->o->note_data, mulred_checkpoint_note(t->ck, u), u);
+            mpi_note_recompute(t->m->o->note, t->m->o->note_data, mulred_checkpoint_note(t->ck, u),
+                               u);
         const unsigned k = (unsigned)(u % L->groups);
         const unsigned w0 = (unsigned)((uint64_t)L->windows * k / L->groups),
                        w1 = (unsigned)((uint64_t)L->windows * (k + 1) / L->groups);
         msm_jac part;
         t->group->identity(&part, t->group); /* every byte defined: the element is saved whole */
         t0 = mulred_wtime();
-        rc = mulred_msm_curve_windows(t->c, &part, &t->plan, w0, w1, t->points, t->scalars, ns,
-                                      t->T, err);
+        rc = mulred_msm_curve_windows(t->m->c, &part, &t->plan, w0, w1, t->points, t->scalars, ns,
+                                      t->m->T, err);
         if (rc) break;
-        mulred_msm_curve_shift(t->c, &part, &part, L->window_bits * w0);
+        mulred_msm_curve_shift(t->m->c, &part, &part, L->window_bits * w0);
         const double t1 = mulred_wtime();
-        t->local[MULRED_MPI_MSM_PHASE_MSM] += t1 - t0;
+        t->m->local[MULRED_MPI_MSM_PHASE_MSM] += t1 - t0;
         if (t->ck) rc = mulred_checkpoint_save(t->ck, u, &part, ns, err);
-        t->res->checkpoint_seconds += mulred_wtime() - t1;
+        t->m->res->checkpoint_seconds += mulred_wtime() - t1;
         if (rc) break;
         t->group->combine(t->acc, &part, t->group);
         t->computed++;
@@ -306,9 +317,9 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
  * and the tiles' plan: c and GLV forced, the rest (speed only) for this CPU and slice. */
 static int tiles_begin(tile_run *t, mulred_error *err)
 {
-    const mulred_mpi_msm_job *o = t->o;
-    mulred_mpi_msm_result *res = t->res;
-    ckpt_layout_make(&t->L, o, t->n);
+    const mulred_mpi_msm_job *o = t->m->o;
+    mulred_mpi_msm_result *res = t->m->res;
+    ckpt_layout_make(&t->L, o, t->m->n);
     res->slice_points = t->L.slice_points;
     res->units = t->L.units;
     res->grid.slices = (unsigned)(t->L.slices < UINT32_MAX ? t->L.slices : UINT32_MAX);
@@ -316,14 +327,14 @@ static int tiles_begin(tile_run *t, mulred_error *err)
     res->grid.window_bits = t->L.window_bits;
     res->grid.glv = t->L.glv;
     res->grid.windows = t->L.windows;
-    t->cap = t->L.slice_points < t->n ? t->L.slice_points : t->n;
+    t->cap = t->L.slice_points < t->m->n ? t->L.slice_points : t->m->n;
 
     const double t0 = mulred_wtime();
     int rc = MULRED_OK;
     if (o->checkpoint) {
         mulred_checkpoint_job *job = mulred_checkpoint_job_new(t->group, t->L.units);
         rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-        if (rc == MULRED_OK) rc = ckpt_describe(job, o, t->n, &t->L, err);
+        if (rc == MULRED_OK) rc = ckpt_describe(job, o, t->m->n, &t->L, err);
         if (rc == MULRED_OK) rc = mulred_checkpoint_open(&t->ck, o->checkpoint, job, err);
         mulred_checkpoint_job_free(job);
     }
@@ -332,7 +343,7 @@ static int tiles_begin(tile_run *t, mulred_error *err)
     memset(&mo, 0, sizeof mo);
     mo.window_bits = (int)t->L.window_bits;
     mo.glv = t->L.glv ? 1 : -1;
-    mulred_msm_curve_plan(t->c, &t->plan, (size_t)t->cap, &mo);
+    mulred_msm_curve_plan(t->m->c, &t->plan, (size_t)t->cap, &mo);
     if (t->plan.windows != t->L.windows)
         rc = mulred_error_set(err, MULRED_ERUNTIME, "msm: the tile plan has %u windows, not %u",
                               t->plan.windows, t->L.windows);
@@ -344,25 +355,18 @@ static int tiles_begin(tile_run *t, mulred_error *err)
  * all into *acc (the identity on entry). Without a checkpoint directory (the dynamic schedule
  * alone) nothing is loaded or saved. Collective under the dynamic schedule. *drawn: the tiles
  * this rank got. */
-static int ckpt_msm(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_result *res,
-                    mulred_msm_file *file, uint64_t n, int T, int rank, int nranks, msm_jac *acc,
-                    double local[], uint64_t *drawn, mulred_error *err)
+static int ckpt_msm(msm_run *m, msm_jac *acc, uint64_t *drawn, mulred_error *err)
 {
-    tile_run t = {.o = o,
-                  .res = res,
-                  .file = file,
-                  .n = n,
-                  .T = T,
-                  .c = job_curve(o),
-                  .acc = acc,
-                  .local = local};
-    t.group = mulred_msm_point_group(t.c);
+    const mulred_mpi_msm_job *o = m->o;
+    mulred_mpi_msm_result *res = m->res;
+    tile_run t = {.m = m, .acc = acc};
+    t.group = mulred_msm_point_group(m->c);
     int rc = tiles_begin(&t, err);
-    const mulred_unit_range share = mulred_plan_units(t.L.units, rank, nranks);
+    const mulred_unit_range share = mulred_plan_units(t.L.units, m->rank, m->nranks);
     mpi_units d;
-    uint64_t *cost = tile_costs(&t.L, n);
+    uint64_t *cost = tile_costs(&t.L, m->n);
     if (rc == MULRED_OK && !cost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    rc = mpi_units_open(&d, comm, o->schedule, cost, t.L.units, share, 1, err);
+    rc = mpi_units_open(&d, m->comm, o->schedule, cost, t.L.units, share, 1, err);
     free(cost);
     res->handout = d.handout;
     /* runs of consecutive units within one slice: the slice is read once for them */
@@ -392,18 +396,6 @@ static void msm_units_gather(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_
     mpi_gather_counts(comm, drawn, root ? o->units_per_rank : NULL, err);
 }
 
-/* One MSM job over a pair file or a synthetic set, as its two paths share it. */
-typedef struct {
-    MPI_Comm comm;
-    const mulred_mpi_msm_job *o;
-    mulred_mpi_msm_result *res;
-    mulred_curve c;
-    mulred_msm_file *file; /* NULL: synthetic */
-    uint64_t n;            /* pairs of the job */
-    int rank, nranks, T, nodes;
-    double t0, local[MULRED_MPI_MSM_PHASES]; /* this rank's phase times */
-} msm_run;
-
 /* What both paths record once the sum is on rank 0: the phases over the ranks, the units each
  * rank took, and the job's shape. */
 static void msm_finish(msm_run *m, uint64_t drawn, mulred_error *err)
@@ -429,8 +421,7 @@ static void msm_by_units(msm_run *m, mulred_error *err)
     if (m->file) /* opening and indexing the file */
         m->local[MULRED_MPI_MSM_PHASE_READ] = mulred_wtime() - m->t0;
     uint64_t drawn = 0;
-    ckpt_msm(m->comm, m->o, res, m->file, m->n, m->T, m->rank, m->nranks, &acc, m->local, &drawn,
-             err);
+    ckpt_msm(m, &acc, &drawn, err);
     if (mulred_mpi_agree(m->comm, err)) return;
     const double t4 = mulred_wtime();
     mulred_mpi_reduce(m->comm, &acc, group, 0, err);
