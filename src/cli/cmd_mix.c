@@ -259,12 +259,11 @@ static void avalanche_text(const avalanche_opts *o, const mulred_mix_avalanche_p
                                             : "input absorbed in steps, no inverse map");
 }
 
-static int avalanche_run(const avalanche_opts *po)
+static int avalanche_run(const avalanche_opts *o)
 {
-    const avalanche_opts o = *po;
     mulred_mix_avalanche_params p;
     mulred_mix_variant v;
-    int rc = avalanche_params(&p, &o, &v);
+    int rc = avalanche_params(&p, o, &v);
     if (rc) return rc;
     const bool invertible = mulred_mix_variant_info(v)->invertible;
     mulred_mix_avalanche_result fwd, inv;
@@ -274,10 +273,10 @@ static int avalanche_run(const avalanche_opts *po)
         return MULRED_ERUNTIME;
     }
     if (!cli_is_root()) return MULRED_OK;
-    if (o.json)
-        avalanche_json(&o, &p, &fwd, invertible ? &inv : NULL);
+    if (o->json)
+        avalanche_json(o, &p, &fwd, invertible ? &inv : NULL);
     else
-        avalanche_text(&o, &p, v, &fwd, invertible ? &inv : NULL);
+        avalanche_text(o, &p, v, &fwd, invertible ? &inv : NULL);
     return MULRED_OK;
 }
 
