@@ -1,7 +1,8 @@
 /* What commands and benchmarks print with: standard output on the printing process only, error
  * and usage messages. Under a launcher (mpirun, srun) every process runs the same command and
  * one of them prints; this layer does not know about ranks: the command installs the test that
- * says whether this process prints, and until it does every process prints. Part of mulred_output (commands and benchmarks, not the libraries). */
+ * says whether this process prints, and until it does every process prints. Part of mulred_output
+ * (commands and benchmarks, not the libraries). */
 #ifndef MULRED_OUTPUT_OUTPUT_H
 #define MULRED_OUTPUT_OUTPUT_H
 
