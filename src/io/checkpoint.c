@@ -227,8 +227,24 @@ static void set_note(mulred_checkpoint *ck, uint64_t u, const char *path, const 
     ck->state[u] = MULRED_CHECKPOINT_CORRUPT;
 }
 
+/* The order in which a header mismatch is named, so that the message names what the user
+ * changed: 0, the fields the job was given (curve, flavor, seed, input.size, ...); 1, the
+ * store's own, which the first fields of every header are (mulred_checkpoint_job_new: the
+ * group's name, the unit count); 2, how the work is cut, which follows from the others
+ * (fields named plan.*, msm.* and tiles.*). */
+static int field_rank(const char *name)
+{
+    static const char *const store[] = {"format", "version", "group", "elem_bytes", "units"};
+    static const char *const layout[] = {"plan.", "msm.", "tiles."};
+    for (size_t i = 0; i < sizeof store / sizeof store[0]; i++)
+        if (strcmp(name, store[i]) == 0) return 1;
+    for (size_t i = 0; i < sizeof layout / sizeof layout[0]; i++)
+        if (strncmp(name, layout[i], strlen(layout[i])) == 0) return 2;
+    return 0;
+}
+
 /* Compares a whole file's header with ours: MULRED_OK, or MULRED_EINPUT naming the first
- * field (in our order, then theirs) that differs. */
+ * field that differs, by field_rank and then in our order, then the first of theirs. */
 static int header_compare(const mulred_checkpoint *ck, const char *path, const char *theirs,
                           size_t tlen, mulred_error *err)
 {
@@ -236,31 +252,33 @@ static int header_compare(const mulred_checkpoint *ck, const char *path, const c
     size_t olen = ck->header_len;
     if (tlen == olen && memcmp(theirs, ours, olen) == 0) return MULRED_OK;
     /* The first of our fields that they lack or hold another value for. */
-    for (size_t at = 0; at < olen;) {
-        const char *line = ours + at;
-        const char *nl = memchr(line, '\n', olen - at);
-        size_t ll = (size_t)(nl - line);
-        const char *eq = memchr(line, '=', ll);
-        char name[80];
-        size_t nn = (size_t)(eq - line);
-        memcpy(name, line, nn);
-        name[nn] = '\0';
-        size_t vlen;
-        const char *v = field_find(theirs, tlen, name, &vlen);
-        size_t olv = ll - nn - 1;
-        if (!v)
-            return mulred_error_set(err, MULRED_EINPUT,
-                                    "%s belongs to another job: it has no field '%s' ('%.*s' "
-                                    "here); use another checkpoint directory",
-                                    path, name, (int)olv, eq + 1);
-        if (vlen != olv || memcmp(v, eq + 1, olv) != 0)
-            return mulred_error_set(err, MULRED_EINPUT,
-                                    "%s belongs to another job: '%s' is '%.*s' there, '%.*s' "
-                                    "here; use another checkpoint directory",
-                                    path, name, (int)(vlen > 200 ? 200 : vlen), v, (int)olv,
-                                    eq + 1);
-        at += ll + 1;
-    }
+    for (size_t rank = 0, at = 0; rank < 3; rank++, at = 0)
+        for (; at < olen;) {
+            const char *line = ours + at;
+            const char *nl = memchr(line, '\n', olen - at);
+            size_t ll = (size_t)(nl - line);
+            const char *eq = memchr(line, '=', ll);
+            char name[80];
+            size_t nn = (size_t)(eq - line);
+            memcpy(name, line, nn);
+            name[nn] = '\0';
+            at += ll + 1;
+            if ((size_t)field_rank(name) != rank) continue;
+            size_t vlen;
+            const char *v = field_find(theirs, tlen, name, &vlen);
+            size_t olv = ll - nn - 1;
+            if (!v)
+                return mulred_error_set(err, MULRED_EINPUT,
+                                        "%s belongs to another job: it has no field '%s' ('%.*s' "
+                                        "here); use another checkpoint directory",
+                                        path, name, (int)olv, eq + 1);
+            if (vlen != olv || memcmp(v, eq + 1, olv) != 0)
+                return mulred_error_set(err, MULRED_EINPUT,
+                                        "%s belongs to another job: '%s' is '%.*s' there, '%.*s' "
+                                        "here; use another checkpoint directory",
+                                        path, name, (int)(vlen > 200 ? 200 : vlen), v, (int)olv,
+                                        eq + 1);
+        }
     /* Every field of ours matches: they have one more (or another order). */
     for (size_t at = 0; at < tlen;) {
         const char *line = theirs + at;

@@ -171,9 +171,8 @@ static void ckpt_layout_make(ckpt_layout *L, const mulred_mpi_msm_job *o, uint64
 static int ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_msm_job *o, uint64_t n,
                          const ckpt_layout *L, mulred_error *err)
 {
+    /* the store's "group" field names the group of the tiles' sums: "bn254-g2" for G2 */
     int rc = mulred_checkpoint_job_add(job, err, "curve", "%s", mulred_curve_name(o->curve));
-    if (rc == MULRED_OK && mulred_curve_group(job_curve(o)) == MULRED_GROUP_G2)
-        rc = mulred_checkpoint_job_add(job, err, "group", "%s", "g2");
     if (rc == MULRED_OK && o->input)
         rc = mulred_checkpoint_job_add_file(job, "input", o->input, err);
     if (rc == MULRED_OK && o->input)

@@ -1391,10 +1391,10 @@ def checkpoint_cases(out):
                  f"{{f}}/unit-0000000001.ckpt belongs to another job: '{key}' is '{value}' there, "
                  f"'{fields[key]}' here")
     case_dir("other-flavor-run", kaspa["unit-0000000001.ckpt"], 2,
-             "{f}/unit-0000000001.ckpt belongs to another job: 'group' is 'muhash-kaspa' there, "
-             "'muhash-bitcoin' here")
+             "{f}/unit-0000000001.ckpt belongs to another job: 'flavor' is 'kaspa' there, "
+             "'bitcoin' here")
     case_dir("other-flavor-run.mpi2", kaspa["unit-0000000001.ckpt"], 2,
-             "{f}/unit-0000000001.ckpt belongs to another job: 'group' is 'muhash-kaspa' there",
+             "{f}/unit-0000000001.ckpt belongs to another job: 'flavor' is 'kaspa' there",
              command="mpi2 " + cmd)
     case_dir("unit-0-as-1", good["unit-0000000000.ckpt"], 2,
              f"{{f}}/unit-0000000001.ckpt holds unit 0 ({E}-byte element), not the unit its name says")

@@ -6,7 +6,8 @@
 # resumes (resumed_units > 0) and gives the uninterrupted result. A deleted, a damaged and a
 # truncated unit file are recomputed (the damage reported with file and offset); a directory of
 # another job (seed, curve, N, unit size, input file) is refused with exit 2 naming the field;
-# bad pairs still exit 2 naming the pair; `checkpoint = DIR` in a job file resumes too.
+# bad pairs still exit 2 naming the pair; `checkpoint = DIR` in a job file resumes too. G2 tiles
+# (a published EIP-2537 sum, a BN254 synthetic set) checkpoint and resume, static and dynamic.
 . "$(dirname "$0")/../lib.sh"
 : "${MULRED_SOURCE_DIR:?set by CTest}" "${MULRED_TEST_BIN_DIR:?set by CTest}"
 REF=$MULRED_SOURCE_DIR/tests/tools/msm_ref.py
@@ -112,7 +113,8 @@ for case in "--seed 7:'seed' is '6' there, '7' here" \
     "--synthetic 16000:'points' is '16384' there, '16000' here" \
     "--checkpoint-unit 4097:'tiles.slice_points' is '4096' there, '4097' here" \
     "--checkpoint-unit 2048:'units' is '4' there, '8' here" \
-    "--curve bls12-381:'group' is 'bn254' there, 'bls12-381' here"; do
+    "--curve bls12-381:'curve' is 'bn254' there, 'bls12-381' here" \
+    "--group g2:'group' is 'bn254' there, 'bn254-g2' here"; do
     other=${case%%:*} why=${case#*:}
     # shellcheck disable=SC2086
     expect_status 2 "$MULRED" msm "${syn[@]}" --checkpoint-unit 4096 $other --checkpoint "$dir"
@@ -126,6 +128,41 @@ expect_status 1 "$MULRED" msm "${syn[@]}" --checkpoint-unit 4
 expect_contains "$err" "--checkpoint-unit needs --checkpoint" "unit size without a directory"
 expect_status 1 "$MULRED" msm "${syn[@]}" --checkpoint "$T/g" --grid 1x1
 expect_contains "$err" "--grid chooses the grid, which --checkpoint does not use" "no grid with checkpoints"
+
+# ---- G2: tiles of G2 sums, saved and resumed like G1's, static and dynamic ----
+# EIP-2537's G2ADD case as two pairs with scalar 1 in one-point slices (2 units): the published
+# sum, computed and then resumed; a BN254 G2 synthetic set in slices of 1024 (3 units) equal to
+# its uncheckpointed MSM on 1 rank, computed on 2 ranks and resumed on 1 and 3
+python3 - "$MULRED_SOURCE_DIR/tests/vectors/eip2537" "$T" <<'EOF2'
+import json, sys
+v, t = sys.argv[1], sys.argv[2]
+one = "00" * 31 + "01"
+case = json.load(open(f"{v}/add_G2_bls.json"))[0]
+open(t + "/g2add.hex", "w").write(case["Input"][:512] + one + "\n" + case["Input"][512:] + one + "\n")
+open(t + "/g2add.want", "w").write(case["Expected"])
+EOF2
+for sched in static dynamic; do
+    g2=(--curve bls12-381 --group g2 --input "$T/g2add.hex" --checkpoint-unit 1 --json --schedule $sched)
+    expect_status 0 mpi 2 "$MULRED" msm "${g2[@]}" --checkpoint "$T/g2add-$sched"
+    expect_equal "$(printf '%s\n' "$out" | result)" "$(cat "$T/g2add.want")" "g2 add file checkpointed ($sched)"
+    expect_contains "$out" '"resumed_units":0,"computed_units":2,' "g2 add file: computed ($sched)"
+    expect_status 0 "$MULRED" msm "${g2[@]}" --checkpoint "$T/g2add-$sched"
+    expect_equal "$(printf '%s\n' "$out" | result)" "$(cat "$T/g2add.want")" "g2 add file resumed ($sched)"
+    expect_contains "$out" '"resumed_units":2,"computed_units":0,' "g2 add file: resumed ($sched)"
+done
+expect_status 0 "$MULRED" msm --curve bn254 --group g2 --synthetic 3000 --seed 4 --json
+want_g2=$(printf '%s\n' "$out" | result)
+[ ${#want_g2} -eq 256 ] || fail "no uncheckpointed bn254 g2 result"
+for sched in static dynamic; do
+    g2=(--curve bn254 --group g2 --synthetic 3000 --seed 4 --checkpoint-unit 1024 --json --schedule $sched)
+    expect_status 0 mpi 2 "$MULRED" msm "${g2[@]}" --checkpoint "$T/g2syn-$sched"
+    expect_equal "$(printf '%s\n' "$out" | result)" "$want_g2" "bn254 g2 checkpointed, 2 ranks ($sched)"
+    expect_contains "$out" '"resumed_units":0,"computed_units":3,' "bn254 g2: computed ($sched)"
+    rm "$(unit_file "$T/g2syn-$sched" 1)"
+    expect_status 0 mpi 3 "$MULRED" msm "${g2[@]}" --checkpoint "$T/g2syn-$sched"
+    expect_equal "$(printf '%s\n' "$out" | result)" "$want_g2" "bn254 g2 resumed, 3 ranks ($sched)"
+    expect_contains "$out" '"resumed_units":2,"computed_units":1,' "bn254 g2: two resumed, one computed ($sched)"
+done
 
 # ---- a job file: checkpoint = DIR, relative to the job's directory ----
 mkdir -p "$T/job"
