@@ -104,7 +104,8 @@ bool mpi_multi_rank(MPI_Comm comm)
     return mulred_mpi_size(comm) > 1;
 }
 
-static const char *launcher_rank_vars[] = {"Ocomm_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
+static const char *launcher_rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                           "SLURM_PROCID"};
 
 int mulred_mpi_env_rank(void)
 {

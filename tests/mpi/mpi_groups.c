@@ -172,6 +172,16 @@ int main(int argc, char **argv)
     CHECK(strcmp(mulred_muhash_phase_name(old_muhash), "hash") == 0);
     CHECK(strcmp(mulred_msm_phase_name(old_msm), mulred_mpi_msm_phase_name(old_msm)) == 0);
     CHECK(MULRED_NODE_NAMES_MAX == MULRED_MPI_NODE_NAMES_MAX);
+    /* the launcher's rank before MPI_Init: each launcher's own variable alone (Open MPI's
+     * mpirun sets OMPI_COMM_WORLD_RANK, and PMIX_RANK only with its PMIx launch) */
+    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                            "SLURM_PROCID"};
+    for (size_t only = 0; only < 4; only++) {
+        for (size_t i = 0; i < 4; i++) unsetenv(rank_vars[i]);
+        setenv(rank_vars[only], "5", 1);
+        CHECK(mulred_mpi_env_rank() == 5);
+        CHECK(mulred_mpi_launched());
+    }
 
     for (int round = 0; round < 6; round++) {
         int root_a = round % P, root_c = (P - 1 - round % P + P) % P;
