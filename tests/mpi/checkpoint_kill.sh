@@ -72,7 +72,7 @@ done
 expect_contains "$err" "'units' is '8' there" "the differing field is named"
 # shellcheck disable=SC2086
 expect_status 2 mpi 1 "$MULRED" muhash "${args[@]}" --flavor kaspa --checkpoint "$dir" --checkpoint-unit 1
-expect_contains "$err" "'group' is 'muhash-bitcoin' there, 'muhash-kaspa' here" "another flavor"
+expect_contains "$err" "'flavor' is 'bitcoin' there, 'kaspa' here" "another flavor"
 # A changed input (same size, another mtime) is another job.
 cp -p "$TEST_TMP/small" "$TEST_TMP/small.bak" && touch -d '2001-01-01' "$TEST_TMP/small"
 expect_status 2 mpi 2 "$MULRED" muhash "${args[@]}" --checkpoint "$dir" --checkpoint-unit 1
