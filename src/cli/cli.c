@@ -52,10 +52,11 @@ void cli_jw_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ran
     mulred_jw_array_end(w);
 }
 
-int cli_parse_schedule(mulred_schedule *out, const char *v, char *why, size_t cap)
+int cli_parse_schedule(mulred_schedule *out, const char *v, mulred_key_parser *p, char *why,
+                       size_t cap)
 {
     if (mulred_schedule_parse(out, v) != MULRED_OK)
-        return snprintf(why, cap, "bad schedule '%s' (static or dynamic)", v), CLI_EUSAGE;
+        return mulred_key_bad_value(p, v, "static or dynamic", why, cap);
     return MULRED_OK;
 }
 

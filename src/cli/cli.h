@@ -13,6 +13,7 @@
 #include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
+#include "output/keys.h"
 
 /* The exit status of a usage error (wrong options or arguments); the library's statuses
  * (mulred_status) are the other exit statuses. */
@@ -55,9 +56,10 @@ void cli_jw_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ran
 /* A buffer of one count per rank of MPI_COMM_WORLD for a job's units_per_rank, kept for the
  * process; NULL when out of memory. */
 uint64_t *cli_units_buffer(void);
-/* --schedule / schedule = : "static" or "dynamic" into *out; CLI_EUSAGE with the reason in why
- * otherwise. */
-int cli_parse_schedule(mulred_schedule *out, const char *v, char *why, size_t cap);
+/* --schedule / schedule = : "static" or "dynamic" into *out; CLI_EUSAGE with the reason (naming
+ * the key as p labels it) in why otherwise. */
+int cli_parse_schedule(mulred_schedule *out, const char *v, mulred_key_parser *p, char *why,
+                       size_t cap);
 /* The version line: "mulred VERSION (git REV)", VERSION the one of mulred_version(). */
 const char *cli_version_line(void);
 

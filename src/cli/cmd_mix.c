@@ -134,7 +134,7 @@ static int set_window(void *o, const char *v, mulred_key_parser *p, char *why, s
     return MULRED_OK;
 }
 
-MULRED_KEY_UINT(set_threads, avalanche_opts, threads, 1024)
+MULRED_KEY_COUNT(set_threads, avalanche_opts, threads, 1, 4096)
 
 /* the json key's table points at the flag itself */
 static int set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
@@ -181,7 +181,8 @@ static int avalanche_params(mulred_mix_avalanche_params *p, const avalanche_opts
 {
     if (!o->variant) return cli_usage_error("mix avalanche", "--variant is required");
     if (mulred_mix_variant_parse(o->variant, v))
-        return cli_usage_error("mix avalanche", "unknown variant '%s'", o->variant);
+        return cli_usage_error("mix avalanche", "bad value '%s' for '--variant' (%s)", o->variant,
+                               "see --help");
     const mulred_mix_info *info = mulred_mix_variant_info(*v);
     mulred_mix_avalanche_defaults(p, *v);
     if (o->rounds) {

@@ -206,8 +206,7 @@ MULRED_KEY_COUNT(set_checkpoint_unit, msm_opts, checkpoint_unit, 1, UINT32_MAX)
 
 static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    (void)p;
-    return cli_parse_schedule(&((msm_opts *)vo)->schedule, v, why, cap);
+    return cli_parse_schedule(&((msm_opts *)vo)->schedule, v, p, why, cap);
 }
 
 MULRED_KEY_SECONDS(set_stall_timeout, msm_opts, stall_timeout, MULRED_MPI_STALL_TIMEOUT_MAX)

@@ -100,7 +100,7 @@ typedef struct {
 static int set_flavor(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     if (mulred_muhash_flavor_parse(&((muhash_opts *)vo)->flavor, v))
-        return snprintf(why, cap, "bad flavor '%s' (bitcoin or kaspa)", v), CLI_EUSAGE;
+        return mulred_key_bad_value(p, v, "bitcoin or kaspa", why, cap);
     return MULRED_OK;
 }
 
@@ -181,8 +181,7 @@ MULRED_KEY_COUNT(set_checkpoint_unit, muhash_opts, checkpoint_unit, 1, UINT32_MA
 
 static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    (void)p;
-    return cli_parse_schedule(&((muhash_opts *)vo)->schedule, v, why, cap);
+    return cli_parse_schedule(&((muhash_opts *)vo)->schedule, v, p, why, cap);
 }
 
 MULRED_KEY_SECONDS(set_stall_timeout, muhash_opts, stall_timeout, MULRED_MPI_STALL_TIMEOUT_MAX)

@@ -98,7 +98,14 @@ NUMBER_KEY(read_rate)
 NUMBER_KEY(storage_rate)
 NUMBER_KEY(cores_per_node)
 NUMBER_KEY(ranks_per_node)
-NUMBER_KEY(memory_per_node)
+/* bytes, in the grammar of msm --memory-per-rank (4G = 4e9) */
+static int set_memory_per_node(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    uint64_t n;
+    if (mulred_key_parse_count(&n, v, 1, UINT64_MAX, p, why, cap)) return CLI_EUSAGE;
+    PROJECT(o)->memory_per_node = (double)n;
+    return MULRED_OK;
+}
 
 MULRED_KEY_COUNT(set_max_nodes, report_opts, project.max_nodes, 1, UINT64_C(1) << 20)
 MULRED_KEY_FLAG(set_projecting, report_opts, projecting)

@@ -202,6 +202,44 @@ static const mulred_key utxo_keys[] = {
     {"txoutset-hash", true, false, false, set_txoutset},
 };
 
+/* The keys each subcommand takes (a key of another subcommand is a usage error naming it, never
+ * silently ignored). */
+static const char *const utxo_sub_keys[][5] = {
+    {"index", "chunk-bytes", "index", "force", "json"},
+    {"info", "txoutset-hash", "json"},
+    {"synth", "seed", "legacy"},
+};
+#define UTXO_NKEYS (sizeof utxo_keys / sizeof utxo_keys[0])
+
+/* Parses argv again with the keys of subcommand sub alone: a usage error (reported) when it
+ * holds a key of another subcommand; MULRED_OK otherwise (also for an unknown subcommand, which
+ * utxo_run reports). */
+static int utxo_sub_check(const char *sub, int argc, char **argv)
+{
+    for (size_t s = 0; s < sizeof utxo_sub_keys / sizeof utxo_sub_keys[0]; s++) {
+        if (strcmp(sub, utxo_sub_keys[s][0]) != 0) continue;
+        mulred_key keys[UTXO_NKEYS];
+        size_t n = 0;
+        char takes[128] = "";
+        for (size_t k = 1; k < 5 && utxo_sub_keys[s][k]; k++) {
+            keys[n++] = *mulred_key_find(utxo_keys, UTXO_NKEYS, utxo_sub_keys[s][k]);
+            snprintf(takes + strlen(takes), sizeof takes - strlen(takes), "%s--%s",
+                     k > 1 ? ", " : "", utxo_sub_keys[s][k]);
+        }
+        utxo_opts scratch = {0};
+        const mulred_key_table table = {keys, n, &scratch};
+        mulred_key_parser p = {0};
+        mulred_key_rest rest = {0};
+        char why[256];
+        int st = mulred_key_argv(&table, 1, argc, argv, &p, &rest, 8, why, sizeof why);
+        mulred_key_rest_free(&rest);
+        mulred_key_parser_free(&p);
+        if (st == MULRED_OK) return MULRED_OK;
+        return cli_usage_error("utxo", "%s (utxo %s takes %s)", why, sub, takes);
+    }
+    return MULRED_OK;
+}
+
 /* One subcommand: its name, its positional arguments and what runs it. */
 static int utxo_run(const char *sub, const char *const *args, size_t nargs, const utxo_opts *o)
 {
@@ -232,7 +270,7 @@ int mulred_cmd_utxo(int argc, char **argv)
     if (mulred_key_options("utxo", &table, 1, argc, argv, 8, usage, &p, &rest, &rc)) {
         if (rest.nargs < 1)
             rc = cli_usage_error("utxo", "missing subcommand (index, info or synth)");
-        else
+        else if ((rc = utxo_sub_check(rest.args[0], argc, argv)) == MULRED_OK)
             rc = utxo_run(rest.args[0], rest.args + 1, rest.nargs - 1, &o);
         mulred_key_rest_free(&rest);
     }

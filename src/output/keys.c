@@ -116,7 +116,8 @@ const char *mulred_key_keep(mulred_key_parser *p, const char *s)
 
 const char *mulred_key_path(mulred_key_parser *p, const char *path)
 {
-    if (!p->base_dir || path[0] == '/' || strcmp(p->base_dir, ".") == 0)
+    /* "-" is standard input (or output) wherever it is written, not a file beside the job */
+    if (!p->base_dir || path[0] == '/' || strcmp(path, "-") == 0 || strcmp(p->base_dir, ".") == 0)
         return mulred_key_keep(p, path);
     size_t n = strlen(p->base_dir) + strlen(path) + 2;
     char *joined = malloc(n);

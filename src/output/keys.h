@@ -108,7 +108,7 @@ int mulred_key_bad_value(mulred_key_parser *p, const char *value, const char *ex
 /* Keeps a copy of s for the life of the parser; NULL when out of memory. */
 const char *mulred_key_keep(mulred_key_parser *p, const char *s);
 /* Same, for an input path: a relative path in a job file is taken relative to the job's
- * directory, so a job works from any current directory. */
+ * directory, so a job works from any current directory; "-" (standard input) stays "-". */
 const char *mulred_key_path(mulred_key_parser *p, const char *path);
 void mulred_key_parser_free(mulred_key_parser *p);
 

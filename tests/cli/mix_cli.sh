@@ -77,7 +77,7 @@ expect_status 1 "$MULRED" mix nonsense
 expect_status 1 "$MULRED" mix avalanche
 expect_contains "$err" "--variant is required" "missing variant"
 expect_status 1 "$MULRED" mix avalanche --variant fast_mix
-expect_contains "$err" "unknown variant" "unknown variant"
+expect_contains "$err" "bad value 'fast_mix' for '--variant'" "unknown variant"
 expect_contains "$err" "Try 'mulred mix avalanche --help'" "usage hint"
 expect_status 1 "$MULRED" mix avalanche --variant linux316 --rounds 0
 expect_contains "$err" "--rounds" "rounds out of range"

@@ -18,7 +18,7 @@ bad_job bad_synthetic 2 "bad value 'lots' for 'synthetic'" "kind = muhash\nsynth
 bad_job zero_synthetic 2 "bad value '0' for 'synthetic'" "kind = muhash\nsynthetic = 0\n"
 bad_job missing_value 2 "missing value for 'seed'" "kind = muhash\nseed =\nsynthetic = 10\n"
 bad_job no_equals 2 "expected 'key = value'" "kind = muhash\nsynthetic 10\n"
-bad_job bad_flavor 1 "bad flavor 'litecoin'" "flavor = bitcoin, litecoin\nkind = muhash\n"
+bad_job bad_flavor 1 "bad value 'litecoin' for 'flavor'" "flavor = bitcoin, litecoin\nkind = muhash\n"
 bad_job twice_flavor 1 "flavor 'kaspa' listed twice" "flavor = kaspa, kaspa\n"
 bad_job duplicate 3 "'synthetic' already set on line 2" "kind = muhash\nsynthetic = 10\nsynthetic = 20\n"
 bad_job bad_threads 2 "bad value '0' for 'threads'" "kind = muhash\nthreads = 0\n"

@@ -127,7 +127,7 @@ expect_status 0 mpi 2 "$MULRED" run "$TEST_TMP/dynamic.job" --json
 expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "schedule = dynamic in a job file"
 expect_contains "$out" '"schedule":"dynamic"' "job file: schedule reported"
 expect_status 1 "$MULRED" muhash --synthetic 10 --schedule guided
-expect_contains "$err" "bad schedule 'guided' (static or dynamic)" "an unknown schedule"
+expect_contains "$err" "bad value 'guided' for '--schedule' (static or dynamic)" "an unknown schedule"
 expect_contains "$(mpi 2 "$MULRED" muhash --insert "$TEST_TMP/ins" --remove "$TEST_TMP/rem" --json)" \
     '"inserted":6000,"removed":3' "element counts summed over ranks"
 
