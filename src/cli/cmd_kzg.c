@@ -189,7 +189,6 @@ const cli_job_kind cli_kind_kzg_commit = {
     .name = "kzg-commit",
     .keys = kzg_keys,
     .nkeys = sizeof kzg_keys / sizeof kzg_keys[0],
-    .axis = NULL,
     .opts_size = sizeof(kzg_opts),
     .result_size = sizeof(kzg_result),
     .defaults = kzg_defaults,

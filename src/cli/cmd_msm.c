@@ -212,9 +212,9 @@ static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why
 MULRED_KEY_SECONDS(set_stall_timeout, msm_opts, stall_timeout, MULRED_MPI_STALL_TIMEOUT_MAX)
 
 static const mulred_key msm_keys[] = {
-    /* name, flag, repeatable, command line only, setter */
-    {"curve", false, false, false, set_curve},
-    {"group", false, false, false, set_group},
+    /* name, flag, repeatable, command line only (true) or a choice, setter */
+    {"curve", false, false, MULRED_KEY_CHOICE, set_curve},
+    {"group", false, false, MULRED_KEY_CHOICE, set_group},
     {"input", false, false, false, set_input},
     {"binary", true, false, false, set_binary},
     {"synthetic", false, false, false, set_synthetic},
@@ -225,12 +225,12 @@ static const mulred_key msm_keys[] = {
     {"memory-per-rank", false, false, false, set_memory},
     {"checkpoint", false, false, false, set_checkpoint},
     {"checkpoint-unit", false, false, false, set_checkpoint_unit},
-    {"schedule", false, false, false, set_schedule},
+    {"schedule", false, false, MULRED_KEY_CHOICE, set_schedule},
     {"stall-timeout", false, false, false, set_stall_timeout},
     {"points", false, false, false, msm_bases_set_points},
     {"bases", false, false, false, msm_bases_set_bases},
     {"scalars", false, true, false, msm_bases_set_scalars},
-    {"encoding", false, false, false, msm_bases_set_encoding},
+    {"encoding", false, false, MULRED_KEY_CHOICE, msm_bases_set_encoding},
     {"precompute", false, false, false, msm_bases_set_precompute},
     {"cache", true, false, false, msm_bases_set_cache},
     {"save", false, false, false, msm_bases_set_save},
@@ -393,7 +393,7 @@ const cli_job_kind cli_kind_msm = {
     .name = "msm",
     .keys = msm_keys,
     .nkeys = sizeof msm_keys / sizeof msm_keys[0],
-    .axis = "curve",
+    .checkpoint_key = "checkpoint",
     .opts_size = sizeof(msm_opts),
     .result_size = sizeof(msm_result),
     .defaults = msm_defaults,

@@ -187,8 +187,8 @@ static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why
 MULRED_KEY_SECONDS(set_stall_timeout, muhash_opts, stall_timeout, MULRED_MPI_STALL_TIMEOUT_MAX)
 
 static const mulred_key muhash_keys[] = {
-    /* name, flag, repeatable, command line only, setter */
-    {"flavor", false, false, false, set_flavor},
+    /* name, flag, repeatable, command line only (true) or a choice, setter */
+    {"flavor", false, false, MULRED_KEY_CHOICE, set_flavor},
     {"insert", false, true, false, set_insert},
     {"remove", false, true, false, set_remove},
     {"snapshot", false, true, false, set_snapshot},
@@ -200,7 +200,7 @@ static const mulred_key muhash_keys[] = {
     {"no-progress", true, false, true, set_no_progress},
     {"checkpoint", false, false, false, set_checkpoint},
     {"checkpoint-unit", false, false, false, set_checkpoint_unit},
-    {"schedule", false, false, false, set_schedule},
+    {"schedule", false, false, MULRED_KEY_CHOICE, set_schedule},
     {"stall-timeout", false, false, false, set_stall_timeout},
 };
 
@@ -404,7 +404,7 @@ const cli_job_kind cli_kind_muhash = {
     .name = "muhash",
     .keys = muhash_keys,
     .nkeys = sizeof muhash_keys / sizeof muhash_keys[0],
-    .axis = "flavor",
+    .checkpoint_key = "checkpoint",
     .opts_size = sizeof(muhash_opts),
     .result_size = sizeof(muhash_result),
     .defaults = muhash_defaults,

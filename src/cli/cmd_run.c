@@ -18,6 +18,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/job.h"
@@ -42,29 +44,91 @@ static void write_environment(mulred_json_writer *w)
     mulred_jw_object_end(w);
 }
 
+/* The job keys of a kind, as run_usage lists them: its table's keys but those of the command line
+ * alone, a list-taking one (MULRED_KEY_CHOICE) marked *, a repeatable one +, wrapped at 88. */
+static void usage_keys(const char *kind, const mulred_key *keys, size_t nkeys)
+{
+    char line[128];
+    int len = snprintf(line, sizeof line, "  %s:", kind);
+    bool first = true;
+    for (size_t i = 0; i < nkeys; i++) {
+        if (keys[i].use == MULRED_KEY_COMMAND_LINE) continue;
+        const char *mark = keys[i].use == MULRED_KEY_CHOICE ? "*" : keys[i].repeatable ? "+" : "";
+        if (!first && len + 2 + (int)(strlen(keys[i].name) + strlen(mark)) > 88) {
+            cli_out("%s,\n", line);
+            len = snprintf(line, sizeof line, "%10s", "");
+        } else if (!first) {
+            len += snprintf(line + len, sizeof line - (size_t)len, ",");
+        }
+        len += snprintf(line + len, sizeof line - (size_t)len, "%*s%s%s",
+                        first ? 10 - len : (len > 10), "", keys[i].name, mark);
+        first = false;
+    }
+    cli_out("%s\n", line);
+}
+
 static void run_usage(void)
 {
     cli_out("Usage: mulred run JOBFILE [--json[=BOOL]] [--output FILE]\n"
             "\n"
             "Runs a job file: 'key = value' lines ('#' starts a comment) whose keys are the\n"
-            "long options of the subcommand named by 'kind' (kind = muhash or msm), parsed by\n"
-            "the same code, so a value means the same in both:\n"
-            "  muhash: flavor, insert, remove, snapshot, txoutset-hash, synthetic, seed,\n"
-            "          threads, progress\n"
-            "  msm:    curve, input, binary, synthetic, seed, threads, grid, memory-per-rank\n"
-            "  both:   kind, output, json\n"
-            "insert, remove and snapshot may repeat. 'flavor = bitcoin, kaspa' runs the workload\n"
-            "once per flavor, 'curve = bls12-381, bn254' once per curve. Relative input paths\n"
-            "are relative to the job file's directory; output is relative to the current\n"
-            "directory. A flag is true/false in a job file and --flag or --flag=BOOL on the\n"
-            "command line.\n"
+            "long options of the subcommand named by 'kind' (kind = %s), parsed by the\n"
+            "same code, so a value means the same in both. The keys of each kind (* takes a\n"
+            "list, + may repeat):\n",
+            cli_job_kind_names());
+    for (size_t k = 0; cli_job_kind_at(k); k++)
+        usage_keys(cli_job_kind_at(k)->name, cli_job_kind_at(k)->keys, cli_job_kind_at(k)->nkeys);
+    mulred_key all[8] = {{"kind", false, false, false, NULL}};
+    size_t n = 1;
+    for (size_t i = 0; i < cli_output_nkeys && n < 8; i++) all[n++] = cli_output_keys[i];
+    usage_keys("all", all, n);
+    cli_out("A key marked * takes a comma-separated list of values, one run each:\n"
+            "'flavor = bitcoin, kaspa' runs the workload once per flavor,\n"
+            "'curve = bls12-381, bn254' once per curve. Several lists run every combination,\n"
+            "the first list varying slowest ('curve = bls12-381, bn254' and 'group = g1, g2':\n"
+            "4 runs), at most %d. Such a job with 'checkpoint = DIR' keeps the units of each\n"
+            "run in a subdirectory of DIR named by its values, DIR/curve=bn254,group=g2 (a job\n"
+            "of one run keeps them in DIR).\n"
+            "Relative input and checkpoint paths are relative to the job file's directory;\n"
+            "output is relative to the current directory. A flag is true/false in a job file\n"
+            "and --flag or --flag=BOOL on the command line.\n"
             "\n"
             "  --json[=BOOL]  print one JSON object: {job, status, exit_status, environment,\n"
             "                 runs: [one 'mulred KIND --json' object per run]}\n"
             "  --output FILE  write the result to FILE (overrides the job's 'output')\n"
             "\n"
             "Under mpirun or srun every rank runs the job; rank 0 prints. A bad job file exits\n"
-            "with status 2 and 'FILE:LINE: reason' before anything runs.\n");
+            "with status 2 and 'FILE:LINE: reason' before anything runs.\n",
+            CLI_JOB_MAX_RUNS);
+}
+
+/* The checkpoint directory of a job of several runs, which holds one subdirectory per run:
+ * created 0700 when missing and, as each run's own (mulred_checkpoint_open), refused when it is
+ * not a directory of this user or others may write to it. Collective: every rank makes sure of
+ * it (each opens the directories of its runs' units) and the ranks agree on the verdict. */
+static int run_checkpoint_dir(const char *dir, mulred_error *err)
+{
+    struct stat st;
+    mulred_error_clear(err);
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        mulred_error_set(err, errno == ENOENT || errno == ENOTDIR ? MULRED_EINPUT : MULRED_ERUNTIME,
+                         "checkpoint directory %s: cannot create: %s", dir, strerror(errno));
+    else if (stat(dir, &st) != 0)
+        mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot stat: %s", dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        mulred_error_set(err, MULRED_EINPUT, "checkpoint directory %s is not a directory", dir);
+    else if (st.st_uid != geteuid())
+        mulred_error_set(err, MULRED_EINPUT,
+                         "checkpoint directory %s is owned by uid %u, not by this user (uid %u): "
+                         "a checkpoint is trusted state",
+                         dir, (unsigned)st.st_uid, (unsigned)geteuid());
+    else if (st.st_mode & (S_IWGRP | S_IWOTH))
+        mulred_error_set(err, MULRED_EINPUT,
+                         "checkpoint directory %s is writable by %s (mode %04o): a checkpoint is "
+                         "trusted state; chmod go-w it or use another",
+                         dir, (st.st_mode & S_IWOTH) ? "others" : "its group",
+                         (unsigned)(st.st_mode & 07777));
+    return mulred_mpi_active() ? mulred_mpi_agree(MPI_COMM_WORLD, err) : err->status;
 }
 
 /* --json and --output: the job's own output keys, remembered as given (they override the
@@ -124,8 +188,10 @@ int mulred_cmd_run(int argc, char **argv)
 
     bool root = cli_is_root();
     double load_start = root ? mulred_out_load_average() : -1;
-    void *results[CLI_JOB_MAX_RUNS] = {0};
-    int status = MULRED_OK, done = 0;
+    void **results = calloc((size_t)job.nruns, sizeof *results);
+    int status = results ? MULRED_OK : mulred_error_set(&err, MULRED_ERUNTIME, "out of memory");
+    int done = 0;
+    if (status == MULRED_OK && job.checkpoint) status = run_checkpoint_dir(job.checkpoint, &err);
     for (int r = 0; r < job.nruns && status == MULRED_OK; r++) {
         if (!(results[r] = calloc(1, kind->result_size))) {
             status = mulred_error_set(&err, MULRED_ERUNTIME, "out of memory");
@@ -163,8 +229,11 @@ int mulred_cmd_run(int argc, char **argv)
             mulred_jw_finish(&w);
         } else if (out) {
             for (int r = 0; r < done; r++) {
-                char what[128];
-                kind->describe(what, sizeof what, job.runs[r]);
+                char what[512];
+                if (job.nlists)
+                    cli_job_run_name(what, sizeof what, &job, r, " ", ", ");
+                else
+                    kind->describe(what, sizeof what, job.runs[r]);
                 fprintf(out, "== %s run %d/%d: kind %s, %s\n", job.path, r + 1, job.nruns,
                         kind->name, what);
                 kind->write_text(out, job.runs[r], results[r]);
@@ -176,7 +245,8 @@ int mulred_cmd_run(int argc, char **argv)
             if (status == MULRED_OK) status = werr.status;
         }
     }
-    for (int r = 0; r < CLI_JOB_MAX_RUNS; r++) free(results[r]);
+    for (int r = 0; results && r < job.nruns; r++) free(results[r]);
+    free(results);
     cli_job_free(&job);
     mulred_key_parser_free(&p);
     return status;

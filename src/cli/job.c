@@ -1,130 +1,13 @@
-/* The command-line driver of a job kind and the job-file reader (see job.h). Both fill the
- * kind's options struct through its key table, so they accept and reject the same values. */
+/* The job-file reader (see job.h): a job fills its kind's options struct through the kind's key
+ * table, as the command line does (kind.c), so both accept and reject the same values. */
 #include "cli/job.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "mulred/mulred_mpi.h"
 #include "util/util.h"
-
-/* ---- the table of kinds ---- */
-
-static const cli_job_kind *const job_kinds[] = {&cli_kind_muhash, &cli_kind_msm};
-#define NKINDS (sizeof job_kinds / sizeof job_kinds[0])
-
-const cli_job_kind *cli_job_kind_find(const char *name)
-{
-    for (size_t i = 0; i < NKINDS; i++)
-        if (strcmp(job_kinds[i]->name, name) == 0) return job_kinds[i];
-    return NULL;
-}
-
-const char *cli_job_kind_names(void)
-{
-    static char names[256];
-    if (!names[0])
-        for (size_t i = 0; i < NKINDS; i++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
-                     job_kinds[i]->name);
-    return names;
-}
-
-/* ---- output ---- */
-
-MULRED_KEY_FLAG(set_json, cli_output_opts, json)
-
-/* Relative to the current directory, like --output: a result goes where the job is run. */
-static int set_output(void *opts, const char *value, mulred_key_parser *p, char *why, size_t cap)
-{
-    const char *kept = mulred_key_keep(p, value);
-    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
-    ((cli_output_opts *)opts)->output = kept;
-    return MULRED_OK;
-}
-
-const mulred_key cli_output_keys[] = {
-    {"json", true, false, false, set_json},
-    {"output", false, false, false, set_output},
-};
-const size_t cli_output_nkeys = sizeof cli_output_keys / sizeof cli_output_keys[0];
-
-FILE *cli_output_open(const char *path, mulred_error *err)
-{
-    if (!path) return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write the result: %s", path,
-                         strerror(errno));
-    return f;
-}
-
-int cli_output_close(FILE *out, const char *path, mulred_error *err)
-{
-    bool ok = !ferror(out);
-    if (out != stdout)
-        ok = fclose(out) == 0 && ok;
-    else
-        ok = fflush(out) == 0 && ok;
-    if (!ok)
-        return mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write the result",
-                                path ? path : "standard output");
-    return MULRED_OK;
-}
-
-/* ---- the command line ---- */
-
-int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
-{
-    void *opts = calloc(1, kind->opts_size), *result = calloc(1, kind->result_size);
-    mulred_error err; /* errors not yet printed; usage errors print at once */
-    mulred_error_clear(&err);
-    mulred_key_parser p = {0};
-    cli_output_opts out = {0};
-    int status = MULRED_OK;
-    char why[512];
-    if (!opts || !result) {
-        status = mulred_error_set(&err, MULRED_ERUNTIME, "out of memory");
-        goto done;
-    }
-    kind->defaults(opts);
-    const mulred_key_table tables[] = {{kind->keys, kind->nkeys, opts},
-                                       {cli_output_keys, cli_output_nkeys, &out}};
-    mulred_key_rest rest;
-    if (!mulred_key_options(kind->name, tables, 2, argc, argv, 0, kind->usage, &p, &rest, &status))
-        goto done;
-    mulred_key_rest_free(&rest);
-    const char *fault = NULL;
-    if (kind->check(opts, "--", &fault, why, sizeof why)) {
-        status = cli_usage_error(kind->name, "%s", why);
-        goto done;
-    }
-    status = kind->run(opts, result, &err);
-    if (status == MULRED_OK && cli_is_root()) {
-        FILE *f = cli_output_open(out.output, &err);
-        if (!f) {
-            status = err.status;
-            goto done;
-        }
-        if (out.json) {
-            mulred_json_writer w;
-            mulred_jw_init(&w, f);
-            kind->write_json(&w, opts, result);
-            mulred_jw_finish(&w);
-        } else {
-            kind->write_text(f, opts, result);
-        }
-        status = cli_output_close(f, out.output, &err);
-    }
-done:
-    if (err.status != MULRED_OK) cli_report(&err);
-    mulred_key_parser_free(&p);
-    free(opts), free(result);
-    return status;
-}
 
 /* ---- job files ---- */
 
@@ -194,7 +77,7 @@ static void job_key_list(char *out, size_t cap, const cli_job_kind *kind)
     for (size_t i = 0; i < cli_output_nkeys; i++)
         snprintf(out + strlen(out), cap - strlen(out), ", %s", cli_output_keys[i].name);
     for (size_t i = 0; i < kind->nkeys; i++)
-        if (!kind->keys[i].command_line_only)
+        if (kind->keys[i].use != MULRED_KEY_COMMAND_LINE)
             snprintf(out + strlen(out), cap - strlen(out), ", %s", kind->keys[i].name);
 }
 
@@ -221,11 +104,11 @@ typedef struct {
     cli_job *job;
     const cli_job_kind *kind; /* NULL until a valid 'kind' line; k: kind, or muhash's keys */
     const cli_job_kind *k;
-    void *base, *scratch; /* the options every run starts from; a copy to try axis items on */
-    const char *axis_items[CLI_JOB_MAX_RUNS];
-    int naxis, axis_line, kind_line;
-    int *seen;          /* line where each single-valued key of the kind was set */
-    int seen_output[8]; /* the same for the output keys */
+    void *base; /* the options every run starts from */
+    int kind_line;
+    const char *checkpoint; /* the checkpoint key's value as written, without a trailing '/' */
+    int *seen;              /* line where each single-valued key of the kind was set */
+    int seen_output[8];     /* the same for the output keys */
     char why[512], label[80];
     mulred_error *err;
 } job_parse;
@@ -250,41 +133,72 @@ static int job_find_kind(job_parse *st, const job_entry *entries, size_t n)
     return status;
 }
 
-/* The axis key's list (curve = bls12-381, bn254): each item checked now on a copy of the
- * options, applied to its own run later. */
-static int job_axis(job_parse *st, const mulred_key *key, const job_entry *e)
+/* A choice key's list (curve = bls12-381, bn254): each item checked now, on a copy of the
+ * options (an item that sets the same options as an earlier one is that one again: a synonym),
+ * applied to its runs later. */
+static int job_list(job_parse *st, const mulred_key *key, const job_entry *e)
 {
-    int rc = MULRED_OK;
-    st->axis_line = e->line;
-    for (char *save = NULL, *item = strtok_r(e->value, ",", &save); item && !rc;
-         item = strtok_r(NULL, ",", &save)) {
+    cli_job *job = st->job;
+    const size_t size = st->k->opts_size;
+    cli_job_list *l = &job->lists[job->nlists++];
+    *l = (cli_job_list){.key = key->name, .line = e->line};
+    int n = 1, runs = 1;
+    for (const char *c = e->value; *c; c++) n += *c == ',';
+    for (int i = 0; i < job->nlists - 1; i++) runs *= job->lists[i].nitems;
+    if ((long long)runs * n > CLI_JOB_MAX_RUNS)
+        return snprintf(st->why, sizeof st->why,
+                        "%lld runs (the product of the lists' lengths): more than a job may hold "
+                        "(%d)",
+                        (long long)runs * n, CLI_JOB_MAX_RUNS),
+               CLI_EUSAGE;
+    l->items = calloc((size_t)n, sizeof *l->items);
+    unsigned char *tried = malloc((size_t)n * size);
+    int rc = l->items && tried ? MULRED_OK : MULRED_ERUNTIME;
+    if (rc) snprintf(st->why, sizeof st->why, "out of memory");
+    for (char *item = e->value, *next; !rc && item; item = next) {
+        char *comma = strchr(item, ',');
+        next = comma ? comma + 1 : NULL;
+        if (comma) *comma = '\0';
         item = trim(item);
-        if (!*item) continue;
-        for (int j = 0; j < st->naxis; j++)
-            if (strcmp(st->axis_items[j], item) == 0) {
+        unsigned char *opts = tried + (size_t)l->nitems * size;
+        memcpy(opts, st->base, size);
+        if (!*item) {
+            snprintf(st->why, sizeof st->why, "an empty value in the list of '%s'", e->key);
+            rc = CLI_EUSAGE;
+        } else {
+            rc =
+                mulred_key_apply(key, opts, item, &job->parser, st->label, st->why, sizeof st->why);
+        }
+        for (int j = 0; !rc && j < l->nitems; j++) {
+            if (memcmp(tried + (size_t)j * size, opts, size) != 0) continue;
+            if (strcmp(l->items[j], item) == 0)
                 snprintf(st->why, sizeof st->why, "%s '%s' listed twice", e->key, item);
-                rc = CLI_EUSAGE;
-            }
-        if (!rc && st->naxis == CLI_JOB_MAX_RUNS) {
-            snprintf(st->why, sizeof st->why, "more than %d values for '%s'", CLI_JOB_MAX_RUNS,
-                     e->key);
+            else
+                snprintf(st->why, sizeof st->why, "%s '%s' listed twice (as '%s')", e->key, item,
+                         l->items[j]);
             rc = CLI_EUSAGE;
         }
-        if (!rc) {
-            memcpy(st->scratch, st->base, st->k->opts_size);
-            rc = mulred_key_apply(key, st->scratch, item, &st->job->parser, st->label, st->why,
-                                  sizeof st->why);
+        if (!rc && !(l->items[l->nitems++] = mulred_key_keep(&job->parser, item))) {
+            snprintf(st->why, sizeof st->why, "out of memory");
+            rc = MULRED_ERUNTIME;
         }
-        if (!rc) st->axis_items[st->naxis++] = item;
     }
-    if (!rc && st->naxis == 0) {
-        snprintf(st->why, sizeof st->why, "missing value for '%s'", e->key);
-        rc = CLI_EUSAGE;
-    }
+    free(tried);
     return rc;
 }
 
-/* One `key = value` line other than kind: an output key or one of the kind's. */
+/* "curve, group, schedule" (the kind's choice keys, for messages). */
+static void job_choice_keys(char *out, size_t cap, const cli_job_kind *kind)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < kind->nkeys; i++)
+        if (kind->keys[i].use == MULRED_KEY_CHOICE)
+            snprintf(out + strlen(out), cap - strlen(out), "%s%s", out[0] ? ", " : "",
+                     kind->keys[i].name);
+}
+
+/* One `key = value` line other than kind: an output key or one of the kind's; a choice key's
+ * list is kept for job_runs. */
 static int job_entry_apply(job_parse *st, job_entry *e)
 {
     const cli_job_kind *k = st->k;
@@ -294,7 +208,7 @@ static int job_entry_apply(job_parse *st, job_entry *e)
     int *seen_at = key ? &st->seen_output[key - cli_output_keys] : NULL;
     if (!key) {
         key = mulred_key_find(k->keys, k->nkeys, e->key);
-        if (key && key->command_line_only) key = NULL;
+        if (key && key->use == MULRED_KEY_COMMAND_LINE) key = NULL;
         target = st->base;
         seen_at = key ? &st->seen[key - k->keys] : NULL;
     }
@@ -308,43 +222,91 @@ static int job_entry_apply(job_parse *st, job_entry *e)
         return job_error(st->err, st->job, e->line, "'%s' already set on line %d", e->key,
                          *seen_at);
     *seen_at = e->line;
-    const int rc = k->axis && strcmp(e->key, k->axis) == 0
-                       ? job_axis(st, key, e)
-                       : mulred_key_apply(key, target, e->value, &st->job->parser, st->label,
-                                          st->why, sizeof st->why);
+    const bool list = key->use == MULRED_KEY_CHOICE && strchr(e->value, ',');
+    if (target == st->base && k->checkpoint_key && strcmp(key->name, k->checkpoint_key) == 0) {
+        st->checkpoint = e->value; /* DIR/ and DIR alike: a run's subdirectory goes after it */
+        for (size_t n = strlen(e->value); n > 1 && e->value[n - 1] == '/'; n--)
+            e->value[n - 1] = '\0';
+    }
+    const int rc = list ? job_list(st, key, e)
+                        : mulred_key_apply(key, target, e->value, &st->job->parser, st->label,
+                                           st->why, sizeof st->why);
+    if (rc == CLI_EUSAGE && key->use != MULRED_KEY_CHOICE && strchr(e->value, ',')) {
+        char choices[256];
+        job_choice_keys(choices, sizeof choices, k);
+        return job_error(st->err, st->job, e->line, "%s; a list of values is for %s only", st->why,
+                         choices);
+    }
     if (rc == CLI_EUSAGE) return job_error(st->err, st->job, e->line, "%s", st->why);
     return rc ? mulred_error_set(st->err, rc, "%s", st->why) : MULRED_OK;
 }
 
-/* One run per axis item (or one run): each checked as a whole, as the command line is, a
- * failure named on the line of the key at fault. */
+const char *cli_job_value(const cli_job *job, int run, int list)
+{
+    int stride = 1;
+    for (int l = list + 1; l < job->nlists; l++) stride *= job->lists[l].nitems;
+    const cli_job_list *l = &job->lists[list];
+    return l->items[run / stride % l->nitems];
+}
+
+void cli_job_run_name(char *out, size_t cap, const cli_job *job, int run, const char *eq,
+                      const char *sep)
+{
+    out[0] = '\0';
+    for (int l = 0; l < job->nlists; l++)
+        snprintf(out + strlen(out), cap - strlen(out), "%s%s%s%s", l ? sep : "", job->lists[l].key,
+                 eq, cli_job_value(job, run, l));
+}
+
+/* Run r's own values: the item of each list, and with a checkpoint its subdirectory. */
+static int job_run_values(job_parse *st, void *opts, int r)
+{
+    const cli_job *job = st->job;
+    const cli_job_kind *k = st->k;
+    int rc = MULRED_OK;
+    for (int l = 0; rc == MULRED_OK && l < job->nlists; l++) {
+        snprintf(st->label, sizeof st->label, "'%s'", job->lists[l].key);
+        rc = mulred_key_apply(mulred_key_find(k->keys, k->nkeys, job->lists[l].key), opts,
+                              cli_job_value(job, r, l), &st->job->parser, st->label, st->why,
+                              sizeof st->why);
+    }
+    if (rc != MULRED_OK || !job->checkpoint) return rc;
+    char dir[4096 + 512];
+    const size_t n = strlen(st->checkpoint);
+    snprintf(dir, sizeof dir, "%s%s", st->checkpoint, st->checkpoint[n - 1] == '/' ? "" : "/");
+    cli_job_run_name(dir + strlen(dir), sizeof dir - strlen(dir), job, r, "=", ",");
+    snprintf(st->label, sizeof st->label, "'%s'", k->checkpoint_key);
+    return mulred_key_apply(mulred_key_find(k->keys, k->nkeys, k->checkpoint_key), opts, dir,
+                            &st->job->parser, st->label, st->why, sizeof st->why);
+}
+
+/* One run per combination of the lists' items (one run without lists): each checked as a
+ * whole, as the command line is, a failure named on the line of the key at fault. */
 static int job_runs(job_parse *st)
 {
+    cli_job *job = st->job;
     const cli_job_kind *k = st->k;
+    int n = 1;
+    for (int l = 0; l < job->nlists; l++) n *= job->lists[l].nitems;
+    if (!(job->runs = calloc((size_t)n, sizeof *job->runs)) ||
+        (job->nlists && st->checkpoint &&
+         !(job->checkpoint = mulred_key_path(&job->parser, st->checkpoint))))
+        return mulred_error_set(st->err, MULRED_ERUNTIME, "out of memory");
     int status = MULRED_OK;
-    for (int r = 0; status == MULRED_OK && r < (st->naxis ? st->naxis : 1); r++) {
+    for (int r = 0; status == MULRED_OK && r < n; r++) {
         void *opts = malloc(k->opts_size);
         if (!opts) return mulred_error_set(st->err, MULRED_ERUNTIME, "out of memory");
-        st->job->runs[st->job->nruns++] = opts;
+        job->runs[job->nruns++] = opts;
         memcpy(opts, st->base, k->opts_size);
-        int rc = MULRED_OK;
-        if (st->naxis) {
-            snprintf(st->label, sizeof st->label, "'%s'", k->axis);
-            rc = mulred_key_apply(mulred_key_find(k->keys, k->nkeys, k->axis), opts,
-                                  st->axis_items[r], &st->job->parser, st->label, st->why,
-                                  sizeof st->why);
-        }
+        int rc = job_run_values(st, opts, r);
         const char *fault = NULL;
         if (!rc) rc = k->check(opts, "", &fault, st->why, sizeof st->why);
         if (!rc) continue;
         int line = st->kind_line;
         const mulred_key *fk = fault ? mulred_key_find(k->keys, k->nkeys, fault) : NULL;
-        if (fk && k->axis && strcmp(fault, k->axis) == 0 && st->axis_line)
-            line = st->axis_line;
-        else if (fk && st->seen[fk - k->keys])
-            line = st->seen[fk - k->keys];
+        if (fk && st->seen[fk - k->keys]) line = st->seen[fk - k->keys];
         if (rc == CLI_EUSAGE)
-            status = job_error(st->err, st->job, line, "%s", st->why);
+            status = job_error(st->err, job, line, "%s", st->why);
         else
             status = mulred_error_set(st->err, rc, "%s", st->why);
     }
@@ -377,9 +339,9 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
     st.k = st.kind ? st.kind : cli_job_kind_find("muhash");
     if (!status) {
         st.base = calloc(1, st.k->opts_size);
-        st.scratch = calloc(1, st.k->opts_size);
         st.seen = calloc(st.k->nkeys + 1, sizeof *st.seen);
-        if (!st.base || !st.scratch || !st.seen)
+        job->lists = calloc(st.k->nkeys + 1, sizeof *job->lists);
+        if (!st.base || !st.seen || !job->lists)
             status = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         else
             st.k->defaults(st.base);
@@ -389,22 +351,21 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
     if (status == MULRED_OK && !st.kind)
         status = job_error(err, job, last_line, "missing 'kind' (kind = %s)", cli_job_kind_names());
     if (status == MULRED_OK) status = job_runs(&st);
-    MULRED_VERIFY(status != MULRED_OK ||
-                  (job->nruns >= 1 && job->nruns == (st.naxis ? st.naxis : 1)));
+    MULRED_VERIFY(status != MULRED_OK || job->nruns >= 1);
     job->kind = st.kind;
-    free(st.base), free(st.scratch), free(st.seen), free(entries), free(text);
+    free(st.base), free(st.seen), free(entries), free(text);
     return status;
 }
 
 void cli_job_free(cli_job *job)
 {
     for (int r = 0; r < job->nruns; r++) free(job->runs[r]);
+    free(job->runs);
+    job->runs = NULL;
     job->nruns = 0;
+    for (int l = 0; l < job->nlists; l++) free(job->lists[l].items);
+    free(job->lists);
+    job->lists = NULL;
+    job->nlists = 0;
     mulred_key_parser_free(&job->parser);
-}
-
-void cli_warn_note(const char *message, void *data)
-{
-    (void)data;
-    fprintf(stderr, "mulred: warning: %s\n", message);
 }

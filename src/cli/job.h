@@ -22,9 +22,9 @@ typedef struct {
     const char *name; /* "muhash": the job's kind and the subcommand */
     const mulred_key *keys;
     size_t nkeys;
-    /* A key whose job-file value may be a comma-separated list (flavor = bitcoin, kaspa): the
-     * job then runs once per item, in the order written. NULL: none. */
-    const char *axis;
+    /* The key naming a checkpoint directory ("checkpoint"): each run of a job of several runs
+     * keeps its units in a subdirectory of it (cli_job). NULL: none. */
+    const char *checkpoint_key;
     size_t opts_size, result_size;
     void (*defaults)(void *opts);
     /* Checks the options as a whole once every key is set. Returns MULRED_OK, or
@@ -37,7 +37,8 @@ typedef struct {
     int (*run)(const void *opts, void *result, mulred_error *err);
     void (*write_json)(mulred_json_writer *w, const void *opts, const void *result);
     void (*write_text)(FILE *out, const void *opts, const void *result);
-    /* What distinguishes one run of a job from another ("flavor kaspa"). */
+    /* What a run computes, in a word ("flavor kaspa"), for the header of a job of one run (a
+     * job of several names each run by its list values). */
     void (*describe)(char *out, size_t cap, const void *opts);
     void (*usage)(void);
 } cli_job_kind;
@@ -50,6 +51,8 @@ extern const cli_job_kind cli_kind_kzg_commit;
 
 /* The kinds a job file may name; NULL when name is none of them. */
 const cli_job_kind *cli_job_kind_find(const char *name);
+/* The i-th kind a job file may name (in the order of cli_job_kind_names); NULL past the last. */
+const cli_job_kind *cli_job_kind_at(size_t i);
 /* "muhash" (the names of all kinds, comma-separated, for messages). */
 const char *cli_job_kind_names(void);
 
@@ -77,12 +80,30 @@ FILE *cli_output_open(const char *path, mulred_error *err);
 int cli_output_close(FILE *out, const char *path, mulred_error *err);
 
 /* ---- job files ---- */
-#define CLI_JOB_MAX_RUNS 8
+
+/* The most runs one job may hold: the product of the lengths of its lists. */
+#define CLI_JOB_MAX_RUNS 64
+
+/* A choice key (MULRED_KEY_CHOICE) given several values: curve = bls12-381, bn254. */
+typedef struct {
+    const char *key;    /* its name in the kind's table */
+    const char **items; /* the values as written, in order (kept by the job's parser) */
+    int nitems, line;
+} cli_job_list;
+
 typedef struct {
     const char *path; /* the job file as given */
     const cli_job_kind *kind;
-    void *runs[CLI_JOB_MAX_RUNS]; /* options of each run (kind->opts_size bytes each) */
+    /* The lists, in the order of the file; the job runs once per combination of their items,
+     * the first list varying slowest (cli_job_value). No list: one run. */
+    cli_job_list *lists;
+    int nlists;
+    void **runs; /* options of each run (kind->opts_size bytes each) */
     int nruns;
+    /* A job of several runs with a checkpoint directory DIR: DIR (relative to the job's
+     * directory when written so), whose subdirectory KEY=VALUE,KEY=VALUE (cli_job_run_name)
+     * each run's units go to. NULL otherwise (one run keeps its units in DIR itself). */
+    const char *checkpoint;
     cli_output_opts out;
     mulred_key_parser parser; /* owns the strings the options point to */
     char dir[4096];           /* the job's directory: relative inputs start there */
@@ -94,5 +115,12 @@ typedef struct {
  * parses the file and reaches the same verdict. cli_job_free releases it either way. */
 int cli_job_parse(cli_job *job, const char *path, mulred_error *err);
 void cli_job_free(cli_job *job);
+/* The item of list l that run r takes. */
+const char *cli_job_value(const cli_job *job, int run, int list);
+/* Run r's list values, KEY EQ VALUE joined by sep: "curve=bn254,group=g2" (eq "=", sep ","), the
+ * name of its checkpoint subdirectory; "curve bn254, group g2" (eq " ", sep ", "). "" when the
+ * job has no list. */
+void cli_job_run_name(char *out, size_t cap, const cli_job *job, int run, const char *eq,
+                      const char *sep);
 
 #endif

@@ -29,11 +29,22 @@ typedef struct {
     size_t nstrings, cap;
 } mulred_key_parser;
 
+/* Where a key is given besides the command line, and how (a table's lines write false or true
+ * for the first two). */
+typedef enum {
+    MULRED_KEY_ANYWHERE = 0,     /* the command line and job files, one value */
+    MULRED_KEY_COMMAND_LINE = 1, /* the command line only: --no-progress (a job says progress =
+                                  * false) */
+    MULRED_KEY_CHOICE = 2,       /* a value out of a few names (curve, flavor, schedule): a job
+                                  * file may list several, comma-separated, one run each */
+} mulred_key_use;
+
 typedef struct {
-    const char *name;       /* --NAME on the command line, NAME in a job file */
-    bool flag;              /* no argument on the command line; true/false in a job file */
-    bool repeatable;        /* each use adds a value */
-    bool command_line_only; /* --no-progress: a job says progress = false */
+    const char *name;   /* --NAME on the command line, NAME in a job file */
+    bool flag;          /* no argument on the command line; true/false in a job file */
+    bool repeatable;    /* each use adds a value */
+    mulred_key_use use; /* false (MULRED_KEY_ANYWHERE), true (MULRED_KEY_COMMAND_LINE), or
+                         * MULRED_KEY_CHOICE */
     /* Parses value into opts. Returns MULRED_OK; MULRED_OUT_EUSAGE with the reason in why (bad
      * value); MULRED_ERUNTIME with why (out of memory). A flag's value is "true" from the
      * command line, and from a job file whatever was written (the setter parses it). */

@@ -2,7 +2,9 @@
  * `mulred msm --curve CURVE --synthetic N --seed SEED` as (Σ aᵢ·sᵢ mod r)·G, with aᵢ and sᵢ
  * the set's declared logarithms and scalars (mulred/msm_io.h) and everything else in mpz
  * (tests/curve_ref.c): no line of the MSM, the grid or the curve layer's formulas is used.
- *   msm_synth_ref bls12-381|bn254 N SEED */
+ * With a fourth argument "log", prints Σ aᵢ·sᵢ mod r itself in decimal instead (the logarithm of
+ * the set's MSM to the generator, in G1 and G2 alike: tests/tools/msm_ref.py g2mul takes it).
+ *   msm_synth_ref bls12-381|bn254 N SEED [log] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,9 @@
 int main(int argc, char **argv)
 {
     mulred_curve c;
-    if (argc != 4 || mulred_curve_parse(&c, argv[1])) {
-        fprintf(stderr, "usage: msm_synth_ref bls12-381|bn254 N SEED\n");
+    if ((argc != 4 && (argc != 5 || strcmp(argv[4], "log") != 0)) ||
+        mulred_curve_parse(&c, argv[1])) {
+        fprintf(stderr, "usage: msm_synth_ref bls12-381|bn254 N SEED [log]\n");
         return 1;
     }
     const uint64_t n = strtoull(argv[2], NULL, 0), seed = strtoull(argv[3], NULL, 0);
@@ -32,6 +35,11 @@ int main(int argc, char **argv)
         mpz_addmul(k, a, s);
     }
     mpz_mod(k, k, rc->r);
+    if (argc == 5) {
+        gmp_printf("%Zd\n", k);
+        mpz_clears(k, a, s, NULL);
+        return 0;
+    }
     ref_point r;
     ref_point_init(&r);
     ref_mul(rc, &r, &rc->g, k);

@@ -4,8 +4,9 @@ discrete logarithm and prints the expected MSM result, all in Python integers (a
 chord-and-tangent arithmetic with modular inverses; shares nothing with mulred's C code).
 
   msm_ref.py pairs --curve bls12-381|bn254 --n N --seed S --out PREFIX [--bad KIND --at I]
+  msm_ref.py g2mul --curve bls12-381|bn254 --k K
 
-writes PREFIX.hex (hex text: whitespace of every kind between records and inside them, "0x"
+pairs writes PREFIX.hex (hex text: whitespace of every kind between records and inside them, "0x"
 prefixes, mixed case), PREFIX.bin (the same records as raw bytes) and prints the expected result
 (EIP-2537 128-byte or EIP-196 64-byte hex). Points are k_i*G with k_i = a + i*d mod r (so each
 point is one addition from the last), with traps mixed in: the point at infinity, a point
@@ -13,6 +14,10 @@ repeated, a point and its negation, scalars 0, r, r + 1 and 2^256 - 1. With --ba
 spoiled: padding (a non-zero padding byte, bls12-381), range (x = p), curve (y + 1), subgroup (a
 curve point outside G1, bls12-381) or hexchar (a 'g' in the hex text only); the expected output
 is then the line "bad".
+
+g2mul prints k*G for G the generator of the curve's G2 (EIP-2537 256-byte or EIP-197 128-byte
+hex), in the same affine formulas over Fp2: the expected MSM of a synthetic G2 set, whose points
+have the same logarithms as the G1 set's (msm_synth_ref ... log prints k).
 """
 import argparse
 import random
@@ -149,6 +154,85 @@ def pairs(args):
     print(encode(c, mul(c, total, G)).hex())
 
 
+# ---- G2: k*G on the curves' twists over Fp2 = Fp[u]/(u^2 + 1), for `g2mul` ----
+# A point of G2 is ((x0, x1), (y0, y1)) for x = x0 + x1*u. The twists are y^2 = x^3 + b2 with
+# b2 = 4(1 + u) (BLS12-381) and 3/(9 + u) (BN254); the generators are the published ones (EIP-2537
+# and EIP-197). Encodings: EIP-2537 writes x0, x1, y0, y1 (64 bytes each), EIP-197 x1, x0, y1,
+# y0 (32 bytes each: the coefficient of u first).
+G2 = {
+    "bls12-381": dict(
+        g=((0x024AA2B2F08F0A91260805272DC51051C6E47AD4FA403B02B4510B647AE3D1770BAC0326A805BBEFD48056C8C121BDB8,
+            0x13E02B6052719F607DACD3A088274F65596BD0D09920B61AB5DA61BBDC7F5049334CF11213945D57E5AC7D055D042B7E),
+           (0x0CE5D527727D6E118CC9CDC6DA2E351AADFD9BAA8CBDD3A76D429A695160D12C923AC9CC3BACA289E193548608B82801,
+            0x0606C4A02EA734CC32ACD2B02BC28B99CB3E287E85A763AF267492AB572E99AB3F370D275CEC1DA1AAA9075FF05F79BE)),
+        b2=(4, 4), imaginary_first=False),
+    "bn254": dict(
+        g=((10857046999023057135944570762232829481370756359578518086990519993285655852781,
+            11559732032986387107991004021392285783925812861821192530917403151452391805634),
+           (8495653923123431417604973247489272438418190587263600148770280649306958101930,
+            4082367875863433681332203403145435568316851327593401208105741076214120093531)),
+        b2=None, imaginary_first=True),
+}
+
+
+def f2_mul(p, a, b):
+    return ((a[0] * b[0] - a[1] * b[1]) % p, (a[0] * b[1] + a[1] * b[0]) % p)
+
+
+def f2_inv(p, a):
+    n = pow(a[0] * a[0] + a[1] * a[1], -1, p)
+    return (a[0] * n % p, -a[1] * n % p)
+
+
+def f2_sub(p, a, b):
+    return ((a[0] - b[0]) % p, (a[1] - b[1]) % p)
+
+
+def g2_add(p, P, Q):
+    if P is None:
+        return Q
+    if Q is None:
+        return P
+    (x1, y1), (x2, y2) = P, Q
+    if x1 == x2:
+        if (y1[0] + y2[0]) % p == 0 and (y1[1] + y2[1]) % p == 0:
+            return None
+        xx = f2_mul(p, x1, x1)
+        lam = f2_mul(p, (3 * xx[0], 3 * xx[1]), f2_inv(p, (2 * y1[0], 2 * y1[1])))
+    else:
+        lam = f2_mul(p, f2_sub(p, y2, y1), f2_inv(p, f2_sub(p, x2, x1)))
+    x3 = f2_sub(p, f2_sub(p, f2_mul(p, lam, lam), x1), x2)
+    return (x3, f2_sub(p, f2_mul(p, lam, f2_sub(p, x1, x3)), y1))
+
+
+def g2_mul(p, k, P):
+    acc = None
+    while k:
+        if k & 1:
+            acc = g2_add(p, acc, P)
+        P = g2_add(p, P, P)
+        k >>= 1
+    return acc
+
+
+def g2mul(args):
+    """Prints the encoding of k*G on the curve's G2, after checking the generator: on the twist
+    and of order r."""
+    c, t = CURVES[args.curve], G2[args.curve]
+    p = c["p"]
+    b2 = t["b2"] or f2_mul(p, (3, 0), f2_inv(p, (9, 1)))
+    (x, y) = t["g"]
+    assert f2_mul(p, y, y) == tuple((v + w) % p for v, w in zip(f2_mul(p, f2_mul(p, x, x), x), b2))
+    assert g2_mul(p, c["r"], t["g"]) is None
+    P = g2_mul(p, int(args.k, 0) % c["r"], t["g"])
+    w = c["coord"]
+    if P is None:
+        print("00" * 4 * w)
+        return
+    order = (1, 0) if t["imaginary_first"] else (0, 1)
+    print("".join(P[j][i].to_bytes(w, "big").hex() for j in (0, 1) for i in order))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -159,9 +243,14 @@ def main():
     pp.add_argument("--out", required=True)
     pp.add_argument("--bad", choices=["padding", "range", "curve", "subgroup", "hexchar"])
     pp.add_argument("--at", type=int, default=0)
+    gp = sub.add_parser("g2mul")
+    gp.add_argument("--curve", required=True, choices=sorted(CURVES))
+    gp.add_argument("--k", required=True)
     args = ap.parse_args()
     if args.cmd == "pairs":
         pairs(args)
+    elif args.cmd == "g2mul":
+        g2mul(args)
 
 
 if __name__ == "__main__":
