@@ -106,6 +106,7 @@ typedef struct {
     const cli_job_kind *k;
     void *base; /* the options every run starts from */
     int kind_line;
+    int stdin_line;         /* a line whose value is "-" (standard input), else 0 */
     const char *checkpoint; /* the checkpoint key's value as written, without a trailing '/' */
     int *seen;              /* line where each single-valued key of the kind was set */
     int seen_output[8];     /* the same for the output keys */
@@ -222,6 +223,7 @@ static int job_entry_apply(job_parse *st, job_entry *e)
         return job_error(st->err, st->job, e->line, "'%s' already set on line %d", e->key,
                          *seen_at);
     *seen_at = e->line;
+    if (strcmp(e->value, "-") == 0) st->stdin_line = e->line;
     const bool list = key->use == MULRED_KEY_CHOICE && strchr(e->value, ',');
     if (target == st->base && k->checkpoint_key && strcmp(key->name, k->checkpoint_key) == 0) {
         st->checkpoint = e->value; /* DIR/ and DIR alike: a run's subdirectory goes after it */
@@ -288,6 +290,9 @@ static int job_runs(job_parse *st)
     const cli_job_kind *k = st->k;
     int n = 1;
     for (int l = 0; l < job->nlists; l++) n *= job->lists[l].nitems;
+    if (n > 1 && st->stdin_line)
+        return job_error(st->err, job, st->stdin_line,
+                         "'-' (standard input) can be read once; the lists make %d runs", n);
     if (!(job->runs = calloc((size_t)n, sizeof *job->runs)) ||
         (job->nlists && st->checkpoint &&
          !(job->checkpoint = mulred_key_path(&job->parser, st->checkpoint))))

@@ -145,6 +145,8 @@ bad_job leading_comma 3 "an empty value in the list of 'curve'" "${msm}curve = ,
 bad_job double_comma 3 "an empty value in the list of 'curve'" "${msm}curve = bn254,,bls12-381\n"
 bad_job blank_item 4 "an empty value in the list of 'schedule'" "${msm}curve = bn254\nschedule = static, ,dynamic\n"
 bad_job bad_item 3 "bad value 'bn256' for 'curve'" "${msm}curve = bn254, bn256\n"
+bad_job stdin_list 2 "'-' (standard input) can be read once; the lists make 2 runs" \
+    "kind = muhash\ninsert = -\nflavor = bitcoin, kaspa\n"
 items=$(printf 'c%d,' $(seq 1 65)); items=${items%,}
 bad_job too_many 3 "65 runs (the product of the lists' lengths): more than a job may hold (64)" \
     "${msm}curve = $items\n"
