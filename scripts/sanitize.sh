@@ -9,5 +9,7 @@ build_mulred -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMULRED_SANITIZE=ON -DMULRED_VER
 export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0:abort_on_error=0}
 export LSAN_OPTIONS=suppressions=$MULRED_ROOT/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# the option matrix whole (the README's test command runs its sample)
+export MULRED_MATRIX=${MULRED_MATRIX:-full}
 cd "$BUILD_DIR"
 ctest --output-on-failure -j "$(nproc)" -L "${SANITIZE_LABELS:-unit|cli|corpus}" "$@"
