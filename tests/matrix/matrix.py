@@ -62,13 +62,23 @@ def count(what, n=1):
 
 # ---- running mulred ----
 
+_open_mpi = None
+
+
 def mpi_prefix(ranks):
+    """The launcher's command for RANKS ranks: Open MPI's (oversubscribed, and as root with its
+    explicit consent) or MPICH's Hydra (MPIEXEC=mpiexec.mpich; no such flags)."""
+    global _open_mpi
     if ranks == 1:
         return []
-    flags = os.environ.get("MPIEXEC_FLAGS", "--oversubscribe").split()
-    root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
-    return ([os.environ.get("MPIEXEC") or "mpiexec", os.environ.get("MPIEXEC_NUMPROC_FLAG") or "-n",
-             str(ranks)] + flags + root)
+    launcher = os.environ.get("MPIEXEC") or "mpiexec"
+    if _open_mpi is None:
+        v = subprocess.run([launcher, "--version"], capture_output=True, text=True)
+        _open_mpi = "Open MPI" in v.stdout + v.stderr or "OpenRTE" in v.stdout + v.stderr
+    default = "--oversubscribe" if _open_mpi else ""
+    flags = os.environ.get("MPIEXEC_FLAGS", default).split()
+    root = ["--allow-run-as-root"] if _open_mpi and os.geteuid() == 0 else []
+    return [launcher, os.environ.get("MPIEXEC_NUMPROC_FLAG") or "-n", str(ranks)] + flags + root
 
 
 def run(args, ranks=1, stdin=None, env=None, cwd=None):
