@@ -4,12 +4,12 @@
 #  - the fault file reaches the ranks in each MPI's spelling (Open MPI: -x NAME; MPICH's Hydra:
 #    -genv NAME VALUE), told by the launcher's --version (stand-in launchers that print their
 #    arguments and answer --version as Open MPI 4.1 and MPICH 4.0 do), or by MULRED_MPI;
-#  - the real launchers: Open MPI's ($MPIEXEC) and, where it is installed, MPICH's mpiexec.mpich
+#  - the real launchers, Open MPI's mpiexec.openmpi and MPICH's mpiexec.mpich where installed,
 #    start ranks that see MULRED_FAULT_FILE;
 #  - the launcher's status is passed on; a fault file ends a launcher that outlives it (exit 3);
 #  - mulred.sbatch outside Slurm (MULRED_LAUNCHER=mpirun): Open MPI's --map-by slot:PE=T or
 #    Hydra's -bind-to core:T, and mulred-launch found beside the binary (the build directory
-#    holds a copy, as an install does).
+#    holds a copy, as an install does); and a real 2-rank job through it with the build's MPI.
 . "$(dirname "$0")/../lib.sh"
 src=${MULRED_SOURCE_DIR:?set by CTest}
 launch=$src/slurm/mulred-launch
@@ -49,18 +49,20 @@ expect_equal "$out" "$(printf 'arg %s\n' -genv MULRED_FAULT_FILE "$fault" -n 2 p
 expect_status 0 env MULRED_MPI=mpich MULRED_FAULT_FILE="$fault" bash "$launch" "$TEST_TMP/ompi/mpirun" -n 1 prog
 expect_equal "$out" "$(printf 'arg %s\n' -genv MULRED_FAULT_FILE "$fault" -n 1 prog)" "MULRED_MPI=mpich"
 
-# 3. the real launchers
-root_flags=()
-[ "$(id -u)" = 0 ] && root_flags=(--allow-run-as-root)
-expect_status 0 env MULRED_FAULT_FILE="$fault" bash "$launch" "${MPIEXEC:-mpiexec}" \
-    "${MPIEXEC_NUMPROC_FLAG:--n}" 2 --oversubscribe "${root_flags[@]}" printenv MULRED_FAULT_FILE
-expect_equal "$out" "$(printf '%s\n' "$fault" "$fault")" "Open MPI's ranks see the fault file"
-if command -v mpiexec.mpich >/dev/null; then
-    expect_status 0 env MULRED_FAULT_FILE="$fault" bash "$launch" mpiexec.mpich -n 2 printenv MULRED_FAULT_FILE
-    expect_equal "$out" "$(printf '%s\n' "$fault" "$fault")" "MPICH's ranks see the fault file"
-else
-    echo "mpiexec.mpich is not installed (Debian: mpich): MPICH's launcher not run"
-fi
+# 3. the real launchers of both MPIs, where installed (Debian: openmpi-bin, mpich)
+ran=0
+for l in mpiexec.openmpi mpiexec.mpich; do
+    command -v "$l" >/dev/null || { echo "$l is not installed: not run"; continue; }
+    flags=(-n 2)
+    if [ "$l" = mpiexec.openmpi ]; then
+        flags+=(--oversubscribe)
+        [ "$(id -u)" = 0 ] && flags+=(--allow-run-as-root)
+    fi
+    expect_status 0 env MULRED_FAULT_FILE="$fault" bash "$launch" "$l" "${flags[@]}" printenv MULRED_FAULT_FILE
+    expect_equal "$out" "$(printf '%s\n' "$fault" "$fault")" "$l: the ranks see the fault file"
+    ran=$((ran + 1))
+done
+[ "$ran" -gt 0 ] && pass || fail "neither mpiexec.openmpi nor mpiexec.mpich is installed"
 
 # 4. the launcher's status; a fault file ends a launcher that outlives it
 expect_status 5 bash "$launch" sh -c 'exit 5'
@@ -87,4 +89,14 @@ expect_status 3 env -u MULRED_LAUNCH MULRED_LAUNCHER=mpirun MULRED_MPIRUN="$TEST
     SLURM_NTASKS=2 SLURM_CPUS_PER_TASK=3 bash "$src/slurm/mulred.sbatch" tiny.job
 expect_contains "$out" "launcher: $TEST_TMP/hydra/mpiexec -n 2 -bind-to core:3" "sbatch, MPICH"
 expect_contains "$out" "arg -genv" "sbatch, MPICH: through mulred-launch"
+
+# 6. a real job through mulred.sbatch (outside Slurm) with the build's MPI ($MPIEXEC: Open MPI or
+# MPICH), 2 ranks: the snapshot's published MuHash (Bitcoin Core's gettxoutsetinfo)
+snap=$(readonly_vectors bitcoin)/regtest-small.dat
+printf 'kind = muhash\nsnapshot = %s\nthreads = 1\n' "$snap" >"$TEST_TMP/submit/snap.job"
+expect_status 0 env -u MULRED_LAUNCH MULRED_LAUNCHER=mpirun MULRED_MPIRUN="${MPIEXEC:-mpiexec}" \
+    SLURM_NTASKS=2 SLURM_CPUS_PER_TASK=1 SLURM_JOB_ID=launch-test bash "$src/slurm/mulred.sbatch" snap.job
+expect_contains "$(cat results/launch-test.json 2>/dev/null)" \
+    '"muhash":"6c543f508c9ceba0441ea8b53b1d3443ab6bc810b46ac904096b3a1f8cef03a4"' \
+    "mulred.sbatch with ${MULRED_TEST_MPI:-openmpi}: the snapshot's MuHash"
 finish
