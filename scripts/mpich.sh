@@ -16,8 +16,9 @@ BUILD_DIR=${MPICH_BUILD_DIR:-$MULRED_ROOT/build-mpich}
 MULRED_BUILD_TARGETS="mulred_cli mpi_groups watch_check bases_mpi msm_synth_ref" build_mulred \
     -DMPI_C_COMPILER=/usr/bin/mpicc.mpich -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich \
     -DMULRED_VERIFY=ON -DMULRED_BUILD_EXAMPLES=OFF
-# the command must run on MPICH's library, not Open MPI's
-if ! ldd "$BUILD_DIR/mulred" | grep -q 'libmpich'; then
+# the command must run on MPICH's library, not Open MPI's (no grep -q in a pipe: with pipefail,
+# ldd ended by SIGPIPE would fail the check)
+if [[ "$(ldd "$BUILD_DIR/mulred")" != *libmpich* ]]; then
     echo "scripts/mpich.sh: $BUILD_DIR/mulred is not linked with MPICH (a build folder configured" \
         "for another MPI? remove it)" >&2
     exit 1
