@@ -72,10 +72,10 @@ if "$py" -c 'import build' 2>/dev/null; then
 else
     echo "python3-build is not installed: sdist and wheel not checked"
 fi
-# nothing written into the checkout by pip or build: no build/pip, build/lib*, build/bdist*,
+# nothing written into the checkout by pip or build: no build/pip, build/lib.*, build/bdist.*,
 # dist or *.egg-info there made during the test (the checkout's other files may change meanwhile)
-written=$(find "$src" "$src/build" -maxdepth 2 \( -path "$src/build/pip" -o -path "$src/build/lib*" \
-    -o -path "$src/build/bdist*" -o -path "$src/build/temp*" -o -path "$src/dist" \
+written=$(find "$src" "$src/build" -maxdepth 2 \( -path "$src/build/pip" -o -path "$src/build/lib.*" \
+    -o -path "$src/build/bdist.*" -o -path "$src/build/temp.*" -o -path "$src/dist" \
     -o -name '*.egg-info' \) -newer "$TEST_TMP/start" -print 2>/dev/null | sort -u | head -n 5)
 expect_equal "$written" "" "files written into the checkout"
 finish
