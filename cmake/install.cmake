@@ -46,9 +46,14 @@ foreach(kind LIBDIR INCLUDEDIR)
     set(MULRED_PC_${kind} "\${prefix}/${CMAKE_INSTALL_${kind}}")
   endif()
 endforeach()
-# The MPI implementation's own pkg-config module (Debian: mpi-c for either Open MPI or MPICH).
+# The MPI implementation's own pkg-config module: Debian's mpi-c follows the system's default MPI
+# (Open MPI), so a build against MPICH (MPI_C_COMPILER=mpicc.mpich) names mpich.
 set(MULRED_PC_MPI "")
-foreach(m mpi-c ompi-c mpich)
+set(MULRED_PC_MPI_CANDIDATES mpi-c ompi-c mpich)
+if("${MPI_C_LIBRARIES};${MPI_C_COMPILER}" MATCHES "mpich")
+  set(MULRED_PC_MPI_CANDIDATES mpich mpi-c)
+endif()
+foreach(m ${MULRED_PC_MPI_CANDIDATES})
   pkg_check_modules(MULRED_MPI_PC QUIET ${m})
   if(MULRED_MPI_PC_FOUND)
     set(MULRED_PC_MPI ${m})

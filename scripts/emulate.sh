@@ -11,8 +11,8 @@ if grep -qw avx512ifma /proc/cpuinfo && [ "${EMULATE_ALWAYS:-0}" != 1 ]; then
 fi
 install_packages "${MULRED_PACKAGES[@]}" "${MULRED_TEST_PACKAGES[@]}"
 BUILD_DIR=${EMULATE_BUILD_DIR:-$MULRED_ROOT/build-emulate}
-SUITES=(test_field_x8 test_curve test_g2 test_msm test_msm_grid test_kzg)
+SUITES=(test_field_x8 test_curve test_g2 test_msm test_msm_g2 test_msm_grid test_bases test_kzg)
 MULRED_BUILD_TARGETS="${SUITES[*]}" build_mulred -DCMAKE_BUILD_TYPE=Release -DMULRED_AVX512_EMULATE=ON
 cd "$BUILD_DIR"
 regex=$(IFS='|'; echo "${SUITES[*]}")
-ctest --output-on-failure -j "$(nproc)" -R "^unit\.($regex)\$" "$@"
+ctest --output-on-failure -j "$(nproc)" -R "^unit\.($regex)(\.x8)?\$" "$@"

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "field/field_x8.h"
 #include "util/util.h"
 
 static uint64_t seed_value;
@@ -118,7 +119,10 @@ uint8_t *test_unhex(const char *hex, size_t *len)
     return out;
 }
 
-void test_add_suite(const char *name, const test_case *cases, size_t n)
+/* which suites this run registers: all, all but the 8-lane ones, or only those (--part) */
+static enum { PART_ALL, PART_BASE, PART_X8 } part;
+
+static void add_suite(const char *name, const test_case *cases, size_t n)
 {
     CU_pSuite suite = CU_add_suite(name, NULL, NULL);
     if (!suite) {
@@ -130,6 +134,23 @@ void test_add_suite(const char *name, const test_case *cases, size_t n)
             fprintf(stderr, "CU_add_test(%s): %s\n", cases[i].name, CU_get_error_msg());
             exit(3);
         }
+}
+
+void test_add_suite(const char *name, const test_case *cases, size_t n)
+{
+    if (part != PART_X8) add_suite(name, cases, n);
+}
+
+void test_add_suite_x8(const char *name, const test_case *cases, size_t n)
+{
+    if (part != PART_BASE) add_suite(name, cases, n);
+}
+
+int test_have_x8(void)
+{
+    const char *no = getenv("MULRED_TEST_NO_X8");
+    if (no && strcmp(no, "1") == 0) return 0;
+    return mulred_fieldx8_have_ifma();
 }
 
 static unsigned skips;
@@ -150,8 +171,11 @@ int main(int argc, char **argv)
             seed_value = strtoull(argv[++i], NULL, 0);
         else if (strncmp(argv[i], "--seed=", 7) == 0)
             seed_value = strtoull(argv[i] + 7, NULL, 0);
+        else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc &&
+                 (strcmp(argv[i + 1], "base") == 0 || strcmp(argv[i + 1], "x8") == 0))
+            part = strcmp(argv[++i], "x8") == 0 ? PART_X8 : PART_BASE;
         else {
-            fprintf(stderr, "usage: %s [--seed N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--seed N] [--part base|x8]\n", argv[0]);
             return 1;
         }
     }

@@ -1,5 +1,6 @@
 /* Test harness: every tests/test_NAME.c defines test_register(), which adds CUnit suites; the
- * runner (harness.c) prints the random seed, accepts --seed N (or MULRED_TEST_SEED), runs all
+ * runner (harness.c) prints the random seed, accepts --seed N (or MULRED_TEST_SEED) and
+ * --part base|x8 (TEST_SUITE_X8 below), runs all
  * suites and exits non-zero when any assertion failed. */
 #ifndef MULRED_TEST_HARNESS_H
 #define MULRED_TEST_HARNESS_H
@@ -22,6 +23,23 @@ void test_add_suite(const char *name, const test_case *cases, size_t n);
         static const test_case cases_[] = {__VA_ARGS__};                                           \
         test_add_suite(name, cases_, sizeof cases_ / sizeof cases_[0]);                            \
     } while (0)
+
+/* The 8-lane part of a suite binary (cases of the AVX-512 IFMA kernels): TEST_SUITE_X8 adds a
+ * suite like TEST_SUITE but marks it 8-lane. The binary runs every suite by default; with
+ * `--part base` all but the 8-lane ones, with `--part x8` only those. CTest runs a binary that
+ * has such suites twice, as unit.NAME (--part base) and unit.NAME.x8 (--part x8), so on a CPU
+ * without IFMA the 8-lane part reports Skipped and the rest still counts (tests/CMakeLists.txt
+ * finds TEST_SUITE_X8 in the source). */
+void test_add_suite_x8(const char *name, const test_case *cases, size_t n);
+#define TEST_SUITE_X8(name, ...)                                                                   \
+    do {                                                                                           \
+        static const test_case cases_[] = {__VA_ARGS__};                                           \
+        test_add_suite_x8(name, cases_, sizeof cases_ / sizeof cases_[0]);                         \
+    } while (0)
+/* Whether the 8-lane kernels can run here: mulred_fieldx8_have_ifma() (always in the emulated
+ * build), unless MULRED_TEST_NO_X8=1, which makes an IFMA machine take the skip path of a CPU
+ * without it (the library still chooses its kernels by the CPU). */
+int test_have_x8(void);
 
 /* Deterministic pseudo-random numbers from the run's seed (xoshiro256**). */
 /* Records that part of the suite could not run on this CPU (a kernel or a lane width it lacks),

@@ -1,5 +1,6 @@
 # Shared helpers of the script tests (sourced). CTest sets MULRED, MULRED_VECTORS, MPIEXEC,
-# MPIEXEC_NUMPROC_FLAG, MPIEXEC_FLAGS and TEST_TMP.
+# MPIEXEC_NUMPROC_FLAG, MPIEXEC_FLAGS, MULRED_TEST_MPI (openmpi or mpich: the MPI of the build,
+# told by its launcher's --version) and TEST_TMP.
 set -euo pipefail
 : "${MULRED:?set by CTest}"
 : "${TEST_TMP:=$(mktemp -d)}"
@@ -31,18 +32,24 @@ expect_equal() { # GOT WANT WHAT
     if [ "$1" = "$2" ]; then pass; else fail "$3: got '$1', want '$2'"; fi
 }
 
-# mpi N CMD... : runs CMD under the MPI launcher with N ranks (oversubscribed, unbound; as root
-# Open MPI needs its explicit consent).
+# mpi_root_flag: prints the launcher's consent to run as root when it needs one (Open MPI's
+# --allow-run-as-root; MPICH's Hydra needs none), else nothing.
+mpi_root_flag() {
+    if [ "$(id -u)" = 0 ] && [ "${MULRED_TEST_MPI:-openmpi}" = openmpi ]; then echo --allow-run-as-root; fi
+}
+
+# mpi N CMD... : runs CMD under the MPI launcher with N ranks (MPIEXEC_FLAGS: oversubscribed and
+# unbound; as root Open MPI needs its explicit consent).
 mpi() {
     local n=$1; shift
     local root_flags=()
-    [ "$(id -u)" = 0 ] && root_flags=(--allow-run-as-root)
+    [ -n "$(mpi_root_flag)" ] && root_flags=(--allow-run-as-root)
     # In sanitizer builds, leak checking stays on for single-process runs only: Open MPI unloads
     # its components before LeakSanitizer reports, so their allocations show up as leaks from an
     # "<unknown module>" that no suppression can name. (Ignored by builds without ASan.)
     # shellcheck disable=SC2086
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-        "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" "$n" ${MPIEXEC_FLAGS:---oversubscribe} \
+        "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" "$n" ${MPIEXEC_FLAGS---oversubscribe} \
         "${root_flags[@]}" "$@"
 }
 
@@ -67,7 +74,8 @@ finish() {
 
 # mpi_rank_pid JOB RANK: the pid of MPI rank RANK among the descendants of process JOB (a
 # launcher started in the background: timeout -> mpiexec -> ranks, perhaps through an orted),
-# found through the rank's environment; nothing when there is none.
+# found through the rank's environment (Open MPI's OMPI_COMM_WORLD_RANK, MPICH's PMI_RANK);
+# nothing when there is none.
 mpi_rank_pid() {
     local family=" $1 " pair pid
     for _ in 1 2 3 4; do
@@ -77,7 +85,7 @@ mpi_rank_pid() {
         done
     done
     for pid in $family; do
-        { tr '\0' '\n' < "/proc/$pid/environ" | grep -qx "OMPI_COMM_WORLD_RANK=$2"; } 2>/dev/null &&
+        { tr '\0' '\n' < "/proc/$pid/environ" | grep -qxE "(OMPI_COMM_WORLD_RANK|PMI_RANK)=$2"; } 2>/dev/null &&
             { echo "$pid"; return 0; }
     done
     return 0

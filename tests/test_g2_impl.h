@@ -213,8 +213,8 @@ static void L(x8_check)(const XT *v, const ref_fp2 want[8], const char *what)
  * of products (every output fed back in), aliasing. Skipped without AVX-512 IFMA. */
 static void L(fp2_x8)(void)
 {
-    if (!mulred_fieldx8_have_ifma()) {
-        printf("\n    (CPU lacks avx512f/avx512vl/avx512ifma: 8-lane Fp2 skipped)");
+    if (!test_have_x8()) {
+        test_skip("CPU lacks avx512f/avx512vl/avx512ifma: 8-lane Fp2");
         return;
     }
     const ref_curve2 *c = ref2_curve(TC);
@@ -715,10 +715,16 @@ static void L(batches_lanes)(mulred_lanes lanes)
 static void L(batches)(void)
 {
     L(batches_lanes)(MULRED_LANES_SCALAR);
-    if (mulred_fieldx8_have_ifma())
-        L(batches_lanes)(MULRED_LANES_X8);
-    else
-        printf("\n    (CPU lacks avx512f/avx512vl/avx512ifma: 8-lane batches skipped)");
+}
+
+/* the same on the 8-lane path (the 8-lane part of the suite) */
+static void L(batches_x8)(void)
+{
+    if (!test_have_x8()) {
+        test_skip("CPU lacks avx512f/avx512vl/avx512ifma: 8-lane batches");
+        return;
+    }
+    L(batches_lanes)(MULRED_LANES_X8);
 }
 
 /* A point of E′ of small prime order ℓ (the smallest prime factor of the cofactor h, #E′ = r·h):

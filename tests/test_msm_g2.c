@@ -10,7 +10,9 @@
  * all points equal, P = ±Q inside one batch, scalars r, r ± 1, 2^256 − 1, 2^256 − r, the carry
  * out of the last window, the top window with c dividing the scalar bits, few distinct
  * points, small scalars, queues of several depths and a batch of 8); threads 1–3 giving the
- * same Jacobian bytes; calls nested in a parallel region and in tasks; the G2 point group.
+ * same Jacobian bytes; calls nested in a parallel region and in tasks; the G2 point group. The
+ * runs with GLV take the scalar batch path here; the 8-lane part (--part x8, CTest's
+ * unit.test_msm_g2.x8: skipped without AVX-512 IFMA) runs them on the 8-lane one.
  * And the published EIP-2537 G2 vectors (tests/vectors/eip2537/, README.md there): G2ADD as an
  * MSM with scalars 1, 1 (without GLV and subgroup check: G2ADD checks neither, and one case
  * adds a point outside G2), G2MUL as an MSM of one pair, and the failing inputs of G2ADD,
@@ -41,6 +43,9 @@ static void random_scalar(mulred_scalar256 *s)
 {
     for (int i = 0; i < 4; i++) s->l[i] = test_rand64();
 }
+
+/* 1 while a case of the 8-lane part runs (the runs with GLV forced onto 8 lanes), else 0 */
+static int x8_part;
 
 #define TG     g2_381
 #define TC     0
@@ -189,5 +194,8 @@ void test_register(void)
     TEST_SUITE("msm g2", {"bls12-381 sizes", g2_381_m_sizes}, {"bn254 sizes", g2_254_m_sizes},
                {"bls12-381 traps", g2_381_m_traps}, {"bn254 traps", g2_254_m_traps},
                {"bls12-381 threads", g2_381_m_threads}, {"bn254 threads", g2_254_m_threads});
+    TEST_SUITE_X8("msm g2 8 lanes", {"bls12-381 sizes", g2_381_m_sizes_x8},
+                  {"bn254 sizes", g2_254_m_sizes_x8}, {"bls12-381 traps", g2_381_m_traps_x8},
+                  {"bn254 traps", g2_254_m_traps_x8});
     TEST_SUITE("eip-2537 g2 vectors", {"add, mul and failures", t_eip2537_g2});
 }

@@ -135,30 +135,32 @@ static int L(serial)(const L(inst) * I, const mulred_msm_options *o, const ref_p
     return ok;
 }
 
-/* The 8-lane batch path where the CPU has it, else the scalar one. */
-static mulred_msm_lanes L(x8_or_scalar)(void)
+/* The lanes of the runs with GLV: the 8-lane batch path in the 8-lane part (x8_part), else the
+ * scalar one. */
+static mulred_msm_lanes L(glv_lanes)(void)
 {
-    return mulred_fieldx8_have_ifma() ? MULRED_MSM_LANES_X8 : MULRED_MSM_LANES_SCALAR;
+    return x8_part ? MULRED_MSM_LANES_X8 : MULRED_MSM_LANES_SCALAR;
 }
 
-/* Both bucket forms and GLV on and off at width c (0: the cost model); the affine buckets
- * once on each lane choice (scalar without GLV, 8 lanes with it). */
+/* Both bucket forms and GLV on and off at width c (0: the cost model), all scalar; in the 8-lane
+ * part only the runs with GLV, on 8 lanes. */
 static int L(variants)(const L(inst) * I, int c, const ref_point2 *want, const char *what)
 {
     int ok = 1;
     for (int form = 1; form <= 2; form++)
         for (int glv = -1; glv <= 1; glv += 2) {
+            if (x8_part && glv < 0) continue;
             mulred_msm_options o = {.window_bits = c,
                                     .glv = glv,
                                     .buckets = (mulred_msm_buckets)form,
-                                    .lanes = glv > 0 ? L(x8_or_scalar)() : MULRED_MSM_LANES_SCALAR};
+                                    .lanes = glv > 0 ? L(glv_lanes)() : MULRED_MSM_LANES_SCALAR};
             ok &= L(serial)(I, &o, want, what);
         }
     return ok;
 }
 
 /* n in 1…300 (sampled) with the automatic plan and a few widths, and 2^12. */
-static void L(sizes)(void)
+static void L(sizes_run)(void)
 {
     const ref_curve2 *c = ref2_curve(TC);
     const size_t sizes[] = {1, 2, 3, 5, 8, 17, 64, 100, 129, 255, 300};
@@ -173,7 +175,7 @@ static void L(sizes)(void)
         ref_point2 want;
         ref_point2_init(&want);
         L(expect)(&I, &want);
-        int ok = L(serial)(&I, NULL, &want, "auto");
+        int ok = x8_part || L(serial)(&I, NULL, &want, "auto");
         const int widths[] = {1, 4, 8};
         for (int w = 0; w < 3; w++)
             if (si % 3 == (size_t)w || si == 0) ok &= L(variants)(&I, widths[w], &want, "size");
@@ -188,18 +190,19 @@ static void L(sizes)(void)
     ref_point2 want;
     ref_point2_init(&want);
     L(expect)(&I, &want);
-    int ok = L(serial)(&I, NULL, &want, "2^12 auto");
-    mulred_msm_options o = {.window_bits = 11, .glv = 1, .buckets = MULRED_MSM_BUCKETS_AFFINE};
+    int ok = x8_part || L(serial)(&I, NULL, &want, "2^12 auto");
+    mulred_msm_options o = {
+        .window_bits = 11, .glv = 1, .buckets = MULRED_MSM_BUCKETS_AFFINE, .lanes = L(glv_lanes)()};
     ok &= L(serial)(&I, &o, &want, "2^12 c=11 glv");
     o = (mulred_msm_options){.window_bits = 9, .glv = -1, .buckets = MULRED_MSM_BUCKETS_XYZZ};
-    ok &= L(serial)(&I, &o, &want, "2^12 c=9 xyzz");
+    if (!x8_part) ok &= L(serial)(&I, &o, &want, "2^12 c=9 xyzz");
     CU_ASSERT(ok);
     ref_point2_clear(&want);
     L(free)(&I);
 }
 
 /* The traps of the G1 suite, on G2. */
-static void L(traps)(void)
+static void L(traps_run)(void)
 {
     const ref_curve2 *c = ref2_curve(TC);
     const size_t n = 300;
@@ -267,7 +270,7 @@ static void L(traps)(void)
         ref_point2 want;
         ref_point2_init(&want);
         L(expect)(&I, &want);
-        int ok = L(serial)(&I, NULL, &want, "trap auto");
+        int ok = x8_part || L(serial)(&I, NULL, &want, "trap auto");
         /* the top window: c dividing the scalar bits (255: 3, 5, 15; 254: 2, 127: 1) */
         const int widths[] = {1, 2, 3, 5, 8, 15};
         for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
@@ -275,12 +278,13 @@ static void L(traps)(void)
                 ok &= L(variants)(&I, widths[wi], &want, "trap");
         const int queues[] = {-1, 1, 0};
         for (int q = 0; q < 3; q++) {
+            if (x8_part && q == 1) continue; /* the scalar batch of 8 */
             mulred_msm_options o = {.window_bits = 7,
                                     .buckets = MULRED_MSM_BUCKETS_AFFINE,
                                     .queue = queues[q],
                                     .batch = q == 1 ? 8 : 0,
                                     .glv = q == 2 ? 1 : -1,
-                                    .lanes = q == 1 ? MULRED_MSM_LANES_SCALAR : L(x8_or_scalar)()};
+                                    .lanes = q == 1 ? MULRED_MSM_LANES_SCALAR : L(glv_lanes)()};
             ok &= L(serial)(&I, &o, &want, "queue");
         }
         if (!ok) printf("\n    (trap %d)", trap);
@@ -289,6 +293,41 @@ static void L(traps)(void)
         mpz_clears(t, a0, NULL);
         L(free)(&I);
     }
+}
+
+static void L(sizes)(void)
+{
+    x8_part = 0;
+    L(sizes_run)();
+}
+
+static void L(traps)(void)
+{
+    x8_part = 0;
+    L(traps_run)();
+}
+
+/* The 8-lane part: the runs of sizes and traps that can take the 8-lane batch path, on it. */
+static void L(sizes_x8)(void)
+{
+    if (!test_have_x8()) {
+        test_skip("CPU lacks avx512f/avx512vl/avx512ifma: 8-lane G2 MSM");
+        return;
+    }
+    x8_part = 1;
+    L(sizes_run)();
+    x8_part = 0;
+}
+
+static void L(traps_x8)(void)
+{
+    if (!test_have_x8()) {
+        test_skip("CPU lacks avx512f/avx512vl/avx512ifma: 8-lane G2 MSM");
+        return;
+    }
+    x8_part = 1;
+    L(traps_run)();
+    x8_part = 0;
 }
 
 /* Threads 1–3: the same Jacobian bytes; nested inside a parallel region and from tasks. */

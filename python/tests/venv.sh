@@ -4,7 +4,8 @@
 # the Python suite run against the installed package only (from outside the checkout, with no
 # PYTHONPATH); then `python3 -m build --no-isolation` makes an sdist and a wheel that carries the
 # libraries. MULRED_CMAKE_BUILD_DIR points both builds at this build's libraries (setup.py), so
-# nothing is compiled twice.
+# nothing is compiled twice. pip and build run on a copy of the sdist's files (MANIFEST.in) in the
+# test's folder: nothing is written into the checkout, which may be read-only (checked).
 . "$MULRED_SOURCE_DIR/tests/lib.sh"
 src=$MULRED_SOURCE_DIR
 py=${MULRED_PYTHON:-/usr/bin/python3}
@@ -13,9 +14,18 @@ export PYTHONDONTWRITEBYTECODE=1 PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 unset PYTHONPATH
 want_version=$(sed -n 's/^project(mulred VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 
+touch "$TEST_TMP/start"
+copy=$TEST_TMP/src
+mkdir -p "$copy/docs"
+for f in CMakeLists.txt LICENSE README.md CHANGELOG.md MANIFEST.in pyproject.toml setup.py \
+         cmake src include bench jobs slurm python; do
+    cp -R "$src/$f" "$copy/"
+done
+cp "$src/docs/python.md" "$copy/docs/"
+
 venv=$TEST_TMP/venv
 expect_status 0 "$py" -m venv --system-site-packages "$venv"
-expect_status 0 "$venv/bin/python" -m pip install --no-build-isolation --no-deps "$src"
+expect_status 0 "$venv/bin/python" -m pip install --no-build-isolation --no-deps "$copy"
 [ "$failures" = 0 ] || { finish; exit 1; }
 
 cd "$TEST_TMP"
@@ -48,7 +58,7 @@ expect_contains "$out" "muhash 10d312b100cbd32ada024a6646e40d3482fcff103668d2625
 
 # python3 -m build: an sdist and a wheel (Debian's python3-build)
 if "$py" -c 'import build' 2>/dev/null; then
-    expect_status 0 "$py" -m build --no-isolation --outdir "$TEST_TMP/dist" "$src"
+    expect_status 0 "$py" -m build --no-isolation --outdir "$TEST_TMP/dist" "$copy"
     wheel=$(ls "$TEST_TMP"/dist/mulred-"$want_version"-*.whl 2>/dev/null | head -n 1)
     [ -f "$TEST_TMP/dist/mulred-$want_version.tar.gz" ] && pass || fail "no sdist: $(ls "$TEST_TMP/dist")"
     if [ -n "$wheel" ]; then
@@ -62,4 +72,10 @@ if "$py" -c 'import build' 2>/dev/null; then
 else
     echo "python3-build is not installed: sdist and wheel not checked"
 fi
+# nothing written into the checkout by pip or build: no build/pip, build/lib.*, build/bdist.*,
+# dist or *.egg-info there made during the test (the checkout's other files may change meanwhile)
+written=$(find "$src" "$src/build" -maxdepth 2 \( -path "$src/build/pip" -o -path "$src/build/lib.*" \
+    -o -path "$src/build/bdist.*" -o -path "$src/build/temp.*" -o -path "$src/dist" \
+    -o -name '*.egg-info' \) -newer "$TEST_TMP/start" -print 2>/dev/null | sort -u | head -n 5)
+expect_equal "$written" "" "files written into the checkout"
 finish

@@ -3,7 +3,10 @@
 # examples/mpi_snapshot_muhash.c built against it with `pkg-config --cflags --libs` (shared),
 # with `pkg-config --static` (the archives alone: a libdir view holding only the .a files) and
 # by a CMake project through find_package(mulred CONFIG REQUIRED); each run checks its digest
-# against the published value (Bitcoin Core's vector, the snapshot's known MuHash).
+# against the published value (Bitcoin Core's vector, the snapshot's known MuHash); the shared
+# programs also with -Wl,-rpath,LIBDIR in place of LD_LIBRARY_PATH. With the Python module
+# (-DMULRED_PYTHON=ON) the install's package is imported, and the python component is installed
+# alone into a prefix of its own and imported from there.
 . "$(dirname "$0")/../lib.sh"
 build_dir=$(dirname "$MULRED")
 src=${MULRED_SOURCE_DIR:?set by CTest}
@@ -40,6 +43,20 @@ expect_status 0 cc -std=c11 -D_POSIX_C_SOURCE=200809L "$snapshot_def" "$src/exam
 expect_contains "$(readelf -d "$TEST_TMP/muhash_dyn")" "libmulred.so.0" "dynamic: linked to the shared library"
 case "$(readelf -d "$TEST_TMP/muhash_dyn")" in *libmpi*) fail "a MuHash-only program needs libmpi" ;; *) pass ;; esac
 check_pair "pkg-config" "$TEST_TMP/muhash_dyn" "$TEST_TMP/snap_dyn" LD_LIBRARY_PATH="$libdir"
+
+# 1b. shared, pkg-config plus the libdir as the program's run path (-Wl,-rpath: a RUNPATH with
+# the linker's default new dtags, which the libraries the program loads do not inherit), no
+# LD_LIBRARY_PATH: libmulred_mpi.so.0 finds libmulred.so.0 by its own run path
+# shellcheck disable=SC2046,SC2086
+expect_status 0 cc -std=c11 -D_POSIX_C_SOURCE=200809L "$src/examples/muhash_file.c" -o "$TEST_TMP/muhash_rpath" $(pkg-config --cflags --libs mulred) -Wl,-rpath,"$libdir"
+# shellcheck disable=SC2046,SC2086
+expect_status 0 cc -std=c11 -D_POSIX_C_SOURCE=200809L "$snapshot_def" "$src/examples/mpi_snapshot_muhash.c" -o "$TEST_TMP/snap_rpath" $(pkg-config --cflags --libs mulred-mpi) -Wl,-rpath,"$libdir"
+expect_contains "$(readelf -d "$libdir/libmulred_mpi.so.0")" "[\$ORIGIN]" "libmulred_mpi.so.0's run path"
+# the library by itself (as a program that calls only libmulred_mpi's functions, or one linked
+# with --as-needed, loads it): its libmulred.so.0 is the one beside it
+deps=$(env -u LD_LIBRARY_PATH ldd "$libdir/libmulred_mpi.so.0")
+expect_contains "$deps" "libmulred.so.0 => $libdir/libmulred.so.0" "libmulred_mpi.so.0 finds libmulred.so.0 by itself"
+check_pair "pkg-config -Wl,-rpath" "$TEST_TMP/muhash_rpath" "$TEST_TMP/snap_rpath" -u LD_LIBRARY_PATH
 
 # 2. static, pkg-config --static, against a view of the libdir with the archives only
 mkdir -p "$TEST_TMP/static-lib"
@@ -85,6 +102,34 @@ print(h.digest().hex(), mulred.__file__, ext.__file__)'
     lib=$(env -u LD_LIBRARY_PATH ldd "$ext" | awk '/libmulred\.so\.0/ {print $3}')
     expect_equal "$(readlink -f "$lib")" "$(readlink -f "$libdir/libmulred.so.0")" \
         "python: the installed extension loads the installed library"
+fi
+# 5. the python component alone (docs/python.md's command) into a prefix of its own: importable,
+# its extensions load the libraries the component brought (not the build's, not the first
+# prefix's), and mulred.mpi's extension loads libmulred_mpi.so.0 and, through it, libmulred.so.0
+if [ -n "$pydir" ]; then
+    pyprefix=$TEST_TMP/python-only
+    expect_status 0 cmake --install "$build_dir" --prefix "$pyprefix" --component python
+    pylib=$pyprefix/${libdir#"$prefix"/}
+    expect_status 0 env -u LD_LIBRARY_PATH PYTHONPATH="$pyprefix/$pydir" PYTHONDONTWRITEBYTECODE=1 \
+        /usr/bin/python3 -c '
+import mulred
+h = mulred.MuHash("bitcoin")
+h.insert(bytes(32)); h.insert(bytes([1]) + bytes(31)); h.remove(bytes([2]) + bytes(31))
+print(h.digest().hex(), mulred.__file__)'
+    expect_contains "$out" "${want_muhash:7:64} $pyprefix/" "python component alone: the module gives the vector"
+    for ext in "$pyprefix/$pydir"/mulred/_mulred*.so; do
+        libs=$(env -u LD_LIBRARY_PATH ldd "$ext")
+        case $libs in *"not found"*) fail "python component alone: $ext: $libs" ;; *) pass ;; esac
+        for l in $(awk '/libmulred/ {print $3}' <<<"$libs"); do
+            expect_equal "$(dirname "$(readlink -f "$l")")" "$(readlink -f "$pylib")" \
+                "python component alone: $(basename "$ext") loads $(basename "$l") from the prefix"
+        done
+    done
+    if [ -e "$pyprefix/$pydir/mulred/mpi.py" ]; then
+        expect_status 0 env -u LD_LIBRARY_PATH PYTHONPATH="$pyprefix/$pydir" PYTHONDONTWRITEBYTECODE=1 \
+            /usr/bin/python3 -c 'import mulred.mpi, mulred._mulred_mpi as m; print(m.__file__)'
+        expect_contains "$out" "$pyprefix/" "python component alone: mulred.mpi imports"
+    fi
 fi
 [ ! -e "$MULRED_VECTORS/bitcoin/regtest-small.dat.idx" ] && pass ||
     fail "an index was written beside the vector ($MULRED_VECTORS/bitcoin/regtest-small.dat.idx)"

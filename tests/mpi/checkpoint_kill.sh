@@ -120,8 +120,8 @@ big_ref=$(mpi 3 "$MULRED" muhash --insert "$big" --threads 1 --json | digest)
 [ ${#big_ref} -eq 64 ] || fail "no digest for the uninterrupted run"
 ck="$TEST_TMP/ck-kill"
 run_args=(--insert "$big" --threads 1 --json --checkpoint "$ck" --checkpoint-unit 8)
-timeout 300 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 3 ${MPIEXEC_FLAGS:---oversubscribe} \
-    $([ "$(id -u)" = 0 ] && echo --allow-run-as-root) "$MULRED" muhash "${run_args[@]}" \
+timeout 300 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 3 ${MPIEXEC_FLAGS---oversubscribe} \
+    $(mpi_root_flag) "$MULRED" muhash "${run_args[@]}" \
     > "$TEST_TMP/kill.out" 2> "$TEST_TMP/kill.err" &
 job=$!
 # Find the process that is rank 1 (through its environment among the launcher's descendants)

@@ -183,8 +183,8 @@ want=$("$MULRED_TEST_BIN_DIR/msm_synth_ref" bls12-381 16384 5)
 [ ${#want} -eq 256 ] || fail "no reference from msm_synth_ref (bls12-381)"
 ck="$T/ck-kill"
 big=(--curve bls12-381 --synthetic 16384 --seed 5 --json --checkpoint-unit 256)
-timeout 300 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 3 ${MPIEXEC_FLAGS:---oversubscribe} \
-    $([ "$(id -u)" = 0 ] && echo --allow-run-as-root) "$MULRED" msm "${big[@]}" --threads 1 \
+timeout 300 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 3 ${MPIEXEC_FLAGS---oversubscribe} \
+    $(mpi_root_flag) "$MULRED" msm "${big[@]}" --threads 1 \
     --checkpoint "$ck" > "$T/kill.out" 2> "$T/kill.err" &
 job=$!
 # Find the process that is rank 1 (through its environment among the launcher's descendants)
