@@ -79,6 +79,7 @@ done
 printf 'kind = msm\ncurve = bn254\npoints = %s\nscalars = %s\nprecompute = 1\n' "$T/g.hex" "$T/s1.hex" >"$T/p1.job"
 expect_status 2 "$MULRED" run "$T/p1.job"
 expect_contains "$err" "(0 (none) or 2 to 64)" "precompute = 1 in a job file: refused (exit 2)"
+expect_contains "$("$MULRED" msm --help)" "0 (none) or 2 to 64" "--help gives the same range"
 # 5 points k*G (k = 1..5) and the scalars 1: the sum is 15*G
 python3 - "$T" <<'EOF'
 import sys
