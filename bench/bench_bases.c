@@ -266,8 +266,8 @@ static int set_levels(void *v, const char *value, mulred_key_parser *p, char *wh
         char *e;
         const unsigned long l = strtoul(s, &e, 10);
         if (e == s || l == 1 || l > MULRED_BASES_LEVEL_MAX || (*e && *e != ','))
-            return mulred_key_bad_value(p, value, "levels (0, or 2 to 64) separated by commas: 0,16",
-                                        why, cap);
+            return mulred_key_bad_value(
+                p, value, "levels (0, or 2 to 64) separated by commas: 0,16", why, cap);
         o->levels[o->nlevels++] = (unsigned)l;
         s = *e ? e + 1 : e;
     }
