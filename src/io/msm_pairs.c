@@ -373,8 +373,8 @@ static int incomplete_record(const mulred_msm_file *f, uint64_t total, mulred_er
     int rc = hex_seek_digit(&r, pair * per, err);
     if (rc == MULRED_OK) off = r.pos;
     for (uint64_t at = 0; rc == MULRED_OK && at < off;) {
-        const size_t len = off - at < MULRED_MSM_FILE_UNIT ? (size_t)(off - at)
-                                                           : (size_t)MULRED_MSM_FILE_UNIT;
+        const size_t len =
+            off - at < MULRED_MSM_FILE_UNIT ? (size_t)(off - at) : (size_t)MULRED_MSM_FILE_UNIT;
         if ((rc = read_at(f, buf, len, at, err))) break;
         for (size_t i = 0; i < len; i++) line += buf[i] == '\n';
         at += len;
