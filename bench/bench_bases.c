@@ -257,7 +257,7 @@ static int set_group(void *v, const char *value, mulred_key_parser *p, char *why
     return o->groups ? MULRED_OK : mulred_key_bad_value(p, value, "g1, g2 or all", why, cap);
 }
 
-/* A comma-separated list of up to BB_MAX_LEVELS levels (0 .. MULRED_BASES_LEVEL_MAX). */
+/* A comma-separated list of up to BB_MAX_LEVELS levels (0, or 2 .. MULRED_BASES_LEVEL_MAX). */
 static int set_levels(void *v, const char *value, mulred_key_parser *p, char *why, size_t cap)
 {
     bb_opts *o = v;
@@ -265,8 +265,9 @@ static int set_levels(void *v, const char *value, mulred_key_parser *p, char *wh
     for (const char *s = value; *s && o->nlevels < BB_MAX_LEVELS;) {
         char *e;
         const unsigned long l = strtoul(s, &e, 10);
-        if (e == s || l > MULRED_BASES_LEVEL_MAX || (*e && *e != ','))
-            return mulred_key_bad_value(p, value, "levels separated by commas: 0,16", why, cap);
+        if (e == s || l == 1 || l > MULRED_BASES_LEVEL_MAX || (*e && *e != ','))
+            return mulred_key_bad_value(
+                p, value, "levels (0, or 2 to 64) separated by commas: 0,16", why, cap);
         o->levels[o->nlevels++] = (unsigned)l;
         s = *e ? e + 1 : e;
     }

@@ -31,7 +31,14 @@ typedef struct {
 
 MULRED_KEY_COUNT(set_log2n, bases_mpi_opts, log2n, 8, 24)
 MULRED_KEY_COUNT(set_reps, bases_mpi_opts, reps, 1, 99)
-MULRED_KEY_UINT(set_level, bases_mpi_opts, level, MULRED_BASES_LEVEL_MAX)
+static int set_level(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    uint64_t x;
+    if (mulred_key_parse_uint(&x, v, MULRED_BASES_LEVEL_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
+    if (x == 1) return mulred_key_bad_value(p, v, "0 (none) or 2 to 64", why, cap);
+    ((bases_mpi_opts *)o)->level = x;
+    return MULRED_OK;
+}
 MULRED_KEY_TEXT(set_dir, bases_mpi_opts, dir)
 MULRED_KEY_FLAG(set_json, bases_mpi_opts, json)
 

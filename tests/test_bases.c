@@ -154,7 +154,7 @@ static void check_set_against_ref(mulred_bases *b, const synth_set *t)
 
 static void check_set_against_ref_once(const mulred_bases *b, const synth_set *t)
 {
-    const size_t ns[] = {0, 1, 2, t->n / 2 + 1, t->n};
+    const size_t ns[] = {1, 2, t->n / 2 + 1, t->n}; /* n = 0: test_bad_points */
     for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
         const size_t n = ns[q] <= t->n ? ns[q] : t->n;
         for (int f = 0; f < 3; f++) {
@@ -292,6 +292,10 @@ static void test_many(void)
         char want[96];
         snprintf(want, sizeof want, "scalar vector of %zu points, the set has %zu", t.n + 1, t.n);
         CU_ASSERT_STRING_EQUAL(err.message, want);
+        /* vectors of no scalars: bad input, as one is */
+        CU_ASSERT_EQUAL(mulred_bases_msm_many(r, b, vp, K, MULRED_SCALARS_LIMBS, 0, 2, &err),
+                        MULRED_EINPUT);
+        CU_ASSERT_STRING_EQUAL(err.message, "no scalars (empty input)");
         for (int j = 0; j < K; j++) free(v[j]);
         mulred_bases_free(b);
         synth_free(&t);
@@ -632,16 +636,25 @@ static void test_bad_points(void)
         MULRED_EINPUT);
     snprintf(want, sizeof want, "f: point 0: %s", mulred_g1_reason_text(MULRED_G1_EPADDING));
     CU_ASSERT_STRING_EQUAL(err.message, want);
-    /* no points: a set of size 0, every MSM infinity; n = 1 too long */
-    CU_ASSERT_FATAL(mulred_bases_make(&b, MULRED_CURVE_BLS12_381, MULRED_POINTS_EVM, NULL, 0, "e",
-                                      1, &err) == MULRED_OK);
+    /* no points: bad input (an MSM over nothing is, everywhere); a shard of a larger set may be
+     * empty, and its MSMs refuse n = 0 (no scalars) and n = 1 (too long) */
+    CU_ASSERT_EQUAL(
+        mulred_bases_make(&b, MULRED_CURVE_BLS12_381, MULRED_POINTS_EVM, NULL, 0, "e", 1, &err),
+        MULRED_EINPUT);
+    CU_ASSERT_STRING_EQUAL(err.message, "e: no points (empty input)");
+    CU_ASSERT_EQUAL(mulred_bases_from_affine(&b, MULRED_CURVE_BN254_G2, NULL, 0, "a", 1, &err),
+                    MULRED_EINPUT);
+    CU_ASSERT_STRING_EQUAL(err.message, "a: no points (empty input)");
+    CU_ASSERT_FATAL(mulred_bases_make_shard(&b, MULRED_CURVE_BLS12_381, MULRED_POINTS_EVM, NULL, 0,
+                                            "e", 5, 1, &err) == MULRED_OK);
     jbuf r;
-    CU_ASSERT_EQUAL(mulred_bases_msm(&r, b, NULL, MULRED_SCALARS_BE32, 0, 1, &err), MULRED_OK);
-    CU_ASSERT(mulred_g1_381_jacobian_is_infinity((const mulred_g1_381_jacobian *)&r));
+    CU_ASSERT_EQUAL(mulred_bases_msm(&r, b, NULL, MULRED_SCALARS_BE32, 0, 1, &err), MULRED_EINPUT);
+    CU_ASSERT_STRING_EQUAL(err.message, "no scalars (empty input)");
     uint8_t one[32] = {0};
     one[31] = 1;
     CU_ASSERT_EQUAL(mulred_bases_msm(&r, b, one, MULRED_SCALARS_BE32, 1, 1, &err), MULRED_EINPUT);
     CU_ASSERT_EQUAL(mulred_bases_precompute(b, 16, 0, 1, &err), MULRED_OK);
+    CU_ASSERT_EQUAL(mulred_bases_level(b), 0);
     mulred_bases_free(b);
 }
 
@@ -686,7 +699,10 @@ static void test_files(void)
     free(out);
     CU_ASSERT_EQUAL(mulred_bases_read_file(&out, &len, p, false, 4, &err), MULRED_EINPUT);
     char want[600];
-    snprintf(want, sizeof want, "%s: 6 bytes: not a whole number of 4-byte records", p);
+    snprintf(want, sizeof want,
+             "%s: record 1: incomplete, 2 of 4 bytes (6 bytes: not a whole number of 4-byte "
+             "records)",
+             p);
     CU_ASSERT_STRING_EQUAL(err.message, want);
     CU_ASSERT_EQUAL(mulred_bases_read_file(&out, &len, p, true, 0, &err), MULRED_OK);
     CU_ASSERT_EQUAL(len, strlen(hex));
@@ -697,6 +713,22 @@ static void test_files(void)
     CU_ASSERT_STRING_EQUAL(err.message, want);
     p = write_tmp("odd.hex", "0a0b0", 5);
     CU_ASSERT_EQUAL(mulred_bases_read_file(&out, &len, p, false, 0, &err), MULRED_EINPUT);
+    snprintf(want, sizeof want,
+             "%s: line 1, byte 4: an odd number of hex digits (5): this one "
+             "has no pair",
+             p);
+    CU_ASSERT_STRING_EQUAL(err.message, want);
+    p = write_tmp("odd2.hex", "0a0b\r\n0x0c\n 0d 0\n", 17); /* the lone digit: line 3, byte 15 */
+    CU_ASSERT_EQUAL(mulred_bases_read_file(&out, &len, p, false, 0, &err), MULRED_EINPUT);
+    snprintf(want, sizeof want,
+             "%s: line 3, byte 15: an odd number of hex digits (9): this one "
+             "has no pair",
+             p);
+    CU_ASSERT_STRING_EQUAL(err.message, want);
+    /* a directory: bad input, as a missing file */
+    CU_ASSERT_EQUAL(mulred_bases_read_file(&out, &len, test_tmpdir(), false, 0, &err),
+                    MULRED_EINPUT);
+    CU_ASSERT(strstr(err.message, ": cannot read: Is a directory") != NULL);
     CU_ASSERT_EQUAL(mulred_bases_read_file(&out, &len, "/nonexistent/x", false, 0, &err),
                     MULRED_EINPUT);
 }
@@ -725,7 +757,7 @@ static void test_cache(void)
         /* the wrong curve asked for */
         const mulred_curve other = CURVES[(ci + 1) % 4];
         CU_ASSERT_EQUAL(mulred_bases_load(&l, path, (int)other, &err), MULRED_EINPUT);
-        CU_ASSERT(strstr(err.message, "cache refused: a set of another curve or group") != NULL);
+        CU_ASSERT(strstr(err.message, ": byte 16: a set of another curve or group") != NULL);
         size_t len;
         uint8_t *file = read_all(path, &len);
         /* one bit flipped anywhere: in the header, a point, the table, the digest */
@@ -734,30 +766,46 @@ static void test_cache(void)
             file[at[k]] ^= 0x10;
             char *q = write_tmp("flip.cache", file, len);
             CU_ASSERT_EQUAL(mulred_bases_load(&l, q, -1, &err), MULRED_EINPUT);
-            CU_ASSERT(strstr(err.message, "cache refused") != NULL);
+            CU_ASSERT(strncmp(err.message, q, strlen(q)) == 0 && strstr(err.message, ": byte "));
             file[at[k]] ^= 0x10;
         }
-        /* truncated, extended, empty, another file altogether */
+        /* truncated, extended, empty, another file altogether: the byte where the fault is */
+        char want[700];
         char *q = write_tmp("short.cache", file, len - 1);
         CU_ASSERT_EQUAL(mulred_bases_load(&l, q, -1, &err), MULRED_EINPUT);
+        snprintf(want, sizeof want, "%s: byte %zu: the file ends here", q, len - 1);
+        CU_ASSERT(strncmp(err.message, want, strlen(want)) == 0);
         CU_ASSERT(strstr(err.message, "truncated") != NULL);
         uint8_t *longer = malloc(len + 1);
         memcpy(longer, file, len), longer[len] = 0;
         q = write_tmp("long.cache", longer, len + 1);
         CU_ASSERT_EQUAL(mulred_bases_load(&l, q, -1, &err), MULRED_EINPUT);
+        snprintf(want, sizeof want, "%s: byte %zu: the file should end here", q, len);
+        CU_ASSERT(strncmp(err.message, want, strlen(want)) == 0);
+        q = write_tmp("header.cache", file, 40);
+        CU_ASSERT_EQUAL(mulred_bases_load(&l, q, -1, &err), MULRED_EINPUT);
+        snprintf(want, sizeof want, "%s: byte 40: the file ends inside its 64-byte header", q);
+        CU_ASSERT_STRING_EQUAL(err.message, want);
         q = write_tmp("empty.cache", "", 0);
         CU_ASSERT_EQUAL(mulred_bases_load(&l, q, -1, &err), MULRED_EINPUT);
+        snprintf(want, sizeof want, "%s: byte 0: the file ends inside its 64-byte header", q);
+        CU_ASSERT_STRING_EQUAL(err.message, want);
         q = write_tmp("foreign.cache", t.points, 200);
         CU_ASSERT_EQUAL(mulred_bases_load(&l, q, -1, &err), MULRED_EINPUT);
-        CU_ASSERT(strstr(err.message, "magic") != NULL);
-        /* a byte-swapped machine's file (the byte-order mark) */
+        snprintf(want, sizeof want, "%s: byte 0: not a mulred bases file (magic)", q);
+        CU_ASSERT_STRING_EQUAL(err.message, want);
+        /* a byte-swapped machine's file (the byte-order mark, bytes 12-15) */
         memcpy(longer, file, len);
         const uint8_t bom[4] = {longer[12], longer[13], longer[14], longer[15]};
         for (int i = 0; i < 4; i++) longer[12 + i] = bom[3 - i];
         q = write_tmp("swapped.cache", longer, len);
         CU_ASSERT_EQUAL(mulred_bases_load(&l, q, -1, &err), MULRED_EINPUT);
-        CU_ASSERT(strstr(err.message, "byte order") != NULL);
-        CU_ASSERT_EQUAL(mulred_bases_load(&l, "/nonexistent/x.cache", -1, &err), MULRED_ERUNTIME);
+        CU_ASSERT(strstr(err.message, ": byte 12: ") && strstr(err.message, "byte order"));
+        /* missing, a directory: bad input, as for every reader */
+        CU_ASSERT_EQUAL(mulred_bases_load(&l, "/nonexistent/x.cache", -1, &err), MULRED_EINPUT);
+        CU_ASSERT(strstr(err.message, "/nonexistent/x.cache: cannot open") == err.message);
+        CU_ASSERT_EQUAL(mulred_bases_load(&l, test_tmpdir(), -1, &err), MULRED_EINPUT);
+        CU_ASSERT(strstr(err.message, "Is a directory") != NULL);
         free(longer), free(file);
         mulred_bases_free(b);
         synth_free(&t);
@@ -816,8 +864,8 @@ static void test_misuse(void)
     CU_ASSERT_EQUAL(mulred_bases_save(fb, "/tmp/x", &err), MULRED_EMISUSE);
     CU_ASSERT_EQUAL(misuse_calls, 4);
     mulred_bases *b;
-    CU_ASSERT_FATAL(mulred_bases_make(&b, MULRED_CURVE_BN254, MULRED_POINTS_EVM, NULL, 0, "e", 1,
-                                      &err) == MULRED_OK);
+    CU_ASSERT_FATAL(mulred_bases_make_shard(&b, MULRED_CURVE_BN254, MULRED_POINTS_EVM, NULL, 0, "e",
+                                            0, 1, &err) == MULRED_OK);
     CU_ASSERT_EQUAL(mulred_bases_msm(&r, b, s, (mulred_scalar_format)7, 0, 1, &err),
                     MULRED_EMISUSE);
     CU_ASSERT_EQUAL(mulred_bases_msm(NULL, b, s, MULRED_SCALARS_BE32, 0, 1, &err), MULRED_EMISUSE);
@@ -825,7 +873,8 @@ static void test_misuse(void)
     CU_ASSERT_EQUAL(mulred_bases_msm_encoded(out, 63, b, s, MULRED_SCALARS_BE32, 0, 1, &err),
                     MULRED_EMISUSE);
     CU_ASSERT_EQUAL(mulred_bases_precompute(b, 65, 0, 1, &err), MULRED_EMISUSE);
-    CU_ASSERT_EQUAL(misuse_calls, 8);
+    CU_ASSERT_EQUAL(mulred_bases_precompute(b, 1, 0, 1, &err), MULRED_EMISUSE); /* 0 or 2..64 */
+    CU_ASSERT_EQUAL(misuse_calls, 9);
     mulred_bases_free(b);
     mulred_set_illegal_callback(NULL, NULL);
 }
@@ -836,7 +885,7 @@ static void use_after_free(void)
 {
     mulred_bases *b;
     mulred_error err;
-    mulred_bases_make(&b, MULRED_CURVE_BN254, MULRED_POINTS_EVM, NULL, 0, "e", 1, &err);
+    mulred_bases_make_shard(&b, MULRED_CURVE_BN254, MULRED_POINTS_EVM, NULL, 0, "e", 0, 1, &err);
     /* a copy of the object as it is after free: the same bytes with the magic cleared */
     uint64_t copy[64];
     memcpy(copy, b, sizeof copy < 64 ? sizeof copy : 64);

@@ -422,11 +422,22 @@ static void test_bad_text(void)
     write_bytes(path, text, 2 * len);
     expect_error(path, 1, false, "byte 301: 'x' is not a hex digit");
     text[301] = keep;
-    /* one digit missing */
+    /* one digit missing: pair 3 (4 of 96 bytes) starts at byte 3 * 192 of line 1 */
     write_bytes(path, text, 2 * len - 1);
     snprintf(want, sizeof want,
-             "%zu hex digits: not a whole number of 96-byte pairs (192 digits each)", 2 * len - 1);
+             "pair 3 (line 1, byte 576): incomplete: 191 of 192 hex digits (%zu hex digits: not "
+             "a whole number of 96-byte pairs)",
+             2 * len - 1);
     expect_error(path, 1, false, want);
+    /* one record per line ("0x" + 192 digits + "\r\n": 196 bytes), the last cut after 36 digits:
+     * pair 3 starts on line 4, at byte 3 * 196 + 2 */
+    char *lines = malloc(4 * 196 + 1), *at = lines;
+    for (size_t i = 0; i < 4; i++) at += sprintf(at, "0x%.192s\r\n", text + 192 * i);
+    write_bytes(path, lines, 3 * 196 + 2 + 36);
+    expect_error(path, 1, false,
+                 "pair 3 (line 4, byte 590): incomplete: 36 of 192 hex digits (612 hex digits: "
+                 "not a whole number of 96-byte pairs)");
+    free(lines);
     /* empty, blank, a lone prefix */
     write_bytes(path, "", 0);
     expect_error(path, 1, false, "no pairs (empty input)");
@@ -436,7 +447,10 @@ static void test_bad_text(void)
     expect_error(path, 1, false, "no pairs (empty input)");
     /* binary: a size off the record, empty */
     write_bytes(path, ps.binary, len - 1);
-    snprintf(want, sizeof want, "%zu bytes: not a whole number of 96-byte pairs", len - 1);
+    snprintf(want, sizeof want,
+             "pair 3 (byte 288): incomplete: 95 of 96 bytes (%zu bytes: not a whole number of "
+             "96-byte pairs)",
+             len - 1);
     expect_error(path, 1, true, want);
     write_bytes(path, "", 0);
     expect_error(path, 1, true, "no pairs (empty input)");

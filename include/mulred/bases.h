@@ -4,8 +4,15 @@
  * commits every blob against the same setup. A base set decodes and validates its points once
  * (encoding, range, on the curve, in the subgroup: the batched checks, over threads), keeps them
  * in the engine's form (affine, Montgomery), and then runs MSMs over them with no decoding or
- * validation: Σ sᵢ·Pᵢ over a prefix i < n <= size, for one scalar vector or many. Files and the
+ * validation: Σ sᵢ·Pᵢ over a prefix 0 < n <= size, for one scalar vector or many. Files and the
  * trusted cache are in mulred/bases_io.h.
+ *
+ * Nothing empty: a set of no points and an MSM of no scalars are bad input (MULRED_EINPUT "NAME:
+ * no points (empty input)", "no scalars (empty input)"), as an MSM over no pairs is everywhere in
+ * mulred (mulred/msm_io.h; EIP-2537's MSM precompile refuses an empty input too): an empty input
+ * is far more often a mistake upstream than a request, and the identity it would give is also a
+ * valid result that would hide it. Only a shard of a larger set (mulred_bases_make_shard) may be
+ * empty.
  *
  * Precomputation (optional, mulred_bases_precompute): a fixed-base table of L multiples
  * 2^(c·w)·Pᵢ of every point (w < L; L·size points, L times the points' own memory), so that every
@@ -73,17 +80,18 @@ typedef enum {
 
 /* Makes a set from count encoded points (in[0..len), len = count · mulred_point_encoding_bytes)
  * of curve c (G1 or G2 value of mulred_curve): decodes and checks every point (encoding, range,
- * on the curve, in the subgroup) with threads. count may be 0. name labels messages (e.g. the
- * file). Returns MULRED_OK; MULRED_EINPUT "NAME: point I: REASON" (I the lowest bad index from
- * 0, REASON a mulred_g1_reason_text: the failed check) or "NAME: N bytes: not a whole number of
- * B-byte points", or "NAME: the curve has no ENCODING encoding"; MULRED_ERUNTIME (out of
- * memory). *out is set only on MULRED_OK. */
+ * on the curve, in the subgroup) with threads. name labels messages (e.g. the file). Returns
+ * MULRED_OK; MULRED_EINPUT "NAME: no points (empty input)" (len = 0), "NAME: point I: REASON" (I
+ * the lowest bad index from 0, REASON a mulred_g1_reason_text: the failed check) or "NAME: N
+ * bytes: not a whole number of B-byte points", or "NAME: the curve has no ENCODING encoding";
+ * MULRED_ERUNTIME (out of memory). *out is set only on MULRED_OK. */
 MULRED_API mulred_status mulred_bases_make(mulred_bases **out, mulred_curve c,
                                            mulred_point_encoding e, const uint8_t *in, size_t len,
                                            const char *name, int threads, mulred_error *err);
 /* The same for a shard of a larger set: the points are numbered from first in messages
  * ("NAME: point first+I: REASON"), so a rank that holds points [first, first + count) of a set
- * names a bad one by its index in the whole set. */
+ * names a bad one by its index in the whole set. A shard may be empty (len = 0: a set of no
+ * points, whose MSMs all refuse n = 0); the whole set should not be. */
 MULRED_API mulred_status mulred_bases_make_shard(mulred_bases **out, mulred_curve c,
                                                  mulred_point_encoding e, const uint8_t *in,
                                                  size_t len, const char *name, size_t first,
@@ -91,7 +99,7 @@ MULRED_API mulred_status mulred_bases_make_shard(mulred_bases **out, mulred_curv
 /* Makes a set from points already in the engine's form (mulred_G_affine of c, count of them,
  * copied: Montgomery coordinates, fully reduced, which is not checked), checking that each is
  * on the curve and in the subgroup (they may come from anywhere). Same errors as mulred_bases_make
- * ("NAME: point I: REASON"). */
+ * ("NAME: point I: REASON", "NAME: no points (empty input)" for count = 0). */
 MULRED_API mulred_status mulred_bases_from_affine(mulred_bases **out, mulred_curve c,
                                                   const void *points, size_t count,
                                                   const char *name, int threads, mulred_error *err);
@@ -108,16 +116,20 @@ MULRED_API size_t mulred_bases_memory(const mulred_bases *b);
 MULRED_API const void *mulred_bases_points(const mulred_bases *b);
 
 /* Precomputation levels: rows of the table (multiples kept per point). The table costs level
- * times the points' memory. */
-#define MULRED_BASES_LEVEL_MAX 64
+ * times the points' memory. A level is 0 (none) or 2..MULRED_BASES_LEVEL_MAX; every table has at
+ * least MULRED_BASES_LEVEL_TABLE_MIN rows (16-bit windows, the widest, with GLV: 127/16 + 1), so
+ * a level from 2 to 7 is a bound no table meets. */
+#define MULRED_BASES_LEVEL_MAX       64
+#define MULRED_BASES_LEVEL_TABLE_MIN 8
 
 /* Builds (or replaces, or with level 0 drops) the fixed-base table, with threads: level = the
- * most rows per point (0 = none, else 2..MULRED_BASES_LEVEL_MAX; 1 is treated as 0); when
- * budget_bytes > 0 the level is lowered until the table fits in it. Among the fixed plans with
- * at most that many rows (GLV on and off, every window width), the cost model picks the cheapest
- * at n = size; a level too low for any (fewer rows than the widest window allows: 16 without
- * GLV, 8 with it) builds no table. Returns MULRED_OK (mulred_bases_level says what was built) or
- * MULRED_ERUNTIME (out of memory: the set keeps no table). Not concurrent with MSMs on b. */
+ * most rows per point (0 = none, else 2..MULRED_BASES_LEVEL_MAX; 1 or above the maximum is
+ * misuse); when budget_bytes > 0 the level is lowered until the table fits in it. Among the
+ * fixed plans with at most that many rows (GLV on and off, every window width), the cost model
+ * picks the cheapest at n = size. No table is built for an empty set or a level (given or
+ * lowered) below MULRED_BASES_LEVEL_TABLE_MIN (16 without GLV). Returns MULRED_OK
+ * (mulred_bases_level says what was built: at most level rows, 0 for none) or MULRED_ERUNTIME
+ * (out of memory: the set keeps no table). Not concurrent with MSMs on b. */
 MULRED_API mulred_status mulred_bases_precompute(mulred_bases *b, unsigned level,
                                                  size_t budget_bytes, int threads,
                                                  mulred_error *err);
@@ -136,9 +148,10 @@ MULRED_API void mulred_bases_plan(const mulred_bases *b, size_t n, mulred_msm_pl
 /* r = Σ_{i<n} sᵢ·Pᵢ over the first n points of the set, sᵢ read from scalars in format f (n
  * records: 32n bytes, or n mulred_scalar256), as a Jacobian point of the set's curve
  * (mulred_G_jacobian, Z = 1 or the one form of infinity: the same bytes for every thread
- * count and plan). n = 0 gives infinity. Allocates only the scalars as limbs (not for LIMBS),
- * the recoded scalars and per-thread scratch. Returns MULRED_OK; MULRED_EINPUT "scalar vector of N
- * points, the set has M" when n > size; MULRED_ERUNTIME (out of memory, r untouched). */
+ * count and plan). Allocates only the scalars as limbs (not for LIMBS), the recoded scalars and
+ * per-thread scratch. Returns MULRED_OK; MULRED_EINPUT "no scalars (empty input)" when n = 0,
+ * "scalar vector of N points, the set has M" when n > size; MULRED_ERUNTIME (out of memory, r
+ * untouched). */
 MULRED_API mulred_status mulred_bases_msm(void *r, const mulred_bases *b, const void *scalars,
                                           mulred_scalar_format f, size_t n, int threads,
                                           mulred_error *err);

@@ -42,7 +42,9 @@ extern "C" {
 /* Reads a whole points or scalars file ("-" = standard input) into *out (malloc'd, *len bytes):
  * the raw bytes (binary), or the bytes the hex text encodes. record_bytes > 0: the decoded
  * length must be a multiple of it. MULRED_EINPUT: "PATH: byte OFFSET: 'c' is not a hex digit",
- * "PATH: an odd number of hex digits", "PATH: N bytes: not a whole number of R-byte records",
+ * "PATH: line L, byte OFFSET: an odd number of hex digits (D): this one has no pair" (the
+ * unpaired digit), "PATH: record I: incomplete, K of R bytes (N bytes: not a whole number of
+ * R-byte records)",
  * or "PATH: cannot open: REASON"; MULRED_ERUNTIME (out of memory, a read error). */
 MULRED_API mulred_status mulred_bases_read_file(uint8_t **out, size_t *len, const char *path,
                                                 bool binary, size_t record_bytes,
@@ -54,14 +56,18 @@ MULRED_API mulred_status mulred_bases_make_file(mulred_bases **out, const char *
                                                 bool binary, int threads, mulred_error *err);
 
 /* Writes the cache file of b at path (a temporary file renamed into place). MULRED_OK or
- * MULRED_ERUNTIME ("PATH: REASON"). */
+ * MULRED_ERUNTIME ("PATH: cannot write: REASON", errno left at the cause: ENOENT for a missing
+ * folder, EISDIR for a directory at path, EACCES, ENOSPC, ...). */
 MULRED_API mulred_status mulred_bases_save(const mulred_bases *b, const char *path,
                                            mulred_error *err);
 /* Loads a cache file written by mulred_bases_save, checking the header and the digest (and that
  * 64 points picked by the digest are on the curve) but not the subgroup again. want_curve: the
  * curve the caller expects (a file of another curve or group is refused), or -1 for any.
- * MULRED_OK; MULRED_EINPUT (a refused file: "PATH: REASON"); MULRED_ERUNTIME (cannot read it,
- * out of memory). */
+ * MULRED_OK; MULRED_EINPUT (a file that cannot be opened or is a directory, "PATH: cannot open:
+ * REASON", "PATH: cannot read: Is a directory"; a refused file, "PATH: byte N: REASON" with N
+ * where the fault is: "byte 0: not a mulred bases file (magic)", a header field of another curve,
+ * "byte N: the file ends here" for a cut file, "the file should end here" for a longer one, the
+ * digest's first byte for a changed file); MULRED_ERUNTIME (a read error, out of memory). */
 MULRED_API mulred_status mulred_bases_load(mulred_bases **out, const char *path, int want_curve,
                                            mulred_error *err);
 

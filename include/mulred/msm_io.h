@@ -29,12 +29,15 @@
  * Then it reads only its slice. A regular file is required (a pipe cannot be read at offsets).
  *
  * Errors (MULRED_EINPUT, the message starting "FILE: "): "byte OFFSET: 'g' is not a hex digit",
- * "no pairs (empty input)", "N bytes: not a whole number of R-byte pairs" (binary), "N hex
- * digits: not a whole number of R-byte pairs (2R digits each)" (hex), "pair I (byte OFFSET):
- * point: REASON" with REASON one of mulred_g1_reason_text (non-zero padding, coordinate not
- * below p, not on the curve, not in the subgroup G1); the index I counts pairs from 0. A file
- * that cannot be opened or read is MULRED_EINPUT too (the input is what is wrong); out of
- * memory MULRED_ERUNTIME. */
+ * "no pairs (empty input)" (no bytes, or only whitespace and bare 0x prefixes: an MSM over no
+ * pairs is bad input everywhere in mulred, as for EIP-2537's MSM precompile), "pair I (byte
+ * OFFSET): incomplete: K of R bytes (N bytes: not a whole number of R-byte pairs)" (binary),
+ * "pair I (line L, byte OFFSET): incomplete: K of 2R hex digits (N hex digits: not a whole
+ * number of R-byte pairs)" (hex: the line and byte of the cut record's first digit, lines
+ * counted from 1), "pair I (byte OFFSET): point: REASON" with REASON one of
+ * mulred_g1_reason_text (non-zero padding, coordinate not below p, not on the curve, not in the
+ * subgroup G1); the index I counts pairs from 0. A file that cannot be opened or read is
+ * MULRED_EINPUT too (the input is what is wrong); out of memory MULRED_ERUNTIME. */
 #ifndef MULRED_MSM_IO_H
 #define MULRED_MSM_IO_H
 

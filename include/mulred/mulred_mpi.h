@@ -359,14 +359,16 @@ typedef struct mulred_mpi_bases mulred_mpi_bases;
  * builds their fixed-base table (mulred_bases_precompute). MULRED_EINPUT: "PATH: point I:
  * REASON" with I the point's index in the file, a size that is not a whole number of points,
  * ranks that see different sizes (not one shared file), a file that cannot be read;
- * MULRED_ERUNTIME: out of memory. *out is set only on MULRED_OK. */
+ * MULRED_ERUNTIME: out of memory. An empty file is MULRED_EINPUT "PATH: no points (empty
+ * input)". *out is set only on MULRED_OK. */
 MULRED_API mulred_status mulred_mpi_bases_open(mulred_mpi_bases **out, MPI_Comm comm,
                                                const char *path, mulred_curve c,
                                                mulred_point_encoding e, unsigned level, int threads,
                                                mulred_error *err);
 /* From a set each rank already made (its shard: the whole set is the shards in rank order),
  * taken over whatever the outcome (freed with the distributed set, or at once on an error).
- * MULRED_EINPUT when the ranks' sets are of different curves or groups. */
+ * MULRED_EINPUT when the ranks' sets are of different curves or groups, or all are empty ("no
+ * points (empty input) on any rank"; one rank's shard may be empty). */
 MULRED_API mulred_status mulred_mpi_bases_adopt(mulred_mpi_bases **out, MPI_Comm comm,
                                                 mulred_bases *local, mulred_error *err);
 /* Frees the set (this rank's shard; not collective). NULL: nothing. */
@@ -381,7 +383,8 @@ MULRED_API const mulred_bases *mulred_mpi_bases_local(const mulred_mpi_bases *b)
  * group (mulred_msm_point_group, _g2) in mulred_mpi_reduce: on rank root, or on every rank when
  * root < 0 (r is then the same point everywhere; on other ranks r is unspecified when root >= 0).
  * r is the curve's mulred_G_jacobian (projective: encode it to compare). MULRED_EINPUT "scalar
- * vector of N points, the set has M" from a rank whose n is too large. */
+ * vector of N points, the set has M" from a rank whose n is too large, "no scalars (empty
+ * input) on any rank" when n is 0 on every rank (the empty MSM). */
 MULRED_API mulred_status mulred_mpi_bases_msm(void *r, const mulred_mpi_bases *b,
                                               const void *scalars, mulred_scalar_format f, size_t n,
                                               int root, int threads, mulred_error *err);

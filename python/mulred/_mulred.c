@@ -524,6 +524,45 @@ static PyObject *MuHash_deserialize(PyObject *cls, PyObject *args, PyObject *kwd
     return (PyObject *)self;
 }
 
+/* Equal: the same multiset, which is the same value of numerator / denominator mod p, so the
+ * same finalized digest (of the same flavor); the order of insertions and removals, and how the
+ * value is split between numerator and denominator, do not count. Mutable: no __hash__. */
+static PyObject *MuHash_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(a, &MuHash_Type) ||
+        !PyObject_TypeCheck(b, &MuHash_Type))
+        Py_RETURN_NOTIMPLEMENTED;
+    MuHashObject *x = (MuHashObject *)a, *y = (MuHashObject *)b;
+    if (muhash_idle(x) < 0 || muhash_idle(y) < 0) return NULL;
+    bool eq = x->flavor == y->flavor;
+    if (eq && x != y) {
+        uint8_t dx[32], dy[32];
+        mulred_muhash_finalize(dx, &x->st);
+        mulred_muhash_finalize(dy, &y->st);
+        eq = memcmp(dx, dy, sizeof dx) == 0;
+    }
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+/* Pickling: MuHash.deserialize(serialize(), flavor). */
+static PyObject *MuHash_reduce(MuHashObject *self, PyObject *unused)
+{
+    PyObject *data = MuHash_serialize(self, NULL);
+    if (!data) return NULL;
+    PyObject *fn = PyObject_GetAttrString((PyObject *)Py_TYPE(self), "deserialize");
+    if (!fn) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    return Py_BuildValue("N(Ns)", fn, data, mulred_muhash_flavor_name(self->flavor));
+}
+
+static PyObject *MuHash_deepcopy(MuHashObject *self, PyObject *memo)
+{
+    (void)memo;
+    return MuHash_copy(self, NULL);
+}
+
 static PyObject *MuHash_get_flavor(MuHashObject *self, void *closure)
 {
     return PyUnicode_FromString(mulred_muhash_flavor_name(self->flavor));
@@ -551,6 +590,9 @@ static PyMethodDef MuHash_methods[] = {
      "combine($self, other, /)\n--\n\nself becomes the union of self and other (same "
      "flavor)."},
     {"copy", (PyCFunction)MuHash_copy, METH_NOARGS, "copy($self, /)\n--\n\nAn independent copy."},
+    {"__copy__", (PyCFunction)MuHash_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", (PyCFunction)MuHash_deepcopy, METH_O, NULL},
+    {"__reduce__", (PyCFunction)MuHash_reduce, METH_NOARGS, NULL},
     {"digest", (PyCFunction)MuHash_digest, METH_NOARGS,
      "digest($self, /)\n--\n\n32 bytes, in the order `mulred muhash` prints them (bitcoin: "
      "reversed hash output, as gettxoutsetinfo shows it; kaspa: as is): digest().hex() is the "
@@ -576,10 +618,15 @@ static PyTypeObject MuHash_Type = {
     .tp_basicsize = sizeof(MuHashObject),
     .tp_dealloc = (destructor)MuHash_dealloc,
     .tp_repr = (reprfunc)MuHash_repr,
+    .tp_hash = PyObject_HashNotImplemented,
+    .tp_richcompare = MuHash_richcompare,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "MuHash(flavor='bitcoin')\n--\n\nA MuHash3072 multiset hash ('bitcoin': Bitcoin "
               "Core's gettxoutsetinfo muhash; 'kaspa': Kaspa's UTXO commitment). One thread "
-              "at a time: a call while another thread computes on it raises RuntimeError.",
+              "at a time: a call while another thread computes on it raises RuntimeError. Two "
+              "are equal (==) when they hold the same multiset (same flavor, same digest), "
+              "whatever the order of insertions and removals; mutable, so unhashable. Pickling, "
+              "copy.copy and copy.deepcopy make independent copies.",
     .tp_methods = MuHash_methods,
     .tp_getset = MuHash_getset,
     .tp_new = MuHash_new,

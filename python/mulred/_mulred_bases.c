@@ -8,6 +8,7 @@
  * would for a freed set. */
 #include "mulred_py_common.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,21 @@ static int count_arg(PyObject *obj, size_t *out, size_t max, const char *what)
     return 0;
 }
 
+/* The precompute argument: None or 0 (none), or 2..MULRED_BASES_LEVEL_MAX, as --precompute (a
+ * table has at least 2 rows). 0 or -1 (ValueError, TypeError). */
+static int level_arg(PyObject *obj, size_t *out)
+{
+    if (count_arg(obj, out, SIZE_MAX, "precompute") < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_ValueError)) return -1;
+        PyErr_Clear();
+    } else if (*out != 1 && *out <= MULRED_BASES_LEVEL_MAX) {
+        return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "precompute must be 0 (none) or in 2..%d, or None, not %R",
+                 MULRED_BASES_LEVEL_MAX, obj);
+    return -1;
+}
+
 /* Builds the table asked for: level rows (0 = none) within budget bytes (0 = no limit); with a
  * budget alone, the most rows that fit. */
 static int bases_precompute(mulred_bases *b, size_t level, size_t budget, int threads,
@@ -97,8 +113,7 @@ static PyObject *Bases_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     mulred_point_encoding e;
     size_t level, budget, first;
     if (parse_curve(&c, curve_name) < 0 || parse_group(&c, group) < 0 ||
-        parse_encoding(&e, encoding) < 0 ||
-        count_arg(level_obj, &level, MULRED_BASES_LEVEL_MAX, "precompute") < 0 ||
+        parse_encoding(&e, encoding) < 0 || level_arg(level_obj, &level) < 0 ||
         count_arg(budget_obj, &budget, SIZE_MAX, "budget") < 0 ||
         count_arg(first_obj, &first, SIZE_MAX, "first") < 0)
         return NULL;
@@ -117,6 +132,7 @@ static PyObject *Bases_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     mulred_error err;
     mulred_error_clear(&err);
     unsigned long mark = misuse_mark();
+    const bool shard = first_obj != Py_None; /* a shard may be empty, a whole set not */
     int st;
     Py_BEGIN_ALLOW_THREADS;
     if (path) {
@@ -124,12 +140,16 @@ static PyObject *Bases_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         size_t len = 0;
         st = mulred_bases_read_file(&buf, &len, PyBytes_AS_STRING(path), true, 0, &err);
         if (st == MULRED_OK)
-            st = mulred_bases_make_shard(&b, c, e, buf, len, PyBytes_AS_STRING(path), first,
-                                         threads, &err);
+            st = shard ? mulred_bases_make_shard(&b, c, e, buf, len, PyBytes_AS_STRING(path), first,
+                                                 threads, &err)
+                       : mulred_bases_make(&b, c, e, buf, len, PyBytes_AS_STRING(path), threads,
+                                           &err);
         free(buf);
     } else {
-        st = mulred_bases_make_shard(&b, c, e, view.buf, (size_t)view.len, "points", first, threads,
-                                     &err);
+        st = shard
+                 ? mulred_bases_make_shard(&b, c, e, view.buf, (size_t)view.len, "points", first,
+                                           threads, &err)
+                 : mulred_bases_make(&b, c, e, view.buf, (size_t)view.len, "points", threads, &err);
     }
     if (st == MULRED_OK) st = bases_precompute(b, level, budget, threads, &err);
     Py_END_ALLOW_THREADS;
@@ -152,14 +172,17 @@ static void Bases_dealloc(BasesObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* The scalar vector of one MSM: a buffer of whole 32-byte records, at least one. */
+/* The scalar vector of one MSM: a buffer of whole 32-byte records, at least one (none is the
+ * library's "no scalars (empty input)": an MSM over nothing is bad input). */
 static int scalars_arg(PyObject *obj, Py_buffer *view, const char *what)
 {
     if (get_buffer(obj, view, what) < 0) return -1;
     if (view->len == 0 || view->len % 32) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s: %zd bytes, not a whole number (>= 1) of 32-byte scalars", what,
-                     view->len);
+        if (view->len)
+            PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not a whole number of 32-byte scalars",
+                         what, view->len);
+        else
+            PyErr_Format(PyExc_ValueError, "%s: no scalars (empty input)", what);
         PyBuffer_Release(view);
         return -1;
     }
@@ -298,13 +321,19 @@ static PyObject *Bases_save(BasesObject *self, PyObject *path_obj)
     if (!path) return NULL;
     mulred_error err;
     mulred_error_clear(&err);
-    int st;
+    int st, cause = 0;
     self->active++;
     Py_BEGIN_ALLOW_THREADS;
+    errno = 0;
     st = mulred_bases_save(b, PyBytes_AS_STRING(path), &err);
+    if (st == MULRED_ERUNTIME) cause = errno; /* the library leaves errno at the cause */
     Py_END_ALLOW_THREADS;
     self->active--;
     Py_DECREF(path);
+    if (st == MULRED_ERUNTIME && cause) { /* FileNotFoundError, IsADirectoryError, ... */
+        errno = cause;
+        return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_obj);
+    }
     if (st != MULRED_OK) return raise_status(st, &err);
     Py_RETURN_NONE;
 }
@@ -422,7 +451,7 @@ static PyMethodDef Bases_methods[] = {
      "msm($self, scalars, *, threads=None, byteorder='big')\n--\n\nThe sum of s_i*P_i over the "
      "first n points of the set, n = len(scalars) // 32 (32-byte scalars, big-endian or, with "
      "byteorder='little', little-endian; reduced mod r), encoded as `mulred msm` prints it. No "
-     "point is decoded or checked again. n above len(self) is a ValueError."},
+     "point is decoded or checked again. No scalars, or n above len(self), is a ValueError."},
     {"msm_many", (PyCFunction)(void (*)(void))Bases_msm_many, METH_VARARGS | METH_KEYWORDS,
      "msm_many($self, vectors, *, threads=None, byteorder='big')\n--\n\nmsm(v) for each scalar "
      "vector v (all of one length), as a list, in order: each result is exactly msm(v)."},
@@ -443,7 +472,10 @@ static PyMethodDef Bases_methods[] = {
 
 static PyGetSetDef Bases_getset[] = {
     {"nbytes", (getter)Bases_get_nbytes, NULL, "the bytes the set holds (points and table)", NULL},
-    {"level", (getter)Bases_get_level, NULL, "rows of the fixed-base table (0: none)", NULL},
+    {"level", (getter)Bases_get_level, NULL,
+     "rows of the fixed-base table built (0: none): at most precompute, 0 for an empty set or "
+     "a precompute below 8 (the fewest rows of any table)",
+     NULL},
     {"curve", (getter)Bases_get_curve, NULL, "'bls12-381' or 'bn254'", NULL},
     {"group", (getter)Bases_get_group, NULL, "'g1' or 'g2'", NULL},
     {"closed", (getter)Bases_get_closed, NULL, "whether close() was called", NULL},
@@ -460,13 +492,16 @@ static PyTypeObject Bases_Type = {
     .tp_as_sequence = &Bases_as_sequence,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Bases(curve, points, group='g1', *, encoding='evm', threads=None, precompute=None, "
-              "budget=None, first=0)\n--\n\nA base set: points (a path to a binary file, or "
-              "bytes-like) decoded and checked once (encoding, range, curve, subgroup; a bad point "
-              "is a ValueError naming its index and the check), then multiplied by any number of "
-              "scalar vectors. encoding: 'evm' (EIP-2537 / EIP-196 / EIP-197), 'compressed' or "
-              "'uncompressed' (ZCash, BLS12-381). precompute: rows of a fixed-base table (2..64), "
-              "budget: its most bytes. first: the index of the first point in messages (a shard of "
-              "a larger set). Any number of threads may multiply at once.",
+              "budget=None, first=None)\n--\n\nA base set: points (a path to a binary file, or "
+              "bytes-like; no points is a ValueError) decoded and checked once (encoding, range, "
+              "curve, subgroup; a bad point is a ValueError naming its index and the check), then "
+              "multiplied by any number of scalar vectors. encoding: 'evm' (EIP-2537 / EIP-196 / "
+              "EIP-197), 'compressed' or 'uncompressed' (ZCash, BLS12-381). precompute: the most "
+              "rows of a fixed-base table (0 or None: none, else 2..64; the level attribute says "
+              "what was built), budget: its most bytes. first: the points are a shard of a larger "
+              "set starting at its point first (messages name a bad point by its index in that "
+              "set, 'point first+I'; a shard may be empty), as mulred.mpi.Bases makes them. Any "
+              "number of threads may multiply at once.",
     .tp_methods = Bases_methods,
     .tp_getset = Bases_getset,
     .tp_new = Bases_new,

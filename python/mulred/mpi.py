@@ -148,9 +148,12 @@ class Bases:
     prepares only its shard, once; then every msm() sums over the whole set.
 
     Exactly one of local_points (this rank's shard, bytes-like: the whole set is the shards in
-    rank order) or path (a points file every rank can read: each reads only its range, split
-    as the library splits work, points [n*r//P, n*(r+1)//P)). A bad point is a ValueError on
-    every rank naming the failing rank and the point's index in the whole set."""
+    rank order; a rank's shard may be empty, the whole set not) or path (a points file every
+    rank can read: each reads only its range, split as the library splits work, points
+    [n*r//P, n*(r+1)//P)). A bad point, or no point on any rank, is a ValueError on every rank
+    naming the failing rank and the point's index in the whole set. precompute: as for
+    mulred.Bases, each rank's table over its shard. Usable as a context manager:
+    `with mulred.mpi.Bases(...) as b:` closes this rank's shard at the end."""
 
     def __init__(self, comm, curve, local_points=None, *, path=None, group="g1",
                  encoding="evm", threads=None, precompute=None):
@@ -173,6 +176,9 @@ class Bases:
                                                    first=first), lambda _: None)
         self._first = first
         self._size = comm.allreduce(len(self._local))
+        if self._size == 0:  # the same on every rank
+            self._local.close()
+            raise ValueError("no points (empty input) on any rank")
 
     def msm(self, local_scalars, *, threads=None, byteorder="big"):
         """Σ sᵢ·Pᵢ over the whole set, each rank passing the 32-byte scalars of the first points
@@ -208,3 +214,10 @@ class Bases:
     def close(self):
         """Frees this rank's shard (not collective); later use raises MisuseError."""
         self._local.close()
+
+    def __enter__(self):
+        self._local.__enter__()  # MisuseError once closed, as mulred.Bases
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -130,9 +130,11 @@ def test_bad_scalars_and_misuse():
     points, scalars, _ = mul_vectors(*MUL_CASES[0][::3])
     b = mulred.Bases("bls12-381", b"".join(points))
     n = len(points)
-    for bad in (b"", bytes(31), bytes(33)):
+    for bad in (bytes(31), bytes(33)):
         with pytest.raises(ValueError, match="32-byte"):
             b.msm(bad)
+    with pytest.raises(ValueError, match=r"^scalars: no scalars \(empty input\)$"):
+        b.msm(b"")
     with pytest.raises(ValueError):  # longer than the set
         b.msm(bytes(32 * (n + 1)))
     with pytest.raises(ValueError, match="vector 1"):
@@ -171,3 +173,38 @@ def test_zcash_uncompressed_g1():
     bad[0] |= 0x80  # the compression flag
     with pytest.raises(ValueError, match="point 0"):
         mulred.Bases("bls12-381", bad, encoding="uncompressed")
+
+
+def test_nothing_empty():
+    """An empty set and an empty scalar vector are bad input, as an MSM over no pairs is."""
+    points, _, _ = mul_vectors(*MUL_CASES[0][::3])
+    b = mulred.Bases("bls12-381", b"".join(points))
+    with pytest.raises(ValueError, match=r"no scalars \(empty input\)"):
+        b.msm(bytearray())
+    with pytest.raises(ValueError, match=r"^vector 1: no scalars \(empty input\)$"):
+        b.msm_many([bytes(32), b""])
+    assert b.msm_many([]) == []  # no vectors: nothing to do
+    for curve, group in (("bls12-381", "g1"), ("bls12-381", "g2"), ("bn254", "g1"),
+                         ("bn254", "g2")):
+        with pytest.raises(ValueError, match=r"^points: no points \(empty input\)$"):
+            mulred.Bases(curve, b"", group=group)
+    # a shard of a larger set (first given) may be empty: its MSMs refuse no scalars
+    shard = mulred.Bases("bn254", b"", first=7)
+    assert len(shard) == 0 and shard.level == 0
+    with pytest.raises(ValueError, match="no scalars"):
+        shard.msm(b"")
+
+
+def test_precompute_range_and_level():
+    points, scalars, expected = mul_vectors(*MUL_CASES[0][::3])
+    for bad in (1, 65):
+        with pytest.raises(ValueError, match=r"precompute must be 0 \(none\) or in 2\.\.64"):
+            mulred.Bases("bls12-381", b"".join(points[:5]), precompute=bad)
+    v = unit_vector(scalars, 2, 5)
+    # level: the rows built; a table has at least 8 (16-bit windows with GLV), so 2..7 build none
+    for asked, built in ((0, 0), (2, 0), (7, 0), (8, 8)):
+        b = mulred.Bases("bls12-381", b"".join(points[:5]), precompute=asked)
+        assert b.level == built, asked
+        assert b.msm(v).hex() == expected[2]
+    b = mulred.Bases("bls12-381", b"".join(points[:5]), precompute=64)
+    assert 8 <= b.level <= 64

@@ -113,10 +113,30 @@ def test_truncated_snapshot_names_file_and_byte(tmp_path):
 
 
 def test_empty_msm_is_value_error():
-    # EIP-2537's bls_g1msm_empty_input: "invalid input length"
+    # EIP-2537's bls_g1msm_empty_input: "invalid input length"; the same rule for base sets
     for curve in ("bls12-381", "bn254"):
         with pytest.raises(ValueError, match=r"^no pairs \(empty input\)$"):
             mulred.msm(curve, b"")
+        with pytest.raises(ValueError, match=r"^points: no points \(empty input\)$"):
+            mulred.Bases(curve, b"")
+
+
+def test_save_raises_the_oserror_of_its_path(tmp_path):
+    b = mulred.Bases("bn254", bytes.fromhex("%064x%064x" % (1, 2)))
+    with pytest.raises(IsADirectoryError) as isdir:
+        b.save(tmp_path)
+    assert isdir.value.filename == tmp_path
+    missing = tmp_path / "no" / "such" / "set.cache"
+    with pytest.raises(FileNotFoundError) as notfound:
+        b.save(missing)
+    assert notfound.value.filename == missing
+    assert not list(tmp_path.parent.glob(tmp_path.name + ".tmp.*"))  # no temporary file left
+    if os.geteuid() != 0:  # root writes anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        with pytest.raises(PermissionError) as denied:
+            b.save(str(locked / "set.cache"))
+        assert denied.value.filename == str(locked / "set.cache")
 
 
 def test_bad_names_and_counts_are_value_errors():

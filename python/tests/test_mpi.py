@@ -191,3 +191,22 @@ def test_bases_local_shards_and_errors():
     b.close()
     with pytest.raises(mulred.MisuseError):
         b.local.msm(bytes(32))
+
+
+def test_bases_context_manager_and_empty_shards():
+    points, scalars, expected = _msm_case()
+    n = len(points) // 128
+    # the whole set on the last rank: the others hold an empty shard
+    mine = points if RANK == SIZE - 1 else b""
+    with mulred.mpi.Bases(COMM, "bls12-381", mine, precompute=8) as b:
+        assert len(b) == n and len(b.local) == (n if RANK == SIZE - 1 else 0)
+        assert b.msm(scalars if RANK == SIZE - 1 else b"").hex() == expected
+    assert b.local.closed
+    with pytest.raises(RuntimeError, match="closed"):  # on every rank
+        b.msm(bytes(32))
+    with pytest.raises(mulred.MisuseError):
+        with b:
+            pass
+    # no point on any rank: refused on every rank, as mulred.Bases refuses an empty set
+    with pytest.raises(ValueError, match=r"no points \(empty input\)"):
+        mulred.mpi.Bases(COMM, "bls12-381", b"")

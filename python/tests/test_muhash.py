@@ -162,3 +162,40 @@ def test_version():
         pytest.skip("the command is not built")
     first = subprocess.run([CLI, "version"], capture_output=True, text=True).stdout.split("\n")[0]
     assert first.split()[:2] == ["mulred", mulred.__version__]
+
+
+@pytest.mark.parametrize("flavor", ["bitcoin", "kaspa"])
+def test_equality_pickle_copy(flavor):
+    import copy
+    import pickle
+
+    a, b, c = (bytes([i]) * 40 for i in (1, 2, 3))
+    x = mulred.MuHash(flavor)
+    for e in (a, b, c):
+        x.insert(e)
+    x.remove(b)
+    # the same multiset {a, c} another way: other order, b never seen, and a remove first
+    y = mulred.MuHash(flavor)
+    y.remove(a)
+    y.insert(c)
+    y.insert(a)
+    y.insert(a)
+    assert x == y and not (x != y)
+    assert x.digest() == y.digest()
+    assert x == x
+    z = mulred.MuHash(flavor)
+    z.insert(a)
+    assert x != z and not (x == z)
+    assert mulred.MuHash("bitcoin") != mulred.MuHash("kaspa")  # flavors differ
+    assert mulred.MuHash(flavor) == mulred.MuHash(flavor)  # both empty
+    assert x != x.digest() and (x == object()) is False
+    with pytest.raises(TypeError):
+        hash(x)
+    assert mulred.MuHash.__hash__ is None
+    for clone in (pickle.loads(pickle.dumps(x)), copy.copy(x), copy.deepcopy(x)):
+        assert type(clone) is mulred.MuHash and clone.flavor == flavor
+        assert clone == x and clone.digest() == x.digest()
+        clone.insert(b)  # independent: x keeps {a, c}
+        assert clone != x and x == y
+    box = copy.deepcopy({"h": x})
+    assert box["h"] == x and box["h"] is not x

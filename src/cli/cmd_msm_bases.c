@@ -52,7 +52,12 @@ int msm_bases_set_encoding(void *vo, const char *v, mulred_key_parser *p, char *
 int msm_bases_set_precompute(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     uint64_t n;
-    if (mulred_key_parse_uint(&n, v, MULRED_BASES_LEVEL_MAX, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_uint(&n, v, UINT64_MAX, p, why, cap)) return CLI_EUSAGE;
+    if (n == 1 || n > MULRED_BASES_LEVEL_MAX) { /* a table has at least 2 rows */
+        char expected[48];
+        snprintf(expected, sizeof expected, "0 (none) or 2 to %d", MULRED_BASES_LEVEL_MAX);
+        return mulred_key_bad_value(p, v, expected, why, cap);
+    }
     ((msm_bases_opts *)vo)->precompute = (unsigned)n;
     return MULRED_OK;
 }
@@ -148,8 +153,15 @@ static int get_set(mulred_bases **b, const msm_bases_opts *o, mulred_curve curve
         }
     }
     st = mulred_bases_make_file(b, o->points, curve, o->encoding, binary, threads, err);
-    if (st == MULRED_OK && o->precompute)
+    if (st == MULRED_OK && o->precompute) {
         st = mulred_bases_precompute(*b, o->precompute, 0, threads, err);
+        if (st == MULRED_OK && mulred_bases_level(*b) == 0 && cli_is_root())
+            fprintf(stderr,
+                    "mulred: note: --precompute %u: no table built for the %zu points (every "
+                    "table has at least %d rows: 16-bit windows with GLV); the MSMs run without "
+                    "one\n",
+                    o->precompute, mulred_bases_size(*b), MULRED_BASES_LEVEL_TABLE_MIN);
+    }
     r->prepare_s = mulred_wtime() - t0;
     r->cache_state = "made";
     if (st != MULRED_OK) return st;
@@ -177,7 +189,10 @@ int msm_bases_run(const msm_bases_opts *o, mulred_curve curve, bool has_curve, b
         uint8_t *s = NULL;
         size_t len = 0;
         st = mulred_bases_read_file(&s, &len, o->scalars[i], binary, 32, err);
-        if (st == MULRED_OK && len / 32 > r->set_points)
+        if (st == MULRED_OK && len == 0) /* as an empty --input: an MSM over nothing */
+            st =
+                mulred_error_set(err, MULRED_EINPUT, "%s: no scalars (empty input)", o->scalars[i]);
+        else if (st == MULRED_OK && len / 32 > r->set_points)
             st = mulred_error_set(err, MULRED_EINPUT,
                                   "%s: %zu scalars, the set has %llu points (record %llu is the "
                                   "first without a point)",

@@ -3,6 +3,7 @@
  * of decoding and the subgroup checks (about 127 doublings a point on BLS12-381). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,11 @@ static mulred_status slurp(uint8_t **out, size_t *len, const char *path, mulred_
     FILE *f = in ? stdin : fopen(path, "rb");
     if (!f)
         return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (!in && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* bad input, as missing */
+        fclose(f);
+        return mulred_error_set(err, MULRED_EINPUT, "%s: cannot read: %s", path, strerror(EISDIR));
+    }
     size_t cap = 1 << 16, n = 0;
     uint8_t *buf = malloc(cap);
     for (size_t got = 1; buf && got > 0;) {
@@ -65,10 +71,11 @@ static bool is_blank(uint8_t c)
  * start of a token. */
 static mulred_status unhex(uint8_t *buf, size_t *len, const char *path, mulred_error *err)
 {
-    size_t out = 0, digits = 0;
+    size_t out = 0, digits = 0, last = 0, line = 1, last_line = 1;
     int hi = 0;
     for (size_t i = 0; i < *len; i++) {
         const uint8_t c = buf[i];
+        line += c == '\n';
         if (is_blank(c)) continue;
         const bool token_start = i == 0 || is_blank(buf[i - 1]);
         if (token_start && c == '0' && i + 1 < *len && (buf[i + 1] == 'x' || buf[i + 1] == 'X')) {
@@ -86,10 +93,13 @@ static mulred_status unhex(uint8_t *buf, size_t *len, const char *path, mulred_e
         if (digits++ & 1)
             buf[out++] = (uint8_t)(hi << 4 | v);
         else
-            hi = v;
+            hi = v, last = i, last_line = line;
     }
-    if (digits & 1)
-        return mulred_error_set(err, MULRED_EINPUT, "%s: an odd number of hex digits", path);
+    if (digits & 1) /* a cut file: the digit left without its pair */
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "%s: line %zu, byte %zu: an odd number of hex digits (%zu): this "
+                                "one has no pair",
+                                path, last_line, last, digits);
     *len = out;
     return MULRED_OK;
 }
@@ -109,7 +119,9 @@ mulred_status mulred_bases_read_file(uint8_t **out, size_t *len, const char *pat
     if (record_bytes && n % record_bytes) {
         free(buf);
         return mulred_error_set(err, MULRED_EINPUT,
-                                "%s: %zu bytes: not a whole number of %zu-byte records", path, n,
+                                "%s: record %zu: incomplete, %zu of %zu bytes (%zu bytes: not a "
+                                "whole number of %zu-byte records)",
+                                path, n / record_bytes, n % record_bytes, record_bytes, n,
                                 record_bytes);
     }
     *out = buf, *len = n;
@@ -177,38 +189,48 @@ mulred_status mulred_bases_save(const mulred_bases *b, const char *path, mulred_
     if (!ok) {
         const int e = errno;
         unlink(tmp);
-        return mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write: %s", path, strerror(e));
+        mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write: %s", path, strerror(e));
+        errno = e; /* the cause, for a caller that maps it (the Python module's OSError) */
+        return MULRED_ERUNTIME;
     }
     return MULRED_OK;
 }
 
-/* Checks the header against itself and the file size; "" when it is sound, else why not. */
-static const char *header_problem(const cache_header *h, size_t file_bytes, int want_curve)
+/* Checks the header against itself and the file size; "" when it is sound, else why not, with
+ * *at the byte of the file where the fault is (the field, or where the file ends or should end). */
+static const char *header_problem(const cache_header *h, uint64_t file_bytes, int want_curve,
+                                  uint64_t *at)
 {
     static const uint8_t zero[16];
-    if (memcmp(h->magic, CACHE_MAGIC, 8) != 0) return "not a mulred base-set cache (magic)";
-    if (h->bom != CACHE_BOM) return "written on a machine of another byte order";
-    if (h->version != CACHE_VERSION) return "another format version";
-    if (h->curve > MULRED_CURVE_BN254_G2) return "unknown curve";
+#define AT(field) (*at = offsetof(cache_header, field))
+    if (memcmp(h->magic, CACHE_MAGIC, 8) != 0) return AT(magic), "not a mulred bases file (magic)";
+    if (h->bom != CACHE_BOM) return AT(bom), "written on a machine of another byte order";
+    if (h->version != CACHE_VERSION) return AT(version), "another format version";
+    if (h->curve > MULRED_CURVE_BN254_G2) return AT(curve), "unknown curve";
     if (want_curve >= 0 && h->curve != (uint32_t)want_curve)
-        return "a set of another curve or group";
+        return AT(curve), "a set of another curve or group";
     if (h->point_bytes != mulred_msm_affine_bytes((mulred_curve)h->curve))
-        return "points of another size (another build)";
-    if (h->rows > MULRED_BASES_LEVEL_MAX || memcmp(h->zero, zero, sizeof zero) != 0)
-        return "bad header fields";
+        return AT(point_bytes), "points of another size (another build)";
+    if (h->count == 0) return AT(count), "no points (a set is never empty)";
+    if (h->rows > MULRED_BASES_LEVEL_MAX) return AT(rows), "bad header fields";
+    if (memcmp(h->zero, zero, sizeof zero) != 0) return AT(zero), "bad header fields";
     if (h->rows && (h->window_bits < 2 || h->window_bits > 16 || h->glv > 1 || h->batch < 8 ||
                     h->batch > 4096))
-        return "bad table fields";
-    const uint64_t pts = h->count * (1 + (uint64_t)h->rows);
-    if (h->count > (UINT64_MAX - 96) / 288 / 65 ||
-        file_bytes != CACHE_HEADER + pts * h->point_bytes + 32)
-        return "size does not match its header (truncated or extended)";
+        return AT(window_bits), "bad table fields";
+#undef AT
+    if (h->count > (UINT64_MAX - 96) / 288 / 65)
+        return *at = offsetof(cache_header, count), "bad count";
+    const uint64_t end = CACHE_HEADER + h->count * (1 + (uint64_t)h->rows) * h->point_bytes + 32;
+    if (file_bytes < end)
+        return *at = file_bytes, "the file ends here, before the end its header gives (truncated)";
+    if (file_bytes > end) return *at = end, "the file should end here, by its header (extended)";
     return "";
 }
 
-static mulred_status refuse(mulred_error *err, const char *path, const char *why)
+static mulred_status refuse(mulred_error *err, const char *path, uint64_t at, const char *why)
 {
-    return mulred_error_set(err, MULRED_EINPUT, "%s: cache refused: %s", path, why);
+    return mulred_error_set(err, MULRED_EINPUT, "%s: byte %llu: %s", path, (unsigned long long)at,
+                            why);
 }
 
 /* Fills b's table plan from the header; false when the engine would make another one. */
@@ -221,15 +243,16 @@ static bool table_plan_from(mulred_bases *b, const cache_header *h)
 }
 
 /* 64 points picked by the digest are on the curve (a cheap guard against a consistent file of
- * garbage; the digest is the check against corruption). */
-static bool spot_check(const mulred_bases *b, const uint8_t digest[32])
+ * garbage; the digest is the check against corruption): the index of one that is not, or
+ * SIZE_MAX. */
+static size_t spot_check(const mulred_bases *b, const uint8_t digest[32])
 {
     for (size_t k = 0; k < 64 && b->size; k++) {
         const uint64_t r = (uint64_t)digest[k % 32] << 8 | digest[(k * 7 + 3) % 32];
         const size_t i = (size_t)((r * 2654435761u + k) % b->size);
-        if (!b->ops->on_curve((const uint8_t *)b->points + i * b->ops->affine_bytes)) return false;
+        if (!b->ops->on_curve((const uint8_t *)b->points + i * b->ops->affine_bytes)) return i;
     }
-    return true;
+    return SIZE_MAX;
 }
 
 mulred_status mulred_bases_load(mulred_bases **out, const char *path, int want_curve,
@@ -237,22 +260,28 @@ mulred_status mulred_bases_load(mulred_bases **out, const char *path, int want_c
 {
     MULRED_ARG_CHECK(out && path && want_curve >= -1 && want_curve <= MULRED_CURVE_BN254_G2);
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot open: %s", path, strerror(errno));
+    if (fd < 0) /* missing or unreadable: the input is what is wrong, as for every reader */
+        return mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
     cache_header h;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const bool stat_ok = fstat(fd, &st) == 0;
+    if (!stat_ok || !S_ISREG(st.st_mode)) { /* a directory: bad input, as a missing file */
         close(fd);
-        return refuse(err, path, "not a regular file");
+        if (!stat_ok) return mulred_error_set(err, MULRED_ERUNTIME, "%s: read error", path);
+        return mulred_error_set(err, MULRED_EINPUT, "%s: cannot read: %s", path,
+                                S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
     }
-    if (read(fd, &h, sizeof h) != (ssize_t)sizeof h) {
+    const ssize_t got = read(fd, &h, sizeof h);
+    if (got != (ssize_t)sizeof h) {
         close(fd);
-        return refuse(err, path, "shorter than its header");
+        if (got < 0) return mulred_error_set(err, MULRED_ERUNTIME, "%s: read error", path);
+        return refuse(err, path, (uint64_t)got, "the file ends inside its 64-byte header");
     }
-    const char *why = header_problem(&h, (size_t)st.st_size, want_curve);
+    uint64_t at = 0;
+    const char *why = header_problem(&h, (uint64_t)st.st_size, want_curve, &at);
     if (why[0]) {
         close(fd);
-        return refuse(err, path, why);
+        return refuse(err, path, at, why);
     }
     mulred_bases *b = bases_alloc((mulred_curve)h.curve, (size_t)h.count);
     const size_t A = h.point_bytes, tbytes = (size_t)h.rows * h.count * A;
@@ -278,13 +307,18 @@ mulred_status mulred_bases_load(mulred_bases **out, const char *path, int want_c
     if (h.rows) mulred_sha256_update(sh, b->table, tbytes);
     mulred_sha256_final(sh, digest);
     mulred_sha256_free(sh);
-    why = memcmp(digest, stored, 32) != 0     ? "digest does not match (changed or corrupt)"
-          : h.rows && !table_plan_from(b, &h) ? "table plan not valid here"
-          : !spot_check(b, digest)            ? "points not on the curve"
-                                              : "";
+    const uint64_t points_at = CACHE_HEADER, digest_at = (uint64_t)st.st_size - 32;
+    size_t off_curve = SIZE_MAX;
+    why = "";
+    if (memcmp(digest, stored, 32) != 0)
+        why = "digest does not match (changed or corrupt)", at = digest_at;
+    else if (h.rows && !table_plan_from(b, &h))
+        why = "table plan not valid here", at = offsetof(cache_header, rows);
+    else if ((off_curve = spot_check(b, digest)) != SIZE_MAX)
+        why = "point not on the curve", at = points_at + (uint64_t)off_curve * A;
     if (why[0]) {
         mulred_bases_free(b);
-        return refuse(err, path, why);
+        return refuse(err, path, at, why);
     }
     *out = b;
     return MULRED_OK;

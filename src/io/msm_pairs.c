@@ -74,13 +74,17 @@ mulred_status mulred_msm_file_open(mulred_msm_file **out, const char *path, mulr
     }
     f->size = (uint64_t)st.st_size;
     if (binary) {
+        f->pairs = f->size / f->record;
         if (f->size == 0)
             rc = mulred_error_set(err, MULRED_EINPUT, "%s: no pairs (empty input)", path);
         else if (f->size % f->record)
             rc = mulred_error_set(err, MULRED_EINPUT,
-                                  "%s: %llu bytes: not a whole number of %zu-byte pairs", path,
+                                  "%s: pair %llu (byte %llu): incomplete: %llu of %zu bytes (%llu "
+                                  "bytes: not a whole number of %zu-byte pairs)",
+                                  path, (unsigned long long)f->pairs,
+                                  (unsigned long long)(f->pairs * f->record),
+                                  (unsigned long long)(f->size % f->record), f->record,
                                   (unsigned long long)f->size, f->record);
-        f->pairs = f->size / f->record;
         f->indexed = true;
     } else {
         f->units = f->size / f->unit + (f->size % f->unit != 0);
@@ -226,6 +230,8 @@ static int bad_byte(const mulred_msm_file *f, const window *w, uint64_t i, mulre
                             (unsigned long long)i, (unsigned)b);
 }
 
+static int incomplete_record(const mulred_msm_file *f, uint64_t total, mulred_error *err);
+
 mulred_status mulred_msm_file_count(uint64_t *digits, mulred_msm_file *f, uint64_t first,
                                     uint64_t end, mulred_error *err)
 {
@@ -282,12 +288,7 @@ mulred_status mulred_msm_file_index(mulred_msm_file *f, const uint64_t *digits, 
     const uint64_t total = f->cum[f->units], per = 2 * (uint64_t)f->record;
     if (total == 0)
         return mulred_error_set(err, MULRED_EINPUT, "%s: no pairs (empty input)", f->path);
-    if (total % per)
-        return mulred_error_set(err, MULRED_EINPUT,
-                                "%s: %llu hex digits: not a whole number of %zu-byte pairs (%llu "
-                                "digits each)",
-                                f->path, (unsigned long long)total, f->record,
-                                (unsigned long long)per);
+    if (total % per) return incomplete_record(f, total, err);
     f->pairs = total / per;
     f->indexed = true;
     return MULRED_OK;
@@ -357,6 +358,35 @@ static int hex_seek_digit(hex_reader *r, uint64_t d, mulred_error *err)
             return MULRED_OK;
         }
     }
+}
+
+/* The error of a hex file whose digits end inside a record: the record's index, and the line
+ * and byte of its first digit (lines counted by '\n' from 1; a second read of the file's start,
+ * on this error alone). */
+static int incomplete_record(const mulred_msm_file *f, uint64_t total, mulred_error *err)
+{
+    const uint64_t per = 2 * (uint64_t)f->record, pair = total / per;
+    uint8_t *buf = malloc(MULRED_MSM_FILE_UNIT + 3);
+    if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
+    hex_reader r = {.f = f, .buf = buf};
+    uint64_t off = 0, line = 1;
+    int rc = hex_seek_digit(&r, pair * per, err);
+    if (rc == MULRED_OK) off = r.pos;
+    for (uint64_t at = 0; rc == MULRED_OK && at < off;) {
+        const size_t len =
+            off - at < MULRED_MSM_FILE_UNIT ? (size_t)(off - at) : (size_t)MULRED_MSM_FILE_UNIT;
+        if ((rc = read_at(f, buf, len, at, err))) break;
+        for (size_t i = 0; i < len; i++) line += buf[i] == '\n';
+        at += len;
+    }
+    free(buf);
+    if (rc) return rc;
+    return mulred_error_set(err, MULRED_EINPUT,
+                            "%s: pair %llu (line %llu, byte %llu): incomplete: %llu of %llu hex "
+                            "digits (%llu hex digits: not a whole number of %zu-byte pairs)",
+                            f->path, (unsigned long long)pair, (unsigned long long)line,
+                            (unsigned long long)off, (unsigned long long)(total - pair * per),
+                            (unsigned long long)per, (unsigned long long)total, f->record);
 }
 
 /* Fills raw with m records from the reader, offsets[k] = the byte of record k's first digit:

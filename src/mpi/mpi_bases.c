@@ -87,6 +87,8 @@ static int open_shard(mulred_bases **local, size_t *first, size_t *total, MPI_Co
                                 "%s: %.0f bytes: not a whole number of %zu-byte points", path, size,
                                 B);
     *total = (size_t)((uint64_t)size / B);
+    if (*total == 0) /* the same size on every rank: the same error everywhere */
+        return mulred_error_set(err, MULRED_EINPUT, "%s: no points (empty input)", path);
     const mulred_unit_range r =
         mulred_plan_units(*total, mulred_mpi_rank(comm), mulred_mpi_size(comm));
     *first = (size_t)r.first;
@@ -153,6 +155,8 @@ mulred_status mulred_mpi_bases_adopt(mulred_mpi_bases **out, MPI_Comm comm, mulr
         total += all[2 * q];
     }
     free(all);
+    if (err->status == MULRED_OK && total == 0) /* total is the same on every rank */
+        mulred_error_set(err, MULRED_EINPUT, "no points (empty input) on any rank");
     if (mulred_mpi_agree(comm, err) == MULRED_OK) {
         *out = wrap(comm, local, first, total, err);
         local = NULL;
@@ -201,6 +205,14 @@ mulred_status mulred_mpi_bases_msm(void *r, const mulred_mpi_bases *b, const voi
     const mulred_group *g = mulred_msm_point_group(c);
     g->identity(r, g);
     if (n) mulred_bases_msm(r, b->local, scalars, f, n, threads, err);
+    /* no scalar on any rank: the empty MSM, bad input as everywhere (every rank sums) */
+    uint64_t all_n = 0;
+    mulred_error serr;
+    mulred_error_clear(&serr);
+    const mulred_status sst = mulred_mpi_sum_u64(b->comm, &all_n, n, &serr);
+    if (err->status == MULRED_OK && sst != MULRED_OK) *err = serr;
+    if (err->status == MULRED_OK && all_n == 0)
+        mulred_error_set(err, MULRED_EINPUT, "no scalars (empty input) on any rank");
     if (mulred_mpi_agree(b->comm, err) == MULRED_OK)
         root < 0 ? mulred_mpi_allreduce(b->comm, r, g, err)
                  : mulred_mpi_reduce(b->comm, r, g, root, err);

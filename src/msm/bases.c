@@ -209,10 +209,21 @@ static mulred_status check_subgroup(mulred_bases *b, const char *name, size_t fi
                             mulred_g1_reason_text(why));
 }
 
+/* A set of no points: bad input, as an MSM over no pairs is (mulred/msm_io.h). A shard of a
+ * larger set may be empty (a rank of mulred_mpi_bases_open when the set has fewer points than
+ * ranks). */
+static mulred_status no_points(const char *name, mulred_error *err)
+{
+    return mulred_error_set(err, MULRED_EINPUT, "%s: no points (empty input)",
+                            name ? name : "points");
+}
+
 mulred_status mulred_bases_make(mulred_bases **out, mulred_curve c, mulred_point_encoding e,
                                 const uint8_t *in, size_t len, const char *name, int threads,
                                 mulred_error *err)
 {
+    MULRED_ARG_CHECK(out && curve_ok(c) && (in || len == 0));
+    if (len == 0 && mulred_point_encoding_bytes(c, e)) return no_points(name, err);
     return mulred_bases_make_shard(out, c, e, in, len, name, 0, threads, err);
 }
 
@@ -256,6 +267,7 @@ mulred_status mulred_bases_from_affine(mulred_bases **out, mulred_curve c, const
 {
     MULRED_ARG_CHECK(out && curve_ok(c) && (points || count == 0));
     if (!name) name = "points";
+    if (count == 0) return no_points(name, err);
     mulred_bases *b = bases_alloc(c, count);
     if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", name);
     if (count) memcpy(b->points, points, count * b->ops->affine_bytes);
@@ -339,7 +351,7 @@ static bool best_fixed_plan(mulred_msm_plan *best, const bases_ops *ops, size_t 
 mulred_status mulred_bases_precompute(mulred_bases *b, unsigned level, size_t budget_bytes,
                                       int threads, mulred_error *err)
 {
-    MULRED_ARG_CHECK(BASES_OK(b) && level <= MULRED_BASES_LEVEL_MAX);
+    MULRED_ARG_CHECK(BASES_OK(b) && level != 1 && level <= MULRED_BASES_LEVEL_MAX);
     free(b->table);
     b->table = NULL;
     const size_t point_bytes = b->size * b->ops->affine_bytes;
@@ -423,10 +435,8 @@ mulred_status bases_msm_one(void *r, const mulred_bases *b, const void *scalars,
     if (n > b->size)
         return mulred_error_set(err, MULRED_EINPUT, "scalar vector of %zu points, the set has %zu",
                                 n, b->size);
-    if (n == 0) {
-        b->ops->jacobian_set_infinity(r);
-        return MULRED_OK;
-    }
+    if (n == 0) /* as a pair file of no pairs */
+        return mulred_error_set(err, MULRED_EINPUT, "no scalars (empty input)");
     mulred_scalar256 *buf;
     const mulred_scalar256 *k = scalars_as_limbs(scalars, f, n, &buf);
     if (!k) return mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
@@ -489,7 +499,7 @@ mulred_status mulred_bases_msm_many(void *r, const mulred_bases *b, const void *
 {
     MULRED_ARG_CHECK(BASES_OK(b) && (r || k == 0) && (scalars || k == 0) && format_ok(f));
     for (size_t j = 0; j < k; j++) MULRED_ARG_CHECK(scalars[j] || n == 0);
-    if (n > b->size) return bases_msm_one(r, b, NULL, f, n, 1, err); /* the message */
+    if (k && (n > b->size || n == 0)) return bases_msm_one(r, b, NULL, f, n, 1, err); /* why */
     const int T = mulred_threads_resolve(threads);
     const size_t J = b->ops->jacobian_bytes;
     if (T > 1 && k >= (size_t)T) {

@@ -85,7 +85,7 @@ expect_status 0 "$MULRED" msm --bases "$T/set.cache" --scalars "$base.scalars" -
 expect_equal "$(grep -c "msm      $want" <<<"$out")" 2 "--bases: the results"
 expect_contains "$out" "loaded" "--bases: loaded"
 expect_status 2 "$MULRED" msm --bases "$T/set.cache" --curve bn254 --scalars "$base.scalars"
-expect_contains "$err" "cache refused: a set of another curve or group" "--bases of another curve"
+expect_contains "$err" "set.cache: byte 16: a set of another curve or group" "--bases of another curve"
 expect_equal "$out" "" "--bases of another curve: no result"
 # a changed byte, a truncated file: refused, exit 2, no result
 python3 - "$T/set.cache" <<'PY'
@@ -97,7 +97,7 @@ open(sys.argv[1] + ".short", "wb").write(d[:-100])
 PY
 for bad in flip short; do
     expect_status 2 "$MULRED" msm --bases "$T/set.cache.$bad" --scalars "$base.scalars"
-    expect_contains "$err" "set.cache.$bad: cache refused" "--bases: $bad refused"
+    expect_contains "$err" "set.cache.$bad: byte " "--bases: $bad refused, the byte named"
     expect_equal "$out" "" "--bases: $bad: no result"
 done
 expect_status 0 "$MULRED" msm --curve bls12-381 --points "$p" --cache --scalars "$base.scalars"
@@ -131,7 +131,7 @@ expect_contains "$err" "long.bin: $((k + 1)) scalars, the set has $k points" "ve
 expect_equal "$out" "" "too many scalars: no result"
 head -c 33 /dev/zero > "$T/odd.bin"
 expect_status 2 "$MULRED" msm --curve bls12-381 --points "$base.points.bin" --binary --scalars "$T/odd.bin"
-expect_contains "$err" "odd.bin: 33 bytes: not a whole number of 32-byte records" "scalars off the record size"
+expect_contains "$err" "odd.bin: record 1: incomplete, 1 of 32 bytes (33 bytes: not a whole number of 32-byte records)" "scalars off the record size"
 printf 'zz' > "$T/bad.hex"
 expect_status 2 "$MULRED" msm --curve bls12-381 --points "$p" --scalars "$base.scalars" --scalars "$T/bad.hex"
 expect_contains "$err" "bad.hex: byte 0: 'z' is not a hex digit" "bad scalars file named"

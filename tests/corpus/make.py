@@ -814,12 +814,33 @@ def pair_cases(out, vectors):
     def bad(name, c, text, expect, binary=False, mpi=False):
         r.case(name, r.write(fname(name, binary), text), cmd(c, binary, mpi), 2, "{f}: " + expect)
 
-    def short(c, n, binary=False):
-        if n == 0:
-            return "no pairs (empty input)"
-        if binary:
-            return f"{n} bytes: not a whole number of {c.record}-byte pairs"
-        return f"{n} hex digits: not a whole number of {c.record}-byte pairs ({2 * c.record} digits each)"
+    def short(c, n):
+        """A binary file of n bytes, not a whole number of records: the cut record named."""
+        R, k = c.record, n // c.record
+        return (f"pair {k} (byte {k * R}): incomplete: {n % R} of {R} bytes "
+                f"({n} bytes: not a whole number of {R}-byte pairs)")
+
+    def short_hex(c, text):
+        """Hex text whose digits end inside a record: the record, and the line (from 1) and
+        byte of its first digit. Digits: bytes that are neither whitespace nor a 0x prefix at a
+        token's start."""
+        where, i = [], 0
+        while i < len(text):
+            b = text[i:i + 1]
+            if b.isspace():
+                i += 1
+            elif b == b"0" and (i == 0 or text[i - 1:i].isspace()) and text[i + 1:i + 2] in (b"x", b"X"):
+                i += 2
+            else:
+                where.append(i)
+                i += 1
+        D = 2 * c.record
+        k = len(where) // D
+        at = where[k * D]
+        line = text[:at].count(b"\n") + 1
+        return (f"pair {k} (line {line}, byte {at}): incomplete: "
+                f"{len(where) - k * D} of {D} hex digits ({len(where)} hex digits: not a whole "
+                f"number of {c.record}-byte pairs)")
 
     for c in (BLS, BN):
         d, R, k, cn = base[c], c.record, len(base[c]) // c.record, c.name.split("-")[0]
@@ -840,16 +861,18 @@ def pair_cases(out, vectors):
                     if n % R == 0:
                         good(name, c, d[:n], text, binary)
                     else:
-                        bad(name, c, text, short(c, n if binary else 2 * n, binary), binary)
+                        bad(name, c, text, short(c, n) if binary else short_hex(c, text), binary)
             n = i * R + w + 5  # an odd number of digits
-            bad(f"{cn}-trunc-odd-{2 * n + 1}", c, d[:n].hex().encode() + b"a", short(c, 2 * n + 1))
-        bad(f"{cn}-extra-byte", c, d + b"\0", short(c, len(d) + 1, True), True)
-        bad(f"{cn}-extra-digits", c, (d.hex() + "00\n").encode(), short(c, 2 * len(d) + 2))
-        bad(f"{cn}-extra-record-less-one", c, d + d[:R - 1], short(c, len(d) + R - 1, True), True)
+            text = d[:n].hex().encode() + b"a"
+            bad(f"{cn}-trunc-odd-{2 * n + 1}", c, text, short_hex(c, text))
+        bad(f"{cn}-extra-byte", c, d + b"\0", short(c, len(d) + 1), True)
+        text = (d.hex() + "00\n").encode()
+        bad(f"{cn}-extra-digits", c, text, short_hex(c, text))
+        bad(f"{cn}-extra-record-less-one", c, d + d[:R - 1], short(c, len(d) + R - 1), True)
         for name, text in [("empty", b""), ("blank", b" \n\t\r\n"), ("0x-only", b"0x"),
                            ("0x-0x", b"0x 0X\n")]:
-            bad(f"{cn}-{name}", c, text, short(c, 0))
-        bad(f"{cn}-empty.bin", c, b"", short(c, 0, True), True)
+            bad(f"{cn}-{name}", c, text, "no pairs (empty input)")
+        bad(f"{cn}-empty.bin", c, b"", "no pairs (empty input)", True)
         # Valid forms of the same pairs.
         good(f"{cn}-valid", c, d, d.hex().encode())
         good(f"{cn}-valid.bin", c, d, d, True)
@@ -858,6 +881,10 @@ def pair_cases(out, vectors):
         good(f"{cn}-valid-upper", c, d, d.hex().upper().encode())
         lines = b"".join(b"0x" + d[o:o + R].hex().encode() + b"\r\n" for o in range(0, len(d), R))
         good(f"{cn}-valid-lines-crlf", c, d, lines)
+        # the last record cut on its line (its "\r\n" and 38 digits gone): named by its line
+        bad(f"{cn}-trunc-lines", c, lines[:-40], short_hex(c, lines[:-40]))
+        if c is BN:
+            bad(f"{cn}-trunc-lines-mpi2", c, lines[:-40], short_hex(c, lines[:-40]), mpi=True)
         spaced = b" ".join(b"0X" + d[o:o + 7].hex().encode() for o in range(0, len(d), 7))
         good(f"{cn}-valid-tokens", c, d, b"\t" + spaced + b"\n\n")
         inf = c.enc_point(None)
@@ -952,7 +979,7 @@ def pair_cases(out, vectors):
         name = r.write(f"{cn}-sparse-64g.bin", b"")
         os.truncate(os.path.join(r.dir, name), 1 << 36)
         assert (1 << 36) % R
-        r.case(f"{cn}-sparse-64g.bin", name, cmd(c, True), 2, "{f}: " + short(c, 1 << 36, True))
+        r.case(f"{cn}-sparse-64g.bin", name, cmd(c, True), 2, "{f}: " + short(c, 1 << 36))
         name = r.write(f"{cn}-sparse-2^32-records.bin", b"")
         with open(os.path.join(r.dir, name), "r+b") as f:
             f.write(b"\x01")

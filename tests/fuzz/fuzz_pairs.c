@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t *where = malloc((n + 1) * sizeof *where);
     FUZZ_CHECK(raw && where, "out of memory");
     size_t bytes = n, bad = SIZE_MAX, digits = 2 * n;
-    char want[160] = "";
+    char want[256] = "";
     if (binary) {
         memcpy(raw, t, n);
     } else {
@@ -91,11 +91,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     else if (digits == 0)
         snprintf(want, sizeof want, "%s: no pairs (empty input)", path);
     else if (binary && n % R)
-        snprintf(want, sizeof want, "%s: %zu bytes: not a whole number of %zu-byte pairs", path, n,
-                 R);
-    else if (!binary && digits % (2 * R))
-        snprintf(want, sizeof want, "%s: %zu hex digits: not a whole number of %zu-byte pairs",
-                 path, digits, R);
+        snprintf(want, sizeof want,
+                 "%s: pair %zu (byte %zu): incomplete: %zu of %zu bytes (%zu bytes: not a whole "
+                 "number of %zu-byte pairs)",
+                 path, n / R, n / R * R, n % R, R, n, R);
+    else if (!binary && digits % (2 * R)) {
+        /* the cut record: its first digit's byte and line (newlines before it, from 1) */
+        const size_t pair = digits / (2 * R), at = where[pair * 2 * R];
+        size_t line = 1;
+        for (size_t i = 0; i < at; i++) line += t[i] == '\n';
+        snprintf(want, sizeof want,
+                 "%s: pair %zu (line %zu, byte %zu): incomplete: %zu of %zu hex digits (%zu hex "
+                 "digits: not a whole number of %zu-byte pairs)",
+                 path, pair, line, at, digits - pair * 2 * R, 2 * R, digits, R);
+    }
     const size_t pairs = want[0] ? 0 : bytes / R;
     const size_t aff = mulred_msm_affine_bytes(c);
     uint8_t *ref = calloc(pairs + 1, aff);

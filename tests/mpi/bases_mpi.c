@@ -8,6 +8,8 @@
  *   - shards each rank made itself (mulred_mpi_bases_adopt);
  *   - a bad point in one rank's range: every rank gets MULRED_EINPUT, rank 0's message names
  *     the point's index in the whole file; a vector longer than a shard is refused everywhere.
+ *   - no points (an empty file, empty shards on every rank) and no scalars on any rank: refused
+ *     on every rank, as the empty MSM is everywhere.
  *
  * Usage: bases_mpi SEED DIR (the same on every rank; DIR a directory every rank sees). Exit
  * status 0 when every check passed on every rank. */
@@ -141,6 +143,9 @@ static void check_curve(mulred_curve c, uint64_t seed, const char *dir)
         const size_t n = rank == 0 ? mine + 1 : mine;
         CHECK(mulred_mpi_bases_msm(r, b, sc, MULRED_SCALARS_BE32, n, -1, 1, &err) == MULRED_EINPUT);
         if (rank == 0) CHECK(strstr(err.message, "scalar vector of") != NULL);
+        /* no scalar on any rank: the empty MSM, refused on every rank */
+        CHECK(mulred_mpi_bases_msm(r, b, sc, MULRED_SCALARS_BE32, 0, -1, 1, &err) == MULRED_EINPUT);
+        if (rank == 0) CHECK(strstr(err.message, "no scalars (empty input) on any rank") != NULL);
         free(sc);
         mulred_mpi_bases_free(b);
     }
@@ -155,6 +160,24 @@ static void check_curve(mulred_curve c, uint64_t seed, const char *dir)
         CHECK(strstr(err.message, want) != NULL);
         if (!strstr(err.message, want)) fprintf(stderr, "message: %s\n", err.message);
     }
+    /* an empty points file, and shards that are all empty: no points, on every rank */
+    char empty_path[4200];
+    snprintf(empty_path, sizeof empty_path, "%s.empty", path);
+    if (rank == 0) {
+        FILE *f = fopen(empty_path, "wb");
+        CHECK(f && fclose(f) == 0);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(mulred_mpi_bases_open(&bad, MPI_COMM_WORLD, empty_path, c, MULRED_POINTS_EVM, 0, 1,
+                                &err) == MULRED_EINPUT);
+    if (rank == 0) CHECK(strstr(err.message, ": no points (empty input)") != NULL);
+    mulred_bases *none = NULL;
+    CHECK(mulred_bases_make_shard(&none, c, MULRED_POINTS_EVM, NULL, 0, "shard", 0, 1, &err) ==
+          MULRED_OK);
+    CHECK(mulred_mpi_bases_adopt(&bad, MPI_COMM_WORLD, none, &err) == MULRED_EINPUT);
+    if (rank == 0) CHECK(strstr(err.message, "no points (empty input) on any rank") != NULL);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) remove(empty_path);
     /* shards the ranks made themselves: points [N·r/P, N·(r+1)/P) again, via adopt */
     const mulred_unit_range u = mulred_plan_units(N, rank, mulred_mpi_size(MPI_COMM_WORLD));
     mulred_bases *local = NULL;
