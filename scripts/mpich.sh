@@ -7,7 +7,9 @@
 # CTest's MPI tests, kept short for CI: mpi.mpi_layer (the group reduction and distributed base
 # sets on 1-4 ranks), mpi.stall (the stall watch, a stopped rank, both schedules' hand-out) and
 # mpi.checkpoint_kill (a SIGKILLed rank, resumed on another rank count), and cli.launch
-# (mulred-launch and mulred.sbatch in MPICH's spelling, a 2-rank job through mulred.sbatch).
+# (mulred-launch and mulred.sbatch in MPICH's spelling, a 2-rank job through mulred.sbatch), and
+# the option matrix's sample of run cases (cli.matrix with MULRED_MATRIX=runs: ranks, schedules,
+# checkpoints resumed on other rank counts, job lists).
 # MPICH_TESTS='^mpi\.' runs every MPI test (their programs are all built).
 #   bash scripts/mpich.sh [ctest options]      MPICH_BUILD_DIR, MPICH_TESTS, MPICH_EXCLUDE
 . "$(dirname "$0")/common.sh"
@@ -24,6 +26,6 @@ if [[ "$(ldd "$BUILD_DIR/mulred")" != *libmpich* ]]; then
     exit 1
 fi
 cd "$BUILD_DIR"
-ctest --output-on-failure -j "$(nproc)" \
-    -R "${MPICH_TESTS:-^(mpi\.(mpi_layer|stall|checkpoint_kill)|cli\.launch)\$}" \
+MULRED_MATRIX=runs ctest --output-on-failure -j "$(nproc)" \
+    -R "${MPICH_TESTS:-^(mpi\.(mpi_layer|stall|checkpoint_kill)|cli\.(launch|matrix))\$}" \
     ${MPICH_EXCLUDE:+-E "$MPICH_EXCLUDE"} "$@"

@@ -76,17 +76,21 @@ int misuse_raised(unsigned long mark)
 PyObject *raise_status(int status, const mulred_error *err)
 {
     const char *msg = err && err->message[0] ? err->message : "mulred call failed";
+    /* a message may quote bytes of a file that are not UTF-8: they are escaped, never lost */
+    PyObject *text = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "backslashreplace");
+    if (!text) return NULL;
     switch (status) {
     case MULRED_EINPUT:
-        PyErr_SetString(PyExc_ValueError, msg);
+        PyErr_SetObject(PyExc_ValueError, text);
         break;
     case MULRED_EMISUSE:
-        PyErr_SetString(MisuseError, msg);
+        PyErr_SetObject(MisuseError, text);
         break;
     default:
-        PyErr_Format(PyExc_RuntimeError, "%s (status %d)", msg, status);
+        PyErr_Format(PyExc_RuntimeError, "%U (status %d)", text, status);
         break;
     }
+    Py_DECREF(text);
     return NULL;
 }
 

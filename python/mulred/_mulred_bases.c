@@ -347,7 +347,12 @@ static PyObject *Bases_load(PyObject *cls, PyObject *args, PyObject *kwds)
                                      &group))
         return NULL;
     mulred_curve c = MULRED_CURVE_BLS12_381;
-    if (curve_name && (parse_curve(&c, curve_name) < 0 || parse_group(&c, group) < 0)) return NULL;
+    if ((curve_name && parse_curve(&c, curve_name) < 0) || parse_group(&c, group) < 0) return NULL;
+    if (!curve_name && strcmp(group, "g1") != 0) {
+        PyErr_SetString(PyExc_ValueError, "group needs curve (without curve the file's own curve "
+                                          "and group are taken)");
+        return NULL;
+    }
     if (!is_path_like(path_obj)) {
         PyErr_SetString(PyExc_TypeError, "path must be a str or os.PathLike");
         return NULL;

@@ -129,7 +129,10 @@ static int parse_setup(uint8_t (*comp)[48], const char *text, size_t len, const 
             return mulred_error_set(err, MULRED_EINPUT, "%s:%u: missing the %s count", path, lineno,
                                     k ? "G2" : "G1");
         char buf[16];
-        if (n == 0 || n >= sizeof buf)
+        bool text_line = n > 0;
+        for (size_t i = 0; i < n && i < sizeof buf; i++)
+            text_line &= line[i] >= 0x20 && line[i] < 0x7f;
+        if (n >= sizeof buf || !text_line) /* quoted only when printable */
             return mulred_error_set(err, MULRED_EINPUT, "%s:%u: expected the count %zu", path,
                                     lineno, want[k]);
         memcpy(buf, line, n);
