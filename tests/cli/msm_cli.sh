@@ -229,4 +229,16 @@ expect_contains "$out" '"cache":"loaded"' "default cache loaded the second time"
 : >"$T/not-a-dir"
 expect_status 0 env XDG_CACHE_HOME="$T/not-a-dir" "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob"
 expect_contains "$err" "mulred: warning: KZG table cache" "unwritable cache: a warning"
+# --progress: a bar on stderr (as muhash's) reaching 100%, and the same result; none without it
+expect_status 0 "$MULRED" msm --curve bn254 --synthetic 20000 --seed 7 --threads 2
+plain=$(printf '%s\n' "$out" | head -n 1)
+expect_equal "$err" "" "msm: no progress bar unless asked"
+expect_status 0 "$MULRED" msm --curve bn254 --synthetic 20000 --seed 7 --threads 2 --progress
+expect_equal "$(printf '%s\n' "$out" | head -n 1)" "$plain" "msm --progress: the same result"
+expect_contains "$err" "100.0%" "msm --progress: the bar reaches 100%"
+expect_contains "$err" "[#" "msm --progress: the bar on stderr"
+expect_status 0 "$MULRED" msm --curve bn254 --synthetic 20000 --seed 7 --threads 2 --progress \
+    --checkpoint "$T/progress-ckpt" --checkpoint-unit 2000
+expect_equal "$(printf '%s\n' "$out" | head -n 1)" "$plain" "msm --progress --checkpoint: the same result"
+expect_contains "$err" "100.0%" "msm --progress --checkpoint: tiles to 100%"
 finish
