@@ -102,15 +102,15 @@ int mulred_read_file(const char *path, char **data, size_t *len, size_t max, con
  * written under a temporary name in its own directory (".NAME.tmp.PID.N", created exclusively,
  * mode 0666 or 0600 less the umask), then flushed, optionally fsynced, and renamed onto NAME: a
  * crash, a kill or a failed write never leaves part of a file under NAME (at most the temporary,
- * which a failure removes). A symbolic link is followed: its target is replaced, the link
- * stays. A name under /dev/ or /proc/, or reached through a link there (/dev/stdout,
- * /dev/fd/N, /dev/null, /dev/full), is always written in place: those lead to whatever a
- * descriptor or a device holds. Any other NAME that is not a regular file (a FIFO, a socket)
- * is replaced, unless MULRED_WHOLE_IN_PLACE: then it is written in place, as a user who names
- * it means. A directory is refused. */
+ * which a failure removes). A directory is refused. Whatever else NAME is (a file, a symbolic
+ * link, a FIFO) is replaced, unless MULRED_WHOLE_IN_PLACE (for names a user gives): then a
+ * symbolic link is followed (its target is replaced, the link stays), and a name under /dev/
+ * or /proc/ or reached through a link there (/dev/stdout, /dev/fd/N, /dev/null, /dev/full),
+ * or one that exists and is not a regular file (a FIFO, a device), is written in place, as a
+ * user who names it means. */
 enum {
     MULRED_WHOLE_SYNC = 1,     /* fsync the file before the rename and its directory after */
-    MULRED_WHOLE_IN_PLACE = 2, /* FIFOs and devices written in place (above) */
+    MULRED_WHOLE_IN_PLACE = 2, /* links followed, devices and FIFOs written in place */
     MULRED_WHOLE_PRIVATE = 4,  /* mode 0600 rather than 0666 (both less the umask) */
 };
 typedef struct {

@@ -89,14 +89,21 @@ int mulred_whole_open(mulred_whole_file *w, const char *path, int flags, mulred_
     w->sync = (flags & MULRED_WHOLE_SYNC) != 0;
     bool in_place, isdir, special;
     w->path = strdup(path);
-    w->dest = w->path ? resolve(path, &in_place, &isdir, &special) : NULL;
+    if (flags & MULRED_WHOLE_IN_PLACE) {
+        w->dest = w->path ? resolve(path, &in_place, &isdir, &special) : NULL;
+    } else { /* NAME itself replaced, whatever it is (a link, a FIFO), unless a directory */
+        struct stat st;
+        w->dest = w->path ? strdup(path) : NULL;
+        in_place = special = false;
+        isdir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    }
     if (!w->dest) {
         mulred_whole_discard(w);
         return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);
     }
     if (isdir) {
         errno = EISDIR; /* found now, not by the rename after the whole file is written */
-    } else if (in_place || (special && (flags & MULRED_WHOLE_IN_PLACE))) {
+    } else if (in_place || special) {
         if ((w->f = fopen(path, "wb"))) return MULRED_OK; /* written in place */
     } else if (open_temporary(w, flags)) {
         return MULRED_OK;

@@ -38,6 +38,14 @@ expect_contains "$err" "/dev/full: cannot write" "utxo synth to /dev/full"
 [ -c /dev/full ] && pass || fail "/dev/full is no longer a device"
 expect_status 0 "$MULRED" muhash --synthetic 100 --json --output /dev/stdout
 expect_contains "$out" '"result":"' "--output /dev/stdout: written in place"
+# a symbolic link given as --output: its target replaced, the link kept
+printf 'old\n' >"$T/ok/target.json"
+ln -s target.json "$T/ok/link.json"
+expect_status 0 "$MULRED" muhash --synthetic 100 --json --output "$T/ok/link.json"
+[ -L "$T/ok/link.json" ] && pass || fail "--output through a link: the link replaced"
+expect_contains "$(cat "$T/ok/target.json")" '"result":"' "--output through a link: the target written"
+only "$T/ok" "link.json pairs.hex target.json" "--output through a link"
+rm -f "$T/ok/link.json" "$T/ok/target.json"
 # a FIFO is written in place: its reader gets the result
 mkfifo "$T/ok/fifo"
 cat "$T/ok/fifo" >"$T/fifo.out" &
