@@ -223,10 +223,10 @@ static const mulred_key utxo_keys[] = {
 
 /* The keys each subcommand takes (a key of another subcommand is a usage error naming it, never
  * silently ignored). */
-static const char *const utxo_sub_keys[][5] = {
-    {"index", "chunk-bytes", "index", "force", "json"},
+static const char *const utxo_sub_keys[][6] = {
+    {"index", "chunk-bytes", "index", "force", "json", "progress"},
     {"info", "txoutset-hash", "json"},
-    {"synth", "seed", "legacy"},
+    {"synth", "seed", "legacy", "progress"},
 };
 #define UTXO_NKEYS (sizeof utxo_keys / sizeof utxo_keys[0])
 
@@ -240,7 +240,7 @@ static int utxo_sub_check(const char *sub, int argc, char **argv)
         mulred_key keys[UTXO_NKEYS];
         size_t n = 0;
         char takes[128] = "";
-        for (size_t k = 1; k < 5 && utxo_sub_keys[s][k]; k++) {
+        for (size_t k = 1; k < 6 && utxo_sub_keys[s][k]; k++) {
             keys[n++] = *mulred_key_find(utxo_keys, UTXO_NKEYS, utxo_sub_keys[s][k]);
             snprintf(takes + strlen(takes), sizeof takes - strlen(takes), "%s--%s",
                      k > 1 ? ", " : "", utxo_sub_keys[s][k]);
