@@ -108,7 +108,7 @@ mkjob synthetic 'kind = muhash' 'synthetic = 300000' 'seed = 4'
 mkjob pairs 'kind = msm' 'curve = bls12-381' 'input = pairs.hex'
 mkjob msm-synthetic 'kind = msm' 'curve = bn254' 'synthetic = 6000' 'seed = 2'
 # value JSON: the result of the first run (MuHash digest or MSM point)
-value() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; print(r.get("muhash") or r["result"])' "$1"; }
+value() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; print(r["result"])' "$1"; }
 declare -A REF
 REF[snapshot]=$SNAPSHOT_MUHASH
 REF[pairs]=$PAIRS_RESULT
@@ -158,7 +158,7 @@ if "runs" not in doc:
     doc = {"status": "ok", "exit_status": 0, "runs": [doc]}
 assert doc["status"] == "ok" and doc["exit_status"] == 0, doc["status"]
 r = doc["runs"][0]
-got = r.get("muhash") or r.get("result")
+got = r.get("result")
 assert got == want, (got, want)
 assert (r["ranks"], r["threads"]) == (ranks, threads), (r["ranks"], r["threads"])
 assert r["nodes"] == len(nodes) and r["node_names"] == nodes, (r["nodes"], r["node_names"], nodes)
@@ -240,7 +240,7 @@ LOSS_STALL=$((LOSS_BOUND - 30))
 mkjob loss 'kind = muhash' "synthetic = $LOSS_N" 'seed = 9' 'checkpoint = ck' "checkpoint-unit = $LOSS_UNIT" \
     "stall_timeout = $LOSS_STALL"
 timeout 300 "$MULRED" muhash --synthetic "$LOSS_N" --seed 9 --json >ref-loss.json
-REF[loss]=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["muhash"])' ref-loss.json)
+REF[loss]=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"])' ref-loss.json)
 units() { if [ -d ck ]; then find ck -maxdepth 1 -name 'unit-*.ckpt' | wc -l; else echo 0; fi; }
 wait_units() { # N: until N units are saved
     for _ in $(seq 600); do [ "$(units)" -ge "$1" ] && return 0; sleep 0.1; done

@@ -179,15 +179,15 @@ check_result() {
     python3 - "$file" "$ranks" "$REFERENCE" "$threads" <<'EOF' || die "result $file is wrong"
 import json, sys
 doc, ranks, threads = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[4])
-ref = {r["flavor"]: r["muhash"] for r in json.load(open(sys.argv[3]))["runs"]}
+ref = {r["flavor"]: r["result"] for r in json.load(open(sys.argv[3]))["runs"]}
 assert doc["status"] == "ok" and doc["exit_status"] == 0, doc["status"]
 runs = doc["runs"]
 assert sorted(r["flavor"] for r in runs) == ["bitcoin", "kaspa"], runs
 for r in runs:
     assert r["ranks"] == ranks and r["threads"] == threads, (r["ranks"], r["threads"])
-    assert r["muhash"] == ref[r["flavor"]], (r["flavor"], r["muhash"], ref[r["flavor"]])
+    assert r["result"] == ref[r["flavor"]], (r["flavor"], r["result"], ref[r["flavor"]])
     assert r["elements"] > 0 and r["seconds"] > 0
-print("  ok:", sys.argv[1], ", ".join(f'{r["flavor"]} {r["muhash"][:16]}… in {r["seconds"]:.3f} s' for r in runs))
+print("  ok:", sys.argv[1], ", ".join(f'{r["flavor"]} {r["result"][:16]}… in {r["seconds"]:.3f} s' for r in runs))
 EOF
 }
 

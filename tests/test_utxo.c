@@ -720,6 +720,33 @@ static void test_core_vectors(void)
     }
 }
 
+/* ---- the size bound of synthetic snapshots, against their sizes on disk ---- */
+
+static void test_synth_size_bound(void)
+{
+    /* n = 1 and 13: the first coins (one 10,000-byte script is coin 12); 2 * 10^5: the
+     * bound is within 20% of the size, so that it refuses only files near the free space */
+    const uint64_t counts[] = {1, 13, 14, 1000, 200000};
+    const uint64_t seed = test_seed();
+    char path[4096];
+    snprintf(path, sizeof path, "%s", tmp_path("bound.dat"));
+    for (int legacy = 0; legacy < 2; legacy++)
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+            for (uint64_t s = seed; s < seed + 3; s++) {
+                mulred_error err;
+                CU_ASSERT_EQUAL_FATAL(mulred_utxo_synth(path, counts[i], s, legacy, &err),
+                                      MULRED_OK);
+                struct stat st;
+                CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+                const uint64_t bound = mulred_utxo_synth_bytes(counts[i], legacy);
+                CU_ASSERT((uint64_t)st.st_size <= bound);
+                if (counts[i] >= 200000) CU_ASSERT((double)bound <= 1.2 * (double)st.st_size);
+            }
+    /* n coins of the largest size bound every file */
+    CU_ASSERT(mulred_utxo_synth_bytes(1, false) <= 51 + 16384 + 41);
+    CU_ASSERT_EQUAL(mulred_utxo_synth_bytes(UINT64_MAX, false), UINT64_MAX);
+}
+
 /* ---- synthetic snapshots against the slow path ---- */
 
 static void test_synthetic(void)
@@ -916,7 +943,8 @@ static void test_index_lies(void)
     CU_ASSERT_EQUAL_FATAL(utxo_open(&fd, &h, path, &err), MULRED_OK);
     for (int kind = 0; kind < 3; kind++) {
         utxo_index x;
-        CU_ASSERT_EQUAL_FATAL(utxo_index_scan(&x, fd, &h, path, 1, &err), MULRED_OK);
+        const mulred_utxo_options one_byte = {.chunk_bytes = 1};
+        CU_ASSERT_EQUAL_FATAL(utxo_index_scan(&x, fd, &h, path, &one_byte, &err), MULRED_OK);
         CU_ASSERT_FATAL(x.nchunks > 10);
         uint64_t c = 1 + test_rand_below(x.nchunks - 2);
         if (kind == 0 && x.ord[c] + 1 < x.ord[c + 1])
@@ -1100,6 +1128,7 @@ void test_register(void)
                {"dump-28_0 and dump-27_0", test_dump_vectors},
                {"Core-written regtest vectors", test_core_vectors},
                {"synthetic vs slow path, 1-4 ranks x 1-2 threads", test_synthetic},
+               {"size bound of synthetic snapshots", test_synth_size_bound},
                {"database key order", test_key_order}, {"index lifecycle", test_index_lifecycle},
                {"lying index", test_index_lies}, {"truncations and bit flips", test_corruption},
                {"FIFOs, devices, directories, symlinks", test_file_kinds});

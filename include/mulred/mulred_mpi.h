@@ -305,6 +305,15 @@ typedef struct {
     /* NULL, or one entry per rank of comm: rank 0 gets the tiles each rank computed or loaded */
     uint64_t *units_per_rank;
     double stall_timeout; /* seconds (mulred_mpi_stall_timeout); 0: the default */
+    /* Progress of this rank (called on the calling thread between steps: no MPI there), file
+     * or synthetic input. The grid: steps of its tile (input read or generated, validated,
+     * then its windows in up to 8 parts of at least 2 per thread, each computed and shifted
+     * into the sum: the same result, at the cost of recoding the scalars once per part).
+     * Checkpoints or the dynamic schedule: its tiles done (loaded or computed) of its share,
+     * or under dynamic the job's tiles as this rank estimates them from its draws. NULL:
+     * none. */
+    void (*progress)(void *data, uint64_t done, uint64_t total);
+    void *progress_data;
 } mulred_mpi_msm_job;
 
 /* A job with defaults: the curve, seed 1, no input. */

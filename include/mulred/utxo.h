@@ -85,6 +85,10 @@ typedef struct {
     uint32_t chunk_bytes;   /* 0: MULRED_UTXO_DEFAULT_CHUNK_BYTES; an existing index with a
                                different explicit chunk size is rebuilt */
     bool no_save;           /* build in memory only, never write the index */
+    /* Progress of a long run, called on the calling thread: done of total bytes scanned by an
+     * index build, coins written by mulred_utxo_synth_opt. NULL: none. */
+    void (*progress)(void *data, uint64_t done, uint64_t total);
+    void *progress_data;
 } mulred_utxo_options;
 
 /* The default index location of a snapshot (see above) into out (cap bytes). Returns MULRED_OK,
@@ -191,6 +195,17 @@ MULRED_API mulred_status mulred_utxo_stats_scan(mulred_utxo_stats *st, const cha
  * order differs from numeric order), heights above 127. Deterministic for (n, seed, legacy). */
 MULRED_API mulred_status mulred_utxo_synth(const char *path, uint64_t n, uint64_t seed, bool legacy,
                                            mulred_error *err);
+/* The same with options (NULL: the defaults); of them it uses the progress callback. The file
+ * appears under path only when complete (written under a temporary name beside it and renamed);
+ * a file system without room for mulred_utxo_synth_bytes(n, legacy) is refused before anything
+ * is written (MULRED_ERUNTIME, the message giving both sizes). */
+MULRED_API mulred_status mulred_utxo_synth_opt(const char *path, uint64_t n, uint64_t seed,
+                                               bool legacy, const mulred_utxo_options *opt,
+                                               mulred_error *err);
+/* An upper bound of the size of that file in bytes: the mean size of n coins plus 8 standard
+ * deviations (the coins' sizes are drawn, so the exact size is known only once written), and
+ * never above n coins of the largest size. */
+MULRED_API uint64_t mulred_utxo_synth_bytes(uint64_t n, bool legacy);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/job.h"
 #include "mulred/kzg.h"
+#include "output/result_fields.h"
 #include "util/util.h"
 
 static void kzg_usage(void)
@@ -19,7 +20,7 @@ static void kzg_usage(void)
             "\n"
             "The KZG commitment of an EIP-4844 blob (c-kzg-4844's blob_to_kzg_commitment):\n"
             "sum of blob[i] * L[bitreverse(i)] over the setup's 4096 Lagrange points, printed as\n"
-            "the 48-byte compressed G1 point in hex with 0x.\n"
+            "the 48-byte compressed G1 point in hex (no 0x, like every mulred result).\n"
             "\n"
             "  --setup FILE   c-kzg-4844's trusted_setup.txt (every Lagrange point is decoded\n"
             "                 and checked: flags, range, on the curve, in G1)\n"
@@ -30,7 +31,8 @@ static void kzg_usage(void)
             "                 by the setup's digest); checked when loaded, rebuilt when stale;\n"
             "                 a cache that cannot be written is a warning\n"
             "  --no-cache     build the table in memory, write nothing\n"
-            "  --json         one JSON object: commitment, seconds (the commitment alone),\n"
+            "  --json         one JSON object: result (the commitment), commitment (the\n"
+            "                 same with 0x, until 0.4), seconds (the commitment alone),\n"
             "                 setup_seconds, cache (loaded, written, memory), cache_path,\n"
             "                 window, version, git_revision\n"
             "  --output FILE  write the result to FILE instead of standard output\n"
@@ -104,7 +106,7 @@ static int kzg_check(const void *vo, const char *dash, const char **fault, char 
 }
 
 typedef struct {
-    char hex[2 + 2 * MULRED_KZG_COMMITMENT_BYTES + 1];
+    char hex[2 * MULRED_KZG_COMMITMENT_BYTES + 1];
     double seconds, setup_seconds;
     mulred_kzg_load_info info;
 } kzg_result;
@@ -140,8 +142,7 @@ static int kzg_run(const void *vo, void *vr, mulred_error *err)
         } else {
             res->seconds = mulred_wtime() - t1;
             res->setup_seconds = t1 - t0;
-            memcpy(res->hex, "0x", 2);
-            mulred_hex_encode(res->hex + 2, commitment, sizeof commitment);
+            mulred_hex_encode(res->hex, commitment, sizeof commitment);
         }
     }
     mulred_kzg_setup_free(setup);
@@ -161,7 +162,10 @@ static void kzg_write_json(mulred_json_writer *w, const void *vo, const void *vr
     (void)vo;
     const kzg_result *res = vr;
     mulred_jw_object_begin(w, NULL);
-    mulred_jw_string(w, "commitment", res->hex);
+    mulred_jw_string(w, MULRED_RF_RESULT, res->hex);
+    char prefixed[2 + sizeof res->hex]; /* the 0.2 form, kept for 0.3 */
+    snprintf(prefixed, sizeof prefixed, "0x%s", res->hex);
+    mulred_jw_string(w, "commitment", prefixed);
     mulred_jw_double(w, "seconds", res->seconds);
     mulred_jw_double(w, "setup_seconds", res->setup_seconds);
     mulred_jw_string(w, "cache", cache_state(res->info.cache));

@@ -10,8 +10,10 @@
 #include "cli/cli.h"
 #include "cli/cmd_msm.h"
 #include "cli/job.h"
+#include "cli/progress.h"
 #include "mulred/mulred_mpi.h"
 #include "output/result_fields.h"
+#include "util/util.h"
 
 static void msm_usage(void)
 {
@@ -107,6 +109,7 @@ static void msm_usage(void)
         "                    validate, msm, reduce, total: min/avg/max over ranks), version,\n"
         "                    git_revision\n"
         "  --output FILE     write the result to FILE instead of standard output\n"
+        "  --progress        a progress bar on stderr (rank 0: its steps or tiles)\n"
         "  -h, --help        this help\n"
         "A flag may carry a value, as in a job file: --binary=false, --json=true.\n"
         "\n"
@@ -144,6 +147,7 @@ static int set_input(void *vo, const char *v, mulred_key_parser *p, char *why, s
 }
 
 MULRED_KEY_FLAG(set_binary, msm_opts, binary)
+MULRED_KEY_FLAG(set_progress, msm_opts, progress)
 
 static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
@@ -228,6 +232,7 @@ static const mulred_key msm_keys[] = {
     {"checkpoint-unit", false, false, false, set_checkpoint_unit},
     {"schedule", false, false, MULRED_KEY_CHOICE, set_schedule},
     {"stall-timeout", false, false, false, set_stall_timeout},
+    {"progress", true, false, false, set_progress},
     {"points", false, false, false, msm_bases_set_points},
     {"bases", false, false, false, msm_bases_set_bases},
     {"scalars", false, true, false, msm_bases_set_scalars},
@@ -315,17 +320,13 @@ static int write_pairs_file(const msm_opts *o, mulred_error *err)
     mulred_scalar256 *scalars = malloc(block * sizeof *scalars);
     uint8_t *records = malloc(block * R);
     char *line = malloc(2 * R + 2);
-    FILE *f = NULL;
+    mulred_whole_file w = {0};
     int st = MULRED_OK;
     if (!points || !scalars || !records || !line) {
         st = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         goto done;
     }
-    if (!(f = fopen(o->write_pairs, "w"))) {
-        st = mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write: %s", o->write_pairs,
-                              strerror(errno));
-        goto done;
-    }
+    if ((st = mulred_whole_open(&w, o->write_pairs, MULRED_WHOLE_IN_PLACE, err))) goto done;
     for (uint64_t first = 0; first < o->synthetic && st == MULRED_OK; first += block) {
         const size_t n = o->synthetic - first < block ? (size_t)(o->synthetic - first) : block;
         st = mulred_msm_synth(points, scalars, c, o->seed, first, n, o->threads, err);
@@ -334,16 +335,16 @@ static int write_pairs_file(const msm_opts *o, mulred_error *err)
         for (size_t i = 0; i < n; i++) {
             mulred_hex_encode(line, records + i * R, R);
             line[2 * R] = '\n';
-            if (fwrite(line, 1, 2 * R + 1, f) != 2 * R + 1) {
+            if (fwrite(line, 1, 2 * R + 1, w.f) != 2 * R + 1) {
                 st = mulred_error_set(err, MULRED_ERUNTIME, "%s: %s", o->write_pairs,
                                       strerror(errno));
                 break;
             }
         }
     }
-    if (fclose(f) != 0 && st == MULRED_OK)
-        st = mulred_error_set(err, MULRED_ERUNTIME, "%s: %s", o->write_pairs, strerror(errno));
+    if (st == MULRED_OK) st = mulred_whole_commit(&w, err);
 done:
+    mulred_whole_discard(&w); /* after a failure: no partial file under its name */
     free(points), free(scalars), free(records), free(line);
     return st;
 }
@@ -387,7 +388,12 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
     job.stall_timeout = o->stall_timeout;
     job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
-    return mulred_mpi_msm(MPI_COMM_WORLD, &job, &((msm_result *)vr)->mpi, err);
+    cli_progress bar;
+    cli_progress_init(&bar, o->progress ? 1 : -1, 0, NULL);
+    if (bar.enabled) job.progress = cli_progress_update, job.progress_data = &bar;
+    const int rc = mulred_mpi_msm(MPI_COMM_WORLD, &job, &((msm_result *)vr)->mpi, err);
+    cli_progress_finish(&bar);
+    return rc;
 }
 
 const cli_job_kind cli_kind_msm = {

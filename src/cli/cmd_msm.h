@@ -32,6 +32,7 @@ typedef struct {
     uint64_t checkpoint_unit; /* points per slice; 0: the default of ckpt_layout */
     mulred_schedule schedule;
     double stall_timeout;
+    bool progress; /* a progress bar on stderr (rank 0) */
 } msm_opts;
 _Static_assert(offsetof(msm_opts, bases) == 0, "the base-set keys set msm_opts through its start");
 

@@ -45,7 +45,8 @@ static void muhash_usage(void)
         "  --flavor F          bitcoin (default) or kaspa\n"
         "  --threads T         threads per rank, 1-4096 (default: OMP_NUM_THREADS, else all\n"
         "                      cores)\n"
-        "  --json              print one JSON object: muhash, flavor, inserted, removed,\n"
+        "  --json              print one JSON object: result (the digest; also as muhash\n"
+        "                      until 0.4), flavor, inserted, removed,\n"
         "                      ranks, threads, nodes, per-phase times (min/avg/max over ranks;\n"
         "                      total runs from opening the inputs to the digest: process\n"
         "                      start, MPI_Init and libcrypto's initialization are outside)\n"
@@ -303,7 +304,8 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     double rate = total > 0 ? (double)(res->inserted + res->removed) / total : 0;
     const double bytes = input_bytes(o);
     mulred_jw_object_begin(w, NULL);
-    mulred_jw_string(w, MULRED_RF_MUHASH, res->hex);
+    mulred_jw_string(w, MULRED_RF_RESULT, res->hex);
+    mulred_jw_string(w, MULRED_RF_MUHASH, res->hex); /* the 0.2 name, kept for 0.3 */
     mulred_jw_string(w, MULRED_RF_FLAVOR, mulred_muhash_flavor_name(o->flavor));
     mulred_jw_uint(w, MULRED_RF_INSERTED, res->inserted);
     mulred_jw_uint(w, MULRED_RF_REMOVED, res->removed);

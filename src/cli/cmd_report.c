@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/job.h"
 #include "output/keys.h"
 #include "report/report.h"
 
@@ -133,20 +134,6 @@ static const mulred_key report_keys[] = {
     {"memory-per-node", false, false, false, set_memory_per_node},
 };
 
-/* Opens path for writing (stdout when NULL). */
-static FILE *open_or_stdout(const char *path, mulred_error *err)
-{
-    FILE *f = path ? fopen(path, "w") : stdout;
-    if (!f) mulred_error_set(err, MULRED_ERUNTIME, "report: %s: %s", path, strerror(errno));
-    return f;
-}
-
-static mulred_status close_file(FILE *f, const char *path, mulred_error *err)
-{
-    if (f == stdout || fclose(f) == 0) return MULRED_OK;
-    return mulred_error_set(err, MULRED_ERUNTIME, "report: %s: write failed", path);
-}
-
 /* The scaling table to Markdown, CSV and PNG as asked. */
 static mulred_status write_scaling(const mulred_report_project_opts *o, mulred_report_rows *rs,
                                    mulred_error *err)
@@ -154,16 +141,16 @@ static mulred_status write_scaling(const mulred_report_project_opts *o, mulred_r
     mulred_report_table t;
     mulred_status status = mulred_report_scaling(&t, rs, err);
     FILE *f;
-    if (!status && (f = open_or_stdout(o->output, err))) {
+    if (!status && (f = cli_output_open(o->output, err))) {
         mulred_report_write_markdown(f, &t);
-        status = close_file(f, o->output, err);
+        status = cli_output_close(f, o->output, err);
     } else if (!status) {
         status = err->status;
     }
     if (!status && o->csv) {
-        if ((f = open_or_stdout(o->csv, err))) {
+        if ((f = cli_output_open(o->csv, err))) {
             mulred_report_write_csv(f, &t);
-            status = close_file(f, o->csv, err);
+            status = cli_output_close(f, o->csv, err);
         } else {
             status = err->status;
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "output/keys.h"
 #include "mulred/mulred_mpi.h"
 #include "mulred/utxo.h"
@@ -16,8 +17,9 @@ static void usage(void)
 {
     cli_out(
         "Usage: mulred utxo index FILE [--chunk-bytes N] [--index PATH] [--force] [--json]\n"
+        "                        [--progress]\n"
         "       mulred utxo info FILE [--txoutset-hash] [--json]\n"
-        "       mulred utxo synth N FILE [--seed S] [--legacy]\n"
+        "       mulred utxo synth N FILE [--seed S] [--legacy] [--progress]\n"
         "\n"
         "Bitcoin Core dumptxoutset snapshots (format v2 of Core >= 28, and legacy of Core <= 27).\n"
         "\n"
@@ -32,7 +34,9 @@ static void usage(void)
         "          txoutset_hash): a SEQUENTIAL double SHA-256 over every coin in file order.\n"
         "  synth   Write a synthetic v2 (or --legacy) snapshot of N coins (1e6, 2M accepted)\n"
         "          covering every script class, multi-coin groups, vouts > 252, heights > 127\n"
-        "          and large scripts; deterministic for (N, --seed, format).\n"
+        "          and large scripts; deterministic for (N, --seed, format). FILE appears\n"
+        "          only when complete (written as .FILE.tmp.* beside it, then renamed); a file\n"
+        "          system without room for an upper bound of its size is refused (exit 3).\n"
         "\n"
         "Options:\n"
         "  --chunk-bytes N   target chunk size of a new index (default 131072)\n"
@@ -41,21 +45,28 @@ static void usage(void)
         "  --json            machine-readable output\n"
         "  --seed S          synth seed (default 1)\n"
         "  --legacy          synth: write the legacy (Core <= 27) format\n"
+        "  --progress        index, synth: a progress bar on stderr\n"
         "\n"
         "Exit status: 0 success, 1 usage, 2 bad input (the message names the byte offset and\n"
         "the reason), 3 runtime failure.\n");
 }
 
-static int cmd_index(const char *file, const mulred_utxo_options *opt, bool force, bool json)
+static int cmd_index(const char *file, const mulred_utxo_options *opt_in, bool force, bool json,
+                     bool progress)
 {
     mulred_error err;
     mulred_error_clear(&err);
     mulred_utxo_index_info info;
+    mulred_utxo_options opt = *opt_in;
+    cli_progress bar;
+    cli_progress_init(&bar, progress ? 1 : -1, 0, NULL);
+    if (bar.enabled) opt.progress = cli_progress_update, opt.progress_data = &bar;
     double t0 = mulred_wtime();
-    int rc = mulred_utxo_index_build(&info, file, opt, force, &err);
+    int rc = mulred_utxo_index_build(&info, file, &opt, force, &err);
+    cli_progress_finish(&bar);
     if (rc) return cli_report(&err);
     double secs = mulred_wtime() - t0;
-    if (!info.loaded && !info.saved && !(opt->no_save)) {
+    if (!info.loaded && !info.saved && !opt.no_save) {
         mulred_error_set(&err, MULRED_ERUNTIME,
                          "%s: cannot write the index (read-only "
                          "directory? set MULRED_UTXO_INDEX_DIR or --index)",
@@ -162,14 +173,20 @@ static int cmd_info(const char *file, bool txoutset, bool json)
     return MULRED_OK;
 }
 
-static int cmd_synth(const char *count, const char *file, uint64_t seed, bool legacy)
+static int cmd_synth(const char *count, const char *file, uint64_t seed, bool legacy, bool progress)
 {
     uint64_t n;
     if (mulred_parse_count(count, &n)) return cli_usage_error("utxo", "bad coin count '%s'", count);
     mulred_error err;
     mulred_error_clear(&err);
+    mulred_utxo_options opt = {0};
+    cli_progress bar;
+    cli_progress_init(&bar, progress ? 1 : -1, n, "coins");
+    if (bar.enabled) opt.progress = cli_progress_update, opt.progress_data = &bar;
     double t0 = mulred_wtime();
-    if (mulred_utxo_synth(file, n, seed, legacy, &err)) return cli_report(&err);
+    const int rc = mulred_utxo_synth_opt(file, n, seed, legacy, &opt, &err);
+    cli_progress_finish(&bar);
+    if (rc) return cli_report(&err);
     char t[32];
     mulred_format_seconds(t, sizeof t, mulred_wtime() - t0);
     cli_out("wrote %s: %" PRIu64 " coins, %s format, seed %" PRIu64 " (%s)\n", file, n,
@@ -180,7 +197,7 @@ static int cmd_synth(const char *count, const char *file, uint64_t seed, bool le
 /* The options of every subcommand, one key table. */
 typedef struct {
     mulred_utxo_options opt;
-    bool force, json, legacy, txoutset;
+    bool force, json, legacy, txoutset, progress;
     uint64_t seed;
 } utxo_opts;
 
@@ -191,6 +208,7 @@ MULRED_KEY_FLAG(set_force, utxo_opts, force)
 MULRED_KEY_FLAG(set_json, utxo_opts, json)
 MULRED_KEY_FLAG(set_legacy, utxo_opts, legacy)
 MULRED_KEY_FLAG(set_txoutset, utxo_opts, txoutset)
+MULRED_KEY_FLAG(set_progress, utxo_opts, progress)
 
 static const mulred_key utxo_keys[] = {
     {"chunk-bytes", false, false, false, set_chunk},
@@ -200,14 +218,15 @@ static const mulred_key utxo_keys[] = {
     {"seed", false, false, false, set_seed},
     {"legacy", true, false, false, set_legacy},
     {"txoutset-hash", true, false, false, set_txoutset},
+    {"progress", true, false, false, set_progress},
 };
 
 /* The keys each subcommand takes (a key of another subcommand is a usage error naming it, never
  * silently ignored). */
-static const char *const utxo_sub_keys[][5] = {
-    {"index", "chunk-bytes", "index", "force", "json"},
+static const char *const utxo_sub_keys[][6] = {
+    {"index", "chunk-bytes", "index", "force", "json", "progress"},
     {"info", "txoutset-hash", "json"},
-    {"synth", "seed", "legacy"},
+    {"synth", "seed", "legacy", "progress"},
 };
 #define UTXO_NKEYS (sizeof utxo_keys / sizeof utxo_keys[0])
 
@@ -221,7 +240,7 @@ static int utxo_sub_check(const char *sub, int argc, char **argv)
         mulred_key keys[UTXO_NKEYS];
         size_t n = 0;
         char takes[128] = "";
-        for (size_t k = 1; k < 5 && utxo_sub_keys[s][k]; k++) {
+        for (size_t k = 1; k < 6 && utxo_sub_keys[s][k]; k++) {
             keys[n++] = *mulred_key_find(utxo_keys, UTXO_NKEYS, utxo_sub_keys[s][k]);
             snprintf(takes + strlen(takes), sizeof takes - strlen(takes), "%s--%s",
                      k > 1 ? ", " : "", utxo_sub_keys[s][k]);
@@ -247,7 +266,7 @@ static int utxo_run(const char *sub, const char *const *args, size_t nargs, cons
     const bool root = mulred_mpi_env_rank() == 0;
     if (strcmp(sub, "index") == 0) {
         if (nargs != 1) return cli_usage_error("utxo", "index takes one FILE");
-        return root ? cmd_index(args[0], &o->opt, o->force, o->json) : MULRED_OK;
+        return root ? cmd_index(args[0], &o->opt, o->force, o->json, o->progress) : MULRED_OK;
     }
     if (strcmp(sub, "info") == 0) {
         if (nargs != 1) return cli_usage_error("utxo", "info takes one FILE");
@@ -255,7 +274,7 @@ static int utxo_run(const char *sub, const char *const *args, size_t nargs, cons
     }
     if (strcmp(sub, "synth") == 0) {
         if (nargs != 2) return cli_usage_error("utxo", "synth takes N and FILE");
-        return root ? cmd_synth(args[0], args[1], o->seed, o->legacy) : MULRED_OK;
+        return root ? cmd_synth(args[0], args[1], o->seed, o->legacy, o->progress) : MULRED_OK;
     }
     return cli_usage_error("utxo", "unknown subcommand '%s' (index, info or synth)", sub);
 }

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/job.h"
 #include "mulred/mulred_mpi.h"
+#include "util/util.h"
 
 /* ---- the table of kinds ---- */
 
@@ -55,24 +56,32 @@ const mulred_key cli_output_keys[] = {
 };
 const size_t cli_output_nkeys = sizeof cli_output_keys / sizeof cli_output_keys[0];
 
+/* The result file being written: one at a time (a command writes one result). */
+static mulred_whole_file output_file;
+
 FILE *cli_output_open(const char *path, mulred_error *err)
 {
     if (!path) return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
+    MULRED_ARG_CHECK_RETURN(!output_file.f, NULL);
+    mulred_error werr;
+    if (mulred_whole_open(&output_file, path, MULRED_WHOLE_IN_PLACE, &werr)) {
         mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write the result: %s", path,
                          strerror(errno));
-    return f;
+        return NULL;
+    }
+    return output_file.f;
 }
 
 int cli_output_close(FILE *out, const char *path, mulred_error *err)
 {
-    bool ok = !ferror(out);
-    if (out != stdout)
-        ok = fclose(out) == 0 && ok;
-    else
-        ok = fflush(out) == 0 && ok;
-    if (!ok)
+    if (out != stdout) {
+        MULRED_ARG_CHECK(out == output_file.f);
+        mulred_error werr;
+        if (mulred_whole_commit(&output_file, &werr))
+            return mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write the result", path);
+        return MULRED_OK;
+    }
+    if (ferror(out) || fflush(out) != 0)
         return mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write the result",
                                 path ? path : "standard output");
     return MULRED_OK;

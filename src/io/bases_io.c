@@ -178,21 +178,19 @@ mulred_status mulred_bases_save(const mulred_bases *b, const char *path, mulred_
     if (rows) mulred_sha256_update(sh, b->table, rows * b->size * A);
     mulred_sha256_final(sh, digest);
     mulred_sha256_free(sh);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && fwrite(&h, sizeof h, 1, f) == 1 && fwrite(b->points, A, b->size, f) == b->size &&
-              (!rows || fwrite(b->table, A * rows, b->size, f) == b->size) &&
-              fwrite(digest, 32, 1, f) == 1;
-    if (f && fclose(f) != 0) ok = false;
-    if (ok && rename(tmp, path) != 0) ok = false;
-    if (!ok) {
+    mulred_whole_file w;
+    if (mulred_whole_open(&w, path, MULRED_WHOLE_IN_PLACE, err)) return err->status;
+    FILE *f = w.f;
+    if (!(fwrite(&h, sizeof h, 1, f) == 1 && fwrite(b->points, A, b->size, f) == b->size &&
+          (!rows || fwrite(b->table, A * rows, b->size, f) == b->size) &&
+          fwrite(digest, 32, 1, f) == 1)) {
         const int e = errno;
-        unlink(tmp);
+        mulred_whole_discard(&w);
         mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write: %s", path, strerror(e));
         errno = e; /* the cause, for a caller that maps it (the Python module's OSError) */
         return MULRED_ERUNTIME;
     }
+    if (mulred_whole_commit(&w, err)) return err->status;
     return MULRED_OK;
 }
 

@@ -578,17 +578,6 @@ uint64_t mulred_checkpoint_loaded(const mulred_checkpoint *ck)
 
 /* ---- saving ---- */
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return -1;
-        p += w, n -= (size_t)w;
-    }
-    return 0;
-}
-
 mulred_status mulred_checkpoint_save(mulred_checkpoint *ck, uint64_t u, const void *elem,
                                      uint64_t items, mulred_error *err)
 {
@@ -616,26 +605,23 @@ mulred_status mulred_checkpoint_save(mulred_checkpoint *ck, uint64_t u, const vo
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
 
-    char name[64], tmp[96], path[4200];
-    snprintf(name, sizeof name, "unit-%010" PRIu64 ".ckpt", u);
-    /* The pid keeps ranks on one node apart; a rank of another node saving the same unit
-     * cannot happen (units are planned to one rank), and O_EXCL catches it if it did. */
-    snprintf(tmp, sizeof tmp, ".tmp-%s.%ld", name, (long)getpid());
+    char path[4200];
     mulred_checkpoint_path(ck, u, path, sizeof path);
-    const char *what = "create";
-    int fd = openat(ck->dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    int rc = fd < 0 ? -1 : 0;
-    if (rc == 0) what = "write", rc = write_all(fd, buf, total);
-    if (rc == 0) what = "fsync", rc = fsync(fd);
-    if (fd >= 0 && close(fd) != 0 && rc == 0) what = "close", rc = -1;
-    if (rc == 0) what = "rename", rc = renameat(ck->dir_fd, tmp, ck->dir_fd, name);
-    if (rc == 0) what = "fsync of the directory", rc = fsync(ck->dir_fd);
-    int e = errno;
+    /* whole or not at all, fsynced with its directory; the pid in the temporary's name keeps
+     * ranks on one node apart, O_EXCL ranks of several (units are planned to one rank) */
+    mulred_whole_file w;
+    int rc = mulred_whole_open(&w, path, MULRED_WHOLE_SYNC | MULRED_WHOLE_PRIVATE, err);
+    if (rc == MULRED_OK && fwrite(buf, 1, total, w.f) != total) {
+        const int e = errno;
+        mulred_whole_discard(&w);
+        rc = mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write: %s", path, strerror(e));
+    } else if (rc == MULRED_OK) {
+        rc = mulred_whole_commit(&w, err);
+    }
     free(buf);
-    if (rc != 0) {
-        if (fd >= 0) unlinkat(ck->dir_fd, tmp, 0);
+    if (rc != MULRED_OK) {
         if (copy != ck->elem[u]) free(copy);
-        return mulred_error_set(err, MULRED_ERUNTIME, "%s: %s failed: %s", path, what, strerror(e));
+        return rc;
     }
     memcpy(copy, elem, eb);
     if (ck->state[u] != MULRED_CHECKPOINT_LOADED) ck->loaded++;

@@ -296,16 +296,18 @@ static bool cache_write(const mulred_kzg_setup *s, const char *path, const uint8
     cache_header(buf, &s->plan, setup_digest);
     memcpy(buf + CACHE_HEADER, s->table, want - CACHE_HEADER - 32);
     sha256(buf + want - 32, buf, want - 32);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && fwrite(buf, 1, want, f) == want;
-    if (f && fclose(f) != 0) ok = false;
-    if (ok && rename(tmp, path) != 0) ok = false;
-    if (!ok) {
-        snprintf(note, cap, "cache not written (%s): the table stays in memory", strerror(errno));
-        unlink(tmp);
+    mulred_whole_file w;
+    mulred_error werr;
+    bool ok = mulred_whole_open(&w, path, 0, &werr) == MULRED_OK;
+    if (ok && fwrite(buf, 1, want, w.f) != want) {
+        const int e = errno;
+        mulred_whole_discard(&w);
+        errno = e, ok = false;
+    } else if (ok) {
+        ok = mulred_whole_commit(&w, &werr) == MULRED_OK;
     }
+    if (!ok)
+        snprintf(note, cap, "cache not written (%s): the table stays in memory", strerror(errno));
     free(buf);
     return ok;
 }

@@ -98,6 +98,8 @@ oom:
 typedef struct {
     utxo_index *x;
     uint64_t cap;
+    const mulred_utxo_options *opt; /* its progress callback, once per chunk; NULL: none */
+    const mulred_utxo_header *h;
 } build_ctx;
 
 static int grow(utxo_index *x, uint64_t *cap)
@@ -124,15 +126,18 @@ static int on_group(void *ctx, uint64_t offset, uint64_t ordinal, mulred_error *
     x->off[x->nchunks] = offset;
     x->ord[x->nchunks] = ordinal;
     x->nchunks++;
+    if (b->opt && b->opt->progress)
+        b->opt->progress(b->opt->progress_data, offset - b->h->body_offset,
+                         b->h->file_size - b->h->body_offset);
     return 0;
 }
 
 int utxo_index_scan(utxo_index *x, int fd, const mulred_utxo_header *h, const char *path,
-                    uint32_t chunk_bytes, mulred_error *err)
+                    const mulred_utxo_options *opt, mulred_error *err)
 {
     memset(x, 0, sizeof *x);
-    x->chunk_bytes = chunk_bytes ? chunk_bytes : MULRED_UTXO_DEFAULT_CHUNK_BYTES;
-    build_ctx b = {x, 0};
+    x->chunk_bytes = opt && opt->chunk_bytes ? opt->chunk_bytes : MULRED_UTXO_DEFAULT_CHUNK_BYTES;
+    build_ctx b = {x, 0, opt, h};
     uint8_t *buf = malloc(UTXO_READ_BUFFER);
     if (!buf || grow(x, &b.cap)) {
         free(buf);
@@ -153,6 +158,8 @@ int utxo_index_scan(utxo_index *x, int fd, const mulred_utxo_header *h, const ch
     }
     x->off[x->nchunks] = end;
     x->ord[x->nchunks] = h->coins;
+    if (opt && opt->progress)
+        opt->progress(opt->progress_data, end - h->body_offset, h->file_size - h->body_offset);
     return utxo_fingerprint(&x->fp, fd, h, path, err);
 }
 
@@ -195,23 +202,15 @@ int utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err
         free(b);
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
-    /* Write a temporary file and rename it: readers (other ranks) never see a partial index. */
-    char tmp[4400], host[128] = "";
-    gethostname(host, sizeof host - 1); /* ranks on several nodes may share a file system */
-    snprintf(tmp, sizeof tmp, "%s.tmp.%s.%ld", idx_path, host, (long)getpid());
-    int rc = MULRED_OK;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        rc = mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write index: %s", tmp,
+    /* whole or not at all: readers (other ranks) never see a partial index */
+    mulred_whole_file w;
+    int rc = mulred_whole_open(&w, idx_path, 0, err);
+    if (rc == MULRED_OK && fwrite(b, 1, n, w.f) != n) {
+        rc = mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write index: %s", idx_path,
                               strerror(errno));
-    } else {
-        bool ok = fwrite(b, 1, n, f) == n;
-        ok = (fclose(f) == 0) && ok;
-        if (!ok || rename(tmp, idx_path) != 0) {
-            rc = mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write index: %s", idx_path,
-                                  strerror(errno));
-            unlink(tmp);
-        }
+        mulred_whole_discard(&w);
+    } else if (rc == MULRED_OK) {
+        rc = mulred_whole_commit(&w, err);
     }
     free(b);
     return rc;
@@ -343,7 +342,7 @@ int utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd, const mu
     if (!force && utxo_index_load(x, info->path, h, &fp, want, why, sizeof why) == 0) {
         info->loaded = true;
     } else {
-        if ((rc = utxo_index_scan(x, fd, h, path, want, err))) return rc;
+        if ((rc = utxo_index_scan(x, fd, h, path, opt, err))) return rc;
         if (!(opt && opt->no_save)) {
             mulred_error werr;
             info->saved = utxo_index_save(x, info->path, &werr) == MULRED_OK;

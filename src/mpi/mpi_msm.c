@@ -369,11 +369,14 @@ static int ckpt_msm(msm_run *m, msm_jac *acc, uint64_t *drawn, mulred_error *err
     free(cost);
     res->handout = d.handout;
     /* runs of consecutive units within one slice: the slice is read once for them */
+    const uint64_t total =
+        o->schedule == MULRED_SCHEDULE_DYNAMIC ? t.L.units : share.end - share.first;
     for (uint64_t u0 = 0, u1; rc == MULRED_OK && mpi_units_run(&d, t.L.groups, &u0, &u1);) {
         /* rank 0 answers draws while it reads and computes (no MPI call until the next run) */
         mpi_units_serve_begin(&d);
         rc = tiles_of_slice(&t, u0, u1, err);
         mpi_units_serve_end(&d);
+        if (o->progress && rc == MULRED_OK) o->progress(o->progress_data, d.before + d.pos, total);
     }
     rc = mpi_units_close(&d, err);
     *drawn = d.drawn;
@@ -482,6 +485,38 @@ static int msm_grid_agreed(msm_run *m, mulred_error *err)
     return MULRED_OK;
 }
 
+/* The parts a rank's tile of the grid is computed in when progress is reported: its windows
+ * in groups of at least 2 per thread (fewer would cut windows into bucket ranges that rescan
+ * every digit), at most 8; 1 without progress. */
+static uint64_t grid_parts(const msm_run *m, const mulred_msm_share *share)
+{
+    if (!m->o->progress || share->idle) return 1;
+    const uint64_t windows = share->window1 - share->window0, least = 2 * (uint64_t)m->T;
+    const uint64_t parts = windows / least;
+    return parts < 1 ? 1 : parts > 8 ? 8 : parts;
+}
+
+/* *partial = the tile's windows [window0, window1) of the share, shifted to their weight, in
+ * grid_parts parts (each part's windows computed, shifted and added: the same point), with
+ * progress after each. */
+static void tile_windows(msm_run *m, msm_jac *partial, const mulred_msm_plan *plan,
+                         const mulred_msm_share *share, const void *points,
+                         const mulred_scalar256 *scalars, size_t ns, mulred_error *err)
+{
+    const mulred_group *group = mulred_msm_point_group(m->c);
+    const uint64_t parts = grid_parts(m, share), W = share->window1 - share->window0;
+    for (uint64_t k = 0; k < parts; k++) {
+        const unsigned w0 = share->window0 + (unsigned)(W * k / parts),
+                       w1 = share->window0 + (unsigned)(W * (k + 1) / parts);
+        msm_jac part;
+        if (mulred_msm_curve_windows(m->c, &part, plan, w0, w1, points, scalars, ns, m->T, err))
+            return;
+        mulred_msm_curve_shift(m->c, &part, &part, plan->window_bits * w0);
+        group->combine(partial, &part, group);
+        if (m->o->progress) m->o->progress(m->o->progress_data, 3 + k, 2 + parts);
+    }
+}
+
 /* This rank's tile of the grid: its slice read or generated, its part of its column's points
  * validated, the tile (slice × window group, shifted to its windows' weight), the reduce. */
 static void msm_by_grid(msm_run *m, mulred_error *err)
@@ -499,6 +534,8 @@ static void msm_by_grid(msm_run *m, mulred_error *err)
         else
             mulred_msm_synth(points, scalars, m->c, m->o->seed, share.point0, ns, m->T, err);
     }
+    const uint64_t steps = 2 + grid_parts(m, &share);
+    if (m->o->progress && err->status == MULRED_OK) m->o->progress(m->o->progress_data, 1, steps);
     const double t2 = mulred_wtime();
     m->local[m->file ? MULRED_MPI_MSM_PHASE_READ : MULRED_MPI_MSM_PHASE_GENERATE] =
         t2 - (m->file ? m->t0 : t1);
@@ -508,6 +545,7 @@ static void msm_by_grid(msm_run *m, mulred_error *err)
                                   (size_t)(share.check1 - share.check0), m->c, share.check0,
                                   m->o->input, m->T, err);
     m->local[MULRED_MPI_MSM_PHASE_VALIDATE] = mulred_wtime() - t2;
+    if (m->o->progress && err->status == MULRED_OK) m->o->progress(m->o->progress_data, 2, steps);
     if (mulred_mpi_agree(m->comm, err)) goto done;
     const double t3 = mulred_wtime();
     msm_jac partial;
@@ -517,9 +555,7 @@ static void msm_by_grid(msm_run *m, mulred_error *err)
         const mulred_msm_options mo = mulred_msm_grid_options(&m->res->grid);
         mulred_msm_plan plan;
         mulred_msm_curve_plan(m->c, &plan, ns, &mo);
-        if (mulred_msm_curve_windows(m->c, &partial, &plan, share.window0, share.window1, points,
-                                     scalars, ns, m->T, err) == MULRED_OK)
-            mulred_msm_curve_shift(m->c, &partial, &partial, plan.window_bits * share.window0);
+        tile_windows(m, &partial, &plan, &share, points, scalars, ns, err);
     }
     m->local[MULRED_MPI_MSM_PHASE_MSM] = mulred_wtime() - t3;
     if (mulred_mpi_agree(m->comm, err)) goto done;

@@ -14,12 +14,12 @@
 #ifndef MULRED_OUTPUT_RESULT_FIELDS_H
 #define MULRED_OUTPUT_RESULT_FIELDS_H
 
-#define MULRED_RF_RESULT            "result" /* the MSM's point, encoded, hex */
+#define MULRED_RF_RESULT            "result" /* hex, no 0x: the MSM's point encoded, the digest */
 #define MULRED_RF_CURVE             "curve"
 #define MULRED_RF_POINTS            "points"
 #define MULRED_RF_INPUT             "input" /* the pair file; absent for a synthetic set */
 #define MULRED_RF_SEED              "seed"
-#define MULRED_RF_MUHASH            "muhash" /* the digest, hex */
+#define MULRED_RF_MUHASH            "muhash" /* the digest as 0.2 named it: written until 0.4 */
 #define MULRED_RF_FLAVOR            "flavor"
 #define MULRED_RF_INSERTED          "inserted"
 #define MULRED_RF_REMOVED           "removed"

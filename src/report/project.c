@@ -11,27 +11,39 @@
 #include "output/output.h"
 #include "report/report.h"
 
-mulred_status mulred_report_open_outputs(const mulred_report_project_opts *o, FILE **out,
-                                         FILE **csv, mulred_error *err)
+mulred_status mulred_report_open_outputs(const mulred_report_project_opts *o,
+                                         mulred_report_outputs *io, mulred_error *err)
 {
-    *out = stdout, *csv = NULL;
-    if (o->output && !(*out = fopen(o->output, "w")))
+    memset(io, 0, sizeof *io);
+    io->out = stdout;
+    mulred_error werr;
+    if (o->output && mulred_whole_open(&io->w[0], o->output, MULRED_WHOLE_IN_PLACE, &werr))
         return mulred_error_set(err, MULRED_ERUNTIME, "report: %s: %s", o->output, strerror(errno));
-    if (o->csv && !(*csv = fopen(o->csv, "w"))) {
+    if (o->output) io->out = io->w[0].f;
+    if (o->csv && mulred_whole_open(&io->w[1], o->csv, MULRED_WHOLE_IN_PLACE, &werr)) {
         const int e = errno;
-        if (*out != stdout) fclose(*out);
+        mulred_whole_discard(&io->w[0]);
         return mulred_error_set(err, MULRED_ERUNTIME, "report: %s: %s", o->csv, strerror(e));
     }
+    io->csv = o->csv ? io->w[1].f : NULL;
     return MULRED_OK;
 }
 
-mulred_status mulred_report_close_outputs(const mulred_report_project_opts *o, FILE *out, FILE *csv,
-                                          mulred_status status, mulred_error *err)
+mulred_status mulred_report_close_outputs(const mulred_report_project_opts *o,
+                                          mulred_report_outputs *io, mulred_status status,
+                                          mulred_error *err)
 {
-    if (out != stdout && fclose(out) != 0 && !status)
-        status = mulred_error_set(err, MULRED_ERUNTIME, "report: %s: write failed", o->output);
-    if (csv && fclose(csv) != 0 && !status)
-        status = mulred_error_set(err, MULRED_ERUNTIME, "report: %s: write failed", o->csv);
+    const char *name[2] = {o->output, o->csv};
+    mulred_error werr;
+    for (int i = 0; i < 2; i++) {
+        if (!io->w[i].f) continue;
+        if (status)
+            mulred_whole_discard(&io->w[i]);
+        else if (mulred_whole_commit(&io->w[i], &werr))
+            status = mulred_error_set(err, MULRED_ERUNTIME, "report: %s: write failed", name[i]);
+    }
+    if (io->out == stdout && fflush(stdout) != 0 && !status)
+        status = mulred_error_set(err, MULRED_ERUNTIME, "report: standard output: write failed");
     return status;
 }
 
@@ -197,9 +209,10 @@ mulred_status mulred_report_project_generic(const mulred_report_project_opts *o,
     if (!(m->ranks_per_node >= 1) || m->ranks_per_node > m->cores_per_node)
         return mulred_error_set(err, MULRED_OUT_EUSAGE,
                                 "report --project: need 1 <= ranks per node <= cores per node");
-    FILE *out, *csv;
-    mulred_status status = mulred_report_open_outputs(o, &out, &csv, err);
+    mulred_report_outputs io;
+    mulred_status status = mulred_report_open_outputs(o, &io, err);
     if (status) return status;
+    FILE *out = io.out, *csv = io.csv;
     write_parameters(out, &md);
     if (csv)
         fprintf(csv, "nodes,ranks,cores,predicted_seconds,compute_seconds,reduce_seconds,"
@@ -220,7 +233,7 @@ mulred_status mulred_report_project_generic(const mulred_report_project_opts *o,
         mulred_report_printf(&data, "%d %.6g %.6g %.6g\n", nodes, s, e, t.total);
     }
     mulred_report_printf(&data, "EOD\n");
-    status = mulred_report_close_outputs(o, out, csv, MULRED_OK, err);
+    status = mulred_report_close_outputs(o, &io, MULRED_OK, err);
     if (!status && o->png) status = write_plot(o, &md, &data, err);
     free(data.s);
     return status;

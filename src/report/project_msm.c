@@ -217,8 +217,9 @@ mulred_status mulred_report_project_msm(const mulred_report_project_opts *o,
     msm_model md;
     mulred_status status = model_of(&md, o, rs, err);
     if (status) return status;
-    FILE *out, *csv;
-    if ((status = mulred_report_open_outputs(o, &out, &csv, err))) return status;
+    mulred_report_outputs io;
+    if ((status = mulred_report_open_outputs(o, &io, err))) return status;
+    FILE *out = io.out, *csv = io.csv;
     write_parameters(out, o, &md);
     if (csv)
         fprintf(csv, "regime,nodes,ranks,cores,slices,groups,window,glv,predicted_seconds,speedup,"
@@ -226,7 +227,7 @@ mulred_status mulred_report_project_msm(const mulred_report_project_opts *o,
     mulred_report_text data = {0};
     write_regime(out, csv, &data, o, &md, false);
     write_regime(out, csv, &data, o, &md, true);
-    status = mulred_report_close_outputs(o, out, csv, MULRED_OK, err);
+    status = mulred_report_close_outputs(o, &io, MULRED_OK, err);
     if (!status && o->png) status = write_plot(o, &md, &data, err);
     free(data.s);
     return status;

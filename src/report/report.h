@@ -23,6 +23,7 @@
 #include "mulred/common.h"
 #include "output/output.h"
 #include "report/model.h"
+#include "util/util.h"
 
 /* ---- rows: one per run read, or per problem (missing, failed, pending, malformed) ---- */
 typedef struct {
@@ -175,13 +176,21 @@ mulred_status mulred_report_project_generic(const mulred_report_project_opts *o,
 mulred_status mulred_report_project_msm(const mulred_report_project_opts *o,
                                         const mulred_report_rows *rs, mulred_error *err);
 
-/* Opens o->output (or stdout) and o->csv (or none) for a projection; on failure nothing is
- * left open. */
-mulred_status mulred_report_open_outputs(const mulred_report_project_opts *o, FILE **out,
-                                         FILE **csv, mulred_error *err);
-/* Closes them; MULRED_ERUNTIME when a write failed (status stays when already failed). */
-mulred_status mulred_report_close_outputs(const mulred_report_project_opts *o, FILE *out, FILE *csv,
-                                          mulred_status status, mulred_error *err);
+/* The outputs of a projection: out (o->output, else stdout) and csv (o->csv, else NULL), each
+ * file written whole or not at all (mulred_whole_open). */
+typedef struct {
+    FILE *out, *csv;
+    mulred_whole_file w[2];
+} mulred_report_outputs;
+/* Opens them; on failure nothing is left open and nothing written. */
+mulred_status mulred_report_open_outputs(const mulred_report_project_opts *o,
+                                         mulred_report_outputs *io, mulred_error *err);
+/* Closes them, each file renamed onto its name when status is MULRED_OK and every write
+ * succeeded, else removed; MULRED_ERUNTIME when a write failed (status stays when already
+ * failed). */
+mulred_status mulred_report_close_outputs(const mulred_report_project_opts *o,
+                                          mulred_report_outputs *io, mulred_status status,
+                                          mulred_error *err);
 
 /* "—" for NAN, else v in fmt */
 void mulred_report_fmt(char *out, size_t cap, double v, const char *fmt);

@@ -155,7 +155,8 @@ static void msm_row(mulred_report_row *row, const json_t *run)
 /* One `mulred muhash --json` object. */
 static void muhash_row(mulred_report_row *row, const json_t *run)
 {
-    const char *flavor = jstr(run, MULRED_RF_FLAVOR), *hash = jstr(run, MULRED_RF_MUHASH);
+    const char *flavor = jstr(run, MULRED_RF_FLAVOR), *hash = jstr(run, MULRED_RF_RESULT);
+    if (!hash) hash = jstr(run, MULRED_RF_MUHASH); /* results of mulred 0.2 and older */
     row->elements = jnum(run, MULRED_RF_ELEMENTS, NAN);
     row->input_bytes = jnum(run, MULRED_RF_INPUT_BYTES, NAN);
     row_layout(row, run);
@@ -253,7 +254,8 @@ static mulred_status add_document(mulred_report_rows *rs, const json_t *v, const
     if (!json_is_object(v))
         return add_problem(rs, source, NULL, "invalid: not a result object", NULL, err);
     if (json_object_get(v, MULRED_RF_RUNS)) return add_job(rs, v, source, err);
-    if (json_object_get(v, MULRED_RF_MUHASH) || json_object_get(v, MULRED_RF_CURVE))
+    if (json_object_get(v, MULRED_RF_RESULT) || json_object_get(v, MULRED_RF_MUHASH) ||
+        json_object_get(v, MULRED_RF_CURVE))
         return add_run(rs, v, source, NULL, err);
     return add_problem(rs, source, NULL, "invalid: neither a run nor a job result", NULL, err);
 }

@@ -97,4 +97,39 @@ static inline __attribute__((always_inline)) void mulred_prefetch_read(const voi
 int mulred_read_file(const char *path, char **data, size_t *len, size_t max, const char *what,
                      mulred_error *err);
 
+/* ---- files that appear whole or not at all ----
+ * Every file mulred writes (results, base sets, caches, indexes, snapshots, pair files) is
+ * written under a temporary name in its own directory (".NAME.tmp.PID.N", created exclusively,
+ * mode 0666 or 0600 less the umask), then flushed, optionally fsynced, and renamed onto NAME: a
+ * crash, a kill or a failed write never leaves part of a file under NAME (at most the temporary,
+ * which a failure removes). A directory is refused. Whatever else NAME is (a file, a symbolic
+ * link, a FIFO) is replaced, unless MULRED_WHOLE_IN_PLACE (for names a user gives): then a
+ * symbolic link is followed (its target is replaced, the link stays), and a name under /dev/
+ * or /proc/ or reached through a link there (/dev/stdout, /dev/fd/N, /dev/null, /dev/full),
+ * or one that exists and is not a regular file (a FIFO, a device), is written in place, as a
+ * user who names it means. */
+enum {
+    MULRED_WHOLE_SYNC = 1,     /* fsync the file before the rename and its directory after */
+    MULRED_WHOLE_IN_PLACE = 2, /* links followed, devices and FIFOs written in place */
+    MULRED_WHOLE_PRIVATE = 4,  /* mode 0600 rather than 0666 (both less the umask) */
+};
+typedef struct {
+    FILE *f;    /* where to write */
+    char *path; /* the final name, as given (for messages) */
+    char *dest; /* the final name with its symbolic links followed */
+    char *tmp;  /* the temporary name; NULL when NAME is written in place */
+    bool sync;
+} mulred_whole_file;
+
+/* Opens w for writing path (binary; stdio buffered); flags: MULRED_WHOLE_*. MULRED_ERUNTIME
+ * "PATH: cannot write: REASON" (errno kept) when the temporary cannot be created. */
+int mulred_whole_open(mulred_whole_file *w, const char *path, int flags, mulred_error *err);
+/* Flushes and closes w's file and renames it onto its name. MULRED_ERUNTIME "PATH: cannot
+ * write (STEP): REASON" (errno kept) when a write, the close, the fsync or the rename failed
+ * (the temporary is removed). w is closed either way. */
+int mulred_whole_commit(mulred_whole_file *w, mulred_error *err);
+/* Closes w's file and removes the temporary: nothing appears under the name (a file written in
+ * place keeps what was written). A closed or zeroed w is left alone. */
+void mulred_whole_discard(mulred_whole_file *w);
+
 #endif

@@ -207,15 +207,17 @@ for y in "$K"/blob_to_kzg_commitment/*.yaml; do
         expect_equal "$out" "" "$(basename "$y"): no commitment"
     else
         expect_status 0 "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob" --cache "$T/kzg.table"
-        expect_equal "$out" "$want" "$(basename "$y")"
+        expect_equal "$out" "${want#0x}" "$(basename "$y"): the commitment, hex without 0x"
     fi
     n_kzg=$((n_kzg + 1))
 done
 expect_equal "$n_kzg" 11 "KZG cases"
 expect_status 0 "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob" --no-cache --json
-for key in commitment seconds setup_seconds cache window version; do
+for key in result commitment seconds setup_seconds cache window version; do
     expect_contains "$out" "\"$key\":" "kzg JSON key $key"
 done
+expect_contains "$out" "\"result\":\"${want#0x}\",\"commitment\":\"$want\"" \
+    "kzg JSON: result without 0x, commitment (kept until 0.4) with it"
 expect_contains "$out" '"cache":"memory"' "--no-cache builds in memory"
 # the default cache: the user's cache directory, 0700, named by the setup's digest; a cache
 # that cannot be written is a warning, not a failure
@@ -227,4 +229,16 @@ expect_contains "$out" '"cache":"loaded"' "default cache loaded the second time"
 : >"$T/not-a-dir"
 expect_status 0 env XDG_CACHE_HOME="$T/not-a-dir" "$MULRED" kzg-commit --setup "$K/trusted_setup.txt" --blob "$T/blob"
 expect_contains "$err" "mulred: warning: KZG table cache" "unwritable cache: a warning"
+# --progress: a bar on stderr (as muhash's) reaching 100%, and the same result; none without it
+expect_status 0 "$MULRED" msm --curve bn254 --synthetic 20000 --seed 7 --threads 2
+plain=$(printf '%s\n' "$out" | head -n 1)
+expect_equal "$err" "" "msm: no progress bar unless asked"
+expect_status 0 "$MULRED" msm --curve bn254 --synthetic 20000 --seed 7 --threads 2 --progress
+expect_equal "$(printf '%s\n' "$out" | head -n 1)" "$plain" "msm --progress: the same result"
+expect_contains "$err" "100.0%" "msm --progress: the bar reaches 100%"
+expect_contains "$err" "[#" "msm --progress: the bar on stderr"
+expect_status 0 "$MULRED" msm --curve bn254 --synthetic 20000 --seed 7 --threads 2 --progress \
+    --checkpoint "$T/progress-ckpt" --checkpoint-unit 2000
+expect_equal "$(printf '%s\n' "$out" | head -n 1)" "$plain" "msm --progress --checkpoint: the same result"
+expect_contains "$err" "100.0%" "msm --progress --checkpoint: tiles to 100%"
 finish

@@ -64,7 +64,7 @@ expect_contains "$out" "544eb3142c000f0ad2c76ac41f4222abbababed830eeafee4b6dc56b
 # MULRED_KERNEL forces a multiply kernel: every kernel gives the same digests (a vector and a
 # synthetic set, batched and one at a time); a kernel this CPU lacks, or an unknown name, is
 # reported on stderr and the kernel is chosen as usual.
-synth_want=$(MULRED_KERNEL=gmp "$MULRED" muhash --flavor kaspa --synthetic 3000 --threads 2 --json | sed 's/.*"muhash":"\([0-9a-f]*\)".*/\1/')
+synth_want=$(MULRED_KERNEL=gmp "$MULRED" muhash --flavor kaspa --synthetic 3000 --threads 2 --json | sed 's/.*"result":"\([0-9a-f]*\)".*/\1/')
 for kernel in gmp mulx ifma ifma_kara ifma256 ifma256_kara nosuchkernel; do
     expect_status 0 env MULRED_KERNEL=$kernel "$MULRED" muhash --flavor kaspa --insert "$TEST_TMP/kaspa3" --json
     expect_contains "$out" "\"muhash\":\"$want\"" "kaspa vector with MULRED_KERNEL=$kernel"

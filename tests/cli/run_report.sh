@@ -81,20 +81,20 @@ expect_contains "$(cat "$T/fail.json")" '"runs":[]' "no runs in a failed envelop
 # Two ranks give the same MuHash and say so.
 expect_status 0 mpi 2 "$MULRED" run "$T/small.job" --json --output "$T/small2.json"
 expect_equal "$(jfield "$T/small2.json" ranks)" "2 2" "2 ranks recorded"
-expect_equal "$(jfield "$T/small2.json" muhash)" "$(jfield "$T/small.json" muhash)" "same MuHash on 2 ranks"
+expect_equal "$(jfield "$T/small2.json" result)" "$(jfield "$T/small.json" result)" "same MuHash on 2 ranks"
 
 # ---- report from hand-written results: speedup, efficiency, Karp-Flatt, holes ----
 R=$T/results
 mkdir -p "$R"
-run_obj() { # RANKS THREADS SECONDS HASH
-    printf '{"muhash":"%s","flavor":"bitcoin","inserted":1000000,"removed":0,"elements":1000000,"ranks":%s,"threads":%s,"nodes":1,"seconds":%s,"elements_per_second":1,"phases":{"hash":{"min":1,"avg":1,"max":%s},"mpi_reduce":{"min":1e-05,"avg":1e-05,"max":1e-05},"finalize":{"min":5e-05,"avg":5e-05,"max":5e-05}},"version":"0.1.0","git_revision":"x"}' "$4" "$1" "$2" "$3" "$3"
+run_obj() { # RANKS THREADS SECONDS HASH (under the key $KEY: muhash, as mulred 0.2 wrote it)
+    printf '{"%s":"%s","flavor":"bitcoin","inserted":1000000,"removed":0,"elements":1000000,"ranks":%s,"threads":%s,"nodes":1,"seconds":%s,"elements_per_second":1,"phases":{"hash":{"min":1,"avg":1,"max":%s},"mpi_reduce":{"min":1e-05,"avg":1e-05,"max":1e-05},"finalize":{"min":5e-05,"avg":5e-05,"max":5e-05}},"version":"0.1.0","git_revision":"x"}' "${KEY:-muhash}" "$4" "$1" "$2" "$3" "$3"
 }
 envelope() { # STATUS EXIT RUNS NTASKS
     printf '{"job":"jobs/x.job","status":"%s","exit_status":%s,"environment":{"SLURM_JOB_NUM_NODES":"1","SLURM_NTASKS":"%s","SLURM_CPUS_PER_TASK":"1"},"load_average":{"start":0.5,"end":1.25},"runs":[%s]}\n' "$1" "$2" "$4" "$3"
 }
 envelope ok 0 "$(run_obj 1 1 10.0 abcdef0123456789abcd)" 1 >"$R/101.json"
 envelope ok 0 "$(run_obj 2 1 5.5 abcdef0123456789abcd)" 2 >"$R/102.json"
-run_obj 4 1 3.0 abcdef0123456789abcd >"$R/104.json"            # a bare muhash --json object
+KEY=result run_obj 4 1 3.0 abcdef0123456789abcd >"$R/104.json" # a bare muhash --json object
 envelope failed 3 "" 8 >"$R/108.json"
 envelope submitted null "" 16 >"$R/116.json"
 envelope ok 0 "$(run_obj 2 2 2.0 ffffffffffffffffffff)" 2 >"$R/105.json"

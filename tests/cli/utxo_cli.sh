@@ -95,4 +95,12 @@ expect_status 2 "$MULRED" utxo info "$TEST_TMP/does-not-exist.dat"
 # Under mpirun (no MPI used) only rank 0 prints.
 expect_status 0 mpi 2 "$MULRED" utxo info "$V/dump-28_0.dat"
 expect_equal "$(printf '%s\n' "$out" | grep -c '^coins:')" 1 "one report under 2 ranks"
+# --progress on synth and index: a bar on stderr reaching 100%; the same files as without
+expect_status 0 "$MULRED" utxo synth 70000 "$TEST_TMP/prog.dat" --seed 3 --progress
+expect_contains "$err" "100.0%" "utxo synth --progress: the bar reaches 100%"
+expect_status 0 "$MULRED" utxo synth 70000 "$TEST_TMP/plain.dat" --seed 3
+expect_equal "$err" "" "utxo synth: no bar unless asked"
+cmp -s "$TEST_TMP/prog.dat" "$TEST_TMP/plain.dat" && pass || fail "utxo synth --progress: another file"
+expect_status 0 "$MULRED" utxo index "$TEST_TMP/prog.dat" --progress
+expect_contains "$err" "100.0%" "utxo index --progress: the bar reaches 100%"
 finish

@@ -89,8 +89,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (utxo_open(&sfd, &h, path, &e2) == MULRED_OK) {
         have_fp = utxo_fingerprint(&fp, sfd, &h, path, &e2) == MULRED_OK;
         if (mode == 3 && nrest >= 2) {
-            uint32_t cb = 1u + ((uint32_t)rest[0] | (uint32_t)rest[1] << 8);
-            have_truth = utxo_index_scan(&truth, sfd, &h, path, cb, &e2) == MULRED_OK;
+            const mulred_utxo_options o = {.chunk_bytes =
+                                               1u + ((uint32_t)rest[0] | (uint32_t)rest[1] << 8)};
+            have_truth = utxo_index_scan(&truth, sfd, &h, path, &o, &e2) == MULRED_OK;
         }
         close(sfd);
     }

@@ -79,6 +79,7 @@ OPTIONS = {
                             ["syn", "pairs"], ["0", "-1", "1x"]),
         "schedule": (["--schedule", "dynamic"], ["syn", "pairs"], ["fast", "Static", ""]),
         "stall-timeout": (["--stall-timeout", "30"], ANY, ["0", "-1", "1e3", "x"]),
+        "progress": (["--progress"], ANY, ["maybe"]),
         "points": ([], ["set"], [""]),
         "bases": ([], ["saved"], [""]),
         "scalars": ([], ["set", "saved"], [""]),
@@ -125,6 +126,7 @@ OPTIONS = {
         "seed": (["--seed", "7"], ["synth"], ["-1", "x"]),
         "legacy": (["--legacy"], ["synth"], ["maybe"]),
         "txoutset-hash": (["--txoutset-hash"], ["info"], ["maybe"]),
+        "progress": (["--progress"], ["index", "synth"], ["maybe"]),
     },
     "run": {
         "json": (["--json"], ANY, ["maybe"]),

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || { fail "python3 is needed to write the test input"; finish; }
 
-digest() { awk -F'"' '{ for (i = 1; i < NF; i++) if ($i == "muhash") print $(i + 2) }'; }
+digest() { awk -F'"' '{ for (i = 1; i < NF; i++) if ($i == "result") print $(i + 2) }'; }
 field() { # JSON NAME: the unsigned integer value of NAME
     printf '%s\n' "$1" | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"
 }

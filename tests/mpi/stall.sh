@@ -14,7 +14,7 @@
 . "$(dirname "$0")/../lib.sh"
 : "${MULRED_TEST_BIN_DIR:?set by CTest}"
 W=$MULRED_TEST_BIN_DIR/watch_check
-digest() { sed -n 's/.*"muhash":"\([0-9a-f]*\)".*/\1/p'; }
+digest() { sed -n 's/.*"result":"\([0-9a-f]*\)".*/\1/p'; }
 result() { sed -n 's/.*"result":"\([0-9a-f]*\)".*/\1/p'; }
 field() { printf '%s\n' "$1" | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"; }
 # timed STATUS_VAR SECONDS_VAR CMD...: runs CMD (stdout, stderr in $out, $err)

@@ -32,7 +32,7 @@ stop_s=$(awk -v m="$stop_ms" 'BEGIN { printf "%.3f", m / 1000 }')
 run_s=$(awk -v m="$run_ms" 'BEGIN { printf "%.3f", m / 1000 }')
 args=(muhash --synthetic "$n" --seed 9 --threads 1 --json)
 
-digest() { awk -F'"' '{ for (i = 1; i < NF; i++) if ($i == "muhash") print $(i + 2) }'; }
+digest() { awk -F'"' '{ for (i = 1; i < NF; i++) if ($i == "result") print $(i + 2) }'; }
 seconds() { sed -n 's/.*"seconds":\([0-9.e+-]*\),.*/\1/p' | head -n 1; }
 per_rank() { sed -n 's/.*"units_per_rank":\[\([0-9,]*\)\].*/\1/p'; }
 
