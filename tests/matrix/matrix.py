@@ -49,11 +49,13 @@ TOOLS = os.path.join(SRC, "tests", "tools")
 
 failures = []
 counts = {}
+quiet = False  # the self-test's expected failure is not printed
 
 
 def fail(what):
     failures.append(what)
-    print("FAIL:", what, file=sys.stderr)
+    if not quiet:
+        print("FAIL:", what, file=sys.stderr)
 
 
 def count(what, n=1):
@@ -325,8 +327,11 @@ def keys_self_test():
         return
     with open(path, "w") as fh:
         fh.write(text.replace(marker, marker + '\n    {"frobnicate", false, false, false, set_x},'))
+    global quiet
     before, keys = len(failures), counts.get("keys", 0)
+    quiet = True
     part_keys(tables.key_tables(copy))
+    quiet = False
     counts["keys"] = keys
     found = [f for f in failures[before:] if "'frobnicate' has no values" in f]
     del failures[before:]
