@@ -20,6 +20,7 @@ from conftest import ROOT, VECTORS
 
 spec = importlib.util.spec_from_file_location("contract_table",
                                               ROOT / "tests" / "tools" / "contract_table.py")
+assert spec is not None and spec.loader is not None
 contract_table = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(contract_table)
 

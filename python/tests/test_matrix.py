@@ -12,6 +12,8 @@ import pathlib
 import subprocess
 import sys
 
+from typing import Any, Dict, List, Tuple
+
 import pytest
 
 import mulred
@@ -58,7 +60,8 @@ def _le(d):
     return b"".join(s[i:i + 32][::-1] for i in range(0, len(s), 32))
 
 
-VALUES = {
+Values = Tuple[List[Any], List[Tuple[Any, type]]]
+VALUES: Dict[str, Dict[str, Values]] = {
     "msm": {
         "curve": (["bn254"], [("bn255", ValueError), (1, TypeError)]),
         "records": ([lambda d: d["bn254"]["records"]], [(b"\x01", ValueError), ("x", TypeError)]),
@@ -231,7 +234,7 @@ def _pairs(name):
 
 
 # parameters whose value decides the result: the reference call keeps them
-RESULT = {"synthetic_pairs": {"curve", "n", "group", "seed"}, "record_bytes": {"curve"},
+RESULT: Dict[str, set] = {"synthetic_pairs": {"curve", "n", "group", "seed"}, "record_bytes": {"curve"},
           "MuHash": {"flavor"}, "MuHash.deserialize": {"flavor"}, "MuHash.insert": {"element"},
           "MuHash.remove": {"element"}, "Bases.load": set(),
           "snapshot_muhash": set()}
@@ -245,7 +248,7 @@ def test_pairs_of_good_values(data, name, case):
     ref_args = dict(args)
     for p, i in case.items():
         args[p] = _v(vals[p][0][i], data)
-        if p in RESULT.get(name, ()):
+        if p in RESULT.get(name, set()):
             ref_args[p] = args[p]
     got, want = _call(name, args, data), _call(name, ref_args, data)
     if isinstance(got, dict):  # snapshot_muhash's info: the digest decides

@@ -1444,7 +1444,7 @@ def checkpoint_cases(out):
     case_dir("unit-fifo", os.mkfifo)
     case_dir("unit-dev-zero", lambda p: os.symlink("/dev/zero", p))
     case_dir("unit-sparse-8g", lambda p: open(p, "wb").truncate(8 << 30))
-    case_dir("unit-is-directory", os.mkdir, 3, "{f}/unit-0000000001.ckpt: rename failed: Is a directory")
+    case_dir("unit-is-directory", os.mkdir, 3, "{f}/unit-0000000001.ckpt: cannot write: Is a directory")
     # Directories the store refuses: others or the group may write, another user owns.
     case_dir("mode-0777", status=2, mode=0o777, expect="checkpoint directory {f} is writable by others (mode 0777)")
     case_dir("mode-0770", status=2, mode=0o770, expect="checkpoint directory {f} is writable by")
