@@ -1,5 +1,5 @@
-/* The distributed MSM job (mulred/mulred_mpi.h, mulred_mpi_msm): Σ sᵢ·Pᵢ on G1 of BLS12-381 or
- * BN254 over the ranks of a communicator and their OpenMP threads.
+/* The distributed MSM job (mulred/mulred_mpi.h, mulred_mpi_msm): Σ sᵢ·Pᵢ on G1 or G2 of BLS12-381
+ * or BN254 over the ranks of a communicator and their OpenMP threads.
  *
  * Phases, each timed (min/avg/max over ranks):
  *   read / generate  hex files: every rank counts the digits of its run of units and the counts
