@@ -179,7 +179,10 @@ int msm_bases_run(const msm_bases_opts *o, mulred_curve curve, bool has_curve, b
     memset(r, 0, sizeof *r);
     mulred_bases *b = NULL;
     int st = get_set(&b, o, curve, has_curve, binary, threads, r, err);
-    if (st != MULRED_OK) return st;
+    if (st != MULRED_OK) {
+        mulred_bases_free(b); /* made, but not saved */
+        return st;
+    }
     r->curve = mulred_bases_curve(b);
     r->set_points = mulred_bases_size(b);
     r->level = mulred_bases_level(b);

@@ -33,6 +33,10 @@ for input in files-bitcoin files-kaspa synthetic-bitcoin synthetic-kaspa; do
     for ranks in 1 2 3 4; do
         for threads in 1 2 3; do
             [ "$ranks" -ge 3 ] && [ "$threads" = 2 ] && continue # 3-4 ranks: 1 and 3 threads
+            # files and synthetic sets each take half of these layouts (by the flavor), together
+            # all of them (the option matrix, tests/matrix, combines them with everything else)
+            case $input in *-bitcoin) [ $(( (ranks + threads) % 2 )) = 0 ] || continue ;;
+                           *) [ $(( (ranks + threads) % 2 )) = 1 ] || continue ;; esac
             expect_status 0 mpi "$ranks" "$MULRED" muhash "${args[@]}" --threads "$threads" --json
             expect_equal "$(printf '%s\n' "$out" | digest)" "$ref" "$input, $ranks ranks x $threads threads"
             expect_equal "$(printf '%s\n' "$out" | grep -c '"result"')" 1 "$input: only rank 0 prints"
