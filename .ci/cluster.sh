@@ -26,6 +26,8 @@
 #   bash .ci/cluster.sh --quick   the CTest test cluster.quick (under a minute): MULRED set by
 #                                 CTest; exits 77 (skipped) saying why when this is not root,
 #                                 network namespaces cannot be made, or a cluster is already up
+# A state directory whose daemons are all gone (a run killed before its trap ran) is taken
+# down first; a cluster that still runs is never touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -36,6 +38,15 @@ LOSS_BOUND=${LOSS_BOUND:-60}
 JOB_TIMEOUT=${JOB_TIMEOUT:-120}
 export MULRED_CLUSTER_DIR=${MULRED_CLUSTER_DIR:-/run/mulred-cluster}
 CLUSTER=(bash "$ROOT/scripts/cluster.sh")
+# cluster_in_use: true if a cluster runs in MULRED_CLUSTER_DIR; one left behind with no daemon
+# alive (a run killed before its trap ran) is taken down and the answer is false
+cluster_in_use() {
+    [ -e "$MULRED_CLUSTER_DIR/nodes" ] || return 1
+    "${CLUSTER[@]}" live && return 0
+    echo "== cluster: $MULRED_CLUSTER_DIR was left by a stopped run (no daemon alive): taking it down"
+    "${CLUSTER[@]}" down >/dev/null 2>&1
+    return 1
+}
 
 log() { echo "== cluster: $*"; }
 skip() { echo "SKIPPED: $*"; exit 77; }
@@ -53,7 +64,7 @@ if [ "$QUICK" = 1 ]; then
     probe=mulred-probe-$$
     ip netns add "$probe" 2>/dev/null || skip "cannot create a network namespace here (ip netns add failed)"
     ip netns del "$probe"
-    [ ! -e "$MULRED_CLUSTER_DIR/nodes" ] ||
+    ! cluster_in_use ||
         skip "a cluster is already up in $MULRED_CLUSTER_DIR (scripts/cluster.sh down first)"
     : "${MULRED:?set by CTest}"
     WORK=${TEST_TMP:-$(mktemp -d)}
@@ -65,7 +76,7 @@ else
     # shellcheck disable=SC2119  # no extra cmake arguments
     build_mulred
     MULRED=$BUILD_DIR/mulred
-    [ ! -e "$MULRED_CLUSTER_DIR/nodes" ] || die "a cluster is already up in $MULRED_CLUSTER_DIR"
+    ! cluster_in_use || die "a cluster is already up in $MULRED_CLUSTER_DIR"
     WORK=$(mktemp -d /tmp/mulred-cluster-ci.XXXXXX)
 fi
 export MULRED

@@ -9,6 +9,9 @@
 #                                                     sbatch, srun, scontrol talk to this cluster
 #   bash scripts/cluster.sh env                       the export lines of that environment
 #   bash scripts/cluster.sh status                    nodes, daemons, Slurm's view
+#   bash scripts/cluster.sh live                      exit 0 if a daemon this cluster started
+#                                                     still runs (a state directory without one
+#                                                     was left by a run that was killed)
 #   bash scripts/cluster.sh down                      stops what it started, removes all it made
 #
 # Needs root (Debian 12; packages installed when missing). Everything lives in
@@ -347,6 +350,19 @@ cmd_status() {
     SLURM_CONF=$S/etc/slurm.conf timeout 5 sinfo -N -o '%N %T %c' 2>/dev/null || true
 }
 
+cmd_live() {
+    local f k
+    [ -f "$S/nodes" ] || return 1
+    alive munged munged && return 0
+    alive slurmctld "slurmctld.*$S/etc/slurm.conf" && return 0
+    for f in "$S"/pids/slurmd.node*.pid; do
+        [ -e "$f" ] || continue
+        k=$(basename "$f" .pid)
+        alive "$k" "slurmd.*-N ${k#slurmd.}" && return 0
+    done
+    return 1
+}
+
 cmd_exec() {
     local node=${1:?exec NODE CMD…}
     shift
@@ -363,6 +379,7 @@ case "${1:-}" in
 up) shift; cmd_up "$@" ;;
 down) cmd_down ;;
 status) cmd_status ;;
+live) cmd_live ;;
 exec) shift; cmd_exec "$@" ;;
 env) [ -f "$S/env" ] || die "the cluster is not up"; cat "$S/env" ;;
 *) usage ;;
