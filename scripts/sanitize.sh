@@ -9,8 +9,8 @@ build_mulred -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMULRED_SANITIZE=ON -DMULRED_VER
 export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0:abort_on_error=0}
 export LSAN_OPTIONS=suppressions=$MULRED_ROOT/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# the option matrix whole (the README's test command runs its sample)
-export MULRED_MATRIX=${MULRED_MATRIX:-full}
+# the option matrix and the bad-input corpus whole (the README's test command runs samples)
+export MULRED_MATRIX=${MULRED_MATRIX:-full} MULRED_CORPUS=${MULRED_CORPUS:-full}
 cd "$BUILD_DIR"
 # Not here: the benchmarks' smoke tests (figures and table shapes, nothing a sanitizer adds to)
 # and cli.job_keys (the command line and job files give each value the same verdict: the parser
