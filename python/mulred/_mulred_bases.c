@@ -6,7 +6,7 @@
  * the GIL held); close() while one runs raises RuntimeError instead of freeing what it reads. A
  * closed set raises mulred.MisuseError from every method, as the library's misuse callback
  * would for a freed set. */
-#include "mulred_py_common.h"
+#include "_mulred_bases.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
-/* Base sets (include/mulred/bases.h): the object, its per-curve operations, planning and one
- * MSM. What runs on threads is in bases_threads.c; files and the cache in src/io/bases_io.c.
+/* Base sets (include/mulred/bases.h): the object, planning and one MSM. The per-curve
+ * operations are in bases_ops.c, what runs on threads in bases_threads.c, files and the cache in
+ * src/io/bases_io.c.
  *
  * A call plans with the engine's cost model: the plain plan of n (mulred_G_msm_plan) against
  * the table's fixed plan, at n; the cheaper runs. Both are the engine's own kernels
@@ -8,125 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curve/g1_batch.h"
-#include "curve/g2_batch.h"
 #include "msm/bases_internal.h"
 #include "mulred/bases.h"
 #include "mulred/curve.h"
 #include "mulred/msm.h"
 #include "util/check.h"
 #include "util/util.h"
-
-/* ---- the curves as one type ------------------------------------------------------------------ */
-
-/* Wrappers binding each curve's functions to void * points (one set per curve). */
-#define BASES_WRAP(G)                                                                              \
-    static bool G##_on_curve(const void *p)                                                        \
-    {                                                                                              \
-        return mulred_##G##_affine_is_on_curve(p);                                                 \
-    }                                                                                              \
-    static void G##_fixed_build(void *t, const mulred_msm_plan *p, const void *pts, size_t n,      \
-                                void *s)                                                           \
-    {                                                                                              \
-        mulred_##G##_msm_fixed_table_build(t, p, pts, n, s);                                       \
-    }                                                                                              \
-    static void G##_fixed_var(void *r, const mulred_msm_plan *p, const void *t,                    \
-                              const mulred_scalar256 *k, size_t n, void *s)                        \
-    {                                                                                              \
-        mulred_##G##_msm_fixed_var(r, p, t, k, n, s);                                              \
-    }                                                                                              \
-    static void G##_serial_var(void *r, const mulred_msm_plan *p, const void *pts,                 \
-                               const mulred_scalar256 *k, size_t n, void *s)                       \
-    {                                                                                              \
-        mulred_##G##_msm_serial_var(r, p, pts, k, n, s);                                           \
-    }                                                                                              \
-    static void G##_add(void *acc, const void *in)                                                 \
-    {                                                                                              \
-        mulred_##G##_jacobian_add(acc, acc, in);                                                   \
-    }                                                                                              \
-    static void G##_set_inf(void *r)                                                               \
-    {                                                                                              \
-        mulred_##G##_jacobian_set_infinity(r);                                                     \
-    }                                                                                              \
-    static void G##_canonical(void *r)                                                             \
-    {                                                                                              \
-        mulred_##G##_affine a;                                                                     \
-        mulred_##G##_jacobian_to_affine(&a, r);                                                    \
-        mulred_##G##_jacobian_from_affine(r, &a);                                                  \
-    }
-BASES_WRAP(g1_381)
-BASES_WRAP(g1_254)
-BASES_WRAP(g2_381)
-BASES_WRAP(g2_254)
-
-#define BASES_OPS(G, decode_fn, subgroup_fn, reason)                                               \
-    {                                                                                              \
-        sizeof(mulred_##G##_affine), sizeof(mulred_##G##_jacobian), decode_fn, G##_on_curve,       \
-            subgroup_fn, reason, mulred_##G##_msm_fixed_plan, mulred_##G##_msm_cost_ns,            \
-            mulred_##G##_msm_fixed_build_scratch_size, G##_fixed_build,                            \
-            mulred_##G##_msm_fixed_scratch_size, G##_fixed_var, mulred_##G##_msm_scratch_size,     \
-            G##_serial_var, G##_add, G##_set_inf, G##_canonical                                    \
-    }
-
-static const unsigned SKIP = MULRED_G1_SKIP_SUBGROUP_CHECK;
-
-static mulred_status decode_g1_381(void *p, const uint8_t *in, mulred_point_encoding e,
-                                   mulred_g1_reason *why)
-{
-    if (e == MULRED_POINTS_COMPRESSED) return mulred_g1_381_decode_compressed(p, in, SKIP, why);
-    if (e == MULRED_POINTS_UNCOMPRESSED) return mulred_g1_381_decode_uncompressed(p, in, SKIP, why);
-    return mulred_g1_381_decode_eip2537(p, in, SKIP, why);
-}
-
-static mulred_status decode_g1_254(void *p, const uint8_t *in, mulred_point_encoding e,
-                                   mulred_g1_reason *why)
-{
-    (void)e;
-    return mulred_g1_254_decode_eip196(p, in, 0, why);
-}
-
-static mulred_status decode_g2_381(void *p, const uint8_t *in, mulred_point_encoding e,
-                                   mulred_g1_reason *why)
-{
-    if (e == MULRED_POINTS_COMPRESSED) return mulred_g2_381_decode_compressed(p, in, SKIP, why);
-    if (e == MULRED_POINTS_UNCOMPRESSED) return mulred_g2_381_decode_uncompressed(p, in, SKIP, why);
-    return mulred_g2_381_decode_eip2537(p, in, SKIP, why);
-}
-
-static mulred_status decode_g2_254(void *p, const uint8_t *in, mulred_point_encoding e,
-                                   mulred_g1_reason *why)
-{
-    (void)e;
-    return mulred_g2_254_decode_eip197(p, in, SKIP, why);
-}
-
-static void sub_g1_381(bool *ok, const void *p, size_t n)
-{
-    mulred_g1_381_in_g1_batch_var(ok, p, n, true);
-}
-
-static void sub_g2_381(bool *ok, const void *p, size_t n)
-{
-    mulred_g2_381_in_g2_batch_var(ok, p, n, true);
-}
-
-static void sub_g2_254(bool *ok, const void *p, size_t n)
-{
-    mulred_g2_254_in_g2_batch_var(ok, p, n, true);
-}
-
-/* In the order of mulred_curve. */
-static const bases_ops OPS[4] = {
-    BASES_OPS(g1_381, decode_g1_381, sub_g1_381, MULRED_G1_ESUBGROUP),
-    BASES_OPS(g1_254, decode_g1_254, NULL, MULRED_G1_ESUBGROUP),
-    BASES_OPS(g2_381, decode_g2_381, sub_g2_381, MULRED_G1_ESUBGROUP_G2),
-    BASES_OPS(g2_254, decode_g2_254, sub_g2_254, MULRED_G1_ESUBGROUP_G2),
-};
-
-const bases_ops *bases_ops_of(mulred_curve c)
-{
-    return &OPS[mulred_curve_with_group(c, mulred_curve_group(c))];
-}
 
 /* ---- encodings ------------------------------------------------------------------------------- */
 
@@ -509,7 +397,7 @@ mulred_status mulred_bases_msm_many(void *r, const mulred_bases *b, const void *
             free(st), free(errs);
             return mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
         }
-        bases_msm_side_by_side(r, b, scalars, k, f, n, T, st, errs);
+        bases_msm_side_by_side(bases_msm_one, r, b, scalars, k, f, n, T, st, errs);
         int status = MULRED_OK;
         for (size_t j = 0; j < k && status == MULRED_OK; j++)
             if (st[j] != MULRED_OK) {

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msm/bases_internal.h"
+#include "msm/bases_ops.h"
+#include "msm/bases_threads.h"
 #include "mulred/curve.h"
 #include "util/util.h"
 
@@ -125,14 +126,14 @@ mulred_status bases_fixed_threads(void *r, const mulred_bases *b, const mulred_s
     return failed ? mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory") : MULRED_OK;
 }
 
-void bases_msm_side_by_side(void *r, const mulred_bases *b, const void *const *scalars, size_t k,
-                            mulred_scalar_format f, size_t n, int threads, int *st,
-                            mulred_error *errs)
+void bases_msm_side_by_side(bases_msm_fn one, void *r, const mulred_bases *b,
+                            const void *const *scalars, size_t k, mulred_scalar_format f, size_t n,
+                            int threads, int *st, mulred_error *errs)
 {
     const size_t J = b->ops->jacobian_bytes;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (size_t j = 0; j < k; j++) {
         mulred_error_clear(&errs[j]);
-        st[j] = bases_msm_one((uint8_t *)r + j * J, b, scalars[j], f, n, 1, &errs[j]);
+        st[j] = one((uint8_t *)r + j * J, b, scalars[j], f, n, 1, &errs[j]);
     }
 }

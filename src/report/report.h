@@ -2,13 +2,14 @@
  * side (above output and lab, below bench and cli; no printing of its own beyond the files and
  * streams it is given, no exit()).
  *
- *   results.c        result and network files → rows (one per run, failed and missing ones too)
- *   scaling.c        rows → lines grouped by workload, each against its group's baseline
- *   table.c          lines → Markdown and CSV
- *   plot.c           gnuplot scripts and the scaling PNG
- *   project.c        the latency–bandwidth–I/O projection of a MuHash-like workload (model.h)
- *   project_msm.c    the projection of a distributed MSM (the grid planner as model)
- *   constants.c      every built-in constant of the models, with its provenance
+ *   results.c          result and network files → rows (one per run, failed and missing ones too)
+ *   scaling.c          rows → lines grouped by workload, each against its group's baseline
+ *   table.c            lines → Markdown and CSV
+ *   plot.c             gnuplot scripts and the scaling PNG
+ *   project.c          the latency–bandwidth–I/O projection of a MuHash-like workload (model.h)
+ *   project_msm.c      the projection of a distributed MSM (the grid planner as model)
+ *   project_outputs.c  the output files of both projections
+ *   constants.c        every built-in constant of the models, with its provenance
  *
  * Every function that can fail returns a mulred_status with the reason in err: MULRED_EINPUT
  * for a file that is not what it should be, MULRED_OUT_EUSAGE for options that cannot make a

@@ -1,8 +1,8 @@
-/* What the source files of the _mulred extension share (python/mulred/_mulred.c and
- * _mulred_bases.c): the error mapping, the misuse record and the argument converters. Defined in
- * _mulred.c; hidden in the extension (not part of any API). */
-#ifndef MULRED_PY_COMMON_H
-#define MULRED_PY_COMMON_H
+/* What the source files of the _mulred extension share (_mulred_common.c, below _mulred.c and
+ * _mulred_bases.c): the error mapping, the misuse record and the argument converters. Hidden in
+ * the extension (not part of any API). */
+#ifndef MULRED_PY_MULRED_COMMON_H
+#define MULRED_PY_MULRED_COMMON_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -11,9 +11,11 @@
 
 #include "mulred/mulred.h"
 
-/* mulred.MisuseError */
+/* mulred.MisuseError (made by the module, _mulred.c) */
 extern PyObject *MisuseError;
 
+/* The misuse callback the module installs (mulred_set_illegal_callback): records the message. */
+void on_misuse(const char *msg, void *data);
 /* The misuse counter now: pass it to misuse_raised after a library call. */
 unsigned long misuse_mark(void);
 /* When the library reported misuse since mark: sets mulred.MisuseError and returns 1. */
@@ -36,8 +38,5 @@ int parse_group(mulred_curve *c, const char *group);
 PyObject *fs_path(PyObject *obj);
 /* A str or an os.PathLike that is not a buffer. */
 bool is_path_like(PyObject *obj);
-
-/* mulred.Bases (_mulred_bases.c): readies the type and adds it to the module. 0 or -1. */
-int bases_add_type(PyObject *module);
 
 #endif
