@@ -56,6 +56,9 @@ int mulred_bench_bases_mpi(int argc, char **argv);
  * of report --project (bench_comm.c). */
 int mulred_bench_comm(int argc, char **argv);
 int mulred_bench_jobs(int argc, char **argv);
+/* The fast_mix family, perftest form (bench_mix.c); `mulred mix bench` is the same bench, its
+ * argv[0] "bench" (argv[0] names the bench in messages). */
+int mulred_bench_mix(int argc, char **argv);
 
 /* The 8-lane (AVX-512 IFMA) field rows of mulred bench curve, per element, in ns, from the
  * 8-lane field bench (bench/bench_field_x8.c): curve 0 is BLS12-381 Fp, 1 is BN254 Fp. Returns

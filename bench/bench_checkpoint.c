@@ -15,27 +15,23 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_child.h"
 #include "bench_keys.h"
 #include "bench_table.h"
 #include "mulred/sources.h"
 #include "output/json.h"
-#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
-/* Runs cmd; returns the "seconds" of its JSON output, or with msm its phases.total.max (and
+/* Runs argv; returns the "seconds" of its JSON output, or with msm its phases.total.max (and
  * its computed_units and checkpoint_seconds: the slowest rank's time inside the store), or -1. */
-static double ckpt_run(const char *cmd, bool msm, long *units, double *store)
+static double ckpt_run(const char *const argv[], const bench_child_opts *co, bool msm, long *units,
+                       double *store)
 {
-    FILE *p = popen(cmd, "r");
-    if (!p) return -1;
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = '\0';
-    if (pclose(p) != 0) return -1;
-    json_t *v;
-    mulred_error err;
-    if (mulred_json_read_buffer(&v, buf, n, "the job's --json", &err)) return -1;
+    bench_child c;
+    json_t *v = bench_child_json_run(&c, argv, co);
+    bench_child_free(&c);
+    if (!v) return -1;
     const json_t *s =
         msm ? json_object_get(json_object_get(json_object_get(v, "phases"), "total"), "max")
             : json_object_get(v, "seconds");
@@ -46,6 +42,17 @@ static double ckpt_run(const char *cmd, bool msm, long *units, double *store)
     if (store) *store = json_is_number(cs) ? json_number_value(cs) : -1;
     json_decref(v);
     return seconds;
+}
+
+/* rm -rf dir; true when it exited 0. */
+static bool remove_tree(const char *dir)
+{
+    const char *const argv[] = {"rm", "-rf", dir, NULL};
+    bench_child c;
+    bench_child_start(&c, argv, &(bench_child_opts){.discard_stdout = true});
+    const bool ok = bench_child_wait(&c);
+    bench_child_free(&c);
+    return ok;
 }
 
 typedef struct {
@@ -106,43 +113,43 @@ static const bench_column ckpt_columns[] = {
  * MULRED_ERUNTIME with a message on standard error. */
 static int ckpt_rounds(const ckpt_opts *o, double t[2][64], double *share, long *units)
 {
-    char self[4096];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) {
+    const char *self = bench_child_self();
+    if (!self) {
         fprintf(stderr, "mulred bench checkpoint: cannot find this executable\n");
         return MULRED_ERUNTIME;
     }
-    self[len] = '\0';
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/mulred-bench-ckpt.%ld", o->base, (long)getpid());
-    char unit_arg[64] = "";
-    if (o->unit)
-        snprintf(unit_arg, sizeof unit_arg, "--checkpoint-unit %llu", (unsigned long long)o->unit);
-    char what[64];
-    if (o->curve)
-        snprintf(what, sizeof what, "msm --curve %s", o->curve);
-    else
-        snprintf(what, sizeof what, "muhash --no-progress");
-    const int threads = (int)o->threads;
+    char elements[24], threads[24], unit[24], omp[48];
+    snprintf(elements, sizeof elements, "%llu", (unsigned long long)o->elements);
+    snprintf(threads, sizeof threads, "%d", (int)o->threads);
+    snprintf(unit, sizeof unit, "%llu", (unsigned long long)o->unit);
+    snprintf(omp, sizeof omp, "OMP_NUM_THREADS=%d", (int)o->threads);
+    const char *const env[] = {omp, NULL};
+    const bench_child_opts co = {.env = env};
     for (int r = 0; r < (int)o->reps; r++)
         for (int k = 0; k < 2; k++) {
             int with = (r + k) % 2; /* alternate which goes first */
-            char cmd[12288];
-            snprintf(cmd, sizeof cmd,
-                     "OMP_NUM_THREADS=%d '%s' %s --synthetic %llu --threads %d --json "
-                     "%s%s%s %s",
-                     threads, self, what, (unsigned long long)o->elements, threads,
-                     with ? "--checkpoint '" : "", with ? dir : "", with ? "'" : "",
-                     with ? unit_arg : "");
+            const char *argv[16];
+            int a = 0;
+            argv[a++] = self;
+            if (o->curve)
+                argv[a++] = "msm", argv[a++] = "--curve", argv[a++] = o->curve;
+            else
+                argv[a++] = "muhash", argv[a++] = "--no-progress";
+            argv[a++] = "--synthetic", argv[a++] = elements, argv[a++] = "--threads";
+            argv[a++] = threads, argv[a++] = "--json";
+            if (with) argv[a++] = "--checkpoint", argv[a++] = dir;
+            if (with && o->unit) argv[a++] = "--checkpoint-unit", argv[a++] = unit;
+            argv[a] = NULL;
             double store = 0;
-            t[with][r] = ckpt_run(cmd, o->curve != NULL, with ? units : NULL, with ? &store : NULL);
+            t[with][r] =
+                ckpt_run(argv, &co, o->curve != NULL, with ? units : NULL, with ? &store : NULL);
             if (with) share[r] = store >= 0 ? store / t[1][r] : -1;
-            if (with) {
-                char rm[4200];
-                snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-                if (system(rm) != 0) t[with][r] = -1;
-            }
+            if (with && !remove_tree(dir)) t[with][r] = -1;
             if (t[with][r] < 0) {
+                char cmd[8192];
+                bench_child_describe(cmd, sizeof cmd, argv, &co);
                 fprintf(stderr, "mulred bench checkpoint: failed: %s\n", cmd);
                 return MULRED_ERUNTIME;
             }

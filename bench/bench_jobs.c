@@ -16,25 +16,22 @@
  * RSS the largest of mpirun and its ranks (wait4 counts the descendants it reaped). Without
  * mpirun these rows are skipped, and the reason printed. */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_child.h"
 #include "bench_keys.h"
 #include "bench_table.h"
 #include "mulred/msm_io.h"
 #include "mulred/utxo.h"
 #include "output/format.h"
 #include "output/json.h"
-#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -55,74 +52,29 @@ static void jobs_usage(void)
         "the end.\n");
 }
 
-/* Runs args as a child, standard output to out_path, standard input from in_path through a
- * pipe fed by a writer process (pipe = true), from in_path directly, or /dev/null (NULL).
- * Returns its peak RSS in KiB, -1 when it failed. */
+/* Runs args (args[0] names this executable) as a child, standard input from in_path through a
+ * pipe fed by a writer process (pipe_in), from in_path directly, or /dev/null (NULL); with
+ * mpirun, as `mpirun -n 2 --oversubscribe` of it with one thread a rank. Returns its peak RSS in
+ * KiB and its JSON output in *v, or -1 when it failed. */
 static long run_child(const char *const args[], const char *in_path, bool pipe_in,
-                      const char *out_path, const char *mpirun)
+                      const char *mpirun, json_t **v)
 {
-    int fds[2] = {-1, -1};
-    pid_t writer = -1;
-    if (pipe_in) {
-        if (pipe(fds) != 0) return -1;
-        writer = fork();
-        if (writer < 0) return -1;
-        if (writer == 0) {
-            close(fds[0]);
-            int in = open(in_path, O_RDONLY);
-            char buf[1 << 16];
-            ssize_t n;
-            while (in >= 0 && (n = read(in, buf, sizeof buf)) > 0)
-                for (ssize_t o = 0; o < n;) {
-                    ssize_t w = write(fds[1], buf + o, (size_t)(n - o));
-                    if (w <= 0) _exit(1);
-                    o += w;
-                }
-            _exit(0);
-        }
-        close(fds[1]);
-    }
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        int in = pipe_in ? fds[0] : open(in_path ? in_path : "/dev/null", O_RDONLY);
-        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int nul = open("/dev/null", O_WRONLY);
-        if (in < 0 || out < 0 || nul < 0) _exit(127);
-        dup2(in, STDIN_FILENO);
-        dup2(out, STDOUT_FILENO);
-        dup2(nul, STDERR_FILENO);
-        if (!mpirun) {
-            execv("/proc/self/exe", (char *const *)args);
-            _exit(127);
-        }
-        /* mpirun -n 2 --oversubscribe [--allow-run-as-root] EXE args... */
-        static char exe[4096];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n <= 0) _exit(127);
-        exe[n] = 0;
-        const char *margs[40];
-        int a = 0;
-        margs[a++] = mpirun, margs[a++] = "-n", margs[a++] = "2", margs[a++] = "--oversubscribe";
-        if (getuid() == 0) {
-            margs[a++] = "--allow-run-as-root";
-            setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-            setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-        }
-        setenv("OMP_NUM_THREADS", "1", 1);
-        margs[a++] = exe;
-        for (int i = 1; args[i] && a < 39; i++) margs[a++] = args[i];
-        margs[a] = NULL;
-        execv(mpirun, (char *const *)margs);
-        _exit(127);
-    }
-    if (pipe_in) close(fds[0]);
-    int status = 0, wstatus = 0;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) != pid) return -1;
-    if (writer > 0) waitpid(writer, &wstatus, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-    return ru.ru_maxrss;
+    const bool root = getuid() == 0; /* as root: Open MPI's consent (a NULL ends a list early) */
+    const char *const launcher[] = {
+        mpirun, "-n", "2", "--oversubscribe", root ? "--allow-run-as-root" : NULL, NULL};
+    const char *const env[] = {"OMP_NUM_THREADS=1", root ? "OMPI_ALLOW_RUN_AS_ROOT=1" : NULL,
+                               "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", NULL};
+    const bench_child_opts o = {.file = bench_child_self(),
+                                .launcher = mpirun ? launcher : NULL,
+                                .env = mpirun ? env : NULL,
+                                .stdin_path = in_path,
+                                .stdin_pipe = pipe_in,
+                                .quiet = true};
+    bench_child c;
+    *v = o.file ? bench_child_json_run(&c, args, &o) : NULL;
+    const long rss = *v ? c.maxrss_kib : -1;
+    if (o.file) bench_child_free(&c);
+    return rss;
 }
 
 static double phase(const json_t *v, const char *name)
@@ -227,7 +179,7 @@ static const mulred_key jobs_keys[] = {
 
 /* The input files of the jobs, in a directory of their own. */
 typedef struct {
-    char dir[4096], elems[4200], snap[4200], pairs[4200], out[4200];
+    char dir[4096], elems[4200], snap[4200], pairs[4200];
 } jobs_files;
 
 /* The jobs: every input kind at 1 rank x 1 thread, 1 x 2 and (with mpirun) 2 x 1, into rows.
@@ -235,7 +187,6 @@ typedef struct {
 static int jobs_run(job_row *rows, int *nrows, const jobs_files *f, const char *mpirun)
 {
     static const char *kinds[4] = {"element file", "snapshot", "pair file", "stdin"};
-    mulred_error err;
     for (int k = 0; k < 4; k++)
         for (int l = 0; l < 3; l++) {
             const int t = l == 1 ? 2 : 1, nr = l == 2 ? 2 : 1;
@@ -260,10 +211,9 @@ static int jobs_run(job_row *rows, int *nrows, const jobs_files *f, const char *
             r->ranks = nr;
             r->threads = t;
             r->bytes = file_bytes(k == 1 ? f->snap : k == 2 ? f->pairs : f->elems);
+            json_t *v;
             r->rss_kib =
-                run_child(args, k == 3 ? f->elems : NULL, k == 3, f->out, nr > 1 ? mpirun : NULL);
-            json_t *v = NULL;
-            if (r->rss_kib >= 0) mulred_json_read_file(&v, f->out, &err);
+                run_child(args, k == 3 ? f->elems : NULL, k == 3, nr > 1 ? mpirun : NULL, &v);
             if (!v) {
                 fprintf(stderr,
                         "mulred bench jobs: the %s job at %d rank(s) x %d thread(s) failed\n",
@@ -365,7 +315,6 @@ int mulred_bench_jobs(int argc, char **argv)
     snprintf(f.elems, sizeof f.elems, "%s/elements.hex", f.dir);
     snprintf(f.snap, sizeof f.snap, "%s/snapshot.dat", f.dir);
     snprintf(f.pairs, sizeof f.pairs, "%s/pairs.hex", f.dir);
-    snprintf(f.out, sizeof f.out, "%s/out.json", f.dir);
     if (!o.pairs) o.pairs = o.size / 50 < 64 ? 64 : o.size / 50;
     char mpirun_buf[4200];
     const char *mpirun = !o.no_ranks ? find_mpirun(mpirun_buf, sizeof mpirun_buf) : NULL;
@@ -379,7 +328,7 @@ int mulred_bench_jobs(int argc, char **argv)
     job_row rows[12];
     int nrows = 0;
     if (rc == MULRED_OK) rc = jobs_run(rows, &nrows, &f, mpirun);
-    unlink(f.elems), unlink(f.snap), unlink(f.pairs), unlink(f.out);
+    unlink(f.elems), unlink(f.snap), unlink(f.pairs);
     char idx[4300];
     snprintf(idx, sizeof idx, "%s.idx", f.snap);
     unlink(idx);

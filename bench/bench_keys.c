@@ -8,6 +8,12 @@ bool bench_options(const char *cmd, const mulred_key *keys, size_t nkeys, void *
 {
     char what[64];
     snprintf(what, sizeof what, "bench %s", cmd);
+    return bench_options_as(what, keys, nkeys, opts, argc, argv, usage, p, status);
+}
+
+bool bench_options_as(const char *what, const mulred_key *keys, size_t nkeys, void *opts, int argc,
+                      char **argv, void (*usage)(void), mulred_key_parser *p, int *status)
+{
     const mulred_key_table table = {keys, nkeys, opts};
     mulred_key_rest rest;
     if (!mulred_key_options(what, &table, 1, argc, argv, 0, usage, p, &rest, status)) return false;

@@ -27,5 +27,9 @@
  * (mulred_key_parser_free, in every case). */
 bool bench_options(const char *cmd, const mulred_key *keys, size_t nkeys, void *opts, int argc,
                    char **argv, void (*usage)(void), mulred_key_parser *p, int *status);
+/* The same for a bench reached under another command's name as well (`mulred mix bench`, the
+ * bench `mix`): what is the name its messages give ("mix bench", "bench mix"). */
+bool bench_options_as(const char *what, const mulred_key *keys, size_t nkeys, void *opts, int argc,
+                      char **argv, void (*usage)(void), mulred_key_parser *p, int *status);
 
 #endif

@@ -29,13 +29,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_child.h"
 #include "bench_keys.h"
 #include "bench_table.h"
 #include "mulred/curve.h"
 #include "mulred/kzg.h"
 #include "mulred/msm.h"
 #include "output/json.h"
-#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -548,23 +548,13 @@ typedef struct {
 static void run_anchors(bm_anchor *a, const char *cmd)
 {
     memset(a, 0, sizeof *a);
-    char line[4200];
-    snprintf(line, sizeof line, "%s --quick 2>/dev/null", cmd);
-    FILE *p = popen(line, "r");
-    if (!p) return;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, p)) > 0;) {
-        n += got;
-        if (n == cap) buf = realloc(buf, cap *= 2);
-    }
-    pclose(p);
-    if (!buf) return;
-    json_t *v;
-    mulred_error err;
-    const mulred_status read = mulred_json_read_buffer(&v, buf, n, "the anchor's output", &err);
-    free(buf);
-    if (read) return;
+    const char *const argv[] = {cmd, "--quick", NULL};
+    bench_child c;
+    bench_child_start(&c, argv, &(bench_child_opts){.quiet = true});
+    bench_child_wait(&c); /* its exit status aside: what it printed counts */
+    json_t *v = bench_child_json(&c, "the anchor's output");
+    bench_child_free(&c);
+    if (!v) return;
     const json_t *msm = json_object_get(v, "msm");
     for (size_t i = 0; i < json_array_size(msm); i++) {
         const json_t *item = json_array_get(msm, i);
@@ -942,8 +932,9 @@ static void usage(void)
         "batch-affine buckets are worth at 2^worth (default 16; ratios from one run); the\n"
         "KZG commitment (EIP-4844) with and without its fixed-base tables, from the trusted\n"
         "setup (--setup, default tests/vectors/kzg/trusted_setup.txt; with G1).\n\n"
-        "  --anchors CMD  run 'CMD --quick' (blst and c-kzg-4844, JSON on stdout) in the\n"
-        "                 same run and print the ratios (e.g. /tmp/anchors/run.sh)\n"
+        "  --anchors CMD  run the program CMD with --quick (no shell; blst and c-kzg-4844,\n"
+        "                 JSON on stdout) in the same run and print the ratios (e.g.\n"
+        "                 /tmp/anchors/run.sh)\n"
         "  --model        also fit the cost model's constants to a sweep of plans and\n"
         "                 compare its choice with the best measured plan (slow)\n"
         "  --quick        fewer repetitions, up to 2^16 (G2 up to 2^14)\n");

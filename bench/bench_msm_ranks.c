@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_child.h"
 #include "bench_keys.h"
 #include "bench_msm_ranks.h"
 #include "bench_table.h"
@@ -31,7 +32,6 @@
 #include "mulred/msm_grid.h"
 #include "mulred/msm_io.h"
 #include "output/json.h"
-#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -131,17 +131,12 @@ static int measure_inprocess(bench_msm_ranks_result *res, mulred_curve c, int lo
 
 /* ---- child processes under mpirun ---- */
 
-/* `seconds` and the grid of a `mulred msm --json` child already started as p, or -1. */
-static double finish_msm(FILE *p, unsigned *slices, unsigned *groups)
+/* `seconds` and the grid of a `mulred msm --json` child already started as c, or -1. */
+static double finish_msm(bench_child *c, unsigned *slices, unsigned *groups)
 {
-    if (!p) return -1;
-    char buf[16384];
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = '\0';
-    if (pclose(p) != 0) return -1;
-    json_t *v;
-    mulred_error err;
-    if (mulred_json_read_buffer(&v, buf, n, "mulred msm --json", &err)) return -1;
+    json_t *v = bench_child_wait(c) ? bench_child_json(c, "mulred msm --json") : NULL;
+    bench_child_free(c);
+    if (!v) return -1;
     const json_t *s = json_object_get(v, "seconds"), *g = json_object_get(v, "grid");
     const double seconds = json_is_number(s) ? json_number_value(s) : -1;
     if (slices) *slices = (unsigned)json_number_value(json_object_get(g, "slices"));
@@ -150,15 +145,44 @@ static double finish_msm(FILE *p, unsigned *slices, unsigned *groups)
     return seconds;
 }
 
-/* The command of `mulred msm --synthetic N --threads 1 --json` under mpirun with P ranks. */
-static void msm_command(char *cmd, size_t cap, const char *self, mulred_curve c, int P, uint64_t n)
+/* The command of `mulred msm --synthetic N --threads 1 --json` under mpirun ($MPIEXEC) with P
+ * ranks of one thread. */
+typedef struct {
+    char ranks[24], n[24];
+    const char *argv[10], *launcher[12];
+    bench_child_opts opts;
+} msm_command;
+
+static void msm_command_make(msm_command *m, const char *self, mulred_curve c, int P, uint64_t n)
 {
-    const char *mpiexec = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
-    const char *root = getuid() == 0 ? "--allow-run-as-root" : "";
-    snprintf(cmd, cap,
-             "'%s' -n %d --oversubscribe --bind-to none %s -x OMP_NUM_THREADS=1 '%s' msm "
-             "--curve %s --synthetic %llu --threads 1 --json",
-             mpiexec, P, root, self, mulred_curve_name(c), (unsigned long long)n);
+    snprintf(m->ranks, sizeof m->ranks, "%d", P);
+    snprintf(m->n, sizeof m->n, "%llu", (unsigned long long)n);
+    const char *const argv[] = {self,          "msm", "--curve",   mulred_curve_name(c),
+                                "--synthetic", m->n,  "--threads", "1",
+                                "--json",      NULL};
+    memcpy(m->argv, argv, sizeof argv);
+    int a = 0;
+    m->launcher[a++] = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
+    m->launcher[a++] = "-n", m->launcher[a++] = m->ranks;
+    m->launcher[a++] = "--oversubscribe", m->launcher[a++] = "--bind-to", m->launcher[a++] = "none";
+    if (getuid() == 0) m->launcher[a++] = "--allow-run-as-root";
+    m->launcher[a++] = "-x", m->launcher[a++] = "OMP_NUM_THREADS=1";
+    m->launcher[a] = NULL;
+    m->opts = (bench_child_opts){.launcher = m->launcher};
+}
+
+/* Starts m and returns its seconds (and grid), or -1 after a message. */
+static double run_msm(const msm_command *m, unsigned *slices, unsigned *groups)
+{
+    bench_child c;
+    bench_child_start(&c, m->argv, &m->opts);
+    const double t = finish_msm(&c, slices, groups);
+    if (t <= 0) {
+        char line[8192];
+        bench_child_describe(line, sizeof line, m->argv, &m->opts);
+        fprintf(stderr, "mulred bench: failed: %s\n", line);
+    }
+    return t;
 }
 
 /* Each round: 1 rank on n points, 2 ranks on n points, then the ceiling: two 1-rank jobs of
@@ -166,29 +190,27 @@ static void msm_command(char *cmd, size_t cap, const char *self, mulred_curve c,
  * between them), t1 / the slower of the two. */
 static int measure_mpirun(bench_msm_ranks_result *res, mulred_curve c, int log2n, int reps)
 {
-    char self[4096];
-    const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) return -1;
-    self[len] = '\0';
+    const char *self = bench_child_self();
+    if (!self) return -1;
     const uint64_t n = UINT64_C(1) << log2n;
     double t[2][MAX_REPS], ratio[MAX_REPS], ceiling[MAX_REPS];
-    char cmd[2][8192], half[8192]; /* P = 1, 2 ranks on n points; 1 rank on n/2 */
-    for (int P = 1; P <= 2; P++) msm_command(cmd[P - 1], sizeof cmd[P - 1], self, c, P, n);
-    msm_command(half, sizeof half, self, c, 1, n / 2);
+    msm_command cmd[2], half; /* P = 1, 2 ranks on n points; 1 rank on n/2 */
+    for (int P = 1; P <= 2; P++) msm_command_make(&cmd[P - 1], self, c, P, n);
+    msm_command_make(&half, self, c, 1, n / 2);
     for (int k = 0; k < reps; k++) {
         for (int P = 1; P <= 2; P++) {
-            t[P - 1][k] =
-                finish_msm(popen(cmd[P - 1], "r"), &res->mpirun_slices, &res->mpirun_groups);
-            if (t[P - 1][k] <= 0) {
-                fprintf(stderr, "mulred bench: failed: %s\n", cmd[P - 1]);
-                return -1;
-            }
+            t[P - 1][k] = run_msm(&cmd[P - 1], &res->mpirun_slices, &res->mpirun_groups);
+            if (t[P - 1][k] <= 0) return -1;
         }
         ratio[k] = t[0][k] / t[1][k];
-        FILE *a = popen(half, "r"), *b = popen(half, "r");
-        const double ta = finish_msm(a, NULL, NULL), tb = finish_msm(b, NULL, NULL);
+        bench_child a, b;
+        bench_child_start(&a, half.argv, &half.opts);
+        bench_child_start(&b, half.argv, &half.opts);
+        const double ta = finish_msm(&a, NULL, NULL), tb = finish_msm(&b, NULL, NULL);
         if (ta <= 0 || tb <= 0) {
-            fprintf(stderr, "mulred bench: failed: two of %s\n", half);
+            char line[8192];
+            bench_child_describe(line, sizeof line, half.argv, &half.opts);
+            fprintf(stderr, "mulred bench: failed: two of %s\n", line);
             return -1;
         }
         ceiling[k] = t[0][k] / (ta > tb ? ta : tb);

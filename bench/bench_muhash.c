@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_child.h"
 #include "bench_keys.h"
 #include "bench_table.h"
 #include "hash/hash.h"
@@ -19,7 +20,6 @@
 #include "num3072/num3072.h"
 #include "output/format.h"
 #include "output/json.h"
-#include "output/json_read.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -134,18 +134,13 @@ static void op_init(op_arg *o, mulred_muhash_flavor flavor)
     mulred_muhash_insert(&o->state, o->ctx, o->elem[1], 58);
 }
 
-/* Runs `cmd` and returns the "seconds" of its JSON output, or -1. */
-static double run_seconds(const char *cmd)
+/* Runs argv and returns the "seconds" of its JSON output, or -1. */
+static double run_seconds(const char *const argv[], const bench_child_opts *o)
 {
-    FILE *p = popen(cmd, "r");
-    if (!p) return -1;
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = '\0';
-    if (pclose(p) != 0) return -1;
-    json_t *v;
-    mulred_error err;
-    if (mulred_json_read_buffer(&v, buf, n, "mulred muhash --json", &err)) return -1;
+    bench_child c;
+    json_t *v = bench_child_json_run(&c, argv, o);
+    bench_child_free(&c);
+    if (!v) return -1;
     const json_t *s = json_object_get(v, "seconds");
     double seconds = json_is_number(s) ? json_number_value(s) : -1;
     json_decref(v);
@@ -179,32 +174,54 @@ static void bench_engine_threads(double *t1, double *t2, uint64_t n, int reps)
     *t2 = mulred_median(t[1], (size_t)reps);
 }
 
+/* The command of one scaling run: `mulred muhash --synthetic N --threads T --json` with
+ * OMP_NUM_THREADS=T, under `$MPIEXEC -n R` (mpirun by default) for more than one rank. */
+typedef struct {
+    char n[24], threads[24], ranks[24], omp[48];
+    const char *argv[10], *launcher[10], *env[2];
+    bench_child_opts opts;
+} scaling_command;
+
+static void scaling_command_make(scaling_command *c, const char *self, const scaling_run *run,
+                                 uint64_t n)
+{
+    snprintf(c->n, sizeof c->n, "%llu", (unsigned long long)n);
+    snprintf(c->threads, sizeof c->threads, "%d", run->threads);
+    snprintf(c->ranks, sizeof c->ranks, "%d", run->ranks);
+    snprintf(c->omp, sizeof c->omp, "OMP_NUM_THREADS=%d", run->threads);
+    const char *const argv[] = {self,       "muhash", "--synthetic",   c->n, "--threads",
+                                c->threads, "--json", "--no-progress", NULL};
+    memcpy(c->argv, argv, sizeof argv);
+    c->opts = (bench_child_opts){0};
+    if (run->ranks == 1) {
+        c->env[0] = c->omp, c->env[1] = NULL;
+        c->opts.env = c->env;
+        return;
+    }
+    int a = 0;
+    c->launcher[a++] = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
+    c->launcher[a++] = "-n", c->launcher[a++] = c->ranks;
+    c->launcher[a++] = "--oversubscribe", c->launcher[a++] = "--bind-to", c->launcher[a++] = "none";
+    if (getuid() == 0) c->launcher[a++] = "--allow-run-as-root";
+    c->launcher[a++] = "-x", c->launcher[a++] = c->omp;
+    c->launcher[a] = NULL;
+    c->opts.launcher = c->launcher;
+}
+
 static int bench_scaling(scaling_run runs[3], uint64_t n, int reps)
 {
-    char self[4096];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) return -1;
-    self[len] = '\0';
-    const char *mpiexec = getenv("MPIEXEC") ? getenv("MPIEXEC") : "mpirun";
-    const char *root = getuid() == 0 ? "--allow-run-as-root" : "";
+    const char *self = bench_child_self();
+    if (!self) return -1;
     double t[3][16];
     for (int r = 0; r < reps; r++)
         for (int k = 0; k < 3; k++) {
-            char cmd[8192];
-            if (runs[k].ranks == 1)
-                snprintf(cmd, sizeof cmd,
-                         "OMP_NUM_THREADS=%d '%s' muhash --synthetic %llu --threads %d --json "
-                         "--no-progress",
-                         runs[k].threads, self, (unsigned long long)n, runs[k].threads);
-            else
-                snprintf(cmd, sizeof cmd,
-                         "'%s' -n %d --oversubscribe --bind-to none %s -x OMP_NUM_THREADS=%d '%s' "
-                         "muhash --synthetic %llu --threads %d --json --no-progress",
-                         mpiexec, runs[k].ranks, root, runs[k].threads, self, (unsigned long long)n,
-                         runs[k].threads);
-            t[k][r] = run_seconds(cmd);
+            scaling_command cmd;
+            scaling_command_make(&cmd, self, &runs[k], n);
+            t[k][r] = run_seconds(cmd.argv, &cmd.opts);
             if (t[k][r] < 0) {
-                fprintf(stderr, "mulred bench: failed: %s\n", cmd);
+                char line[8192];
+                bench_child_describe(line, sizeof line, cmd.argv, &cmd.opts);
+                fprintf(stderr, "mulred bench: failed: %s\n", line);
                 return -1;
             }
         }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output/output.h"
 
@@ -48,6 +49,11 @@ static void write_member(mulred_json_writer *w, const bench_column *col, bench_v
     case BENCH_BOOL:
         mulred_jw_bool(w, col->key, v.i != 0);
         break;
+    case BENCH_REALS:
+        mulred_jw_array_begin(w, col->key);
+        for (size_t i = 0; i < v.reals.n; i++) mulred_jw_double(w, NULL, v.reals.v[i]);
+        mulred_jw_array_end(w);
+        break;
     case BENCH_TEXT:
     case BENCH_NAME:
         if (v.s)
@@ -55,6 +61,27 @@ static void write_member(mulred_json_writer *w, const bench_column *col, bench_v
         else
             mulred_jw_null(w, col->key);
         break;
+    }
+}
+
+/* The cell of a series: each value (times the scale) in the column's format, space-separated,
+ * as many as fit. */
+static void print_reals(char *cell, size_t cap, const bench_column *col, bench_value v)
+{
+    const double scale = col->scale != 0 ? col->scale : 1;
+    size_t len = 0;
+    cell[0] = '\0';
+    for (size_t i = 0; i < v.reals.n; i++) {
+        char one[64];
+        const double x = v.reals.v[i] * scale;
+        if (isnan(x))
+            snprintf(one, sizeof one, "-");
+        else
+            snprintf(one, sizeof one, col->format ? col->format : "%.4g", x);
+        const size_t n = strlen(one) + (i > 0);
+        if (len + n >= cap) break;
+        snprintf(cell + len, cap - len, "%s%s", i > 0 ? " " : "", one);
+        len += n;
     }
 }
 
@@ -70,6 +97,8 @@ static void print_cell(const bench_column *col, bench_value v)
         snprintf(cell, sizeof cell, fmt ? fmt : "%s", v.i ? "yes" : "no");
     else if (col->kind == BENCH_TEXT || col->kind == BENCH_NAME)
         snprintf(cell, sizeof cell, fmt ? fmt : "%s", v.s ? v.s : "-");
+    else if (col->kind == BENCH_REALS)
+        print_reals(cell, sizeof cell, col, v);
     else if (col->kind == BENCH_INT && col->scale == 0)
         snprintf(cell, sizeof cell, fmt ? fmt : "%lld", (long long)v.i);
     else {

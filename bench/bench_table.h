@@ -3,14 +3,14 @@
  * a figure has one description and a new column is one edit.
  *
  * A column has a JSON key, a title (with its unit: "seconds", "read s"), a printf conversion for
- * its cell and a kind (integer, real, text, or a yes/no: JSON true/false). A row is one value per
- * column, in column order (BENCH_ROW checks the count). The human form goes through mulred_out (the
- * printing process only): a header when the table begins, a line per row as it comes, so a long
- * bench shows its rows as it measures them. The JSON form goes through a mulred_json_writer the
- * caller has open: an array of objects under the table's key in the enclosing object, one object
- * per row with a member per column (key "": an unnamed array, the document itself or an element of
- * an enclosing array); or, when the key is NULL, the members of a single row written straight
- * into the enclosing object (a bench whose result is one record).
+ * its cell and a kind (integer, real, text, a yes/no: JSON true/false, or a series of reals). A row
+ * is one value per column, in column order (BENCH_ROW checks the count). The human form goes
+ * through mulred_out (the printing process only): a header when the table begins, a line per row as
+ * it comes, so a long bench shows its rows as it measures them. The JSON form goes through a
+ * mulred_json_writer the caller has open: an array of objects under the table's key in the
+ * enclosing object, one object per row with a member per column (key "": an unnamed array, the
+ * document itself or an element of an enclosing array); or, when the key is NULL, the members of a
+ * single row written straight into the enclosing object (a bench whose result is one record).
  *
  * Nested tables: a row given by bench_table_row_open stays open until bench_table_row_close, and
  * a table begun in between is written inside it, as its member (JSON), or printed after it as a
@@ -21,6 +21,9 @@
  * of the enclosing object, named by that column's value, whose value is the row's one other
  * column with a key (that key marks the column; it is not written). Such a table takes any
  * number of rows and no key; a row whose name is NULL or BENCH_NONE is printed only.
+ *
+ * Series: a BENCH_REALS column holds a run of reals (a figure per run of a bench), written as a
+ * JSON array of numbers and printed as the values one after the other, cut to the cell's width.
  *
  * Missing figures: a real that is NaN is JSON null and "-" in its cell, a NULL text likewise;
  * a BENCH_NONE value is left out of the JSON object and "-" in its cell.
@@ -35,7 +38,7 @@
 
 #include "output/json.h"
 
-typedef enum { BENCH_INT, BENCH_REAL, BENCH_TEXT, BENCH_NAME, BENCH_BOOL } bench_kind;
+typedef enum { BENCH_INT, BENCH_REAL, BENCH_TEXT, BENCH_NAME, BENCH_BOOL, BENCH_REALS } bench_kind;
 
 typedef struct {
     const char *key;    /* JSON member name; NULL: the human table only */
@@ -48,21 +51,27 @@ typedef struct {
 } bench_column;
 
 /* One cell: .i for BENCH_INT (printed with "%lld"-style conversions as long long) and BENCH_BOOL
- * (non-zero: true, printed "yes"), .r for BENCH_REAL, .s for BENCH_TEXT and BENCH_NAME; none: no
- * figure in this row (BENCH_NONE), left out of the row's JSON object, "-" in its cell. */
+ * (non-zero: true, printed "yes"), .r for BENCH_REAL, .s for BENCH_TEXT and BENCH_NAME, .reals
+ * (n values at v, kept by reference until the row is given) for BENCH_REALS; none: no figure in
+ * this row (BENCH_NONE), left out of the row's JSON object, "-" in its cell. */
 typedef struct {
     union {
         int64_t i;
         double r;
         const char *s;
+        struct {
+            const double *v;
+            size_t n;
+        } reals;
     };
     bool none;
 } bench_value;
 
-#define BENCH_I(x) ((bench_value){.i = (int64_t)(x)})
-#define BENCH_R(x) ((bench_value){.r = (double)(x)})
-#define BENCH_S(x) ((bench_value){.s = (x)})
-#define BENCH_NONE ((bench_value){.none = true})
+#define BENCH_I(x)     ((bench_value){.i = (int64_t)(x)})
+#define BENCH_R(x)     ((bench_value){.r = (double)(x)})
+#define BENCH_S(x)     ((bench_value){.s = (x)})
+#define BENCH_RS(v, n) ((bench_value){.reals = {(v), (n)}})
+#define BENCH_NONE     ((bench_value){.none = true})
 
 typedef struct {
     mulred_json_writer *w; /* NULL: the human table */

@@ -7,18 +7,6 @@
 #include "bench_msm_ranks.h"
 #include "cli/cli.h"
 
-/* mulred mix bench under its benchmark name. */
-static int mulred_bench_mix(int argc, char **argv)
-{
-    char *args[64];
-    int n = 0;
-    args[n++] = "mix";
-    for (int i = 0; i < argc && n < 63; i++) args[n++] = argv[i];
-    args[n] = NULL;
-    args[1] = "bench";
-    return mulred_cmd_mix(n, args);
-}
-
 typedef struct {
     const char *name, *summary;
     int (*run)(int argc, char **argv);

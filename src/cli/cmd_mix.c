@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_mix.h"
+#include "bench.h"
 #include "cli/cli.h"
 #include "lab/lab.h"
 #include "output/json.h"
 #include "output/keys.h"
-#include "util/util.h"
 
 #define DEFAULT_TRIALS 4000
 #define MAX_TRIALS     100000000ull
@@ -148,14 +147,6 @@ static const mulred_key avalanche_keys[] = {
     {"window", false, false, false, set_window},   {"threads", false, false, false, set_threads},
 };
 
-typedef struct {
-    bool json;
-    uint64_t runs;
-} bench_opts;
-
-MULRED_KEY_COUNT(set_runs, bench_opts, runs, 1, 1000)
-
-static const mulred_key bench_keys[] = {{"runs", false, false, false, set_runs}};
 static const mulred_key json_key[] = {{"json", true, false, false, set_json}};
 
 /* Parses an action's options (its key table, and --json into json); the strings they keep live
@@ -293,104 +284,6 @@ static int cmd_avalanche(int argc, char **argv)
     return rc < 0 ? MULRED_OK : rc;
 }
 
-/* ---- bench ---- */
-
-static int cmd_bench(int argc, char **argv)
-{
-    bench_opts o = {.runs = 10};
-    mulred_key_parser kp = {0};
-    int rc = mix_parse("mix bench", bench_keys, 1, &o, &o.json, &kp, argc, argv);
-    mulred_key_parser_free(&kp);
-    if (rc) return rc < 0 ? MULRED_OK : rc;
-    const uint64_t runs = o.runs;
-    const bool json = o.json;
-
-    const mix_bench_entry *e;
-    size_t n = mix_bench_entries(&e);
-    enum { CALLS = 1 << 20 };
-    const uint64_t fill_bytes = 64ull << 20;
-    double *ns = calloc(n * runs, sizeof *ns), *ticks = calloc(n * runs, sizeof *ticks);
-    double *gbs = calloc(2 * runs, sizeof *gbs), *scratch = calloc(runs, sizeof *scratch);
-    if (!ns || !ticks || !gbs || !scratch) {
-        free(ns), free(ticks), free(gbs), free(scratch);
-        if (cli_is_root()) fprintf(stderr, "mulred mix bench: out of memory\n");
-        return MULRED_ERUNTIME;
-    }
-    for (size_t i = 0; i < n; i++) mix_bench_run(i, CALLS / 8); /* warm up, settle clocks */
-    /* Runs interleave the variants so that a slow phase of the shared machine hits all. */
-    for (uint64_t r = 0; r < runs; r++) {
-        for (size_t i = 0; i < n; i++) {
-            mix_bench_time t = mix_bench_run(i, CALLS);
-            ns[i * runs + r] = t.seconds * 1e9 / CALLS;
-            ticks[i * runs + r] = t.ticks / CALLS;
-        }
-        for (int scalar = 0; scalar < 2; scalar++) {
-            mix_bench_time t = mix_bench_fill(fill_bytes, scalar);
-            gbs[scalar * runs + r] = (double)fill_bytes / t.seconds / 1e9;
-        }
-    }
-    size_t lin = 0, fm3 = 0, fm2 = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(e[i].label, "linux316") == 0) lin = i;
-        if (strcmp(e[i].label, "fastmix2_64/3") == 0) fm3 = i;
-        if (strcmp(e[i].label, "fastmix2_64/2") == 0) fm2 = i;
-    }
-#define MEDIAN(arr, i)                                                                             \
-    (memcpy(scratch, (arr) + (i)*runs, runs * sizeof *scratch), mulred_median(scratch, runs))
-    if (json) {
-        if (cli_is_root()) {
-            mulred_json_writer w;
-            mulred_jw_init(&w, stdout);
-            mulred_jw_object_begin(&w, NULL);
-            mulred_jw_uint(&w, "runs", runs);
-            mulred_jw_uint(&w, "calls_per_run", CALLS);
-            mulred_jw_array_begin(&w, "variants");
-            for (size_t i = 0; i < n; i++) {
-                mulred_jw_object_begin(&w, NULL);
-                mulred_jw_string(&w, "name", e[i].label);
-                mulred_jw_string(&w, "variant", e[i].variant);
-                mulred_jw_uint(&w, "rounds", e[i].rounds);
-                mulred_jw_double(&w, "ns_per_call", MEDIAN(ns, i));
-                mulred_jw_double(&w, "ticks_per_call", MEDIAN(ticks, i));
-                mulred_jw_array_begin(&w, "ns_per_call_runs");
-                for (uint64_t r = 0; r < runs; r++) mulred_jw_double(&w, NULL, ns[i * runs + r]);
-                mulred_jw_array_end(&w);
-                mulred_jw_object_end(&w);
-            }
-            mulred_jw_array_end(&w);
-            mulred_jw_object_begin(&w, "generator");
-            mulred_jw_uint(&w, "rounds", 4);
-            mulred_jw_uint(&w, "bytes_per_run", fill_bytes);
-            mulred_jw_double(&w, "gb_per_s", MEDIAN(gbs, 0));
-            mulred_jw_double(&w, "gb_per_s_scalar", MEDIAN(gbs, 1));
-            mulred_jw_bool(&w, "avx512", mulred_cpu()->avx512f);
-            mulred_jw_object_end(&w);
-            mulred_jw_object_end(&w);
-            mulred_jw_finish(&w);
-        }
-    } else {
-        cli_out("perftest form: ns per call (thread CPU time), %d calls per run; fast_mix is\n"
-                "linux316 (2 rounds), fast_mix2 is fastmix2_64 at 3 and 2 rounds\n",
-                CALLS);
-        for (uint64_t r = 0; r < runs; r++)
-            cli_out("fast_mix: %6.2f   fast_mix2: %6.2f   fast_mix2/2: %6.2f\n", ns[lin * runs + r],
-                    ns[fm3 * runs + r], ns[fm2 * runs + r]);
-        cli_out("\nmedian of %llu runs (TSC ticks are wall-clock based: they include any time the\n"
-                "process was descheduled)\n%-15s %7s %9s %12s\n",
-                (unsigned long long)runs, "variant", "rounds", "ns/call", "ticks/call");
-        for (size_t i = 0; i < n; i++)
-            cli_out("%-15s %7u %9.2f %12.1f\n", e[i].label, e[i].rounds, MEDIAN(ns, i),
-                    MEDIAN(ticks, i));
-        cli_out("\ngenerator (mulred_mix_fill, 4 rounds): %.2f GB/s per core (median; %s), "
-                "portable scalar path %.2f GB/s\n",
-                MEDIAN(gbs, 0), mulred_cpu()->avx512f ? "AVX-512 path" : "scalar path",
-                MEDIAN(gbs, 1));
-    }
-#undef MEDIAN
-    free(ns), free(ticks), free(gbs), free(scratch);
-    return MULRED_OK;
-}
-
 int mulred_cmd_mix(int argc, char **argv)
 {
     if (argc < 2) return cli_usage_error("mix", "missing action: avalanche or bench");
@@ -400,6 +293,7 @@ int mulred_cmd_mix(int argc, char **argv)
         return MULRED_OK;
     }
     if (strcmp(action, "avalanche") == 0) return cmd_avalanche(argc - 1, argv + 1);
-    if (strcmp(action, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    /* the bench `mix` (bench/bench_mix.c), under this name as well */
+    if (strcmp(action, "bench") == 0) return mulred_bench_mix(argc - 1, argv + 1);
     return cli_usage_error("mix", "unknown action '%s' (avalanche or bench)", action);
 }
