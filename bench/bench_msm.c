@@ -109,17 +109,17 @@ typedef struct {
         const int reps = (int)(20000 * scale) + 100;                                               \
         mulred_##G##_jacobian jd;                                                                  \
         mulred_##G##_jacobian_from_affine(&jd, &pt[0]);                                            \
-        double t0 = bm_cpu();                                                                      \
+        double t0 = mulred_thread_cputime();                                                       \
         for (int i = 0; i < reps; i++) mulred_##G##_jacobian_double(&jd, &jd);                     \
-        c->dbl = (bm_cpu() - t0) * 1e9 / reps;                                                     \
+        c->dbl = (mulred_thread_cputime() - t0) * 1e9 / reps;                                      \
         for (int i = 0; i < NP; i++) mulred_##G##_xyzz_from_affine(&xz[i], &pt[NB + i]);           \
         mulred_##G##_xyzz_from_affine(&xa, &pt[0]);                                                \
-        t0 = bm_cpu();                                                                             \
+        t0 = mulred_thread_cputime();                                                              \
         for (int i = 0; i < reps; i++) mulred_##G##_xyzz_add_affine(&xa, &xa, &pt[NB + i % NP]);   \
-        c->xyzz_add = (bm_cpu() - t0) * 1e9 / reps;                                                \
-        t0 = bm_cpu();                                                                             \
+        c->xyzz_add = (mulred_thread_cputime() - t0) * 1e9 / reps;                                 \
+        t0 = mulred_thread_cputime();                                                              \
         for (int i = 0; i < reps; i++) mulred_##G##_xyzz_add(&xa, &xa, &xz[i % NP]);               \
-        c->xyzz_full = (bm_cpu() - t0) * 1e9 / reps;                                               \
+        c->xyzz_full = (mulred_thread_cputime() - t0) * 1e9 / reps;                                \
         for (int l = 0; l < 2; l++) {                                                              \
             if (l == 1 && !x8) {                                                                   \
                 c->aff_add[1] = c->aff_add[0], c->inv[1] = c->inv[0];                              \
@@ -130,7 +130,7 @@ typedef struct {
                 const size_t m = k ? 512 : 32;                                                     \
                 const int nb = (int)(reps * 8 / m) + 4;                                            \
                 size_t off = 0;                                                                    \
-                t0 = bm_cpu();                                                                     \
+                t0 = mulred_thread_cputime();                                                      \
                 for (int b = 0; b < nb; b++) {                                                     \
                     for (size_t j = 0; j < m; j++, off++)                                          \
                         pr[j] = (mulred_##G##_affine_pair){&acc[perm[off % NB]],                   \
@@ -138,7 +138,7 @@ typedef struct {
                     mulred_##G##_batch_add_pairs_var(                                              \
                         pr, m, l ? MULRED_LANES_X8 : MULRED_LANES_SCALAR, scr);                    \
                 }                                                                                  \
-                tm[k] = (bm_cpu() - t0) * 1e9 / nb;                                                \
+                tm[k] = (mulred_thread_cputime() - t0) * 1e9 / nb;                                 \
             }                                                                                      \
             c->aff_add[l] = (tm[1] - tm[0]) / (512 - 32);                                          \
             c->inv[l] = tm[0] - 32 * c->aff_add[l];                                                \
@@ -146,7 +146,7 @@ typedef struct {
             /* GLV: every other pair through φ, against tm[1] */                                  \
             const int nb = (int)(reps * 8 / 512) + 4;                                              \
             size_t off = 0;                                                                        \
-            t0 = bm_cpu();                                                                         \
+            t0 = mulred_thread_cputime();                                                          \
             for (int b = 0; b < nb; b++) {                                                         \
                 for (size_t j = 0; j < 512; j++, off++)                                            \
                     pr[j] = (mulred_##G##_affine_pair){&acc[perm[off % NB]], &pt[NB + off % NP],   \
@@ -154,7 +154,7 @@ typedef struct {
                 mulred_##G##_batch_add_pairs_var(pr, 512,                                          \
                                                  l ? MULRED_LANES_X8 : MULRED_LANES_SCALAR, scr);  \
             }                                                                                      \
-            c->glv_pair[l] = ((bm_cpu() - t0) * 1e9 / nb - tm[1]) / 512;                           \
+            c->glv_pair[l] = ((mulred_thread_cputime() - t0) * 1e9 / nb - tm[1]) / 512;            \
             if (c->glv_pair[l] < 0) c->glv_pair[l] = 0;                                            \
         }                                                                                          \
         if (!x8) c->glv_pair[1] = c->glv_pair[0];                                                  \
@@ -176,8 +176,6 @@ typedef struct {
         }                                                                                          \
         *(mulred_##G##_jacobian *)r = acc;                                                         \
     }
-
-static double bm_cpu(void);
 
 BM_WRAP(g1_381)
 BM_WRAP(g1_254)
@@ -207,16 +205,6 @@ typedef struct {
 
 /* ---- helpers -----------------------------------------------------------------------------------
  */
-
-static double bm_cpu(void)
-{
-    return mulred_thread_cputime();
-}
-
-static double median_of(double *v, int n)
-{
-    return mulred_median(v, (size_t)n);
-}
 
 /* Peak resident set of a stretch of the run: rss_mark() resets the kernel's high-water mark to
  * the current resident set (clear_refs 5, Linux 4.0 on), rss_peak_kb() reads it back (VmHWM,
@@ -279,9 +267,9 @@ static double time_serial(const bm_curve *C, void *r, const void *pts, const mul
     C->plan(&plan, n, o);
     void *scratch = malloc(C->scratch_size(&plan, n));
     if (!scratch) abort();
-    const double t0 = bm_cpu();
+    const double t0 = mulred_thread_cputime();
     C->serial(r, &plan, pts, s, n, scratch);
-    const double t = bm_cpu() - t0;
+    const double t = mulred_thread_cputime() - t0;
     free(scratch);
     if (plan_out) *plan_out = plan;
     return t;
@@ -338,9 +326,9 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
     if (!w1 || !c1 || !w2 || !q || !cl || !of || !ow || !sc[0] || !sc[1]) return MULRED_ERUNTIME;
     memset(sc[0], 0, sb), memset(sc[1], 0, sb); /* touched: the warm pair */
     for (int k = 0; k < reps; k++) {
-        double a = mulred_wtime(), ca = bm_cpu();
+        double a = mulred_wtime(), ca = mulred_thread_cputime();
         C->msm(&r1, pts, s, n, NULL, 1, &err);
-        w1[k] = mulred_wtime() - a, c1[k] = bm_cpu() - ca;
+        w1[k] = mulred_wtime() - a, c1[k] = mulred_thread_cputime() - ca;
         a = mulred_wtime();
         C->msm(&r2, pts, s, n, NULL, 2, &err);
         w2[k] = mulred_wtime() - a;
@@ -360,16 +348,16 @@ static int run_row(bm_row *row, int ci, int lg, int reps)
         fprintf(stderr, "mulred bench msm: %s 2^%d: side-by-side runs disagree\n", C->name, lg);
         return MULRED_ERUNTIME;
     }
-    row->ceiling = median_of(cl, reps);
-    row->of_ceiling = median_of(of, reps);
-    row->of_warm = median_of(ow, reps);
+    row->ceiling = mulred_median(cl, (size_t)reps);
+    row->of_ceiling = mulred_median(of, (size_t)reps);
+    row->of_warm = mulred_median(ow, (size_t)reps);
     free(cl), free(of), free(ow), free(sc[0]), free(sc[1]);
     row->curve = ci, row->log2n = lg;
-    row->wall1 = median_of(w1, reps), row->cpu1 = median_of(c1, reps);
-    row->wall2 = median_of(w2, reps);
+    row->wall1 = mulred_median(w1, (size_t)reps), row->cpu1 = mulred_median(c1, (size_t)reps);
+    row->wall2 = mulred_median(w2, (size_t)reps);
     row->speedup_p10 = mulred_quantile(q, reps, 0.1),
     row->speedup_p90 = mulred_quantile(q, reps, 0.9);
-    row->speedup = median_of(q, reps);
+    row->speedup = mulred_median(q, (size_t)reps);
     row->rss_kb = rss_peak_kb(row->rss_row);
     free(w1), free(c1), free(w2), free(q), free(pts), free(s);
     return MULRED_OK;
@@ -407,8 +395,8 @@ static int run_variants(bm_variant *v, int nv, int ci, size_t n, int reps)
         for (int k = 0; k < reps; k++) q[k] = t[i * reps + k] / t[k];
         v[i].ratio_p10 = mulred_quantile(q, reps, 0.1),
         v[i].ratio_p90 = mulred_quantile(q, reps, 0.9);
-        v[i].ratio = median_of(q, reps);
-        v[i].cpu = median_of(t + i * reps, reps);
+        v[i].ratio = mulred_median(q, (size_t)reps);
+        v[i].cpu = mulred_median(t + i * reps, (size_t)reps);
     }
     free(pts), free(s), free(t), free(q);
     return MULRED_OK;
@@ -508,13 +496,13 @@ static void run_kzg(bm_kzg *k, const char *setup, int reps)
     void *scr = malloc(mulred_g1_381_msm_scratch_size(&pplan, MULRED_KZG_FIELD_ELEMENTS));
     k->plain_c = pplan.window_bits;
     for (int r = 0; r < reps; r++) {
-        double a = bm_cpu();
+        double a = mulred_thread_cputime();
         mulred_kzg_blob_to_commitment(c, s, blob, &err);
-        tc[r] = bm_cpu() - a;
+        tc[r] = mulred_thread_cputime() - a;
         if (have_pts) {
-            a = bm_cpu();
+            a = mulred_thread_cputime();
             mulred_g1_381_msm_serial_var(&plain, &pplan, pts, sc, MULRED_KZG_FIELD_ELEMENTS, scr);
-            tp[r] = bm_cpu() - a;
+            tp[r] = mulred_thread_cputime() - a;
             q[r] = tp[r] / tc[r];
         }
     }
@@ -525,12 +513,12 @@ static void run_kzg(bm_kzg *k, const char *setup, int reps)
             if (!mulred_g1_381_jacobian_equal(&viacommit, &plain))
                 snprintf(k->note, sizeof k->note, "commitment differs from the plain MSM");
         }
-        k->plain_ms = median_of(tp, reps) * 1e3;
-        k->table_ratio = median_of(q, reps);
+        k->plain_ms = mulred_median(tp, (size_t)reps) * 1e3;
+        k->table_ratio = mulred_median(q, (size_t)reps);
     }
     k->commit_p10 = mulred_quantile(tc, reps, 0.1) * 1e3,
     k->commit_p90 = mulred_quantile(tc, reps, 0.9) * 1e3;
-    k->commit_ms = median_of(tc, reps) * 1e3;
+    k->commit_ms = mulred_median(tc, (size_t)reps) * 1e3;
     k->ok = k->note[0] == '\0';
     free(tc), free(tp), free(q), free(scr), free(sc), free(pts);
     mulred_kzg_setup_free(s);
