@@ -90,8 +90,8 @@ static int level_arg(PyObject *obj, size_t *out)
 
 /* Builds the table asked for: level rows (0 = none) within budget bytes (0 = no limit); with a
  * budget alone, the most rows that fit. */
-static int bases_precompute(mulred_bases *b, size_t level, size_t budget, int threads,
-                            mulred_error *err)
+static mulred_status bases_precompute(mulred_bases *b, size_t level, size_t budget, int threads,
+                                      mulred_error *err)
 {
     if (!level && !budget) return MULRED_OK;
     return mulred_bases_precompute(b, level ? (unsigned)level : MULRED_BASES_LEVEL_MAX, budget,

@@ -186,14 +186,15 @@ void *mulred_alloc_large(size_t bytes)
     return p;
 }
 
-int mulred_read_file(const char *path, char **data, size_t *len, size_t max, const char *what,
-                     mulred_error *err)
+mulred_status mulred_read_file(const char *path, char **data, size_t *len, size_t max,
+                               const char *what, mulred_error *err)
 {
     const bool is_stdin = strcmp(path, "-") == 0;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
     if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);
-    int fd = STDIN_FILENO, st = MULRED_OK;
+    int fd = STDIN_FILENO;
+    mulred_status st = MULRED_OK;
     if (!is_stdin) {
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0) {

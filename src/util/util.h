@@ -94,8 +94,8 @@ static inline __attribute__((always_inline)) void mulred_prefetch_read(const voi
  * be (`what`, e.g. "a job file"), read no further: /dev/zero or a wrong file given as a small
  * input ends at once instead of filling memory. Open and read failures are MULRED_EINPUT
  * naming the file (and the byte offset of a failed read); out of memory is MULRED_ERUNTIME. */
-int mulred_read_file(const char *path, char **data, size_t *len, size_t max, const char *what,
-                     mulred_error *err);
+mulred_status mulred_read_file(const char *path, char **data, size_t *len, size_t max,
+                               const char *what, mulred_error *err);
 
 /* ---- files that appear whole or not at all ----
  * Every file mulred writes (results, base sets, caches, indexes, snapshots, pair files) is
@@ -123,7 +123,8 @@ typedef struct {
 
 /* Opens w for writing path (binary; stdio buffered); flags: MULRED_WHOLE_*. MULRED_ERUNTIME
  * "PATH: cannot write: REASON" (errno kept) when the temporary cannot be created. */
-int mulred_whole_open(mulred_whole_file *w, const char *path, int flags, mulred_error *err);
+mulred_status mulred_whole_open(mulred_whole_file *w, const char *path, int flags,
+                                mulred_error *err);
 /* Flushes and closes w's file and renames it onto its name. MULRED_ERUNTIME "PATH: cannot
  * write (STEP): REASON" (errno kept) when a write, the close, the fsync or the rename failed
  * (the temporary is removed). w is closed either way. */

@@ -83,7 +83,8 @@ static bool open_temporary(mulred_whole_file *w, int flags)
     return false;
 }
 
-int mulred_whole_open(mulred_whole_file *w, const char *path, int flags, mulred_error *err)
+mulred_status mulred_whole_open(mulred_whole_file *w, const char *path, int flags,
+                                mulred_error *err)
 {
     memset(w, 0, sizeof *w);
     w->sync = (flags & MULRED_WHOLE_SYNC) != 0;
