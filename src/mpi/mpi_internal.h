@@ -1,5 +1,6 @@
-/* Shared by the files of src/mpi/ that talk to MPI (mpi_comm.c: set-up and small collectives;
- * mpi_group.c: the generic group reduction; mpi_muhash.c, mpi_msm.c: the jobs). plan.c and
+/* Shared by the files of src/mpi/ that talk to MPI (mpi_base.c: rank queries, statuses, the
+ * node name, see mpi_base.h; mpi_comm.c: set-up and small collectives; mpi_group.c: the generic
+ * group reduction; mpi_watch.c: the deadlines; mpi_muhash.c, mpi_msm.c: the jobs). plan.c and
  * msm_grid.c need none of it. */
 #ifndef MULRED_MPI_INTERNAL_H
 #define MULRED_MPI_INTERNAL_H
@@ -8,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "mpi/mpi_base.h"
 #include "mulred/mulred_mpi.h"
 #include "mulred/sources.h"
 
@@ -20,18 +22,6 @@ enum {
     MULRED_TAG_STREAM_REQUEST = 5,
     MULRED_TAG_STREAM_BLOCK = 6
 };
-
-/* For an MPI return code rc: MULRED_OK when it is MPI_SUCCESS, else MULRED_ERUNTIME with
- * "WHAT failed: <MPI's error string>" in err. */
-int mpi_rc_status(int rc, const char *what, mulred_error *err);
-
-/* True when MPI is active and comm has more than one rank: a collective has work to do. Aborts when
- * called from another thread than the one that initialized MPI (FUNNELED). */
-bool mpi_multi_rank(MPI_Comm comm);
-
-/* This rank's node name: $MULRED_NODE_NAME, else $SLURMD_NODENAME, else MPI's processor name
- * (the host name before MPI is up or for a short buffer). Local: no communication. */
-void mpi_node_name(char *out, size_t cap);
 
 /* Min, average and max over the ranks of comm of each of the n values local[], into out[]. */
 int mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n, mulred_error *err);
