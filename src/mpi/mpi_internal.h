@@ -90,14 +90,21 @@ int mpi_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *er
 /* True when streams are handed out: several ranks, and MPI_THREAD_SERIALIZED (the team's
  * threads take blocks in turn). Otherwise rank 0 reads and hashes each stream alone. */
 bool mpi_stream_handoff(MPI_Comm comm);
-/* Collective: the stream f (opened with read_stream false on every rank; path: its name) read
- * by rank 0 and hashed in blocks by every rank's threads into *state (initialized here), with
- * this rank's counts in *stats and the blocks it hashed in *blocks. A rank whose err is already set
- * takes part without hashing. Returns err's status: this rank's, not yet agreed. */
-int mpi_stream_reduce(MPI_Comm comm, mulred_source_file *f, const char *path,
-                      mulred_muhash_flavor flavor, int threads, int team,
-                      mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *blocks,
-                      mulred_error *err);
+/* A stream to hand out, and how its elements are hashed. */
+typedef struct {
+    mulred_source_file *f; /* opened with read_stream false on every rank */
+    const char *path;      /* its name: rank 0 opens it to read */
+    mulred_muhash_flavor flavor;
+    int threads; /* the job's threads option (mulred_muhash_reduce_opts) */
+    int team;    /* the threads this rank runs: how many blocks it asks ahead */
+} mpi_stream_input;
+/* Collective: the stream in->f read by rank 0 and hashed in blocks by every rank's threads into
+ * *state (initialized here), with this rank's counts in *stats and the blocks it hashed in
+ * *blocks. A rank whose err is already set takes part without hashing. Returns err's status:
+ * this rank's, not yet agreed. */
+mulred_status mpi_stream_reduce(MPI_Comm comm, const mpi_stream_input *in,
+                                mulred_muhash_state *state, mulred_muhash_stats *stats,
+                                uint64_t *blocks, mulred_error *err);
 
 /* ---- deadlines (mpi_watch.c) ---- */
 /* Marks the calling thread inside a blocking MPI call for the watch's lost-message check:
