@@ -23,7 +23,8 @@ struct mulred_mpi_bases {
 #define MPI_BASES_OK(b) ((b) && (b)->magic == MPI_BASES_MAGIC)
 
 /* Reads bytes [off, off + len) of path into a new buffer (*out). This rank's status. */
-static int read_range(uint8_t **out, const char *path, uint64_t off, size_t len, mulred_error *err)
+static mulred_status read_range(uint8_t **out, const char *path, uint64_t off, size_t len,
+                                mulred_error *err)
 {
     *out = malloc(len + 1);
     if (!*out) return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);

@@ -85,7 +85,7 @@ void mulred_mpi_abort(MPI_Comm comm, int status)
     if (mulred_mpi_active()) MPI_Abort(comm, status);
 }
 
-static int agree_run(MPI_Comm comm, mulred_error *err)
+static mulred_status agree_run(MPI_Comm comm, mulred_error *err)
 {
     int mine = err->status;
     int worst = 0, rc;
@@ -155,7 +155,7 @@ mulred_status mulred_mpi_barrier(MPI_Comm comm, mulred_error *err)
     return mpi_watch_stop(err);
 }
 
-static int node_count_run(MPI_Comm comm, int *nodes, mulred_error *err)
+static mulred_status node_count_run(MPI_Comm comm, int *nodes, mulred_error *err)
 {
     /* Ranks sharing memory are on one node: count the ranks that lead a shared-memory
      * communicator. */
@@ -222,9 +222,10 @@ mulred_status mulred_mpi_node_names(MPI_Comm comm, char *out, size_t cap, mulred
     return mpi_rc_status(rc, "MPI_Gather (node names)", err);
 }
 
-int mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n, mulred_error *err)
+mulred_status mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n,
+                         mulred_error *err)
 {
-    int rc = MULRED_OK;
+    mulred_status rc = MULRED_OK;
     for (int p = 0; p < n && rc == MULRED_OK; p++) {
         double v[3];
         rc = mulred_mpi_minavgmax(comm, local[p], v, err);

@@ -24,7 +24,8 @@ enum {
 };
 
 /* Min, average and max over the ranks of comm of each of the n values local[], into out[]. */
-int mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n, mulred_error *err);
+mulred_status mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n,
+                         mulred_error *err);
 
 /* Tells the job's note callback (when set) that checkpoint unit u was damaged (note: the
  * store's description of the damage) and is recomputed. */
@@ -65,8 +66,9 @@ typedef struct {
  * far, agreed on here): cost[u] is unit u's estimated cost (NULL: all 1); min_batch the fewest
  * units a batch holds (the ranks use the largest they pass). Static: share is the rank's units,
  * no communication. Returns the agreed status under dynamic; on failure nothing is to close. */
-int mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule, const uint64_t *cost,
-                   uint64_t n, mulred_unit_range share, uint64_t min_batch, mulred_error *err);
+mulred_status mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule,
+                             const uint64_t *cost, uint64_t n, mulred_unit_range share,
+                             uint64_t min_batch, mulred_error *err);
 /* The next batch of this rank: false when none is left (or a draw failed: close reports it). */
 bool mpi_units_batch(mpi_units *d, const uint64_t **ids, uint64_t *count);
 /* The next run [*u0, *u1) of consecutive units of the current batch (drawing another when it is
@@ -82,9 +84,9 @@ void mpi_units_serve_begin(mpi_units *d);
 void mpi_units_serve_end(mpi_units *d);
 /* Collective under dynamic (after every rank stopped drawing): frees the window. Returns err's
  * status, set when a draw or the window failed and err was still OK. */
-int mpi_units_close(mpi_units *d, mulred_error *err);
+mulred_status mpi_units_close(mpi_units *d, mulred_error *err);
 /* Rank 0 gets each rank's v in out[0..size) (out may be NULL: discarded). Collective. */
-int mpi_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err);
+mulred_status mpi_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err);
 
 /* ---- a stream handed out by rank 0 (mpi_stream.c) ---- */
 /* True when streams are handed out: several ranks, and MPI_THREAD_SERIALIZED (the team's
@@ -121,9 +123,9 @@ int mpi_wait_end(int rc); /* returns rc */
  * note (if set) is told on rank 0 and the job runs unwatched. Every successful start needs
  * its stop; the outermost stop is collective: a final barrier (every rank past its last
  * wait), then the watch ends. Both return err's status. */
-int mpi_watch_start(MPI_Comm comm, double requested, const char *what, mulred_mpi_note_fn note,
-                    void *note_data, mulred_error *err);
-int mpi_watch_stop(mulred_error *err);
+mulred_status mpi_watch_start(MPI_Comm comm, double requested, const char *what,
+                              mulred_mpi_note_fn note, void *note_data, mulred_error *err);
+mulred_status mpi_watch_stop(mulred_error *err);
 /* A plain deadline for a call that has no heartbeats yet or any more (MPI_Init, MPI_Finalize):
  * unless mpi_deadline_stop comes first, the process ends after seconds (exit 3) saying what
  * did not end. One at a time. */

@@ -400,24 +400,25 @@ typedef struct {
 } ckpt_inputs;
 
 /* SHA-256 of n little-endian u64 values, in hex. */
-static int digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error *err)
+static mulred_status digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error *err)
 {
     uint8_t *b = malloc(n * 8 + 1), d[32];
     if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     for (uint64_t i = 0; i < n; i++) mulred_store_le64(b + 8 * i, v[i]);
-    int rc = mpi_sha256(d, b, n * 8) ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
-                                     : MULRED_OK;
+    mulred_status rc = mpi_sha256(d, b, n * 8)
+                           ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
+                           : MULRED_OK;
     free(b);
     mulred_hex_encode(hex, d, 32);
     return rc;
 }
 
 /* Describes the job to the checkpoint store: flavor, the inputs' identity and the plan. */
-static int ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_muhash_job *o,
-                         const ckpt_inputs *in, const ckpt_unit *units, uint64_t nunits,
-                         mulred_error *err)
+static mulred_status ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_muhash_job *o,
+                                   const ckpt_inputs *in, const ckpt_unit *units, uint64_t nunits,
+                                   mulred_error *err)
 {
-    int rc =
+    mulred_status rc =
         mulred_checkpoint_job_add(job, err, "flavor", "%s", mulred_muhash_flavor_name(o->flavor));
     for (int k = 0; k < 2 && rc == MULRED_OK; k++)
         for (size_t i = 0; i < (k ? o->nremove : o->ninsert) && rc == MULRED_OK; i++) {
@@ -472,7 +473,8 @@ static int ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_muhash_job
 
 /* Opens the inputs, in order. A stream is refused (it is not read here: read_stream false):
  * its elements cannot be read again on a rerun. */
-static int ckpt_inputs_open(ckpt_inputs *in, const mulred_mpi_muhash_job *o, mulred_error *err)
+static mulred_status ckpt_inputs_open(ckpt_inputs *in, const mulred_mpi_muhash_job *o,
+                                      mulred_error *err)
 {
     memset(in, 0, sizeof *in);
     const size_t nf = o->ninsert + o->nremove;
@@ -515,8 +517,8 @@ static void ckpt_inputs_close(ckpt_inputs *in)
 }
 
 /* The checkpoint units of the inputs, in order; *units is allocated. */
-static int ckpt_units_make(ckpt_unit **units, uint64_t *nunits, const ckpt_inputs *in,
-                           const mulred_mpi_muhash_job *o, mulred_error *err)
+static mulred_status ckpt_units_make(ckpt_unit **units, uint64_t *nunits, const ckpt_inputs *in,
+                                     const mulred_mpi_muhash_job *o, mulred_error *err)
 {
     const int ninputs = in->nfiles + in->nsnaps + (o->synthetic ? 1 : 0);
     uint64_t *work = calloc((size_t)ninputs + 1, sizeof *work),
@@ -669,7 +671,7 @@ static mulred_status ckpt_reduce(muhash_run *m, mulred_error *err)
 }
 
 /* A job the library cannot run: no input, or inputs that do not go together. */
-static int job_check(const mulred_mpi_muhash_job *o, mulred_error *err)
+static mulred_status job_check(const mulred_mpi_muhash_job *o, mulred_error *err)
 {
     if (!o->ninsert && !o->nremove && !o->synthetic && !o->nsnapshot)
         return mulred_error_set(err, MULRED_EINPUT,

@@ -89,7 +89,7 @@ static block_slot *pool_free_slot(handoff *h, mulred_error *err)
 
 /* Rank 0: receives one message from src (a request or a final message) and answers a request
  * with the next block, or an end marker. */
-static int answer(handoff *h, int src, mulred_error *err)
+static mulred_status answer(handoff *h, int src, mulred_error *err)
 {
     int what = 0;
     int rc = WAITED(
@@ -141,13 +141,13 @@ static mulred_status root_next(void *ctx, char *buf, size_t *len, uint64_t *firs
         return err->status;
     }
     if (h->ended) return MULRED_OK;
-    int rc = mulred_source_lines_next(h->reader, buf, len, first_line, err);
+    mulred_status rc = mulred_source_lines_next(h->reader, buf, len, first_line, err);
     if (rc || *len == 0) h->ended = true;
     h->blocks += *len != 0;
     return rc;
 }
 
-static int request(handoff *h, block_slot *s, mulred_error *err)
+static mulred_status request(handoff *h, block_slot *s, mulred_error *err)
 {
     int rc = MPI_Irecv(s->buf, HEADER + MULRED_SOURCE_LINE_BLOCK, MPI_BYTE, 0,
                        MULRED_TAG_STREAM_BLOCK, h->comm, &s->req);
@@ -186,7 +186,7 @@ static mulred_status leaf_next(void *ctx, char *buf, size_t *len, uint64_t *firs
 }
 
 /* Ends the handoff on this rank (see the top of the file); collective over the ranks. */
-static int handoff_end(handoff *h, mulred_error *err)
+static mulred_status handoff_end(handoff *h, mulred_error *err)
 {
     int rc = MPI_SUCCESS;
     if (h->rank == 0) {
