@@ -64,6 +64,14 @@ typedef struct {
     char why[160];
 } parse_failure;
 
+/* Lines to parse: those of buf[0..got) that start at pos and before hi; whole: the buffer ends
+ * at the end of the input (its last line may end there, without a newline). */
+typedef struct {
+    const char *buf;
+    size_t got, pos, hi;
+    bool whole;
+} line_span;
+
 /* A stream read in blocks of whole lines (mulred_source_lines_next). */
 struct mulred_source_lines {
     char *path;
@@ -88,7 +96,7 @@ typedef struct {
     bool failed;         /* a block failed; no more are taken */
     uint64_t fail_line;  /* the failing line (UINT64_MAX: a failure of the source) */
     bool fail_is_source; /* fail_why is the whole message */
-    int fail_status;
+    mulred_status fail_status;
     char fail_why[512];
 } stream_state;
 
@@ -107,8 +115,8 @@ struct mulred_source_file {
     mulred_muhash_source source;
 };
 
-static int ef_read(const mulred_source_file *f, char *buf, uint64_t off, size_t len, size_t *got,
-                   mulred_error *err)
+static mulred_status ef_read(const mulred_source_file *f, char *buf, uint64_t off, size_t len,
+                             size_t *got, mulred_error *err)
 {
     if (off >= f->size) {
         *got = 0;
@@ -143,9 +151,9 @@ static uint64_t ef_line_number(const mulred_source_file *f, uint64_t off)
     return line;
 }
 
-static int fail(parse_failure *pf, size_t line, const char *fmt, ...)
+static mulred_status fail(parse_failure *pf, size_t line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int fail(parse_failure *pf, size_t line, const char *fmt, ...)
+static mulred_status fail(parse_failure *pf, size_t line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -157,7 +165,8 @@ static int fail(parse_failure *pf, size_t line, const char *fmt, ...)
 
 /* The checks of one line buf[line..end) (end: its newline or the buffer's end) that the kernel
  * did not pass, byte by byte, in the order that decides which error a bad line reports. */
-static int line_failure(const char *buf, size_t line, size_t a, size_t b, parse_failure *pf)
+static mulred_status line_failure(const char *buf, size_t line, size_t a, size_t b,
+                                  parse_failure *pf)
 {
     for (size_t i = a; i < b; i++)
         if (mulred_hex_digit((unsigned char)buf[i]) < 0)
@@ -168,17 +177,18 @@ static int line_failure(const char *buf, size_t line, size_t a, size_t b, parse_
     return fail(pf, line, "element longer than %zu bytes", (size_t)MULRED_MUHASH_MAX_ELEMENT);
 }
 
-/* Parses the lines of buf[0..got) that start at pos and before `hi`, into sink. A line must
- * end inside the buffer unless the buffer ends at the end of the input (`whole`); otherwise
- * *more is set to the offset of the line that needs more bytes, and parsing stops there
- * (MULRED_OK). *newlines counts the lines parsed that end in a newline. */
-static int parse_lines(const char *buf, size_t got, size_t pos, size_t hi, bool whole,
-                       uint8_t *elem, mulred_muhash_sink *sink, bool remove, size_t *more,
-                       uint64_t *newlines, parse_failure *pf)
+/* Parses the lines of span into sink (elem: scratch for one element). A line must end inside
+ * the buffer unless the buffer ends at the end of the input (whole); otherwise *more is set to
+ * the offset of the line that needs more bytes, and parsing stops there (MULRED_OK). */
+static mulred_status parse_lines(const line_span *span, uint8_t *elem, mulred_muhash_sink *sink,
+                                 bool remove, size_t *more, parse_failure *pf)
 {
     const mulred_hex_kernel *k = mulred_hex_kernel_active();
-    uint64_t nl = 0;
-    int rc = MULRED_OK;
+    const char *buf = span->buf;
+    const size_t got = span->got, hi = span->hi;
+    const bool whole = span->whole;
+    size_t pos = span->pos;
+    mulred_status rc = MULRED_OK;
     *more = SIZE_MAX;
     while (pos < hi && pos < got) {
         const size_t line = pos;
@@ -195,7 +205,6 @@ static int parse_lines(const char *buf, size_t got, size_t pos, size_t hi, bool 
             break;
         }
         pos = end + 1;
-        nl += q != NULL;
         size_t a = line, b = end;
         while (a < b && (buf[a] == ' ' || buf[a] == '\t')) a++;
         while (b > a && (buf[b - 1] == ' ' || buf[b - 1] == '\t' || buf[b - 1] == '\r')) b--;
@@ -208,7 +217,6 @@ static int parse_lines(const char *buf, size_t got, size_t pos, size_t hi, bool 
         }
         mulred_muhash_sink_add(sink, elem, nhex / 2, remove);
     }
-    *newlines = nl;
     return rc;
 }
 
@@ -223,7 +231,7 @@ static mulred_status ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mu
     size_t cap = (size_t)(hi - start) + MAX_LINE + 1, got;
     char *buf = malloc(cap + MULRED_MUHASH_MAX_ELEMENT);
     uint8_t *elem = (uint8_t *)buf + cap;
-    int st = MULRED_OK;
+    mulred_status st = MULRED_OK;
     if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     size_t first =
         (size_t)(hi - start) + CHUNK_SLACK < cap ? (size_t)(hi - start) + CHUNK_SLACK : cap;
@@ -244,10 +252,9 @@ static mulred_status ef_produce(void *vf, size_t c, mulred_muhash_sink *sink, mu
     bool whole = start + got >= f->size || got == cap;
     for (;;) {
         size_t more;
-        uint64_t nl;
         parse_failure pf;
-        int rc = parse_lines(buf, got, pos, (size_t)(hi - start), whole, elem, sink, f->remove,
-                             &more, &nl, &pf);
+        const line_span span = {buf, got, pos, (size_t)(hi - start), whole};
+        mulred_status rc = parse_lines(&span, elem, sink, f->remove, &more, &pf);
         if (rc) {
             st = mulred_error_set(err, MULRED_EINPUT, "%s:%llu: %s", f->path,
                                   (unsigned long long)ef_line_number(f, start + pf.line), pf.why);
@@ -293,7 +300,7 @@ static size_t stream_take(stream_state *s, char *buf, uint64_t *first_line)
     return len;
 }
 
-static void stream_done(stream_state *s, uint64_t first_line, int rc, const char *buf,
+static void stream_done(stream_state *s, uint64_t first_line, mulred_status rc, const char *buf,
                         const parse_failure *pf)
 {
     if (rc) {
@@ -326,14 +333,14 @@ static mulred_status stream_produce(void *vf, size_t c, mulred_muhash_sink *sink
         if (!len) break;
         pthread_mutex_unlock(&s->lock);
         size_t more;
-        uint64_t nl = 0;
         parse_failure pf;
-        int rc = parse_lines(buf, len, 0, len, true, elem, sink, f->remove, &more, &nl, &pf);
+        const line_span span = {buf, len, 0, len, true};
+        mulred_status rc = parse_lines(&span, elem, sink, f->remove, &more, &pf);
         pthread_mutex_lock(&s->lock);
         stream_done(s, first_line, rc, buf, &pf);
     }
     while (s->in_flight) pthread_cond_wait(&s->idle, &s->lock);
-    int st = MULRED_OK;
+    mulred_status st = MULRED_OK;
     if (s->failed) {
         if (s->fail_is_source)
             st = mulred_error_set(err, s->fail_status, "%s", s->fail_why);
@@ -416,7 +423,7 @@ mulred_status mulred_source_lines_open(mulred_source_lines **out, const char *pa
         *out = r;
         return MULRED_OK;
     }
-    int st = MULRED_OK;
+    mulred_status st = MULRED_OK;
     r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (r->fd < 0) {
         st = mulred_error_set(err, MULRED_EINPUT, "%s: cannot open: %s", path, strerror(errno));

@@ -33,7 +33,7 @@ static const struct {
     {"regtest", {0xfa, 0xbf, 0xb5, 0xda}},
 };
 
-int utxo_fail(mulred_error *err, const char *path, uint64_t offset, const char *fmt, ...)
+mulred_status utxo_fail(mulred_error *err, const char *path, uint64_t offset, const char *fmt, ...)
 {
     char reason[400];
     va_list ap;
@@ -46,8 +46,8 @@ int utxo_fail(mulred_error *err, const char *path, uint64_t offset, const char *
 
 /* ---- header ---- */
 
-int utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len, uint64_t file_size,
-                      const char *path, mulred_error *err)
+mulred_status utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len,
+                                uint64_t file_size, const char *path, mulred_error *err)
 {
     memset(h, 0, sizeof *h);
     h->file_size = file_size;
@@ -102,7 +102,7 @@ int utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len, uin
  * file); it changes nothing for regular files. A path that names nothing readable (missing,
  * permission denied, a dangling symlink, a loop) is bad input; running out of descriptors or
  * memory is a runtime failure. */
-int utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *err)
+mulred_status utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *err)
 {
     int f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (f < 0) {
@@ -124,7 +124,7 @@ int utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *er
         return mulred_error_set(err, MULRED_ERUNTIME, "%s: read error: %s", path,
                                 got < 0 ? strerror(errno) : "short read");
     }
-    int rc = utxo_parse_header(h, buf, want, (uint64_t)st.st_size, path, err);
+    mulred_status rc = utxo_parse_header(h, buf, want, (uint64_t)st.st_size, path, err);
     if (rc) {
         close(f);
         return rc;
@@ -136,7 +136,7 @@ int utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *er
 mulred_status mulred_utxo_read_header(mulred_utxo_header *h, const char *path, mulred_error *err)
 {
     int fd = -1;
-    int rc = utxo_open(&fd, h, path, err);
+    mulred_status rc = utxo_open(&fd, h, path, err);
     if (rc == MULRED_OK) close(fd);
     return rc;
 }
@@ -323,10 +323,11 @@ static size_t prim_fail(mulred_error *err, const char *path, uint64_t off, utxo_
     return 0;
 }
 
-size_t utxo_decode_coin(utxo_coin *c, const uint8_t *p0, const uint8_t *e, bool legacy,
-                        const uint8_t txid[32], const char *path, uint64_t base, bool at_eof,
-                        mulred_error *err)
+size_t utxo_decode_coin(utxo_coin *c, const uint8_t *p0, const uint8_t *e, const uint8_t txid[32],
+                        uint64_t base, const utxo_range *r, mulred_error *err)
 {
+    const char *path = r->path;
+    const bool legacy = r->h->format_version == 0, at_eof = r->limit >= r->h->file_size;
     const uint8_t *p = p0;
     uint8_t *s = c->ser;
     utxo_prim_status st;
@@ -516,20 +517,23 @@ static inline ssize_t reader_ready(utxo_reader *r, mulred_error *err)
     return reader_ensure(r, UTXO_COIN_MAX_BYTES, err);
 }
 
-int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const char *path,
-                      uint64_t begin, uint64_t limit, uint64_t ordinal, uint64_t ncoins,
-                      const utxo_visitor *v, uint8_t *buf, mulred_error *err)
+mulred_status utxo_decode_range(uint64_t *end, const utxo_range *range, const utxo_visitor *v,
+                                uint8_t *buf, mulred_error *err)
 {
-    utxo_reader r = {.fd = fd,
+    const mulred_utxo_header *h = range->h;
+    const char *path = range->path;
+    const uint64_t limit = range->limit, ncoins = range->ncoins;
+    uint64_t ordinal = range->ordinal;
+    utxo_reader r = {.fd = range->fd,
                      .path = path,
                      .buf = buf,
                      .cap = UTXO_READ_BUFFER,
-                     .buf_off = begin,
+                     .buf_off = range->begin,
                      .limit = limit,
                      .file_size = h->file_size};
     const bool legacy = h->format_version == 0;
     const bool at_eof = limit >= h->file_size;
-    const bool whole = begin == h->body_offset && ncoins == h->coins && at_eof;
+    const bool whole = range->begin == h->body_offset && ncoins == h->coins && at_eof;
     utxo_coin coin;
     uint64_t left = ncoins;
     int rc;
@@ -549,7 +553,7 @@ int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const 
         if (v && v->group && (rc = v->group(v->ctx, goff, ordinal, err))) return rc;
         const uint8_t *p = r.buf + r.pos, *e = r.buf + r.len;
         if (legacy) {
-            size_t used = utxo_decode_coin(&coin, p, e, true, NULL, path, goff, at_eof, err);
+            size_t used = utxo_decode_coin(&coin, p, e, NULL, goff, range, err);
             if (!used) return MULRED_EINPUT;
             MULRED_VERIFY(used <= (size_t)(e - p) && coin.ser_len <= MULRED_UTXO_MAX_TXOUTSER);
             r.pos += used;
@@ -588,8 +592,8 @@ int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const 
             avail = reader_ready(&r, err);
             if (avail < 0) return MULRED_ERUNTIME;
             uint64_t coff = r.buf_off + r.pos;
-            size_t used = utxo_decode_coin(&coin, r.buf + r.pos, r.buf + r.len, false, txid, path,
-                                           coff, at_eof, err);
+            size_t used =
+                utxo_decode_coin(&coin, r.buf + r.pos, r.buf + r.len, txid, coff, range, err);
             if (!used) return MULRED_EINPUT;
             MULRED_VERIFY(used <= r.len - r.pos && coin.ser_len <= MULRED_UTXO_MAX_TXOUTSER);
             r.pos += used;

@@ -63,8 +63,8 @@ mulred_status mulred_utxo_index_path(char *out, size_t cap, const char *path)
     return n < 0 || (size_t)n >= cap ? MULRED_EINPUT : MULRED_OK;
 }
 
-int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h, const char *path,
-                     mulred_error *err)
+mulred_status utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h,
+                               const char *path, mulred_error *err)
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
@@ -132,8 +132,8 @@ static int on_group(void *ctx, uint64_t offset, uint64_t ordinal, mulred_error *
     return 0;
 }
 
-int utxo_index_scan(utxo_index *x, int fd, const mulred_utxo_header *h, const char *path,
-                    const mulred_utxo_options *opt, mulred_error *err)
+mulred_status utxo_index_scan(utxo_index *x, int fd, const mulred_utxo_header *h, const char *path,
+                              const mulred_utxo_options *opt, mulred_error *err)
 {
     memset(x, 0, sizeof *x);
     x->chunk_bytes = opt && opt->chunk_bytes ? opt->chunk_bytes : MULRED_UTXO_DEFAULT_CHUNK_BYTES;
@@ -146,8 +146,8 @@ int utxo_index_scan(utxo_index *x, int fd, const mulred_utxo_header *h, const ch
     }
     utxo_visitor v = {.group = on_group, .ctx = &b};
     uint64_t end = 0;
-    int rc = utxo_decode_range(&end, fd, h, path, h->body_offset, h->file_size, 0, h->coins, &v,
-                               buf, err);
+    const utxo_range whole = {fd, h, path, h->body_offset, h->file_size, 0, h->coins};
+    mulred_status rc = utxo_decode_range(&end, &whole, &v, buf, err);
     free(buf);
     if (rc == MULRED_OK && end != h->file_size)
         rc = utxo_fail(err, path, end, "%llu trailing bytes after the last of %llu coins",
@@ -177,7 +177,7 @@ static bool dir_writable(const char *file)
     return ok;
 }
 
-int utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err)
+mulred_status utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err)
 {
     if (!dir_writable(idx_path))
         return mulred_error_set(err, MULRED_ERUNTIME, "%s: directory is read-only", idx_path);
@@ -204,7 +204,7 @@ int utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err
     }
     /* whole or not at all: readers (other ranks) never see a partial index */
     mulred_whole_file w;
-    int rc = mulred_whole_open(&w, idx_path, 0, err);
+    mulred_status rc = mulred_whole_open(&w, idx_path, 0, err);
     if (rc == MULRED_OK && fwrite(b, 1, n, w.f) != n) {
         rc = mulred_error_set(err, MULRED_ERUNTIME, "%s: cannot write index: %s", idx_path,
                               strerror(errno));
@@ -314,8 +314,8 @@ reject:
     return 1;
 }
 
-static int index_location(char *out, size_t cap, const char *path, const mulred_utxo_options *opt,
-                          mulred_error *err)
+static mulred_status index_location(char *out, size_t cap, const char *path,
+                                    const mulred_utxo_options *opt, mulred_error *err)
 {
     if (opt && opt->index_path) {
         if ((size_t)snprintf(out, cap, "%s", opt->index_path) >= cap)
@@ -327,13 +327,14 @@ static int index_location(char *out, size_t cap, const char *path, const mulred_
     return MULRED_OK;
 }
 
-int utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd, const mulred_utxo_header *h,
-                   const char *path, const mulred_utxo_options *opt, bool force, mulred_error *err)
+mulred_status utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd,
+                             const mulred_utxo_header *h, const char *path,
+                             const mulred_utxo_options *opt, bool force, mulred_error *err)
 {
     mulred_utxo_index_info local;
     if (!info) info = &local;
     memset(info, 0, sizeof *info);
-    int rc = index_location(info->path, sizeof info->path, path, opt, err);
+    mulred_status rc = index_location(info->path, sizeof info->path, path, opt, err);
     if (rc) return rc;
     utxo_fingerprint_t fp;
     if ((rc = utxo_fingerprint(&fp, fd, h, path, err))) return rc;
@@ -361,7 +362,7 @@ mulred_status mulred_utxo_index_build(mulred_utxo_index_info *info, const char *
 {
     int fd = -1;
     mulred_utxo_header h;
-    int rc = utxo_open(&fd, &h, path, err);
+    mulred_status rc = utxo_open(&fd, &h, path, err);
     if (rc) return rc;
     utxo_index x;
     rc = utxo_index_get(&x, info, fd, &h, path, opt, force, err);
@@ -374,7 +375,7 @@ mulred_status mulred_utxo_index_ensure(const char *path, const mulred_utxo_optio
                                        bool *written, mulred_error *err)
 {
     mulred_utxo_index_info info;
-    int rc = mulred_utxo_index_build(&info, path, opt, false, err);
+    mulred_status rc = mulred_utxo_index_build(&info, path, opt, false, err);
     if (written) *written = rc == MULRED_OK && (info.loaded || info.saved);
     return rc;
 }

@@ -22,18 +22,19 @@ typedef struct {
 } utxo_index;
 
 void utxo_index_free(utxo_index *x);
-int utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h, const char *path,
-                     mulred_error *err);
+mulred_status utxo_fingerprint(utxo_fingerprint_t *fp, int fd, const mulred_utxo_header *h,
+                               const char *path, mulred_error *err);
 /* One validating sequential scan of the whole file, in chunks of opt->chunk_bytes (0 or opt
  * NULL: the default), reporting to opt->progress (when set) at each chunk. */
-int utxo_index_scan(utxo_index *x, int fd, const mulred_utxo_header *h, const char *path,
-                    const mulred_utxo_options *opt, mulred_error *err);
-int utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err);
+mulred_status utxo_index_scan(utxo_index *x, int fd, const mulred_utxo_header *h, const char *path,
+                              const mulred_utxo_options *opt, mulred_error *err);
+mulred_status utxo_index_save(const utxo_index *x, const char *idx_path, mulred_error *err);
 int utxo_index_load(utxo_index *x, const char *idx_path, const mulred_utxo_header *h,
                     const utxo_fingerprint_t *fp, uint32_t want_chunk_bytes, char *why,
                     size_t whycap);
 /* Load a fresh index, or scan (and save unless opt->no_save; a failed save is not an error). */
-int utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd, const mulred_utxo_header *h,
-                   const char *path, const mulred_utxo_options *opt, bool force, mulred_error *err);
+mulred_status utxo_index_get(utxo_index *x, mulred_utxo_index_info *info, int fd,
+                             const mulred_utxo_header *h, const char *path,
+                             const mulred_utxo_options *opt, bool force, mulred_error *err);
 
 #endif

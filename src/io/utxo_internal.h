@@ -53,28 +53,37 @@ typedef struct {
 } utxo_visitor;
 
 /* Parses a header from its first bytes (at least min(file_size, 51) bytes of the file). */
-int utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len, uint64_t file_size,
-                      const char *path, mulred_error *err);
+mulred_status utxo_parse_header(mulred_utxo_header *h, const uint8_t *buf, size_t len,
+                                uint64_t file_size, const char *path, mulred_error *err);
 /* Opens path read-only, reads and parses the header; *fd stays open on success. Errors as
  * mulred_utxo_read_header. */
-int utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *err);
+mulred_status utxo_open(int *fd, mulred_utxo_header *h, const char *path, mulred_error *err);
 
-/* Decodes exactly ncoins coins starting at the group boundary `begin`, reading nothing at or
- * past `limit` (the file size for a whole-file scan, the next chunk's offset for a chunk);
- * *end gets the offset just past the last coin. ordinal is the first coin's ordinal (for the
- * group callback). Errors: truncation (at the file end, or a group crossing a chunk limit), a
- * group with more coins than remain, and every coin-level check. buf has UTXO_READ_BUFFER bytes
- * (caller scratch, so threads reuse it). The caller checks *end against the expected end. */
-int utxo_decode_range(uint64_t *end, int fd, const mulred_utxo_header *h, const char *path,
-                      uint64_t begin, uint64_t limit, uint64_t ordinal, uint64_t ncoins,
-                      const utxo_visitor *v, uint8_t *buf, mulred_error *err);
+/* A range of coins to decode: exactly ncoins coins of the snapshot open as fd (its header h,
+ * its name path) from the group boundary begin, reading nothing at or past limit (the file
+ * size for a whole-file scan, the next chunk's offset for a chunk); ordinal is the first coin's
+ * ordinal (for the group callback). */
+typedef struct {
+    int fd;
+    const mulred_utxo_header *h;
+    const char *path;
+    uint64_t begin, limit;
+    uint64_t ordinal, ncoins;
+} utxo_range;
 
-/* Coin-level decoding of one coin of a v2 group (vout read here) or a legacy record (txid and
- * vout read here) from [p, e); txid is the group's txid (v2). Returns bytes consumed, or 0 with
- * err set; offsets in messages are base + (position − p0). */
-size_t utxo_decode_coin(utxo_coin *c, const uint8_t *p, const uint8_t *e, bool legacy,
-                        const uint8_t txid[32], const char *path, uint64_t base, bool at_eof,
-                        mulred_error *err);
+/* Decodes the coins of range r; *end gets the offset just past the last coin. Errors:
+ * truncation (at the file end, or a group crossing a chunk limit), a group with more coins
+ * than remain, and every coin-level check. buf has UTXO_READ_BUFFER bytes (caller scratch, so
+ * threads reuse it). The caller checks *end against the expected end. */
+mulred_status utxo_decode_range(uint64_t *end, const utxo_range *r, const utxo_visitor *v,
+                                uint8_t *buf, mulred_error *err);
+
+/* Coin-level decoding of one coin of range r from [p, e): a legacy record (txid and vout read
+ * here) or, in a v2 snapshot, a coin of the group of txid (vout read here). Returns bytes
+ * consumed, or 0 with err set; offsets in messages are base + (position − p), and a
+ * truncation is the end of the file when r ends there. */
+size_t utxo_decode_coin(utxo_coin *c, const uint8_t *p, const uint8_t *e, const uint8_t txid[32],
+                        uint64_t base, const utxo_range *r, mulred_error *err);
 
 /* Primitives (exposed for tests). Return 0 on success, else a reason string is written by the
  * caller; all read from [*p, e) and advance *p. */
@@ -102,7 +111,7 @@ bool utxo_x_on_curve(const uint8_t x[32]);
 mulred_utxo_script_class utxo_classify(const utxo_coin *c);
 
 /* The "FILE: byte OFFSET: reason" error. */
-int utxo_fail(mulred_error *err, const char *path, uint64_t offset, const char *fmt, ...)
+mulred_status utxo_fail(mulred_error *err, const char *path, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 #endif

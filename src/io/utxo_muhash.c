@@ -20,7 +20,7 @@ mulred_status utxo_source_produce_muhash(void *ctx, size_t i, mulred_muhash_sink
     uint8_t *buf = malloc(UTXO_READ_BUFFER); /* one per chunk: 256 KiB vs ~2000 coins hashed */
     if (!buf) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     utxo_visitor v = {.coin = sink_coin, .ctx = sink};
-    int rc = utxo_source_decode_chunk(s, i, &v, buf, err);
+    mulred_status rc = utxo_source_decode_chunk(s, i, &v, buf, err);
     free(buf);
     return rc;
 }

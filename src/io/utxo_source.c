@@ -26,7 +26,7 @@ mulred_status mulred_utxo_source_open(mulred_utxo_source **out, const char *path
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
     s->fd = -1;
-    int rc = utxo_open(&s->fd, &s->header, path, err);
+    mulred_status rc = utxo_open(&s->fd, &s->header, path, err);
     if (rc == MULRED_OK)
         rc = utxo_index_get(&s->index, NULL, s->fd, &s->header, path, opt, false, err);
     if (rc) {
@@ -82,15 +82,16 @@ void mulred_utxo_source_close(mulred_utxo_source *s)
     free(s);
 }
 
-int utxo_source_decode_chunk(const mulred_utxo_source *s, size_t i, const utxo_visitor *v,
-                             uint8_t *buf, mulred_error *err)
+mulred_status utxo_source_decode_chunk(const mulred_utxo_source *s, size_t i, const utxo_visitor *v,
+                                       uint8_t *buf, mulred_error *err)
 {
     uint64_t c = s->first + i;
     const utxo_index *x = &s->index;
     MULRED_CHECK(c < s->end, "chunk %zu of %llu", i, (unsigned long long)(s->end - s->first));
     uint64_t end = 0;
-    int rc = utxo_decode_range(&end, s->fd, &s->header, s->path, x->off[c], x->off[c + 1],
-                               x->ord[c], x->ord[c + 1] - x->ord[c], v, buf, err);
+    const utxo_range chunk = {
+        s->fd, &s->header, s->path, x->off[c], x->off[c + 1], x->ord[c], x->ord[c + 1] - x->ord[c]};
+    mulred_status rc = utxo_decode_range(&end, &chunk, v, buf, err);
     if (rc) return rc;
     if (end != x->off[c + 1])
         return utxo_fail(err, s->path, end,
@@ -167,11 +168,11 @@ static int txoutset_coin(void *ctx, const utxo_coin *c, mulred_error *err)
 }
 
 /* One validating sequential scan with a coin visitor; checks the end of the file. */
-static int scan_file(mulred_utxo_header *h, const char *path, const utxo_visitor *v,
-                     mulred_error *err)
+static mulred_status scan_file(mulred_utxo_header *h, const char *path, const utxo_visitor *v,
+                               mulred_error *err)
 {
     int fd = -1;
-    int rc = utxo_open(&fd, h, path, err);
+    mulred_status rc = utxo_open(&fd, h, path, err);
     if (rc) return rc;
     uint8_t *buf = malloc(UTXO_READ_BUFFER);
     if (!buf) {
@@ -179,8 +180,8 @@ static int scan_file(mulred_utxo_header *h, const char *path, const utxo_visitor
         return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     }
     uint64_t end = 0;
-    rc = utxo_decode_range(&end, fd, h, path, h->body_offset, h->file_size, 0, h->coins, v, buf,
-                           err);
+    const utxo_range whole = {fd, h, path, h->body_offset, h->file_size, 0, h->coins};
+    rc = utxo_decode_range(&end, &whole, v, buf, err);
     if (rc == MULRED_OK && end != h->file_size)
         rc = utxo_fail(err, path, end, "%llu trailing bytes after the last of %llu coins",
                        (unsigned long long)(h->file_size - end), (unsigned long long)h->coins);
@@ -197,7 +198,7 @@ mulred_status mulred_utxo_txoutset_hash(uint8_t out[32], const char *path, mulre
     mulred_sha256_init(t.md);
     utxo_visitor v = {.coin = txoutset_coin, .ctx = &t};
     mulred_utxo_header h;
-    int rc = scan_file(&h, path, &v, err);
+    mulred_status rc = scan_file(&h, path, &v, err);
     if (rc == MULRED_OK) {
         txoutset_flush(&t);
         uint8_t first[32];
@@ -249,7 +250,7 @@ mulred_status mulred_utxo_stats_scan(mulred_utxo_stats *st, const char *path, mu
     stats_ctx x = {.st = st};
     utxo_visitor v = {.coin = stats_coin, .ctx = &x};
     double t0 = mulred_wtime();
-    int rc = scan_file(&st->header, path, &v, err);
+    mulred_status rc = scan_file(&st->header, path, &v, err);
     st->seconds = mulred_wtime() - t0;
     st->body_bytes = st->header.file_size - st->header.body_offset;
     return rc;

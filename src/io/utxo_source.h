@@ -17,8 +17,8 @@ struct mulred_utxo_source {
 /* Decodes chunk i of the selection (0 <= i < end − first) with the visitor, checking that it
  * holds exactly its coins, ends on the next chunk's first byte and, for the file's last chunk,
  * at the end of the file. buf: UTXO_READ_BUFFER bytes of caller scratch. */
-int utxo_source_decode_chunk(const mulred_utxo_source *s, size_t i, const utxo_visitor *v,
-                             uint8_t *buf, mulred_error *err);
+mulred_status utxo_source_decode_chunk(const mulred_utxo_source *s, size_t i, const utxo_visitor *v,
+                                       uint8_t *buf, mulred_error *err);
 /* The mulred_muhash_source produce callback (utxo_muhash.c). */
 mulred_status utxo_source_produce_muhash(void *ctx, size_t i, mulred_muhash_sink *sink,
                                          mulred_error *err);

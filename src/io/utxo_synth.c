@@ -186,7 +186,8 @@ static const char *size_text(char *out, size_t cap, uint64_t bytes)
 
 /* Refuses a file that cannot fit: the free space of path's file system (for an unprivileged
  * user; a name that is not a regular file, such as /dev/null, is not checked). */
-static int synth_space_check(const char *path, uint64_t ncoins, bool legacy, mulred_error *err)
+static mulred_status synth_space_check(const char *path, uint64_t ncoins, bool legacy,
+                                       mulred_error *err)
 {
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return MULRED_OK;

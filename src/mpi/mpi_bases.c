@@ -23,7 +23,8 @@ struct mulred_mpi_bases {
 #define MPI_BASES_OK(b) ((b) && (b)->magic == MPI_BASES_MAGIC)
 
 /* Reads bytes [off, off + len) of path into a new buffer (*out). This rank's status. */
-static int read_range(uint8_t **out, const char *path, uint64_t off, size_t len, mulred_error *err)
+static mulred_status read_range(uint8_t **out, const char *path, uint64_t off, size_t len,
+                                mulred_error *err)
 {
     *out = malloc(len + 1);
     if (!*out) return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", path);
@@ -65,10 +66,11 @@ static mulred_mpi_bases *wrap(MPI_Comm comm, mulred_bases *local, size_t first, 
     return b;
 }
 
-/* The shard of this rank from a shared file; this rank's status (not yet agreed). */
-static int open_shard(mulred_bases **local, size_t *first, size_t *total, MPI_Comm comm,
-                      const char *path, mulred_curve c, mulred_point_encoding e, unsigned level,
-                      int threads, mulred_error *err)
+/* The shard of this rank from a shared file into shard (its comm set: the rest here, without
+ * the magic: not yet a handle); this rank's status (not yet agreed). */
+static mulred_status open_shard(mulred_mpi_bases *shard, const char *path, mulred_curve c,
+                                mulred_point_encoding e, unsigned level, int threads,
+                                mulred_error *err)
 {
     const size_t B = mulred_point_encoding_bytes(c, e);
     if (B == 0)
@@ -76,7 +78,7 @@ static int open_shard(mulred_bases **local, size_t *first, size_t *total, MPI_Co
             err, MULRED_EINPUT, "%s: %s %s has no %s encoding", path, mulred_curve_name(c),
             mulred_pairing_group_name(mulred_curve_group(c)), mulred_point_encoding_name(e));
     double size = file_size(path, err), seen[3];
-    if (mulred_mpi_minavgmax(comm, size, seen, err) || size < 0) return err->status;
+    if (mulred_mpi_minavgmax(shard->comm, size, seen, err) || size < 0) return err->status;
     if (seen[0] != seen[2])
         return mulred_error_set(err, MULRED_EINPUT,
                                 "%s: the ranks see different sizes (%.0f and %.0f bytes): not "
@@ -86,19 +88,20 @@ static int open_shard(mulred_bases **local, size_t *first, size_t *total, MPI_Co
         return mulred_error_set(err, MULRED_EINPUT,
                                 "%s: %.0f bytes: not a whole number of %zu-byte points", path, size,
                                 B);
-    *total = (size_t)((uint64_t)size / B);
-    if (*total == 0) /* the same size on every rank: the same error everywhere */
+    shard->total = (size_t)((uint64_t)size / B);
+    if (shard->total == 0) /* the same size on every rank: the same error everywhere */
         return mulred_error_set(err, MULRED_EINPUT, "%s: no points (empty input)", path);
     const mulred_unit_range r =
-        mulred_plan_units(*total, mulred_mpi_rank(comm), mulred_mpi_size(comm));
-    *first = (size_t)r.first;
+        mulred_plan_units(shard->total, mulred_mpi_rank(shard->comm), mulred_mpi_size(shard->comm));
+    shard->first = (size_t)r.first;
     uint8_t *buf = NULL;
     const size_t len = (size_t)(r.end - r.first) * B;
     if (read_range(&buf, path, r.first * B, len, err) == MULRED_OK &&
-        mulred_bases_make_shard(local, c, e, buf, len, path, *first, threads, err) == MULRED_OK &&
-        level && mulred_bases_precompute(*local, level, 0, threads, err) != MULRED_OK) {
-        mulred_bases_free(*local);
-        *local = NULL;
+        mulred_bases_make_shard(&shard->local, c, e, buf, len, path, shard->first, threads, err) ==
+            MULRED_OK &&
+        level && mulred_bases_precompute(shard->local, level, 0, threads, err) != MULRED_OK) {
+        mulred_bases_free(shard->local);
+        shard->local = NULL;
     }
     free(buf);
     return err->status;
@@ -112,16 +115,15 @@ mulred_status mulred_mpi_bases_open(mulred_mpi_bases **out, MPI_Comm comm, const
     MULRED_ARG_CHECK(e >= MULRED_POINTS_EVM && e <= MULRED_POINTS_UNCOMPRESSED);
     mulred_error_clear(err);
     if (mpi_watch_start(comm, 0, "the base set", NULL, NULL, err)) return err->status;
-    mulred_bases *local = NULL;
-    size_t first = 0, total = 0;
-    open_shard(&local, &first, &total, comm, path, c, e, level, threads, err);
+    mulred_mpi_bases shard = {.comm = comm};
+    open_shard(&shard, path, c, e, level, threads, err);
     if (mulred_mpi_agree(comm, err) == MULRED_OK) {
-        *out = wrap(comm, local, first, total, err);
-        local = NULL;
+        *out = wrap(comm, shard.local, shard.first, shard.total, err);
+        shard.local = NULL;
         mulred_mpi_agree(comm, err);
         if (err->status != MULRED_OK) mulred_mpi_bases_free(*out);
     }
-    mulred_bases_free(local);
+    mulred_bases_free(shard.local);
     return mpi_watch_stop(err);
 }
 

@@ -1,26 +1,16 @@
-/* MPI plumbing: init, rank queries, status agreement, small collectives and the node count,
- * each over the caller's communicator (mulred/mulred_mpi.h). The generic group reduction is in
- * mpi_group.c; the plan of work units over ranks, which needs no MPI, in plan.c. Every MPI
- * return code is checked: rank queries, which cannot fail on a valid communicator, are a
- * misuse when they do; collectives return MULRED_ERUNTIME. */
+/* MPI plumbing: init, the launcher's rank, status agreement, small collectives and the node
+ * count, each over the caller's communicator (mulred/mulred_mpi.h). The rank queries are in
+ * mpi_base.c; the generic group reduction in mpi_group.c; the plan of work units over ranks,
+ * which needs no MPI, in plan.c. Every MPI return code is checked: collectives return
+ * MULRED_ERUNTIME. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mpi/mpi_internal.h"
 #include "util/check.h"
 
 static bool mpi_initialized_here;
-
-int mpi_rc_status(int rc, const char *what, mulred_error *err)
-{
-    if (rc == MPI_SUCCESS) return MULRED_OK;
-    char text[MPI_MAX_ERROR_STRING] = "";
-    int len = 0;
-    if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "code %d", rc);
-    return mulred_error_set(err, MULRED_ERUNTIME, "%s failed: %s", what, text);
-}
 
 mulred_status mulred_mpi_init(int *argc, char ***argv, mulred_error *err)
 {
@@ -71,39 +61,6 @@ void mulred_mpi_finalize(void)
     mpi_initialized_here = false;
 }
 
-bool mulred_mpi_active(void)
-{
-    int initialized = 0, finalized = 0;
-    MULRED_CHECK(MPI_Initialized(&initialized) == MPI_SUCCESS, "MPI_Initialized");
-    MULRED_CHECK(MPI_Finalized(&finalized) == MPI_SUCCESS, "MPI_Finalized");
-    return initialized && !finalized;
-}
-
-int mulred_mpi_rank(MPI_Comm comm)
-{
-    if (!mulred_mpi_active()) return 0;
-    int r = 0;
-    MULRED_CHECK(MPI_Comm_rank(comm, &r) == MPI_SUCCESS, "MPI_Comm_rank");
-    return r;
-}
-
-int mulred_mpi_size(MPI_Comm comm)
-{
-    if (!mulred_mpi_active()) return 1;
-    int s = 1;
-    MULRED_CHECK(MPI_Comm_size(comm, &s) == MPI_SUCCESS, "MPI_Comm_size");
-    return s;
-}
-
-bool mpi_multi_rank(MPI_Comm comm)
-{
-    if (!mulred_mpi_active()) return false;
-    int main_thread = 0;
-    MULRED_CHECK(MPI_Is_thread_main(&main_thread) == MPI_SUCCESS && main_thread,
-                 "MPI is FUNNELED: call mulred_mpi_* from the thread that initialized MPI");
-    return mulred_mpi_size(comm) > 1;
-}
-
 static const char *launcher_rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
                                            "SLURM_PROCID"};
 
@@ -128,7 +85,7 @@ void mulred_mpi_abort(MPI_Comm comm, int status)
     if (mulred_mpi_active()) MPI_Abort(comm, status);
 }
 
-static int agree_run(MPI_Comm comm, mulred_error *err)
+static mulred_status agree_run(MPI_Comm comm, mulred_error *err)
 {
     int mine = err->status;
     int worst = 0, rc;
@@ -198,7 +155,7 @@ mulred_status mulred_mpi_barrier(MPI_Comm comm, mulred_error *err)
     return mpi_watch_stop(err);
 }
 
-static int node_count_run(MPI_Comm comm, int *nodes, mulred_error *err)
+static mulred_status node_count_run(MPI_Comm comm, int *nodes, mulred_error *err)
 {
     /* Ranks sharing memory are on one node: count the ranks that lead a shared-memory
      * communicator. */
@@ -222,22 +179,6 @@ mulred_status mulred_mpi_node_count(MPI_Comm comm, int *nodes, mulred_error *err
     if (mpi_watch_start(comm, 0, "mulred_mpi_node_count", NULL, NULL, err)) return err->status;
     node_count_run(comm, nodes, err);
     return mpi_watch_stop(err);
-}
-
-void mpi_node_name(char *out, size_t cap)
-{
-    const char *env = getenv("MULRED_NODE_NAME");
-    if (!env || !*env) env = getenv("SLURMD_NODENAME");
-    if (env && *env) {
-        snprintf(out, cap, "%s", env);
-    } else if (!mulred_mpi_active() || cap < MPI_MAX_PROCESSOR_NAME) {
-        if (gethostname(out, cap - 1) != 0) snprintf(out, cap, "?");
-        out[cap - 1] = 0;
-    } else {
-        int len = 0;
-        if (MPI_Get_processor_name(out, &len) != MPI_SUCCESS) snprintf(out, cap, "?");
-        out[len >= 0 && len < (int)cap ? len : (int)cap - 1] = 0;
-    }
 }
 
 mulred_status mulred_mpi_node_names(MPI_Comm comm, char *out, size_t cap, mulred_error *err)
@@ -281,9 +222,10 @@ mulred_status mulred_mpi_node_names(MPI_Comm comm, char *out, size_t cap, mulred
     return mpi_rc_status(rc, "MPI_Gather (node names)", err);
 }
 
-int mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n, mulred_error *err)
+mulred_status mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n,
+                         mulred_error *err)
 {
-    int rc = MULRED_OK;
+    mulred_status rc = MULRED_OK;
     for (int p = 0; p < n && rc == MULRED_OK; p++) {
         double v[3];
         rc = mulred_mpi_minavgmax(comm, local[p], v, err);

@@ -38,7 +38,7 @@ static void group_op_fn(void *in, void *inout, int *len, MPI_Datatype *type)
         g->combine(acc + (size_t)i * g->elem_bytes, a + (size_t)i * g->elem_bytes, g);
 }
 
-static int group_setup(mulred_error *err)
+static mulred_status group_setup(mulred_error *err)
 {
     int rc = MPI_SUCCESS;
     if (group_keyval == MPI_KEYVAL_INVALID)
@@ -58,8 +58,8 @@ void mpi_group_free(void)
 }
 
 /* root >= 0: MPI_Reduce to root; root < 0: MPI_Allreduce. */
-static int group_collective(MPI_Comm comm, void *elem, const mulred_group *g, int root,
-                            mulred_error *err)
+static mulred_status group_collective(MPI_Comm comm, void *elem, const mulred_group *g, int root,
+                                      mulred_error *err)
 {
     MULRED_CHECK(g && g->combine && g->identity, "a group needs identity and combine");
     MULRED_CHECK(g->elem_bytes >= 1 && g->elem_bytes <= INT_MAX, "group %s: %zu-byte elements",

@@ -1,5 +1,6 @@
-/* Shared by the files of src/mpi/ that talk to MPI (mpi_comm.c: set-up and small collectives;
- * mpi_group.c: the generic group reduction; mpi_muhash.c, mpi_msm.c: the jobs). plan.c and
+/* Shared by the files of src/mpi/ that talk to MPI (mpi_base.c: rank queries, statuses, the
+ * node name, see mpi_base.h; mpi_comm.c: set-up and small collectives; mpi_group.c: the generic
+ * group reduction; mpi_watch.c: the deadlines; mpi_muhash.c, mpi_msm.c: the jobs). plan.c and
  * msm_grid.c need none of it. */
 #ifndef MULRED_MPI_INTERNAL_H
 #define MULRED_MPI_INTERNAL_H
@@ -8,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "mpi/mpi_base.h"
 #include "mulred/mulred_mpi.h"
 #include "mulred/sources.h"
 
@@ -21,20 +23,9 @@ enum {
     MULRED_TAG_STREAM_BLOCK = 6
 };
 
-/* For an MPI return code rc: MULRED_OK when it is MPI_SUCCESS, else MULRED_ERUNTIME with
- * "WHAT failed: <MPI's error string>" in err. */
-int mpi_rc_status(int rc, const char *what, mulred_error *err);
-
-/* True when MPI is active and comm has more than one rank: a collective has work to do. Aborts when
- * called from another thread than the one that initialized MPI (FUNNELED). */
-bool mpi_multi_rank(MPI_Comm comm);
-
-/* This rank's node name: $MULRED_NODE_NAME, else $SLURMD_NODENAME, else MPI's processor name
- * (the host name before MPI is up or for a short buffer). Local: no communication. */
-void mpi_node_name(char *out, size_t cap);
-
 /* Min, average and max over the ranks of comm of each of the n values local[], into out[]. */
-int mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n, mulred_error *err);
+mulred_status mpi_phases(MPI_Comm comm, const double *local, mulred_mpi_phase *out, int n,
+                         mulred_error *err);
 
 /* Tells the job's note callback (when set) that checkpoint unit u was damaged (note: the
  * store's description of the damage) and is recomputed. */
@@ -75,8 +66,9 @@ typedef struct {
  * far, agreed on here): cost[u] is unit u's estimated cost (NULL: all 1); min_batch the fewest
  * units a batch holds (the ranks use the largest they pass). Static: share is the rank's units,
  * no communication. Returns the agreed status under dynamic; on failure nothing is to close. */
-int mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule, const uint64_t *cost,
-                   uint64_t n, mulred_unit_range share, uint64_t min_batch, mulred_error *err);
+mulred_status mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule,
+                             const uint64_t *cost, uint64_t n, mulred_unit_range share,
+                             uint64_t min_batch, mulred_error *err);
 /* The next batch of this rank: false when none is left (or a draw failed: close reports it). */
 bool mpi_units_batch(mpi_units *d, const uint64_t **ids, uint64_t *count);
 /* The next run [*u0, *u1) of consecutive units of the current batch (drawing another when it is
@@ -92,22 +84,29 @@ void mpi_units_serve_begin(mpi_units *d);
 void mpi_units_serve_end(mpi_units *d);
 /* Collective under dynamic (after every rank stopped drawing): frees the window. Returns err's
  * status, set when a draw or the window failed and err was still OK. */
-int mpi_units_close(mpi_units *d, mulred_error *err);
+mulred_status mpi_units_close(mpi_units *d, mulred_error *err);
 /* Rank 0 gets each rank's v in out[0..size) (out may be NULL: discarded). Collective. */
-int mpi_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err);
+mulred_status mpi_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err);
 
 /* ---- a stream handed out by rank 0 (mpi_stream.c) ---- */
 /* True when streams are handed out: several ranks, and MPI_THREAD_SERIALIZED (the team's
  * threads take blocks in turn). Otherwise rank 0 reads and hashes each stream alone. */
 bool mpi_stream_handoff(MPI_Comm comm);
-/* Collective: the stream f (opened with read_stream false on every rank; path: its name) read
- * by rank 0 and hashed in blocks by every rank's threads into *state (initialized here), with
- * this rank's counts in *stats and the blocks it hashed in *blocks. A rank whose err is already set
- * takes part without hashing. Returns err's status: this rank's, not yet agreed. */
-int mpi_stream_reduce(MPI_Comm comm, mulred_source_file *f, const char *path,
-                      mulred_muhash_flavor flavor, int threads, int team,
-                      mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *blocks,
-                      mulred_error *err);
+/* A stream to hand out, and how its elements are hashed. */
+typedef struct {
+    mulred_source_file *f; /* opened with read_stream false on every rank */
+    const char *path;      /* its name: rank 0 opens it to read */
+    mulred_muhash_flavor flavor;
+    int threads; /* the job's threads option (mulred_muhash_reduce_opts) */
+    int team;    /* the threads this rank runs: how many blocks it asks ahead */
+} mpi_stream_input;
+/* Collective: the stream in->f read by rank 0 and hashed in blocks by every rank's threads into
+ * *state (initialized here), with this rank's counts in *stats and the blocks it hashed in
+ * *blocks. A rank whose err is already set takes part without hashing. Returns err's status:
+ * this rank's, not yet agreed. */
+mulred_status mpi_stream_reduce(MPI_Comm comm, const mpi_stream_input *in,
+                                mulred_muhash_state *state, mulred_muhash_stats *stats,
+                                uint64_t *blocks, mulred_error *err);
 
 /* ---- deadlines (mpi_watch.c) ---- */
 /* Marks the calling thread inside a blocking MPI call for the watch's lost-message check:
@@ -124,9 +123,9 @@ int mpi_wait_end(int rc); /* returns rc */
  * note (if set) is told on rank 0 and the job runs unwatched. Every successful start needs
  * its stop; the outermost stop is collective: a final barrier (every rank past its last
  * wait), then the watch ends. Both return err's status. */
-int mpi_watch_start(MPI_Comm comm, double requested, const char *what, mulred_mpi_note_fn note,
-                    void *note_data, mulred_error *err);
-int mpi_watch_stop(mulred_error *err);
+mulred_status mpi_watch_start(MPI_Comm comm, double requested, const char *what,
+                              mulred_mpi_note_fn note, void *note_data, mulred_error *err);
+mulred_status mpi_watch_stop(mulred_error *err);
 /* A plain deadline for a call that has no heartbeats yet or any more (MPI_Init, MPI_Finalize):
  * unless mpi_deadline_stop comes first, the process ends after seconds (exit 3) saying what
  * did not end. One at a time. */

@@ -77,8 +77,8 @@ static void counts_combine(void *acc, const void *in, const mulred_group *g)
 }
 
 /* Every rank counts its run of units; the sums reach every rank; the file learns its pairs. */
-static int index_hex_file(MPI_Comm comm, mulred_msm_file *f, int rank, int nranks,
-                          mulred_error *err)
+static mulred_status index_hex_file(MPI_Comm comm, mulred_msm_file *f, int rank, int nranks,
+                                    mulred_error *err)
 {
     const uint64_t units = mulred_msm_file_units(f);
     if (!units) return mulred_mpi_agree(comm, err);
@@ -168,11 +168,12 @@ static void ckpt_layout_make(ckpt_layout *L, const mulred_mpi_msm_job *o, uint64
 }
 
 /* Describes the job to the store: curve (also in the group name), input, plan and tiles. */
-static int ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_msm_job *o, uint64_t n,
-                         const ckpt_layout *L, mulred_error *err)
+static mulred_status ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_msm_job *o,
+                                   uint64_t n, const ckpt_layout *L, mulred_error *err)
 {
     /* the store's "group" field names the group of the tiles' sums: "bn254-g2" for G2 */
-    int rc = mulred_checkpoint_job_add(job, err, "curve", "%s", mulred_curve_name(o->curve));
+    mulred_status rc =
+        mulred_checkpoint_job_add(job, err, "curve", "%s", mulred_curve_name(o->curve));
     if (rc == MULRED_OK && o->input)
         rc = mulred_checkpoint_job_add_file(job, "input", o->input, err);
     if (rc == MULRED_OK && o->input)
@@ -251,7 +252,7 @@ typedef struct {
 /* Units u0..u1 of one slice: those the checkpoint holds combined as they are; if any is left,
  * the slice read or generated and validated (before any unit of it is saved), then each left
  * unit computed, saved and combined. */
-static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *err)
+static mulred_status tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *err)
 {
     const ckpt_layout *L = &t->L;
     bool need = false;
@@ -276,7 +277,7 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
             return mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
     }
     double t0 = mulred_wtime();
-    int rc =
+    mulred_status rc =
         t->m->file
             ? mulred_msm_file_read(t->points, t->scalars, t->m->file, p0, p1, t->m->T, err)
             : mulred_msm_synth(t->points, t->scalars, t->m->c, t->m->o->seed, p0, ns, t->m->T, err);
@@ -314,7 +315,7 @@ static int tiles_of_slice(tile_run *t, uint64_t u0, uint64_t u1, mulred_error *e
 
 /* The layout of the tiles into the result, the checkpoint opened (its time the checkpoint's),
  * and the tiles' plan: c and GLV forced, the rest (speed only) for this CPU and slice. */
-static int tiles_begin(tile_run *t, mulred_error *err)
+static mulred_status tiles_begin(tile_run *t, mulred_error *err)
 {
     const mulred_mpi_msm_job *o = t->m->o;
     mulred_mpi_msm_result *res = t->m->res;
@@ -329,7 +330,7 @@ static int tiles_begin(tile_run *t, mulred_error *err)
     t->cap = t->L.slice_points < t->m->n ? t->L.slice_points : t->m->n;
 
     const double t0 = mulred_wtime();
-    int rc = MULRED_OK;
+    mulred_status rc = MULRED_OK;
     if (o->checkpoint) {
         mulred_checkpoint_job *job = mulred_checkpoint_job_new(t->group, t->L.units);
         rc = job ? MULRED_OK : mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -354,13 +355,13 @@ static int tiles_begin(tile_run *t, mulred_error *err)
  * all into *acc (the identity on entry). Without a checkpoint directory (the dynamic schedule
  * alone) nothing is loaded or saved. Collective under the dynamic schedule. *drawn: the tiles
  * this rank got. */
-static int ckpt_msm(msm_run *m, msm_jac *acc, uint64_t *drawn, mulred_error *err)
+static mulred_status ckpt_msm(msm_run *m, msm_jac *acc, uint64_t *drawn, mulred_error *err)
 {
     const mulred_mpi_msm_job *o = m->o;
     mulred_mpi_msm_result *res = m->res;
     tile_run t = {.m = m, .acc = acc};
     t.group = mulred_msm_point_group(m->c);
-    int rc = tiles_begin(&t, err);
+    mulred_status rc = tiles_begin(&t, err);
     const mulred_unit_range share = mulred_plan_units(t.L.units, m->rank, m->nranks);
     mpi_units d;
     uint64_t *cost = tile_costs(&t.L, m->n);
@@ -444,7 +445,7 @@ static void msm_by_units(msm_run *m, mulred_error *err)
 }
 
 /* The grid, the same on every rank, which the ranks check. */
-static int msm_grid_agreed(msm_run *m, mulred_error *err)
+static mulred_status msm_grid_agreed(msm_run *m, mulred_error *err)
 {
     const mulred_mpi_msm_job *o = m->o;
     mulred_msm_grid_params gp;
@@ -574,8 +575,8 @@ done:
     free(scalars);
 }
 
-static int msm_file_or_synthetic(MPI_Comm comm, const mulred_mpi_msm_job *o,
-                                 mulred_mpi_msm_result *res, mulred_error *err)
+static mulred_status msm_file_or_synthetic(MPI_Comm comm, const mulred_mpi_msm_job *o,
+                                           mulred_mpi_msm_result *res, mulred_error *err)
 {
     msm_run m = {.comm = comm, .o = o, .res = res, .c = job_curve(o), .n = o->synthetic};
     m.rank = mulred_mpi_rank(comm), m.nranks = mulred_mpi_size(comm);
@@ -603,8 +604,8 @@ done:
 
 /* Pairs each rank holds in memory: each rank checks its points, computes the MSM of its own
  * pairs with every window, and the partial sums meet in the reduce. */
-static int msm_in_memory(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_msm_result *res,
-                         mulred_error *err)
+static mulred_status msm_in_memory(MPI_Comm comm, const mulred_mpi_msm_job *o,
+                                   mulred_mpi_msm_result *res, mulred_error *err)
 {
     const int rank = mulred_mpi_rank(comm), nranks = mulred_mpi_size(comm);
     const mulred_curve c = job_curve(o);
@@ -658,7 +659,7 @@ static int msm_in_memory(MPI_Comm comm, const mulred_mpi_msm_job *o, mulred_mpi_
 }
 
 /* A job the library cannot run: not exactly one input, or options that do not go together. */
-static int job_check(const mulred_mpi_msm_job *o, mulred_error *err)
+static mulred_status job_check(const mulred_mpi_msm_job *o, mulred_error *err)
 {
     const int inputs = (o->input != NULL) + (o->synthetic != 0) + (o->points != NULL);
     if (o->curve != MULRED_CURVE_BLS12_381 && o->curve != MULRED_CURVE_BN254 &&

@@ -33,6 +33,36 @@ void mulred_mpi_muhash_job_init(mulred_mpi_muhash_job *job)
     job->seed = 1;
 }
 
+/* What a checkpointed job did on this rank. */
+typedef struct {
+    uint64_t resumed, computed;
+    double seconds; /* wall time inside the store: opening it (loads) and saving */
+} ckpt_counts;
+
+/* One MuHash job as a rank runs it: the job, its result, and what this rank's reduce (static,
+ * dynamic or checkpointed: three functions over this) leaves for the MPI reduce and the
+ * result. */
+typedef struct {
+    MPI_Comm comm;
+    const mulred_mpi_muhash_job *o;
+    mulred_mpi_muhash_result *res;
+    int rank, nranks, team;    /* team: this rank's threads */
+    mulred_muhash_state state; /* this rank's product (zeroed first: its padding crosses MPI) */
+    mulred_muhash_stats stats; /* its elements, CPU and wall times */
+    ckpt_counts cc;            /* checkpointed: units resumed and computed, time in the store */
+    uint64_t drawn;            /* the units this rank reduced */
+    double t0, local[MULRED_MPI_MUHASH_PHASES]; /* this rank's phase times */
+} muhash_run;
+
+/* The snapshots' headers into the result: the first one's, and the coins of all. */
+static void result_snapshots(mulred_mpi_muhash_result *res, mulred_utxo_source *const *snaps, int n)
+{
+    if (!n) return;
+    res->have_snapshot = true;
+    res->snapshot_header = *mulred_utxo_source_header(snaps[0]);
+    for (int i = 0; i < n; i++) res->coins += mulred_utxo_source_header(snaps[i])->coins;
+}
+
 /* Everything a rank holds open without checkpoints: its units of each input as a source. */
 typedef struct {
     mulred_source_file **files;
@@ -56,9 +86,11 @@ static void inputs_close(muhash_inputs *in)
 /* Opens every input and selects this rank's units by the plan: equal units (byte ranges,
  * element blocks) by count, snapshot chunks by coins. A stream is read by rank 0, which takes
  * all its units, or (handoff) by none here: streams_handoff hands it out. */
-static int inputs_open(muhash_inputs *in, const mulred_mpi_muhash_job *o, int rank, int nranks,
-                       bool handoff, mulred_error *err)
+static mulred_status inputs_open(muhash_inputs *in, const muhash_run *m, bool handoff,
+                                 mulred_error *err)
 {
+    const mulred_mpi_muhash_job *o = m->o;
+    const int rank = m->rank, nranks = m->nranks;
     memset(in, 0, sizeof *in);
     const size_t nf = o->ninsert + o->nremove;
     in->files = calloc(nf + 1, sizeof *in->files);
@@ -153,22 +185,22 @@ static void stats_add(mulred_muhash_stats *a, const mulred_muhash_stats *b)
     if (b->threads) a->threads = b->threads;
 }
 
-/* Collective: each stream among files (the job's inserts then removes, all open on every rank)
- * handed out by rank 0 and hashed by all ranks (mpi_stream.c), into *acc; *blocks counts the
- * blocks this rank hashed (its units of the streams). */
-static void streams_handoff(MPI_Comm comm, const mulred_mpi_muhash_job *o,
-                            mulred_source_file **files, int nfiles, int team,
-                            mulred_muhash_state *acc, mulred_muhash_stats *stats, uint64_t *blocks,
-                            mulred_error *err)
+/* Collective: each stream among the files of in (the job's inserts then removes, all open on
+ * every rank) handed out by rank 0 and hashed by all ranks (mpi_stream.c), into *acc; *blocks
+ * counts the blocks this rank hashed (its units of the streams). */
+static void streams_handoff(const muhash_run *m, const muhash_inputs *in, mulred_muhash_state *acc,
+                            mulred_muhash_stats *stats, uint64_t *blocks, mulred_error *err)
 {
-    for (int i = 0; i < nfiles; i++) {
-        if (!mulred_source_file_is_stream(files[i])) continue;
-        const char *path = (size_t)i < o->ninsert ? o->insert[i] : o->remove[i - o->ninsert];
+    const mulred_mpi_muhash_job *o = m->o;
+    for (int i = 0; i < in->nfiles; i++) {
+        if (!mulred_source_file_is_stream(in->files[i])) continue;
+        const mpi_stream_input si = {
+            in->files[i], (size_t)i < o->ninsert ? o->insert[i] : o->remove[i - o->ninsert],
+            o->flavor, o->threads, m->team};
         mulred_muhash_state part;
         mulred_muhash_stats st;
         uint64_t n = 0;
-        if (mpi_stream_reduce(comm, files[i], path, o->flavor, o->threads, team, &part, &st, &n,
-                              err) == MULRED_OK) {
+        if (mpi_stream_reduce(m->comm, &si, &part, &st, &n, err) == MULRED_OK) {
             mulred_muhash_combine(acc, &part);
             stats_add(stats, &st);
         }
@@ -202,9 +234,10 @@ static void dyn_add(dyn_inputs *di, const mulred_muhash_source *src, uint64_t un
     di->src[di->nin++] = src;
 }
 
-static int dyn_open(dyn_inputs *di, const mulred_mpi_muhash_job *o, int rank, bool handoff,
-                    mulred_error *err)
+static mulred_status dyn_open(dyn_inputs *di, const muhash_run *m, bool handoff, mulred_error *err)
 {
+    const mulred_mpi_muhash_job *o = m->o;
+    const int rank = m->rank;
     memset(di, 0, sizeof *di);
     const size_t nf = o->ninsert + o->nremove;
     const int nmax = (int)(nf + o->nsnapshot) + 1;
@@ -281,44 +314,36 @@ static uint64_t *dyn_costs(dyn_inputs *di, const mulred_mpi_muhash_job *o, mulre
     return cost;
 }
 
-/* Reduces the units this rank draws (and, on rank 0, the streams) into *state (zeroed by the
- * caller). Collective: every rank enters it, whatever its status, and leaves it with the status
- * agreed. *drawn: the units this rank got; *units: those of the job. */
-static int dynamic_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, int team,
-                          mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *drawn,
-                          uint64_t *units, mulred_mpi_muhash_result *res, mulred_error *err)
+/* The dynamic schedule: reduces the units this rank draws (and, on rank 0 or handed out, the
+ * streams) into m->state. Collective: every rank enters it, whatever its status. m->drawn: the
+ * units this rank got. */
+static mulred_status dynamic_reduce(muhash_run *m, mulred_error *err)
 {
-    memset(stats, 0, sizeof *stats);
-    stats->threads = team;
-    mulred_muhash_init(state, o->flavor);
-    const bool handoff = mpi_stream_handoff(comm);
+    const mulred_mpi_muhash_job *o = m->o;
+    m->stats.threads = m->team;
+    mulred_muhash_init(&m->state, o->flavor);
+    const bool handoff = mpi_stream_handoff(m->comm);
     uint64_t streamed_blocks = 0;
     dyn_inputs di;
-    dyn_open(&di, o, rank, handoff, err);
-    if (err->status == MULRED_OK && di.in.nsnapshots) {
-        res->have_snapshot = true;
-        res->snapshot_header = *mulred_utxo_source_header(di.in.snapshots[0]);
-        for (int i = 0; i < di.in.nsnapshots; i++)
-            res->coins += mulred_utxo_source_header(di.in.snapshots[i])->coins;
-    }
+    dyn_open(&di, m, handoff, err);
+    if (err->status == MULRED_OK) result_snapshots(m->res, di.in.snapshots, di.in.nsnapshots);
     const uint64_t n = di.base ? di.base[di.nin] : 0;
     uint64_t *cost = err->status == MULRED_OK ? dyn_costs(&di, o, err) : NULL;
 
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
     mulred_muhash_stats st;
     /* the streams: handed out to every rank, or read by rank 0 alone */
-    if (handoff && mulred_mpi_agree(comm, err) == MULRED_OK && di.nstreams)
-        streams_handoff(comm, o, di.in.files, di.in.nfiles, team, state, stats, &streamed_blocks,
-                        err);
+    if (handoff && mulred_mpi_agree(m->comm, err) == MULRED_OK && di.nstreams)
+        streams_handoff(m, &di.in, &m->state, &m->stats, &streamed_blocks, err);
     if (!handoff && err->status == MULRED_OK && di.nstreams) {
-        if (mulred_muhash_reduce_ex(state, o->flavor, di.streams, di.nstreams, &ropts, &st, err) ==
-            MULRED_OK)
-            stats_add(stats, &st);
+        if (mulred_muhash_reduce_ex(&m->state, o->flavor, di.streams, di.nstreams, &ropts, &st,
+                                    err) == MULRED_OK)
+            stats_add(&m->stats, &st);
     }
     mpi_units d;
-    mpi_units_open(&d, comm, MULRED_SCHEDULE_DYNAMIC, cost, n, (mulred_unit_range){0, 0},
-                   (uint64_t)team, err);
-    res->handout = d.handout;
+    mpi_units_open(&d, m->comm, MULRED_SCHEDULE_DYNAMIC, cost, n, (mulred_unit_range){0, 0},
+                   (uint64_t)m->team, err);
+    m->res->handout = d.handout;
     dyn_progress prog = {&d, o->progress, o->progress_data};
     ropts.progress = dyn_progress_fn, ropts.progress_arg = &prog;
     const uint64_t *ids;
@@ -328,13 +353,12 @@ static int dynamic_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int ran
         mulred_muhash_source bs = {(size_t)count, dyn_produce, &b};
         mulred_muhash_state part;
         if (mulred_muhash_reduce_ex(&part, o->flavor, &bs, 1, &ropts, &st, err)) break;
-        mulred_muhash_combine(state, &part);
-        stats_add(stats, &st);
+        mulred_muhash_combine(&m->state, &part);
+        stats_add(&m->stats, &st);
     }
     mpi_units_close(&d, err);
-    *drawn = d.drawn + streamed_blocks;
-    for (size_t i = 0; i < di.nstreams; i++) *drawn += di.streams[i].nchunks;
-    *units = n;
+    m->drawn = d.drawn + streamed_blocks;
+    for (size_t i = 0; i < di.nstreams; i++) m->drawn += di.streams[i].nchunks;
     free(cost);
     dyn_inputs_free(&di);
     return err->status;
@@ -365,11 +389,6 @@ typedef struct {
     uint64_t first, end; /* work units of that input */
 } ckpt_unit;
 
-typedef struct {
-    uint64_t resumed, computed;
-    double seconds; /* wall time inside the store: opening it (loads) and saving */
-} ckpt_counts;
-
 /* The inputs of a checkpointed job, opened on every rank. */
 typedef struct {
     mulred_source_file **files; /* inserts, then removes */
@@ -381,24 +400,25 @@ typedef struct {
 } ckpt_inputs;
 
 /* SHA-256 of n little-endian u64 values, in hex. */
-static int digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error *err)
+static mulred_status digest_u64s(char hex[65], const uint64_t *v, uint64_t n, mulred_error *err)
 {
     uint8_t *b = malloc(n * 8 + 1), d[32];
     if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
     for (uint64_t i = 0; i < n; i++) mulred_store_le64(b + 8 * i, v[i]);
-    int rc = mpi_sha256(d, b, n * 8) ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
-                                     : MULRED_OK;
+    mulred_status rc = mpi_sha256(d, b, n * 8)
+                           ? mulred_error_set(err, MULRED_ERUNTIME, "out of memory")
+                           : MULRED_OK;
     free(b);
     mulred_hex_encode(hex, d, 32);
     return rc;
 }
 
 /* Describes the job to the checkpoint store: flavor, the inputs' identity and the plan. */
-static int ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_muhash_job *o,
-                         const ckpt_inputs *in, const ckpt_unit *units, uint64_t nunits,
-                         mulred_error *err)
+static mulred_status ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_muhash_job *o,
+                                   const ckpt_inputs *in, const ckpt_unit *units, uint64_t nunits,
+                                   mulred_error *err)
 {
-    int rc =
+    mulred_status rc =
         mulred_checkpoint_job_add(job, err, "flavor", "%s", mulred_muhash_flavor_name(o->flavor));
     for (int k = 0; k < 2 && rc == MULRED_OK; k++)
         for (size_t i = 0; i < (k ? o->nremove : o->ninsert) && rc == MULRED_OK; i++) {
@@ -453,7 +473,8 @@ static int ckpt_describe(mulred_checkpoint_job *job, const mulred_mpi_muhash_job
 
 /* Opens the inputs, in order. A stream is refused (it is not read here: read_stream false):
  * its elements cannot be read again on a rerun. */
-static int ckpt_inputs_open(ckpt_inputs *in, const mulred_mpi_muhash_job *o, mulred_error *err)
+static mulred_status ckpt_inputs_open(ckpt_inputs *in, const mulred_mpi_muhash_job *o,
+                                      mulred_error *err)
 {
     memset(in, 0, sizeof *in);
     const size_t nf = o->ninsert + o->nremove;
@@ -478,7 +499,7 @@ static int ckpt_inputs_open(ckpt_inputs *in, const mulred_mpi_muhash_job *o, mul
                                         "reading a stream",
                                         path);
         }
-    /* each snapshot's index was made (or found) by rank 0 before this; see muhash_run */
+    /* each snapshot's index was made (or found) by rank 0 before this; see muhash_run_job */
     for (size_t i = 0; i < o->nsnapshot; i++)
         if (mulred_utxo_source_open(&in->snaps[in->nsnaps++], o->snapshot[i], NULL, err))
             return err->status;
@@ -496,8 +517,8 @@ static void ckpt_inputs_close(ckpt_inputs *in)
 }
 
 /* The checkpoint units of the inputs, in order; *units is allocated. */
-static int ckpt_units_make(ckpt_unit **units, uint64_t *nunits, const ckpt_inputs *in,
-                           const mulred_mpi_muhash_job *o, mulred_error *err)
+static mulred_status ckpt_units_make(ckpt_unit **units, uint64_t *nunits, const ckpt_inputs *in,
+                                     const mulred_mpi_muhash_job *o, mulred_error *err)
 {
     const int ninputs = in->nfiles + in->nsnaps + (o->synthetic ? 1 : 0);
     uint64_t *work = calloc((size_t)ninputs + 1, sizeof *work),
@@ -552,30 +573,26 @@ static uint64_t *ckpt_unit_costs(const ckpt_inputs *in, const ckpt_unit *units, 
     return cost;
 }
 
-/* Reduces this rank's checkpoint units into *state (zeroed by the caller), loading those the
- * directory holds and saving those it computes. A damaged unit file is reported on stderr and
- * recomputed (through the job's note callback). Per-rank element counts and times land in
- * *stats; the snapshots' headers in *res. */
-static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, int nranks,
-                       int team, mulred_muhash_state *state, mulred_muhash_stats *stats,
-                       ckpt_counts *cc, uint64_t *drawn, mulred_mpi_muhash_result *res,
-                       mulred_error *err)
+/* Checkpointed: reduces this rank's checkpoint units (its share, or those it draws) into
+ * m->state, loading those the directory holds and saving those it computes. A damaged unit file
+ * is reported on stderr and recomputed (through the job's note callback). Per-rank element
+ * counts and times land in m->stats, the store's counts in m->cc; the snapshots' headers in the
+ * result. Collective under the dynamic schedule. */
+static mulred_status ckpt_reduce(muhash_run *m, mulred_error *err)
 {
-    memset(stats, 0, sizeof *stats);
-    stats->threads = team;
+    const mulred_mpi_muhash_job *o = m->o;
+    mulred_muhash_state *state = &m->state;
+    mulred_muhash_stats *stats = &m->stats;
+    ckpt_counts *cc = &m->cc;
+    stats->threads = m->team;
     mulred_muhash_init(state, o->flavor);
     ckpt_inputs in;
     ckpt_unit *units = NULL;
     uint64_t nunits = 0;
     mulred_checkpoint_job *job = NULL;
     mulred_checkpoint *ck = NULL;
-    int rc = ckpt_inputs_open(&in, o, err);
-    if (rc == MULRED_OK && in.nsnaps) {
-        res->have_snapshot = true;
-        res->snapshot_header = *mulred_utxo_source_header(in.snaps[0]);
-        for (int i = 0; i < in.nsnaps; i++)
-            res->coins += mulred_utxo_source_header(in.snaps[i])->coins;
-    }
+    mulred_status rc = ckpt_inputs_open(&in, o, err);
+    if (rc == MULRED_OK) result_snapshots(m->res, in.snaps, in.nsnaps);
     if (rc == MULRED_OK) rc = ckpt_units_make(&units, &nunits, &in, o, err);
     if (rc == MULRED_OK && nunits) {
         job = mulred_checkpoint_job_new(mulred_muhash_group(o->flavor), nunits);
@@ -586,14 +603,14 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
     if (rc == MULRED_OK && job) rc = mulred_checkpoint_open(&ck, o->checkpoint, job, err);
     cc->seconds += mulred_wtime() - ts;
 
-    mulred_unit_range share = mulred_plan_units(nunits, rank, nranks);
+    mulred_unit_range share = mulred_plan_units(nunits, m->rank, m->nranks);
     mulred_muhash_reduce_opts ropts = {o->threads, NULL, NULL};
     mpi_units d;
     uint64_t *ucost = ckpt_unit_costs(&in, units, nunits);
     if (rc == MULRED_OK && !ucost) rc = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
-    rc = mpi_units_open(&d, comm, o->schedule, ucost, nunits, share, 1, err);
+    rc = mpi_units_open(&d, m->comm, o->schedule, ucost, nunits, share, 1, err);
     free(ucost);
-    res->handout = d.handout;
+    m->res->handout = d.handout;
     if (o->schedule == MULRED_SCHEDULE_DYNAMIC)
         ropts.progress = mpi_units_poll, ropts.progress_arg = &d;
     for (uint64_t u = 0, u_end; rc == MULRED_OK && mpi_units_run(&d, 1, &u, &u_end);) {
@@ -645,7 +662,7 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
         cc->computed++;
     }
     rc = mpi_units_close(&d, err);
-    *drawn = d.drawn;
+    m->drawn = d.drawn;
     mulred_checkpoint_close(ck);
     mulred_checkpoint_job_free(job);
     free(units);
@@ -654,7 +671,7 @@ static int ckpt_reduce(MPI_Comm comm, const mulred_mpi_muhash_job *o, int rank, 
 }
 
 /* A job the library cannot run: no input, or inputs that do not go together. */
-static int job_check(const mulred_mpi_muhash_job *o, mulred_error *err)
+static mulred_status job_check(const mulred_mpi_muhash_job *o, mulred_error *err)
 {
     if (!o->ninsert && !o->nremove && !o->synthetic && !o->nsnapshot)
         return mulred_error_set(err, MULRED_EINPUT,
@@ -668,72 +685,107 @@ static int job_check(const mulred_mpi_muhash_job *o, mulred_error *err)
     return MULRED_OK;
 }
 
-static int muhash_run(MPI_Comm comm, const mulred_mpi_muhash_job *o, mulred_mpi_muhash_result *res,
-                      mulred_error *err)
+/* The static schedule: this rank's share of every input by the plan (a stream: rank 0's, or
+ * handed out to every rank), reduced by its threads into m->state. m->drawn: its units. */
+static mulred_status static_reduce(muhash_run *m, mulred_error *err)
 {
-    const int rank = mulred_mpi_rank(comm), nranks = mulred_mpi_size(comm);
+    const mulred_mpi_muhash_job *o = m->o;
+    muhash_inputs in;
+    const bool handoff = mpi_stream_handoff(m->comm);
+    inputs_open(&in, m, handoff, err);
+    if (mulred_mpi_agree(m->comm, err)) {
+        inputs_close(&in);
+        return err->status;
+    }
+    result_snapshots(m->res, in.snapshots, in.nsnapshots);
+    mulred_muhash_state streamed;
+    mulred_muhash_stats sstats;
+    mulred_muhash_init(&streamed, o->flavor);
+    memset(&sstats, 0, sizeof sstats);
+    if (handoff) streams_handoff(m, &in, &streamed, &sstats, &m->drawn, err);
+    mulred_muhash_reduce_opts ropts = {o->threads, o->progress, o->progress_data};
+    if (err->status == MULRED_OK &&
+        mulred_muhash_reduce_ex(&m->state, o->flavor, in.sources, in.nsources, &ropts, &m->stats,
+                                err) == MULRED_OK) {
+        mulred_muhash_combine(&m->state, &streamed);
+        stats_add(&m->stats, &sstats);
+    }
+    for (size_t i = 0; i < in.nsources; i++) m->drawn += in.sources[i].nchunks;
+    inputs_close(&in);
+    return err->status;
+}
+
+/* Once the digest is on rank 0: the phases over the ranks, the counts summed, the units each
+ * rank took, the nodes, and the job's shape into the result. */
+static mulred_status muhash_finish(muhash_run *m, mulred_error *err)
+{
+    const mulred_mpi_muhash_job *o = m->o;
+    mulred_mpi_muhash_result *res = m->res;
+    const MPI_Comm comm = m->comm;
+    const double per_thread = m->stats.threads > 0 ? 1.0 / m->stats.threads : 0;
+    m->local[o->ninsert || o->nremove || o->nsnapshot ? MULRED_MPI_MUHASH_PHASE_READ
+                                                      : MULRED_MPI_MUHASH_PHASE_GENERATE] =
+        m->stats.produce_cpu * per_thread;
+    m->local[MULRED_MPI_MUHASH_PHASE_HASH] = m->stats.hash_cpu * per_thread;
+    m->local[MULRED_MPI_MUHASH_PHASE_LOCAL] = m->stats.combine_wall;
+    mulred_status rc = mpi_phases(comm, m->local, res->phases, MULRED_MPI_MUHASH_PHASES, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->inserted, m->stats.inserted, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->removed, m->stats.removed, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->resumed_units, m->cc.resumed, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->computed_units, m->cc.computed, err);
+    double ck[3] = {0, 0, 0};
+    if (rc == MULRED_OK) rc = mulred_mpi_minavgmax(comm, m->cc.seconds, ck, err);
+    res->checkpoint_seconds = ck[2];
+    if (rc == MULRED_OK) rc = mulred_mpi_node_count(comm, &res->nodes, err);
+    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->units, m->drawn, err);
+    if (rc == MULRED_OK)
+        rc = mpi_gather_counts(comm, m->drawn, m->rank == 0 ? o->units_per_rank : NULL, err);
+    res->units_per_rank = m->rank == 0 ? o->units_per_rank : NULL;
+    res->schedule = o->schedule;
+    if (rc == MULRED_OK)
+        rc = mulred_mpi_node_names(comm, res->node_names, sizeof res->node_names, err);
+    res->ranks = m->nranks;
+    res->threads = m->stats.threads;
+    return rc;
+}
+
+/* The job on this rank: its reduce (checkpointed, dynamic or static), the MPI reduce of the
+ * ranks' products, the digest on rank 0, the result. */
+static mulred_status muhash_run_job(MPI_Comm comm, const mulred_mpi_muhash_job *o,
+                                    mulred_mpi_muhash_result *res, mulred_error *err)
+{
+    muhash_run m;
+    memset(&m, 0, sizeof m); /* the state's padding crosses MPI too */
+    m.comm = comm, m.o = o, m.res = res;
+    m.rank = mulred_mpi_rank(comm), m.nranks = mulred_mpi_size(comm);
     /* Process set-up stays outside the timed phases, like MPI_Init: the OpenMP team starts
      * and libcrypto loads its algorithms (a hashing context made once). */
-    const int team = mulred_threads_start(o->threads);
+    m.team = mulred_threads_start(o->threads);
     mulred_muhash_ctx_free(mulred_muhash_ctx_new(o->flavor));
-    const double t0 = mulred_wtime();
+    m.t0 = mulred_wtime();
 
     /* Rank 0 makes sure each snapshot has a fresh index (one validating scan on first use)
      * before any rank plans its share from it. */
-    if (rank == 0)
+    if (m.rank == 0)
         for (size_t i = 0; i < o->nsnapshot && err->status == MULRED_OK; i++)
             mulred_utxo_index_ensure(o->snapshot[i], NULL, NULL, err);
     if (mulred_mpi_agree(comm, err)) return err->status;
 
-    mulred_muhash_state state;
-    memset(&state, 0, sizeof state); /* its padding crosses MPI too */
-    mulred_muhash_stats stats;
-    memset(&stats, 0, sizeof stats);
-    ckpt_counts cc = {0, 0, 0};
-    uint64_t drawn = 0, job_units = 0;
-    if (o->checkpoint) {
-        ckpt_reduce(comm, o, rank, nranks, team, &state, &stats, &cc, &drawn, res, err);
-    } else if (o->schedule == MULRED_SCHEDULE_DYNAMIC) {
-        dynamic_reduce(comm, o, rank, team, &state, &stats, &drawn, &job_units, res, err);
-    } else {
-        muhash_inputs in;
-        const bool handoff = mpi_stream_handoff(comm);
-        inputs_open(&in, o, rank, nranks, handoff, err);
-        if (mulred_mpi_agree(comm, err)) {
-            inputs_close(&in);
-            return err->status;
-        }
-        if (in.nsnapshots) {
-            res->have_snapshot = true;
-            res->snapshot_header = *mulred_utxo_source_header(in.snapshots[0]);
-            for (int i = 0; i < in.nsnapshots; i++)
-                res->coins += mulred_utxo_source_header(in.snapshots[i])->coins;
-        }
-        mulred_muhash_state streamed;
-        mulred_muhash_stats sstats;
-        mulred_muhash_init(&streamed, o->flavor);
-        memset(&sstats, 0, sizeof sstats);
-        if (handoff)
-            streams_handoff(comm, o, in.files, in.nfiles, team, &streamed, &sstats, &drawn, err);
-        mulred_muhash_reduce_opts ropts = {o->threads, o->progress, o->progress_data};
-        if (err->status == MULRED_OK &&
-            mulred_muhash_reduce_ex(&state, o->flavor, in.sources, in.nsources, &ropts, &stats,
-                                    err) == MULRED_OK) {
-            mulred_muhash_combine(&state, &streamed);
-            stats_add(&stats, &sstats);
-        }
-        for (size_t i = 0; i < in.nsources; i++) drawn += in.sources[i].nchunks;
-        inputs_close(&in);
-    }
+    if (o->checkpoint)
+        ckpt_reduce(&m, err);
+    else if (o->schedule == MULRED_SCHEDULE_DYNAMIC)
+        dynamic_reduce(&m, err);
+    else
+        static_reduce(&m, err);
     if (mulred_mpi_agree(comm, err)) return err->status;
 
     const double t1 = mulred_wtime();
-    mulred_mpi_reduce(comm, &state, mulred_muhash_group(o->flavor), 0, err);
+    mulred_mpi_reduce(comm, &m.state, mulred_muhash_group(o->flavor), 0, err);
     const double t2 = mulred_wtime();
     if (mulred_mpi_agree(comm, err)) return err->status;
 
-    if (rank == 0) {
-        mulred_muhash_finalize(res->digest, &state);
+    if (m.rank == 0) {
+        mulred_muhash_finalize(res->digest, &m.state);
         mulred_muhash_display(res->hex, res->digest, o->flavor);
         uint8_t txo[32];
         if (o->txoutset_hash && mulred_utxo_txoutset_hash(txo, o->snapshot[0], err) == MULRED_OK)
@@ -741,36 +793,10 @@ static int muhash_run(MPI_Comm comm, const mulred_mpi_muhash_job *o, mulred_mpi_
     }
     if (mulred_mpi_agree(comm, err)) return err->status;
     const double t3 = mulred_wtime();
-
-    double local[MULRED_MPI_MUHASH_PHASES] = {0};
-    const double per_thread = stats.threads > 0 ? 1.0 / stats.threads : 0;
-    local[o->ninsert || o->nremove || o->nsnapshot ? MULRED_MPI_MUHASH_PHASE_READ
-                                                   : MULRED_MPI_MUHASH_PHASE_GENERATE] =
-        stats.produce_cpu * per_thread;
-    local[MULRED_MPI_MUHASH_PHASE_HASH] = stats.hash_cpu * per_thread;
-    local[MULRED_MPI_MUHASH_PHASE_LOCAL] = stats.combine_wall;
-    local[MULRED_MPI_MUHASH_PHASE_MPI] = t2 - t1;
-    local[MULRED_MPI_MUHASH_PHASE_FINALIZE] = t3 - t2;
-    local[MULRED_MPI_MUHASH_PHASE_TOTAL] = t3 - t0;
-    int rc = mpi_phases(comm, local, res->phases, MULRED_MPI_MUHASH_PHASES, err);
-    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->inserted, stats.inserted, err);
-    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->removed, stats.removed, err);
-    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->resumed_units, cc.resumed, err);
-    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->computed_units, cc.computed, err);
-    double ck[3] = {0, 0, 0};
-    if (rc == MULRED_OK) rc = mulred_mpi_minavgmax(comm, cc.seconds, ck, err);
-    res->checkpoint_seconds = ck[2];
-    if (rc == MULRED_OK) rc = mulred_mpi_node_count(comm, &res->nodes, err);
-    if (rc == MULRED_OK) rc = mulred_mpi_sum_u64(comm, &res->units, drawn, err);
-    if (rc == MULRED_OK)
-        rc = mpi_gather_counts(comm, drawn, rank == 0 ? o->units_per_rank : NULL, err);
-    res->units_per_rank = rank == 0 ? o->units_per_rank : NULL;
-    res->schedule = o->schedule;
-    if (rc == MULRED_OK)
-        rc = mulred_mpi_node_names(comm, res->node_names, sizeof res->node_names, err);
-    res->ranks = nranks;
-    res->threads = stats.threads;
-    return rc;
+    m.local[MULRED_MPI_MUHASH_PHASE_MPI] = t2 - t1;
+    m.local[MULRED_MPI_MUHASH_PHASE_FINALIZE] = t3 - t2;
+    m.local[MULRED_MPI_MUHASH_PHASE_TOTAL] = t3 - m.t0;
+    return muhash_finish(&m, err);
 }
 
 mulred_status mulred_mpi_muhash(MPI_Comm comm, const mulred_mpi_muhash_job *o,
@@ -781,6 +807,6 @@ mulred_status mulred_mpi_muhash(MPI_Comm comm, const mulred_mpi_muhash_job *o,
     if (job_check(o, err) ||
         mpi_watch_start(comm, o->stall_timeout, "the MuHash job", o->note, o->note_data, err))
         return err->status;
-    muhash_run(comm, o, res, err);
+    muhash_run_job(comm, o, res, err);
     return mpi_watch_stop(err);
 }

@@ -39,7 +39,7 @@ static void units_free(mpi_units *d)
     d->items = NULL, d->ends = NULL, d->ids = NULL;
 }
 
-static int units_fail(mpi_units *d, mulred_error *err)
+static mulred_status units_fail(mpi_units *d, mulred_error *err)
 {
     units_free(d);
     return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -47,8 +47,9 @@ static int units_fail(mpi_units *d, mulred_error *err)
 
 static bool window_open(mpi_units *d, mulred_error *err);
 
-int mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule, const uint64_t *cost,
-                   uint64_t n, mulred_unit_range share, uint64_t min_batch, mulred_error *err)
+mulred_status mpi_units_open(mpi_units *d, MPI_Comm comm, mulred_schedule schedule,
+                             const uint64_t *cost, uint64_t n, mulred_unit_range share,
+                             uint64_t min_batch, mulred_error *err)
 {
     memset(d, 0, sizeof *d);
     d->schedule = schedule;
@@ -319,7 +320,7 @@ void mpi_units_serve_end(mpi_units *d)
     d->serving = false;
 }
 
-int mpi_units_close(mpi_units *d, mulred_error *err)
+mulred_status mpi_units_close(mpi_units *d, mulred_error *err)
 {
     mpi_units_serve_end(d);
     int rc = MPI_SUCCESS;
@@ -345,7 +346,7 @@ int mpi_units_close(mpi_units *d, mulred_error *err)
     return err->status;
 }
 
-int mpi_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err)
+mulred_status mpi_gather_counts(MPI_Comm comm, uint64_t v, uint64_t *out, mulred_error *err)
 {
     if (!mpi_multi_rank(comm)) {
         if (out) out[0] = v;

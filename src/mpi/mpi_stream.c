@@ -89,7 +89,7 @@ static block_slot *pool_free_slot(handoff *h, mulred_error *err)
 
 /* Rank 0: receives one message from src (a request or a final message) and answers a request
  * with the next block, or an end marker. */
-static int answer(handoff *h, int src, mulred_error *err)
+static mulred_status answer(handoff *h, int src, mulred_error *err)
 {
     int what = 0;
     int rc = WAITED(
@@ -141,13 +141,13 @@ static mulred_status root_next(void *ctx, char *buf, size_t *len, uint64_t *firs
         return err->status;
     }
     if (h->ended) return MULRED_OK;
-    int rc = mulred_source_lines_next(h->reader, buf, len, first_line, err);
+    mulred_status rc = mulred_source_lines_next(h->reader, buf, len, first_line, err);
     if (rc || *len == 0) h->ended = true;
     h->blocks += *len != 0;
     return rc;
 }
 
-static int request(handoff *h, block_slot *s, mulred_error *err)
+static mulred_status request(handoff *h, block_slot *s, mulred_error *err)
 {
     int rc = MPI_Irecv(s->buf, HEADER + MULRED_SOURCE_LINE_BLOCK, MPI_BYTE, 0,
                        MULRED_TAG_STREAM_BLOCK, h->comm, &s->req);
@@ -186,7 +186,7 @@ static mulred_status leaf_next(void *ctx, char *buf, size_t *len, uint64_t *firs
 }
 
 /* Ends the handoff on this rank (see the top of the file); collective over the ranks. */
-static int handoff_end(handoff *h, mulred_error *err)
+static mulred_status handoff_end(handoff *h, mulred_error *err)
 {
     int rc = MPI_SUCCESS;
     if (h->rank == 0) {
@@ -225,24 +225,24 @@ static int handoff_end(handoff *h, mulred_error *err)
     return err->status;
 }
 
-int mpi_stream_reduce(MPI_Comm comm, mulred_source_file *f, const char *path,
-                      mulred_muhash_flavor flavor, int threads, int team,
-                      mulred_muhash_state *state, mulred_muhash_stats *stats, uint64_t *blocks,
-                      mulred_error *err)
+mulred_status mpi_stream_reduce(MPI_Comm comm, const mpi_stream_input *in,
+                                mulred_muhash_state *state, mulred_muhash_stats *stats,
+                                uint64_t *blocks, mulred_error *err)
 {
+    mulred_source_file *f = in->f;
     handoff h;
     memset(&h, 0, sizeof h);
     h.comm = comm;
     h.rank = mulred_mpi_rank(comm), h.size = mulred_mpi_size(comm);
-    mulred_muhash_init(state, flavor);
+    mulred_muhash_init(state, in->flavor);
     memset(stats, 0, sizeof *stats);
     for (int i = 0; i < MAX_WINDOW; i++) h.slot[i].req = MPI_REQUEST_NULL;
     /* a rank that failed before still takes part, so that no rank waits for it */
     if (h.rank == 0) {
-        if (err->status || mulred_source_lines_open(&h.reader, path, err)) h.ended = true;
+        if (err->status || mulred_source_lines_open(&h.reader, in->path, err)) h.ended = true;
     } else if (err->status == MULRED_OK) {
         /* two blocks ahead of the threads: one arriving while the team hashes */
-        h.window = team + 2 < MAX_WINDOW ? team + 2 : MAX_WINDOW;
+        h.window = in->team + 2 < MAX_WINDOW ? in->team + 2 : MAX_WINDOW;
         for (int i = 0; i < h.window && err->status == MULRED_OK; i++)
             if (!(h.slot[i].buf = malloc(HEADER + MULRED_SOURCE_LINE_BLOCK)))
                 mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -253,8 +253,8 @@ int mpi_stream_reduce(MPI_Comm comm, mulred_source_file *f, const char *path,
     if (err->status == MULRED_OK) {
         const mulred_muhash_source *src =
             mulred_source_file_select(f, 0, mulred_source_file_units(f));
-        mulred_muhash_reduce_opts ropts = {threads, NULL, NULL};
-        mulred_muhash_reduce_ex(state, flavor, src, 1, &ropts, stats, err);
+        mulred_muhash_reduce_opts ropts = {in->threads, NULL, NULL};
+        mulred_muhash_reduce_ex(state, in->flavor, src, 1, &ropts, stats, err);
     }
     *blocks = h.blocks;
     return handoff_end(&h, err);

@@ -449,7 +449,7 @@ static void watch_free(mpi_watch *w)
 
 /* Set-up over MPI (under the set-up deadline): every rank's info to rank 0, rank 0's info and the
  * token to every rank. */
-static int watch_exchange(mpi_watch *w, mulred_error *err)
+static mulred_status watch_exchange(mpi_watch *w, mulred_error *err)
 {
     const int n = w->rank == 0 ? w->size : 1;
     w->info = calloc((size_t)n, sizeof *w->info);
@@ -471,7 +471,7 @@ static int watch_exchange(mpi_watch *w, mulred_error *err)
 }
 
 /* Each rank waits a moment to hear every peer it watches; the ranks agree whether all did. */
-static int watch_confirm(mpi_watch *w, bool *reachable, mulred_error *err)
+static mulred_status watch_confirm(mpi_watch *w, bool *reachable, mulred_error *err)
 {
     const double until = now_mono() + (w->stall / 2 < 5 ? w->stall / 2 : 5);
     int heard_all = 0;
@@ -494,11 +494,11 @@ static int watch_confirm(mpi_watch *w, bool *reachable, mulred_error *err)
 static mpi_watch *current;
 static int current_depth;
 
-static int watch_setup_run(mpi_watch **out, MPI_Comm comm, double stall, const char *what,
-                           mulred_mpi_note_fn note, void *note_data, mulred_error *err);
+static mulred_status watch_setup_run(mpi_watch **out, MPI_Comm comm, double stall, const char *what,
+                                     mulred_mpi_note_fn note, void *note_data, mulred_error *err);
 
-static int watch_setup(mpi_watch **out, MPI_Comm comm, double stall, const char *what,
-                       mulred_mpi_note_fn note, void *note_data, mulred_error *err)
+static mulred_status watch_setup(mpi_watch **out, MPI_Comm comm, double stall, const char *what,
+                                 mulred_mpi_note_fn note, void *note_data, mulred_error *err)
 {
     mulred_error mine; /* err may hold the caller's status (mulred_mpi_agree) */
     mulred_error_clear(&mine);
@@ -506,8 +506,8 @@ static int watch_setup(mpi_watch **out, MPI_Comm comm, double stall, const char 
     return mine.status;
 }
 
-static int watch_setup_run(mpi_watch **out, MPI_Comm comm, double stall, const char *what,
-                           mulred_mpi_note_fn note, void *note_data, mulred_error *err)
+static mulred_status watch_setup_run(mpi_watch **out, MPI_Comm comm, double stall, const char *what,
+                                     mulred_mpi_note_fn note, void *note_data, mulred_error *err)
 {
     mpi_watch *w = calloc(1, sizeof *w);
     if (!w) return mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
@@ -563,8 +563,8 @@ static int watch_setup_run(mpi_watch **out, MPI_Comm comm, double stall, const c
     return MULRED_OK;
 }
 
-int mpi_watch_start(MPI_Comm comm, double requested, const char *what, mulred_mpi_note_fn note,
-                    void *note_data, mulred_error *err)
+mulred_status mpi_watch_start(MPI_Comm comm, double requested, const char *what,
+                              mulred_mpi_note_fn note, void *note_data, mulred_error *err)
 {
     /* a requested value is checked even inside a watch; the environment is read only to set
      * one up */
@@ -579,7 +579,7 @@ int mpi_watch_start(MPI_Comm comm, double requested, const char *what, mulred_mp
     return MULRED_OK;
 }
 
-int mpi_watch_stop(mulred_error *err)
+mulred_status mpi_watch_stop(mulred_error *err)
 {
     if (current_depth == 0 || --current_depth > 0 || !current) return err->status;
     /* every rank is past its last wait before any stops watching */

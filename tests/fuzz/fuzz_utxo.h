@@ -47,8 +47,8 @@ static inline int sequential(coin_digest *d, uint8_t out[32], const char *path, 
     if (rc) return rc;
     utxo_visitor v = {.coin = on_coin, .ctx = d};
     uint64_t end = 0;
-    rc =
-        utxo_decode_range(&end, fd, &h, path, h.body_offset, h.file_size, 0, h.coins, &v, buf, err);
+    const utxo_range whole = {fd, &h, path, h.body_offset, h.file_size, 0, h.coins};
+    rc = utxo_decode_range(&end, &whole, &v, buf, err);
     if (rc == MULRED_OK && end != h.file_size)
         rc = utxo_fail(err, path, end, "%llu trailing bytes after the last of %llu coins",
                        (unsigned long long)(h.file_size - end), (unsigned long long)h.coins);
