@@ -120,10 +120,6 @@ DEFINES, USES = set("TDBRCGSVWiu"), set("Uvw")
 # entry goes with the change that breaks its loop (a left-over entry is named on every run with
 # the objects), and the set with the last of them.
 CIRCLE_PENDING = {
-    # mpi_comm.c -> mpi_group.c (mpi_group_free), mpi_watch.c (the deadline and stall watch);
-    # mpi_group.c, mpi_watch.c -> mpi_comm.c (mpi_multi_rank, mpi_rc_status, mulred_mpi_rank,
-    # mulred_mpi_size, mpi_node_name); mpi_group.c -> mpi_watch.c
-    frozenset({"src/mpi/mpi_comm.c", "src/mpi/mpi_group.c", "src/mpi/mpi_watch.c"}),
     # kind.c -> cmd_msm.c, cmd_muhash.c (cli_kind_msm, cli_kind_muhash), job.c (cli/job.h);
     # job.c -> kind.c (cli_job_kind_find, cli_output_keys); the commands -> kind.c (cli_run_kind,
     # cli_warn_note), job.c (cli/job.h); cmd_msm.c <-> cmd_msm_print.c (msm_describe; cmd_msm.h)
