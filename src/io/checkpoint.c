@@ -47,7 +47,8 @@ struct mulred_checkpoint {
 
 /* ---- the job ---- */
 
-static int job_append(mulred_checkpoint_job *job, const char *s, size_t n, mulred_error *err)
+static mulred_status job_append(mulred_checkpoint_job *job, const char *s, size_t n,
+                                mulred_error *err)
 {
     if (job->len + n > MULRED_CHECKPOINT_MAX_HEADER)
         return mulred_error_set(err, MULRED_ERUNTIME, "checkpoint job header exceeds %d bytes",
@@ -115,7 +116,7 @@ mulred_status mulred_checkpoint_job_add(mulred_checkpoint_job *job, mulred_error
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = job_vadd(job, err, name, fmt, ap);
+    mulred_status rc = job_vadd(job, err, name, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -182,7 +183,7 @@ mulred_status mulred_checkpoint_job_add_file(mulred_checkpoint_job *job, const c
     char hex[65];
     mulred_hex_encode(hex, digest, 32);
     char field[80];
-    int rc;
+    mulred_status rc;
     snprintf(field, sizeof field, "%s.size", name);
     if ((rc = mulred_checkpoint_job_add(job, err, field, "%lld", (long long)st.st_size))) return rc;
     snprintf(field, sizeof field, "%s.mtime", name);
@@ -245,8 +246,8 @@ static int field_rank(const char *name)
 
 /* Compares a whole file's header with ours: MULRED_OK, or MULRED_EINPUT naming the first
  * field that differs, by field_rank and then in our order, then the first of theirs. */
-static int header_compare(const mulred_checkpoint *ck, const char *path, const char *theirs,
-                          size_t tlen, mulred_error *err)
+static mulred_status header_compare(const mulred_checkpoint *ck, const char *path,
+                                    const char *theirs, size_t tlen, mulred_error *err)
 {
     const char *ours = ck->header;
     size_t olen = ck->header_len;
@@ -306,8 +307,9 @@ static int header_compare(const mulred_checkpoint *ck, const char *path, const c
  * job can hold, to see trailing bytes (a longer header of another job is read whole). A file
  * that is not a regular file is damage (why, *buf NULL); a failed open or read is
  * MULRED_ERUNTIME. */
-static int unit_read(const mulred_checkpoint *ck, const char *name, const char *path, uint8_t **buf,
-                     size_t *n, char *why, size_t why_cap, mulred_error *err)
+static mulred_status unit_read(const mulred_checkpoint *ck, const char *name, const char *path,
+                               uint8_t **buf, size_t *n, char *why, size_t why_cap,
+                               mulred_error *err)
 {
     *buf = NULL, *n = 0;
     int fd = openat(ck->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -346,8 +348,8 @@ static int unit_read(const mulred_checkpoint *ck, const char *name, const char *
 /* The whole-file checks of a unit file of n bytes: magic, lengths, trailing bytes and the
  * SHA-256. Damage goes to why; *h, *e and *total get the header length, the element length and
  * the file's length. MULRED_ERUNTIME only when hashing cannot run. */
-static int unit_whole(const uint8_t *buf, size_t n, uint32_t *h, uint32_t *e, size_t *total,
-                      char *why, size_t cap, mulred_error *err)
+static mulred_status unit_whole(const uint8_t *buf, size_t n, uint32_t *h, uint32_t *e,
+                                size_t *total, char *why, size_t cap, mulred_error *err)
 {
     if (n < CKPT_FIXED)
         return snprintf(why, cap, "truncated at byte %zu: the fixed header is %d bytes", n,
@@ -383,8 +385,9 @@ static int unit_whole(const uint8_t *buf, size_t n, uint32_t *h, uint32_t *e, si
 
 /* A whole unit file: from here on a difference is another job, not damage. Keeps its element
  * as unit u's. */
-static int unit_adopt(mulred_checkpoint *ck, const char *path, uint64_t u, const uint8_t *buf,
-                      uint32_t h, uint32_t e, size_t total, mulred_error *err)
+static mulred_status unit_adopt(mulred_checkpoint *ck, const char *path, uint64_t u,
+                                const uint8_t *buf, uint32_t h, uint32_t e, size_t total,
+                                mulred_error *err)
 {
     const size_t elem_bytes = ck->group->elem_bytes;
     const uint32_t format = mulred_load_le32(buf + 8);
@@ -393,7 +396,7 @@ static int unit_adopt(mulred_checkpoint *ck, const char *path, uint64_t u, const
                                 "%s belongs to another job: 'format' is '%" PRIu32
                                 "' there, '%d' here; use another checkpoint directory",
                                 path, format, MULRED_CHECKPOINT_FORMAT);
-    int rc = header_compare(ck, path, (const char *)buf + CKPT_FIXED, h, err);
+    mulred_status rc = header_compare(ck, path, (const char *)buf + CKPT_FIXED, h, err);
     if (rc) return rc;
     const uint64_t index = mulred_load_le64(buf + CKPT_FIXED + h);
     if (u >= ck->units)
@@ -428,7 +431,7 @@ static int load_unit(mulred_checkpoint *ck, const char *name, uint64_t u, mulred
     size_t n;
     uint32_t h = 0, e = 0;
     size_t total = 0;
-    int rc = unit_read(ck, name, path, &buf, &n, why, sizeof why, err);
+    mulred_status rc = unit_read(ck, name, path, &buf, &n, why, sizeof why, err);
     if (rc == MULRED_OK && buf) rc = unit_whole(buf, n, &h, &e, &total, why, sizeof why, err);
     if (rc == MULRED_OK && buf && !why[0]) rc = unit_adopt(ck, path, u, buf, h, e, total, err);
     free(buf);
@@ -445,7 +448,7 @@ static int load_unit(mulred_checkpoint *ck, const char *name, uint64_t u, mulred
     return rc;
 }
 
-static int check_dir(const char *dir, int fd, mulred_error *err)
+static mulred_status check_dir(const char *dir, int fd, mulred_error *err)
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
@@ -516,7 +519,7 @@ mulred_status mulred_checkpoint_open(mulred_checkpoint **out, const char *dir,
         return mulred_error_set(err, MULRED_ERUNTIME, "checkpoint directory %s: cannot list: %s",
                                 dir, strerror(errno));
     }
-    int rc = MULRED_OK;
+    mulred_status rc = MULRED_OK;
     struct dirent *de;
     while (rc == MULRED_OK && (errno = 0, de = readdir(d)) != NULL) {
         uint64_t u;
@@ -610,7 +613,7 @@ mulred_status mulred_checkpoint_save(mulred_checkpoint *ck, uint64_t u, const vo
     /* whole or not at all, fsynced with its directory; the pid in the temporary's name keeps
      * ranks on one node apart, O_EXCL ranks of several (units are planned to one rank) */
     mulred_whole_file w;
-    int rc = mulred_whole_open(&w, path, MULRED_WHOLE_SYNC | MULRED_WHOLE_PRIVATE, err);
+    mulred_status rc = mulred_whole_open(&w, path, MULRED_WHOLE_SYNC | MULRED_WHOLE_PRIVATE, err);
     if (rc == MULRED_OK && fwrite(buf, 1, total, w.f) != total) {
         const int e = errno;
         mulred_whole_discard(&w);

@@ -119,8 +119,8 @@ uint64_t mulred_msm_file_pairs(const mulred_msm_file *f)
 }
 
 /* Reads exactly len bytes at off (len may be 0). */
-static int read_at(const mulred_msm_file *f, uint8_t *buf, size_t len, uint64_t off,
-                   mulred_error *err)
+static mulred_status read_at(const mulred_msm_file *f, uint8_t *buf, size_t len, uint64_t off,
+                             mulred_error *err)
 {
     while (len) {
         ssize_t got = pread(f->fd, buf, len, (off_t)off);
@@ -220,7 +220,8 @@ static int read_window(window *w, uint8_t *buf, const mulred_msm_file *f, uint64
     return read_at(f, buf, (size_t)(b - a), a, err);
 }
 
-static int bad_byte(const mulred_msm_file *f, const window *w, uint64_t i, mulred_error *err)
+static mulred_status bad_byte(const mulred_msm_file *f, const window *w, uint64_t i,
+                              mulred_error *err)
 {
     const int b = byte_at(w, i);
     if (b >= 0x21 && b < 0x7f)
@@ -306,7 +307,7 @@ typedef struct {
     uint64_t buf_end; /* classification is valid below this offset in w */
 } hex_reader;
 
-static int hex_refill(hex_reader *r, mulred_error *err)
+static mulred_status hex_refill(hex_reader *r, mulred_error *err)
 {
     const uint64_t hi =
         r->pos + MULRED_MSM_FILE_UNIT < r->f->size ? r->pos + MULRED_MSM_FILE_UNIT : r->f->size;
@@ -333,7 +334,7 @@ static int hex_next(hex_reader *r, uint64_t *offset, mulred_error *err)
 }
 
 /* Positions the reader on the digit number d (counted from 0 over the file). */
-static int hex_seek_digit(hex_reader *r, uint64_t d, mulred_error *err)
+static mulred_status hex_seek_digit(hex_reader *r, uint64_t d, mulred_error *err)
 {
     const mulred_msm_file *f = r->f;
     uint64_t lo = 0, hi = f->units; /* the unit u with cum[u] <= d < cum[u + 1] */
@@ -391,8 +392,8 @@ static int incomplete_record(const mulred_msm_file *f, uint64_t total, mulred_er
 
 /* Fills raw with m records from the reader, offsets[k] = the byte of record k's first digit:
  * one pass over the window's bytes, the rare ones ('0' before 'x', 'x') classified in full. */
-static int hex_records(hex_reader *r, uint8_t *raw, uint64_t *offsets, size_t m, size_t R,
-                       mulred_error *err)
+static mulred_status hex_records(hex_reader *r, uint8_t *raw, uint64_t *offsets, size_t m, size_t R,
+                                 mulred_error *err)
 {
     const uint64_t need = 2 * (uint64_t)R * m, per = 2 * (uint64_t)R;
     const mulred_hex_kernel *kern = mulred_hex_kernel_active();
