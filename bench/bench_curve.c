@@ -285,7 +285,7 @@ static void g1_381_op_decompress_nocheck(void *v)
 {
     g1_381_arg *o = v;
     mulred_g1_381_affine p;
-    if (mulred_g1_381_decode_compressed(&p, o->enc, MULRED_G1_SKIP_SUBGROUP_CHECK, NULL) !=
+    if (mulred_g1_381_decode_compressed(&p, o->enc, MULRED_DECODE_SKIP_SUBGROUP_CHECK, NULL) !=
         MULRED_OK)
         abort();
 }

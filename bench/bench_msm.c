@@ -429,7 +429,8 @@ static int kzg_points(mulred_g1_381_affine *pts, const char *setup)
         if (mulred_hex_decode(b, p, 48, NULL)) break;
         unsigned i = 0;
         for (int k = 0; k < 12; k++) i |= ((j >> k) & 1u) << (11 - k);
-        if (mulred_g1_381_decode_compressed(&pts[i], b, MULRED_G1_SKIP_SUBGROUP_CHECK, NULL)) break;
+        if (mulred_g1_381_decode_compressed(&pts[i], b, MULRED_DECODE_SKIP_SUBGROUP_CHECK, NULL))
+            break;
         p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
         if (j + 1 == MULRED_KZG_FIELD_ELEMENTS) {
             free(text);

@@ -437,7 +437,7 @@ static void test_encodings(void)
                             MULRED_EINPUT);
             char want[160];
             snprintf(want, sizeof want, "enc: point 7: %s",
-                     mulred_g1_reason_text(MULRED_G1_EFLAGS));
+                     mulred_decode_reason_text(MULRED_DECODE_EFLAGS));
             CU_ASSERT_STRING_EQUAL(err.message, want);
         }
         free(enc);
@@ -493,15 +493,15 @@ static void test_uncompressed_g1(void)
         uint8_t byte0_or, byte0_and;
         int pos, flip; /* pos >= 0: byte pos ^= flip */
         const uint8_t *base;
-        mulred_g1_reason why; /* MULRED_G1_VALID: accepted */
+        mulred_decode_reason why; /* MULRED_DECODE_VALID: accepted */
     } cases[] = {
-        {"compression flag", 0x80, 0xff, -1, 0, good, MULRED_G1_EUFLAGS},
-        {"sign flag", 0x20, 0xff, -1, 0, good, MULRED_G1_EUFLAGS},
-        {"infinity flag on a point", 0x40, 0xff, -1, 0, good, MULRED_G1_EINFINITY},
-        {"x >= p", 0x1f, 0xff, 1, 0xff, good, MULRED_G1_ERANGE},
-        {"off the curve", 0, 0xff, 95, 1, good, MULRED_G1_ECURVE},
-        {"(0, 0) without the flag", 0, 0, -2, 0, good, MULRED_G1_ECURVE},
-        {"outside G1", 0, 0xff, -1, 0, bad_sub, MULRED_G1_ESUBGROUP},
+        {"compression flag", 0x80, 0xff, -1, 0, good, MULRED_DECODE_EUFLAGS},
+        {"sign flag", 0x20, 0xff, -1, 0, good, MULRED_DECODE_EUFLAGS},
+        {"infinity flag on a point", 0x40, 0xff, -1, 0, good, MULRED_DECODE_EINFINITY},
+        {"x >= p", 0x1f, 0xff, 1, 0xff, good, MULRED_DECODE_ERANGE},
+        {"off the curve", 0, 0xff, 95, 1, good, MULRED_DECODE_ECURVE},
+        {"(0, 0) without the flag", 0, 0, -2, 0, good, MULRED_DECODE_ECURVE},
+        {"outside G1", 0, 0xff, -1, 0, bad_sub, MULRED_DECODE_ESUBGROUP},
     };
     for (size_t q = 0; q < sizeof cases / sizeof cases[0]; q++) {
         uint8_t pts[4 * 96];
@@ -517,7 +517,7 @@ static void test_uncompressed_g1(void)
                                           pts, sizeof pts, "u", 2, &err),
                         MULRED_EINPUT);
         char want[160];
-        snprintf(want, sizeof want, "u: point 2: %s", mulred_g1_reason_text(cases[q].why));
+        snprintf(want, sizeof want, "u: point 2: %s", mulred_decode_reason_text(cases[q].why));
         CU_ASSERT_STRING_EQUAL(err.message, want);
         if (strcmp(err.message, want) != 0) printf("\n    %s: %s", cases[q].what, err.message);
         mulred_bases_free(b);
@@ -555,9 +555,10 @@ static void test_bad_points(void)
     const struct {
         mulred_curve c;
         const char *rel;
-        mulred_g1_reason why;
-    } sub[] = {{MULRED_CURVE_BLS12_381, "eip2537/fail-msm_G1_bls.json", MULRED_G1_ESUBGROUP},
-               {MULRED_CURVE_BLS12_381_G2, "eip2537/fail-msm_G2_bls.json", MULRED_G1_ESUBGROUP_G2}};
+        mulred_decode_reason why;
+    } sub[] = {
+        {MULRED_CURVE_BLS12_381, "eip2537/fail-msm_G1_bls.json", MULRED_DECODE_ESUBGROUP},
+        {MULRED_CURVE_BLS12_381_G2, "eip2537/fail-msm_G2_bls.json", MULRED_DECODE_ESUBGROUP_G2}};
     for (int q = 0; q < 2; q++) {
         const mulred_curve c = sub[q].c;
         const size_t B = mulred_point_encoding_bytes(c, MULRED_POINTS_EVM);
@@ -582,7 +583,7 @@ static void test_bad_points(void)
                 mulred_bases_make(&b, c, MULRED_POINTS_EVM, enc, t.n * B, "pts", threads, &err),
                 MULRED_EINPUT);
             char want[160];
-            snprintf(want, sizeof want, "pts: point 37: %s", mulred_g1_reason_text(sub[q].why));
+            snprintf(want, sizeof want, "pts: point 37: %s", mulred_decode_reason_text(sub[q].why));
             CU_ASSERT_STRING_EQUAL(err.message, want);
             CU_ASSERT_PTR_NULL(b);
         }
@@ -595,7 +596,8 @@ static void test_bad_points(void)
                 mulred_bases_make(&b2, c, MULRED_POINTS_EVM, enc, t.n * B, "pts", threads, &err2),
                 MULRED_EINPUT);
             char want2[160];
-            snprintf(want2, sizeof want2, "pts: point 37: %s", mulred_g1_reason_text(sub[q].why));
+            snprintf(want2, sizeof want2, "pts: point 37: %s",
+                     mulred_decode_reason_text(sub[q].why));
             CU_ASSERT_STRING_EQUAL(err2.message, want2);
         }
         enc[60 * B + B - 1] ^= 1;
@@ -606,14 +608,16 @@ static void test_bad_points(void)
         CU_ASSERT_EQUAL(mulred_bases_make(&b, c, MULRED_POINTS_EVM, enc, t.n * B, "pts", 2, &err),
                         MULRED_EINPUT);
         char want[160];
-        snprintf(want, sizeof want, "pts: point 12: %s", mulred_g1_reason_text(MULRED_G1_ECURVE));
+        snprintf(want, sizeof want, "pts: point 12: %s",
+                 mulred_decode_reason_text(MULRED_DECODE_ECURVE));
         CU_ASSERT_STRING_EQUAL(err.message, want);
         /* the same through engine-form points */
         memcpy(t.points + 5 * A, t.points + 6 * A, A);
         ((uint8_t *)t.points)[5 * A] ^= 1; /* x changed: off the curve (overwhelmingly) */
         CU_ASSERT_EQUAL(mulred_bases_from_affine(&b, c, t.points, t.n, "aff", 1, &err),
                         MULRED_EINPUT);
-        snprintf(want, sizeof want, "aff: point 5: %s", mulred_g1_reason_text(MULRED_G1_ECURVE));
+        snprintf(want, sizeof want, "aff: point 5: %s",
+                 mulred_decode_reason_text(MULRED_DECODE_ECURVE));
         CU_ASSERT_STRING_EQUAL(err.message, want);
         free(enc), free(bad);
         synth_free(&t);
@@ -627,14 +631,15 @@ static void test_bad_points(void)
         mulred_bases_make(&b, MULRED_CURVE_BN254, MULRED_POINTS_EVM, p254, 64, "f", 1, &err),
         MULRED_EINPUT);
     char want[160];
-    snprintf(want, sizeof want, "f: point 0: %s", mulred_g1_reason_text(MULRED_G1_ERANGE));
+    snprintf(want, sizeof want, "f: point 0: %s", mulred_decode_reason_text(MULRED_DECODE_ERANGE));
     CU_ASSERT_STRING_EQUAL(err.message, want);
     uint8_t p381[128] = {0};
     p381[3] = 1;
     CU_ASSERT_EQUAL(
         mulred_bases_make(&b, MULRED_CURVE_BLS12_381, MULRED_POINTS_EVM, p381, 128, "f", 1, &err),
         MULRED_EINPUT);
-    snprintf(want, sizeof want, "f: point 0: %s", mulred_g1_reason_text(MULRED_G1_EPADDING));
+    snprintf(want, sizeof want, "f: point 0: %s",
+             mulred_decode_reason_text(MULRED_DECODE_EPADDING));
     CU_ASSERT_STRING_EQUAL(err.message, want);
     /* no points: bad input (an MSM over nothing is, everywhere); a shard of a larger set may be
      * empty, and its MSMs refuse n = 0 (no scalars) and n = 1 (too long) */

@@ -1617,7 +1617,7 @@ static void test_encodings_generators(void)
     hex_to(want, 48, g381_compressed);
     mulred_g1_381_encode_compressed(got, &g);
     CU_ASSERT(memcmp(got, want, 48) == 0);
-    CU_ASSERT(dec_381_compressed(&d, want, 0) == MULRED_G1_VALID);
+    CU_ASSERT(dec_381_compressed(&d, want, 0) == MULRED_DECODE_VALID);
     CU_ASSERT(mulred_g1_381_affine_equal(&d, &g));
     /* −G: the same x with the other sign bit (0xb7 = 0x97 | 0x20) */
     mulred_g1_381_affine ng;
@@ -1629,7 +1629,7 @@ static void test_encodings_generators(void)
     mulred_g1_381_affine_set_infinity(&inf);
     mulred_g1_381_encode_compressed(got, &inf);
     CU_ASSERT(got[0] == 0xc0 && !memcmp(got + 1, (uint8_t[47]){0}, 47));
-    CU_ASSERT(dec_381_compressed(&d, got, 0) == MULRED_G1_VALID);
+    CU_ASSERT(dec_381_compressed(&d, got, 0) == MULRED_DECODE_VALID);
     CU_ASSERT(mulred_g1_381_affine_is_infinity(&d));
     /* EIP-2537: the generator as 16 zero bytes + x, 16 zero bytes + y (EIP-2537 gives
      * these coordinates for G1) */
@@ -1638,10 +1638,10 @@ static void test_encodings_generators(void)
     hex_to(want + 80, 48, curves[0].gen_y);
     mulred_g1_381_encode_eip2537(got, &g);
     CU_ASSERT(memcmp(got, want, 128) == 0);
-    CU_ASSERT(dec_381_eip2537(&d, want, 0) == MULRED_G1_VALID);
+    CU_ASSERT(dec_381_eip2537(&d, want, 0) == MULRED_DECODE_VALID);
     CU_ASSERT(mulred_g1_381_affine_equal(&d, &g));
     memset(want, 0, 128);
-    CU_ASSERT(dec_381_eip2537(&d, want, 0) == MULRED_G1_VALID);
+    CU_ASSERT(dec_381_eip2537(&d, want, 0) == MULRED_DECODE_VALID);
     CU_ASSERT(mulred_g1_381_affine_is_infinity(&d));
     mulred_g1_381_encode_eip2537(got, &inf);
     CU_ASSERT(memcmp(got, want, 128) == 0);
@@ -1652,10 +1652,10 @@ static void test_encodings_generators(void)
     want[31] = 1, want[63] = 2;
     mulred_g1_254_encode_eip196(got, &h);
     CU_ASSERT(memcmp(got, want, 64) == 0);
-    CU_ASSERT(dec_254_eip196(&e, want, 0) == MULRED_G1_VALID);
+    CU_ASSERT(dec_254_eip196(&e, want, 0) == MULRED_DECODE_VALID);
     CU_ASSERT(mulred_g1_254_affine_equal(&e, &h));
     memset(want, 0, 64);
-    CU_ASSERT(dec_254_eip196(&e, want, 0) == MULRED_G1_VALID);
+    CU_ASSERT(dec_254_eip196(&e, want, 0) == MULRED_DECODE_VALID);
     CU_ASSERT(mulred_g1_254_affine_is_infinity(&e));
 }
 
@@ -1680,14 +1680,14 @@ static void test_encodings_round_trip(void)
         want[0] |= 0x80 | (mpz_cmp(p.y, half) > 0 ? 0x20 : 0);
         mulred_g1_381_encode_compressed(buf, &a.c381);
         bad += memcmp(buf, want, 48) != 0;
-        bad += dec_381_compressed(&d.c381, buf, 0) != MULRED_G1_VALID;
+        bad += dec_381_compressed(&d.c381, buf, 0) != MULRED_DECODE_VALID;
         bad += !aff_is(0, &d, &p);
         memset(want, 0, 128);
         mpz_export(want + 64 - mpz_sizeinbase(p.x, 256), &cnt, 1, 1, 1, 0, p.x);
         mpz_export(want + 128 - mpz_sizeinbase(p.y, 256), &cnt, 1, 1, 1, 0, p.y);
         mulred_g1_381_encode_eip2537(buf, &a.c381);
         bad += memcmp(buf, want, 128) != 0;
-        bad += dec_381_eip2537(&d.c381, buf, 0) != MULRED_G1_VALID;
+        bad += dec_381_eip2537(&d.c381, buf, 0) != MULRED_DECODE_VALID;
         bad += !aff_is(0, &d, &p);
         /* BN254 */
         rp_random(&curves[1], &t);
@@ -1697,7 +1697,7 @@ static void test_encodings_round_trip(void)
         mpz_export(want + 64 - mpz_sizeinbase(t.y, 256), &cnt, 1, 1, 1, 0, t.y);
         mulred_g1_254_encode_eip196(buf, &a.c254);
         bad += memcmp(buf, want, 64) != 0;
-        bad += dec_254_eip196(&d.c254, buf, 0) != MULRED_G1_VALID;
+        bad += dec_254_eip196(&d.c254, buf, 0) != MULRED_DECODE_VALID;
         bad += !aff_is(1, &d, &t);
     }
     CU_ASSERT_EQUAL(bad, 0);
@@ -1722,25 +1722,25 @@ static void test_encodings_malformed(void)
     /* compressed: the compression flag */
     memcpy(buf, g, 48);
     buf[0] &= 0x7f;
-    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_EFLAGS);
+    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_EFLAGS);
     CU_ASSERT(mulred_g1_381_affine_is_infinity(&d));
     memset(buf, 0, 48);
     buf[0] = 0x40; /* infinity without the compression flag */
-    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_EFLAGS);
+    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_EFLAGS);
     buf[0] = 0x00; /* all zero */
-    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_EFLAGS);
+    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_EFLAGS);
     /* non-canonical infinity: the sign flag, any bit of x */
     buf[0] = 0xe0;
-    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_EINFINITY);
+    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_EINFINITY);
     for (int i = 0; i < 48; i++) {
         memset(buf, 0, 48);
         buf[0] = 0xc0;
         buf[i] |= (uint8_t)(i == 0 ? 0x01 : 0x80 >> (i % 8));
-        CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_EINFINITY);
+        CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_EINFINITY);
     }
     memcpy(buf, g, 48);
     buf[0] |= 0x40; /* a valid x with the infinity flag */
-    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_EINFINITY);
+    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_EINFINITY);
     /* x >= p: p, p + 1, 2^381 − 1 */
     mpz_t x, rhs, e;
     mpz_inits(x, rhs, e, NULL);
@@ -1751,9 +1751,9 @@ static void test_encodings_malformed(void)
             mpz_set_ui(x, 0), mpz_setbit(x, 381), mpz_sub_ui(x, x, 1);
         be_bytes(buf, 48, x);
         buf[0] |= 0x80;
-        CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_ERANGE);
+        CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_ERANGE);
         buf[0] |= 0x20;
-        CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_ERANGE);
+        CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_ERANGE);
     }
     /* an x with no point: x³ + 4 a non-square */
     mpz_set_ui(x, 1);
@@ -1764,7 +1764,7 @@ static void test_encodings_malformed(void)
     }
     be_bytes(buf, 48, x);
     buf[0] |= 0x80;
-    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_ECURVE);
+    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_ECURVE);
     /* a point of the curve outside G1: rejected, accepted when the check is skipped */
     ref_point p;
     rp_init(&p);
@@ -1780,14 +1780,15 @@ static void test_encodings_malformed(void)
     aff a;
     to_aff(0, &a, &p);
     mulred_g1_381_encode_compressed(buf, &a.c381);
-    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_ESUBGROUP);
+    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_ESUBGROUP);
     CU_ASSERT(mulred_g1_381_affine_is_infinity(&d));
-    CU_ASSERT(dec_381_compressed(&d, buf, MULRED_G1_SKIP_SUBGROUP_CHECK) == MULRED_G1_VALID);
+    CU_ASSERT(dec_381_compressed(&d, buf, MULRED_DECODE_SKIP_SUBGROUP_CHECK) ==
+              MULRED_DECODE_VALID);
     CU_ASSERT(aff_is(0, (aff *)&d, &p));
     /* (0, 2): x = 0 compressed, on the curve, order 3 */
     memset(buf, 0, 48);
     buf[0] = 0x80;
-    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_G1_ESUBGROUP);
+    CU_ASSERT(dec_381_compressed(&d, buf, 0) == MULRED_DECODE_ESUBGROUP);
 
     /* EIP-2537 */
     uint8_t g2537[128];
@@ -1796,36 +1797,36 @@ static void test_encodings_malformed(void)
         if ((i >= 16 && i < 64) || i >= 80) continue; /* padding bytes only */
         memcpy(buf, g2537, 128);
         buf[i] = (uint8_t)(1 + test_rand_below(255));
-        CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_G1_EPADDING);
+        CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_DECODE_EPADDING);
     }
     memset(buf, 0, 128);
     buf[3] = 1; /* padding of the infinity encoding */
-    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_G1_EPADDING);
+    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_DECODE_EPADDING);
     for (int coord = 0; coord < 2; coord++) { /* x >= p, y >= p */
         memcpy(buf, g2537, 128);
         mpz_add_ui(x, c->p, test_rand_below(2));
         be_bytes(buf + 16 + 64 * coord, 48, x);
-        CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_G1_ERANGE);
+        CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_DECODE_ERANGE);
         /* y + p: the same residue, not canonical */
         memcpy(buf, g2537, 128);
         mpz_import(x, 48, 1, 1, 1, 0, g2537 + 16 + 64 * coord);
         mpz_add(x, x, c->p);
         if (mpz_sizeinbase(x, 2) <= 384) {
             be_bytes(buf + 16 + 64 * coord, 48, x);
-            CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_G1_ERANGE);
+            CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_DECODE_ERANGE);
         }
     }
     memcpy(buf, g2537, 128);
     buf[127] ^= 1; /* off the curve */
-    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_G1_ECURVE);
+    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_DECODE_ECURVE);
     memset(buf, 0, 128);
     buf[127] = 1; /* (0, 1) */
-    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_G1_ECURVE);
+    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_DECODE_ECURVE);
     buf[127] = 2; /* (0, 2): on the curve, order 3 */
-    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_G1_ESUBGROUP);
+    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_DECODE_ESUBGROUP);
     mulred_g1_381_encode_eip2537(buf, &a.c381); /* outside G1 */
-    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_G1_ESUBGROUP);
-    CU_ASSERT(dec_381_eip2537(&d, buf, MULRED_G1_SKIP_SUBGROUP_CHECK) == MULRED_G1_VALID);
+    CU_ASSERT(dec_381_eip2537(&d, buf, 0) == MULRED_DECODE_ESUBGROUP);
+    CU_ASSERT(dec_381_eip2537(&d, buf, MULRED_DECODE_SKIP_SUBGROUP_CHECK) == MULRED_DECODE_VALID);
 
     /* EIP-196 */
     const ref_curve *b = &curves[1];
@@ -1833,25 +1834,26 @@ static void test_encodings_malformed(void)
     memset(buf, 0, 64);
     be_bytes(buf, 32, b->p);
     buf[63] = 2;
-    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_G1_ERANGE);
+    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_DECODE_ERANGE);
     memset(buf, 0, 64);
     buf[31] = 1;
     mpz_add_ui(x, b->p, 2); /* (1, p + 2): the generator's residues, y not canonical */
     be_bytes(buf + 32, 32, x);
-    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_G1_ERANGE);
+    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_DECODE_ERANGE);
     memset(buf, 0xff, 64); /* 2^256 − 1 */
-    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_G1_ERANGE);
+    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_DECODE_ERANGE);
     memset(buf, 0, 64);
     buf[31] = 1, buf[63] = 3; /* (1, 3) */
-    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_G1_ECURVE);
+    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_DECODE_ECURVE);
     CU_ASSERT(mulred_g1_254_affine_is_infinity(&h));
     buf[31] = 0, buf[63] = 1; /* (0, 1) */
-    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_G1_ECURVE);
+    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_DECODE_ECURVE);
     buf[31] = 1, buf[63] = 0; /* (1, 0) */
-    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_G1_ECURVE);
+    CU_ASSERT(dec_254_eip196(&h, buf, 0) == MULRED_DECODE_ECURVE);
     /* every status has a text */
-    for (int s = MULRED_G1_VALID; s <= MULRED_G1_ESUBGROUP; s++)
-        CU_ASSERT(strcmp(mulred_g1_reason_text((mulred_g1_reason)s), "unknown reason") != 0);
+    for (int s = MULRED_DECODE_VALID; s <= MULRED_DECODE_ESUBGROUP; s++)
+        CU_ASSERT(strcmp(mulred_decode_reason_text((mulred_decode_reason)s), "unknown reason") !=
+                  0);
     rp_clear(&p);
     mpz_clears(x, rhs, e, NULL);
 }
@@ -1882,11 +1884,11 @@ static void test_kzg_setup(void)
             mulred_g1_381_affine p;
             CU_ASSERT_FATAL(strlen(line) == 96);
             CU_ASSERT_FATAL(mulred_hex_decode(in, line, 48, NULL) == 0);
-            mulred_g1_reason s = dec_381_compressed(&p, in, 0);
-            if (s != MULRED_G1_VALID) {
+            mulred_decode_reason s = dec_381_compressed(&p, in, 0);
+            if (s != MULRED_DECODE_VALID) {
                 if (!bad)
                     printf("\n    setup point %d of section %d: %s", i, section,
-                           mulred_g1_reason_text(s));
+                           mulred_decode_reason_text(s));
                 bad++;
                 continue;
             }

@@ -68,7 +68,7 @@ static int x8_part;
 /* The MSM of the records in `in` (288 bytes each: 256-byte point, 32-byte big-endian scalar),
  * as the precompile computes it; subgroup: check G2 membership (G2MUL, G2MSM) or not (G2ADD,
  * which then runs without GLV). Returns the decoder's reason of the first bad record, or
- * MULRED_G1_VALID with the 256-byte result in out; -1 for a bad length. */
+ * MULRED_DECODE_VALID with the 256-byte result in out; -1 for a bad length. */
 static int eip2537_g2msm(uint8_t out[256], const uint8_t *in, size_t len, int subgroup)
 {
     if (len == 0 || len % 288) return -1;
@@ -77,9 +77,9 @@ static int eip2537_g2msm(uint8_t out[256], const uint8_t *in, size_t len, int su
     mulred_scalar256 *s = calloc(n, sizeof *s);
     CU_ASSERT_FATAL(pts && s);
     for (size_t i = 0; i < n; i++) {
-        mulred_g1_reason why;
+        mulred_decode_reason why;
         if (mulred_g2_381_decode_eip2537(&pts[i], in + 288 * i,
-                                         subgroup ? 0 : MULRED_G1_SKIP_SUBGROUP_CHECK,
+                                         subgroup ? 0 : MULRED_DECODE_SKIP_SUBGROUP_CHECK,
                                          &why) != MULRED_OK) {
             free(pts);
             free(s);
@@ -97,7 +97,7 @@ static int eip2537_g2msm(uint8_t out[256], const uint8_t *in, size_t len, int su
     mulred_g2_381_encode_eip2537(out, &a);
     free(pts);
     free(s);
-    return MULRED_G1_VALID;
+    return MULRED_DECODE_VALID;
 }
 
 static json_t *load_vectors(const char *name)
@@ -146,9 +146,9 @@ static void t_eip2537_g2(void)
             CU_ASSERT_FATAL(elen == 256);
             uint8_t got[256];
             const int why = eip2537_g2msm(got, in, len, f == 1);
-            if (why != MULRED_G1_VALID || memcmp(got, want, 256) != 0)
+            if (why != MULRED_DECODE_VALID || memcmp(got, want, 256) != 0)
                 printf("\n    %s: %s (reason %d)", ok_files[f], name, why);
-            CU_ASSERT(why == MULRED_G1_VALID && memcmp(got, want, 256) == 0);
+            CU_ASSERT(why == MULRED_DECODE_VALID && memcmp(got, want, 256) == 0);
             free(in);
             free(want);
             cases++;
@@ -170,10 +170,10 @@ static void t_eip2537_g2(void)
             const char *error = json_string_value(json_object_get(c, "ExpectedError"));
             int want = -2;
             if (strstr(error, "input length")) want = -1;
-            if (strstr(error, "top bytes")) want = MULRED_G1_EPADDING;
-            if (strstr(error, "fp.Element")) want = MULRED_G1_ERANGE;
-            if (strstr(error, "not on curve")) want = MULRED_G1_ECURVE;
-            if (strstr(error, "subgroup")) want = MULRED_G1_ESUBGROUP_G2;
+            if (strstr(error, "top bytes")) want = MULRED_DECODE_EPADDING;
+            if (strstr(error, "fp.Element")) want = MULRED_DECODE_ERANGE;
+            if (strstr(error, "not on curve")) want = MULRED_DECODE_ECURVE;
+            if (strstr(error, "subgroup")) want = MULRED_DECODE_ESUBGROUP_G2;
             CU_ASSERT(want != -2);
             size_t len;
             uint8_t *in = records_of(json_string_value(json_object_get(c, "Input")), f == 0, &len);

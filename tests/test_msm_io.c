@@ -492,18 +492,18 @@ static void test_bad_points(void)
             memcpy(bad, ps.binary, ps.n * R);
             const size_t k = 9 + (size_t)kind; /* the pair that fails (its scalar set to 0) */
             const size_t k2 = 33;              /* a second bad pair, higher */
-            mulred_g1_reason st = MULRED_G1_VALID;
+            mulred_decode_reason st = MULRED_DECODE_VALID;
             for (int which = 0; which < 2; which++) {
                 uint8_t *rec = bad + (which ? k2 : k) * R;
                 if (!which) memset(rec + R - 32, 0, 32);
                 switch (kind) {
                 case 0: /* padding byte of y */
                     rec[cb + 3] = 1;
-                    st = MULRED_G1_EPADDING;
+                    st = MULRED_DECODE_EPADDING;
                     break;
                 case 1: /* x = p */
                     ref_mpz_to_be(rec + cb - rc->pbytes, rc->pbytes, rc->p);
-                    st = MULRED_G1_ERANGE;
+                    st = MULRED_DECODE_ERANGE;
                     break;
                 case 2: { /* y + 1: off the curve */
                     ref_point q;
@@ -512,24 +512,24 @@ static void test_bad_points(void)
                     mpz_add_ui(q.y, q.y, 1);
                     record_point(rec, c, &q);
                     ref_point_clear(&q);
-                    st = MULRED_G1_ECURVE;
+                    st = MULRED_DECODE_ECURVE;
                     break;
                 }
                 case 3: { /* x = 0, y = 0 is infinity; (0, 1) is not on the curve either */
                     memset(rec, 0, 2 * cb);
                     rec[2 * cb - 1] = 1;
-                    st = MULRED_G1_ECURVE;
+                    st = MULRED_DECODE_ECURVE;
                     break;
                 }
                 }
             }
             write_bytes(path, bad, ps.n * R);
             snprintf(want, sizeof want, "pair %zu (byte %zu): point: %s", k, k * R,
-                     mulred_g1_reason_text(st));
+                     mulred_decode_reason_text(st));
             expect_error(path, c, true, want);
             write_hex(path, bad, ps.n * R);
             snprintf(want, sizeof want, "pair %zu (byte %zu): point: %s", k, 2 * k * R,
-                     mulred_g1_reason_text(st));
+                     mulred_decode_reason_text(st));
             expect_error(path, c, false, want);
         }
         if (c == 0) { /* on the curve, outside G1, scalar 0 */
@@ -544,7 +544,7 @@ static void test_bad_points(void)
             ref_point_clear(&q);
             write_bytes(path, bad, ps.n * R);
             snprintf(want, sizeof want, "pair 17: point: %s",
-                     mulred_g1_reason_text(MULRED_G1_ESUBGROUP));
+                     mulred_decode_reason_text(MULRED_DECODE_ESUBGROUP));
             expect_error(path, c, true, want);
             /* the subgroup check of a slice names pairs by their file index */
             abuf pts[40];
@@ -557,7 +557,7 @@ static void test_bad_points(void)
                 mulred_msm_check_subgroup(pts, 20, MULRED_CURVE_BLS12_381, 20, "F", 3, &err),
                 MULRED_EINPUT);
             snprintf(want, sizeof want, "F: pair 30: point: %s",
-                     mulred_g1_reason_text(MULRED_G1_ESUBGROUP));
+                     mulred_decode_reason_text(MULRED_DECODE_ESUBGROUP));
             CU_ASSERT_STRING_EQUAL(err.message, want);
             mulred_msm_file_close(f);
         }
@@ -660,10 +660,10 @@ static void test_encoded_bad(void)
             const char *name = json_string_value(json_object_get(k, "Name"));
             char msg[160];
             snprintf(msg, sizeof msg, "record 0: point: %s",
-                     mulred_g1_reason_text(strstr(name, "not_in_correct_subgroup")
-                                               ? MULRED_G1_ESUBGROUP
-                                           : strstr(name, "curve") ? MULRED_G1_ECURVE
-                                                                   : MULRED_G1_VALID));
+                     mulred_decode_reason_text(strstr(name, "not_in_correct_subgroup")
+                                                   ? MULRED_DECODE_ESUBGROUP
+                                               : strstr(name, "curve") ? MULRED_DECODE_ECURVE
+                                                                       : MULRED_DECODE_VALID));
             if (strstr(name, "subgroup") || strstr(name, "curve"))
                 CU_ASSERT_STRING_EQUAL(err.message, msg);
             points++;

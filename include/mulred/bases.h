@@ -82,7 +82,7 @@ typedef enum {
  * of curve c (G1 or G2 value of mulred_curve): decodes and checks every point (encoding, range,
  * on the curve, in the subgroup) with threads. name labels messages (e.g. the file). Returns
  * MULRED_OK; MULRED_EINPUT "NAME: no points (empty input)" (len = 0), "NAME: point I: REASON" (I
- * the lowest bad index from 0, REASON a mulred_g1_reason_text: the failed check) or "NAME: N
+ * the lowest bad index from 0, REASON a mulred_decode_reason_text: the failed check) or "NAME: N
  * bytes: not a whole number of B-byte points", or "NAME: the curve has no ENCODING encoding";
  * MULRED_ERUNTIME (out of memory). *out is set only on MULRED_OK. */
 MULRED_API mulred_status mulred_bases_make(mulred_bases **out, mulred_curve c,

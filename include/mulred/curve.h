@@ -654,51 +654,51 @@ MULRED_API bool mulred_g2_254_affine_in_g2_var(const mulred_g2_254_affine *a);
 /* ---- encodings ------------------------------------------------------------------------------
  * Decoders take untrusted bytes and check everything. They return MULRED_OK, or MULRED_EINPUT
  * with r set to infinity and, in *reason (when reason is non-NULL), the first check that
- * failed, in this order:
- *   MULRED_G1_EFLAGS     compressed form without the compression flag (ZCash)
- *   MULRED_G1_EINFINITY  infinity flag with any other bit set (ZCash)
- *   MULRED_G1_EPADDING   non-zero padding bytes (EIP-2537)
- *   MULRED_G1_ERANGE     a coordinate >= p (all)
- *   MULRED_G1_ECURVE     not on the curve; for a compressed x: x³ + b has no square root
- *   MULRED_G1_ESUBGROUP  on the curve but not in G1 (BLS12-381), unless
- *                        MULRED_G1_SKIP_SUBGROUP_CHECK is passed (then the caller must check:
- *                        mulred_g1_381_affine_in_g1_var)
- * (MULRED_G1_VALID when the input is valid). Encoders write the canonical form of a valid
+ * failed, in this order (one reason type for the G1 and G2 decoders):
+ *   MULRED_DECODE_EFLAGS     compressed form without the compression flag (ZCash)
+ *   MULRED_DECODE_EINFINITY  infinity flag with any other bit set (ZCash)
+ *   MULRED_DECODE_EPADDING   non-zero padding bytes (EIP-2537)
+ *   MULRED_DECODE_ERANGE     a coordinate >= p (all)
+ *   MULRED_DECODE_ECURVE     not on the curve; for a compressed x: x³ + b has no square root
+ *   MULRED_DECODE_ESUBGROUP  on the curve but not in G1 (BLS12-381), unless
+ *                            MULRED_DECODE_SKIP_SUBGROUP_CHECK is passed (then the caller must
+ *                            check: mulred_g1_381_affine_in_g1_var)
+ * (MULRED_DECODE_VALID when the input is valid). Encoders write the canonical form of a valid
  * point. All are variable time. */
 typedef enum {
-    MULRED_G1_VALID = 0,
-    MULRED_G1_EFLAGS,
-    MULRED_G1_EINFINITY,
-    MULRED_G1_EPADDING,
-    MULRED_G1_ERANGE,
-    MULRED_G1_ECURVE,
-    MULRED_G1_ESUBGROUP,
+    MULRED_DECODE_VALID = 0,
+    MULRED_DECODE_EFLAGS,
+    MULRED_DECODE_EINFINITY,
+    MULRED_DECODE_EPADDING,
+    MULRED_DECODE_ERANGE,
+    MULRED_DECODE_ECURVE,
+    MULRED_DECODE_ESUBGROUP,
     /* G2 decoders (below) */
-    MULRED_G1_ESUBGROUP_G2, /* on E′ but not in G2 */
-    MULRED_G1_EUFLAGS,      /* uncompressed ZCash form with the compression or sign flag set */
-} mulred_g1_reason;
+    MULRED_DECODE_ESUBGROUP_G2, /* on E′ but not in G2 */
+    MULRED_DECODE_EUFLAGS,      /* uncompressed ZCash form with the compression or sign flag set */
+} mulred_decode_reason;
 
-#define MULRED_G1_SKIP_SUBGROUP_CHECK 1u
+#define MULRED_DECODE_SKIP_SUBGROUP_CHECK 1u
 
 /* A short description of a reason ("coordinate not below the field modulus", ...), for error
  * messages. */
-MULRED_API const char *mulred_g1_reason_text(mulred_g1_reason reason);
+MULRED_API const char *mulred_decode_reason_text(mulred_decode_reason reason);
 
 /* BLS12-381 G1, ZCash / IETF compressed (48 bytes): x big-endian, with the three top bits of
  * byte 0 as flags: 0x80 compressed (must be set), 0x40 infinity (then every other bit is 0),
  * 0x20 y is the larger of y and p − y. The generator encodes as 97f1d3a7…db22c6bb. */
 MULRED_API mulred_status mulred_g1_381_decode_compressed(mulred_g1_381_affine *r,
                                                          const uint8_t in[48], unsigned flags,
-                                                         mulred_g1_reason *reason);
+                                                         mulred_decode_reason *reason);
 /* out = the compressed encoding of a. */
 MULRED_API void mulred_g1_381_encode_compressed(uint8_t out[48], const mulred_g1_381_affine *a);
 
 /* BLS12-381 G1, ZCash / IETF uncompressed (96 bytes): x, y big-endian; byte 0's 0x80
- * (compression) and 0x20 (sign) flags clear (MULRED_G1_EUFLAGS otherwise), 0x40 infinity with
+ * (compression) and 0x20 (sign) flags clear (MULRED_DECODE_EUFLAGS otherwise), 0x40 infinity with
  * every other bit zero. Checks as the compressed form, the subgroup unless flags skip it. */
 MULRED_API mulred_status mulred_g1_381_decode_uncompressed(mulred_g1_381_affine *r,
                                                            const uint8_t in[96], unsigned flags,
-                                                           mulred_g1_reason *reason);
+                                                           mulred_decode_reason *reason);
 /* out = the uncompressed encoding of a. */
 MULRED_API void mulred_g1_381_encode_uncompressed(uint8_t out[96], const mulred_g1_381_affine *a);
 
@@ -706,28 +706,28 @@ MULRED_API void mulred_g1_381_encode_uncompressed(uint8_t out[96], const mulred_
  * all zero = infinity. */
 MULRED_API mulred_status mulred_g1_381_decode_eip2537(mulred_g1_381_affine *r,
                                                       const uint8_t in[128], unsigned flags,
-                                                      mulred_g1_reason *reason);
+                                                      mulred_decode_reason *reason);
 /* out = the EIP-2537 encoding of a. */
 MULRED_API void mulred_g1_381_encode_eip2537(uint8_t out[128], const mulred_g1_381_affine *a);
 
 /* BN254 G1, EIP-196 (64 bytes): x then y, 32 bytes big-endian each; (0, 0) = infinity. The
  * cofactor is 1: no subgroup check exists (flags are ignored). */
 MULRED_API mulred_status mulred_g1_254_decode_eip196(mulred_g1_254_affine *r, const uint8_t in[64],
-                                                     unsigned flags, mulred_g1_reason *reason);
+                                                     unsigned flags, mulred_decode_reason *reason);
 /* out = the EIP-196 encoding of a. */
 MULRED_API void mulred_g1_254_encode_eip196(uint8_t out[64], const mulred_g1_254_affine *a);
 
 /* ---- G2 encodings ----
- * The same decoder contract and reasons as G1 (MULRED_G1_SKIP_SUBGROUP_CHECK skips the
- * subgroup check, which fails with MULRED_G1_ESUBGROUP_G2; MULRED_G1_EUFLAGS: an uncompressed
- * ZCash encoding with the 0x80 or 0x20 flag set). An Fp2 coordinate c0 + c1·u is written as two
- * base-field integers in the order each format fixes. */
+ * The same decoder contract and reasons as G1 (MULRED_DECODE_SKIP_SUBGROUP_CHECK skips the
+ * subgroup check, which fails with MULRED_DECODE_ESUBGROUP_G2; MULRED_DECODE_EUFLAGS: an
+ * uncompressed ZCash encoding with the 0x80 or 0x20 flag set). An Fp2 coordinate c0 + c1·u is
+ * written as two base-field integers in the order each format fixes. */
 
 /* BLS12-381 G2, EIP-2537 (256 bytes): x.c0, x.c1, y.c0, y.c1, each as 16 zero bytes and 48
  * big-endian bytes; all zero = infinity. */
 MULRED_API mulred_status mulred_g2_381_decode_eip2537(mulred_g2_381_affine *r,
                                                       const uint8_t in[256], unsigned flags,
-                                                      mulred_g1_reason *reason);
+                                                      mulred_decode_reason *reason);
 /* out = the EIP-2537 encoding of a. */
 MULRED_API void mulred_g2_381_encode_eip2537(uint8_t out[256], const mulred_g2_381_affine *a);
 
@@ -736,7 +736,7 @@ MULRED_API void mulred_g2_381_encode_eip2537(uint8_t out[256], const mulred_g2_3
  * lexicographically larger of y and −y: c1 compared first, c0 when c1 = 0). */
 MULRED_API mulred_status mulred_g2_381_decode_compressed(mulred_g2_381_affine *r,
                                                          const uint8_t in[96], unsigned flags,
-                                                         mulred_g1_reason *reason);
+                                                         mulred_decode_reason *reason);
 /* out = the compressed encoding of a. */
 MULRED_API void mulred_g2_381_encode_compressed(uint8_t out[96], const mulred_g2_381_affine *a);
 
@@ -744,17 +744,31 @@ MULRED_API void mulred_g2_381_encode_compressed(uint8_t out[96], const mulred_g2
  * 0x20 clear, 0x40 = infinity (then every other bit is 0). */
 MULRED_API mulred_status mulred_g2_381_decode_uncompressed(mulred_g2_381_affine *r,
                                                            const uint8_t in[192], unsigned flags,
-                                                           mulred_g1_reason *reason);
+                                                           mulred_decode_reason *reason);
 /* out = the uncompressed encoding of a. */
 MULRED_API void mulred_g2_381_encode_uncompressed(uint8_t out[192], const mulred_g2_381_affine *a);
 
 /* BN254 G2, EIP-197 (128 bytes): x imaginary (c1), x real (c0), y imaginary, y real, 32 bytes
  * big-endian each; all zero = infinity. Checked for G2 membership (BN254's G2 has a large
- * cofactor) unless MULRED_G1_SKIP_SUBGROUP_CHECK. */
+ * cofactor) unless MULRED_DECODE_SKIP_SUBGROUP_CHECK. */
 MULRED_API mulred_status mulred_g2_254_decode_eip197(mulred_g2_254_affine *r, const uint8_t in[128],
-                                                     unsigned flags, mulred_g1_reason *reason);
+                                                     unsigned flags, mulred_decode_reason *reason);
 /* out = the EIP-197 encoding of a. */
 MULRED_API void mulred_g2_254_encode_eip197(uint8_t out[128], const mulred_g2_254_affine *a);
+
+/* The 0.2 names, kept for one release (CHANGELOG.md): the reason type carries G2 failures too. */
+#define mulred_g1_reason              mulred_decode_reason
+#define mulred_g1_reason_text         mulred_decode_reason_text
+#define MULRED_G1_VALID               MULRED_DECODE_VALID
+#define MULRED_G1_EFLAGS              MULRED_DECODE_EFLAGS
+#define MULRED_G1_EINFINITY           MULRED_DECODE_EINFINITY
+#define MULRED_G1_EPADDING            MULRED_DECODE_EPADDING
+#define MULRED_G1_ERANGE              MULRED_DECODE_ERANGE
+#define MULRED_G1_ECURVE              MULRED_DECODE_ECURVE
+#define MULRED_G1_ESUBGROUP           MULRED_DECODE_ESUBGROUP
+#define MULRED_G1_ESUBGROUP_G2        MULRED_DECODE_ESUBGROUP_G2
+#define MULRED_G1_EUFLAGS             MULRED_DECODE_EUFLAGS
+#define MULRED_G1_SKIP_SUBGROUP_CHECK MULRED_DECODE_SKIP_SUBGROUP_CHECK
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,7 @@
  * "pair I (line L, byte OFFSET): incomplete: K of 2R hex digits (N hex digits: not a whole
  * number of R-byte pairs)" (hex: the line and byte of the cut record's first digit, lines
  * counted from 1), "pair I (byte OFFSET): point: REASON" with REASON one of
- * mulred_g1_reason_text (non-zero padding, coordinate not below p, not on the curve, not in the
+ * mulred_decode_reason_text (non-zero padding, coordinate not below p, not on the curve, not in the
  * subgroup G1); the index I counts pairs from 0. A file that cannot be opened or read is
  * MULRED_EINPUT too (the input is what is wrong); out of memory MULRED_ERUNTIME. */
 #ifndef MULRED_MSM_IO_H
@@ -118,7 +118,7 @@ MULRED_API size_t mulred_msm_result_bytes(mulred_curve c);
  * range, on the curve, in G1) before any arithmetic. threads: 0 = mulred_threads_resolve(0).
  * Returns MULRED_OK; MULRED_EINPUT "no pairs (empty input)" for len = 0 (as a pair file, and as
  * EIP-2537's MSM precompile refuses an empty input), "record I: point: REASON" (REASON a
- * mulred_g1_reason_text; I the lowest bad record, from 0) or "N bytes: not a whole number of
+ * mulred_decode_reason_text; I the lowest bad record, from 0) or "N bytes: not a whole number of
  * R-byte records"; MULRED_ERUNTIME (out of memory); MULRED_EMISUSE
  * (misuse: out_len below the result size, records NULL with len > 0). out is written only on
  * MULRED_OK. */

@@ -92,7 +92,7 @@ static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
         mulred_g2_381_jacobian q381;
         mulred_g2_254_jacobian q254;
     } acc;
-    mulred_g1_reason reason = MULRED_G1_VALID;
+    mulred_decode_reason reason = MULRED_DECODE_VALID;
     int st;
     if (c == MULRED_CURVE_BLS12_381) {
         mulred_g1_381_affine a;
@@ -112,7 +112,7 @@ static PyObject *py_msm_allreduce(PyObject *module, PyObject *args)
         mulred_g2_254_jacobian_from_affine(&acc.q254, &a);
     }
     if (st != MULRED_OK) {
-        PyErr_Format(PyExc_ValueError, "partial: point: %s", mulred_g1_reason_text(reason));
+        PyErr_Format(PyExc_ValueError, "partial: point: %s", mulred_decode_reason_text(reason));
         goto done;
     }
     mulred_error err;

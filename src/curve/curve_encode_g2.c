@@ -20,29 +20,29 @@ static bool fp2_381_larger(const mulred_fp2_381 *y)
     return curve_fp381_is_larger(&y->c0);
 }
 
-static mulred_g1_reason finish_381(mulred_g2_381_affine *r, const mulred_g2_381_affine *p,
-                                   unsigned flags, bool on_curve)
+static mulred_decode_reason finish_381(mulred_g2_381_affine *r, const mulred_g2_381_affine *p,
+                                       unsigned flags, bool on_curve)
 {
-    if (!on_curve && !mulred_g2_381_affine_is_on_curve(p)) return MULRED_G1_ECURVE;
-    if (!(flags & MULRED_G1_SKIP_SUBGROUP_CHECK) && !mulred_g2_381_affine_in_g2_var(p))
-        return MULRED_G1_ESUBGROUP_G2;
+    if (!on_curve && !mulred_g2_381_affine_is_on_curve(p)) return MULRED_DECODE_ECURVE;
+    if (!(flags & MULRED_DECODE_SKIP_SUBGROUP_CHECK) && !mulred_g2_381_affine_in_g2_var(p))
+        return MULRED_DECODE_ESUBGROUP_G2;
     *r = *p;
-    return MULRED_G1_VALID;
+    return MULRED_DECODE_VALID;
 }
 
 /* ---- EIP-2537 ---- */
 
-static mulred_g1_reason decode_eip2537(mulred_g2_381_affine *r, const uint8_t in[256],
-                                       unsigned flags)
+static mulred_decode_reason decode_eip2537(mulred_g2_381_affine *r, const uint8_t in[256],
+                                           unsigned flags)
 {
     mulred_g2_381_affine_set_infinity(r);
     for (int i = 0; i < 4; i++)
-        if (!curve_all_zero(in + 64 * i, 16)) return MULRED_G1_EPADDING;
+        if (!curve_all_zero(in + 64 * i, 16)) return MULRED_DECODE_EPADDING;
     mulred_g2_381_affine p;
     if (mulred_fp381_from_bytes(&p.x.c0, in + 16) || mulred_fp381_from_bytes(&p.x.c1, in + 80) ||
         mulred_fp381_from_bytes(&p.y.c0, in + 144) || mulred_fp381_from_bytes(&p.y.c1, in + 208))
-        return MULRED_G1_ERANGE;
-    if (mulred_g2_381_affine_is_infinity(&p)) return MULRED_G1_VALID; /* all zero */
+        return MULRED_DECODE_ERANGE;
+    if (mulred_g2_381_affine_is_infinity(&p)) return MULRED_DECODE_VALID; /* all zero */
     return finish_381(r, &p, flags, false);
 }
 
@@ -57,29 +57,29 @@ void mulred_g2_381_encode_eip2537(uint8_t out[256], const mulred_g2_381_affine *
 }
 
 mulred_status mulred_g2_381_decode_eip2537(mulred_g2_381_affine *r, const uint8_t in[256],
-                                           unsigned flags, mulred_g1_reason *reason)
+                                           unsigned flags, mulred_decode_reason *reason)
 {
     return curve_decoded(decode_eip2537(r, in, flags), reason);
 }
 
 /* ---- ZCash / IETF ---- */
 
-static mulred_g1_reason decode_compressed(mulred_g2_381_affine *r, const uint8_t in[96],
-                                          unsigned flags)
+static mulred_decode_reason decode_compressed(mulred_g2_381_affine *r, const uint8_t in[96],
+                                              unsigned flags)
 {
     const uint8_t top = in[0];
     mulred_g2_381_affine_set_infinity(r);
-    if (!(top & 0x80)) return MULRED_G1_EFLAGS;
+    if (!(top & 0x80)) return MULRED_DECODE_EFLAGS;
     if (top & 0x40) {
-        if ((top & 0x3f) || !curve_all_zero(in + 1, 95)) return MULRED_G1_EINFINITY;
-        return MULRED_G1_VALID;
+        if ((top & 0x3f) || !curve_all_zero(in + 1, 95)) return MULRED_DECODE_EINFINITY;
+        return MULRED_DECODE_VALID;
     }
     uint8_t b[48];
     memcpy(b, in, 48);
     b[0] &= 0x1f;
     mulred_g2_381_affine p;
     if (mulred_fp381_from_bytes(&p.x.c1, b) || mulred_fp381_from_bytes(&p.x.c0, in + 48))
-        return MULRED_G1_ERANGE;
+        return MULRED_DECODE_ERANGE;
     /* y² = x³ + 4(1 + u) */
     mulred_fp2_381 rhs, b2;
     mulred_fp2_381_sqr(&rhs, &p.x);
@@ -87,7 +87,7 @@ static mulred_g1_reason decode_compressed(mulred_g2_381_affine *r, const uint8_t
     mulred_fp381_set_u64(&b2.c0, 4);
     b2.c1 = b2.c0;
     mulred_fp2_381_add(&rhs, &rhs, &b2);
-    if (!mulred_fp2_381_sqrt_var(&p.y, &rhs)) return MULRED_G1_ECURVE;
+    if (!mulred_fp2_381_sqrt_var(&p.y, &rhs)) return MULRED_DECODE_ECURVE;
     if (fp2_381_larger(&p.y) != ((top & 0x20) != 0)) mulred_fp2_381_neg(&p.y, &p.y);
     return finish_381(r, &p, flags, true);
 }
@@ -106,28 +106,28 @@ void mulred_g2_381_encode_compressed(uint8_t out[96], const mulred_g2_381_affine
 }
 
 mulred_status mulred_g2_381_decode_compressed(mulred_g2_381_affine *r, const uint8_t in[96],
-                                              unsigned flags, mulred_g1_reason *reason)
+                                              unsigned flags, mulred_decode_reason *reason)
 {
     return curve_decoded(decode_compressed(r, in, flags), reason);
 }
 
-static mulred_g1_reason decode_uncompressed(mulred_g2_381_affine *r, const uint8_t in[192],
-                                            unsigned flags)
+static mulred_decode_reason decode_uncompressed(mulred_g2_381_affine *r, const uint8_t in[192],
+                                                unsigned flags)
 {
     const uint8_t top = in[0];
     mulred_g2_381_affine_set_infinity(r);
-    if (top & 0xa0) return MULRED_G1_EUFLAGS;
+    if (top & 0xa0) return MULRED_DECODE_EUFLAGS;
     if (top & 0x40) {
-        if ((top & 0x3f) || !curve_all_zero(in + 1, 191)) return MULRED_G1_EINFINITY;
-        return MULRED_G1_VALID;
+        if ((top & 0x3f) || !curve_all_zero(in + 1, 191)) return MULRED_DECODE_EINFINITY;
+        return MULRED_DECODE_VALID;
     }
     mulred_g2_381_affine p;
     if (mulred_fp381_from_bytes(&p.x.c1, in) || mulred_fp381_from_bytes(&p.x.c0, in + 48) ||
         mulred_fp381_from_bytes(&p.y.c1, in + 96) || mulred_fp381_from_bytes(&p.y.c0, in + 144))
-        return MULRED_G1_ERANGE;
+        return MULRED_DECODE_ERANGE;
     /* (0, 0) without the infinity flag is not a point (0 ≠ b′), though it is the affine form
      * of infinity */
-    if (mulred_g2_381_affine_is_infinity(&p)) return MULRED_G1_ECURVE;
+    if (mulred_g2_381_affine_is_infinity(&p)) return MULRED_DECODE_ECURVE;
     return finish_381(r, &p, flags, false);
 }
 
@@ -145,27 +145,27 @@ void mulred_g2_381_encode_uncompressed(uint8_t out[192], const mulred_g2_381_aff
 }
 
 mulred_status mulred_g2_381_decode_uncompressed(mulred_g2_381_affine *r, const uint8_t in[192],
-                                                unsigned flags, mulred_g1_reason *reason)
+                                                unsigned flags, mulred_decode_reason *reason)
 {
     return curve_decoded(decode_uncompressed(r, in, flags), reason);
 }
 
 /* ---- EIP-197 ---- */
 
-static mulred_g1_reason decode_eip197(mulred_g2_254_affine *r, const uint8_t in[128],
-                                      unsigned flags)
+static mulred_decode_reason decode_eip197(mulred_g2_254_affine *r, const uint8_t in[128],
+                                          unsigned flags)
 {
     mulred_g2_254_affine_set_infinity(r);
     mulred_g2_254_affine p;
     if (mulred_fp254_from_bytes(&p.x.c1, in) || mulred_fp254_from_bytes(&p.x.c0, in + 32) ||
         mulred_fp254_from_bytes(&p.y.c1, in + 64) || mulred_fp254_from_bytes(&p.y.c0, in + 96))
-        return MULRED_G1_ERANGE;
-    if (mulred_g2_254_affine_is_infinity(&p)) return MULRED_G1_VALID; /* all zero */
-    if (!mulred_g2_254_affine_is_on_curve(&p)) return MULRED_G1_ECURVE;
-    if (!(flags & MULRED_G1_SKIP_SUBGROUP_CHECK) && !mulred_g2_254_affine_in_g2_var(&p))
-        return MULRED_G1_ESUBGROUP_G2;
+        return MULRED_DECODE_ERANGE;
+    if (mulred_g2_254_affine_is_infinity(&p)) return MULRED_DECODE_VALID; /* all zero */
+    if (!mulred_g2_254_affine_is_on_curve(&p)) return MULRED_DECODE_ECURVE;
+    if (!(flags & MULRED_DECODE_SKIP_SUBGROUP_CHECK) && !mulred_g2_254_affine_in_g2_var(&p))
+        return MULRED_DECODE_ESUBGROUP_G2;
     *r = p;
-    return MULRED_G1_VALID;
+    return MULRED_DECODE_VALID;
 }
 
 void mulred_g2_254_encode_eip197(uint8_t out[128], const mulred_g2_254_affine *a)
@@ -178,7 +178,7 @@ void mulred_g2_254_encode_eip197(uint8_t out[128], const mulred_g2_254_affine *a
 }
 
 mulred_status mulred_g2_254_decode_eip197(mulred_g2_254_affine *r, const uint8_t in[128],
-                                          unsigned flags, mulred_g1_reason *reason)
+                                          unsigned flags, mulred_decode_reason *reason)
 {
     return curve_decoded(decode_eip197(r, in, flags), reason);
 }

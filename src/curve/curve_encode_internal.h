@@ -10,10 +10,10 @@
 #include "mulred/field.h"
 
 /* The status of a decoder whose checks ended with `why`. */
-static inline mulred_status curve_decoded(mulred_g1_reason why, mulred_g1_reason *reason)
+static inline mulred_status curve_decoded(mulred_decode_reason why, mulred_decode_reason *reason)
 {
     if (reason) *reason = why;
-    return why == MULRED_G1_VALID ? MULRED_OK : MULRED_EINPUT;
+    return why == MULRED_DECODE_VALID ? MULRED_OK : MULRED_EINPUT;
 }
 
 static inline bool curve_all_zero(const uint8_t *p, size_t n)

@@ -390,10 +390,10 @@ static mulred_status setup_load_text(mulred_kzg_setup **out, const char *text, s
         goto fail;
     }
     for (unsigned j = 0; j < N_G1; j++) {
-        mulred_g1_reason gs;
+        mulred_decode_reason gs;
         if (mulred_g1_381_decode_compressed(&brp[bitrev12(j)], comp[j], 0, &gs) != MULRED_OK) {
             st = mulred_error_set(err, MULRED_EINPUT, "%s:%u: G1 Lagrange point %u: %s", name,
-                                  3 + j, j, mulred_g1_reason_text(gs));
+                                  3 + j, j, mulred_decode_reason_text(gs));
             goto fail;
         }
     }

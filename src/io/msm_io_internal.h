@@ -15,10 +15,9 @@ void msm_synth_beta(uint64_t b[4], mulred_curve c, uint64_t seed, uint64_t j);
 
 /* Decodes m records of raw (R bytes each) into points[0..m) (the curve's affine type) and
  * scalars, with threads (msm_pairs_threads.c): encoding, range and curve checks, no subgroup
- * check. Returns MULRED_G1_VALID, or the failed check of the lowest failing record, its index in
- * *bad.
- * Every record is decoded (the failing ones become infinity). */
-mulred_g1_reason msm_pairs_decode(void *points, mulred_scalar256 *scalars, const uint8_t *raw,
-                                  size_t m, size_t R, mulred_curve c, int threads, size_t *bad);
+ * check. Returns MULRED_DECODE_VALID, or the failed check of the lowest failing record, its index
+ * in *bad. Every record is decoded (the failing ones become infinity). */
+mulred_decode_reason msm_pairs_decode(void *points, mulred_scalar256 *scalars, const uint8_t *raw,
+                                      size_t m, size_t R, mulred_curve c, int threads, size_t *bad);
 
 #endif

@@ -472,13 +472,13 @@ mulred_status mulred_msm_file_read(void *points, mulred_scalar256 *scalars, mulr
         }
         if (rc) break;
         size_t bad = m;
-        mulred_g1_reason st =
+        mulred_decode_reason st =
             msm_pairs_decode((uint8_t *)points + (p - first) * aff, scalars + (p - first), raw, m,
                              R, f->curve, threads, &bad);
-        if (st != MULRED_G1_VALID)
+        if (st != MULRED_DECODE_VALID)
             rc = mulred_error_set(err, MULRED_EINPUT, "%s: pair %llu (byte %llu): point: %s",
                                   f->path, (unsigned long long)(p + bad),
-                                  (unsigned long long)offsets[bad], mulred_g1_reason_text(st));
+                                  (unsigned long long)offsets[bad], mulred_decode_reason_text(st));
     }
 done:
     free(raw);
@@ -547,16 +547,16 @@ mulred_status mulred_msm_encoded(uint8_t *out, size_t out_len, mulred_curve c,
         goto done;
     }
     size_t bad = n;
-    mulred_g1_reason why = msm_pairs_decode(points, scalars, records, n, R, c, threads, &bad);
-    if (why == MULRED_G1_VALID) {
+    mulred_decode_reason why = msm_pairs_decode(points, scalars, records, n, R, c, threads, &bad);
+    if (why == MULRED_DECODE_VALID) {
         bad = msm_subgroup_lowest(points, n, c, threads);
         if (bad < n)
-            why = mulred_curve_group(c) == MULRED_GROUP_G2 ? MULRED_G1_ESUBGROUP_G2
-                                                           : MULRED_G1_ESUBGROUP;
+            why = mulred_curve_group(c) == MULRED_GROUP_G2 ? MULRED_DECODE_ESUBGROUP_G2
+                                                           : MULRED_DECODE_ESUBGROUP;
     }
-    if (why != MULRED_G1_VALID) {
+    if (why != MULRED_DECODE_VALID) {
         rc = mulred_error_set(err, MULRED_EINPUT, "record %zu: point: %s", bad,
-                              mulred_g1_reason_text(why));
+                              mulred_decode_reason_text(why));
         goto done;
     }
     union {

@@ -10,8 +10,8 @@
 #include "mulred/curve.h"
 #include "mulred/msm.h"
 
-mulred_g1_reason msm_pairs_decode(void *points, mulred_scalar256 *scalars, const uint8_t *raw,
-                                  size_t m, size_t R, mulred_curve c, int threads, size_t *bad)
+mulred_decode_reason msm_pairs_decode(void *points, mulred_scalar256 *scalars, const uint8_t *raw,
+                                      size_t m, size_t R, mulred_curve c, int threads, size_t *bad)
 {
     const int T = mulred_threads_resolve(threads);
 #pragma omp parallel for schedule(static) num_threads(T)
@@ -28,7 +28,7 @@ mulred_status mulred_msm_check_subgroup(const void *points, size_t n, mulred_cur
     if (lowest == n) return MULRED_OK;
     return mulred_error_set(err, MULRED_EINPUT, "%s: pair %llu: point: %s", name,
                             (unsigned long long)(first_index + lowest),
-                            mulred_g1_reason_text(mulred_curve_group(c) == MULRED_GROUP_G2
-                                                      ? MULRED_G1_ESUBGROUP_G2
-                                                      : MULRED_G1_ESUBGROUP));
+                            mulred_decode_reason_text(mulred_curve_group(c) == MULRED_GROUP_G2
+                                                          ? MULRED_DECODE_ESUBGROUP_G2
+                                                          : MULRED_DECODE_ESUBGROUP));
 }

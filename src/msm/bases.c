@@ -91,10 +91,10 @@ static mulred_status check_subgroup(mulred_bases *b, const char *name, size_t fi
 {
     const size_t bad = msm_subgroup_lowest(b->points, b->size, b->curve, threads);
     if (bad == b->size) return MULRED_OK;
-    const mulred_g1_reason why = b->ops->subgroup_reason;
+    const mulred_decode_reason why = b->ops->subgroup_reason;
     mulred_bases_free(b);
     return mulred_error_set(err, MULRED_EINPUT, "%s: point %zu: %s", name, first + bad,
-                            mulred_g1_reason_text(why));
+                            mulred_decode_reason_text(why));
 }
 
 /* A set of no points: bad input, as an MSM over no pairs is (mulred/msm_io.h). A shard of a
@@ -135,14 +135,15 @@ mulred_status mulred_bases_make_shard(mulred_bases **out, mulred_curve c, mulred
     mulred_bases *b = bases_alloc(c, len / B);
     if (!b) return mulred_error_set(err, MULRED_ERUNTIME, "%s: out of memory", name);
     size_t bad = 0;
-    const mulred_g1_reason why = bases_decode(b->points, in, b->size, B, e, b->ops, threads, &bad);
-    if (why != MULRED_G1_VALID) {
+    const mulred_decode_reason why =
+        bases_decode(b->points, in, b->size, B, e, b->ops, threads, &bad);
+    if (why != MULRED_DECODE_VALID) {
         /* the lowest bad point may be one below it that decodes but is not in the subgroup */
         const size_t sub = msm_subgroup_lowest(b->points, bad, c, threads);
-        const mulred_g1_reason r = sub < bad ? b->ops->subgroup_reason : why;
+        const mulred_decode_reason r = sub < bad ? b->ops->subgroup_reason : why;
         mulred_bases_free(b);
         return mulred_error_set(err, MULRED_EINPUT, "%s: point %zu: %s", name,
-                                first + (sub < bad ? sub : bad), mulred_g1_reason_text(r));
+                                first + (sub < bad ? sub : bad), mulred_decode_reason_text(r));
     }
     const mulred_status st = check_subgroup(b, name, first, threads, err);
     if (st == MULRED_OK) *out = b;
@@ -163,7 +164,7 @@ mulred_status mulred_bases_from_affine(mulred_bases **out, mulred_curve c, const
         if (!b->ops->on_curve((const uint8_t *)b->points + i * b->ops->affine_bytes)) {
             mulred_bases_free(b);
             return mulred_error_set(err, MULRED_EINPUT, "%s: point %zu: %s", name, i,
-                                    mulred_g1_reason_text(MULRED_G1_ECURVE));
+                                    mulred_decode_reason_text(MULRED_DECODE_ECURVE));
         }
     const mulred_status st = check_subgroup(b, name, 0, threads, err);
     if (st == MULRED_OK) *out = b;

@@ -55,10 +55,10 @@ BASES_WRAP(g2_254)
             G##_serial_var, G##_add, G##_set_inf, G##_canonical                                    \
     }
 
-static const unsigned SKIP = MULRED_G1_SKIP_SUBGROUP_CHECK;
+static const unsigned SKIP = MULRED_DECODE_SKIP_SUBGROUP_CHECK;
 
 static mulred_status decode_g1_381(void *p, const uint8_t *in, mulred_point_encoding e,
-                                   mulred_g1_reason *why)
+                                   mulred_decode_reason *why)
 {
     if (e == MULRED_POINTS_COMPRESSED) return mulred_g1_381_decode_compressed(p, in, SKIP, why);
     if (e == MULRED_POINTS_UNCOMPRESSED) return mulred_g1_381_decode_uncompressed(p, in, SKIP, why);
@@ -66,14 +66,14 @@ static mulred_status decode_g1_381(void *p, const uint8_t *in, mulred_point_enco
 }
 
 static mulred_status decode_g1_254(void *p, const uint8_t *in, mulred_point_encoding e,
-                                   mulred_g1_reason *why)
+                                   mulred_decode_reason *why)
 {
     (void)e;
     return mulred_g1_254_decode_eip196(p, in, 0, why);
 }
 
 static mulred_status decode_g2_381(void *p, const uint8_t *in, mulred_point_encoding e,
-                                   mulred_g1_reason *why)
+                                   mulred_decode_reason *why)
 {
     if (e == MULRED_POINTS_COMPRESSED) return mulred_g2_381_decode_compressed(p, in, SKIP, why);
     if (e == MULRED_POINTS_UNCOMPRESSED) return mulred_g2_381_decode_uncompressed(p, in, SKIP, why);
@@ -81,7 +81,7 @@ static mulred_status decode_g2_381(void *p, const uint8_t *in, mulred_point_enco
 }
 
 static mulred_status decode_g2_254(void *p, const uint8_t *in, mulred_point_encoding e,
-                                   mulred_g1_reason *why)
+                                   mulred_decode_reason *why)
 {
     (void)e;
     return mulred_g2_254_decode_eip197(p, in, SKIP, why);
@@ -104,10 +104,10 @@ static void sub_g2_254(bool *ok, const void *p, size_t n)
 
 /* In the order of mulred_curve. */
 static const bases_ops OPS[4] = {
-    BASES_OPS(g1_381, decode_g1_381, sub_g1_381, MULRED_G1_ESUBGROUP),
-    BASES_OPS(g1_254, decode_g1_254, NULL, MULRED_G1_ESUBGROUP),
-    BASES_OPS(g2_381, decode_g2_381, sub_g2_381, MULRED_G1_ESUBGROUP_G2),
-    BASES_OPS(g2_254, decode_g2_254, sub_g2_254, MULRED_G1_ESUBGROUP_G2),
+    BASES_OPS(g1_381, decode_g1_381, sub_g1_381, MULRED_DECODE_ESUBGROUP),
+    BASES_OPS(g1_254, decode_g1_254, NULL, MULRED_DECODE_ESUBGROUP),
+    BASES_OPS(g2_381, decode_g2_381, sub_g2_381, MULRED_DECODE_ESUBGROUP_G2),
+    BASES_OPS(g2_254, decode_g2_254, sub_g2_254, MULRED_DECODE_ESUBGROUP_G2),
 };
 
 const bases_ops *bases_ops_of(mulred_curve c)

@@ -19,11 +19,11 @@ typedef struct {
     /* decodes one point with every check but the subgroup (BN254 G1 has none); encoding e must
      * exist for the curve */
     mulred_status (*decode)(void *pt, const uint8_t *in, mulred_point_encoding e,
-                            mulred_g1_reason *why);
+                            mulred_decode_reason *why);
     bool (*on_curve)(const void *pt);
     /* ok[i] = points[i] in the subgroup (the batched check); NULL: every point is (BN254 G1) */
     void (*in_subgroup)(bool *ok, const void *points, size_t n);
-    mulred_g1_reason subgroup_reason;
+    mulred_decode_reason subgroup_reason;
     void (*fixed_plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
     double (*cost)(const mulred_msm_plan *plan, size_t n, unsigned windows, unsigned ranges);
     size_t (*fixed_build_scratch)(size_t n);

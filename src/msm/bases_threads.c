@@ -12,9 +12,9 @@
 #include "mulred/curve.h"
 #include "util/util.h"
 
-mulred_g1_reason bases_decode(void *points, const uint8_t *in, size_t count, size_t B,
-                              mulred_point_encoding e, const bases_ops *ops, int threads,
-                              size_t *bad)
+mulred_decode_reason bases_decode(void *points, const uint8_t *in, size_t count, size_t B,
+                                  mulred_point_encoding e, const bases_ops *ops, int threads,
+                                  size_t *bad)
 {
     const int T = mulred_threads_resolve(threads);
     const size_t A = ops->affine_bytes;
@@ -24,9 +24,9 @@ mulred_g1_reason bases_decode(void *points, const uint8_t *in, size_t count, siz
         if (ops->decode((uint8_t *)points + i * A, in + i * B, e, NULL) != MULRED_OK && i < lowest)
             lowest = i;
     *bad = lowest;
-    if (lowest == count) return MULRED_G1_VALID;
+    if (lowest == count) return MULRED_DECODE_VALID;
     /* the failed check of the lowest bad point, decoded once more (the loop kept its index) */
-    mulred_g1_reason why = MULRED_G1_VALID;
+    mulred_decode_reason why = MULRED_DECODE_VALID;
     ops->decode((uint8_t *)points + lowest * A, in + lowest * B, e, &why);
     return why;
 }

@@ -18,11 +18,11 @@
 size_t msm_subgroup_lowest(const void *points, size_t n, mulred_curve c, int threads);
 
 /* Decodes count points of in (B bytes each, encoding e) into points, with threads, every check
- * but the subgroup; returns MULRED_G1_VALID or the failed check of the lowest bad point (its
+ * but the subgroup; returns MULRED_DECODE_VALID or the failed check of the lowest bad point (its
  * index in *bad). */
-mulred_g1_reason bases_decode(void *points, const uint8_t *in, size_t count, size_t B,
-                              mulred_point_encoding e, const bases_ops *ops, int threads,
-                              size_t *bad);
+mulred_decode_reason bases_decode(void *points, const uint8_t *in, size_t count, size_t B,
+                                  mulred_point_encoding e, const bases_ops *ops, int threads,
+                                  size_t *bad);
 
 /* Builds the table of b for plan (b->table allocated by the caller), with threads. */
 void bases_table_build(mulred_bases *b, const mulred_msm_plan *plan, int threads);

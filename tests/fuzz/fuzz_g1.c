@@ -4,7 +4,7 @@
  * curve, subgroup), and for an accepted point its coordinates (through the canonical
  * encoding: re-encoding an accepted input gives the same bytes), is_on_curve, and in_g1_var
  * against r·P = O computed with the tests' mpz reference (tests/curve_ref.c). With
- * MULRED_G1_SKIP_SUBGROUP_CHECK the decoders accept points outside G1.
+ * MULRED_DECODE_SKIP_SUBGROUP_CHECK the decoders accept points outside G1.
  *
  * Input: a selector byte (bits 0-1: 0 EIP-2537, 1 compressed, 2 EIP-196; bit 2: skip the
  * subgroup check; bit 3: build the encoding from a curve point: the bytes are then x, and
@@ -81,37 +81,38 @@ static bool sqrt_mod(mpz_t y, const mpz_t a, const mpz_t p)
 }
 
 /* The status the documented checks give, with mpz; x, y set for a point (not infinity). */
-static mulred_g1_reason expect_eip2537(const uint8_t in[128], unsigned flags, mpz_t x, mpz_t y,
-                                       bool *inf)
+static mulred_decode_reason expect_eip2537(const uint8_t in[128], unsigned flags, mpz_t x, mpz_t y,
+                                           bool *inf)
 {
     *inf = false;
     for (int i = 0; i < 16; i++)
-        if (in[i] || in[64 + i]) return MULRED_G1_EPADDING;
+        if (in[i] || in[64 + i]) return MULRED_DECODE_EPADDING;
     import_be(x, in + 16, 48);
     import_be(y, in + 80, 48);
-    if (mpz_cmp(x, C381->p) >= 0 || mpz_cmp(y, C381->p) >= 0) return MULRED_G1_ERANGE;
-    if (!mpz_sgn(x) && !mpz_sgn(y)) return *inf = true, MULRED_G1_VALID;
-    if (!on_curve(C381, x, y)) return MULRED_G1_ECURVE;
-    if (!(flags & MULRED_G1_SKIP_SUBGROUP_CHECK) && !in_g1_mpz(x, y)) return MULRED_G1_ESUBGROUP;
-    return MULRED_G1_VALID;
+    if (mpz_cmp(x, C381->p) >= 0 || mpz_cmp(y, C381->p) >= 0) return MULRED_DECODE_ERANGE;
+    if (!mpz_sgn(x) && !mpz_sgn(y)) return *inf = true, MULRED_DECODE_VALID;
+    if (!on_curve(C381, x, y)) return MULRED_DECODE_ECURVE;
+    if (!(flags & MULRED_DECODE_SKIP_SUBGROUP_CHECK) && !in_g1_mpz(x, y))
+        return MULRED_DECODE_ESUBGROUP;
+    return MULRED_DECODE_VALID;
 }
 
-static mulred_g1_reason expect_compressed(const uint8_t in[48], unsigned flags, mpz_t x, mpz_t y,
-                                          bool *inf)
+static mulred_decode_reason expect_compressed(const uint8_t in[48], unsigned flags, mpz_t x,
+                                              mpz_t y, bool *inf)
 {
     *inf = false;
-    if (!(in[0] & 0x80)) return MULRED_G1_EFLAGS;
+    if (!(in[0] & 0x80)) return MULRED_DECODE_EFLAGS;
     if (in[0] & 0x40) {
         bool rest = (in[0] & 0x3f) != 0;
         for (int i = 1; i < 48; i++) rest |= in[i] != 0;
-        if (rest) return MULRED_G1_EINFINITY;
-        return *inf = true, MULRED_G1_VALID;
+        if (rest) return MULRED_DECODE_EINFINITY;
+        return *inf = true, MULRED_DECODE_VALID;
     }
     uint8_t b[48];
     memcpy(b, in, 48);
     b[0] &= 0x1f;
     import_be(x, b, 48);
-    if (mpz_cmp(x, C381->p) >= 0) return MULRED_G1_ERANGE;
+    if (mpz_cmp(x, C381->p) >= 0) return MULRED_DECODE_ERANGE;
     mpz_t rhs;
     mpz_init(rhs);
     mpz_powm_ui(rhs, x, 3, C381->p);
@@ -119,31 +120,33 @@ static mulred_g1_reason expect_compressed(const uint8_t in[48], unsigned flags, 
     mpz_mod(rhs, rhs, C381->p);
     const bool sq = sqrt_mod(y, rhs, C381->p);
     mpz_clear(rhs);
-    if (!sq) return MULRED_G1_ECURVE;
+    if (!sq) return MULRED_DECODE_ECURVE;
     /* the flag 0x20: y is the larger of y and p - y */
     mpz_sub(T3, C381->p, y);
     const bool larger = mpz_cmp(y, T3) > 0;
     if (mpz_sgn(y) && larger != ((in[0] & 0x20) != 0)) mpz_set(y, T3);
-    if (!(flags & MULRED_G1_SKIP_SUBGROUP_CHECK) && !in_g1_mpz(x, y)) return MULRED_G1_ESUBGROUP;
-    return MULRED_G1_VALID;
+    if (!(flags & MULRED_DECODE_SKIP_SUBGROUP_CHECK) && !in_g1_mpz(x, y))
+        return MULRED_DECODE_ESUBGROUP;
+    return MULRED_DECODE_VALID;
 }
 
-static mulred_g1_reason expect_eip196(const uint8_t in[64], mpz_t x, mpz_t y, bool *inf)
+static mulred_decode_reason expect_eip196(const uint8_t in[64], mpz_t x, mpz_t y, bool *inf)
 {
     *inf = false;
     import_be(x, in, 32);
     import_be(y, in + 32, 32);
-    if (mpz_cmp(x, C254->p) >= 0 || mpz_cmp(y, C254->p) >= 0) return MULRED_G1_ERANGE;
-    if (!mpz_sgn(x) && !mpz_sgn(y)) return *inf = true, MULRED_G1_VALID;
-    if (!on_curve(C254, x, y)) return MULRED_G1_ECURVE;
-    return MULRED_G1_VALID;
+    if (mpz_cmp(x, C254->p) >= 0 || mpz_cmp(y, C254->p) >= 0) return MULRED_DECODE_ERANGE;
+    if (!mpz_sgn(x) && !mpz_sgn(y)) return *inf = true, MULRED_DECODE_VALID;
+    if (!on_curve(C254, x, y)) return MULRED_DECODE_ECURVE;
+    return MULRED_DECODE_VALID;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     init();
     if (size < 1) return 0;
-    const unsigned kind = data[0] & 3, flags = (data[0] & 4) ? MULRED_G1_SKIP_SUBGROUP_CHECK : 0;
+    const unsigned kind = data[0] & 3,
+                   flags = (data[0] & 4) ? MULRED_DECODE_SKIP_SUBGROUP_CHECK : 0;
     if (kind == 3) return 0;
     const size_t len = kind == 0 ? 128 : kind == 1 ? 48 : 64;
     uint8_t in[128] = {0};
@@ -172,14 +175,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     bool inf = false;
-    mulred_g1_reason want, got;
+    mulred_decode_reason want, got;
     uint8_t again[128];
     if (kind == 2) {
         mulred_g1_254_affine a;
         want = expect_eip196(in, x, y, &inf);
         got = dec_254_eip196(&a, in, flags);
         FUZZ_CHECK(got == want, "eip196: status %d, mpz says %d", (int)got, (int)want);
-        if (got == MULRED_G1_VALID) {
+        if (got == MULRED_DECODE_VALID) {
             FUZZ_CHECK(mulred_g1_254_affine_is_on_curve(&a), "eip196: accepted, not on the curve");
             FUZZ_CHECK(mulred_g1_254_affine_is_infinity(&a) == inf, "eip196: infinity");
             mulred_g1_254_encode_eip196(again, &a);
@@ -197,8 +200,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             got = dec_381_compressed(&a, in, flags);
         }
         FUZZ_CHECK(got == want, "%s: status %d (%s), mpz says %d", kind ? "compressed" : "eip2537",
-                   (int)got, mulred_g1_reason_text(got), (int)want);
-        if (got == MULRED_G1_VALID) {
+                   (int)got, mulred_decode_reason_text(got), (int)want);
+        if (got == MULRED_DECODE_VALID) {
             FUZZ_CHECK(mulred_g1_381_affine_is_on_curve(&a), "accepted, not on the curve");
             FUZZ_CHECK(mulred_g1_381_affine_is_infinity(&a) == inf, "infinity");
             if (kind == 0)

@@ -19,17 +19,17 @@
 static const size_t LEN[4] = {256, 96, 192, 128};
 
 /* The reference's verdict on an in-range affine point: 0 valid, else the reason. */
-static mulred_g1_reason ref_verdict(int c, const ref_point2 *p, bool skip)
+static mulred_decode_reason ref_verdict(int c, const ref_point2 *p, bool skip)
 {
     const ref_curve2 *rc = ref2_curve(c);
-    if (!ref2_on_curve(rc, p)) return MULRED_G1_ECURVE;
-    if (skip) return MULRED_G1_VALID;
+    if (!ref2_on_curve(rc, p)) return MULRED_DECODE_ECURVE;
+    if (skip) return MULRED_DECODE_VALID;
     ref_point2 t;
     ref_point2_init(&t);
     ref2_mul(rc, &t, p, rc->r);
     const bool in = t.inf;
     ref_point2_clear(&t);
-    return in ? MULRED_G1_VALID : MULRED_G1_ESUBGROUP_G2;
+    return in ? MULRED_DECODE_VALID : MULRED_DECODE_ESUBGROUP_G2;
 }
 
 /* The four coordinates of an EIP encoding: (x.c0, x.c1, y.c0, y.c1) at the given offsets,
@@ -52,10 +52,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1) return 0;
     const int kind = data[0] & 3;
     const bool skip = data[0] & 4;
-    const unsigned flags = skip ? MULRED_G1_SKIP_SUBGROUP_CHECK : 0;
+    const unsigned flags = skip ? MULRED_DECODE_SKIP_SUBGROUP_CHECK : 0;
     uint8_t in[256] = {0}, again[256];
     memcpy(in, data + 1, size - 1 < LEN[kind] ? size - 1 : LEN[kind]);
-    mulred_g1_reason why = MULRED_G1_VALID;
+    mulred_decode_reason why = MULRED_DECODE_VALID;
     mulred_status st;
     ref_point2 rp;
     ref_point2_init(&rp);
@@ -64,11 +64,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = mulred_g2_254_decode_eip197(&a, in, flags, &why);
         static const size_t off[4] = {32, 0, 96, 64};
         const bool range = ref_coords(1, &rp, in, off, 32);
-        mulred_g1_reason want = !range   ? MULRED_G1_ERANGE
-                                : rp.inf ? MULRED_G1_VALID
-                                         : ref_verdict(1, &rp, skip);
+        mulred_decode_reason want = !range   ? MULRED_DECODE_ERANGE
+                                    : rp.inf ? MULRED_DECODE_VALID
+                                             : ref_verdict(1, &rp, skip);
         FUZZ_CHECK(why == want, "eip197: reason %d, reference %d", (int)why, (int)want);
-        FUZZ_CHECK((st == MULRED_OK) == (why == MULRED_G1_VALID), "eip197: status %d", st);
+        FUZZ_CHECK((st == MULRED_OK) == (why == MULRED_DECODE_VALID), "eip197: status %d", st);
         if (st == MULRED_OK) {
             mulred_g2_254_encode_eip197(again, &a);
             FUZZ_CHECK(memcmp(again, in, 128) == 0, "eip197: re-encoding differs");
@@ -87,20 +87,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (int i = 0; i < 16; i++) pad &= in[64 * f + i] == 0;
         static const size_t off[4] = {16, 80, 144, 208};
         const bool range = ref_coords(0, &rp, in, off, 48);
-        mulred_g1_reason want = !pad     ? MULRED_G1_EPADDING
-                                : !range ? MULRED_G1_ERANGE
-                                : rp.inf ? MULRED_G1_VALID
-                                         : ref_verdict(0, &rp, skip);
+        mulred_decode_reason want = !pad     ? MULRED_DECODE_EPADDING
+                                    : !range ? MULRED_DECODE_ERANGE
+                                    : rp.inf ? MULRED_DECODE_VALID
+                                             : ref_verdict(0, &rp, skip);
         FUZZ_CHECK(why == want, "eip2537: reason %d, reference %d", (int)why, (int)want);
     } else if (kind == 1) {
         st = mulred_g2_381_decode_compressed(&a, in, flags, &why);
-        FUZZ_CHECK(why == MULRED_G1_VALID || why == MULRED_G1_EFLAGS ||
-                       why == MULRED_G1_EINFINITY || why == MULRED_G1_ERANGE ||
-                       why == MULRED_G1_ECURVE || why == MULRED_G1_ESUBGROUP_G2,
+        FUZZ_CHECK(why == MULRED_DECODE_VALID || why == MULRED_DECODE_EFLAGS ||
+                       why == MULRED_DECODE_EINFINITY || why == MULRED_DECODE_ERANGE ||
+                       why == MULRED_DECODE_ECURVE || why == MULRED_DECODE_ESUBGROUP_G2,
                    "compressed: reason %d", (int)why);
         if (st == MULRED_OK && !mulred_g2_381_affine_is_infinity(&a)) {
             ref2_from_affine(0, &rp, &a);
-            FUZZ_CHECK(ref_verdict(0, &rp, skip) == MULRED_G1_VALID, "compressed: bad point");
+            FUZZ_CHECK(ref_verdict(0, &rp, skip) == MULRED_DECODE_VALID, "compressed: bad point");
         }
     } else {
         st = mulred_g2_381_decode_uncompressed(&a, in, flags, &why);
@@ -110,13 +110,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             static const size_t off[4] = {48, 0, 144, 96};
             const bool range = ref_coords(0, &rp, t, off, 48);
             /* (0, 0) without the infinity flag is not on E′ */
-            mulred_g1_reason want = !range   ? MULRED_G1_ERANGE
-                                    : rp.inf ? MULRED_G1_ECURVE
-                                             : ref_verdict(0, &rp, skip);
+            mulred_decode_reason want = !range   ? MULRED_DECODE_ERANGE
+                                        : rp.inf ? MULRED_DECODE_ECURVE
+                                                 : ref_verdict(0, &rp, skip);
             FUZZ_CHECK(why == want, "uncompressed: reason %d, reference %d", (int)why, (int)want);
         }
     }
-    FUZZ_CHECK((st == MULRED_OK) == (why == MULRED_G1_VALID), "status %d, reason %d", st, why);
+    FUZZ_CHECK((st == MULRED_OK) == (why == MULRED_DECODE_VALID), "status %d, reason %d", st, why);
     if (st != MULRED_OK) {
         FUZZ_CHECK(mulred_g2_381_affine_is_infinity(&a), "rejected but not infinity");
         ref_point2_clear(&rp);

@@ -109,19 +109,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const size_t aff = mulred_msm_affine_bytes(c);
     uint8_t *ref = calloc(pairs + 1, aff);
     size_t lowest = SIZE_MAX;
-    mulred_g1_reason lowest_st = MULRED_G1_VALID;
+    mulred_decode_reason lowest_st = MULRED_DECODE_VALID;
     for (size_t i = 0; i < pairs && lowest == SIZE_MAX; i++) {
         const uint8_t *rec = raw + i * R;
-        const mulred_g1_reason st =
+        const mulred_decode_reason st =
             c == MULRED_CURVE_BN254
                 ? dec_254_eip196((mulred_g1_254_affine *)(ref + i * aff), rec, 0)
                 : dec_381_eip2537((mulred_g1_381_affine *)(ref + i * aff), rec,
-                                  MULRED_G1_SKIP_SUBGROUP_CHECK);
-        if (st != MULRED_G1_VALID) lowest = i, lowest_st = st;
+                                  MULRED_DECODE_SKIP_SUBGROUP_CHECK);
+        if (st != MULRED_DECODE_VALID) lowest = i, lowest_st = st;
     }
     if (lowest != SIZE_MAX)
         snprintf(want, sizeof want, "%s: pair %zu (byte %zu): point: %s", path, lowest,
-                 binary ? lowest * R : where[2 * lowest * R], mulred_g1_reason_text(lowest_st));
+                 binary ? lowest * R : where[2 * lowest * R], mulred_decode_reason_text(lowest_st));
 
     /* the reader, as two ranks would drive it */
     mulred_error err;
