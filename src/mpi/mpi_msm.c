@@ -49,13 +49,6 @@ typedef struct {
     uint64_t l[36];
 } msm_jac;
 
-/* The curve value of the job's group (mulred_curve's G2 values for G2). */
-static mulred_curve job_curve(const mulred_mpi_msm_job *o)
-{
-    return o->group == MULRED_GROUP_G2 ? mulred_curve_with_group(o->curve, MULRED_GROUP_G2)
-                                       : o->curve;
-}
-
 /* Rank 0's result: the encoding of the sum and its hex. */
 static void result_encode(mulred_mpi_msm_result *res, mulred_curve c, const msm_jac *sum)
 {
@@ -153,7 +146,7 @@ static void ckpt_layout_make(ckpt_layout *L, const mulred_mpi_msm_job *o, uint64
     memset(&po, 0, sizeof po);
     po.lanes = MULRED_MSM_LANES_SCALAR;
     mulred_msm_plan plan;
-    mulred_msm_curve_plan(job_curve(o), &plan, (size_t)n, &po);
+    mulred_msm_curve_plan(o->curve, &plan, (size_t)n, &po);
     L->window_bits = plan.window_bits;
     L->glv = plan.glv;
     L->windows = plan.windows;
@@ -578,7 +571,7 @@ done:
 static mulred_status msm_file_or_synthetic(MPI_Comm comm, const mulred_mpi_msm_job *o,
                                            mulred_mpi_msm_result *res, mulred_error *err)
 {
-    msm_run m = {.comm = comm, .o = o, .res = res, .c = job_curve(o), .n = o->synthetic};
+    msm_run m = {.comm = comm, .o = o, .res = res, .c = o->curve, .n = o->synthetic};
     m.rank = mulred_mpi_rank(comm), m.nranks = mulred_mpi_size(comm);
     /* outside the timed phases, like MPI_Init: the OpenMP team starts */
     m.T = mulred_threads_start(o->threads);
@@ -608,7 +601,7 @@ static mulred_status msm_in_memory(MPI_Comm comm, const mulred_mpi_msm_job *o,
                                    mulred_mpi_msm_result *res, mulred_error *err)
 {
     const int rank = mulred_mpi_rank(comm), nranks = mulred_mpi_size(comm);
-    const mulred_curve c = job_curve(o);
+    const mulred_curve c = o->curve;
     const int T = mulred_threads_start(o->threads);
     double local[MULRED_MPI_MSM_PHASES] = {0};
     const double t0 = mulred_wtime();
@@ -702,9 +695,14 @@ mulred_status mulred_mpi_msm(MPI_Comm comm, const mulred_mpi_msm_job *job,
     if (job_check(job, err) ||
         mpi_watch_start(comm, job->stall_timeout, "the MSM job", job->note, job->note_data, err))
         return err->status;
-    if (job->points)
-        msm_in_memory(comm, job, res, err);
+    /* The job as the rest of this file reads it: the curve says the group (mulred_curve's G2
+     * values), the 0.2 group field folded into it here, once. */
+    mulred_mpi_msm_job o = *job;
+    if (o.group == MULRED_GROUP_G2) o.curve = mulred_curve_with_group(o.curve, MULRED_GROUP_G2);
+    o.group = MULRED_GROUP_G1;
+    if (o.points)
+        msm_in_memory(comm, &o, res, err);
     else
-        msm_file_or_synthetic(comm, job, res, err);
+        msm_file_or_synthetic(comm, &o, res, err);
     return mpi_watch_stop(err);
 }
