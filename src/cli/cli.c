@@ -11,7 +11,7 @@ bool cli_is_root(void)
     return (mulred_mpi_active() ? mulred_mpi_rank(MPI_COMM_WORLD) : mulred_mpi_env_rank()) == 0;
 }
 
-int cli_mpi_start(int *argc, char ***argv)
+mulred_status cli_mpi_start(int *argc, char ***argv)
 {
     if (!mulred_mpi_launched()) return MULRED_OK;
     mulred_error err;
@@ -52,8 +52,8 @@ void cli_jw_units_per_rank(mulred_json_writer *w, const uint64_t *units, int ran
     mulred_jw_array_end(w);
 }
 
-int cli_parse_schedule(mulred_schedule *out, const char *v, mulred_key_parser *p, char *why,
-                       size_t cap)
+mulred_exit cli_parse_schedule(mulred_schedule *out, const char *v, mulred_key_parser *p, char *why,
+                               size_t cap)
 {
     if (mulred_schedule_parse(out, v) != MULRED_OK)
         return mulred_key_bad_value(p, v, "static or dynamic", why, cap);

@@ -8,38 +8,39 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/job.h"
+#include "cli/kind.h"
 #include "mulred/kzg.h"
 #include "output/result_fields.h"
 #include "util/util.h"
 
 static void kzg_usage(void)
 {
-    cli_out("Usage: mulred kzg-commit --setup FILE --blob FILE [--cache FILE | --no-cache]\n"
-            "                         [--json] [--output FILE]\n"
-            "\n"
-            "The KZG commitment of an EIP-4844 blob (c-kzg-4844's blob_to_kzg_commitment):\n"
-            "sum of blob[i] * L[bitreverse(i)] over the setup's 4096 Lagrange points, printed as\n"
-            "the 48-byte compressed G1 point in hex (no 0x, like every mulred result).\n"
-            "\n"
-            "  --setup FILE   c-kzg-4844's trusted_setup.txt (every Lagrange point is decoded\n"
-            "                 and checked: flags, range, on the curve, in G1)\n"
-            "  --blob FILE    131072 bytes as hex (0x optional, blanks and newlines around);\n"
-            "                 '-' reads standard input. Every field element must be below r.\n"
-            "  --cache FILE   where the setup's fixed-base table is kept (default: the user's\n"
-            "                 cache, $XDG_CACHE_HOME/mulred or ~/.cache/mulred, a file named\n"
-            "                 by the setup's digest); checked when loaded, rebuilt when stale;\n"
-            "                 a cache that cannot be written is a warning\n"
-            "  --no-cache     build the table in memory, write nothing\n"
-            "  --json         one JSON object: result (the commitment), commitment (the\n"
-            "                 same with 0x, until 0.4), seconds (the commitment alone),\n"
-            "                 setup_seconds, cache (loaded, written, memory), cache_path,\n"
-            "                 window, version, git_revision\n"
-            "  --output FILE  write the result to FILE instead of standard output\n"
-            "  -h, --help     this help\n"
-            "\n"
-            "Exit status: 0 success, 1 usage error, 2 bad input (a bad setup or blob: the file\n"
-            "and line or byte offset named), 3 runtime failure.\n");
+    mulred_out(
+        "Usage: mulred kzg-commit --setup FILE --blob FILE [--cache FILE | --no-cache]\n"
+        "                         [--json] [--output FILE]\n"
+        "\n"
+        "The KZG commitment of an EIP-4844 blob (c-kzg-4844's blob_to_kzg_commitment):\n"
+        "sum of blob[i] * L[bitreverse(i)] over the setup's 4096 Lagrange points, printed as\n"
+        "the 48-byte compressed G1 point in hex (no 0x, like every mulred result).\n"
+        "\n"
+        "  --setup FILE   c-kzg-4844's trusted_setup.txt (every Lagrange point is decoded\n"
+        "                 and checked: flags, range, on the curve, in G1)\n"
+        "  --blob FILE    131072 bytes as hex (0x optional, blanks and newlines around);\n"
+        "                 '-' reads standard input. Every field element must be below r.\n"
+        "  --cache FILE   where the setup's fixed-base table is kept (default: the user's\n"
+        "                 cache, $XDG_CACHE_HOME/mulred or ~/.cache/mulred, a file named\n"
+        "                 by the setup's digest); checked when loaded, rebuilt when stale;\n"
+        "                 a cache that cannot be written is a warning\n"
+        "  --no-cache     build the table in memory, write nothing\n"
+        "  --json         one JSON object: result (the commitment), commitment (the\n"
+        "                 same with 0x, until 0.4), seconds (the commitment alone),\n"
+        "                 setup_seconds, cache (loaded, written, memory), cache_path,\n"
+        "                 window, version, git_revision\n"
+        "  --output FILE  write the result to FILE instead of standard output\n"
+        "  -h, --help     this help\n"
+        "\n"
+        "Exit status: 0 success, 1 usage error, 2 bad input (a bad setup or blob: the file\n"
+        "and line or byte offset named), 3 runtime failure.\n");
 }
 
 typedef struct {
@@ -73,7 +74,7 @@ static int set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, s
 
 static int set_no_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_bool(&((kzg_opts *)vo)->no_cache, v, p, why, cap) ? CLI_EUSAGE
+    return mulred_key_parse_bool(&((kzg_opts *)vo)->no_cache, v, p, why, cap) ? MULRED_OUT_EUSAGE
                                                                               : MULRED_OK;
 }
 
@@ -89,18 +90,19 @@ static void kzg_defaults(void *vo)
     memset(vo, 0, sizeof(kzg_opts));
 }
 
-static int kzg_check(const void *vo, const char *dash, const char **fault, char *why, size_t cap)
+static mulred_exit kzg_check(const void *vo, const char *dash, const char **fault, char *why,
+                             size_t cap)
 {
     const kzg_opts *o = vo;
     *fault = NULL;
     if (!o->setup || !o->blob) {
         snprintf(why, cap, "give %ssetup FILE and %sblob FILE", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     if (o->cache && o->no_cache) {
         *fault = "no-cache";
         snprintf(why, cap, "%scache and %sno-cache exclude each other", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     return MULRED_OK;
 }
@@ -111,7 +113,7 @@ typedef struct {
     mulred_kzg_load_info info;
 } kzg_result;
 
-static int kzg_run(const void *vo, void *vr, mulred_error *err)
+static mulred_status kzg_run(const void *vo, void *vr, mulred_error *err)
 {
     const kzg_opts *o = vo;
     kzg_result *res = vr;
@@ -189,7 +191,9 @@ static void kzg_describe(char *out, size_t cap, const void *vo)
     snprintf(out, cap, "blob %s", ((const kzg_opts *)vo)->blob);
 }
 
-const cli_job_kind cli_kind_kzg_commit = {
+/* Not a job-file kind (one commitment is one fixed-base MSM of 4096 points): the command line
+ * only. */
+static const cli_job_kind kind_kzg_commit = {
     .name = "kzg-commit",
     .keys = kzg_keys,
     .nkeys = sizeof kzg_keys / sizeof kzg_keys[0],
@@ -204,7 +208,7 @@ const cli_job_kind cli_kind_kzg_commit = {
     .usage = kzg_usage,
 };
 
-int mulred_cmd_kzg_commit(int argc, char **argv)
+mulred_exit mulred_cmd_kzg_commit(int argc, char **argv)
 {
-    return cli_run_kind(&cli_kind_kzg_commit, argc, argv);
+    return cli_run_kind(&kind_kzg_commit, argc, argv);
 }

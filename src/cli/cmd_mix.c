@@ -15,33 +15,34 @@
 
 static void mix_help(void)
 {
-    cli_out("Usage: mulred mix avalanche --variant V [--rounds R] [--trials N] [--seed S]\n"
-            "                            [--window LO:HI] [--threads T] [--json]\n"
-            "       mulred mix bench [--runs N] [--json]\n"
-            "\n"
-            "The fast_mix family of 128-bit pool mixers (Linux random driver, 2014-2022) and\n"
-            "mulred's counter-based generator built on fastmix2_64.\n"
-            "\n"
-            "avalanche: for every 1-bit and 2-bit input difference over N random base states,\n"
-            "  count the output bits that flip with probability in [1/4, 3/4]; the score is the\n"
-            "  minimum over all differences. Reports the 1-bit and 2-bit minima, the mean flip\n"
-            "  probability, the worst bias |2P-1| over input bit x output bit, and the same for\n"
-            "  the inverse permutation when the mixer is invertible.\n"
-            "  --variant V      linux316 spelvin32 fastmix2_32 fastmix2_64 siphash13 linear\n"
-            "                   generator\n"
-            "  --rounds R       rounds (a round is two half-rounds; R may end in .5); default:\n"
-            "                   the published count (linux316 2, spelvin32 3, fastmix2_32 3,\n"
-            "                   fastmix2_64 3, siphash13 1 per word); linear and generator are\n"
-            "                   fixed (1 and 4); 0.5-8 otherwise\n"
-            "  --trials N       base states (default %d; suffixes k, M)\n"
-            "  --seed S         seed of the base states (default 1)\n"
-            "  --window LO:HI   flip-probability window (default 0.25:0.75)\n"
-            "  --threads T      OpenMP threads (default: all)\n"
-            "bench: ns and TSC ticks per call for every variant, median of --runs runs\n"
-            "  (default 10), in the form of the 2014 perftest, and the generator's output\n"
-            "  rate per core.\n"
-            "  --json           machine-readable output\n",
-            DEFAULT_TRIALS);
+    mulred_out(
+        "Usage: mulred mix avalanche --variant V [--rounds R] [--trials N] [--seed S]\n"
+        "                            [--window LO:HI] [--threads T] [--json]\n"
+        "       mulred mix bench [--runs N] [--json]\n"
+        "\n"
+        "The fast_mix family of 128-bit pool mixers (Linux random driver, 2014-2022) and\n"
+        "mulred's counter-based generator built on fastmix2_64.\n"
+        "\n"
+        "avalanche: for every 1-bit and 2-bit input difference over N random base states,\n"
+        "  count the output bits that flip with probability in [1/4, 3/4]; the score is the\n"
+        "  minimum over all differences. Reports the 1-bit and 2-bit minima, the mean flip\n"
+        "  probability, the worst bias |2P-1| over input bit x output bit, and the same for\n"
+        "  the inverse permutation when the mixer is invertible.\n"
+        "  --variant V      linux316 spelvin32 fastmix2_32 fastmix2_64 siphash13 linear\n"
+        "                   generator\n"
+        "  --rounds R       rounds (a round is two half-rounds; R may end in .5); default:\n"
+        "                   the published count (linux316 2, spelvin32 3, fastmix2_32 3,\n"
+        "                   fastmix2_64 3, siphash13 1 per word); linear and generator are\n"
+        "                   fixed (1 and 4); 0.5-8 otherwise\n"
+        "  --trials N       base states (default %d; suffixes k, M)\n"
+        "  --seed S         seed of the base states (default 1)\n"
+        "  --window LO:HI   flip-probability window (default 0.25:0.75)\n"
+        "  --threads T      OpenMP threads (default: all)\n"
+        "bench: ns and TSC ticks per call for every variant, median of --runs runs\n"
+        "  (default 10), in the form of the 2014 perftest, and the generator's output\n"
+        "  rate per core.\n"
+        "  --json           machine-readable output\n",
+        DEFAULT_TRIALS);
 }
 
 /* "R", "R.5" or "R.0" -> half-rounds. */
@@ -106,8 +107,8 @@ static void human_result(const char *label, const mulred_mix_avalanche_result *r
         snprintf(diff, sizeof diff, "bit %u", r->worst_bits[0]);
     else
         snprintf(diff, sizeof diff, "bits %u+%u", r->worst_bits[0], r->worst_bits[1]);
-    cli_out("%-9s %5u  %5u  %5u  %-15s  %10.4f  %10.4f  %6.2f s\n", label, r->score, r->score1,
-            r->score2, diff, r->mean_flip, r->worst_bias, r->seconds);
+    mulred_out("%-9s %5u  %5u  %5u  %-15s  %10.4f  %10.4f  %6.2f s\n", label, r->score, r->score1,
+               r->score2, diff, r->mean_flip, r->worst_bias, r->seconds);
 }
 
 /* ---- keys: one table per action ---- */
@@ -138,7 +139,7 @@ MULRED_KEY_COUNT(set_threads, avalanche_opts, threads, 1, 4096)
 /* the json key's table points at the flag itself */
 static int set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_bool((bool *)o, v, p, why, cap) ? CLI_EUSAGE : MULRED_OK;
+    return mulred_key_parse_bool((bool *)o, v, p, why, cap) ? MULRED_OUT_EUSAGE : MULRED_OK;
 }
 
 static const mulred_key avalanche_keys[] = {
@@ -170,10 +171,10 @@ static int mix_parse(const char *action, const mulred_key *keys, size_t nkeys, v
 static int avalanche_params(mulred_mix_avalanche_params *p, const avalanche_opts *o,
                             mulred_mix_variant *v)
 {
-    if (!o->variant) return cli_usage_error("mix avalanche", "--variant is required");
+    if (!o->variant) return mulred_out_usage_error("mix avalanche", "--variant is required");
     if (mulred_mix_variant_parse(o->variant, v))
-        return cli_usage_error("mix avalanche", "bad value '%s' for '--variant' (%s)", o->variant,
-                               "see --help");
+        return mulred_out_usage_error("mix avalanche", "bad value '%s' for '--variant' (%s)",
+                                      o->variant, "see --help");
     const mulred_mix_info *info = mulred_mix_variant_info(*v);
     mulred_mix_avalanche_defaults(p, *v);
     if (o->rounds) {
@@ -183,12 +184,13 @@ static int avalanche_params(mulred_mix_avalanche_params *p, const avalanche_opts
         print_rounds(hi_s, sizeof hi_s, info->half_max);
         bool bad = parse_rounds(o->rounds, &half) || half < info->half_min || half > info->half_max;
         if (bad && info->half_min == info->half_max)
-            return cli_usage_error("mix avalanche", "--rounds for %s is fixed at %s, got '%s'",
-                                   o->variant, lo_s, o->rounds);
+            return mulred_out_usage_error("mix avalanche",
+                                          "--rounds for %s is fixed at %s, got '%s'", o->variant,
+                                          lo_s, o->rounds);
         if (bad)
-            return cli_usage_error("mix avalanche",
-                                   "--rounds for %s must be %s-%s in steps of 0.5, got '%s'",
-                                   o->variant, lo_s, hi_s, o->rounds);
+            return mulred_out_usage_error("mix avalanche",
+                                          "--rounds for %s must be %s-%s in steps of 0.5, got '%s'",
+                                          o->variant, lo_s, hi_s, o->rounds);
         p->half_rounds = half;
     }
     p->trials = o->trials;
@@ -236,19 +238,19 @@ static void avalanche_text(const avalanche_opts *o, const mulred_mix_avalanche_p
 {
     char rs[16];
     print_rounds(rs, sizeof rs, p->half_rounds);
-    cli_out("avalanche of %s, %s rounds (%u half-rounds), %llu trials, seed %llu, "
-            "window [%g, %g]\n",
-            o->variant, rs, p->half_rounds, (unsigned long long)p->trials,
-            (unsigned long long)p->seed, o->lo, o->hi);
-    cli_out("%-9s %5s  %5s  %5s  %-15s  %10s  %10s  %8s\n", "direction", "score", "1-bit", "2-bit",
-            "worst diff", "mean P", "worst bias", "time");
+    mulred_out("avalanche of %s, %s rounds (%u half-rounds), %llu trials, seed %llu, "
+               "window [%g, %g]\n",
+               o->variant, rs, p->half_rounds, (unsigned long long)p->trials,
+               (unsigned long long)p->seed, o->lo, o->hi);
+    mulred_out("%-9s %5s  %5s  %5s  %-15s  %10s  %10s  %8s\n", "direction", "score", "1-bit",
+               "2-bit", "worst diff", "mean P", "worst bias", "time");
     human_result("forward", fwd);
     if (inv)
         human_result("inverse", inv);
     else
-        cli_out("inverse   (not a bijection of the input: %s)\n",
-                v == MULRED_MIX_FASTMIX2_32 ? "outputs depend on a+b and c+d only"
-                                            : "input absorbed in steps, no inverse map");
+        mulred_out("inverse   (not a bijection of the input: %s)\n",
+                   v == MULRED_MIX_FASTMIX2_32 ? "outputs depend on a+b and c+d only"
+                                               : "input absorbed in steps, no inverse map");
 }
 
 static int avalanche_run(const avalanche_opts *o)
@@ -286,7 +288,7 @@ static int cmd_avalanche(int argc, char **argv)
 
 int mulred_cmd_mix(int argc, char **argv)
 {
-    if (argc < 2) return cli_usage_error("mix", "missing action: avalanche or bench");
+    if (argc < 2) return mulred_out_usage_error("mix", "missing action: avalanche or bench");
     const char *action = argv[1];
     if (strcmp(action, "--help") == 0 || strcmp(action, "-h") == 0 || strcmp(action, "help") == 0) {
         mix_help();
@@ -295,5 +297,5 @@ int mulred_cmd_mix(int argc, char **argv)
     if (strcmp(action, "avalanche") == 0) return cmd_avalanche(argc - 1, argv + 1);
     /* the bench `mix` (bench/bench_mix.c), under this name as well */
     if (strcmp(action, "bench") == 0) return mulred_bench_mix(argc - 1, argv + 1);
-    return cli_usage_error("mix", "unknown action '%s' (avalanche or bench)", action);
+    return mulred_out_usage_error("mix", "unknown action '%s' (avalanche or bench)", action);
 }

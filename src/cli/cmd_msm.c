@@ -9,7 +9,8 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_msm.h"
-#include "cli/job.h"
+#include "cli/cmd_msm_print.h"
+#include "cli/kind.h"
 #include "cli/progress.h"
 #include "mulred/mulred_mpi.h"
 #include "output/result_fields.h"
@@ -17,7 +18,7 @@
 
 static void msm_usage(void)
 {
-    cli_out(
+    mulred_out(
         "Usage: mulred msm --curve bls12-381|bn254 [--group g1|g2]\n"
         "                  (--input FILE [--binary] | --synthetic N\n"
         "                  [--seed S] [--write-pairs FILE]) [--threads T] [--grid SxG]\n"
@@ -125,7 +126,7 @@ static void msm_usage(void)
 static int set_curve(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     msm_opts *o = vo;
-    if (mulred_curve_parse(&o->curve, v))
+    if (mulred_curve_parse(&o->job.curve, v))
         return mulred_key_bad_value(p, v, "bls12-381 or bn254", why, cap);
     o->has_curve = true;
     return MULRED_OK;
@@ -133,7 +134,7 @@ static int set_curve(void *vo, const char *v, mulred_key_parser *p, char *why, s
 
 static int set_group(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    if (mulred_pairing_group_parse(&((msm_opts *)vo)->group, v))
+    if (mulred_pairing_group_parse(&((msm_opts *)vo)->job.group, v))
         return mulred_key_bad_value(p, v, "g1 or g2", why, cap);
     return MULRED_OK;
 }
@@ -142,37 +143,21 @@ static int set_input(void *vo, const char *v, mulred_key_parser *p, char *why, s
 {
     const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
-    ((msm_opts *)vo)->input = kept;
+    ((msm_opts *)vo)->job.input = kept;
     return MULRED_OK;
 }
 
-MULRED_KEY_FLAG(set_binary, msm_opts, binary)
+MULRED_KEY_FLAG(set_binary, msm_opts, job.binary)
 MULRED_KEY_FLAG(set_progress, msm_opts, progress)
 
-static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    msm_opts *o = vo;
-    if (mulred_key_parse_count(&o->synthetic, v, 1, UINT64_C(1) << 40, p, why, cap))
-        return CLI_EUSAGE;
-    o->has_synthetic = true;
-    return MULRED_OK;
-}
-
-MULRED_KEY_UINT(set_seed, msm_opts, seed, UINT64_MAX)
+/* At least 1: a synthetic set of 0 points is no input (the job's 0). */
+MULRED_KEY_COUNT(set_synthetic, msm_opts, job.synthetic, 1, UINT64_C(1) << 40)
 
 static int set_write_pairs(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     ((msm_opts *)vo)->write_pairs = kept;
-    return MULRED_OK;
-}
-
-static int set_threads(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    uint64_t n;
-    if (mulred_key_parse_count(&n, v, 1, 4096, p, why, cap)) return CLI_EUSAGE;
-    ((msm_opts *)vo)->threads = (int)n;
     return MULRED_OK;
 }
 
@@ -192,29 +177,12 @@ static int set_grid(void *vo, const char *v, mulred_key_parser *p, char *why, si
     if (mulred_parse_count(a, &s) || mulred_parse_count(b, &g) || s < 1 || g < 1 ||
         s > (1u << 20) || g > (1u << 20))
         return mulred_key_bad_value(p, v, expected, why, cap);
-    o->grid_slices = (unsigned)s;
-    o->grid_groups = (unsigned)g;
+    o->job.grid_slices = (unsigned)s;
+    o->job.grid_groups = (unsigned)g;
     return MULRED_OK;
 }
 
-MULRED_KEY_COUNT(set_memory, msm_opts, memory, 1, UINT64_MAX)
-
-static int set_checkpoint(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    const char *kept = mulred_key_path(p, v);
-    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
-    ((msm_opts *)vo)->checkpoint = kept;
-    return MULRED_OK;
-}
-
-MULRED_KEY_COUNT(set_checkpoint_unit, msm_opts, checkpoint_unit, 1, UINT32_MAX)
-
-static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return cli_parse_schedule(&((msm_opts *)vo)->schedule, v, p, why, cap);
-}
-
-MULRED_KEY_SECONDS(set_stall_timeout, msm_opts, stall_timeout, MULRED_MPI_STALL_TIMEOUT_MAX)
+MULRED_KEY_COUNT(set_memory, msm_opts, job.memory_per_rank, 1, UINT64_MAX)
 
 static const mulred_key msm_keys[] = {
     /* name, flag, repeatable, command line only (true) or a choice, setter */
@@ -223,15 +191,9 @@ static const mulred_key msm_keys[] = {
     {"input", false, false, false, set_input},
     {"binary", true, false, false, set_binary},
     {"synthetic", false, false, false, set_synthetic},
-    {"seed", false, false, false, set_seed},
     {"write-pairs", false, false, true, set_write_pairs},
-    {"threads", false, false, false, set_threads},
     {"grid", false, false, false, set_grid},
     {"memory-per-rank", false, false, false, set_memory},
-    {"checkpoint", false, false, false, set_checkpoint},
-    {"checkpoint-unit", false, false, false, set_checkpoint_unit},
-    {"schedule", false, false, MULRED_KEY_CHOICE, set_schedule},
-    {"stall-timeout", false, false, false, set_stall_timeout},
     {"progress", true, false, false, set_progress},
     {"points", false, false, false, msm_bases_set_points},
     {"bases", false, false, false, msm_bases_set_bases},
@@ -247,63 +209,71 @@ static void msm_defaults(void *vo)
 {
     msm_opts *o = vo;
     memset(o, 0, sizeof *o);
-    o->seed = 1;
+    mulred_mpi_msm_job_init(&o->job, o->job.curve);
 }
 
-static int msm_check(const void *vo, const char *dash, const char **fault, char *why, size_t cap)
+static void msm_dist(void *vo, cli_dist_opts *fields)
+{
+    *fields = CLI_DIST_OPTS(((msm_opts *)vo)->job);
+}
+
+static mulred_exit msm_check(const void *vo, const char *dash, const char **fault, char *why,
+                             size_t cap)
 {
     const msm_opts *o = vo;
     if (o->bases.points || o->bases.bases) {
-        const char *other = o->input             ? "input"
-                            : o->has_synthetic   ? "synthetic"
-                            : o->grid_slices     ? "grid"
-                            : o->memory          ? "memory-per-rank"
-                            : o->checkpoint      ? "checkpoint"
-                            : o->checkpoint_unit ? "checkpoint-unit"
-                            : o->schedule        ? "schedule"
-                                                 : NULL;
+        const char *other = o->job.input             ? "input"
+                            : o->job.synthetic       ? "synthetic"
+                            : o->job.grid_slices     ? "grid"
+                            : o->job.memory_per_rank ? "memory-per-rank"
+                            : o->job.checkpoint      ? "checkpoint"
+                            : o->job.checkpoint_unit ? "checkpoint-unit"
+                            : o->job.schedule        ? "schedule"
+                                                     : NULL;
         return msm_bases_check(&o->bases, o->has_curve, other, dash, fault, why, cap);
     }
-    if (msm_bases_check_unused(&o->bases, dash, fault, why, cap)) return CLI_EUSAGE;
+    if (msm_bases_check_unused(&o->bases, dash, fault, why, cap)) return MULRED_OUT_EUSAGE;
     if (!o->has_curve) {
         *fault = NULL;
         snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
-    if (!o->input == !o->has_synthetic) {
-        *fault = o->input ? "synthetic" : NULL;
+    if (!o->job.input == !o->job.synthetic) {
+        *fault = o->job.input ? "synthetic" : NULL;
         snprintf(why, cap, "give exactly one input: %sinput FILE or %ssynthetic N", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
-    if (o->write_pairs && !o->has_synthetic) {
+    if (o->write_pairs && !o->job.synthetic) {
         *fault = "write-pairs";
         snprintf(why, cap, "%swrite-pairs writes a synthetic set: give %ssynthetic N", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
-    if (o->binary && !o->input) {
+    if (o->job.binary && !o->job.input) {
         *fault = "binary";
         snprintf(why, cap, "%sbinary applies to %sinput", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
-    if (o->checkpoint_unit && !o->checkpoint && o->schedule != MULRED_SCHEDULE_DYNAMIC) {
+    if (o->job.checkpoint_unit && !o->job.checkpoint &&
+        o->job.schedule != MULRED_SCHEDULE_DYNAMIC) {
         *fault = "checkpoint-unit";
         snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint or %sschedule dynamic", dash, dash,
                  dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
-    if (o->schedule == MULRED_SCHEDULE_DYNAMIC && (o->grid_slices || o->memory)) {
-        *fault = o->grid_slices ? "grid" : "memory-per-rank";
+    if (o->job.schedule == MULRED_SCHEDULE_DYNAMIC &&
+        (o->job.grid_slices || o->job.memory_per_rank)) {
+        *fault = o->job.grid_slices ? "grid" : "memory-per-rank";
         snprintf(why, cap, "%s%s chooses the grid, which %sschedule dynamic does not use", dash,
-                 o->grid_slices ? "grid" : "memory-per-rank", dash);
-        return CLI_EUSAGE;
+                 o->job.grid_slices ? "grid" : "memory-per-rank", dash);
+        return MULRED_OUT_EUSAGE;
     }
-    if (o->checkpoint && (o->grid_slices || o->memory)) {
-        *fault = o->grid_slices ? "grid" : "memory-per-rank";
+    if (o->job.checkpoint && (o->job.grid_slices || o->job.memory_per_rank)) {
+        *fault = o->job.grid_slices ? "grid" : "memory-per-rank";
         snprintf(why, cap,
                  "%s%s chooses the grid, which %scheckpoint does not use (its tiles are slices "
                  "of %scheckpoint-unit points)",
-                 dash, o->grid_slices ? "grid" : "memory-per-rank", dash, dash);
-        return CLI_EUSAGE;
+                 dash, o->job.grid_slices ? "grid" : "memory-per-rank", dash, dash);
+        return MULRED_OUT_EUSAGE;
     }
     return MULRED_OK;
 }
@@ -312,24 +282,25 @@ static int msm_check(const void *vo, const char *dash, const char **fault, char 
 
 /* --write-pairs: the synthetic set as a pair file in hex, one pair per line, made in blocks of
  * 2^16 pairs (pair i depends on (curve, seed, i) alone, so the blocks join into the set). */
-static int write_pairs_file(const msm_opts *o, mulred_error *err)
+static mulred_status write_pairs_file(const msm_opts *o, mulred_error *err)
 {
-    const mulred_curve c = mulred_curve_with_group(o->curve, o->group);
+    const mulred_mpi_msm_job *job = &o->job;
+    const mulred_curve c = mulred_curve_with_group(job->curve, job->group);
     const size_t block = (size_t)1 << 16, R = mulred_msm_record_bytes(c);
     void *points = malloc(block * mulred_msm_affine_bytes(c));
     mulred_scalar256 *scalars = malloc(block * sizeof *scalars);
     uint8_t *records = malloc(block * R);
     char *line = malloc(2 * R + 2);
     mulred_whole_file w = {0};
-    int st = MULRED_OK;
+    mulred_status st = MULRED_OK;
     if (!points || !scalars || !records || !line) {
         st = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         goto done;
     }
     if ((st = mulred_whole_open(&w, o->write_pairs, MULRED_WHOLE_IN_PLACE, err))) goto done;
-    for (uint64_t first = 0; first < o->synthetic && st == MULRED_OK; first += block) {
-        const size_t n = o->synthetic - first < block ? (size_t)(o->synthetic - first) : block;
-        st = mulred_msm_synth(points, scalars, c, o->seed, first, n, o->threads, err);
+    for (uint64_t first = 0; first < job->synthetic && st == MULRED_OK; first += block) {
+        const size_t n = job->synthetic - first < block ? (size_t)(job->synthetic - first) : block;
+        st = mulred_msm_synth(points, scalars, c, job->seed, first, n, job->threads, err);
         if (st != MULRED_OK) break;
         mulred_msm_encode_pairs(records, points, scalars, n, c);
         for (size_t i = 0; i < n; i++) {
@@ -349,19 +320,21 @@ done:
     return st;
 }
 
-static int msm_run(const void *vo, void *vr, mulred_error *err)
+static mulred_status msm_run(const void *vo, void *vr, mulred_error *err)
 {
     const msm_opts *o = vo;
+    const mulred_mpi_msm_job *opts = &o->job;
     if (o->bases.points || o->bases.bases)
-        return msm_bases_run(&o->bases, mulred_curve_with_group(o->curve, o->group), o->has_curve,
-                             o->binary, o->threads, &((msm_result *)vr)->bases, err);
+        return msm_bases_run(&o->bases, mulred_curve_with_group(opts->curve, opts->group),
+                             o->has_curve, opts->binary, opts->threads, &((msm_result *)vr)->bases,
+                             err);
     const int nranks = mulred_mpi_size(MPI_COMM_WORLD);
-    if ((uint64_t)o->grid_slices * o->grid_groups > (uint64_t)nranks) {
+    if ((uint64_t)opts->grid_slices * opts->grid_groups > (uint64_t)nranks) {
         memset(vr, 0, sizeof(msm_result));
         return mulred_error_set(err, MULRED_ERUNTIME,
                                 "msm: --grid %ux%u needs %llu ranks; this job has %d",
-                                o->grid_slices, o->grid_groups,
-                                (unsigned long long)o->grid_slices * o->grid_groups, nranks);
+                                opts->grid_slices, opts->grid_groups,
+                                (unsigned long long)opts->grid_slices * opts->grid_groups, nranks);
     }
     if (o->write_pairs) { /* rank 0 writes; every rank learns whether it could */
         mulred_error_clear(err);
@@ -373,25 +346,17 @@ static int msm_run(const void *vo, void *vr, mulred_error *err)
             return st;
         }
     }
-    mulred_mpi_msm_job job;
-    mulred_mpi_msm_job_init(&job, mulred_curve_with_group(o->curve, o->group));
-    job.input = o->input;
-    job.binary = o->binary;
-    job.synthetic = o->has_synthetic ? o->synthetic : 0;
-    job.seed = o->seed;
-    job.threads = o->threads;
-    job.grid_slices = o->grid_slices, job.grid_groups = o->grid_groups;
-    job.memory_per_rank = o->memory;
-    job.checkpoint = o->checkpoint;
-    job.checkpoint_unit = o->checkpoint_unit;
-    job.schedule = o->schedule;
-    job.stall_timeout = o->stall_timeout;
+    /* The job as the keys wrote it, with what belongs to this run: the group as the curve's
+     * value (the checkpoint names the curve so) and the callbacks. */
+    mulred_mpi_msm_job job = *opts;
+    job.curve = mulred_curve_with_group(opts->curve, opts->group);
+    job.group = MULRED_GROUP_G1;
     job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
     cli_progress bar;
     cli_progress_init(&bar, o->progress ? 1 : -1, 0, NULL);
     if (bar.enabled) job.progress = cli_progress_update, job.progress_data = &bar;
-    const int rc = mulred_mpi_msm(MPI_COMM_WORLD, &job, &((msm_result *)vr)->mpi, err);
+    const mulred_status rc = mulred_mpi_msm(MPI_COMM_WORLD, &job, &((msm_result *)vr)->mpi, err);
     cli_progress_finish(&bar);
     return rc;
 }
@@ -400,6 +365,8 @@ const cli_job_kind cli_kind_msm = {
     .name = "msm",
     .keys = msm_keys,
     .nkeys = sizeof msm_keys / sizeof msm_keys[0],
+    .dist = msm_dist,
+    .dist_before = "grid",
     .checkpoint_key = "checkpoint",
     .opts_size = sizeof(msm_opts),
     .result_size = sizeof(msm_result),
@@ -412,7 +379,7 @@ const cli_job_kind cli_kind_msm = {
     .usage = msm_usage,
 };
 
-int mulred_cmd_msm(int argc, char **argv)
+mulred_exit mulred_cmd_msm(int argc, char **argv)
 {
     return cli_run_kind(&cli_kind_msm, argc, argv);
 }

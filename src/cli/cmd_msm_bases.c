@@ -38,7 +38,8 @@ int msm_bases_set_scalars(void *vo, const char *v, mulred_key_parser *p, char *w
 {
     msm_bases_opts *b = vo;
     if (b->nscalars == MSM_BASES_MAX_SCALARS)
-        return snprintf(why, cap, "at most %d scalar files", MSM_BASES_MAX_SCALARS), CLI_EUSAGE;
+        return snprintf(why, cap, "at most %d scalar files", MSM_BASES_MAX_SCALARS),
+               MULRED_OUT_EUSAGE;
     return set_path(&b->scalars[b->nscalars++], v, p, why, cap);
 }
 
@@ -52,7 +53,7 @@ int msm_bases_set_encoding(void *vo, const char *v, mulred_key_parser *p, char *
 int msm_bases_set_precompute(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     uint64_t n;
-    if (mulred_key_parse_uint(&n, v, UINT64_MAX, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_uint(&n, v, UINT64_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
     if (n == 1 || n > MULRED_BASES_LEVEL_MAX) { /* a table has at least 2 rows */
         char expected[48];
         snprintf(expected, sizeof expected, "0 (none) or 2 to %d", MULRED_BASES_LEVEL_MAX);
@@ -64,7 +65,7 @@ int msm_bases_set_precompute(void *vo, const char *v, mulred_key_parser *p, char
 
 int msm_bases_set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return mulred_key_parse_bool(&((msm_bases_opts *)vo)->cache, v, p, why, cap) ? CLI_EUSAGE
+    return mulred_key_parse_bool(&((msm_bases_opts *)vo)->cache, v, p, why, cap) ? MULRED_OUT_EUSAGE
                                                                                  : MULRED_OK;
 }
 
@@ -72,7 +73,7 @@ int msm_bases_set_little_endian(void *vo, const char *v, mulred_key_parser *p, c
                                 size_t cap)
 {
     return mulred_key_parse_bool(&((msm_bases_opts *)vo)->little_endian, v, p, why, cap)
-               ? CLI_EUSAGE
+               ? MULRED_OUT_EUSAGE
                : MULRED_OK;
 }
 
@@ -86,28 +87,28 @@ int msm_bases_check(const msm_bases_opts *b, bool has_curve, const char *other, 
         *fault = other;
         snprintf(why, cap, "%s%s does not apply to an MSM over %s%s", dash, other, dash,
                  b->points ? "points" : "bases");
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     if (b->nscalars == 0) {
         *fault = NULL;
         snprintf(why, cap, "no scalars: give %sscalars FILE (once per MSM)", dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     if (!has_curve && b->points) {
         *fault = NULL;
         snprintf(why, cap, "no curve: give %scurve bls12-381 or %scurve bn254", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     if (b->bases && (b->precompute || b->cache || b->save)) {
         *fault = b->precompute ? "precompute" : b->cache ? "cache" : "save";
         snprintf(why, cap, "%s%s applies to %spoints (a saved set is used as it is)", dash, *fault,
                  dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     if (b->cache && b->save) {
         *fault = "save";
         snprintf(why, cap, "give %scache or %ssave, not both", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     return MULRED_OK;
 }
@@ -124,7 +125,7 @@ int msm_bases_check_unused(const msm_bases_opts *b, const char *dash, const char
              : b->little_endian ? "little-endian"
                                 : "encoding";
     snprintf(why, cap, "%s%s applies to %spoints or %sbases", dash, *fault, dash, dash);
-    return CLI_EUSAGE;
+    return MULRED_OUT_EUSAGE;
 }
 
 /* ---- run ---- */

@@ -40,7 +40,8 @@ typedef struct {
 } msm_bases_result;
 
 /* The base-set keys of `mulred msm` (its key table lists them): opts is the msm_bases_opts
- * (cli/cmd_msm.h keeps it first in msm's options, so the table's pointer is one to it too). */
+ * (cli/cmd_msm_print.h keeps it first in msm's options, so the table's pointer is one to it too).
+ */
 int msm_bases_set_points(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
 int msm_bases_set_bases(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
 int msm_bases_set_save(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);

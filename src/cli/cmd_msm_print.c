@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_msm.h"
+#include "cli/cmd_msm_print.h"
 #include "output/format.h"
 #include "output/result_fields.h"
 
@@ -23,15 +23,15 @@ void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
     const mulred_msm_grid *g = &res->grid;
     mulred_jw_object_begin(w, NULL);
     mulred_jw_string(w, MULRED_RF_RESULT, res->hex);
-    mulred_jw_string(w, MULRED_RF_CURVE, mulred_curve_name(o->curve));
-    mulred_jw_string(w, "group", mulred_pairing_group_name(o->group));
+    mulred_jw_string(w, MULRED_RF_CURVE, mulred_curve_name(o->job.curve));
+    mulred_jw_string(w, "group", mulred_pairing_group_name(o->job.group));
     mulred_jw_uint(w, MULRED_RF_POINTS, res->points);
-    if (o->input) {
-        mulred_jw_string(w, MULRED_RF_INPUT, o->input);
-        mulred_jw_bool(w, "binary", o->binary);
+    if (o->job.input) {
+        mulred_jw_string(w, MULRED_RF_INPUT, o->job.input);
+        mulred_jw_bool(w, "binary", o->job.binary);
     } else {
-        mulred_jw_uint(w, "synthetic", o->synthetic);
-        mulred_jw_uint(w, MULRED_RF_SEED, o->seed);
+        mulred_jw_uint(w, "synthetic", o->job.synthetic);
+        mulred_jw_uint(w, MULRED_RF_SEED, o->job.seed);
     }
     mulred_jw_int(w, MULRED_RF_RANKS, res->ranks);
     mulred_jw_int(w, MULRED_RF_THREADS, res->threads);
@@ -43,7 +43,7 @@ void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
     cli_jw_node_names(w, res->node_names);
     mulred_jw_double(w, MULRED_RF_SECONDS, res->seconds);
     mulred_jw_double(w, "points_per_second", points_per_second(res));
-    if (o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC) {
+    if (o->job.checkpoint || o->job.schedule == MULRED_SCHEDULE_DYNAMIC) {
         mulred_jw_uint(w, "resumed_units", res->resumed_units);
         mulred_jw_uint(w, "computed_units", res->computed_units);
         mulred_jw_uint(w, "units", res->units);
@@ -59,12 +59,12 @@ void msm_write_json(mulred_json_writer *w, const void *vo, const void *vr)
     mulred_jw_int(w, MULRED_RF_GROUPS, (int)g->groups);
     /* with --checkpoint: the tiles' slices x window groups, on every rank that has units */
     const uint64_t used =
-        o->checkpoint || o->schedule == MULRED_SCHEDULE_DYNAMIC
+        o->job.checkpoint || o->job.schedule == MULRED_SCHEDULE_DYNAMIC
             ? (res->units < (uint64_t)res->ranks ? res->units : (uint64_t)res->ranks)
             : (uint64_t)g->slices * g->groups;
     mulred_jw_int(w, "ranks_used", (int)used);
     mulred_jw_int(w, "top_group_windows", (int)g->top_windows);
-    mulred_jw_bool(w, "forced", o->grid_slices != 0);
+    mulred_jw_bool(w, "forced", o->job.grid_slices != 0);
     /* the model's single-thread seconds: the whole grid (slowest rank + reduce) and the
      * slowest rank's tile alone (what mulred report --project calibrates against) */
     mulred_jw_double(w, "model_seconds", g->cost_ns * 1e-9);
@@ -98,27 +98,27 @@ void msm_write_text(FILE *out, const void *vo, const void *vr)
     mulred_format_rate(r, sizeof r, points_per_second(res), "points");
     mulred_format_seconds(
         in, sizeof in,
-        res->phases[o->input ? MULRED_MPI_MSM_PHASE_READ : MULRED_MPI_MSM_PHASE_GENERATE].max);
+        res->phases[o->job.input ? MULRED_MPI_MSM_PHASE_READ : MULRED_MPI_MSM_PHASE_GENERATE].max);
     mulred_format_seconds(v, sizeof v, res->phases[MULRED_MPI_MSM_PHASE_VALIDATE].max);
     mulred_format_seconds(red, sizeof red, res->phases[MULRED_MPI_MSM_PHASE_REDUCE].max);
     mulred_format_seconds(tot, sizeof tot, res->phases[MULRED_MPI_MSM_PHASE_TOTAL].max);
     fprintf(out, "msm      %s\n", res->hex);
-    if (o->input)
-        fprintf(out, "input    %s, %llu pairs, curve %s%s\n", o->input,
-                (unsigned long long)res->points, mulred_curve_name(o->curve),
-                o->group == MULRED_GROUP_G2 ? " g2" : "");
+    if (o->job.input)
+        fprintf(out, "input    %s, %llu pairs, curve %s%s\n", o->job.input,
+                (unsigned long long)res->points, mulred_curve_name(o->job.curve),
+                o->job.group == MULRED_GROUP_G2 ? " g2" : "");
     else
         fprintf(out, "input    %llu synthetic pairs (seed %llu), curve %s%s\n",
-                (unsigned long long)res->points, (unsigned long long)o->seed,
-                mulred_curve_name(o->curve), o->group == MULRED_GROUP_G2 ? " g2" : "");
-    if (o->checkpoint) {
+                (unsigned long long)res->points, (unsigned long long)o->job.seed,
+                mulred_curve_name(o->job.curve), o->job.group == MULRED_GROUP_G2 ? " g2" : "");
+    if (o->job.checkpoint) {
         fprintf(
             out, "tiles    %u slice%s of %llu points x %u window group%s; c = %u, %s, %u windows\n",
             g->slices, g->slices == 1 ? "" : "s", (unsigned long long)res->slice_points, g->groups,
             g->groups == 1 ? "" : "s", g->window_bits, g->glv ? "GLV" : "no GLV", g->windows);
         fprintf(out, "checkpoint %llu units resumed, %llu computed (%s)\n",
                 (unsigned long long)res->resumed_units, (unsigned long long)res->computed_units,
-                o->checkpoint);
+                o->job.checkpoint);
     } else {
         fprintf(out, "grid     %u slice%s x %u window group%s; c = %u, %s, %u windows\n", g->slices,
                 g->slices == 1 ? "" : "s", g->groups, g->groups == 1 ? "" : "s", g->window_bits,
@@ -128,7 +128,7 @@ void msm_write_text(FILE *out, const void *vo, const void *vr)
             res->ranks == 1 ? "" : "s", res->threads, res->threads == 1 ? "" : "s", res->nodes,
             res->nodes == 1 ? "" : "s");
     fprintf(out, "time     msm %s (%s); %s %s, validate %s, reduce %s, total %s\n", t, r,
-            o->input ? "read" : "generate", in, v, red, tot);
+            o->job.input ? "read" : "generate", in, v, red, tot);
 }
 
 void msm_describe(char *out, size_t cap, const void *vo)
@@ -138,6 +138,6 @@ void msm_describe(char *out, size_t cap, const void *vo)
         snprintf(out, cap, "bases %s", o->bases.bases);
         return;
     }
-    snprintf(out, cap, "curve %s%s", mulred_curve_name(o->curve),
-             o->group == MULRED_GROUP_G2 ? " g2" : "");
+    snprintf(out, cap, "curve %s%s", mulred_curve_name(o->job.curve),
+             o->job.group == MULRED_GROUP_G2 ? " g2" : "");
 }

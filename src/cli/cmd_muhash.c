@@ -8,14 +8,15 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/job.h"
+#include "cli/cmd_muhash.h"
+#include "cli/kind.h"
 #include "cli/progress.h"
 #include "mulred/mulred_mpi.h"
 #include "output/result_fields.h"
 
 static void muhash_usage(void)
 {
-    cli_out(
+    mulred_out(
         "Usage: mulred muhash [OPTIONS]\n"
         "\n"
         "Computes the MuHash3072 multiset hash of the given elements, bit-exact with Bitcoin\n"
@@ -79,37 +80,31 @@ static void muhash_usage(void)
 
 enum { MAX_FILES = 64 };
 
+/* The keys write into the library's job: flavor, the counts of the file lists, txoutset-hash,
+ * synthetic (0: none), threads (0: OMP_NUM_THREADS, else all cores) and the distributed keys
+ * (cli/kind.h). The file lists are kept here (the options are copied whole, one copy per run of
+ * a job file) and the job points at them when it runs. */
 typedef struct {
-    mulred_muhash_flavor flavor;
-    const char *insert[MAX_FILES], *remove[MAX_FILES];
-    int ninsert, nremove;
-    uint64_t synthetic, seed;
-    bool has_synthetic;
-    const char *snapshot[MAX_FILES];
-    int nsnapshot;
-    bool txoutset_hash;
-    int threads;              /* 0: OMP_NUM_THREADS, else all cores */
-    int progress;             /* 1 force, -1 never, 0 auto */
-    const char *checkpoint;   /* NULL: none */
-    uint64_t checkpoint_unit; /* 0: the defaults below */
-    mulred_schedule schedule;
-    double stall_timeout;
+    mulred_mpi_muhash_job job;
+    const char *insert[MAX_FILES], *remove[MAX_FILES], *snapshot[MAX_FILES];
+    int progress; /* 1 force, -1 never, 0 auto */
 } muhash_opts;
 
 /* ---- keys ---- */
 
 static int set_flavor(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    if (mulred_muhash_flavor_parse(&((muhash_opts *)vo)->flavor, v))
+    if (mulred_muhash_flavor_parse(&((muhash_opts *)vo)->job.flavor, v))
         return mulred_key_bad_value(p, v, "bitcoin or kaspa", why, cap);
     return MULRED_OK;
 }
 
-static int add_path(const char **list, int *n, const char *v, mulred_key_parser *p, char *why,
+static int add_path(const char **list, size_t *n, const char *v, mulred_key_parser *p, char *why,
                     size_t cap)
 {
     if (*n == MAX_FILES)
-        return snprintf(why, cap, "at most %d files for %s", MAX_FILES, p->label), CLI_EUSAGE;
+        return snprintf(why, cap, "at most %d files for %s", MAX_FILES, p->label),
+               MULRED_OUT_EUSAGE;
     const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     list[(*n)++] = kept;
@@ -119,45 +114,29 @@ static int add_path(const char **list, int *n, const char *v, mulred_key_parser 
 static int set_insert(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
-    return add_path(o->insert, &o->ninsert, v, p, why, cap);
+    return add_path(o->insert, &o->job.ninsert, v, p, why, cap);
 }
 
 static int set_remove(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
-    return add_path(o->remove, &o->nremove, v, p, why, cap);
+    return add_path(o->remove, &o->job.nremove, v, p, why, cap);
 }
 
 static int set_snapshot(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
-    return add_path(o->snapshot, &o->nsnapshot, v, p, why, cap);
+    return add_path(o->snapshot, &o->job.nsnapshot, v, p, why, cap);
 }
 
-MULRED_KEY_FLAG(set_txoutset, muhash_opts, txoutset_hash)
-
-static int set_synthetic(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    muhash_opts *o = vo;
-    if (mulred_key_parse_count(&o->synthetic, v, 1, UINT64_MAX, p, why, cap)) return CLI_EUSAGE;
-    o->has_synthetic = true;
-    return MULRED_OK;
-}
-
-MULRED_KEY_UINT(set_seed, muhash_opts, seed, UINT64_MAX)
-
-static int set_threads(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    uint64_t n;
-    if (mulred_key_parse_count(&n, v, 1, 4096, p, why, cap)) return CLI_EUSAGE;
-    ((muhash_opts *)vo)->threads = (int)n;
-    return MULRED_OK;
-}
+MULRED_KEY_FLAG(set_txoutset, muhash_opts, job.txoutset_hash)
+/* At least 1: a synthetic set of 0 elements is no input (the job's 0). */
+MULRED_KEY_COUNT(set_synthetic, muhash_opts, job.synthetic, 1, UINT64_MAX)
 
 static int set_progress(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     bool on;
-    if (mulred_key_parse_bool(&on, v, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_bool(&on, v, p, why, cap)) return MULRED_OUT_EUSAGE;
     ((muhash_opts *)vo)->progress = on ? 1 : -1;
     return MULRED_OK;
 }
@@ -165,27 +144,10 @@ static int set_progress(void *vo, const char *v, mulred_key_parser *p, char *why
 static int set_no_progress(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     bool on;
-    if (mulred_key_parse_bool(&on, v, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_bool(&on, v, p, why, cap)) return MULRED_OUT_EUSAGE;
     ((muhash_opts *)vo)->progress = on ? -1 : 0; /* --no-progress=false: back to automatic */
     return MULRED_OK;
 }
-
-static int set_checkpoint(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    const char *kept = mulred_key_path(p, v);
-    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
-    ((muhash_opts *)vo)->checkpoint = kept;
-    return MULRED_OK;
-}
-
-MULRED_KEY_COUNT(set_checkpoint_unit, muhash_opts, checkpoint_unit, 1, UINT32_MAX)
-
-static int set_schedule(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
-{
-    return cli_parse_schedule(&((muhash_opts *)vo)->schedule, v, p, why, cap);
-}
-
-MULRED_KEY_SECONDS(set_stall_timeout, muhash_opts, stall_timeout, MULRED_MPI_STALL_TIMEOUT_MAX)
 
 static const mulred_key muhash_keys[] = {
     /* name, flag, repeatable, command line only (true) or a choice, setter */
@@ -195,48 +157,47 @@ static const mulred_key muhash_keys[] = {
     {"snapshot", false, true, false, set_snapshot},
     {"txoutset-hash", true, false, false, set_txoutset},
     {"synthetic", false, false, false, set_synthetic},
-    {"seed", false, false, false, set_seed},
-    {"threads", false, false, false, set_threads},
     {"progress", true, false, false, set_progress},
     {"no-progress", true, false, true, set_no_progress},
-    {"checkpoint", false, false, false, set_checkpoint},
-    {"checkpoint-unit", false, false, false, set_checkpoint_unit},
-    {"schedule", false, false, MULRED_KEY_CHOICE, set_schedule},
-    {"stall-timeout", false, false, false, set_stall_timeout},
 };
 
 static void muhash_defaults(void *vo)
 {
     muhash_opts *o = vo;
     memset(o, 0, sizeof *o);
-    o->flavor = MULRED_MUHASH_BITCOIN;
-    o->seed = 1;
+    mulred_mpi_muhash_job_init(&o->job);
 }
 
-static int muhash_check(const void *vo, const char *dash, const char **fault, char *why, size_t cap)
+static void muhash_dist(void *vo, cli_dist_opts *fields)
 {
-    const muhash_opts *o = vo;
-    if (!o->ninsert && !o->nremove && !o->has_synthetic && !o->nsnapshot) {
+    *fields = CLI_DIST_OPTS(((muhash_opts *)vo)->job);
+}
+
+static mulred_exit muhash_check(const void *vo, const char *dash, const char **fault, char *why,
+                                size_t cap)
+{
+    const mulred_mpi_muhash_job *o = &((const muhash_opts *)vo)->job;
+    if (!o->ninsert && !o->nremove && !o->synthetic && !o->nsnapshot) {
         *fault = NULL;
         snprintf(why, cap, "no input: give %sinsert, %sremove, %ssynthetic or %ssnapshot", dash,
                  dash, dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     if (o->nsnapshot && o->flavor != MULRED_MUHASH_BITCOIN) {
         *fault = "flavor";
         snprintf(why, cap, "%ssnapshot needs %sflavor bitcoin (snapshots are Bitcoin Core's)", dash,
                  dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     if (o->checkpoint_unit && !o->checkpoint) {
         *fault = "checkpoint-unit";
         snprintf(why, cap, "%scheckpoint-unit needs %scheckpoint", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     if (o->txoutset_hash && o->nsnapshot != 1) {
         *fault = "txoutset-hash";
         snprintf(why, cap, "%stxoutset-hash needs exactly one %ssnapshot", dash, dash);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     return MULRED_OK;
 }
@@ -245,23 +206,12 @@ static int muhash_check(const void *vo, const char *dash, const char **fault, ch
 
 typedef mulred_mpi_muhash_result muhash_result;
 
-static int muhash_run(const void *vo, void *vr, mulred_error *err)
+static mulred_status muhash_run(const void *vo, void *vr, mulred_error *err)
 {
     const muhash_opts *o = vo;
-    mulred_mpi_muhash_job job;
-    mulred_mpi_muhash_job_init(&job);
-    job.flavor = o->flavor;
-    job.insert = o->insert, job.ninsert = (size_t)o->ninsert;
-    job.remove = o->remove, job.nremove = (size_t)o->nremove;
-    job.snapshot = o->snapshot, job.nsnapshot = (size_t)o->nsnapshot;
-    job.txoutset_hash = o->txoutset_hash;
-    job.synthetic = o->has_synthetic ? o->synthetic : 0;
-    job.seed = o->seed;
-    job.threads = o->threads;
-    job.checkpoint = o->checkpoint;
-    job.checkpoint_unit = o->checkpoint_unit;
-    job.schedule = o->schedule;
-    job.stall_timeout = o->stall_timeout;
+    /* The job as the keys wrote it, with what belongs to this run: the lists and the callbacks. */
+    mulred_mpi_muhash_job job = o->job;
+    job.insert = o->insert, job.remove = o->remove, job.snapshot = o->snapshot;
     job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
     /* a checkpointed job reduces unit by unit: no bar */
@@ -269,11 +219,10 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
     /* the bar's rate: this rank's elements, or under the dynamic schedule the job's (its
      * progress is the job's units) */
     const uint64_t nranks =
-        o->schedule == MULRED_SCHEDULE_DYNAMIC ? 1 : (uint64_t)mulred_mpi_size(MPI_COMM_WORLD);
-    cli_progress_init(&bar, o->checkpoint ? -1 : o->progress,
-                      o->has_synthetic ? o->synthetic / nranks : 0, "elements");
+        job.schedule == MULRED_SCHEDULE_DYNAMIC ? 1 : (uint64_t)mulred_mpi_size(MPI_COMM_WORLD);
+    cli_progress_init(&bar, job.checkpoint ? -1 : o->progress, job.synthetic / nranks, "elements");
     job.progress = cli_progress_update, job.progress_data = &bar;
-    int rc = mulred_mpi_muhash(MPI_COMM_WORLD, &job, vr, err);
+    const mulred_status rc = mulred_mpi_muhash(MPI_COMM_WORLD, &job, vr, err);
     cli_progress_finish(&bar);
     return rc;
 }
@@ -285,10 +234,10 @@ static int muhash_run(const void *vo, void *vr, mulred_error *err)
 static double input_bytes(const muhash_opts *o)
 {
     const char *const *lists[] = {o->insert, o->remove, o->snapshot};
-    const int counts[] = {o->ninsert, o->nremove, o->nsnapshot};
+    const size_t counts[] = {o->job.ninsert, o->job.nremove, o->job.nsnapshot};
     double bytes = 0;
     for (int l = 0; l < 3; l++)
-        for (int i = 0; i < counts[l]; i++) {
+        for (size_t i = 0; i < counts[l]; i++) {
             struct stat st;
             if (stat(lists[l][i], &st) != 0 || !S_ISREG(st.st_mode)) return 0;
             bytes += (double)st.st_size;
@@ -306,14 +255,14 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
     mulred_jw_object_begin(w, NULL);
     mulred_jw_string(w, MULRED_RF_RESULT, res->hex);
     mulred_jw_string(w, MULRED_RF_MUHASH, res->hex); /* the 0.2 name, kept for 0.3 */
-    mulred_jw_string(w, MULRED_RF_FLAVOR, mulred_muhash_flavor_name(o->flavor));
+    mulred_jw_string(w, MULRED_RF_FLAVOR, mulred_muhash_flavor_name(o->job.flavor));
     mulred_jw_uint(w, MULRED_RF_INSERTED, res->inserted);
     mulred_jw_uint(w, MULRED_RF_REMOVED, res->removed);
     mulred_jw_uint(w, MULRED_RF_ELEMENTS, res->inserted + res->removed);
     if (bytes > 0) mulred_jw_uint(w, MULRED_RF_INPUT_BYTES, (uint64_t)bytes);
-    if (o->has_synthetic) {
-        mulred_jw_uint(w, "synthetic", o->synthetic);
-        mulred_jw_uint(w, MULRED_RF_SEED, o->seed);
+    if (o->job.synthetic) {
+        mulred_jw_uint(w, "synthetic", o->job.synthetic);
+        mulred_jw_uint(w, MULRED_RF_SEED, o->job.seed);
     }
     if (res->have_snapshot) {
         char block[65];
@@ -322,9 +271,9 @@ static void muhash_write_json(mulred_json_writer *w, const void *vo, const void 
         mulred_jw_string(w, "base_block_hash", block);
         mulred_jw_string(w, "network", res->snapshot_header.network);
         mulred_jw_int(w, "format_version", res->snapshot_header.format_version);
-        if (o->txoutset_hash) mulred_jw_string(w, "txoutset_hash", res->txoutset_hash);
+        if (o->job.txoutset_hash) mulred_jw_string(w, "txoutset_hash", res->txoutset_hash);
     }
-    if (o->checkpoint) {
+    if (o->job.checkpoint) {
         mulred_jw_uint(w, "resumed_units", res->resumed_units);
         mulred_jw_uint(w, "computed_units", res->computed_units);
         mulred_jw_double(w, "checkpoint_seconds", res->checkpoint_seconds);
@@ -367,7 +316,7 @@ static void muhash_write_text(FILE *out, const void *vo, const void *vr)
     mulred_format_seconds(h, sizeof h, res->phases[MULRED_MPI_MUHASH_PHASE_HASH].max);
     mulred_format_seconds(m, sizeof m, res->phases[MULRED_MPI_MUHASH_PHASE_MPI].max);
     fprintf(out, "muhash   %s\n", res->hex);
-    fprintf(out, "flavor   %s\n", mulred_muhash_flavor_name(o->flavor));
+    fprintf(out, "flavor   %s\n", mulred_muhash_flavor_name(o->job.flavor));
     fprintf(out, "elements %llu inserted, %llu removed\n", (unsigned long long)res->inserted,
             (unsigned long long)res->removed);
     if (res->have_snapshot) {
@@ -378,12 +327,12 @@ static void muhash_write_text(FILE *out, const void *vo, const void *vr)
                 res->snapshot_header.network[0] ? res->snapshot_header.network
                                                 : "unknown (legacy file)",
                 res->snapshot_header.format_version == 2 ? "v2" : "legacy");
-        if (o->txoutset_hash) fprintf(out, "txoutset_hash %s\n", res->txoutset_hash);
+        if (o->job.txoutset_hash) fprintf(out, "txoutset_hash %s\n", res->txoutset_hash);
     }
-    if (o->checkpoint)
+    if (o->job.checkpoint)
         fprintf(out, "checkpoint %llu units resumed, %llu computed (%s)\n",
                 (unsigned long long)res->resumed_units, (unsigned long long)res->computed_units,
-                o->checkpoint);
+                o->job.checkpoint);
     int ranks = res->ranks, threads = res->threads, nodes = res->nodes;
     fprintf(out, "layout   %d rank%s x %d thread%s on %d node%s (kernel %s)\n", ranks,
             ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s",
@@ -399,13 +348,16 @@ static void muhash_write_text(FILE *out, const void *vo, const void *vr)
 
 static void muhash_describe(char *out, size_t cap, const void *vo)
 {
-    snprintf(out, cap, "flavor %s", mulred_muhash_flavor_name(((const muhash_opts *)vo)->flavor));
+    snprintf(out, cap, "flavor %s",
+             mulred_muhash_flavor_name(((const muhash_opts *)vo)->job.flavor));
 }
 
 const cli_job_kind cli_kind_muhash = {
     .name = "muhash",
     .keys = muhash_keys,
     .nkeys = sizeof muhash_keys / sizeof muhash_keys[0],
+    .dist = muhash_dist,
+    .dist_before = "progress",
     .checkpoint_key = "checkpoint",
     .opts_size = sizeof(muhash_opts),
     .result_size = sizeof(muhash_result),
@@ -418,7 +370,7 @@ const cli_job_kind cli_kind_muhash = {
     .usage = muhash_usage,
 };
 
-int mulred_cmd_muhash(int argc, char **argv)
+mulred_exit mulred_cmd_muhash(int argc, char **argv)
 {
     return cli_run_kind(&cli_kind_muhash, argc, argv);
 }

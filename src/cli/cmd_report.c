@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/job.h"
+#include "cli/kind.h"
 #include "output/keys.h"
 #include "report/report.h"
 
 static void report_usage(void)
 {
-    cli_out(
+    mulred_out(
         "Usage: mulred report RESULT.json... [--png FILE] [--csv FILE] [--output FILE]\n"
         "       mulred report --project [RESULT.json...] [model options] [--png FILE] [--csv "
         "FILE]\n"
@@ -103,7 +103,7 @@ NUMBER_KEY(ranks_per_node)
 static int set_memory_per_node(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     uint64_t n;
-    if (mulred_key_parse_count(&n, v, 1, UINT64_MAX, p, why, cap)) return CLI_EUSAGE;
+    if (mulred_key_parse_count(&n, v, 1, UINT64_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
     PROJECT(o)->memory_per_node = (double)n;
     return MULRED_OK;
 }
@@ -195,16 +195,17 @@ int mulred_cmd_report(int argc, char **argv)
     mulred_error err;
     mulred_error_clear(&err);
     if (!o.projecting && rest.nargs == 0) {
-        rc = cli_usage_error("report", "missing result files");
+        rc = mulred_out_usage_error("report", "missing result files");
     } else if (o.project.png && !mulred_report_have_gnuplot()) {
         rc = mulred_error_set(&err, MULRED_ERUNTIME,
                               "gnuplot not found, cannot write %s (apt-get install gnuplot-nox, "
                               "or drop --png)",
                               o.project.png);
-        rc = cli_report(&err);
+        rc = mulred_out_error(&err);
     } else {
         rc = report_run(&o, &rest, &err);
-        rc = rc == CLI_EUSAGE ? cli_usage_error("report", "%s", err.message) : cli_report(&err);
+        rc = rc == MULRED_OUT_EUSAGE ? mulred_out_usage_error("report", "%s", err.message)
+                                     : mulred_out_error(&err);
     }
     mulred_key_rest_free(&rest);
     mulred_key_parser_free(&p);

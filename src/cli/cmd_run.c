@@ -22,10 +22,16 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_msm.h"
+#include "cli/cmd_muhash.h"
 #include "cli/job.h"
 #include "mulred/mulred_mpi.h"
 #include "output/json.h"
 #include "output/result_fields.h"
+
+/* The kinds a job file may name: its `kind = NAME`. */
+static const cli_job_kind *const kind_list[] = {&cli_kind_muhash, &cli_kind_msm};
+static const cli_job_kinds job_kinds = {kind_list, sizeof kind_list / sizeof kind_list[0]};
 
 /* The launch environment, recorded so a result file says where it came from. */
 static void write_environment(mulred_json_writer *w)
@@ -46,61 +52,70 @@ static void write_environment(mulred_json_writer *w)
 
 /* The job keys of a kind, as run_usage lists them: its table's keys but those of the command line
  * alone, a list-taking one (MULRED_KEY_CHOICE) marked *, a repeatable one +, wrapped at 88. */
-static void usage_keys(const char *kind, const mulred_key *keys, size_t nkeys)
+static void usage_keys(const char *kind, const mulred_key *const *keys, size_t nkeys)
 {
     char line[128];
     int len = snprintf(line, sizeof line, "  %s:", kind);
     bool first = true;
     for (size_t i = 0; i < nkeys; i++) {
-        if (keys[i].use == MULRED_KEY_COMMAND_LINE) continue;
-        const char *mark = keys[i].use == MULRED_KEY_CHOICE ? "*" : keys[i].repeatable ? "+" : "";
-        if (!first && len + 2 + (int)(strlen(keys[i].name) + strlen(mark)) > 88) {
-            cli_out("%s,\n", line);
+        if (keys[i]->use == MULRED_KEY_COMMAND_LINE) continue;
+        const char *mark = keys[i]->use == MULRED_KEY_CHOICE ? "*" : keys[i]->repeatable ? "+" : "";
+        if (!first && len + 2 + (int)(strlen(keys[i]->name) + strlen(mark)) > 88) {
+            mulred_out("%s,\n", line);
             len = snprintf(line, sizeof line, "%10s", "");
         } else if (!first) {
             len += snprintf(line + len, sizeof line - (size_t)len, ",");
         }
         len += snprintf(line + len, sizeof line - (size_t)len, "%*s%s%s",
-                        first ? 10 - len : (len > 10), "", keys[i].name, mark);
+                        first ? 10 - len : (len > 10), "", keys[i]->name, mark);
         first = false;
     }
-    cli_out("%s\n", line);
+    mulred_out("%s\n", line);
 }
 
 static void run_usage(void)
 {
-    cli_out("Usage: mulred run JOBFILE [--json[=BOOL]] [--output FILE]\n"
-            "\n"
-            "Runs a job file: 'key = value' lines ('#' starts a comment) whose keys are the\n"
-            "long options of the subcommand named by 'kind' (kind = %s), parsed by the\n"
-            "same code, so a value means the same in both. The keys of each kind (* takes a\n"
-            "list, + may repeat):\n",
-            cli_job_kind_names());
-    for (size_t k = 0; cli_job_kind_at(k); k++)
-        usage_keys(cli_job_kind_at(k)->name, cli_job_kind_at(k)->keys, cli_job_kind_at(k)->nkeys);
-    mulred_key all[8] = {{"kind", false, false, false, NULL}};
-    size_t n = 1;
-    for (size_t i = 0; i < cli_output_nkeys && n < 8; i++) all[n++] = cli_output_keys[i];
-    usage_keys("all", all, n);
-    cli_out("A key marked * takes a comma-separated list of values, one run each:\n"
-            "'flavor = bitcoin, kaspa' runs the workload once per flavor,\n"
-            "'curve = bls12-381, bn254' once per curve. Several lists run every combination,\n"
-            "the first list varying slowest ('curve = bls12-381, bn254' and 'group = g1, g2':\n"
-            "4 runs), at most %d. Such a job with 'checkpoint = DIR' keeps the units of each\n"
-            "run in a subdirectory of DIR named by its values, DIR/curve=bn254,group=g2 (a job\n"
-            "of one run keeps them in DIR).\n"
-            "Relative input and checkpoint paths are relative to the job file's directory;\n"
-            "output is relative to the current directory; '-' is standard input (a job of one\n"
-            "run only). A flag is true/false in a job file and --flag or --flag=BOOL on the\n"
-            "command line.\n"
-            "\n"
-            "  --json[=BOOL]  print one JSON object: {job, status, exit_status, environment,\n"
-            "                 runs: [one 'mulred KIND --json' object per run]}\n"
-            "  --output FILE  write the result to FILE (overrides the job's 'output')\n"
-            "\n"
-            "Under mpirun or srun every rank runs the job; rank 0 prints. A bad job file exits\n"
-            "with status 2 and 'FILE:LINE: reason' before anything runs.\n",
-            CLI_JOB_MAX_RUNS);
+    char names[256];
+    cli_job_kind_names(names, sizeof names, &job_kinds);
+    mulred_out("Usage: mulred run JOBFILE [--json[=BOOL]] [--output FILE]\n"
+               "\n"
+               "Runs a job file: 'key = value' lines ('#' starts a comment) whose keys are the\n"
+               "long options of the subcommand named by 'kind' (kind = %s), parsed by the\n"
+               "same code, so a value means the same in both. The keys of each kind (* takes a\n"
+               "list, + may repeat):\n",
+               names);
+    const mulred_key *keys[64];
+    for (size_t k = 0; k < job_kinds.n; k++) {
+        const cli_job_kind *kind = job_kinds.kinds[k];
+        size_t n = 0;
+        for (const mulred_key *key; n < 64 && (key = cli_kind_key_at(kind, n)) != NULL; n++)
+            keys[n] = key;
+        usage_keys(kind->name, keys, n);
+    }
+    static const mulred_key kind_key = {"kind", false, false, false, NULL};
+    size_t n = 0;
+    keys[n++] = &kind_key;
+    for (size_t i = 0; i < cli_output_nkeys && n < 8; i++) keys[n++] = &cli_output_keys[i];
+    usage_keys("all", keys, n);
+    mulred_out("A key marked * takes a comma-separated list of values, one run each:\n"
+               "'flavor = bitcoin, kaspa' runs the workload once per flavor,\n"
+               "'curve = bls12-381, bn254' once per curve. Several lists run every combination,\n"
+               "the first list varying slowest ('curve = bls12-381, bn254' and 'group = g1, g2':\n"
+               "4 runs), at most %d. Such a job with 'checkpoint = DIR' keeps the units of each\n"
+               "run in a subdirectory of DIR named by its values, DIR/curve=bn254,group=g2 (a job\n"
+               "of one run keeps them in DIR).\n"
+               "Relative input and checkpoint paths are relative to the job file's directory;\n"
+               "output is relative to the current directory; '-' is standard input (a job of one\n"
+               "run only). A flag is true/false in a job file and --flag or --flag=BOOL on the\n"
+               "command line.\n"
+               "\n"
+               "  --json[=BOOL]  print one JSON object: {job, status, exit_status, environment,\n"
+               "                 runs: [one 'mulred KIND --json' object per run]}\n"
+               "  --output FILE  write the result to FILE (overrides the job's 'output')\n"
+               "\n"
+               "Under mpirun or srun every rank runs the job; rank 0 prints. A bad job file exits\n"
+               "with status 2 and 'FILE:LINE: reason' before anything runs.\n",
+               CLI_JOB_MAX_RUNS);
 }
 
 /* The checkpoint directory of a job of several runs, which holds one subdirectory per run:
@@ -173,15 +188,15 @@ int mulred_cmd_run(int argc, char **argv)
         return mulred_key_parser_free(&p), rc;
     const char *path = rest.nargs ? rest.args[0] : NULL;
     mulred_key_rest_free(&rest);
-    if (!path) return mulred_key_parser_free(&p), cli_usage_error("run", "missing JOBFILE");
+    if (!path) return mulred_key_parser_free(&p), mulred_out_usage_error("run", "missing JOBFILE");
 
     mulred_error err;
     mulred_error_clear(&err);
     cli_job job;
-    if (cli_job_parse(&job, path, &err)) {
+    if (cli_job_parse(&job, path, &job_kinds, &err)) {
         cli_job_free(&job);
         mulred_key_parser_free(&p);
-        return cli_report(&err);
+        return mulred_out_error(&err);
     }
     const cli_job_kind *kind = job.kind;
     bool json = cmd.json_set ? cmd.out.json : job.out.json;
@@ -203,7 +218,7 @@ int mulred_cmd_run(int argc, char **argv)
         status = kind->run(job.runs[r], results[r], &err);
         if (status == MULRED_OK) done = r + 1;
     }
-    if (status != MULRED_OK) cli_report(&err);
+    if (status != MULRED_OK) mulred_out_error(&err);
 
     if (root) {
         mulred_error werr;

@@ -15,7 +15,7 @@
 
 static void usage(void)
 {
-    cli_out(
+    mulred_out(
         "Usage: mulred utxo index FILE [--chunk-bytes N] [--index PATH] [--force] [--json]\n"
         "                        [--progress]\n"
         "       mulred utxo info FILE [--txoutset-hash] [--json]\n"
@@ -64,14 +64,14 @@ static int cmd_index(const char *file, const mulred_utxo_options *opt_in, bool f
     double t0 = mulred_wtime();
     int rc = mulred_utxo_index_build(&info, file, &opt, force, &err);
     cli_progress_finish(&bar);
-    if (rc) return cli_report(&err);
+    if (rc) return mulred_out_error(&err);
     double secs = mulred_wtime() - t0;
     if (!info.loaded && !info.saved && !opt.no_save) {
         mulred_error_set(&err, MULRED_ERUNTIME,
                          "%s: cannot write the index (read-only "
                          "directory? set MULRED_UTXO_INDEX_DIR or --index)",
                          info.path);
-        return cli_report(&err);
+        return mulred_out_error(&err);
     }
     if (json) {
         mulred_json_writer w;
@@ -89,10 +89,10 @@ static int cmd_index(const char *file, const mulred_utxo_options *opt_in, bool f
     } else {
         char t[32];
         mulred_format_seconds(t, sizeof t, secs);
-        cli_out("index: %s (%s)\n", info.path, info.loaded ? "fresh, reused" : "built");
-        cli_out("chunks: %" PRIu64 " of ~%u bytes\ngroups: %" PRIu64 "\ncoins: %" PRIu64
-                "\ntime: %s\n",
-                info.chunks, info.chunk_bytes, info.groups, info.coins, t);
+        mulred_out("index: %s (%s)\n", info.path, info.loaded ? "fresh, reused" : "built");
+        mulred_out("chunks: %" PRIu64 " of ~%u bytes\ngroups: %" PRIu64 "\ncoins: %" PRIu64
+                   "\ntime: %s\n",
+                   info.chunks, info.chunk_bytes, info.groups, info.coins, t);
     }
     return MULRED_OK;
 }
@@ -102,11 +102,11 @@ static int cmd_info(const char *file, bool txoutset, bool json)
     mulred_error err;
     mulred_error_clear(&err);
     mulred_utxo_stats st;
-    if (mulred_utxo_stats_scan(&st, file, &err)) return cli_report(&err);
+    if (mulred_utxo_stats_scan(&st, file, &err)) return mulred_out_error(&err);
     char txhex[65] = "";
     if (txoutset) {
         uint8_t h[32];
-        if (mulred_utxo_txoutset_hash(h, file, &err)) return cli_report(&err);
+        if (mulred_utxo_txoutset_hash(h, file, &err)) return mulred_out_error(&err);
         mulred_hex_encode_reversed(txhex, h, 32);
     }
     char block[65];
@@ -141,42 +141,44 @@ static int cmd_info(const char *file, bool txoutset, bool json)
         mulred_jw_finish(&w);
         return MULRED_OK;
     }
-    cli_out("file: %s\n", file);
-    cli_out("format_version: %d (%s)\n", st.header.format_version, fmt);
-    cli_out("network: %s\n", st.header.network[0] ? st.header.network : "(legacy: not recorded)");
-    cli_out("base_block_hash: %s\n", block);
-    cli_out("coins: %" PRIu64 " in %" PRIu64 " txid groups (largest %" PRIu64 "), %" PRIu64
-            " coinbase\n",
-            st.coins, st.groups, st.max_group, st.coinbase);
-    cli_out("total_amount: %" PRIu64 ".%08" PRIu64 " BTC\n", st.total_amount / 100000000,
-            st.total_amount % 100000000);
-    cli_out("max_height: %" PRIu64 "  max_vout: %" PRIu64 "  max_script: %" PRIu64 " bytes\n",
-            st.max_height, st.max_vout, st.max_script);
-    cli_out("sizes: file %" PRIu64 " bytes, %.1f bytes/coin on disk, %.1f bytes/coin hashed "
-            "(TxOutSer)\n",
-            st.header.file_size, st.coins ? (double)st.body_bytes / (double)st.coins : 0.0,
-            st.coins ? (double)st.txoutser_bytes / (double)st.coins : 0.0);
-    cli_out("scripts:\n");
+    mulred_out("file: %s\n", file);
+    mulred_out("format_version: %d (%s)\n", st.header.format_version, fmt);
+    mulred_out("network: %s\n",
+               st.header.network[0] ? st.header.network : "(legacy: not recorded)");
+    mulred_out("base_block_hash: %s\n", block);
+    mulred_out("coins: %" PRIu64 " in %" PRIu64 " txid groups (largest %" PRIu64 "), %" PRIu64
+               " coinbase\n",
+               st.coins, st.groups, st.max_group, st.coinbase);
+    mulred_out("total_amount: %" PRIu64 ".%08" PRIu64 " BTC\n", st.total_amount / 100000000,
+               st.total_amount % 100000000);
+    mulred_out("max_height: %" PRIu64 "  max_vout: %" PRIu64 "  max_script: %" PRIu64 " bytes\n",
+               st.max_height, st.max_vout, st.max_script);
+    mulred_out("sizes: file %" PRIu64 " bytes, %.1f bytes/coin on disk, %.1f bytes/coin hashed "
+               "(TxOutSer)\n",
+               st.header.file_size, st.coins ? (double)st.body_bytes / (double)st.coins : 0.0,
+               st.coins ? (double)st.txoutser_bytes / (double)st.coins : 0.0);
+    mulred_out("scripts:\n");
     for (int k = 0; k < MULRED_UTXO_NCLASSES; k++) {
         if (!st.class_count[k]) continue;
-        cli_out("  %-18s %12" PRIu64 "  %6.2f%%  %8.1f bytes avg\n",
-                mulred_utxo_script_class_name(k), st.class_count[k],
-                100.0 * (double)st.class_count[k] / (double)st.coins,
-                (double)st.class_script_bytes[k] / (double)st.class_count[k]);
+        mulred_out("  %-18s %12" PRIu64 "  %6.2f%%  %8.1f bytes avg\n",
+                   mulred_utxo_script_class_name(k), st.class_count[k],
+                   100.0 * (double)st.class_count[k] / (double)st.coins,
+                   (double)st.class_script_bytes[k] / (double)st.class_count[k]);
     }
-    if (txoutset) cli_out("txoutset_hash: %s (hash_serialized_3, sequential)\n", txhex);
+    if (txoutset) mulred_out("txoutset_hash: %s (hash_serialized_3, sequential)\n", txhex);
     char t[32], rate[32];
     mulred_format_seconds(t, sizeof t, st.seconds);
     mulred_format_rate(rate, sizeof rate, st.seconds > 0 ? (double)st.coins / st.seconds : 0,
                        "coins");
-    cli_out("scan: %s (%s, decode only)\n", t, rate);
+    mulred_out("scan: %s (%s, decode only)\n", t, rate);
     return MULRED_OK;
 }
 
 static int cmd_synth(const char *count, const char *file, uint64_t seed, bool legacy, bool progress)
 {
     uint64_t n;
-    if (mulred_parse_count(count, &n)) return cli_usage_error("utxo", "bad coin count '%s'", count);
+    if (mulred_parse_count(count, &n))
+        return mulred_out_usage_error("utxo", "bad coin count '%s'", count);
     mulred_error err;
     mulred_error_clear(&err);
     mulred_utxo_options opt = {0};
@@ -186,11 +188,11 @@ static int cmd_synth(const char *count, const char *file, uint64_t seed, bool le
     double t0 = mulred_wtime();
     const int rc = mulred_utxo_synth_opt(file, n, seed, legacy, &opt, &err);
     cli_progress_finish(&bar);
-    if (rc) return cli_report(&err);
+    if (rc) return mulred_out_error(&err);
     char t[32];
     mulred_format_seconds(t, sizeof t, mulred_wtime() - t0);
-    cli_out("wrote %s: %" PRIu64 " coins, %s format, seed %" PRIu64 " (%s)\n", file, n,
-            legacy ? "legacy" : "v2", seed, t);
+    mulred_out("wrote %s: %" PRIu64 " coins, %s format, seed %" PRIu64 " (%s)\n", file, n,
+               legacy ? "legacy" : "v2", seed, t);
     return MULRED_OK;
 }
 
@@ -254,7 +256,7 @@ static int utxo_sub_check(const char *sub, int argc, char **argv)
         mulred_key_rest_free(&rest);
         mulred_key_parser_free(&p);
         if (st == MULRED_OK) return MULRED_OK;
-        return cli_usage_error("utxo", "%s (utxo %s takes %s)", why, sub, takes);
+        return mulred_out_usage_error("utxo", "%s (utxo %s takes %s)", why, sub, takes);
     }
     return MULRED_OK;
 }
@@ -265,18 +267,18 @@ static int utxo_run(const char *sub, const char *const *args, size_t nargs, cons
     /* Without MPI every launched process would do the same work: only rank 0 does it. */
     const bool root = mulred_mpi_env_rank() == 0;
     if (strcmp(sub, "index") == 0) {
-        if (nargs != 1) return cli_usage_error("utxo", "index takes one FILE");
+        if (nargs != 1) return mulred_out_usage_error("utxo", "index takes one FILE");
         return root ? cmd_index(args[0], &o->opt, o->force, o->json, o->progress) : MULRED_OK;
     }
     if (strcmp(sub, "info") == 0) {
-        if (nargs != 1) return cli_usage_error("utxo", "info takes one FILE");
+        if (nargs != 1) return mulred_out_usage_error("utxo", "info takes one FILE");
         return root ? cmd_info(args[0], o->txoutset, o->json) : MULRED_OK;
     }
     if (strcmp(sub, "synth") == 0) {
-        if (nargs != 2) return cli_usage_error("utxo", "synth takes N and FILE");
+        if (nargs != 2) return mulred_out_usage_error("utxo", "synth takes N and FILE");
         return root ? cmd_synth(args[0], args[1], o->seed, o->legacy, o->progress) : MULRED_OK;
     }
-    return cli_usage_error("utxo", "unknown subcommand '%s' (index, info or synth)", sub);
+    return mulred_out_usage_error("utxo", "unknown subcommand '%s' (index, info or synth)", sub);
 }
 
 int mulred_cmd_utxo(int argc, char **argv)
@@ -288,7 +290,7 @@ int mulred_cmd_utxo(int argc, char **argv)
     int rc;
     if (mulred_key_options("utxo", &table, 1, argc, argv, 8, usage, &p, &rest, &rc)) {
         if (rest.nargs < 1)
-            rc = cli_usage_error("utxo", "missing subcommand (index, info or synth)");
+            rc = mulred_out_usage_error("utxo", "missing subcommand (index, info or synth)");
         else if ((rc = utxo_sub_check(rest.args[0], argc, argv)) == MULRED_OK)
             rc = utxo_run(rest.args[0], rest.args + 1, rest.nargs - 1, &o);
         mulred_key_rest_free(&rest);

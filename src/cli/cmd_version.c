@@ -8,8 +8,8 @@
 
 static void version_usage(void)
 {
-    cli_out("Usage: mulred version\n\nPrints the version, the git revision it was built "
-            "from, the CPU features\nmulred detected and the arithmetic paths in use.\n");
+    mulred_out("Usage: mulred version\n\nPrints the version, the git revision it was built "
+               "from, the CPU features\nmulred detected and the arithmetic paths in use.\n");
 }
 
 int mulred_cmd_version(int argc, char **argv)
@@ -24,15 +24,16 @@ int mulred_cmd_version(int argc, char **argv)
     mulred_key_parser_free(&p);
     if (!run) return rc;
     mulred_key_rest_free(&rest);
-    cli_out("%s\n", cli_version_line());
-    cli_out("cpu: %s\n", mulred_cpu_describe());
-    cli_out("num3072 multiply: %s (MULRED_KERNEL=gmp|mulx|ifma|ifma_kara|ifma256|ifma256_kara "
-            "overrides)\n",
-            mulred_num3072_kernel_name());
-    cli_out("field multiply (BLS12-381, BN254): %s (MULRED_FIELD_KERNEL=portable|mulx overrides)\n",
-            mulred_field_kernel_name());
-    cli_out("element keystream: %s\n", mulred_cpu()->avx512f
-                                           ? "16-lane AVX-512 ChaCha20 (batches), OpenSSL (single)"
-                                           : "OpenSSL");
+    mulred_out("%s\n", cli_version_line());
+    mulred_out("cpu: %s\n", mulred_cpu_describe());
+    mulred_out("num3072 multiply: %s (MULRED_KERNEL=gmp|mulx|ifma|ifma_kara|ifma256|ifma256_kara "
+               "overrides)\n",
+               mulred_num3072_kernel_name());
+    mulred_out(
+        "field multiply (BLS12-381, BN254): %s (MULRED_FIELD_KERNEL=portable|mulx overrides)\n",
+        mulred_field_kernel_name());
+    mulred_out("element keystream: %s\n",
+               mulred_cpu()->avx512f ? "16-lane AVX-512 ChaCha20 (batches), OpenSSL (single)"
+                                     : "OpenSSL");
     return MULRED_OK;
 }

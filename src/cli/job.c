@@ -9,6 +9,23 @@
 #include "cli/cli.h"
 #include "util/util.h"
 
+/* ---- kinds ---- */
+
+const cli_job_kind *cli_job_kind_find(const cli_job_kinds *kinds, const char *name)
+{
+    for (size_t i = 0; i < kinds->n; i++)
+        if (strcmp(kinds->kinds[i]->name, name) == 0) return kinds->kinds[i];
+    return NULL;
+}
+
+void cli_job_kind_names(char *out, size_t cap, const cli_job_kinds *kinds)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < kinds->n; i++)
+        snprintf(out + strlen(out), cap - strlen(out), "%s%s", i ? ", " : "",
+                 kinds->kinds[i]->name);
+}
+
 /* ---- job files ---- */
 
 typedef struct {
@@ -76,13 +93,14 @@ static void job_key_list(char *out, size_t cap, const cli_job_kind *kind)
     snprintf(out, cap, "kind");
     for (size_t i = 0; i < cli_output_nkeys; i++)
         snprintf(out + strlen(out), cap - strlen(out), ", %s", cli_output_keys[i].name);
-    for (size_t i = 0; i < kind->nkeys; i++)
-        if (kind->keys[i].use != MULRED_KEY_COMMAND_LINE)
-            snprintf(out + strlen(out), cap - strlen(out), ", %s", kind->keys[i].name);
+    const mulred_key *k;
+    for (size_t i = 0; (k = cli_kind_key_at(kind, i)) != NULL; i++)
+        if (k->use != MULRED_KEY_COMMAND_LINE)
+            snprintf(out + strlen(out), cap - strlen(out), ", %s", k->name);
 }
 
 /* Reads the job file whole; a NUL byte is bad input, named by its line and byte. */
-static int job_text(const char *path, char **text, mulred_error *err)
+static mulred_status job_text(const char *path, char **text, mulred_error *err)
 {
     size_t len = 0;
     if (mulred_read_file(path, text, &len, MULRED_JOB_MAX_BYTES, "a job file", err)) {
@@ -102,7 +120,8 @@ static int job_text(const char *path, char **text, mulred_error *err)
 /* What reading a job's entries builds up. */
 typedef struct {
     cli_job *job;
-    const cli_job_kind *kind; /* NULL until a valid 'kind' line; k: kind, or muhash's keys */
+    const cli_job_kinds *kinds;
+    const cli_job_kind *kind; /* NULL until a valid 'kind' line; k: kind, or the first kind's */
     const cli_job_kind *k;
     void *base; /* the options every run starts from */
     int kind_line;
@@ -115,9 +134,11 @@ typedef struct {
 } job_parse;
 
 /* The kind decides which keys exist, so it is read first. */
-static int job_find_kind(job_parse *st, const job_entry *entries, size_t n)
+static mulred_status job_find_kind(job_parse *st, const job_entry *entries, size_t n)
 {
-    int status = MULRED_OK;
+    mulred_status status = MULRED_OK;
+    char names[256];
+    cli_job_kind_names(names, sizeof names, st->kinds);
     for (size_t i = 0; status == MULRED_OK && i < n; i++) {
         if (strcmp(entries[i].key, "kind") != 0) continue;
         if (st->kind_line)
@@ -125,10 +146,9 @@ static int job_find_kind(job_parse *st, const job_entry *entries, size_t n)
                                st->kind_line);
         else if (!*entries[i].value)
             status = job_error(st->err, st->job, entries[i].line, "missing value for 'kind'");
-        else if (!(st->kind = cli_job_kind_find(entries[i].value)))
+        else if (!(st->kind = cli_job_kind_find(st->kinds, entries[i].value)))
             status = job_error(st->err, st->job, entries[i].line,
-                               "unsupported kind '%s' (supported: %s)", entries[i].value,
-                               cli_job_kind_names());
+                               "unsupported kind '%s' (supported: %s)", entries[i].value, names);
         st->kind_line = entries[i].line;
     }
     return status;
@@ -151,7 +171,7 @@ static int job_list(job_parse *st, const mulred_key *key, const job_entry *e)
                         "%lld runs (the product of the lists' lengths): more than a job may hold "
                         "(%d)",
                         (long long)runs * n, CLI_JOB_MAX_RUNS),
-               CLI_EUSAGE;
+               MULRED_OUT_EUSAGE;
     l->items = calloc((size_t)n, sizeof *l->items);
     unsigned char *tried = malloc((size_t)n * size);
     int rc = l->items && tried ? MULRED_OK : MULRED_ERUNTIME;
@@ -165,10 +185,10 @@ static int job_list(job_parse *st, const mulred_key *key, const job_entry *e)
         memcpy(opts, st->base, size);
         if (!*item) {
             snprintf(st->why, sizeof st->why, "an empty value in the list of '%s'", e->key);
-            rc = CLI_EUSAGE;
+            rc = MULRED_OUT_EUSAGE;
         } else {
-            rc =
-                mulred_key_apply(key, opts, item, &job->parser, st->label, st->why, sizeof st->why);
+            rc = cli_kind_apply(st->k, key, opts, item, &job->parser, st->label, st->why,
+                                sizeof st->why);
         }
         for (int j = 0; !rc && j < l->nitems; j++) {
             if (memcmp(tried + (size_t)j * size, opts, size) != 0) continue;
@@ -177,7 +197,7 @@ static int job_list(job_parse *st, const mulred_key *key, const job_entry *e)
             else
                 snprintf(st->why, sizeof st->why, "%s '%s' listed twice (as '%s')", e->key, item,
                          l->items[j]);
-            rc = CLI_EUSAGE;
+            rc = MULRED_OUT_EUSAGE;
         }
         if (!rc && !(l->items[l->nitems++] = mulred_key_keep(&job->parser, item))) {
             snprintf(st->why, sizeof st->why, "out of memory");
@@ -192,10 +212,10 @@ static int job_list(job_parse *st, const mulred_key *key, const job_entry *e)
 static void job_choice_keys(char *out, size_t cap, const cli_job_kind *kind)
 {
     out[0] = '\0';
-    for (size_t i = 0; i < kind->nkeys; i++)
-        if (kind->keys[i].use == MULRED_KEY_CHOICE)
-            snprintf(out + strlen(out), cap - strlen(out), "%s%s", out[0] ? ", " : "",
-                     kind->keys[i].name);
+    const mulred_key *k;
+    for (size_t i = 0; (k = cli_kind_key_at(kind, i)) != NULL; i++)
+        if (k->use == MULRED_KEY_CHOICE)
+            snprintf(out + strlen(out), cap - strlen(out), "%s%s", out[0] ? ", " : "", k->name);
 }
 
 /* One `key = value` line other than kind: an output key or one of the kind's; a choice key's
@@ -208,10 +228,11 @@ static int job_entry_apply(job_parse *st, job_entry *e)
     void *target = &st->job->out;
     int *seen_at = key ? &st->seen_output[key - cli_output_keys] : NULL;
     if (!key) {
-        key = mulred_key_find(k->keys, k->nkeys, e->key);
+        size_t index;
+        key = cli_kind_key(k, e->key, &index);
         if (key && key->use == MULRED_KEY_COMMAND_LINE) key = NULL;
         target = st->base;
-        seen_at = key ? &st->seen[key - k->keys] : NULL;
+        seen_at = key ? &st->seen[index] : NULL;
     }
     if (!key) {
         char keys[512];
@@ -230,16 +251,18 @@ static int job_entry_apply(job_parse *st, job_entry *e)
         for (size_t n = strlen(e->value); n > 1 && e->value[n - 1] == '/'; n--)
             e->value[n - 1] = '\0';
     }
-    const int rc = list ? job_list(st, key, e)
-                        : mulred_key_apply(key, target, e->value, &st->job->parser, st->label,
-                                           st->why, sizeof st->why);
-    if (rc == CLI_EUSAGE && key->use != MULRED_KEY_CHOICE && strchr(e->value, ',')) {
+    const int rc = list                 ? job_list(st, key, e)
+                   : target == st->base ? cli_kind_apply(k, key, target, e->value, &st->job->parser,
+                                                         st->label, st->why, sizeof st->why)
+                                        : mulred_key_apply(key, target, e->value, &st->job->parser,
+                                                           st->label, st->why, sizeof st->why);
+    if (rc == MULRED_OUT_EUSAGE && key->use != MULRED_KEY_CHOICE && strchr(e->value, ',')) {
         char choices[256];
         job_choice_keys(choices, sizeof choices, k);
         return job_error(st->err, st->job, e->line, "%s; a list of values is for %s only", st->why,
                          choices);
     }
-    if (rc == CLI_EUSAGE) return job_error(st->err, st->job, e->line, "%s", st->why);
+    if (rc == MULRED_OUT_EUSAGE) return job_error(st->err, st->job, e->line, "%s", st->why);
     return rc ? mulred_error_set(st->err, rc, "%s", st->why) : MULRED_OK;
 }
 
@@ -266,11 +289,12 @@ static int job_run_values(job_parse *st, void *opts, int r)
     const cli_job *job = st->job;
     const cli_job_kind *k = st->k;
     int rc = MULRED_OK;
+    size_t index;
     for (int l = 0; rc == MULRED_OK && l < job->nlists; l++) {
         snprintf(st->label, sizeof st->label, "'%s'", job->lists[l].key);
-        rc = mulred_key_apply(mulred_key_find(k->keys, k->nkeys, job->lists[l].key), opts,
-                              cli_job_value(job, r, l), &st->job->parser, st->label, st->why,
-                              sizeof st->why);
+        rc = cli_kind_apply(k, cli_kind_key(k, job->lists[l].key, &index), opts,
+                            cli_job_value(job, r, l), &st->job->parser, st->label, st->why,
+                            sizeof st->why);
     }
     if (rc != MULRED_OK || !job->checkpoint) return rc;
     char dir[4096 + 512];
@@ -278,13 +302,13 @@ static int job_run_values(job_parse *st, void *opts, int r)
     snprintf(dir, sizeof dir, "%s%s", st->checkpoint, st->checkpoint[n - 1] == '/' ? "" : "/");
     cli_job_run_name(dir + strlen(dir), sizeof dir - strlen(dir), job, r, "=", ",");
     snprintf(st->label, sizeof st->label, "'%s'", k->checkpoint_key);
-    return mulred_key_apply(mulred_key_find(k->keys, k->nkeys, k->checkpoint_key), opts, dir,
-                            &st->job->parser, st->label, st->why, sizeof st->why);
+    return cli_kind_apply(k, cli_kind_key(k, k->checkpoint_key, &index), opts, dir,
+                          &st->job->parser, st->label, st->why, sizeof st->why);
 }
 
 /* One run per combination of the lists' items (one run without lists): each checked as a
  * whole, as the command line is, a failure named on the line of the key at fault. */
-static int job_runs(job_parse *st)
+static mulred_status job_runs(job_parse *st)
 {
     cli_job *job = st->job;
     const cli_job_kind *k = st->k;
@@ -308,9 +332,9 @@ static int job_runs(job_parse *st)
         if (!rc) rc = k->check(opts, "", &fault, st->why, sizeof st->why);
         if (!rc) continue;
         int line = st->kind_line;
-        const mulred_key *fk = fault ? mulred_key_find(k->keys, k->nkeys, fault) : NULL;
-        if (fk && st->seen[fk - k->keys]) line = st->seen[fk - k->keys];
-        if (rc == CLI_EUSAGE)
+        size_t index;
+        if (fault && cli_kind_key(k, fault, &index) && st->seen[index]) line = st->seen[index];
+        if (rc == MULRED_OUT_EUSAGE)
             status = job_error(st->err, job, line, "%s", st->why);
         else
             status = mulred_error_set(st->err, rc, "%s", st->why);
@@ -318,7 +342,8 @@ static int job_runs(job_parse *st)
     return status;
 }
 
-int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
+mulred_status cli_job_parse(cli_job *job, const char *path, const cli_job_kinds *kinds,
+                            mulred_error *err)
 {
     memset(job, 0, sizeof *job);
     job->path = path;
@@ -336,16 +361,16 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
     job_entry *entries = NULL;
     size_t n = 0;
     int last_line = 0;
-    job_parse st = {.job = job, .err = err};
+    job_parse st = {.job = job, .kinds = kinds, .err = err};
     status = job_lines(job, text, &entries, &n, &last_line, err);
     if (!status) status = job_find_kind(&st, entries, n);
     /* Without a kind the lines are still checked in order (as the first kind's) so that their
      * errors come first, then the missing kind is reported. */
-    st.k = st.kind ? st.kind : cli_job_kind_find("muhash");
+    st.k = st.kind ? st.kind : kinds->kinds[0];
     if (!status) {
         st.base = calloc(1, st.k->opts_size);
-        st.seen = calloc(st.k->nkeys + 1, sizeof *st.seen);
-        job->lists = calloc(st.k->nkeys + 1, sizeof *job->lists);
+        st.seen = calloc(cli_kind_nkeys(st.k) + 1, sizeof *st.seen);
+        job->lists = calloc(cli_kind_nkeys(st.k) + 1, sizeof *job->lists);
         if (!st.base || !st.seen || !job->lists)
             status = mulred_error_set(err, MULRED_ERUNTIME, "out of memory");
         else
@@ -353,8 +378,11 @@ int cli_job_parse(cli_job *job, const char *path, mulred_error *err)
     }
     for (size_t i = 0; status == MULRED_OK && i < n; i++)
         if (strcmp(entries[i].key, "kind") != 0) status = job_entry_apply(&st, &entries[i]);
-    if (status == MULRED_OK && !st.kind)
-        status = job_error(err, job, last_line, "missing 'kind' (kind = %s)", cli_job_kind_names());
+    if (status == MULRED_OK && !st.kind) {
+        char names[256];
+        cli_job_kind_names(names, sizeof names, kinds);
+        status = job_error(err, job, last_line, "missing 'kind' (kind = %s)", names);
+    }
     if (status == MULRED_OK) status = job_runs(&st);
     MULRED_VERIFY(status != MULRED_OK || job->nruns >= 1);
     job->kind = st.kind;

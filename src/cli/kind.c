@@ -1,40 +1,120 @@
-/* The kinds of job and the command-line driver of a kind (see job.h): `mulred KIND [options]`
- * fills the kind's options struct through its key table, as a job file does (job.c), so both
- * accept and reject the same values. */
+/* The keys every distributed kind shares and the command-line driver of a kind (see kind.h):
+ * `mulred KIND [options]` fills the kind's options struct through its key tables, as a job file
+ * does (job.c), so both accept and reject the same values. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/job.h"
+#include "cli/kind.h"
 #include "mulred/mulred_mpi.h"
 #include "util/util.h"
 
-/* ---- the table of kinds ---- */
+/* ---- the distributed keys ---- */
 
-static const cli_job_kind *const job_kinds[] = {&cli_kind_muhash, &cli_kind_msm};
-#define NKINDS (sizeof job_kinds / sizeof job_kinds[0])
-
-const cli_job_kind *cli_job_kind_find(const char *name)
+static int set_seed(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    for (size_t i = 0; i < NKINDS; i++)
-        if (strcmp(job_kinds[i]->name, name) == 0) return job_kinds[i];
-    return NULL;
+    uint64_t x;
+    if (mulred_key_parse_uint(&x, v, UINT64_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
+    *((cli_dist_opts *)o)->seed = x;
+    return MULRED_OK;
 }
 
-const cli_job_kind *cli_job_kind_at(size_t i)
+static int set_threads(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    return i < NKINDS ? job_kinds[i] : NULL;
+    uint64_t n;
+    if (mulred_key_parse_count(&n, v, 1, 4096, p, why, cap)) return MULRED_OUT_EUSAGE;
+    *((cli_dist_opts *)o)->threads = (int)n;
+    return MULRED_OK;
 }
 
-const char *cli_job_kind_names(void)
+static int set_checkpoint(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
-    static char names[256];
-    if (!names[0])
-        for (size_t i = 0; i < NKINDS; i++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
-                     job_kinds[i]->name);
-    return names;
+    const char *kept = mulred_key_path(p, v);
+    if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
+    *((cli_dist_opts *)o)->checkpoint = kept;
+    return MULRED_OK;
+}
+
+static int set_checkpoint_unit(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    uint64_t x;
+    if (mulred_key_parse_count(&x, v, 1, UINT32_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
+    *((cli_dist_opts *)o)->checkpoint_unit = x;
+    return MULRED_OK;
+}
+
+static int set_schedule(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return cli_parse_schedule(((cli_dist_opts *)o)->schedule, v, p, why, cap);
+}
+
+static int set_stall_timeout(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+{
+    return mulred_key_parse_seconds(((cli_dist_opts *)o)->stall_timeout, v,
+                                    MULRED_MPI_STALL_TIMEOUT_MAX, p, why, cap)
+               ? MULRED_OUT_EUSAGE
+               : MULRED_OK;
+}
+
+const mulred_key cli_dist_keys[] = {
+    /* name, flag, repeatable, command line only (true) or a choice, setter */
+    {"seed", false, false, false, set_seed},
+    {"threads", false, false, false, set_threads},
+    {"checkpoint", false, false, false, set_checkpoint},
+    {"checkpoint-unit", false, false, false, set_checkpoint_unit},
+    {"schedule", false, false, MULRED_KEY_CHOICE, set_schedule},
+    {"stall-timeout", false, false, false, set_stall_timeout},
+};
+const size_t cli_dist_nkeys = sizeof cli_dist_keys / sizeof cli_dist_keys[0];
+
+/* ---- the keys of a kind ---- */
+
+size_t cli_kind_nkeys(const cli_job_kind *kind)
+{
+    return kind->nkeys + (kind->dist ? cli_dist_nkeys : 0);
+}
+
+/* The number of the first distributed key of the kind. */
+static size_t dist_at(const cli_job_kind *kind)
+{
+    const mulred_key *k =
+        kind->dist_before ? mulred_key_find(kind->keys, kind->nkeys, kind->dist_before) : NULL;
+    return k ? (size_t)(k - kind->keys) : kind->nkeys;
+}
+
+const mulred_key *cli_kind_key_at(const cli_job_kind *kind, size_t i)
+{
+    const size_t nd = kind->dist ? cli_dist_nkeys : 0, at = dist_at(kind);
+    if (i < at) return &kind->keys[i];
+    if (i < at + nd) return &cli_dist_keys[i - at];
+    return i < kind->nkeys + nd ? &kind->keys[i - nd] : NULL;
+}
+
+const mulred_key *cli_kind_key(const cli_job_kind *kind, const char *name, size_t *index)
+{
+    const size_t nd = kind->dist ? cli_dist_nkeys : 0, at = dist_at(kind);
+    const mulred_key *k = mulred_key_find(kind->keys, kind->nkeys, name);
+    if (k) {
+        const size_t i = (size_t)(k - kind->keys);
+        *index = i < at ? i : i + nd;
+        return k;
+    }
+    k = nd ? mulred_key_find(cli_dist_keys, cli_dist_nkeys, name) : NULL;
+    if (k) *index = at + (size_t)(k - cli_dist_keys);
+    return k;
+}
+
+int cli_kind_apply(const cli_job_kind *kind, const mulred_key *key, void *opts, const char *value,
+                   mulred_key_parser *p, const char *label, char *why, size_t cap)
+{
+    cli_dist_opts fields;
+    if (key >= cli_dist_keys && key < cli_dist_keys + cli_dist_nkeys) {
+        MULRED_VERIFY(kind->dist != NULL);
+        kind->dist(opts, &fields);
+        opts = &fields;
+    }
+    return mulred_key_apply(key, opts, value, p, label, why, cap);
 }
 
 /* ---- output ---- */
@@ -72,7 +152,7 @@ FILE *cli_output_open(const char *path, mulred_error *err)
     return output_file.f;
 }
 
-int cli_output_close(FILE *out, const char *path, mulred_error *err)
+mulred_status cli_output_close(FILE *out, const char *path, mulred_error *err)
 {
     if (out != stdout) {
         MULRED_ARG_CHECK(out == output_file.f);
@@ -89,7 +169,7 @@ int cli_output_close(FILE *out, const char *path, mulred_error *err)
 
 /* ---- the command line ---- */
 
-int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
+mulred_exit cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
 {
     void *opts = calloc(1, kind->opts_size), *result = calloc(1, kind->result_size);
     mulred_error err; /* errors not yet printed; usage errors print at once */
@@ -103,15 +183,18 @@ int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
         goto done;
     }
     kind->defaults(opts);
+    cli_dist_opts dist = {0};
+    if (kind->dist) kind->dist(opts, &dist);
     const mulred_key_table tables[] = {{kind->keys, kind->nkeys, opts},
-                                       {cli_output_keys, cli_output_nkeys, &out}};
+                                       {cli_output_keys, cli_output_nkeys, &out},
+                                       {cli_dist_keys, kind->dist ? cli_dist_nkeys : 0, &dist}};
     mulred_key_rest rest;
-    if (!mulred_key_options(kind->name, tables, 2, argc, argv, 0, kind->usage, &p, &rest, &status))
+    if (!mulred_key_options(kind->name, tables, 3, argc, argv, 0, kind->usage, &p, &rest, &status))
         goto done;
     mulred_key_rest_free(&rest);
     const char *fault = NULL;
     if (kind->check(opts, "--", &fault, why, sizeof why)) {
-        status = cli_usage_error(kind->name, "%s", why);
+        status = mulred_out_usage_error(kind->name, "%s", why);
         goto done;
     }
     status = kind->run(opts, result, &err);
@@ -132,7 +215,7 @@ int cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
         status = cli_output_close(f, out.output, &err);
     }
 done:
-    if (err.status != MULRED_OK) cli_report(&err);
+    if (err.status != MULRED_OK) mulred_out_error(&err);
     mulred_key_parser_free(&p);
     free(opts), free(result);
     return status;

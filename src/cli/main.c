@@ -53,7 +53,7 @@ int main(int argc, char **argv)
     bool root = mulred_mpi_env_rank() == 0;
     if (argc < 2) {
         if (root) usage(stderr);
-        return CLI_EUSAGE;
+        return MULRED_OUT_EUSAGE;
     }
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
@@ -79,6 +79,6 @@ int main(int argc, char **argv)
         mulred_mpi_finalize();
         return status;
     }
-    if (name[0] == '-') return cli_usage_error(NULL, "unknown option '%s'", name);
-    return cli_usage_error(NULL, "unknown command '%s'", name);
+    if (name[0] == '-') return mulred_out_usage_error(NULL, "unknown option '%s'", name);
+    return mulred_out_usage_error(NULL, "unknown command '%s'", name);
 }

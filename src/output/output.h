@@ -12,6 +12,10 @@
 
 /* Sets the test of whether this process prints (NULL: every process prints). */
 void mulred_out_set_root_test(bool (*is_root)(void));
+/* The exit status of a command or benchmark: 0 success, MULRED_OUT_EUSAGE after a usage error,
+ * or the mulred_status that ended it (2 bad input, 3 runtime or MPI failure). Not a status:
+ * what a command's run function returns and main passes to exit. */
+typedef int mulred_exit;
 /* The exit status of a usage error (wrong options or arguments): the command's 1. */
 #define MULRED_OUT_EUSAGE 1
 

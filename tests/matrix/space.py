@@ -21,6 +21,7 @@ TABLE_COMMANDS = {
     "muhash_keys": ["muhash"],
     "kzg_keys": ["kzg-commit"],
     "cli_output_keys": ["msm", "muhash", "kzg-commit"],
+    "cli_dist_keys": ["msm", "muhash"],
     "utxo_keys": ["utxo"],
     "run_keys": ["run"],
     "report_keys": ["report"],
