@@ -19,7 +19,7 @@
 #include "mulred/msm_io.h"
 #include "mulred/mulred_mpi.h"
 #include "output/json.h"
-#include "output/keys.h"
+#include "input/keys.h"
 #include "util/util.h"
 
 typedef struct {

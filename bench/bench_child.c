@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "output/json_read.h"
+#include "input/json_read.h"
 #include "util/util.h"
 
 extern char **environ;

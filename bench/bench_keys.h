@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "output/keys.h"
+#include "input/keys.h"
 #include "output/output.h"
 
 /* The command line of `mulred bench CMD`: argv[1..argc) against keys (nkeys of them) into opts,

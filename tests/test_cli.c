@@ -9,8 +9,8 @@
 
 #include "cli/cli.h"
 #include "output/json.h"
-#include "output/json_read.h"
-#include "output/keys.h"
+#include "input/json_read.h"
+#include "input/keys.h"
 #include "harness.h"
 
 typedef struct {
@@ -276,7 +276,7 @@ static void test_writer(void)
     free(text);
 }
 
-/* mulred's one JSON reader (output/json_read.h: report, the benchmarks) refuses what RFC 8259
+/* mulred's one JSON reader (input/json_read.h: report, the benchmarks) refuses what RFC 8259
  * forbids and a lenient reader lets through, each with the name, line and column: the cases
  * from RFC 8259 §6 (numbers), §7 (strings: control characters, escapes, surrogates), §8.1
  * (UTF-8), §4 (duplicate names, which the RFC leaves open and mulred refuses) and §2 (one value,

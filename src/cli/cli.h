@@ -14,7 +14,7 @@
 #include "output/format.h"
 #include "output/json.h"
 #include "output/output.h"
-#include "output/keys.h"
+#include "input/keys.h"
 
 typedef struct {
     const char *name;

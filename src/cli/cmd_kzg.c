@@ -1,6 +1,6 @@
 /* mulred kzg-commit: the EIP-4844 KZG commitment of a blob (the library part is mulred/kzg.h:
  * the setup, its cached fixed-base table, the blob reader, the commitment). Options go through
- * the shared parser of output/keys.h as a job kind that job files do not list: one process
+ * the shared parser of input/keys.h as a job kind that job files do not list: one process
  * computes one commitment (one fixed-base MSM of 4096 points), there is nothing to distribute.
  * Under a launcher every process computes it (the table cache is written by rename, so
  * concurrent writers are safe) and only rank 0 prints. */

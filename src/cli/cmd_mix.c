@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "lab/lab.h"
 #include "output/json.h"
-#include "output/keys.h"
+#include "input/keys.h"
 
 #define DEFAULT_TRIALS 4000
 #define MAX_TRIALS     100000000ull

@@ -8,7 +8,7 @@
 
 #include "mulred/mulred.h"
 #include "output/json.h"
-#include "output/keys.h"
+#include "input/keys.h"
 
 /* Most --scalars files of one run. */
 #define MSM_BASES_MAX_SCALARS 64

@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/kind.h"
-#include "output/keys.h"
+#include "input/keys.h"
 #include "report/report.h"
 
 static void report_usage(void)

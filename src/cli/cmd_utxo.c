@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "output/keys.h"
+#include "input/keys.h"
 #include "mulred/mulred_mpi.h"
 #include "mulred/utxo.h"
 #include "output/json.h"

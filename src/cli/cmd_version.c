@@ -1,7 +1,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "output/keys.h"
+#include "input/keys.h"
 #include "mulred/field.h"
 #include "mulred/muhash.h"
 #include "util/util.h"

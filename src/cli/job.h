@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "cli/kind.h"
-#include "output/keys.h"
+#include "input/keys.h"
 #include "mulred/mulred.h"
 
 /* The kinds a job file may name (`mulred run` lists them), in the order messages name them. */

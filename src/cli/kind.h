@@ -3,7 +3,7 @@
  * kind.
  *
  * The command line and job files fill the same options struct through the same keys
- * (output/keys.h); run() computes on every rank (a collective: all ranks enter it with equal
+ * (input/keys.h); run() computes on every rank (a collective: all ranks enter it with equal
  * options) and leaves the result on rank 0; write_json and write_text print it. A kind of a
  * distributed job embeds the library's job struct (mulred/mulred_mpi.h) in its options: its keys
  * write straight into the job's fields, the keys every distributed job has (cli_dist_keys) once
@@ -18,7 +18,7 @@
 #include "mulred/mulred.h"
 #include "mulred/plan.h"
 #include "output/json.h"
-#include "output/keys.h"
+#include "input/keys.h"
 
 /* The fields every distributed job of the library has under the same names
  * (mulred_mpi_muhash_job, mulred_mpi_msm_job), as cli_dist_keys sets them. */

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "mulred/mulred_mpi.h"
-#include "output/json_read.h"
+#include "input/json_read.h"
 #include "output/result_fields.h"
 #include "report/report.h"
 

@@ -4,7 +4,7 @@
 #   layer    a file includes only its own layer and the layers below it, in the order
 #              util < mix < hash < num3072 < muhash < field < curve < msm < io      (libmulred)
 #              < mpi                                                               (libmulred_mpi)
-#              < output < lab < report < bench < cli                               (commands)
+#              < output < input < lab < report < bench < cli                       (commands)
 #            src/<layer>/ is its layer, bench/ the layer bench; a public header
 #            include/mulred/X.h belongs to the layer that implements it (PUBLIC below; a public
 #            header missing from the table is an error, so a new one must be placed);
@@ -63,7 +63,7 @@ import sys
 import tempfile
 
 ORDER = ["util", "mix", "hash", "num3072", "muhash", "field", "curve", "msm", "io", "mpi",
-         "output", "lab", "report", "bench", "cli"]
+         "output", "input", "lab", "report", "bench", "cli"]
 RANK = {name: i for i, name in enumerate(ORDER)}
 LIBRARY = set(ORDER[: RANK["mpi"] + 1])
 # layers that end no process and print no message of their own: they return a status

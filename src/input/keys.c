@@ -2,7 +2,7 @@
  * parsed by hand (output/format.h), digit by digit with overflow checks: strtoull accepts leading
  * blanks, a sign (it negates "-1" to 2^64 − 1) and, with base 0, octal, and strtod rounds 2^64 + 1
  * to 2^64; none of that may reach a job. */
-#include "output/keys.h"
+#include "input/keys.h"
 
 #include <getopt.h>
 #include <stdio.h>

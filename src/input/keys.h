@@ -10,8 +10,8 @@
  * Repeats: a repeatable key (--insert) adds a value each time. Any other key given twice is an
  * error in a job file (a job is a document: a second value is a mistake); on the command line
  * the last one wins, as with any GNU tool (--progress --no-progress). */
-#ifndef MULRED_OUTPUT_KEYS_H
-#define MULRED_OUTPUT_KEYS_H
+#ifndef MULRED_INPUT_KEYS_H
+#define MULRED_INPUT_KEYS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC */
-#include "output/json_read.h"
+#include "input/json_read.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,8 +4,8 @@
  * raw control characters or NUL, only UTF-8, one document), no duplicate keys, and every number
  * as a double (integers beyond 64 bits included). A refusal is MULRED_EINPUT with
  * "NAME: line L, column C: reason". */
-#ifndef MULRED_OUTPUT_JSON_READ_H
-#define MULRED_OUTPUT_JSON_READ_H
+#ifndef MULRED_INPUT_JSON_READ_H
+#define MULRED_INPUT_JSON_READ_H
 
 #include <stddef.h>
 
