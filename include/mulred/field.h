@@ -200,6 +200,9 @@ MULRED_API bool mulred_fp254_is_odd(const mulred_fp254 *a);
 
 /* The multiplication kernel in use: "portable" or "mulx". */
 MULRED_API const char *mulred_field_kernel_name(void);
+/* Why MULRED_FIELD_KERNEL was ignored (an unknown name, or mulx on a CPU without it), or "" when
+ * it was not. The library prints nothing: a program reports it. */
+MULRED_API const char *mulred_field_kernel_ignored(void);
 
 /* ---- the quadratic extensions Fp2 = Fp[u]/(u² + 1) of the two base fields ----
  *

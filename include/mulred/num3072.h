@@ -49,6 +49,10 @@ MULRED_API void mulred_num3072_to_bytes(uint8_t out[MULRED_NUM3072_BYTES], const
  * at first use: MULRED_KERNEL=NAME forces an available kernel; otherwise the fastest kernel
  * this CPU runs, measured then (once per process; docs/kernels.md has its cost). */
 MULRED_API const char *mulred_num3072_kernel_name(void);
+/* Why MULRED_KERNEL was ignored ("MULRED_KERNEL=x is not a kernel name (kernels: ...)"), or ""
+ * when it was not, or when no kernel has been chosen yet (this does not choose one). The
+ * library prints nothing: a program reports it. */
+MULRED_API const char *mulred_num3072_kernel_ignored(void);
 
 #ifdef __cplusplus
 }

@@ -4,10 +4,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "field/field_internal.h"
 #include "mulred/field.h"
 #include "mulred/mulred_mpi.h"
-#include "num3072/num3072.h"
+#include "mulred/num3072.h"
 
 static const mulred_command commands[] = {
     {"muhash", "MuHash3072 of element files, synthetic UTXO sets and Bitcoin Core snapshots",
@@ -73,9 +72,9 @@ int main(int argc, char **argv)
         if (*mulred_field_kernel_ignored())
             fprintf(stderr, "mulred: %s; using %s\n", mulred_field_kernel_ignored(),
                     mulred_field_kernel_name());
-        if (*num3072_kernel_ignored())
+        if (*mulred_num3072_kernel_ignored())
             fprintf(stderr, "mulred: %s; the kernel was chosen as usual\n",
-                    num3072_kernel_ignored());
+                    mulred_num3072_kernel_ignored());
         mulred_mpi_finalize();
         return status;
     }

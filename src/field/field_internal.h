@@ -81,9 +81,6 @@ extern _Atomic int mulred_field_kernel_mulx __attribute__((visibility("hidden"))
  * (nothing changes) when the name is unknown or the CPU lacks the instructions. Computations
  * running at the time may use either kernel for each multiply (both give the same results). */
 mulred_status mulred_field_kernel_force(const char *name);
-/* Why MULRED_FIELD_KERNEL was ignored (an unknown name, or mulx on a CPU without it), or "".
- * The library prints nothing: the command reports it. */
-const char *mulred_field_kernel_ignored(void);
 
 /* ---- per-field inline operations -------------------------------------------------------
  * F_add, F_sub, F_neg, F_dbl (2a), F_mul, F_sqr, F_is_zero, F_equal, F_set_one, F_is_one:

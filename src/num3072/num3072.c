@@ -195,7 +195,7 @@ const num3072_kernel *num3072_kernel_active(void)
     return atomic_load_explicit(&active_kernel, memory_order_acquire);
 }
 
-const char *num3072_kernel_ignored(void)
+const char *mulred_num3072_kernel_ignored(void)
 {
     return atomic_load_explicit(&active_kernel, memory_order_acquire) ? selection.ignored : "";
 }

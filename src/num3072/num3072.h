@@ -56,10 +56,6 @@ typedef struct {
 /* The kernel mulred_num3072_mul uses, chosen at the first call (thread-safe). */
 const num3072_kernel *num3072_kernel_active(void);
 const num3072_selection *num3072_kernel_selection(void);
-/* Why MULRED_KERNEL was ignored ("MULRED_KERNEL=x is not a kernel name (kernels: ...)"), or ""
- * when it was not, or when no kernel has been chosen yet (this does not choose one). The
- * library prints nothing: the command reports it. */
-const char *num3072_kernel_ignored(void);
 /* Forces a kernel (tests and benchmarks); returns -1 if it is not available on this CPU. */
 int num3072_kernel_select(const char *name);
 /* The active kernel's multiply without the identity short-circuit (benchmarks). */
