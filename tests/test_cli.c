@@ -66,7 +66,7 @@ static void test_uint(void)
         CU_ASSERT(mulred_key_parse_uint(&v, text, UINT64_MAX, &p, why, sizeof why) == 0 && v == x);
     }
     uint64_t v;
-    CU_ASSERT_EQUAL(mulred_key_parse_uint(&v, "101", 100, &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(mulred_key_parse_uint(&v, "101", 100, &p, why, sizeof why), MULRED_OUT_EUSAGE);
     CU_ASSERT_EQUAL(mulred_key_parse_uint(&v, "100", 100, &p, why, sizeof why), 0);
 }
 
@@ -138,9 +138,11 @@ static void test_count(void)
     /* bounds: threads take 1..4096 */
     uint64_t v;
     p.label = "'threads'";
-    CU_ASSERT_EQUAL(mulred_key_parse_count(&v, "0", 1, 4096, &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(mulred_key_parse_count(&v, "0", 1, 4096, &p, why, sizeof why),
+                    MULRED_OUT_EUSAGE);
     CU_ASSERT_STRING_EQUAL(why, "bad value '0' for 'threads' (a count from 1 to 4096)");
-    CU_ASSERT_EQUAL(mulred_key_parse_count(&v, "4097", 1, 4096, &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(mulred_key_parse_count(&v, "4097", 1, 4096, &p, why, sizeof why),
+                    MULRED_OUT_EUSAGE);
     CU_ASSERT(mulred_key_parse_count(&v, "4096", 1, 4096, &p, why, sizeof why) == 0 && v == 4096);
     CU_ASSERT(mulred_key_parse_count(&v, "4k", 1, 4096, &p, why, sizeof why) == 0 && v == 4000);
     /* the other commands' form */
@@ -158,9 +160,9 @@ static void test_bool(void)
         CU_ASSERT(mulred_key_parse_bool(&b, yes[i], &p, why, sizeof why) == 0 && b);
         CU_ASSERT(mulred_key_parse_bool(&b, no[i], &p, why, sizeof why) == 0 && !b);
     }
-    CU_ASSERT_EQUAL(mulred_key_parse_bool(&b, "maybe", &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(mulred_key_parse_bool(&b, "maybe", &p, why, sizeof why), MULRED_OUT_EUSAGE);
     CU_ASSERT_STRING_EQUAL(why, "bad value 'maybe' for 'json' (true or false)");
-    CU_ASSERT_EQUAL(mulred_key_parse_bool(&b, "True", &p, why, sizeof why), -1);
+    CU_ASSERT_EQUAL(mulred_key_parse_bool(&b, "True", &p, why, sizeof why), MULRED_OUT_EUSAGE);
 }
 
 static void test_paths(void)
@@ -367,7 +369,8 @@ static int parse_argv(argv_opts *a, argv_opts *b, mulred_key_rest *rest, size_t 
     *a = (argv_opts){0}, *b = (argv_opts){0};
     const mulred_key_table tables[] = {{ka, 1, a}, {kb, 1, b}};
     mulred_key_parser p = {0};
-    int rc = mulred_key_argv(tables, 2, argc, argv, &p, rest, max_args, why, 200);
+    const mulred_key_request req = {"test", tables, 2, max_args, NULL};
+    int rc = mulred_key_argv(&req, argc, argv, &p, rest, why, 200);
     mulred_key_parser_free(&p);
     return rc;
 }

@@ -48,7 +48,7 @@ typedef struct {
     bool no_cache;
 } kzg_opts;
 
-static int set_setup(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_setup(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
@@ -56,7 +56,7 @@ static int set_setup(void *vo, const char *v, mulred_key_parser *p, char *why, s
     return MULRED_OK;
 }
 
-static int set_blob(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_blob(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     const char *kept = strcmp(v, "-") == 0 ? mulred_key_keep(p, v) : mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
@@ -64,7 +64,7 @@ static int set_blob(void *vo, const char *v, mulred_key_parser *p, char *why, si
     return MULRED_OK;
 }
 
-static int set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
@@ -72,7 +72,8 @@ static int set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, s
     return MULRED_OK;
 }
 
-static int set_no_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_no_cache(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                size_t cap)
 {
     return mulred_key_parse_bool(&((kzg_opts *)vo)->no_cache, v, p, why, cap) ? MULRED_OUT_EUSAGE
                                                                               : MULRED_OK;

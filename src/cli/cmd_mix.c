@@ -126,7 +126,7 @@ MULRED_KEY_TEXT(set_rounds, avalanche_opts, rounds)
 MULRED_KEY_COUNT(set_trials, avalanche_opts, trials, 1, MAX_TRIALS)
 MULRED_KEY_UINT(set_seed, avalanche_opts, seed, UINT64_MAX)
 
-static int set_window(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_window(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     avalanche_opts *a = o;
     if (parse_window(v, &a->lo, &a->hi))
@@ -137,7 +137,7 @@ static int set_window(void *o, const char *v, mulred_key_parser *p, char *why, s
 MULRED_KEY_COUNT(set_threads, avalanche_opts, threads, 1, 4096)
 
 /* the json key's table points at the flag itself */
-static int set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     return mulred_key_parse_bool((bool *)o, v, p, why, cap) ? MULRED_OUT_EUSAGE : MULRED_OK;
 }
@@ -152,14 +152,14 @@ static const mulred_key json_key[] = {{"json", true, false, false, set_json}};
 
 /* Parses an action's options (its key table, and --json into json); the strings they keep live
  * in p. Returns MULRED_OK, a usage error's status after reporting it, or -1 after --help. */
-static int mix_parse(const char *action, const mulred_key *keys, size_t nkeys, void *opts,
-                     bool *json, mulred_key_parser *p, int argc, char **argv)
+static mulred_exit mix_parse(const char *action, const mulred_key *keys, size_t nkeys, void *opts,
+                             bool *json, mulred_key_parser *p, int argc, char **argv)
 {
     mulred_key_rest rest;
     const mulred_key_table tables[] = {{keys, nkeys, opts}, {json_key, 1, json}};
-    int st;
-    if (!mulred_key_options(action, tables, 2, argc, argv, 0, mix_help, p, &rest, &st))
-        return st == MULRED_OK ? -1 : st;
+    const mulred_key_request req = {action, tables, 2, 0, mix_help};
+    mulred_exit st;
+    if (!mulred_key_parse(&req, argc, argv, p, &rest, &st)) return st == MULRED_OK ? -1 : st;
     mulred_key_rest_free(&rest);
     return MULRED_OK;
 }
@@ -168,8 +168,8 @@ static int mix_parse(const char *action, const mulred_key *keys, size_t nkeys, v
 
 /* The lab's parameters for the options; a usage error (reported) when the rounds do not fit
  * the variant. */
-static int avalanche_params(mulred_mix_avalanche_params *p, const avalanche_opts *o,
-                            mulred_mix_variant *v)
+static mulred_exit avalanche_params(mulred_mix_avalanche_params *p, const avalanche_opts *o,
+                                    mulred_mix_variant *v)
 {
     if (!o->variant) return mulred_out_usage_error("mix avalanche", "--variant is required");
     if (mulred_mix_variant_parse(o->variant, v))
@@ -253,7 +253,7 @@ static void avalanche_text(const avalanche_opts *o, const mulred_mix_avalanche_p
                                                : "input absorbed in steps, no inverse map");
 }
 
-static int avalanche_run(const avalanche_opts *o)
+static mulred_exit avalanche_run(const avalanche_opts *o)
 {
     mulred_mix_avalanche_params p;
     mulred_mix_variant v;
@@ -274,7 +274,7 @@ static int avalanche_run(const avalanche_opts *o)
     return MULRED_OK;
 }
 
-static int cmd_avalanche(int argc, char **argv)
+static mulred_exit cmd_avalanche(int argc, char **argv)
 {
     avalanche_opts o = {.trials = DEFAULT_TRIALS, .seed = 1, .lo = 0.25, .hi = 0.75};
     mulred_key_parser p = {0};
@@ -286,7 +286,7 @@ static int cmd_avalanche(int argc, char **argv)
     return rc < 0 ? MULRED_OK : rc;
 }
 
-int mulred_cmd_mix(int argc, char **argv)
+mulred_exit mulred_cmd_mix(int argc, char **argv)
 {
     if (argc < 2) return mulred_out_usage_error("mix", "missing action: avalanche or bench");
     const char *action = argv[1];

@@ -123,7 +123,7 @@ static void msm_usage(void)
 
 /* ---- keys ---- */
 
-static int set_curve(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_curve(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     msm_opts *o = vo;
     if (mulred_curve_parse(&o->job.curve, v))
@@ -132,14 +132,14 @@ static int set_curve(void *vo, const char *v, mulred_key_parser *p, char *why, s
     return MULRED_OK;
 }
 
-static int set_group(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_group(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     if (mulred_pairing_group_parse(&((msm_opts *)vo)->job.group, v))
         return mulred_key_bad_value(p, v, "g1 or g2", why, cap);
     return MULRED_OK;
 }
 
-static int set_input(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_input(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
@@ -153,7 +153,8 @@ MULRED_KEY_FLAG(set_progress, msm_opts, progress)
 /* At least 1: a synthetic set of 0 points is no input (the job's 0). */
 MULRED_KEY_COUNT(set_synthetic, msm_opts, job.synthetic, 1, UINT64_C(1) << 40)
 
-static int set_write_pairs(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_write_pairs(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                   size_t cap)
 {
     const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
@@ -162,7 +163,7 @@ static int set_write_pairs(void *vo, const char *v, mulred_key_parser *p, char *
 }
 
 /* SxG: two counts from 1 to 2^20 joined by an 'x'. */
-static int set_grid(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_grid(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     static const char expected[] = "SLICESxGROUPS, two counts from 1 to 1048576: 2x1, 1x4";
     msm_opts *o = vo;

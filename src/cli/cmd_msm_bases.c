@@ -11,7 +11,8 @@
  * --save, or to the cache). */
 /* ---- keys ---- */
 
-static int set_path(const char **dst, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_path(const char **dst, const char *v, mulred_key_parser *p, char *why,
+                            size_t cap)
 {
     const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
@@ -19,22 +20,25 @@ static int set_path(const char **dst, const char *v, mulred_key_parser *p, char 
     return MULRED_OK;
 }
 
-int msm_bases_set_points(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+mulred_exit msm_bases_set_points(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                 size_t cap)
 {
     return set_path(&((msm_bases_opts *)vo)->points, v, p, why, cap);
 }
 
-int msm_bases_set_bases(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+mulred_exit msm_bases_set_bases(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                size_t cap)
 {
     return set_path(&((msm_bases_opts *)vo)->bases, v, p, why, cap);
 }
 
-int msm_bases_set_save(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+mulred_exit msm_bases_set_save(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     return set_path(&((msm_bases_opts *)vo)->save, v, p, why, cap);
 }
 
-int msm_bases_set_scalars(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+mulred_exit msm_bases_set_scalars(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                  size_t cap)
 {
     msm_bases_opts *b = vo;
     if (b->nscalars == MSM_BASES_MAX_SCALARS)
@@ -43,14 +47,16 @@ int msm_bases_set_scalars(void *vo, const char *v, mulred_key_parser *p, char *w
     return set_path(&b->scalars[b->nscalars++], v, p, why, cap);
 }
 
-int msm_bases_set_encoding(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+mulred_exit msm_bases_set_encoding(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                   size_t cap)
 {
     if (mulred_point_encoding_parse(&((msm_bases_opts *)vo)->encoding, v))
         return mulred_key_bad_value(p, v, "evm, compressed or uncompressed", why, cap);
     return MULRED_OK;
 }
 
-int msm_bases_set_precompute(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+mulred_exit msm_bases_set_precompute(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                     size_t cap)
 {
     uint64_t n;
     if (mulred_key_parse_uint(&n, v, UINT64_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
@@ -63,14 +69,15 @@ int msm_bases_set_precompute(void *vo, const char *v, mulred_key_parser *p, char
     return MULRED_OK;
 }
 
-int msm_bases_set_cache(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+mulred_exit msm_bases_set_cache(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                size_t cap)
 {
     return mulred_key_parse_bool(&((msm_bases_opts *)vo)->cache, v, p, why, cap) ? MULRED_OUT_EUSAGE
                                                                                  : MULRED_OK;
 }
 
-int msm_bases_set_little_endian(void *vo, const char *v, mulred_key_parser *p, char *why,
-                                size_t cap)
+mulred_exit msm_bases_set_little_endian(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                        size_t cap)
 {
     return mulred_key_parse_bool(&((msm_bases_opts *)vo)->little_endian, v, p, why, cap)
                ? MULRED_OUT_EUSAGE
@@ -79,8 +86,8 @@ int msm_bases_set_little_endian(void *vo, const char *v, mulred_key_parser *p, c
 
 /* The options of the base-set mode (--points or --bases) checked as a whole: other is the first
  * option of the plain MSM given with them (NULL: none), which does not apply. */
-int msm_bases_check(const msm_bases_opts *b, bool has_curve, const char *other, const char *dash,
-                    const char **fault, char *why, size_t cap)
+mulred_exit msm_bases_check(const msm_bases_opts *b, bool has_curve, const char *other,
+                            const char *dash, const char **fault, char *why, size_t cap)
 {
     if (!other && b->points && b->bases) other = "bases";
     if (other) {
@@ -113,8 +120,8 @@ int msm_bases_check(const msm_bases_opts *b, bool has_curve, const char *other, 
     return MULRED_OK;
 }
 
-int msm_bases_check_unused(const msm_bases_opts *b, const char *dash, const char **fault, char *why,
-                           size_t cap)
+mulred_exit msm_bases_check_unused(const msm_bases_opts *b, const char *dash, const char **fault,
+                                   char *why, size_t cap)
 {
     if (!(b->nscalars || b->precompute || b->cache || b->save || b->little_endian || b->encoding))
         return MULRED_OK;
@@ -130,8 +137,9 @@ int msm_bases_check_unused(const msm_bases_opts *b, const char *dash, const char
 
 /* ---- run ---- */
 
-static int get_set(mulred_bases **b, const msm_bases_opts *o, mulred_curve curve, bool has_curve,
-                   bool binary, int threads, msm_bases_result *r, mulred_error *err)
+static mulred_status get_set(mulred_bases **b, const msm_bases_opts *o, mulred_curve curve,
+                             bool has_curve, bool binary, int threads, msm_bases_result *r,
+                             mulred_error *err)
 {
     const double t0 = mulred_wtime();
     int st;
@@ -174,8 +182,8 @@ static int get_set(mulred_bases **b, const msm_bases_opts *o, mulred_curve curve
     return st;
 }
 
-int msm_bases_run(const msm_bases_opts *o, mulred_curve curve, bool has_curve, bool binary,
-                  int threads, msm_bases_result *r, mulred_error *err)
+mulred_status msm_bases_run(const msm_bases_opts *o, mulred_curve curve, bool has_curve,
+                            bool binary, int threads, msm_bases_result *r, mulred_error *err)
 {
     memset(r, 0, sizeof *r);
     mulred_bases *b = NULL;

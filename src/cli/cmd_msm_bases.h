@@ -42,29 +42,35 @@ typedef struct {
 /* The base-set keys of `mulred msm` (its key table lists them): opts is the msm_bases_opts
  * (cli/cmd_msm_print.h keeps it first in msm's options, so the table's pointer is one to it too).
  */
-int msm_bases_set_points(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
-int msm_bases_set_bases(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
-int msm_bases_set_save(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
-int msm_bases_set_scalars(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
-int msm_bases_set_encoding(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
-int msm_bases_set_precompute(void *opts, const char *v, mulred_key_parser *p, char *why,
-                             size_t cap);
-int msm_bases_set_cache(void *opts, const char *v, mulred_key_parser *p, char *why, size_t cap);
-int msm_bases_set_little_endian(void *opts, const char *v, mulred_key_parser *p, char *why,
+mulred_exit msm_bases_set_points(void *opts, const char *v, mulred_key_parser *p, char *why,
+                                 size_t cap);
+mulred_exit msm_bases_set_bases(void *opts, const char *v, mulred_key_parser *p, char *why,
                                 size_t cap);
+mulred_exit msm_bases_set_save(void *opts, const char *v, mulred_key_parser *p, char *why,
+                               size_t cap);
+mulred_exit msm_bases_set_scalars(void *opts, const char *v, mulred_key_parser *p, char *why,
+                                  size_t cap);
+mulred_exit msm_bases_set_encoding(void *opts, const char *v, mulred_key_parser *p, char *why,
+                                   size_t cap);
+mulred_exit msm_bases_set_precompute(void *opts, const char *v, mulred_key_parser *p, char *why,
+                                     size_t cap);
+mulred_exit msm_bases_set_cache(void *opts, const char *v, mulred_key_parser *p, char *why,
+                                size_t cap);
+mulred_exit msm_bases_set_little_endian(void *opts, const char *v, mulred_key_parser *p, char *why,
+                                        size_t cap);
 
 /* The base-set mode's options checked as a whole (as a job kind's check): has_curve whether
  * --curve was given, other the first option of the plain MSM given with them (NULL: none). */
-int msm_bases_check(const msm_bases_opts *b, bool has_curve, const char *other, const char *dash,
-                    const char **fault, char *why, size_t cap);
+mulred_exit msm_bases_check(const msm_bases_opts *b, bool has_curve, const char *other,
+                            const char *dash, const char **fault, char *why, size_t cap);
 /* A plain MSM's check that no base-set option was given. */
-int msm_bases_check_unused(const msm_bases_opts *b, const char *dash, const char **fault, char *why,
-                           size_t cap);
+mulred_exit msm_bases_check_unused(const msm_bases_opts *b, const char *dash, const char **fault,
+                                   char *why, size_t cap);
 
 /* Makes or loads the set (curve: the --curve and --group given, has_curve false when none),
  * then one MSM per scalar file. Status and err as a job kind's run. */
-int msm_bases_run(const msm_bases_opts *o, mulred_curve curve, bool has_curve, bool binary,
-                  int threads, msm_bases_result *r, mulred_error *err);
+mulred_status msm_bases_run(const msm_bases_opts *o, mulred_curve curve, bool has_curve,
+                            bool binary, int threads, msm_bases_result *r, mulred_error *err);
 void msm_bases_write_json(mulred_json_writer *w, const msm_bases_opts *o,
                           const msm_bases_result *r);
 void msm_bases_write_text(FILE *out, const msm_bases_opts *o, const msm_bases_result *r);

@@ -92,15 +92,15 @@ typedef struct {
 
 /* ---- keys ---- */
 
-static int set_flavor(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_flavor(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     if (mulred_muhash_flavor_parse(&((muhash_opts *)vo)->job.flavor, v))
         return mulred_key_bad_value(p, v, "bitcoin or kaspa", why, cap);
     return MULRED_OK;
 }
 
-static int add_path(const char **list, size_t *n, const char *v, mulred_key_parser *p, char *why,
-                    size_t cap)
+static mulred_exit add_path(const char **list, size_t *n, const char *v, mulred_key_parser *p,
+                            char *why, size_t cap)
 {
     if (*n == MAX_FILES)
         return snprintf(why, cap, "at most %d files for %s", MAX_FILES, p->label),
@@ -111,19 +111,20 @@ static int add_path(const char **list, size_t *n, const char *v, mulred_key_pars
     return MULRED_OK;
 }
 
-static int set_insert(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_insert(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
     return add_path(o->insert, &o->job.ninsert, v, p, why, cap);
 }
 
-static int set_remove(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_remove(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     muhash_opts *o = vo;
     return add_path(o->remove, &o->job.nremove, v, p, why, cap);
 }
 
-static int set_snapshot(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_snapshot(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                size_t cap)
 {
     muhash_opts *o = vo;
     return add_path(o->snapshot, &o->job.nsnapshot, v, p, why, cap);
@@ -133,7 +134,8 @@ MULRED_KEY_FLAG(set_txoutset, muhash_opts, job.txoutset_hash)
 /* At least 1: a synthetic set of 0 elements is no input (the job's 0). */
 MULRED_KEY_COUNT(set_synthetic, muhash_opts, job.synthetic, 1, UINT64_MAX)
 
-static int set_progress(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_progress(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                size_t cap)
 {
     bool on;
     if (mulred_key_parse_bool(&on, v, p, why, cap)) return MULRED_OUT_EUSAGE;
@@ -141,7 +143,8 @@ static int set_progress(void *vo, const char *v, mulred_key_parser *p, char *why
     return MULRED_OK;
 }
 
-static int set_no_progress(void *vo, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_no_progress(void *vo, const char *v, mulred_key_parser *p, char *why,
+                                   size_t cap)
 {
     bool on;
     if (mulred_key_parse_bool(&on, v, p, why, cap)) return MULRED_OUT_EUSAGE;

@@ -65,7 +65,8 @@ typedef struct {
 #define PROJECT(o) (&((report_opts *)(o))->project)
 
 /* A model parameter: a positive finite number (2e-6, 67108864, 12.5e9). */
-static int set_positive(double *field, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_positive(double *field, const char *v, mulred_key_parser *p, char *why,
+                                size_t cap)
 {
     char *end;
     errno = 0;
@@ -77,7 +78,8 @@ static int set_positive(double *field, const char *v, mulred_key_parser *p, char
 }
 
 #define NUMBER_KEY(name)                                                                           \
-    static int set_##name(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)     \
+    static mulred_exit set_##name(void *o, const char *v, mulred_key_parser *p, char *why,         \
+                                  size_t cap)                                                      \
     {                                                                                              \
         return set_positive(&PROJECT(o)->name, v, p, why, cap);                                    \
     }
@@ -100,7 +102,8 @@ NUMBER_KEY(storage_rate)
 NUMBER_KEY(cores_per_node)
 NUMBER_KEY(ranks_per_node)
 /* bytes, in the grammar of msm --memory-per-rank (4G = 4e9) */
-static int set_memory_per_node(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_memory_per_node(void *o, const char *v, mulred_key_parser *p, char *why,
+                                       size_t cap)
 {
     uint64_t n;
     if (mulred_key_parse_count(&n, v, 1, UINT64_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
@@ -182,16 +185,15 @@ static mulred_status report_run(report_opts *o, const mulred_key_rest *rest, mul
     return status;
 }
 
-int mulred_cmd_report(int argc, char **argv)
+mulred_exit mulred_cmd_report(int argc, char **argv)
 {
     report_opts o = {.project = {.ranks_per_node = 1, .max_nodes = 1024}};
     mulred_key_parser p = {0};
     mulred_key_rest rest;
     const mulred_key_table table = {report_keys, sizeof report_keys / sizeof report_keys[0], &o};
-    int rc;
-    if (!mulred_key_options("report", &table, 1, argc, argv, SIZE_MAX, report_usage, &p, &rest,
-                            &rc))
-        return mulred_key_parser_free(&p), rc;
+    const mulred_key_request req = {"report", &table, 1, SIZE_MAX, report_usage};
+    mulred_exit rc;
+    if (!mulred_key_parse(&req, argc, argv, &p, &rest, &rc)) return mulred_key_parser_free(&p), rc;
     mulred_error err;
     mulred_error_clear(&err);
     if (!o.projecting && rest.nargs == 0) {
@@ -204,8 +206,10 @@ int mulred_cmd_report(int argc, char **argv)
         rc = mulred_out_error(&err);
     } else {
         rc = report_run(&o, &rest, &err);
-        rc = rc == MULRED_OUT_EUSAGE ? mulred_out_usage_error("report", "%s", err.message)
-                                     : mulred_out_error(&err);
+        if (rc == MULRED_OUT_EUSAGE)
+            rc = mulred_out_usage_error("report", "%s", err.message);
+        else
+            rc = mulred_out_error(&err);
     }
     mulred_key_rest_free(&rest);
     mulred_key_parser_free(&p);

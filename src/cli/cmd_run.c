@@ -122,7 +122,7 @@ static void run_usage(void)
  * created 0700 when missing and, as each run's own (mulred_checkpoint_open), refused when it is
  * not a directory of this user or others may write to it. Collective: every rank makes sure of
  * it (each opens the directories of its runs' units) and the ranks agree on the verdict. */
-static int run_checkpoint_dir(const char *dir, mulred_error *err)
+static mulred_status run_checkpoint_dir(const char *dir, mulred_error *err)
 {
     struct stat st;
     mulred_error_clear(err);
@@ -154,19 +154,20 @@ typedef struct {
     bool json_set, output_set;
 } run_opts;
 
-static int run_set(run_opts *o, const char *name, const char *v, mulred_key_parser *p, char *why,
-                   size_t cap)
+static mulred_exit run_set(run_opts *o, const char *name, const char *v, mulred_key_parser *p,
+                           char *why, size_t cap)
 {
     return mulred_key_find(cli_output_keys, cli_output_nkeys, name)->set(&o->out, v, p, why, cap);
 }
 
-static int run_set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit run_set_json(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     ((run_opts *)o)->json_set = true;
     return run_set(o, "json", v, p, why, cap);
 }
 
-static int run_set_output(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit run_set_output(void *o, const char *v, mulred_key_parser *p, char *why,
+                                  size_t cap)
 {
     ((run_opts *)o)->output_set = true;
     return run_set(o, "output", v, p, why, cap);
@@ -177,15 +178,15 @@ static const mulred_key run_keys[] = {
     {"output", false, false, false, run_set_output},
 };
 
-int mulred_cmd_run(int argc, char **argv)
+mulred_exit mulred_cmd_run(int argc, char **argv)
 {
     run_opts cmd = {0};
     mulred_key_parser p = {0};
     mulred_key_rest rest;
     const mulred_key_table table = {run_keys, sizeof run_keys / sizeof run_keys[0], &cmd};
-    int rc;
-    if (!mulred_key_options("run", &table, 1, argc, argv, 1, run_usage, &p, &rest, &rc))
-        return mulred_key_parser_free(&p), rc;
+    const mulred_key_request req = {"run", &table, 1, 1, run_usage};
+    mulred_exit rc;
+    if (!mulred_key_parse(&req, argc, argv, &p, &rest, &rc)) return mulred_key_parser_free(&p), rc;
     const char *path = rest.nargs ? rest.args[0] : NULL;
     mulred_key_rest_free(&rest);
     if (!path) return mulred_key_parser_free(&p), mulred_out_usage_error("run", "missing JOBFILE");

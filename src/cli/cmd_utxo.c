@@ -51,8 +51,8 @@ static void usage(void)
         "the reason), 3 runtime failure.\n");
 }
 
-static int cmd_index(const char *file, const mulred_utxo_options *opt_in, bool force, bool json,
-                     bool progress)
+static mulred_exit cmd_index(const char *file, const mulred_utxo_options *opt_in, bool force,
+                             bool json, bool progress)
 {
     mulred_error err;
     mulred_error_clear(&err);
@@ -97,7 +97,7 @@ static int cmd_index(const char *file, const mulred_utxo_options *opt_in, bool f
     return MULRED_OK;
 }
 
-static int cmd_info(const char *file, bool txoutset, bool json)
+static mulred_exit cmd_info(const char *file, bool txoutset, bool json)
 {
     mulred_error err;
     mulred_error_clear(&err);
@@ -174,7 +174,8 @@ static int cmd_info(const char *file, bool txoutset, bool json)
     return MULRED_OK;
 }
 
-static int cmd_synth(const char *count, const char *file, uint64_t seed, bool legacy, bool progress)
+static mulred_exit cmd_synth(const char *count, const char *file, uint64_t seed, bool legacy,
+                             bool progress)
 {
     uint64_t n;
     if (mulred_parse_count(count, &n))
@@ -235,7 +236,7 @@ static const char *const utxo_sub_keys[][6] = {
 /* Parses argv again with the keys of subcommand sub alone: a usage error (reported) when it
  * holds a key of another subcommand; MULRED_OK otherwise (also for an unknown subcommand, which
  * utxo_run reports). */
-static int utxo_sub_check(const char *sub, int argc, char **argv)
+static mulred_exit utxo_sub_check(const char *sub, int argc, char **argv)
 {
     for (size_t s = 0; s < sizeof utxo_sub_keys / sizeof utxo_sub_keys[0]; s++) {
         if (strcmp(sub, utxo_sub_keys[s][0]) != 0) continue;
@@ -252,7 +253,8 @@ static int utxo_sub_check(const char *sub, int argc, char **argv)
         mulred_key_parser p = {0};
         mulred_key_rest rest = {0};
         char why[256];
-        int st = mulred_key_argv(&table, 1, argc, argv, &p, &rest, 8, why, sizeof why);
+        const mulred_key_request req = {sub, &table, 1, 8, NULL};
+        const mulred_exit st = mulred_key_argv(&req, argc, argv, &p, &rest, why, sizeof why);
         mulred_key_rest_free(&rest);
         mulred_key_parser_free(&p);
         if (st == MULRED_OK) return MULRED_OK;
@@ -262,7 +264,8 @@ static int utxo_sub_check(const char *sub, int argc, char **argv)
 }
 
 /* One subcommand: its name, its positional arguments and what runs it. */
-static int utxo_run(const char *sub, const char *const *args, size_t nargs, const utxo_opts *o)
+static mulred_exit utxo_run(const char *sub, const char *const *args, size_t nargs,
+                            const utxo_opts *o)
 {
     /* Without MPI every launched process would do the same work: only rank 0 does it. */
     const bool root = mulred_mpi_env_rank() == 0;
@@ -281,14 +284,15 @@ static int utxo_run(const char *sub, const char *const *args, size_t nargs, cons
     return mulred_out_usage_error("utxo", "unknown subcommand '%s' (index, info or synth)", sub);
 }
 
-int mulred_cmd_utxo(int argc, char **argv)
+mulred_exit mulred_cmd_utxo(int argc, char **argv)
 {
     utxo_opts o = {.seed = 1};
     mulred_key_parser p = {0};
     mulred_key_rest rest;
     const mulred_key_table table = {utxo_keys, sizeof utxo_keys / sizeof utxo_keys[0], &o};
-    int rc;
-    if (mulred_key_options("utxo", &table, 1, argc, argv, 8, usage, &p, &rest, &rc)) {
+    const mulred_key_request req = {"utxo", &table, 1, 8, usage};
+    mulred_exit rc;
+    if (mulred_key_parse(&req, argc, argv, &p, &rest, &rc)) {
         if (rest.nargs < 1)
             rc = mulred_out_usage_error("utxo", "missing subcommand (index, info or synth)");
         else if ((rc = utxo_sub_check(rest.args[0], argc, argv)) == MULRED_OK)

@@ -12,15 +12,15 @@ static void version_usage(void)
                "from, the CPU features\nmulred detected and the arithmetic paths in use.\n");
 }
 
-int mulred_cmd_version(int argc, char **argv)
+mulred_exit mulred_cmd_version(int argc, char **argv)
 {
     /* no keys: only --help, and no arguments */
     mulred_key_parser p = {0};
     mulred_key_rest rest;
     const mulred_key_table none = {NULL, 0, NULL};
-    int rc;
-    const bool run =
-        mulred_key_options("version", &none, 1, argc, argv, 0, version_usage, &p, &rest, &rc);
+    const mulred_key_request req = {"version", &none, 1, 0, version_usage};
+    mulred_exit rc;
+    const bool run = mulred_key_parse(&req, argc, argv, &p, &rest, &rc);
     mulred_key_parser_free(&p);
     if (!run) return rc;
     mulred_key_rest_free(&rest);

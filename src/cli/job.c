@@ -33,9 +33,10 @@ typedef struct {
     char *key, *value; /* point into the file's text */
 } job_entry;
 
-static int job_error(mulred_error *err, const cli_job *job, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int job_error(mulred_error *err, const cli_job *job, int line, const char *fmt, ...)
+static mulred_status job_error(mulred_error *err, const cli_job *job, int line, const char *fmt,
+                               ...) __attribute__((format(printf, 4, 5)));
+static mulred_status job_error(mulred_error *err, const cli_job *job, int line, const char *fmt,
+                               ...)
 {
     char reason[400];
     va_list ap;
@@ -55,8 +56,8 @@ static char *trim(char *s)
 }
 
 /* Splits the text into `key = value` entries (comments and blank lines dropped). */
-static int job_lines(cli_job *job, char *text, job_entry **entries, size_t *n, int *last_line,
-                     mulred_error *err)
+static mulred_status job_lines(cli_job *job, char *text, job_entry **entries, size_t *n,
+                               int *last_line, mulred_error *err)
 {
     size_t cap = 0;
     int line = 0;
@@ -157,7 +158,7 @@ static mulred_status job_find_kind(job_parse *st, const job_entry *entries, size
 /* A choice key's list (curve = bls12-381, bn254): each item checked now, on a copy of the
  * options (an item that sets the same options as an earlier one is that one again: a synonym),
  * applied to its runs later. */
-static int job_list(job_parse *st, const mulred_key *key, const job_entry *e)
+static mulred_exit job_list(job_parse *st, const mulred_key *key, const job_entry *e)
 {
     cli_job *job = st->job;
     const size_t size = st->k->opts_size;
@@ -220,7 +221,7 @@ static void job_choice_keys(char *out, size_t cap, const cli_job_kind *kind)
 
 /* One `key = value` line other than kind: an output key or one of the kind's; a choice key's
  * list is kept for job_runs. */
-static int job_entry_apply(job_parse *st, job_entry *e)
+static mulred_status job_entry_apply(job_parse *st, job_entry *e)
 {
     const cli_job_kind *k = st->k;
     snprintf(st->label, sizeof st->label, "'%s'", e->key);
@@ -284,7 +285,7 @@ void cli_job_run_name(char *out, size_t cap, const cli_job *job, int run, const 
 }
 
 /* Run r's own values: the item of each list, and with a checkpoint its subdirectory. */
-static int job_run_values(job_parse *st, void *opts, int r)
+static mulred_exit job_run_values(job_parse *st, void *opts, int r)
 {
     const cli_job *job = st->job;
     const cli_job_kind *k = st->k;

@@ -12,7 +12,7 @@
 
 /* ---- the distributed keys ---- */
 
-static int set_seed(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_seed(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     uint64_t x;
     if (mulred_key_parse_uint(&x, v, UINT64_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
@@ -20,7 +20,7 @@ static int set_seed(void *o, const char *v, mulred_key_parser *p, char *why, siz
     return MULRED_OK;
 }
 
-static int set_threads(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_threads(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     uint64_t n;
     if (mulred_key_parse_count(&n, v, 1, 4096, p, why, cap)) return MULRED_OUT_EUSAGE;
@@ -28,7 +28,8 @@ static int set_threads(void *o, const char *v, mulred_key_parser *p, char *why, 
     return MULRED_OK;
 }
 
-static int set_checkpoint(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_checkpoint(void *o, const char *v, mulred_key_parser *p, char *why,
+                                  size_t cap)
 {
     const char *kept = mulred_key_path(p, v);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
@@ -36,7 +37,8 @@ static int set_checkpoint(void *o, const char *v, mulred_key_parser *p, char *wh
     return MULRED_OK;
 }
 
-static int set_checkpoint_unit(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_checkpoint_unit(void *o, const char *v, mulred_key_parser *p, char *why,
+                                       size_t cap)
 {
     uint64_t x;
     if (mulred_key_parse_count(&x, v, 1, UINT32_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
@@ -44,12 +46,13 @@ static int set_checkpoint_unit(void *o, const char *v, mulred_key_parser *p, cha
     return MULRED_OK;
 }
 
-static int set_schedule(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_schedule(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     return cli_parse_schedule(((cli_dist_opts *)o)->schedule, v, p, why, cap);
 }
 
-static int set_stall_timeout(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_stall_timeout(void *o, const char *v, mulred_key_parser *p, char *why,
+                                     size_t cap)
 {
     return mulred_key_parse_seconds(((cli_dist_opts *)o)->stall_timeout, v,
                                     MULRED_MPI_STALL_TIMEOUT_MAX, p, why, cap)
@@ -105,8 +108,9 @@ const mulred_key *cli_kind_key(const cli_job_kind *kind, const char *name, size_
     return k;
 }
 
-int cli_kind_apply(const cli_job_kind *kind, const mulred_key *key, void *opts, const char *value,
-                   mulred_key_parser *p, const char *label, char *why, size_t cap)
+mulred_exit cli_kind_apply(const cli_job_kind *kind, const mulred_key *key, void *opts,
+                           const char *value, mulred_key_parser *p, const char *label, char *why,
+                           size_t cap)
 {
     cli_dist_opts fields;
     if (key >= cli_dist_keys && key < cli_dist_keys + cli_dist_nkeys) {
@@ -122,7 +126,8 @@ int cli_kind_apply(const cli_job_kind *kind, const mulred_key *key, void *opts, 
 MULRED_KEY_FLAG(set_json, cli_output_opts, json)
 
 /* Relative to the current directory, like --output: a result goes where the job is run. */
-static int set_output(void *opts, const char *value, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_output(void *opts, const char *value, mulred_key_parser *p, char *why,
+                              size_t cap)
 {
     const char *kept = mulred_key_keep(p, value);
     if (!kept) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
@@ -188,9 +193,9 @@ mulred_exit cli_run_kind(const cli_job_kind *kind, int argc, char **argv)
     const mulred_key_table tables[] = {{kind->keys, kind->nkeys, opts},
                                        {cli_output_keys, cli_output_nkeys, &out},
                                        {cli_dist_keys, kind->dist ? cli_dist_nkeys : 0, &dist}};
+    const mulred_key_request req = {kind->name, tables, 3, 0, kind->usage};
     mulred_key_rest rest;
-    if (!mulred_key_options(kind->name, tables, 3, argc, argv, 0, kind->usage, &p, &rest, &status))
-        goto done;
+    if (!mulred_key_parse(&req, argc, argv, &p, &rest, &status)) goto done;
     mulred_key_rest_free(&rest);
     const char *fault = NULL;
     if (kind->check(opts, "--", &fault, why, sizeof why)) {

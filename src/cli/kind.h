@@ -78,8 +78,9 @@ size_t cli_kind_nkeys(const cli_job_kind *kind);
 /* The key of that name ('_' and '-' alike) and its number in *index; NULL when there is none. */
 const mulred_key *cli_kind_key(const cli_job_kind *kind, const char *name, size_t *index);
 /* Sets key (one of the kind's) in opts, as mulred_key_apply does. */
-int cli_kind_apply(const cli_job_kind *kind, const mulred_key *key, void *opts, const char *value,
-                   mulred_key_parser *p, const char *label, char *why, size_t cap);
+mulred_exit cli_kind_apply(const cli_job_kind *kind, const mulred_key *key, void *opts,
+                           const char *value, mulred_key_parser *p, const char *label, char *why,
+                           size_t cap);
 
 /* Where and how a result is printed: --json and --output FILE on the command line, json and
  * output in a job file (one parser for both). */

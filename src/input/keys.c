@@ -11,16 +11,16 @@
 
 #include "output/format.h"
 
-int mulred_key_bad_value(mulred_key_parser *p, const char *value, const char *expected, char *why,
-                         size_t cap)
+mulred_exit mulred_key_bad_value(mulred_key_parser *p, const char *value, const char *expected,
+                                 char *why, size_t cap)
 {
     snprintf(why, cap, "bad value '%s' for %s (%s)", value, p && p->label ? p->label : "option",
              expected);
     return MULRED_OUT_EUSAGE;
 }
 
-int mulred_key_parse_uint(uint64_t *out, const char *value, uint64_t max, mulred_key_parser *p,
-                          char *why, size_t cap)
+mulred_exit mulred_key_parse_uint(uint64_t *out, const char *value, uint64_t max,
+                                  mulred_key_parser *p, char *why, size_t cap)
 {
     static const char expected[] =
         "an unsigned integer: decimal without leading zeros, or hex with 0x";
@@ -28,32 +28,32 @@ int mulred_key_parse_uint(uint64_t *out, const char *value, uint64_t max, mulred
     if (value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
         const char *h = value + 2;
         size_t n = strlen(h);
-        if (n == 0) return mulred_key_bad_value(p, value, expected, why, cap), -1;
+        if (n == 0) return mulred_key_bad_value(p, value, expected, why, cap);
         for (size_t i = 0; i < n; i++) {
             int d = h[i] >= '0' && h[i] <= '9'   ? h[i] - '0'
                     : h[i] >= 'a' && h[i] <= 'f' ? h[i] - 'a' + 10
                     : h[i] >= 'A' && h[i] <= 'F' ? h[i] - 'A' + 10
                                                  : -1;
-            if (d < 0) return mulred_key_bad_value(p, value, expected, why, cap), -1;
+            if (d < 0) return mulred_key_bad_value(p, value, expected, why, cap);
             if (v >> 60) goto too_large;
             v = v << 4 | (uint64_t)d;
         }
     } else {
         int rc = mulred_parse_decimal(&v, value, strlen(value));
         if (rc == -2) goto too_large;
-        if (rc) return mulred_key_bad_value(p, value, expected, why, cap), -1;
+        if (rc) return mulred_key_bad_value(p, value, expected, why, cap);
     }
     if (v > max) goto too_large;
     *out = v;
-    return 0;
+    return MULRED_OK;
 too_large:;
     char what[64];
     snprintf(what, sizeof what, "at most %llu", (unsigned long long)max);
-    return mulred_key_bad_value(p, value, what, why, cap), -1;
+    return mulred_key_bad_value(p, value, what, why, cap);
 }
 
-int mulred_key_parse_count(uint64_t *out, const char *value, uint64_t min, uint64_t max,
-                           mulred_key_parser *p, char *why, size_t cap)
+mulred_exit mulred_key_parse_count(uint64_t *out, const char *value, uint64_t min, uint64_t max,
+                                   mulred_key_parser *p, char *why, size_t cap)
 {
     char expected[160];
     if (max == UINT64_MAX)
@@ -64,13 +64,13 @@ int mulred_key_parse_count(uint64_t *out, const char *value, uint64_t min, uint6
                  (unsigned long long)max);
     uint64_t v = 0;
     if (mulred_parse_count(value, &v) != 0 || v < min || v > max)
-        return mulred_key_bad_value(p, value, expected, why, cap), -1;
+        return mulred_key_bad_value(p, value, expected, why, cap);
     *out = v;
-    return 0;
+    return MULRED_OK;
 }
 
-int mulred_key_parse_seconds(double *out, const char *value, double max, mulred_key_parser *p,
-                             char *why, size_t cap)
+mulred_exit mulred_key_parse_seconds(double *out, const char *value, double max,
+                                     mulred_key_parser *p, char *why, size_t cap)
 {
     char expected[96];
     snprintf(expected, sizeof expected, "seconds, more than 0 and at most %.0f: 30, 2.5", max);
@@ -79,26 +79,26 @@ int mulred_key_parse_seconds(double *out, const char *value, double max, mulred_
     for (const char *c = value; *c; c++) {
         if (*c == '.' && points++ == 0) continue;
         if (*c < '0' || *c > '9' || digits > 15)
-            return mulred_key_bad_value(p, value, expected, why, cap), -1;
+            return mulred_key_bad_value(p, value, expected, why, cap);
         digits++;
         if (points) scale /= 10;
         v = v * 10 + (*c - '0');
     }
     v *= scale;
-    if (!digits || !(v > 0) || v > max)
-        return mulred_key_bad_value(p, value, expected, why, cap), -1;
+    if (!digits || !(v > 0) || v > max) return mulred_key_bad_value(p, value, expected, why, cap);
     *out = v;
-    return 0;
+    return MULRED_OK;
 }
 
-int mulred_key_parse_bool(bool *out, const char *value, mulred_key_parser *p, char *why, size_t cap)
+mulred_exit mulred_key_parse_bool(bool *out, const char *value, mulred_key_parser *p, char *why,
+                                  size_t cap)
 {
     static const char *yes[] = {"true", "yes", "on", "1"}, *no[] = {"false", "no", "off", "0"};
     for (size_t i = 0; i < 4; i++) {
-        if (strcmp(value, yes[i]) == 0) return *out = true, 0;
-        if (strcmp(value, no[i]) == 0) return *out = false, 0;
+        if (strcmp(value, yes[i]) == 0) return *out = true, MULRED_OK;
+        if (strcmp(value, no[i]) == 0) return *out = false, MULRED_OK;
     }
-    return mulred_key_bad_value(p, value, "true or false", why, cap), -1;
+    return mulred_key_bad_value(p, value, "true or false", why, cap);
 }
 
 const char *mulred_key_keep(mulred_key_parser *p, const char *s)
@@ -151,8 +151,8 @@ const mulred_key *mulred_key_find(const mulred_key *keys, size_t nkeys, const ch
     return NULL;
 }
 
-int mulred_key_apply(const mulred_key *k, void *opts, const char *value, mulred_key_parser *p,
-                     const char *label, char *why, size_t cap)
+mulred_exit mulred_key_apply(const mulred_key *k, void *opts, const char *value,
+                             mulred_key_parser *p, const char *label, char *why, size_t cap)
 {
     p->label = label;
     if (!k->flag && !*value)
@@ -179,7 +179,7 @@ static struct option *key_longopts(const mulred_key_table *tables, size_t ntable
     return longopts;
 }
 
-static int key_unknown(int argc, char **argv, char *why, size_t cap)
+static mulred_exit key_unknown(int argc, char **argv, char *why, size_t cap)
 {
     const char *arg = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
     if (optopt && optopt != '?' && optopt < 256)
@@ -191,8 +191,8 @@ static int key_unknown(int argc, char **argv, char *why, size_t cap)
 
 /* Keeps one positional argument, or refuses it when max_args are already there; rest->args
  * has room for every argument of argv (argc). */
-static int key_positional(mulred_key_rest *rest, size_t max_args, int argc, const char *arg,
-                          char *why, size_t cap)
+static mulred_exit key_positional(mulred_key_rest *rest, size_t max_args, int argc, const char *arg,
+                                  char *why, size_t cap)
 {
     if (rest->nargs >= max_args) {
         snprintf(why, cap, "unexpected argument '%s'", arg);
@@ -212,16 +212,18 @@ void mulred_key_rest_free(mulred_key_rest *rest)
     *rest = (mulred_key_rest){0};
 }
 
-int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, char **argv,
-                    mulred_key_parser *p, mulred_key_rest *rest, size_t max_args, char *why,
-                    size_t cap)
+mulred_exit mulred_key_argv(const mulred_key_request *req, int argc, char **argv,
+                            mulred_key_parser *p, mulred_key_rest *rest, char *why, size_t cap)
 {
+    const mulred_key_table *tables = req->tables;
+    const size_t ntables = req->ntables;
     *rest = (mulred_key_rest){0};
     struct option *longopts = key_longopts(tables, ntables);
     if (!longopts) return snprintf(why, cap, "out of memory"), MULRED_ERUNTIME;
     optind = 0; /* glibc: 0 reinitializes getopt for this argument vector */
     opterr = 0; /* its own messages silenced: a bad key is reported below */
-    int c, status = MULRED_OK;
+    int c;
+    mulred_exit status = MULRED_OK;
     char label[80];
     /* "-": positional arguments come back in order as option 1, wherever they stand */
     while (status == MULRED_OK && (c = getopt_long(argc, argv, "-h", longopts, NULL)) != -1) {
@@ -230,7 +232,7 @@ int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, ch
             rest->help = true;
             break;
         } else if (c == 1) {
-            status = key_positional(rest, max_args, argc, optarg, why, cap);
+            status = key_positional(rest, req->max_args, argc, optarg, why, cap);
         } else if (t >= 1 && t <= ntables && j < tables[t - 1].nkeys) {
             const mulred_key *k = &tables[t - 1].keys[j];
             snprintf(label, sizeof label, "'--%s'", k->name);
@@ -241,25 +243,24 @@ int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, ch
     }
     /* after "--", getopt stops: the rest are positional */
     for (; status == MULRED_OK && !rest->help && optind < argc; optind++) {
-        status = key_positional(rest, max_args, argc, argv[optind], why, cap);
+        status = key_positional(rest, req->max_args, argc, argv[optind], why, cap);
     }
     free(longopts);
     return status;
 }
 
-bool mulred_key_options(const char *cmd, const mulred_key_table *tables, size_t ntables, int argc,
-                        char **argv, size_t max_args, void (*usage)(void), mulred_key_parser *p,
-                        mulred_key_rest *rest, int *status)
+bool mulred_key_parse(const mulred_key_request *req, int argc, char **argv, mulred_key_parser *p,
+                      mulred_key_rest *rest, mulred_exit *status)
 {
     char why[512];
-    int rc = mulred_key_argv(tables, ntables, argc, argv, p, rest, max_args, why, sizeof why);
+    mulred_exit rc = mulred_key_argv(req, argc, argv, p, rest, why, sizeof why);
     if (rc == MULRED_OK && !rest->help) return true;
     const bool help = rc == MULRED_OK;
     mulred_key_rest_free(rest);
     if (help) {
-        usage();
+        req->usage();
     } else if (rc == MULRED_OUT_EUSAGE) {
-        rc = mulred_out_usage_error(cmd, "%s", why);
+        rc = mulred_out_usage_error(req->cmd, "%s", why);
     } else {
         mulred_error err;
         mulred_error_set(&err, rc, "%s", why);

@@ -48,36 +48,36 @@ typedef struct {
     /* Parses value into opts. Returns MULRED_OK; MULRED_OUT_EUSAGE with the reason in why (bad
      * value); MULRED_ERUNTIME with why (out of memory). A flag's value is "true" from the
      * command line, and from a job file whatever was written (the setter parses it). */
-    int (*set)(void *opts, const char *value, mulred_key_parser *p, char *why, size_t cap);
+    mulred_exit (*set)(void *opts, const char *value, mulred_key_parser *p, char *why, size_t cap);
 } mulred_key;
 
-/* The value parsers every setter uses. Each returns 0, or -1 after writing "bad value 'V' for
- * LABEL (what is expected)" into why. None accepts an empty value, a sign, blanks or a value
- * that does not fit. */
+/* The value parsers every setter uses. Each returns MULRED_OK, or MULRED_OUT_EUSAGE after writing
+ * "bad value 'V' for LABEL (what is expected)" into why (what a setter returns for a bad value).
+ * None accepts an empty value, a sign, blanks or a value that does not fit. */
 /* An unsigned integer: decimal without leading zeros ("010" is ambiguous: octal in C, decimal
  * elsewhere), or hex with 0x. At most max. */
-int mulred_key_parse_uint(uint64_t *out, const char *value, uint64_t max, mulred_key_parser *p,
-                          char *why, size_t cap);
+mulred_exit mulred_key_parse_uint(uint64_t *out, const char *value, uint64_t max,
+                                  mulred_key_parser *p, char *why, size_t cap);
 /* A count in [min, max]: decimal without leading zeros, a decimal with a k, M or G suffix
  * (powers of 1000: 200k), or an exponent form that is a whole number (2e5, 2.5e5). */
-int mulred_key_parse_count(uint64_t *out, const char *value, uint64_t min, uint64_t max,
-                           mulred_key_parser *p, char *why, size_t cap);
+mulred_exit mulred_key_parse_count(uint64_t *out, const char *value, uint64_t min, uint64_t max,
+                                   mulred_key_parser *p, char *why, size_t cap);
 /* Seconds in (0, max]: digits with at most one decimal point ("30", "2.5", "0.5"; no exponent). */
-int mulred_key_parse_seconds(double *out, const char *value, double max, mulred_key_parser *p,
-                             char *why, size_t cap);
+mulred_exit mulred_key_parse_seconds(double *out, const char *value, double max,
+                                     mulred_key_parser *p, char *why, size_t cap);
 /* true/yes/on/1 or false/no/off/0. */
-int mulred_key_parse_bool(bool *out, const char *value, mulred_key_parser *p, char *why,
-                          size_t cap);
+mulred_exit mulred_key_parse_bool(bool *out, const char *value, mulred_key_parser *p, char *why,
+                                  size_t cap);
 /* Writes "bad value 'V' for LABEL (expected)" into why and returns MULRED_OUT_EUSAGE. */
-int mulred_key_bad_value(mulred_key_parser *p, const char *value, const char *expected, char *why,
-                         size_t cap);
+mulred_exit mulred_key_bad_value(mulred_key_parser *p, const char *value, const char *expected,
+                                 char *why, size_t cap);
 
 /* Setters of one field of an options struct, for key tables (a key is one line of the table and
  * one line of these): fn(opts, value, ...) parses value with the parser of its kind into
  * ((type *)opts)->field, rejecting a bad value with that parser's message. */
 /* A count in [lo, hi] (mulred_key_parse_count: 200000, 2e5, 200k) into an integer field. */
 #define MULRED_KEY_COUNT(fn, type, field, lo, hi)                                                  \
-    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    static mulred_exit fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)     \
     {                                                                                              \
         uint64_t x;                                                                                \
         if (mulred_key_parse_count(&x, v, (lo), (hi), p, why, cap)) return MULRED_OUT_EUSAGE;      \
@@ -86,7 +86,7 @@ int mulred_key_bad_value(mulred_key_parser *p, const char *value, const char *ex
     }
 /* An unsigned integer in [0, hi] (mulred_key_parse_uint: decimal or 0x hex). */
 #define MULRED_KEY_UINT(fn, type, field, hi)                                                       \
-    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    static mulred_exit fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)     \
     {                                                                                              \
         uint64_t x;                                                                                \
         if (mulred_key_parse_uint(&x, v, (hi), p, why, cap)) return MULRED_OUT_EUSAGE;             \
@@ -95,22 +95,19 @@ int mulred_key_bad_value(mulred_key_parser *p, const char *value, const char *ex
     }
 /* Seconds in (0, hi] into a double field. */
 #define MULRED_KEY_SECONDS(fn, type, field, hi)                                                    \
-    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    static mulred_exit fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)     \
     {                                                                                              \
-        return mulred_key_parse_seconds(&((type *)o)->field, v, (hi), p, why, cap)                 \
-                   ? MULRED_OUT_EUSAGE                                                             \
-                   : MULRED_OK;                                                                    \
+        return mulred_key_parse_seconds(&((type *)o)->field, v, (hi), p, why, cap);                \
     }
 /* A flag into a bool field (true from the command line). */
 #define MULRED_KEY_FLAG(fn, type, field)                                                           \
-    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    static mulred_exit fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)     \
     {                                                                                              \
-        return mulred_key_parse_bool(&((type *)o)->field, v, p, why, cap) ? MULRED_OUT_EUSAGE      \
-                                                                          : MULRED_OK;             \
+        return mulred_key_parse_bool(&((type *)o)->field, v, p, why, cap);                         \
     }
 /* A string (a path, a name checked later) into a const char * field, kept by the parser. */
 #define MULRED_KEY_TEXT(fn, type, field)                                                           \
-    static int fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)             \
+    static mulred_exit fn(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)     \
     {                                                                                              \
         (void)why, (void)cap;                                                                      \
         return (((type *)o)->field = mulred_key_keep(p, v)) ? MULRED_OK : MULRED_ERUNTIME;         \
@@ -129,8 +126,8 @@ const mulred_key *mulred_key_find(const mulred_key *keys, size_t nkeys, const ch
 /* Sets one key from the command line or a job file: value NULL for a flag given without one
  * (it means true); an empty value is "missing value for LABEL". Returns MULRED_OK,
  * MULRED_OUT_EUSAGE with the reason in why, or MULRED_ERUNTIME. */
-int mulred_key_apply(const mulred_key *k, void *opts, const char *value, mulred_key_parser *p,
-                     const char *label, char *why, size_t cap);
+mulred_exit mulred_key_apply(const mulred_key *k, void *opts, const char *value,
+                             mulred_key_parser *p, const char *label, char *why, size_t cap);
 
 /* One key table and the options struct its setters fill. */
 typedef struct {
@@ -146,24 +143,36 @@ typedef struct {
     size_t nargs;
 } mulred_key_rest;
 
-/* Parses argv[1..argc) (argv[0] names the command) against the key tables in order: --NAME
- * VALUE, --NAME=VALUE, and for a flag --NAME or --NAME=true|false, exactly what its job-file
- * form accepts. Positional arguments (anywhere, or after "--") go to rest->args, at most
- * max_args of them (SIZE_MAX: any number). Returns MULRED_OK; MULRED_OUT_EUSAGE with the reason in
- * why (an unknown option, a missing or bad value, too many arguments); MULRED_ERUNTIME with why
- * (out of memory). Strings a setter keeps live in p (mulred_key_parser_free). */
-int mulred_key_argv(const mulred_key_table *tables, size_t ntables, int argc, char **argv,
-                    mulred_key_parser *p, mulred_key_rest *rest, size_t max_args, char *why,
-                    size_t cap);
+/* A command line to parse: its key tables, what it takes besides and how it is named. */
+typedef struct {
+    const char *cmd; /* "utxo", "bench comm": the command, in usage errors */
+    const mulred_key_table *tables;
+    size_t ntables;
+    size_t max_args;     /* positional arguments at most (SIZE_MAX: any number) */
+    void (*usage)(void); /* prints the help (--help, -h) */
+} mulred_key_request;
+
+/* Parses argv[1..argc) (argv[0] names the command) against the request's key tables in order:
+ * --NAME VALUE, --NAME=VALUE, and for a flag --NAME or --NAME=true|false, exactly what its
+ * job-file form accepts. Positional arguments (anywhere, or after "--") go to rest->args, at most
+ * req->max_args of them. Returns MULRED_OK; MULRED_OUT_EUSAGE with the reason in why (an unknown
+ * option, a missing or bad value, too many arguments); MULRED_ERUNTIME with why (out of memory).
+ * Strings a setter keeps live in p (mulred_key_parser_free). */
+mulred_exit mulred_key_argv(const mulred_key_request *req, int argc, char **argv,
+                            mulred_key_parser *p, mulred_key_rest *rest, char *why, size_t cap);
 void mulred_key_rest_free(mulred_key_rest *rest);
-/* The command line of `mulred CMD` (CMD: "utxo", "bench comm", ...): mulred_key_argv over the
- * tables, then what every command does with its outcome. Returns true when the command is to run,
- * its positional arguments (at most max_args) in *rest (mulred_key_rest_free). Otherwise *rest is
- * empty and *status is what the command returns: MULRED_OK after --help or -h (usage printed),
- * MULRED_OUT_EUSAGE after a usage error (printed as "mulred CMD: REASON" with a pointer to
- * --help), or MULRED_ERUNTIME (printed as "mulred: REASON"). */
-bool mulred_key_options(const char *cmd, const mulred_key_table *tables, size_t ntables, int argc,
-                        char **argv, size_t max_args, void (*usage)(void), mulred_key_parser *p,
-                        mulred_key_rest *rest, int *status);
+/* The command line of `mulred CMD` (CMD: "utxo", "bench comm", ...): mulred_key_argv, then what
+ * every command does with its outcome. Returns true when the command is to run, its positional
+ * arguments in *rest (mulred_key_rest_free). Otherwise *rest is empty and *status is what the
+ * command returns: MULRED_OK after --help or -h (req->usage printed), MULRED_OUT_EUSAGE after a
+ * usage error (printed as "mulred CMD: REASON" with a pointer to --help), or MULRED_ERUNTIME
+ * (printed as "mulred: REASON"). */
+bool mulred_key_parse(const mulred_key_request *req, int argc, char **argv, mulred_key_parser *p,
+                      mulred_key_rest *rest, mulred_exit *status);
+/* mulred_key_parse with the request's fields as arguments, for bench/bench_keys.c until it
+ * passes a mulred_key_request; nothing else uses it. */
+#define mulred_key_options(cmd, tables, ntables, argc, argv, max_args, usage, p, rest, status)     \
+    mulred_key_parse(&(const mulred_key_request){(cmd), (tables), (ntables), (max_args), (usage)}, \
+                     (argc), (argv), (p), (rest), (status))
 
 #endif

@@ -24,14 +24,14 @@ void mulred_out(const char *fmt, ...)
     va_end(ap);
 }
 
-int mulred_out_error(const mulred_error *err)
+mulred_status mulred_out_error(const mulred_error *err)
 {
     if (err->status != MULRED_OK && mulred_out_is_root())
         fprintf(stderr, "mulred: %s\n", err->message);
     return err->status;
 }
 
-int mulred_out_usage_error(const char *cmd, const char *fmt, ...)
+mulred_exit mulred_out_usage_error(const char *cmd, const char *fmt, ...)
 {
     if (mulred_out_is_root()) {
         va_list ap;

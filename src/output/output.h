@@ -25,10 +25,10 @@ bool mulred_out_is_root(void);
 void mulred_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "mulred: MESSAGE" to stderr (printing process only) unless err->status is MULRED_OK;
  * returns err->status. */
-int mulred_out_error(const mulred_error *err);
+mulred_status mulred_out_error(const mulred_error *err);
 /* Prints "mulred CMD: MESSAGE" and a pointer to --help to stderr (printing process only; CMD
  * may be NULL); returns MULRED_OUT_EUSAGE. */
-int mulred_out_usage_error(const char *cmd, const char *fmt, ...)
+mulred_exit mulred_out_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The machine a figure was measured on: the 1-minute load average (/proc/loadavg) and the CPU
  * family (/proc/cpuinfo's "cpu family"); -1 when unknown. */
