@@ -1,10 +1,10 @@
 """The option space of mulred's commands, as the matrix walks it.
 
-For every key of every key table (tests/matrix/tables.py reads them from src/cli), OPTIONS says
-how the key is given in a working command: its arguments (with a valid value), the input
-contexts it applies to, and BAD values it must refuse. A key of a table without an entry here,
-or an entry for a key no table has, fails the matrix: a new option joins the matrix the day it
-is added.
+For every key of every key table (tests/matrix/tables.py reads them from src/cli and
+bench/bench_mix.c), OPTIONS says how the key is given in a working command: its arguments (with a
+valid value), the input contexts it applies to, and BAD values it must refuse. A key of a table
+without an entry here, or an entry for a key no table has, fails the matrix: a new option joins
+the matrix the day it is added.
 
 Contexts are the ways a command gets its input; a pair of options is tried in a context both
 apply to, or, when they share none, with both contexts' inputs at once (which mulred must refuse
@@ -26,8 +26,8 @@ TABLE_COMMANDS = {
     "run_keys": ["run"],
     "report_keys": ["report"],
     "avalanche_keys": ["mix-avalanche"],
-    "bench_keys": ["mix-bench"],
-    "json_key": ["mix-avalanche", "mix-bench"],
+    "mix_keys": ["mix-bench"],
+    "json_key": ["mix-avalanche"],
 }
 
 # The contexts of each command: the arguments that give it an input (first one preferred).

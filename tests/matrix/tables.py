@@ -1,8 +1,9 @@
 """What the option matrix reads from the source tree rather than restating it.
 
 key_tables(src): every key table of the command layer (`static const mulred_key NAME[] = {...}`
-in src/cli/*.c), as {table name: [(key, flag, repeatable, command_line_only)]}, parsed from the
-C source so the matrix sees a key the day it is added to a table.
+in src/cli/*.c, and in the benchmarks a command runs under its own name: BENCH_FILES), as
+{table name: [(key, flag, repeatable, command_line_only)]}, parsed from the C source so the
+matrix sees a key the day it is added to a table.
 
 exclusive_pairs(cli_md): the table "Options that do not combine" of docs/cli.md, as
 [(command, first, second, exit status, reason)]: the only pairs a command may refuse.
@@ -12,12 +13,16 @@ import os
 import re
 
 _TABLE = re.compile(r"mulred_key\s+(\w+)\s*\[\]\s*=\s*\{(.*?)\};", re.S)
+# `mulred mix bench` runs the bench mix (bench/bench_mix.c: its table mix_keys)
+BENCH_FILES = ("bench_mix.c",)
 _ROW = re.compile(r'\{\s*"([a-z0-9-]+)"\s*,\s*(true|false)\s*,\s*(true|false)\s*,\s*(\w+)\s*,')
 
 
 def key_tables(src):
     tables = {}
-    for path in sorted(glob.glob(os.path.join(src, "src", "cli", "*.c"))):
+    paths = sorted(glob.glob(os.path.join(src, "src", "cli", "*.c")))
+    paths += [p for p in (os.path.join(src, "bench", f) for f in BENCH_FILES) if os.path.exists(p)]
+    for path in paths:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
         for name, body in _TABLE.findall(text):
