@@ -347,11 +347,9 @@ static mulred_status msm_run(const void *vo, void *vr, mulred_error *err)
             return st;
         }
     }
-    /* The job as the keys wrote it, with what belongs to this run: the group as the curve's
-     * value (the checkpoint names the curve so) and the callbacks. */
+    /* The job as the keys wrote it (the library folds the group into the curve), with what
+     * belongs to this run: the callbacks. */
     mulred_mpi_msm_job job = *opts;
-    job.curve = mulred_curve_with_group(opts->curve, opts->group);
-    job.group = MULRED_GROUP_G1;
     job.units_per_rank = cli_units_buffer();
     job.note = cli_warn_note;
     cli_progress bar;
