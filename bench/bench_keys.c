@@ -16,7 +16,8 @@ bool bench_options_as(const char *what, const mulred_key *keys, size_t nkeys, vo
 {
     const mulred_key_table table = {keys, nkeys, opts};
     mulred_key_rest rest;
-    if (!mulred_key_options(what, &table, 1, argc, argv, 0, usage, p, &rest, status)) return false;
+    const mulred_key_request req = {what, &table, 1, 0, usage};
+    if (!mulred_key_parse(&req, argc, argv, p, &rest, status)) return false;
     mulred_key_rest_free(&rest);
     return true;
 }

@@ -1,8 +1,8 @@
-/* The options of the benchmarks on key tables (output/keys.h): the setters of the common value
+/* The options of the benchmarks on key tables (input/keys.h): the setters of the common value
  * kinds, and the command-line step every bench starts with.
  *
  * A bench keeps its options in a struct of its own and declares a mulred_key table over it; the
- * MULRED_KEY_* macros of output/keys.h define the setter of one field of that struct, so a key
+ * MULRED_KEY_* macros of input/keys.h define the setter of one field of that struct, so a key
  * is one line of the table and one line here:
  *
  *     MULRED_KEY_COUNT(set_reps, ckpt_opts, reps, 1, 64)

@@ -42,11 +42,6 @@ bool cli_is_root(void);
  * without a launcher it does nothing. MULRED_OK, or the failure's status after the launcher's
  * rank 0 has printed it. mulred_mpi_finalize (main) ends it. */
 mulred_status cli_mpi_start(int *argc, char ***argv);
-/* The old names of the output helpers, still used by the benchmarks' entry (cmd_bench.c) only;
- * every other command file prints with the mulred_out* names. */
-#define cli_out         mulred_out
-#define cli_usage_error mulred_out_usage_error
-#define CLI_EUSAGE      MULRED_OUT_EUSAGE
 /* "node_names": [ … ] from a result's comma-separated node names (mulred_mpi_node_names). */
 void cli_jw_node_names(mulred_json_writer *w, const char *names);
 /* "units_per_rank": [ … ] from rank 0's counts (NULL on other ranks: an empty list). */

@@ -44,11 +44,12 @@ int mulred_cmd_bench(int argc, char **argv)
 {
     size_t n = sizeof benches / sizeof benches[0];
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        cli_out("Usage: mulred bench WORKLOAD [OPTIONS]\n\nWorkloads:\n");
-        for (size_t i = 0; i < n; i++) cli_out("  %-8s %s\n", benches[i].name, benches[i].summary);
-        cli_out("\nRun 'mulred bench WORKLOAD --help' for its options. Timings are medians;\n"
-                "compare ratios measured in one run.\n");
-        return argc < 2 ? CLI_EUSAGE : MULRED_OK;
+        mulred_out("Usage: mulred bench WORKLOAD [OPTIONS]\n\nWorkloads:\n");
+        for (size_t i = 0; i < n; i++)
+            mulred_out("  %-8s %s\n", benches[i].name, benches[i].summary);
+        mulred_out("\nRun 'mulred bench WORKLOAD --help' for its options. Timings are medians;\n"
+                   "compare ratios measured in one run.\n");
+        return argc < 2 ? MULRED_OUT_EUSAGE : MULRED_OK;
     }
     for (size_t i = 0; i < n; i++) {
         if (strcmp(argv[1], benches[i].name) != 0) continue;
@@ -58,5 +59,5 @@ int mulred_cmd_bench(int argc, char **argv)
         }
         return benches[i].run(argc - 1, argv + 1);
     }
-    return cli_usage_error("bench", "unknown workload '%s'", argv[1]);
+    return mulred_out_usage_error("bench", "unknown workload '%s'", argv[1]);
 }

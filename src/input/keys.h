@@ -169,10 +169,5 @@ void mulred_key_rest_free(mulred_key_rest *rest);
  * (printed as "mulred: REASON"). */
 bool mulred_key_parse(const mulred_key_request *req, int argc, char **argv, mulred_key_parser *p,
                       mulred_key_rest *rest, mulred_exit *status);
-/* mulred_key_parse with the request's fields as arguments, for bench/bench_keys.c until it
- * passes a mulred_key_request; nothing else uses it. */
-#define mulred_key_options(cmd, tables, ntables, argc, argv, max_args, usage, p, rest, status)     \
-    mulred_key_parse(&(const mulred_key_request){(cmd), (tables), (ntables), (max_args), (usage)}, \
-                     (argc), (argv), (p), (rest), (status))
 
 #endif

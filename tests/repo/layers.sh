@@ -21,7 +21,7 @@
 #            and output layers have (HELPERS below: statistics, CPU time, load, CPU family)
 #            under a name of its own;
 #   getopt   no getopt in bench/ (getopt, getopt_long, <getopt.h>, optarg, optind): a benchmark's
-#            options are a key table (output/keys.h) parsed by bench_options (bench/bench_keys.h);
+#            options are a key table (input/keys.h) parsed by bench_options (bench/bench_keys.h);
 #   length   no function longer than MAX_FUNCTION_LINES lines, counted from the first line of its
 #            signature to its closing brace, in any layer (in bench/: a bench's result goes
 #            through bench_table.h, its options through a key table: what is left is the
@@ -44,8 +44,7 @@
 #            is one node; objects of sources outside those folders, the tests', the examples'
 #            and the fuzz harnesses', are left out), no strongly connected component spans two
 #            or more nodes; reported once per component, with its files and one loop through
-#            them. CIRCLE_PENDING lists the loops still being taken apart (a component within
-#            one of them is not reported).
+#            them.
 #
 # Comments are ignored (and string literals, for `exit`, `paste`, `getopt` and `prefix`). Each
 # violation prints as "RULE: FILE:LINE: what", and the script exits 1 if there is any.
@@ -115,17 +114,6 @@ CIRCLE_TOPS = ("src", "bench", "include", "python")
 # the nm symbol types of a global definition (a function, data, read-only data, common, weak,
 # unique or indirect symbol) and of a use (undefined, weak undefined)
 DEFINES, USES = set("TDBRCGSVWiu"), set("Uvw")
-# TEMPORARY: the loops between files still being taken apart in src/mpi and src/cli (issue 45),
-# each the set of its nodes; a component within one of them is not reported. Being removed: an
-# entry goes with the change that breaks its loop (a left-over entry is named on every run with
-# the objects), and the set with the last of them.
-CIRCLE_PENDING = {
-    # kind.c -> cmd_msm.c, cmd_muhash.c (cli_kind_msm, cli_kind_muhash), job.c (cli/job.h);
-    # job.c -> kind.c (cli_job_kind_find, cli_output_keys); the commands -> kind.c (cli_run_kind,
-    # cli_warn_note), job.c (cli/job.h); cmd_msm.c <-> cmd_msm_print.c (msm_describe; cmd_msm.h)
-    frozenset({"src/cli/cmd_msm.c", "src/cli/cmd_msm_print.c", "src/cli/cmd_muhash.c",
-               "src/cli/job.c", "src/cli/kind.c"}),
-}
 
 
 def strip_comments(text, strings=False):
@@ -435,10 +423,9 @@ def symbol_edges(root, build):
             for definer in sorted(defs.get(sym, ())) if definer != src]
 
 
-def circles(root, build, notes):
+def circles(root, build):
     """The `circle` violations (rule, "file:line: message") of the tree at root: the loops of
-    its file graph, through the objects' symbols too if build (a CMake build folder) is given.
-    Left-over CIRCLE_PENDING entries go to notes."""
+    its file graph, through the objects' symbols too if build (a CMake build folder) is given."""
     problems, nodes, edges, texts = [], set(), {}, {}  # edges: (node, node) -> "file:line what"
     for top in CIRCLE_TOPS:
         for d, dirs, names in os.walk(os.path.join(root, top)):
@@ -472,8 +459,6 @@ def circles(root, build, notes):
         graph.setdefault(b, [])
     comps = strong_components(graph)
     for comp in sorted(comps, key=min):
-        if any(comp <= pending for pending in CIRCLE_PENDING):
-            continue
         start = min(comp)
         cycle = [start] + way_back(graph, min(b for b in graph[start] if b in comp), start, comp)
         steps = "; ".join("%s -> %s (%s)" % (x, y, edges[(x, y)])
@@ -481,15 +466,10 @@ def circles(root, build, notes):
         where = edges[(cycle[0], cycle[1])].split(" ")[0]
         problems.append(("circle", "%s: %d files lean on each other (%s): %s"
                          % (where, len(comp), ", ".join(sorted(comp)), steps)))
-    if build:
-        for pending in sorted(CIRCLE_PENDING, key=sorted):
-            if not any(comp <= pending for comp in comps):
-                notes.append("CIRCLE_PENDING lists %s, no longer a loop: take it out"
-                             % ", ".join(sorted(pending)))
     return problems
 
 
-def check(root, build=None, notes=None):
+def check(root, build=None):
     problems = []  # (rule, "file:line: message")
     edges = {}  # (folder, folder) -> first "file:line"
 
@@ -598,17 +578,14 @@ def check(root, build=None, notes=None):
                               for x, y in zip(cycle, cycle[1:]))
             rel, line = edges[(a, b)].rsplit(":", 1)
             report("cycle", rel, int(line), "folder cycle %s: %s" % (" -> ".join(cycle), steps))
-    problems += circles(root, build, notes if notes is not None else [])
+    problems += circles(root, build)
     return problems
 
 
 def main(root, build=None):
-    notes = []
-    problems = check(root, build, notes)
+    problems = check(root, build)
     for rule, text in problems:
         print("%s: %s" % (rule, text))
-    for text in notes:
-        print("note: " + text)
     if problems:
         counts = {}
         for rule, _ in problems:
@@ -743,17 +720,6 @@ OBJECTS = {
 }
 
 
-def pending_rings():
-    """Each CIRCLE_PENDING entry as a ring of includes, file to file (lines to add): a loop the
-    rule must not report."""
-    lines = {}
-    for pending in CIRCLE_PENDING:
-        ring = sorted(pending)
-        for a, b in zip(ring, ring[1:] + ring[:1]):
-            lines[a] = '#include "%s"\n' % os.path.relpath(b, os.path.dirname(a))
-    return lines
-
-
 def self_test(script):
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -787,8 +753,7 @@ def self_test(script):
                         failures.append("cc %s: %s" % (src, r.stderr.strip()))
 
         build = os.path.join(tmp, "build")
-        rings = pending_rings()
-        write(dict(FAKE, **{rel: FAKE.get(rel, "") + line for rel, line in rings.items()}))
+        write(FAKE)
         compile_objects()
         for objects in (False, True):
             rc, found, out = run(objects)
