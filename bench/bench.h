@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "mulred/msm.h"
+#include "output/output.h"
 
 /* Median over `samples` batches of the thread CPU time per call of fn(arg) (each batch runs
  * `reps` calls), in nanoseconds. */
@@ -42,23 +43,23 @@ void bench_seed_workload(double *seconds, const bench_seed_config *configs, int 
  * *wall (when non-NULL) gets its wall time in seconds. */
 long bench_peak_rss_kib(const char *const args[], const char *stdin_path, double *wall);
 
-int mulred_bench_muhash(int argc, char **argv);
-int mulred_bench_utxo(int argc, char **argv);
-int mulred_bench_msm(int argc, char **argv);
-int mulred_bench_curve(int argc, char **argv);
-int mulred_bench_checkpoint(int argc, char **argv);
+mulred_exit mulred_bench_muhash(int argc, char **argv);
+mulred_exit mulred_bench_utxo(int argc, char **argv);
+mulred_exit mulred_bench_msm(int argc, char **argv);
+mulred_exit mulred_bench_curve(int argc, char **argv);
+mulred_exit mulred_bench_checkpoint(int argc, char **argv);
 /* Base sets (bench_bases.c): prepare, cache, MSMs per level, k vectors. */
-int mulred_bench_bases(int argc, char **argv);
+mulred_exit mulred_bench_bases(int argc, char **argv);
 /* mpirun ... mulred bench bases-mpi: MSMs over a distributed base set against one rank over the
  * whole set (bench_bases_mpi.c). */
-int mulred_bench_bases_mpi(int argc, char **argv);
+mulred_exit mulred_bench_bases_mpi(int argc, char **argv);
 /* mpirun ... mulred bench comm: mulred_mpi_reduce per group and by bytes, the network constants
  * of report --project (bench_comm.c). */
-int mulred_bench_comm(int argc, char **argv);
-int mulred_bench_jobs(int argc, char **argv);
+mulred_exit mulred_bench_comm(int argc, char **argv);
+mulred_exit mulred_bench_jobs(int argc, char **argv);
 /* The fast_mix family, perftest form (bench_mix.c); `mulred mix bench` is the same bench, its
  * argv[0] "bench" (argv[0] names the bench in messages). */
-int mulred_bench_mix(int argc, char **argv);
+mulred_exit mulred_bench_mix(int argc, char **argv);
 
 /* The 8-lane (AVX-512 IFMA) field rows of mulred bench curve, per element, in ns, from the
  * 8-lane field bench (bench/bench_field_x8.c): curve 0 is BLS12-381 Fp, 1 is BN254 Fp. Returns

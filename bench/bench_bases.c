@@ -258,7 +258,8 @@ static int set_group(void *v, const char *value, mulred_key_parser *p, char *why
 }
 
 /* A comma-separated list of up to BB_MAX_LEVELS levels (0, or 2 .. MULRED_BASES_LEVEL_MAX). */
-static int set_levels(void *v, const char *value, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_levels(void *v, const char *value, mulred_key_parser *p, char *why,
+                              size_t cap)
 {
     bb_opts *o = v;
     o->nlevels = 0;
@@ -295,8 +296,9 @@ static int bb_parse(bb_opts *o, int argc, char **argv, mulred_key_parser *p)
     *o =
         (bb_opts){12, 16, 5, 2, 4, 1, false, {16}, 3, getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"};
     int rc = MULRED_OK;
-    if (!bench_options("bases", bb_keys, sizeof bb_keys / sizeof bb_keys[0], o, argc, argv,
-                       bb_usage, p, &rc))
+    if (!bench_options("bases",
+                       &(const mulred_key_table){bb_keys, sizeof bb_keys / sizeof bb_keys[0], o},
+                       argc, argv, bb_usage, p, &rc))
         return rc == MULRED_OK ? -1 : rc;
     if (o->min_log < 1 || o->max_log > 24 || o->min_log > o->max_log || o->reps < 1 ||
         o->reps > BB_MAX_REPS || o->threads < 1 || o->k < 1)
@@ -304,7 +306,7 @@ static int bb_parse(bb_opts *o, int argc, char **argv, mulred_key_parser *p)
     return 0;
 }
 
-int mulred_bench_bases(int argc, char **argv)
+mulred_exit mulred_bench_bases(int argc, char **argv)
 {
     bb_opts o;
     mulred_key_parser kp = {0};

@@ -31,7 +31,7 @@ typedef struct {
 
 MULRED_KEY_COUNT(set_log2n, bases_mpi_opts, log2n, 8, 24)
 MULRED_KEY_COUNT(set_reps, bases_mpi_opts, reps, 1, 99)
-static int set_level(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_level(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     uint64_t x;
     if (mulred_key_parse_uint(&x, v, MULRED_BASES_LEVEL_MAX, p, why, cap)) return MULRED_OUT_EUSAGE;
@@ -42,7 +42,7 @@ static int set_level(void *o, const char *v, mulred_key_parser *p, char *why, si
 MULRED_KEY_TEXT(set_dir, bases_mpi_opts, dir)
 MULRED_KEY_FLAG(set_json, bases_mpi_opts, json)
 
-static int set_curve(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_curve(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     if (mulred_curve_parse(&((bases_mpi_opts *)o)->curve, v) != MULRED_OK)
         return mulred_key_bad_value(p, v, "bls12-381 or bn254", why, cap);
@@ -207,14 +207,15 @@ static int run(const bases_mpi_opts *o, mulred_error *err)
     return rc;
 }
 
-int mulred_bench_bases_mpi(int argc, char **argv)
+mulred_exit mulred_bench_bases_mpi(int argc, char **argv)
 {
     const char *tmp = getenv("TMPDIR");
     bases_mpi_opts o = {18, 7, 0, MULRED_CURVE_BLS12_381, false, tmp && *tmp ? tmp : "/tmp"};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    if (!bench_options("bases-mpi", keys, sizeof keys / sizeof keys[0], &o, argc, argv, usage, &p,
-                       &rc)) {
+    if (!bench_options("bases-mpi",
+                       &(const mulred_key_table){keys, sizeof keys / sizeof keys[0], &o}, argc,
+                       argv, usage, &p, &rc)) {
         mulred_key_parser_free(&p);
         return rc;
     }

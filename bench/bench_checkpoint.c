@@ -111,7 +111,7 @@ static const bench_column ckpt_columns[] = {
 /* The rounds: t[0][r] without, t[1][r] with --checkpoint, share[r] the store's share of the
  * checkpointed run; *units the unit files of a checkpointed run. Returns MULRED_OK, or
  * MULRED_ERUNTIME with a message on standard error. */
-static int ckpt_rounds(const ckpt_opts *o, double t[2][64], double *share, long *units)
+static mulred_status ckpt_rounds(const ckpt_opts *o, double t[2][64], double *share, long *units)
 {
     const char *self = bench_child_self();
     if (!self) {
@@ -157,14 +157,16 @@ static int ckpt_rounds(const ckpt_opts *o, double t[2][64], double *share, long 
     return MULRED_OK;
 }
 
-int mulred_bench_checkpoint(int argc, char **argv)
+mulred_exit mulred_bench_checkpoint(int argc, char **argv)
 {
     const char *tmp = getenv("TMPDIR");
     ckpt_opts o = {0, 0, 2, 5, NULL, tmp ? tmp : "/tmp", false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    if (!bench_options("checkpoint", ckpt_keys, sizeof ckpt_keys / sizeof ckpt_keys[0], &o, argc,
-                       argv, ckpt_usage, &p, &rc)) {
+    if (!bench_options(
+            "checkpoint",
+            &(const mulred_key_table){ckpt_keys, sizeof ckpt_keys / sizeof ckpt_keys[0], &o}, argc,
+            argv, ckpt_usage, &p, &rc)) {
         mulred_key_parser_free(&p);
         return rc;
     }

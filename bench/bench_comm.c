@@ -315,7 +315,7 @@ static void comm_print(mulred_json_writer *w, const comm_figures *f)
 }
 
 /* Writes the network file (when asked) and prints the figures on rank 0. */
-static int comm_report(const comm_opts *o, const comm_figures *f)
+static mulred_status comm_report(const comm_opts *o, const comm_figures *f)
 {
     mulred_json_writer w;
     if (o->out) {
@@ -337,13 +337,13 @@ static int comm_report(const comm_opts *o, const comm_figures *f)
     return MULRED_OK;
 }
 
-int mulred_bench_comm(int argc, char **argv)
+mulred_exit mulred_bench_comm(int argc, char **argv)
 {
     comm_opts o = {100, NULL, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    if (!bench_options("comm", comm_keys, BENCH_NCOLS(comm_keys), &o, argc, argv, comm_usage, &p,
-                       &rc)) {
+    if (!bench_options("comm", &(const mulred_key_table){comm_keys, BENCH_NCOLS(comm_keys), &o},
+                       argc, argv, comm_usage, &p, &rc)) {
         mulred_key_parser_free(&p);
         return rc;
     }

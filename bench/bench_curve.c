@@ -472,13 +472,15 @@ static const mulred_key curve_keys[] = {
     {"quick", true, false, false, set_quick},
 };
 
-int mulred_bench_curve(int argc, char **argv)
+mulred_exit mulred_bench_curve(int argc, char **argv)
 {
     curve_opts o = {false, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    const bool run = bench_options("curve", curve_keys, sizeof curve_keys / sizeof curve_keys[0],
-                                   &o, argc, argv, bench_curve_usage, &p, &rc);
+    const bool run = bench_options(
+        "curve",
+        &(const mulred_key_table){curve_keys, sizeof curve_keys / sizeof curve_keys[0], &o}, argc,
+        argv, bench_curve_usage, &p, &rc);
     mulred_key_parser_free(&p);
     if (!run) return rc;
     curve_rows rows[2];

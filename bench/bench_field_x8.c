@@ -360,7 +360,7 @@ static int baselines_check(int n)
     return bad;
 }
 
-int bench_fieldx8_measure(bench_fieldx8_row rows[2], int samples)
+mulred_status bench_fieldx8_measure(bench_fieldx8_row rows[2], int samples)
 {
     scalar_field_init(&sf381, mulred_fp381x8_consts);
     scalar_field_init(&sf254, mulred_fp254x8_consts);
@@ -572,14 +572,15 @@ static void print_curve(mulred_json_writer *w, const bench_fieldx8_row *r, int i
     if (w) mulred_jw_object_end(w);
 }
 
-int mulred_bench_fieldx8(int argc, char **argv)
+mulred_exit mulred_bench_fieldx8(int argc, char **argv)
 {
     fieldx8_opts o = {15, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    const bool run =
-        bench_options("fieldx8", fieldx8_keys, sizeof fieldx8_keys / sizeof fieldx8_keys[0], &o,
-                      argc, argv, bench_fieldx8_usage, &p, &rc);
+    const bool run = bench_options(
+        "fieldx8",
+        &(const mulred_key_table){fieldx8_keys, sizeof fieldx8_keys / sizeof fieldx8_keys[0], &o},
+        argc, argv, bench_fieldx8_usage, &p, &rc);
     mulred_key_parser_free(&p);
     if (!run) return rc;
     bench_fieldx8_row rows[2];

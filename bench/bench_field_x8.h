@@ -3,6 +3,8 @@
 #ifndef MULRED_BENCH_FIELD_X8_H
 #define MULRED_BENCH_FIELD_X8_H
 
+#include "output/output.h"
+
 /* One field's figures: medians of thread CPU time in ns, one thread. "per element" = time of an
  * 8-lane call / 8. Throughput figures keep 8 independent operations in flight (the batch-affine
  * case: the pairs of a batch are independent); chain figures feed each result into the next
@@ -38,8 +40,8 @@ typedef struct {
  * the number of timed batches per figure (the median is taken; 15 is a good default). First
  * checks the baselines (against GMP, and MULX and x8 against portable C on random inputs);
  * returns MULRED_OK, or MULRED_ERUNTIME after a message on stderr when they disagree. */
-int bench_fieldx8_measure(bench_fieldx8_row rows[2], int samples);
+mulred_status bench_fieldx8_measure(bench_fieldx8_row rows[2], int samples);
 
-int mulred_bench_fieldx8(int argc, char **argv);
+mulred_exit mulred_bench_fieldx8(int argc, char **argv);
 
 #endif

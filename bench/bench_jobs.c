@@ -184,7 +184,7 @@ typedef struct {
 
 /* The jobs: every input kind at 1 rank x 1 thread, 1 x 2 and (with mpirun) 2 x 1, into rows.
  * Returns MULRED_OK, or MULRED_ERUNTIME with a message on standard error. */
-static int jobs_run(job_row *rows, int *nrows, const jobs_files *f, const char *mpirun)
+static mulred_status jobs_run(job_row *rows, int *nrows, const jobs_files *f, const char *mpirun)
 {
     static const char *kinds[4] = {"element file", "snapshot", "pair file", "stdin"};
     for (int k = 0; k < 4; k++)
@@ -294,14 +294,16 @@ static void jobs_print(const jobs_opts *o, const job_row *rows, int nrows, const
     if (no_ranks) mulred_out("2 ranks: skipped (%s)\n", no_ranks);
 }
 
-int mulred_bench_jobs(int argc, char **argv)
+mulred_exit mulred_bench_jobs(int argc, char **argv)
 {
     const char *tmp = getenv("TMPDIR");
     jobs_opts o = {200000, 0, false, false, tmp ? tmp : "/tmp"};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    if (!bench_options("jobs", jobs_keys, sizeof jobs_keys / sizeof jobs_keys[0], &o, argc, argv,
-                       jobs_usage, &p, &rc)) {
+    if (!bench_options(
+            "jobs",
+            &(const mulred_key_table){jobs_keys, sizeof jobs_keys / sizeof jobs_keys[0], &o}, argc,
+            argv, jobs_usage, &p, &rc)) {
         mulred_key_parser_free(&p);
         return rc;
     }

@@ -19,17 +19,17 @@
 #include "input/keys.h"
 #include "output/output.h"
 
-/* The command line of `mulred bench CMD`: argv[1..argc) against keys (nkeys of them) into opts,
- * no positional argument. Returns true when the bench is to run. Otherwise *status is what the
- * bench returns: MULRED_OK after --help or -h (usage printed), MULRED_OUT_EUSAGE after a usage
- * error (printed as "mulred bench CMD: REASON", the reason naming the option), or
+/* The command line of `mulred bench CMD`: argv[1..argc) against the key table (its keys into its
+ * options struct), no positional argument. Returns true when the bench is to run. Otherwise *status
+ * is what the bench returns: MULRED_OK after --help or -h (usage printed), MULRED_OUT_EUSAGE after
+ * a usage error (printed as "mulred bench CMD: REASON", the reason naming the option), or
  * MULRED_ERUNTIME (out of memory, printed). Strings the setters keep live in p
  * (mulred_key_parser_free, in every case). */
-bool bench_options(const char *cmd, const mulred_key *keys, size_t nkeys, void *opts, int argc,
-                   char **argv, void (*usage)(void), mulred_key_parser *p, int *status);
+bool bench_options(const char *cmd, const mulred_key_table *table, int argc, char **argv,
+                   void (*usage)(void), mulred_key_parser *p, int *status);
 /* The same for a bench reached under another command's name as well (`mulred mix bench`, the
  * bench `mix`): what is the name its messages give ("mix bench", "bench mix"). */
-bool bench_options_as(const char *what, const mulred_key *keys, size_t nkeys, void *opts, int argc,
-                      char **argv, void (*usage)(void), mulred_key_parser *p, int *status);
+bool bench_options_as(const char *what, const mulred_key_table *table, int argc, char **argv,
+                      void (*usage)(void), mulred_key_parser *p, int *status);
 
 #endif

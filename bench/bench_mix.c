@@ -260,7 +260,7 @@ static void mix_print(const mix_opts *o, const mix_figures *f)
     }
 }
 
-int mulred_bench_mix(int argc, char **argv)
+mulred_exit mulred_bench_mix(int argc, char **argv)
 {
     /* `mulred mix bench` gives argv[0] "bench", `mulred bench mix` "mix" */
     const char *what = argc > 0 && strcmp(argv[0], "bench") == 0 ? "mix bench" : "bench mix";
@@ -268,7 +268,8 @@ int mulred_bench_mix(int argc, char **argv)
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
     const bool run =
-        bench_options_as(what, mix_keys, BENCH_NCOLS(mix_keys), &o, argc, argv, mix_usage, &p, &rc);
+        bench_options_as(what, &(const mulred_key_table){mix_keys, BENCH_NCOLS(mix_keys), &o}, argc,
+                         argv, mix_usage, &p, &rc);
     mulred_key_parser_free(&p);
     if (!run) return rc;
     const mix_bench_entry *e;

@@ -289,7 +289,7 @@ typedef struct {
     int rss_row;       /* 1: rss_kb is the row's own peak; 0: the process's peak so far */
 } bm_row;
 
-static int run_row(bm_row *row, int ci, int lg, int reps)
+static mulred_status run_row(bm_row *row, int ci, int lg, int reps)
 {
     const bm_curve *C = &curves[ci];
     const size_t n = (size_t)1 << lg;
@@ -374,7 +374,7 @@ typedef struct {
 } bm_variant;
 
 /* Interleaved rounds over the variants (variant 0 is the reference). */
-static int run_variants(bm_variant *v, int nv, int ci, size_t n, int reps)
+static mulred_status run_variants(bm_variant *v, int nv, int ci, size_t n, int reps)
 {
     const bm_curve *C = &curves[ci];
     void *pts;
@@ -947,7 +947,7 @@ typedef struct {
     bool model, quick, json;
 } msm_opts;
 
-static int set_group(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_group(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     msm_opts *m = o;
     if (strcmp(v, "g1") == 0)
@@ -989,7 +989,7 @@ typedef struct {
     double load0, load1, t_start;
 } msm_results;
 
-static int measure_rows(msm_results *r, const msm_opts *o)
+static mulred_status measure_rows(msm_results *r, const msm_opts *o)
 {
     r->nrows = (int)(o->max - o->min) + 1;
     for (int i = 0; i < r->nrows; i++)
@@ -1004,7 +1004,7 @@ static int measure_rows(msm_results *r, const msm_opts *o)
 }
 
 /* What each technique is worth at 2^worth. */
-static int measure_worth(msm_results *r, const msm_opts *o)
+static mulred_status measure_worth(msm_results *r, const msm_opts *o)
 {
     enum { NV = 9 };
     for (int ci = o->c0; ci < o->c1; ci++) {
@@ -1215,13 +1215,14 @@ static void print_results(const msm_opts *o, const msm_results *r)
         mulred_out("\n(%.0f s)\n", mulred_wtime() - r->t_start);
 }
 
-int mulred_bench_msm(int argc, char **argv)
+mulred_exit mulred_bench_msm(int argc, char **argv)
 {
     msm_opts o = {10,   20,    16,    0,    0, NCURVES, "tests/vectors/kzg/trusted_setup.txt",
                   NULL, false, false, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    if (bench_options("msm", msm_keys, BENCH_NCOLS(msm_keys), &o, argc, argv, usage, &p, &rc)) {
+    if (bench_options("msm", &(const mulred_key_table){msm_keys, BENCH_NCOLS(msm_keys), &o}, argc,
+                      argv, usage, &p, &rc)) {
         if (o.quick && o.max > 16) o.max = 16;
         if (o.min > o.max) rc = mulred_out_usage_error("bench msm", "--min above --max");
     } else if (rc == MULRED_OK)

@@ -39,26 +39,6 @@
 
 /* ---- in one process ---- */
 
-typedef struct {
-    int (*windows)(void *r, const mulred_msm_plan *plan, unsigned w0, unsigned w1,
-                   const void *points, const mulred_scalar256 *scalars, size_t n, int threads,
-                   mulred_error *err);
-    void (*plan)(mulred_msm_plan *plan, size_t n, const mulred_msm_options *opts);
-} ranks_ops;
-
-static int g381_windows(void *r, const mulred_msm_plan *p, unsigned a, unsigned b, const void *pts,
-                        const mulred_scalar256 *s, size_t n, int t, mulred_error *e)
-{
-    return mulred_g1_381_msm_windows_var(r, p, a, b, pts, s, n, t, e);
-}
-static int g254_windows(void *r, const mulred_msm_plan *p, unsigned a, unsigned b, const void *pts,
-                        const mulred_scalar256 *s, size_t n, int t, mulred_error *e)
-{
-    return mulred_g1_254_msm_windows_var(r, p, a, b, pts, s, n, t, e);
-}
-static const ranks_ops ops[2] = {{g381_windows, mulred_g1_381_msm_plan},
-                                 {g254_windows, mulred_g1_254_msm_plan}};
-
 /* Thread CPU seconds of rank `rank`'s tile under grid g (recoding included, as in the driver). */
 static double rank_seconds(mulred_curve c, const mulred_msm_grid *g, uint64_t n, int rank,
                            const uint8_t *points, const mulred_scalar256 *scalars)
@@ -68,12 +48,12 @@ static double rank_seconds(mulred_curve c, const mulred_msm_grid *g, uint64_t n,
     const size_t aff = mulred_msm_affine_bytes(c), ns = (size_t)(s.point1 - s.point0);
     const mulred_msm_options o = mulred_msm_grid_options(g);
     mulred_msm_plan plan;
-    ops[c].plan(&plan, ns, &o);
+    mulred_msm_curve_plan(c, &plan, ns, &o);
     uint64_t r[18];
     mulred_error err;
     const double t0 = mulred_thread_cputime();
-    if (ops[c].windows(r, &plan, s.window0, s.window1, points + s.point0 * aff, scalars + s.point0,
-                       ns, 1, &err))
+    if (mulred_msm_curve_windows(c, r, &plan, s.window0, s.window1, points + s.point0 * aff,
+                                 scalars + s.point0, ns, 1, &err))
         return -1;
     return mulred_thread_cputime() - t0;
 }
@@ -378,13 +358,14 @@ static void print_text(const ranks_opts *o, const bench_msm_ranks_result res[2])
                "time = the slower one).\n");
 }
 
-int mulred_bench_msm_ranks(int argc, char **argv)
+mulred_exit mulred_bench_msm_ranks(int argc, char **argv)
 {
     ranks_opts o = {18, 9, false, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    const bool run = bench_options("msm-ranks", ranks_keys, BENCH_NCOLS(ranks_keys), &o, argc, argv,
-                                   usage, &p, &rc);
+    const bool run = bench_options(
+        "msm-ranks", &(const mulred_key_table){ranks_keys, BENCH_NCOLS(ranks_keys), &o}, argc, argv,
+        usage, &p, &rc);
     mulred_key_parser_free(&p);
     if (!run) return rc;
     bench_msm_ranks_result res[2];

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "mulred/msm_grid.h"
+#include "output/output.h"
 
 typedef struct {
     mulred_curve curve;
@@ -32,6 +33,6 @@ typedef struct {
 int mulred_bench_msm_ranks_measure(bench_msm_ranks_result *res, mulred_curve c, int log2n, int reps,
                                    bool mpirun);
 
-int mulred_bench_msm_ranks(int argc, char **argv);
+mulred_exit mulred_bench_msm_ranks(int argc, char **argv);
 
 #endif

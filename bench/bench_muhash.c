@@ -364,7 +364,7 @@ typedef struct {
     double digest_kaspa, digest_kaspa_one, digest_kaspa_x8; /* x8: 0 without AVX-512 */
 } muhash_ops;
 
-static int measure_ops(muhash_ops *m)
+static mulred_status measure_ops(muhash_ops *m)
 {
     memset(m, 0, sizeof *m);
     m->def = num3072_kernel_active();
@@ -608,13 +608,14 @@ static void print_machine(mulred_json_writer *w, const muhash_ops *m)
     mulred_jw_string(w, "cpu", mulred_cpu_describe());
 }
 
-int mulred_bench_muhash(int argc, char **argv)
+mulred_exit mulred_bench_muhash(int argc, char **argv)
 {
     muhash_opts o = {200000, 10000000, false, false, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    const bool run = bench_options("muhash", muhash_keys, BENCH_NCOLS(muhash_keys), &o, argc, argv,
-                                   bench_muhash_usage, &p, &rc);
+    const bool run = bench_options(
+        "muhash", &(const mulred_key_table){muhash_keys, BENCH_NCOLS(muhash_keys), &o}, argc, argv,
+        bench_muhash_usage, &p, &rc);
     mulred_key_parser_free(&p);
     if (!run) return rc;
     muhash_ops m;

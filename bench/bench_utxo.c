@@ -168,7 +168,7 @@ typedef struct {
     bool keep, json;
 } utxo_opts;
 
-static int set_fs_gbps(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
+static mulred_exit set_fs_gbps(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     char *end;
     const double g = strtod(v, &end);
@@ -257,8 +257,8 @@ static int utxo_runs(utxo_figures *f, const char *file, int R, mulred_error *err
 /* Peak resident memory: the command on this snapshot and on one a tenth its size at small (its
  * index made first, so that both runs only read), 1 and 2 threads, and the start-up baseline
  * of the same binary. */
-static int utxo_memory(utxo_figures *f, const char *file, const char *small, int R,
-                       mulred_error *err)
+static mulred_status utxo_memory(utxo_figures *f, const char *file, const char *small, int R,
+                                 mulred_error *err)
 {
     f->small_coins = f->coins / 10 ? f->coins / 10 : 1;
     mulred_utxo_header hs;
@@ -450,12 +450,13 @@ static void remove_snapshot(const char *path)
     if (mulred_utxo_index_path(idx, sizeof idx, path) == 0) unlink(idx);
 }
 
-int mulred_bench_utxo(int argc, char **argv)
+mulred_exit mulred_bench_utxo(int argc, char **argv)
 {
     utxo_opts o = {1000000, 3, (uint64_t)mulred_cpu_count(), 20, NULL, false, false};
     mulred_key_parser p = {0};
     int rc = MULRED_OK;
-    if (!bench_options("utxo", utxo_keys, BENCH_NCOLS(utxo_keys), &o, argc, argv, usage, &p, &rc)) {
+    if (!bench_options("utxo", &(const mulred_key_table){utxo_keys, BENCH_NCOLS(utxo_keys), &o},
+                       argc, argv, usage, &p, &rc)) {
         mulred_key_parser_free(&p);
         return rc;
     }

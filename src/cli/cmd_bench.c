@@ -9,7 +9,7 @@
 
 typedef struct {
     const char *name, *summary;
-    int (*run)(int argc, char **argv);
+    mulred_exit (*run)(int argc, char **argv);
     bool uses_mpi; /* its ranks talk: MPI is started for it under a launcher (cli_mpi_start) */
 } bench_entry;
 

@@ -45,37 +45,38 @@ static void mix_help(void)
         DEFAULT_TRIALS);
 }
 
-/* "R", "R.5" or "R.0" -> half-rounds. */
-static int parse_rounds(const char *s, unsigned *half)
+/* "R", "R.5" or "R.0" -> half-rounds; false for anything else. */
+static bool parse_rounds(const char *s, unsigned *half)
 {
     char *end;
     errno = 0;
-    if (!(*s >= '0' && *s <= '9')) return -1;
+    if (!(*s >= '0' && *s <= '9')) return false;
     unsigned long whole = strtoul(s, &end, 10);
-    if (errno || whole > 64) return -1;
+    if (errno || whole > 64) return false;
     unsigned extra = 0;
     if (*end == '.') {
         if (strcmp(end, ".5") == 0)
             extra = 1;
         else if (strcmp(end, ".0") != 0)
-            return -1;
+            return false;
     } else if (*end) {
-        return -1;
+        return false;
     }
     *half = (unsigned)(2 * whole + extra);
-    return 0;
+    return true;
 }
 
-static int parse_window(const char *s, double *lo, double *hi)
+/* "LO:HI" with 0 <= LO <= HI <= 1; false for anything else. */
+static bool parse_window(const char *s, double *lo, double *hi)
 {
     char *end;
     errno = 0;
     *lo = strtod(s, &end);
-    if (errno || end == s || *end != ':') return -1;
+    if (errno || end == s || *end != ':') return false;
     const char *t = end + 1;
     *hi = strtod(t, &end);
-    if (errno || end == t || *end) return -1;
-    return *lo >= 0 && *lo <= *hi && *hi <= 1 ? 0 : -1;
+    if (errno || end == t || *end) return false;
+    return *lo >= 0 && *lo <= *hi && *hi <= 1;
 }
 
 static void print_rounds(char *out, size_t cap, unsigned half)
@@ -129,7 +130,7 @@ MULRED_KEY_UINT(set_seed, avalanche_opts, seed, UINT64_MAX)
 static mulred_exit set_window(void *o, const char *v, mulred_key_parser *p, char *why, size_t cap)
 {
     avalanche_opts *a = o;
-    if (parse_window(v, &a->lo, &a->hi))
+    if (!parse_window(v, &a->lo, &a->hi))
         return mulred_key_bad_value(p, v, "LO:HI with 0 <= LO <= HI <= 1", why, cap);
     return MULRED_OK;
 }
@@ -151,17 +152,17 @@ static const mulred_key avalanche_keys[] = {
 static const mulred_key json_key[] = {{"json", true, false, false, set_json}};
 
 /* Parses an action's options (its key table, and --json into json); the strings they keep live
- * in p. Returns MULRED_OK, a usage error's status after reporting it, or -1 after --help. */
-static mulred_exit mix_parse(const char *action, const mulred_key *keys, size_t nkeys, void *opts,
-                             bool *json, mulred_key_parser *p, int argc, char **argv)
+ * in p. True when the action is to run; otherwise *status is what it returns (MULRED_OK after
+ * --help, a usage error's status after reporting it), as mulred_key_parse. */
+static bool mix_parse(const char *action, const mulred_key_table *table, bool *json,
+                      mulred_key_parser *p, int argc, char **argv, mulred_exit *status)
 {
     mulred_key_rest rest;
-    const mulred_key_table tables[] = {{keys, nkeys, opts}, {json_key, 1, json}};
+    const mulred_key_table tables[] = {*table, {json_key, 1, json}};
     const mulred_key_request req = {action, tables, 2, 0, mix_help};
-    mulred_exit st;
-    if (!mulred_key_parse(&req, argc, argv, p, &rest, &st)) return st == MULRED_OK ? -1 : st;
+    if (!mulred_key_parse(&req, argc, argv, p, &rest, status)) return false;
     mulred_key_rest_free(&rest);
-    return MULRED_OK;
+    return true;
 }
 
 /* ---- avalanche ---- */
@@ -182,7 +183,8 @@ static mulred_exit avalanche_params(mulred_mix_avalanche_params *p, const avalan
         char lo_s[16], hi_s[16];
         print_rounds(lo_s, sizeof lo_s, info->half_min);
         print_rounds(hi_s, sizeof hi_s, info->half_max);
-        bool bad = parse_rounds(o->rounds, &half) || half < info->half_min || half > info->half_max;
+        bool bad =
+            !parse_rounds(o->rounds, &half) || half < info->half_min || half > info->half_max;
         if (bad && info->half_min == info->half_max)
             return mulred_out_usage_error("mix avalanche",
                                           "--rounds for %s is fixed at %s, got '%s'", o->variant,
@@ -278,12 +280,12 @@ static mulred_exit cmd_avalanche(int argc, char **argv)
 {
     avalanche_opts o = {.trials = DEFAULT_TRIALS, .seed = 1, .lo = 0.25, .hi = 0.75};
     mulred_key_parser p = {0};
-    int rc =
-        mix_parse("mix avalanche", avalanche_keys, sizeof avalanche_keys / sizeof avalanche_keys[0],
-                  &o, &o.json, &p, argc, argv);
-    if (rc == MULRED_OK) rc = avalanche_run(&o);
+    const mulred_key_table table = {avalanche_keys,
+                                    sizeof avalanche_keys / sizeof avalanche_keys[0], &o};
+    mulred_exit rc;
+    if (mix_parse("mix avalanche", &table, &o.json, &p, argc, argv, &rc)) rc = avalanche_run(&o);
     mulred_key_parser_free(&p);
-    return rc < 0 ? MULRED_OK : rc;
+    return rc;
 }
 
 mulred_exit mulred_cmd_mix(int argc, char **argv)

@@ -709,10 +709,9 @@ IFMA_INLINE void mont_redc_signed(__m512i *r, __m512i *t, const consts *c, const
     for (int j = 0; j < n; j++) r[j] = t[n + j];
 }
 
-/* (r0, r1) = (a0 + a1 u)(b0 + b1 u); ks: K = p 2^(52(n-1) + ks). */
-IFMA_INLINE void fp2_mul(__m512i *r0, __m512i *r1, const __m512i *a0, const __m512i *a1,
-                         const __m512i *b0, const __m512i *b1, const consts *c, const int n,
-                         const int ks)
+/* (r[0..n), r[n..2n)) = (a0 + a1 u)(b0 + b1 u); ks: K = p 2^(52(n-1) + ks). */
+IFMA_INLINE void fp2_mul(__m512i *r, const __m512i *a0, const __m512i *a1, const __m512i *b0,
+                         const __m512i *b1, const consts *c, const int n, const int ks)
 {
     __m512i t0[16], t1[16], t2[16], sa[8], sb[8];
     school(t0, a0, b0, n);
@@ -732,8 +731,8 @@ IFMA_INLINE void fp2_mul(__m512i *r0, __m512i *r1, const __m512i *a0, const __m5
         if (i > 0) k |= c->p[i - 1] >> (52 - ks);
         if (n - 1 + i < 2 * n) t0[n - 1 + i] = _mm512_add_epi64(t0[n - 1 + i], bcast(k));
     }
-    mont_redc_signed(r0, t0, c, n);
-    mont_redc_signed(r1, t2, c, n);
+    mont_redc_signed(r, t0, c, n);
+    mont_redc_signed(r + n, t2, c, n);
 }
 
 IFMA_INLINE void fp2_sqr(__m512i *r0, __m512i *r1, const __m512i *a0, const __m512i *a1,
@@ -753,14 +752,14 @@ IFMA_INLINE void fp2_sqr(__m512i *r0, __m512i *r1, const __m512i *a0, const __m5
 #define FP2X8_FUNCS(NAME, T, BT, N, WORDS, C, KS)                                                  \
     IFMA_TARGET void mulred_##NAME##_mul(T *r, const T *a, const T *b)                             \
     {                                                                                              \
-        __m512i x0[N], x1[N], y0[N], y1[N], z0[N], z1[N];                                          \
+        __m512i x0[N], x1[N], y0[N], y1[N], z[2 * N];                                              \
         vload(x0, a->c0.l, N);                                                                     \
         vload(x1, a->c1.l, N);                                                                     \
         vload(y0, b->c0.l, N);                                                                     \
         vload(y1, b->c1.l, N);                                                                     \
-        fp2_mul(z0, z1, x0, x1, y0, y1, C, N, KS);                                                 \
-        vstore(r->c0.l, z0, N);                                                                    \
-        vstore(r->c1.l, z1, N);                                                                    \
+        fp2_mul(z, x0, x1, y0, y1, C, N, KS);                                                      \
+        vstore(r->c0.l, z, N);                                                                     \
+        vstore(r->c1.l, z + N, N);                                                                 \
     }                                                                                              \
     IFMA_TARGET void mulred_##NAME##_sqr(T *r, const T *a)                                         \
     {                                                                                              \

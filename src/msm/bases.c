@@ -392,14 +392,15 @@ mulred_status mulred_bases_msm_many(void *r, const mulred_bases *b, const void *
     const int T = mulred_threads_resolve(threads);
     const size_t J = b->ops->jacobian_bytes;
     if (T > 1 && k >= (size_t)T) {
-        int *st = malloc(k * sizeof *st);
+        mulred_status *st = malloc(k * sizeof *st);
         mulred_error *errs = malloc(k * sizeof *errs);
         if (!st || !errs) {
             free(st), free(errs);
             return mulred_error_set(err, MULRED_ERUNTIME, "msm: out of memory");
         }
-        bases_msm_side_by_side(bases_msm_one, r, b, scalars, k, f, n, T, st, errs);
-        int status = MULRED_OK;
+        const bases_scalar_lists lists = {scalars, k, n, f};
+        bases_msm_side_by_side(bases_msm_one, r, b, &lists, T, st, errs);
+        mulred_status status = MULRED_OK;
         for (size_t j = 0; j < k && status == MULRED_OK; j++)
             if (st[j] != MULRED_OK) {
                 status = st[j];

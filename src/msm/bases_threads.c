@@ -127,13 +127,13 @@ mulred_status bases_fixed_threads(void *r, const mulred_bases *b, const mulred_s
 }
 
 void bases_msm_side_by_side(bases_msm_fn one, void *r, const mulred_bases *b,
-                            const void *const *scalars, size_t k, mulred_scalar_format f, size_t n,
-                            int threads, int *st, mulred_error *errs)
+                            const bases_scalar_lists *lists, int threads, mulred_status *st,
+                            mulred_error *errs)
 {
-    const size_t J = b->ops->jacobian_bytes;
+    const size_t J = b->ops->jacobian_bytes, k = lists->k;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (size_t j = 0; j < k; j++) {
         mulred_error_clear(&errs[j]);
-        st[j] = one((uint8_t *)r + j * J, b, scalars[j], f, n, 1, &errs[j]);
+        st[j] = one((uint8_t *)r + j * J, b, lists->scalars[j], lists->f, lists->n, 1, &errs[j]);
     }
 }

@@ -37,10 +37,17 @@ typedef mulred_status (*bases_msm_fn)(void *r, const mulred_bases *b, const void
                                       mulred_scalar_format f, size_t n, int threads,
                                       mulred_error *err);
 
-/* k of them side by side, one thread each, each computed by one with one thread; statuses in
- * st[0..k). */
+/* The k scalar lists of one mulred_bases_msm_many call, each of n scalars in format f. */
+typedef struct {
+    const void *const *scalars;
+    size_t k, n;
+    mulred_scalar_format f;
+} bases_scalar_lists;
+
+/* The MSMs of the k lists side by side with threads, one thread each, each computed by one with
+ * one thread into r + j × the set's Jacobian size; statuses in st[0..k), errors in errs. */
 void bases_msm_side_by_side(bases_msm_fn one, void *r, const mulred_bases *b,
-                            const void *const *scalars, size_t k, mulred_scalar_format f, size_t n,
-                            int threads, int *st, mulred_error *errs);
+                            const bases_scalar_lists *lists, int threads, mulred_status *st,
+                            mulred_error *errs);
 
 #endif

@@ -27,6 +27,8 @@
 #            through bench_table.h, its options through a key table: what is left is the
 #            measurement, in steps), and no command file (src/cli/cmd_*.c) longer than
 #            MAX_COMMAND_LINES: a command declares its keys, calls the library and prints;
+#   params   no function defined in src/ or bench/ takes more than MAX_PARAMS parameters, except
+#            those a public header declares MULRED_API (their prototypes are the API's);
 #   prefix   a public header of the PREFIX table names everything it declares after its subject:
 #            each function declared MULRED_API, each typedef name, each enumerator and each
 #            #define'd macro (case-insensitively) starts with the header's prefix (or is the
@@ -82,6 +84,8 @@ WATCHDOG = "src/mpi/mpi_watch.c"
 # the longest function and the longest command file the `length` rule allows
 MAX_FUNCTION_LINES = 120
 MAX_COMMAND_LINES = 500
+# the most parameters a function outside the public API takes (the `params` rule)
+MAX_PARAMS = 8
 # helpers defined once (util/util.h, output/output.h): a command-side function by one of these
 # names is a second copy
 HELPERS = ("cmp_double", "median", "quantile", "thread_cpu", "thread_cpu_s", "cpu_family",
@@ -193,9 +197,10 @@ def resolve(root, rel, target, angle):
 
 
 def functions(bare_lines):
-    """(first line, last line, name) of each function defined at file scope: a block opened at
-    depth 0 whose declaration (since the last ';', '}' or preprocessor line at depth 0) holds a
-    parenthesis and no '='. Preprocessor lines (with their continuations) are skipped."""
+    """(first line, last line, name, declaration) of each function defined at file scope: a
+    block opened at depth 0 whose declaration (since the last ';', '}' or preprocessor line at
+    depth 0) holds a parenthesis and no '='. Preprocessor lines (with their continuations) are
+    skipped."""
     found, depth, start, decl, in_pp = [], 0, None, "", False
     for no, line in enumerate(bare_lines, 1):
         pp = in_pp or (depth == 0 and line.lstrip().startswith("#"))
@@ -207,7 +212,7 @@ def functions(bare_lines):
                 if ch == "{":
                     if "(" in decl and "=" not in decl and start is not None:
                         m = re.search(r"(\w+)\s*\(", decl)
-                        found.append([start, None, m.group(1) if m else "?"])
+                        found.append([start, None, m.group(1) if m else "?", decl])
                     else:
                         found.append(None)
                     depth = 1
@@ -228,6 +233,37 @@ def functions(bare_lines):
         if depth == 0:
             decl += " "
     return [tuple(f) for f in found if f is not None and f[1] is not None]
+
+
+_PUBLIC_API = {}
+
+
+def public_api(root):
+    """The names include/mulred/*.h declares MULRED_API (cached per root)."""
+    if root not in _PUBLIC_API:
+        names, inc = set(), os.path.join(root, "include", "mulred")
+        for name in sorted(os.listdir(inc)) if os.path.isdir(inc) else []:
+            if name.endswith(".h"):
+                with open(os.path.join(inc, name), encoding="utf-8", errors="replace") as f:
+                    text = strip_comments(f.read())
+                names.update(re.findall(r"\bMULRED_API\b[^;(]*?\b(\w+)\s*\(", text))
+        _PUBLIC_API[root] = names
+    return _PUBLIC_API[root]
+
+
+def parameter_count(decl, name):
+    """The number of parameters in a function declaration's list after name (0 for (void))."""
+    m = re.search(r"\b%s\s*\(" % re.escape(name), decl)
+    if not m:
+        return 0
+    depth, count, body = 1, 1, ""
+    for ch in decl[m.end():]:
+        depth += (ch in "([") - (ch in ")]")
+        if depth == 0:
+            break
+        count += ch == "," and depth == 1
+        body += ch
+    return 0 if body.strip() in ("", "void") else count
 
 
 def allowed_exits(raw_lines, code_lines):
@@ -536,10 +572,15 @@ def check(root, build=None):
                 if m and not line.rstrip().endswith(";"):
                     report("helper", rel, no, "defines %s, a helper of util/ or output/" % m.group(1))
 
-        for first, last, fname in functions(bare_lines):
+        for first, last, fname, decl in functions(bare_lines):
             if last - first + 1 > MAX_FUNCTION_LINES:
                 report("length", rel, first, "%s is %d lines long (at most %d)"
                        % (fname, last - first + 1, MAX_FUNCTION_LINES))
+            nparams = parameter_count(decl, fname)
+            if nparams > MAX_PARAMS and fname not in public_api(root) and \
+                    not rel.startswith("include/"):
+                report("params", rel, first, "%s takes %d parameters (at most %d outside the "
+                       "public API)" % (fname, nparams, MAX_PARAMS))
         if re.match(r"src/cli/cmd_\w+\.c$", rel) and len(bare_lines) > MAX_COMMAND_LINES:
             report("length", rel, 1, "a command file of %d lines (at most %d)"
                    % (len(bare_lines), MAX_COMMAND_LINES))
@@ -669,6 +710,15 @@ BAD = {
     "src/report/r.c": "#include <stdlib.h>\nvoid f(void)\n{\n    exit(2);\n}\n",  # exit: report
     "bench/bench_long.c": "static int g(void)\n{\n" + "    x++;\n" * (MAX_FUNCTION_LINES - 3)
                           + "    return 0;\n}\n",                                  # length
+    # params: w takes 9 (reported); mulred_bases_wide takes 9 and include/mulred/curve.h
+    # declares it MULRED_API (not reported)
+    "src/msm/wide.c": "int w(int a, int b, int c, int d, int e, int f, int g, int (*h)(int, int),\n"
+                      "      int i)\n{\n    return a;\n}\n"
+                      "int mulred_bases_wide(int a, int b, int c, int d, int e, int f, int g,\n"
+                      "                      int h, int i)\n{\n    return a;\n}\n",
+    "include/mulred/curve.h": '#include "mulred/common.h"\n'
+                              "MULRED_API int mulred_bases_wide(int a, int b, int c, int d, int e,"
+                              " int f, int g, int h, int i);\n",
     "src/msm/long.c": "int h(int x)\n{\n" + "    x++;\n" * (MAX_FUNCTION_LINES - 2)
                       + "    return x;\n}\n",                                      # length
     "src/cli/cmd_big.c": "int x;\n" * (MAX_COMMAND_LINES + 1),                     # length
@@ -697,7 +747,7 @@ EXPECTED = {
     ("layer", "src/lab/lab.c:1"), ("helper", "bench/bench_x.c:1"),
     ("getopt", "bench/bench_y.c:1"), ("getopt", "bench/bench_y.c:6"),
     ("length", "bench/bench_long.c:1"), ("length", "src/msm/long.c:1"),
-    ("length", "src/cli/cmd_big.c:1"),
+    ("length", "src/cli/cmd_big.c:1"), ("params", "src/msm/wide.c:1"),
     ("exit", "src/report/r.c:4"),
     ("prefix", "include/mulred/sources.h:3"), ("prefix", "include/mulred/sources.h:6"),
     ("prefix", "include/mulred/sources.h:8"), ("prefix", "include/mulred/sources.h:9"),
