@@ -169,18 +169,21 @@ static mulred_status write_scaling(const mulred_report_project_opts *o, mulred_r
     return status;
 }
 
-static mulred_status report_run(report_opts *o, const mulred_key_rest *rest, mulred_error *err)
+/* What the command exits with: MULRED_OK, a failure's status (in err), or MULRED_OUT_EUSAGE when
+ * the projection's options do not fit the results (err's message says why). */
+static mulred_exit report_run(report_opts *o, const mulred_key_rest *rest, mulred_error *err)
 {
     mulred_report_rows rs = {0};
     mulred_report_net net;
-    mulred_status status = MULRED_OK;
+    mulred_exit status = MULRED_OK;
     for (size_t i = 0; i < rest->nargs && !status; i++)
         status = mulred_report_load(&rs, rest->args[i], err);
     if (!status && o->projecting && o->net && !(status = mulred_report_load_net(&net, o->net, err)))
         o->project.net = &net;
-    if (!status)
-        status = o->projecting ? mulred_report_project(&o->project, &rs, err)
-                               : write_scaling(&o->project, &rs, err);
+    if (!status && o->projecting)
+        status = mulred_report_project(&o->project, &rs, err);
+    else if (!status)
+        status = write_scaling(&o->project, &rs, err);
     mulred_report_rows_free(&rs);
     return status;
 }

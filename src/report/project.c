@@ -155,8 +155,8 @@ static mulred_status write_plot(const mulred_report_project_opts *o, const model
     return mulred_report_gnuplot(data, o->png, err);
 }
 
-mulred_status mulred_report_project_generic(const mulred_report_project_opts *o,
-                                            const mulred_report_rows *rs, mulred_error *err)
+mulred_exit mulred_report_project_generic(const mulred_report_project_opts *o,
+                                          const mulred_report_rows *rs, mulred_error *err)
 {
     const mulred_report_row *base = mulred_report_smallest(rs, false);
     model md;
@@ -165,13 +165,15 @@ mulred_status mulred_report_project_generic(const mulred_report_project_opts *o,
     const mulred_model_workload *w = &md.w;
     const mulred_model_machine *m = &md.m;
     if (!(w->items > 0) || !(w->item_seconds > 0) || !(w->message_bytes > 0))
-        return mulred_error_set(err, MULRED_OUT_EUSAGE,
+        return mulred_error_set(err, MULRED_EINPUT,
                                 "report --project: workload '%s' needs --items, --item-cost (or "
                                 "result files to measure it) and --message-bytes",
-                                o->workload);
+                                o->workload),
+               MULRED_OUT_EUSAGE;
     if (!(m->ranks_per_node >= 1) || m->ranks_per_node > m->cores_per_node)
-        return mulred_error_set(err, MULRED_OUT_EUSAGE,
-                                "report --project: need 1 <= ranks per node <= cores per node");
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "report --project: need 1 <= ranks per node <= cores per node"),
+               MULRED_OUT_EUSAGE;
     mulred_report_outputs io;
     mulred_status status = mulred_report_open_outputs(o, &io, err);
     if (status) return status;
@@ -202,8 +204,8 @@ mulred_status mulred_report_project_generic(const mulred_report_project_opts *o,
     return status;
 }
 
-mulred_status mulred_report_project(const mulred_report_project_opts *given,
-                                    const mulred_report_rows *rs, mulred_error *err)
+mulred_exit mulred_report_project(const mulred_report_project_opts *given,
+                                  const mulred_report_rows *rs, mulred_error *err)
 {
     mulred_report_project_opts o = *given;
     if (!(o.cores_per_node > 0)) {

@@ -78,8 +78,8 @@ static void grid_text(char *out, size_t cap, const prediction *p)
 }
 
 /* Every parameter: given, else --net, else measured on the msm results, else built in. */
-static mulred_status model_of(msm_model *md, const mulred_report_project_opts *o,
-                              const mulred_report_rows *rs, mulred_error *err)
+static mulred_exit model_of(msm_model *md, const mulred_report_project_opts *o,
+                            const mulred_report_rows *rs, mulred_error *err)
 {
     memset(md, 0, sizeof *md);
     calibrate(&md->cal, rs);
@@ -103,8 +103,9 @@ static mulred_status model_of(msm_model *md, const mulred_report_project_opts *o
     md->src_bw = o->bandwidth > 0 ? "given" : o->net ? o->net->source : "default (100 Gb/s)";
     md->C = o->cores_per_node, md->R = o->ranks_per_node;
     if (!(md->R >= 1) || md->R > md->C)
-        return mulred_error_set(err, MULRED_OUT_EUSAGE,
-                                "report --project: need 1 <= ranks per node <= cores per node");
+        return mulred_error_set(err, MULRED_EINPUT,
+                                "report --project: need 1 <= ranks per node <= cores per node"),
+               MULRED_OUT_EUSAGE;
     md->T = (int)(md->C / md->R) > 0 ? (int)(md->C / md->R) : 1;
     md->step = md->op + md->latency + md->bytes / md->bandwidth;
     md->memory = o->memory_per_node > 0 ? o->memory_per_node / md->R : 0;
@@ -211,11 +212,11 @@ static mulred_status write_plot(const mulred_report_project_opts *o, const msm_m
     return mulred_report_gnuplot(data, o->png, err);
 }
 
-mulred_status mulred_report_project_msm(const mulred_report_project_opts *o,
-                                        const mulred_report_rows *rs, mulred_error *err)
+mulred_exit mulred_report_project_msm(const mulred_report_project_opts *o,
+                                      const mulred_report_rows *rs, mulred_error *err)
 {
     msm_model md;
-    mulred_status status = model_of(&md, o, rs, err);
+    mulred_exit status = model_of(&md, o, rs, err);
     if (status) return status;
     mulred_report_outputs io;
     if ((status = mulred_report_open_outputs(o, &io, err))) return status;

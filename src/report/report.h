@@ -169,13 +169,15 @@ typedef struct {
 /* Writes the projection: the MSM model for a workload named msm or msm-*, else the
  * latency–bandwidth–I/O model. A workload left NULL is that of the smallest successful run
  * (msm-2e26 for an MSM result), else muhash-mainnet; cores per node left 0 is the largest
- * measured, else the built-in default. */
-mulred_status mulred_report_project(const mulred_report_project_opts *o,
-                                    const mulred_report_rows *rs, mulred_error *err);
-mulred_status mulred_report_project_generic(const mulred_report_project_opts *o,
-                                            const mulred_report_rows *rs, mulred_error *err);
-mulred_status mulred_report_project_msm(const mulred_report_project_opts *o,
-                                        const mulred_report_rows *rs, mulred_error *err);
+ * measured, else the built-in default. Returns what the command exits with: MULRED_OK, the
+ * status of a failure (in err), or MULRED_OUT_EUSAGE when the options do not fit the results
+ * (err's message says why, its status MULRED_EINPUT; the command reports a usage error). */
+mulred_exit mulred_report_project(const mulred_report_project_opts *o, const mulred_report_rows *rs,
+                                  mulred_error *err);
+mulred_exit mulred_report_project_generic(const mulred_report_project_opts *o,
+                                          const mulred_report_rows *rs, mulred_error *err);
+mulred_exit mulred_report_project_msm(const mulred_report_project_opts *o,
+                                      const mulred_report_rows *rs, mulred_error *err);
 
 /* The outputs of a projection: out (o->output, else stdout) and csv (o->csv, else NULL), each
  * file written whole or not at all (mulred_whole_open). */
