@@ -473,7 +473,10 @@ MULRED_API void mulred_g2_254_msm_fixed_var(mulred_g2_254_jacobian *r, const mul
                                             const mulred_scalar256 *scalars, size_t n,
                                             void *scratch);
 
-/* ---- the curves as one type: what the distributed jobs, the readers and the command use ---- */
+/* ---- the curves as one type: what the distributed jobs, the readers and the command use ----
+ * A mulred_curve value names a curve with one of its groups (G1 unless the value says G2);
+ * mulred_pairing_group below only names the G1/G2 choice, and mulred_group (mulred/group.h)
+ * is the engine's descriptor of any commutative group. */
 
 typedef enum {
     MULRED_CURVE_BLS12_381 = 0, /* G1 of BLS12-381: mulred_g1_381_* */
