@@ -3,8 +3,8 @@
 # of both curves (hex text with whitespace everywhere, and binary) and on synthetic sets, equal
 # to references computed independently: tests/tools/msm_ref.py (Python integers) for the files,
 # tests/mpi/msm_synth_ref.c (mpz, from the set's declared logarithms) for synthetic sets. Bad pair
-# files exit 2 on 1 and 3 ranks (the bad pair read by the last rank), with the pair index and the
-# check named, and no result.
+# files exit 2 on 3 ranks (the bad pair read by the last rank; one process: the corpus), with the
+# pair index and the check named, and no result.
 # The dynamic schedule (tiles drawn at run time) gives the same results on ranks 1-3 x threads 1-2.
 # And one G2 case of each kind (--group g2).
 . "$(dirname "$0")/../lib.sh"
@@ -44,9 +44,10 @@ for curve in bls12-381 bn254; do
                 expect_equal "$(printf '%s\n' "$out" | grep -c '^msm ')" 1 "$curve $input: only rank 0 prints"
             done
         done
-        # every grid of 4 ranks (those of 1-3 ranks are among them); the grid does not depend on
-        # the file's form, so the binary file skips this
-        [ $input = bin ] && continue
+        # every grid of 4 ranks (those of 1-3 ranks are among them), on a file for BLS12-381 and
+        # on a synthetic set for BN254: the grid does not depend on the file's form, and each
+        # input kind meets every grid on one curve
+        case $curve:$input in bls12-381:hex | bn254:synthetic) ;; *) continue ;; esac
         for ranks in 4; do
             for grid in $(grids $ranks); do
                 expect_status 0 mpi $ranks "$MULRED" msm --curve $curve "${args[@]}" --threads 2 --grid "$grid" --json
@@ -74,7 +75,8 @@ for curve in bls12-381 bn254; do
     expect_status 3 mpi 2 "$MULRED" msm --curve $curve --synthetic 100 --grid 2x2
     expect_contains "$err" "--grid 2x2 needs 4 ranks; this job has 2" "$curve: grid too large"
 
-    # bad files: the last pairs are read by the last rank; every rank exits 2, rank 0 reports
+    # bad files on 3 ranks: the last pairs are read by the last rank; every rank exits 2, rank 0
+    # reports (one process: tests/cli and the corpus)
     bads=(range curve hexchar)
     [ $curve = bls12-381 ] && bads+=(padding subgroup)
     for bad in "${bads[@]}"; do
@@ -87,7 +89,7 @@ for curve in bls12-381 bn254; do
             subgroup) why="pair $at: point: point not in the prime-order subgroup G1" ;;
             hexchar) why="byte [0-9]*: 'g' is not a hex digit" ;;
         esac
-        for ranks in 1 3; do
+        for ranks in 3; do
             for form in hex bin; do
                 [ $bad = hexchar ] && [ $form = bin ] && continue
                 bin=()
