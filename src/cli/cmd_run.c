@@ -106,7 +106,7 @@ static void run_usage(void)
                "of one run keeps them in DIR).\n"
                "Relative input and checkpoint paths are relative to the job file's directory;\n"
                "output is relative to the current directory; '-' is standard input (a job of one\n"
-               "run only). A flag is true/false in a job file and --flag or --flag=BOOL on the\n"
+               "run only). A flag is true/false in a job file and --NAME or --NAME=BOOL on the\n"
                "command line.\n"
                "\n"
                "  --json[=BOOL]  print one JSON object: {job, status, exit_status, environment,\n"
