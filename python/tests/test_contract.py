@@ -116,7 +116,9 @@ def test_cell(table, kind, call, fault, want, tmp_path):
 
 def unreadable_as_nobody(call, f, want):
     """The call run by user nobody (root reads any file) on a copy of f in a folder under /tmp
-    that nobody may enter; the child prints the exception's name and message."""
+    that nobody may enter, with its own copy of the mulred package (the build tree or the venv
+    may sit where nobody cannot reach it: a checkout under a mode-0700 folder); the child prints
+    the exception's name and message."""
     if not shutil.which("setpriv"):
         pytest.skip("setpriv is needed to run as another user than root")
     d = tempfile.mkdtemp(prefix="mulred-contract.", dir="/tmp")
@@ -125,12 +127,22 @@ def unreadable_as_nobody(call, f, want):
         g = os.path.join(d, "input")
         shutil.copy(f, g)
         os.chmod(g, 0)
+        pkg = os.path.join(d, "mulred")
+        shutil.copytree(os.path.dirname(mulred.__file__), pkg, symlinks=True)
+        # and the libraries this process loaded the package with, under their sonames (an
+        # extension built in the tree finds them through a run path into the build tree)
+        with open("/proc/self/maps") as maps:
+            libs = {line.split()[-1] for line in maps if "/libmulred" in line}
+        for lib in libs:
+            shutil.copy(lib, os.path.join(pkg, re.sub(r"(\.so\.\d+).*", r"\1",
+                                                      os.path.basename(lib))))
         script = (f"import mulred\nG1_BN254 = {G1_BN254!r}\n"
                   f"try:\n    {call_source(call, g)}\n    print('no exception')\n"
                   f"except Exception as e:\n    print(type(e).__name__, '|', e)\n")
         proc = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                               sys.executable, "-c", script], capture_output=True, text=True,
-                              cwd="/")
+                               os.path.realpath(sys.executable), "-c", script],
+                              capture_output=True, text=True,
+                              cwd="/", env=dict(os.environ, PYTHONPATH=d, LD_LIBRARY_PATH=pkg))
         name, _, message = proc.stdout.strip().partition(" | ")
         assert name == want, proc.stdout + proc.stderr
         assert g in message
