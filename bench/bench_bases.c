@@ -5,7 +5,8 @@
  *   plain     the engine's MSM of the same n over the same points (msm_windows_var: recoding
  *             and the tiles, what `mulred msm`'s msm phase runs), 1 thread;
  *   bases     an MSM over the set with 32-byte big-endian scalars (conversion included);
- *   level L   the set with a table of at most L rows: its build time, memory over the points',
+ *   level L   the set with a table of at most L rows: its window width c and GLV, its build time,
+ *             its memory (over the points' and in bytes),
  *             the MSM (the table forced on) and the load time of its cache;
  *   k vectors mulred_bases_msm_many of k vectors against k calls of mulred_bases_msm, both with
  *             T threads (k >= T: the vectors side by side, one thread each).
@@ -41,7 +42,8 @@ typedef struct {
     mulred_curve c;
     size_t n;
     double prepare_s, save_s, load_s, plain_s, bases_s, many_s, single_s;
-    unsigned level[BB_MAX_LEVELS];
+    unsigned level[BB_MAX_LEVELS], window_bits[BB_MAX_LEVELS], glv[BB_MAX_LEVELS];
+    size_t table_bytes[BB_MAX_LEVELS];
     double build_s[BB_MAX_LEVELS], table_s[BB_MAX_LEVELS], table_load_s[BB_MAX_LEVELS];
 } bb_row;
 
@@ -165,6 +167,10 @@ static int bb_measure(bb_row *row, mulred_curve c, size_t n, const bb_opts *o)
         mulred_bases_precompute(t[l], o->levels[l], 0, o->threads, &err);
         row->build_s[l] = mulred_wtime() - t0;
         row->level[l] = mulred_bases_level(t[l]);
+        mulred_msm_plan plan;
+        if (mulred_bases_table_plan(t[l], &plan))
+            row->window_bits[l] = plan.window_bits, row->glv[l] = plan.glv;
+        row->table_bytes[l] = (size_t)row->level[l] * n * mulred_msm_affine_bytes(c);
         mulred_bases_set_table_use(t[l], 1);
         double save_s;
         bb_cache(t[l], path, &save_s, &row->table_load_s[l]);
@@ -208,7 +214,10 @@ static const bench_column bb_columns[] = {
 static const bench_column bb_level_columns[] = {
     {"asked", "level", NULL, BENCH_INT, 0},
     {"rows", "rows", NULL, BENCH_INT, 0},
+    {"window_bits", "c", NULL, BENCH_INT, 0},
+    {"glv", "GLV", NULL, BENCH_INT, 0},
     {"memory_over_points", "memory / points", "%.1f", BENCH_REAL, 0}, /* the rows: n points each */
+    {"table_bytes", "table MiB", "%.1f", BENCH_REAL, 1.0 / (1 << 20)},
     {"build_seconds", "build s", "%.2f", BENCH_REAL, 0},
     {"load_seconds", "load s", "%.4f", BENCH_REAL, 0},
     {NULL, "load / (prepare + build)", "%.3f", BENCH_REAL, 0},
@@ -228,7 +237,8 @@ static void bb_row_print(bench_table *t, const bb_row *r, const bb_opts *o)
     bench_table levels;
     bench_table_begin(&levels, t->w, "levels", bb_level_columns, BENCH_NCOLS(bb_level_columns));
     for (int l = 0; l < o->nlevels; l++)
-        BENCH_ROW(&levels, BENCH_I(o->levels[l]), BENCH_I(r->level[l]), BENCH_R(r->level[l]),
+        BENCH_ROW(&levels, BENCH_I(o->levels[l]), BENCH_I(r->level[l]), BENCH_I(r->window_bits[l]),
+                  BENCH_I(r->glv[l]), BENCH_R(r->level[l]), BENCH_R((double)r->table_bytes[l]),
                   BENCH_R(r->build_s[l]), BENCH_R(r->table_load_s[l]),
                   BENCH_R(r->table_load_s[l] / (r->prepare_s + r->build_s[l])),
                   BENCH_R(r->table_s[l]), BENCH_R(r->table_s[l] / r->plain_s));

@@ -25,6 +25,8 @@
 #include "harness.h"
 #include "mulred/bases.h"
 #include "mulred/bases_io.h"
+#include "hash/hash.h"
+#include "msm/bases_internal.h"
 #include "mulred/msm_io.h"
 
 /* Big enough for any Jacobian point (G2 of BLS12-381: 288 bytes). */
@@ -817,6 +819,101 @@ static void test_cache(void)
     }
 }
 
+/* Tables past 16 bits (2^16 and 2^19 buckets), every group: a plan forced to c = 17 (and 20 on
+ * BLS12-381 G1 and BN254 G2) without GLV, the table adopted by a set, its MSMs (1 and 2 threads,
+ * prefixes, the three scalar layouts) against the mpz reference, with the fold's edges among the
+ * scalars: r − 1, (r + 1)/2 (both folded), (r − 1)/2 (the largest kept). */
+static void test_wide_tables(void)
+{
+    for (int ci = 0; ci < 4; ci++) {
+        const mulred_curve c = CURVES[ci];
+        const bases_ops *ops = bases_ops_of(c);
+        synth_set t;
+        synth_make(&t, c, ci < 2 ? 400 : 150, test_rand64());
+        const int base = mulred_curve_base(c) == MULRED_CURVE_BLS12_381 ? 0 : 1;
+        mpz_t e;
+        mpz_init(e);
+        for (int k = 0; k < 3; k++) {
+            mpz_set(e, ref_curve_get(base)->r);
+            if (k == 0) mpz_sub_ui(e, e, 1);
+            if (k == 1) mpz_add_ui(e, e, 1), mpz_fdiv_q_2exp(e, e, 1);
+            if (k == 2) mpz_fdiv_q_2exp(e, e, 1);
+            ref_mpz_to_u256(t.s[10 + k].l, e);
+        }
+        mpz_clear(e);
+        for (int c_bits = 17; c_bits <= (ci == 0 || ci == 3 ? 20 : 17); c_bits += 3) {
+            mulred_msm_plan plan;
+            const mulred_msm_options o = {.window_bits = c_bits, .glv = -1};
+            ops->fixed_plan(&plan, t.n, &o);
+            CU_ASSERT_FATAL(plan.magic && plan.window_bits == (unsigned)c_bits);
+            /* folded scalars: one bit fewer than r, so c = 17 needs 15 rows (r of 255 bits) */
+            CU_ASSERT_EQUAL(plan.windows, (base == 0 ? 254u : 253u) / (unsigned)c_bits + 1);
+            void *table = malloc(t.n * plan.windows * ops->affine_bytes);
+            void *bs = malloc(ops->fixed_build_scratch(t.n));
+            CU_ASSERT_FATAL(table && bs);
+            ops->fixed_build(table, &plan, t.points, t.n, bs);
+            free(bs);
+            mulred_bases *b = bases_adopt_table(c, t.n, table, &plan);
+            CU_ASSERT_FATAL(b != NULL);
+            CU_ASSERT_EQUAL(mulred_bases_level(b), plan.windows);
+            check_set_against_ref(b, &t);
+            mulred_bases_free(b);
+        }
+        synth_free(&t);
+    }
+}
+
+/* A version 1 file, written before scalars were folded: a table of c = 15 without GLV had 18
+ * rows (255/15 + 1), the plan now has 17 (254/15 + 1). It loads, its last row dropped (filled
+ * with garbage here: never read), and gives the reference's results; version 3 is refused. */
+static void test_cache_v1(void)
+{
+    const mulred_curve c = MULRED_CURVE_BLS12_381;
+    synth_set t;
+    synth_make(&t, c, 60, test_rand64());
+    mulred_msm_plan plan;
+    const mulred_msm_options o = {.window_bits = 15, .glv = -1};
+    mulred_g1_381_msm_fixed_plan(&plan, t.n, &o);
+    CU_ASSERT_EQUAL_FATAL(plan.windows, 17);
+    const size_t A = sizeof(mulred_g1_381_affine), R = 18, W = plan.windows;
+    uint8_t *tab = malloc(t.n * W * A);
+    void *bs = malloc(mulred_g1_381_msm_fixed_build_scratch_size(t.n));
+    CU_ASSERT_FATAL(tab && bs);
+    mulred_g1_381_msm_fixed_table_build((mulred_g1_381_affine *)tab, &plan,
+                                        (const mulred_g1_381_affine *)t.points, t.n, bs);
+    const size_t body = t.n * A * (1 + R), len = 64 + body + 32;
+    uint8_t *file = calloc(1, len);
+    CU_ASSERT_FATAL(file != NULL);
+    const uint32_t h32[4] = {1, 0x01020304, (uint32_t)c, (uint32_t)A}; /* version 1, the BOM */
+    const uint64_t count = t.n;
+    const uint32_t t32[4] = {(uint32_t)R, 15, 0, plan.batch}; /* rows, c, no GLV, batch */
+    memcpy(file, "MULREDBS", 8), memcpy(file + 8, h32, 16), memcpy(file + 24, &count, 8);
+    memcpy(file + 32, t32, 16);
+    memcpy(file + 64, t.points, t.n * A);
+    for (size_t i = 0; i < t.n; i++) {
+        uint8_t *row = file + 64 + t.n * A + i * R * A;
+        memcpy(row, tab + i * W * A, W * A);
+        memset(row + W * A, 0xa5, A);
+    }
+    mulred_sha256_once(file + 64 + body, file, 64 + body);
+    char *q = write_tmp("v1.cache", file, len);
+    mulred_bases *l = NULL;
+    mulred_error err;
+    CU_ASSERT_EQUAL_FATAL(mulred_bases_load(&l, q, (int)c, &err), MULRED_OK);
+    CU_ASSERT_EQUAL(mulred_bases_level(l), 17);
+    mulred_msm_plan got;
+    CU_ASSERT(mulred_bases_table_plan(l, &got) && got.window_bits == 15 && !got.glv);
+    check_set_against_ref(l, &t);
+    mulred_bases_free(l);
+    file[8] = 3; /* a version to come */
+    mulred_sha256_once(file + 64 + body, file, 64 + body);
+    q = write_tmp("v3.cache", file, len);
+    CU_ASSERT_EQUAL(mulred_bases_load(&l, q, (int)c, &err), MULRED_EINPUT);
+    CU_ASSERT(strstr(err.message, ": byte 8: another format version") != NULL);
+    free(file), free(bs), free(tab);
+    synth_free(&t);
+}
+
 static void test_cache_path(void)
 {
     char dir[600], path[1024];
@@ -916,6 +1013,8 @@ void test_register(void)
                {"k vectors in one call", test_many}, {"published vectors", test_vectors},
                {"every encoding", test_encodings}, {"bad points", test_bad_points},
                {"ZCash uncompressed G1", test_uncompressed_g1}, {"files", test_files},
-               {"the trusted cache", test_cache}, {"the default cache path", test_cache_path},
-               {"misuse", test_misuse}, {"misuse aborts by default", test_misuse_aborts});
+               {"the trusted cache", test_cache}, {"a version 1 cache", test_cache_v1},
+               {"tables past 16 bits, every group", test_wide_tables},
+               {"the default cache path", test_cache_path}, {"misuse", test_misuse},
+               {"misuse aborts by default", test_misuse_aborts});
 }

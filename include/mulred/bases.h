@@ -117,8 +117,9 @@ MULRED_API const void *mulred_bases_points(const mulred_bases *b);
 
 /* Precomputation levels: rows of the table (multiples kept per point). The table costs level
  * times the points' memory. A level is 0 (none) or 2..MULRED_BASES_LEVEL_MAX; every table has at
- * least MULRED_BASES_LEVEL_TABLE_MIN rows (16-bit windows, the widest, with GLV: 127/16 + 1), so
- * a level from 2 to 7 is a bound no table meets. */
+ * least MULRED_BASES_LEVEL_TABLE_MIN rows (16-bit windows, the widest the planner takes, with GLV:
+ * 127/16 + 1), so a level from 2 to 7 is a bound no table meets. Without GLV the scalars are folded
+ * to at most (r − 1)/2: 16 rows at c = 16, 17 at c = 15. */
 #define MULRED_BASES_LEVEL_MAX       64
 #define MULRED_BASES_LEVEL_TABLE_MIN 8
 

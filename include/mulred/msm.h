@@ -17,9 +17,10 @@
  *   grouped by function, the contract above each group).
  *
  * Method (Pippenger with signed digits; src/msm/msm_impl.h has the design and its costs)
- *   A plan fixes the window width c (1..16), the number of windows W and the bucket form.
+ *   A plan fixes the window width c (1..22), the number of windows W and the bucket form.
  *   Each scalar is first recoded (reduced mod r, and with GLV split into two halves of about
- *   128 bits); a recoded scalar k of b bits (b = plan.scalar_bits, k < 2^b) is read as W =
+ *   128 bits; a fixed-base plan without GLV folds k > (r − 1)/2 to r − k on −Pᵢ, one bit
+ *   fewer); a recoded scalar k of b bits (b = plan.scalar_bits, k < 2^b) is read as W =
  *   floor(b/c) + 1 signed Booth digits, window w being
  *       d_w = v_w + k_(cw−1) − 2^c·k_(cw+c−1),   v_w = bits [cw, cw + c) of k, k_(−1) = 0,
  *   so d_w ∈ [−2^(c−1), 2^(c−1)] and k = Σ_w d_w·2^(cw). Each digit depends only on c + 1 bits
@@ -93,7 +94,7 @@ typedef mulred_lanes mulred_msm_lanes;
 /* Choices a caller may force (benchmarks, tests); zero-initialised = every choice automatic.
  * Negative or zero fields mean "automatic". */
 typedef struct {
-    int window_bits; /* c in 1..16; 0 = cost model */
+    int window_bits; /* c in 1..22; 0 = cost model (which stays within 1..16) */
     int glv;         /* 1 = on, -1 = off, 0 = automatic */
     mulred_msm_buckets buckets;
     mulred_msm_lanes lanes;
@@ -139,7 +140,7 @@ typedef struct {
 
 /* The plan for an MSM of n points (n = the points one tile set covers: for a distributed MSM,
  * the points of one slice). opts may be NULL (all automatic). Forced choices are honoured when
- * valid and are misuse otherwise (X8 lanes on a CPU without IFMA, c outside 1..16). The
+ * valid and are misuse otherwise (X8 lanes on a CPU without IFMA, c outside 1..22). The
  * automatic window width minimises the cost model below. Automatic choices depend on the CPU
  * (8-lane kernels or not): the ranks of one distributed MSM must share one plan (make it once
  * and send it, or force window_bits and glv), since recoded scalars and tiles are only
@@ -262,7 +263,9 @@ MULRED_API mulred_status mulred_g1_254_msm_windows_var(mulred_g1_254_jacobian *r
 
 /* A fixed-base plan for n points (at most 64 windows: c >= 4, or c >= 2 with GLV). GLV only
  * when forced (opts->glv > 0): the table then has a row per window of the 127-bit halves and
- * both halves read it, the second through φ. */
+ * both halves read it, the second through φ. Without GLV the scalars are folded to at most
+ * (r − 1)/2 (scalar_bits = bits of r − 1): 16 rows at c = 16, 17 at c = 15, 13 at c = 20 (a width
+ * past 16 bits only when forced). */
 MULRED_API void mulred_g1_381_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
                                              const mulred_msm_options *opts);
 MULRED_API void mulred_g1_254_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
@@ -310,7 +313,7 @@ MULRED_API void mulred_g1_254_msm_fixed_var(mulred_g1_254_jacobian *r, const mul
 
 /* The plan for an MSM of n points (n = the points one tile set covers: for a distributed MSM,
  * the points of one slice). opts may be NULL (all automatic). Forced choices are honoured when
- * valid and are misuse otherwise (X8 lanes on a CPU without IFMA, c outside 1..16). The
+ * valid and are misuse otherwise (X8 lanes on a CPU without IFMA, c outside 1..22). The
  * automatic window width minimises the cost model below. Automatic choices depend on the CPU
  * (8-lane kernels or not): the ranks of one distributed MSM must share one plan (make it once
  * and send it, or force window_bits and glv), since recoded scalars and tiles are only
@@ -433,7 +436,9 @@ MULRED_API mulred_status mulred_g2_254_msm_windows_var(mulred_g2_254_jacobian *r
 
 /* A fixed-base plan for n points (at most 64 windows: c >= 4, or c >= 2 with GLV). GLV only
  * when forced (opts->glv > 0): the table then has a row per window of the 127-bit halves and
- * both halves read it, the second through φ. */
+ * both halves read it, the second through φ. Without GLV the scalars are folded to at most
+ * (r − 1)/2 (scalar_bits = bits of r − 1): 16 rows at c = 16, 17 at c = 15, 13 at c = 20 (a width
+ * past 16 bits only when forced). */
 MULRED_API void mulred_g2_381_msm_fixed_plan(mulred_msm_plan *plan, size_t n,
                                              const mulred_msm_options *opts);
 MULRED_API void mulred_g2_254_msm_fixed_plan(mulred_msm_plan *plan, size_t n,

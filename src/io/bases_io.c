@@ -144,8 +144,11 @@ mulred_status mulred_bases_make_file(mulred_bases **out, const char *path, mulre
 
 /* ---- the cache ------------------------------------------------------------------------------- */
 
-#define CACHE_MAGIC   "MULREDBS"
-#define CACHE_VERSION 1u
+#define CACHE_MAGIC "MULREDBS"
+/* Version 2: a table without GLV has the rows of scalars folded to at most (r − 1)/2 (one row
+ * fewer where c divides the bits of r, as c = 15 and 17), and windows up to 22 bits. A version 1
+ * file loads: a row it has beyond the plan's is dropped. */
+#define CACHE_VERSION 2u
 #define CACHE_BOM     UINT32_C(0x01020304)
 #define CACHE_HEADER  64
 
@@ -203,7 +206,8 @@ static const char *header_problem(const cache_header *h, uint64_t file_bytes, in
 #define AT(field) (*at = offsetof(cache_header, field))
     if (memcmp(h->magic, CACHE_MAGIC, 8) != 0) return AT(magic), "not a mulred bases file (magic)";
     if (h->bom != CACHE_BOM) return AT(bom), "written on a machine of another byte order";
-    if (h->version != CACHE_VERSION) return AT(version), "another format version";
+    if (h->version != CACHE_VERSION && h->version != 1)
+        return AT(version), "another format version";
     if (h->curve > MULRED_CURVE_BN254_G2) return AT(curve), "unknown curve";
     if (want_curve >= 0 && h->curve != (uint32_t)want_curve)
         return AT(curve), "a set of another curve or group";
@@ -212,7 +216,7 @@ static const char *header_problem(const cache_header *h, uint64_t file_bytes, in
     if (h->count == 0) return AT(count), "no points (a set is never empty)";
     if (h->rows > MULRED_BASES_LEVEL_MAX) return AT(rows), "bad header fields";
     if (memcmp(h->zero, zero, sizeof zero) != 0) return AT(zero), "bad header fields";
-    if (h->rows && (h->window_bits < 2 || h->window_bits > 16 || h->glv > 1 || h->batch < 8 ||
+    if (h->rows && (h->window_bits < 2 || h->window_bits > 22 || h->glv > 1 || h->batch < 8 ||
                     h->batch > 4096))
         return AT(window_bits), "bad table fields";
 #undef AT
@@ -231,13 +235,21 @@ static mulred_status refuse(mulred_error *err, const char *path, uint64_t at, co
                             why);
 }
 
-/* Fills b's table plan from the header; false when the engine would make another one. */
+/* Fills b's table plan from the header; false when the engine would make another one. The
+ * rows of a version 1 table past the plan's (scalars not folded: one more) are dropped. */
 static bool table_plan_from(mulred_bases *b, const cache_header *h)
 {
     const mulred_msm_options o = {
         .window_bits = (int)h->window_bits, .glv = h->glv ? 1 : -1, .batch = (int)h->batch};
     b->ops->fixed_plan(&b->table_plan, b->size, &o);
-    return b->table_plan.magic != 0 && b->table_plan.windows == h->rows;
+    const size_t W = b->table_plan.windows, A = b->ops->affine_bytes;
+    if (b->table_plan.magic == 0) return false;
+    if (h->version == 1 && !h->glv && h->rows == W + 1) {
+        for (size_t i = 1; i < b->size; i++) /* point-major: rows [0, W) of point i move down */
+            memmove((uint8_t *)b->table + i * W * A, (uint8_t *)b->table + i * h->rows * A, W * A);
+        return true;
+    }
+    return W == h->rows;
 }
 
 /* 64 points picked by the digest are on the curve (a cheap guard against a consistent file of

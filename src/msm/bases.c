@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "msm/bases_internal.h"
+#include "msm/msm_internal.h"
 #include "mulred/bases.h"
 #include "mulred/curve.h"
 #include "mulred/msm.h"
@@ -220,10 +221,9 @@ static bool best_fixed_plan(mulred_msm_plan *best, const bases_ops *ops, size_t 
     bool have = false;
     double best_cost = 0;
     for (int glv = -1; glv <= 1; glv += 2)
-        for (int c = 2; c <= 16; c++)
+        for (int c = 2; c <= MSM_AUTO_WINDOW_BITS; c++)
             for (int batch = 0; batch <= 4096; batch = batch ? 2 * batch : 1024) {
-                const unsigned bits = glv > 0 ? 127 : 255;
-                if (bits / (unsigned)c + 1 > rows || bits / (unsigned)c + 1 > 64) continue;
+                if (glv < 0 && c < 4) continue; /* at most 64 windows */
                 /* a longer batch than the engine's own (0: its choice) only where the buckets
                  * hold 16 of them: the model counts no collisions, which longer batches make */
                 if (batch && (size_t)16 * (size_t)batch > (size_t)1 << (c - 1)) continue;

@@ -334,12 +334,17 @@ static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, u
                 }
             }
         } else {
-            for (size_t i = i0; i < i1; i++)
+            const uint64_t top = ~(UINT64_C(1) << 63);
+            for (size_t i = i0; i < i1; i++) {
+                /* a folded scalar's sign rides in bit 63 of its top limb (see recode) */
+                const uint64_t kk[4] = {k[i].l[0], k[i].l[1], k[i].l[2], k[i].l[3] & top};
+                const uint32_t s = (uint32_t)(k[i].l[3] >> 63) * PAIR_NEG;
                 for (unsigned j = 0; j < G; j++) {
                     const MI(win) *wi = &t->win[j];
-                    m = MI(entry_add)(e, m, msm_booth_digit(k[i].l, 4, wi->w, c),
-                                      &wi->pts[i * wi->stride], 0, b0, wi, i);
+                    m = MI(entry_add)(e, m, msm_booth_digit(kk, 4, wi->w, c),
+                                      &wi->pts[i * wi->stride], s, b0, wi, i);
                 }
+            }
         }
         /* infinity needs no test here: the executor skips it, and an empty bucket that takes
          * it stays infinity */
@@ -573,15 +578,34 @@ static void MI(reduce_mod_r)(uint64_t k[4])
     }
 }
 
+/* k = r − k (0 < k < r). */
+static void MI(negate_mod_r)(uint64_t k[4])
+{
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        const field_u128 x = (field_u128)MSM_R[i] - k[i] - borrow;
+        k[i] = (uint64_t)x;
+        borrow = (uint64_t)(x >> 64) & 1;
+    }
+}
+
 void GPUB(msm_recode)(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
                       const mulred_msm_plan *plan)
 {
     MULRED_ARG_CHECK_VOID(MI_PLAN_OK(plan));
+    /* a fixed plan without GLV folds k > (r − 1)/2 to r − k on −P: one bit fewer (fold) */
+    const bool fold = plan->fixed && !plan->glv;
+    const uint64_t half[4] = {MSM_R[0] >> 1 | MSM_R[1] << 63, MSM_R[1] >> 1 | MSM_R[2] << 63,
+                              MSM_R[2] >> 1 | MSM_R[3] << 63, MSM_R[3] >> 1}; /* (r − 1)/2 */
     for (size_t i = 0; i < n; i++) {
         uint64_t k[4];
         memcpy(k, in[i].l, sizeof k);
         MI(reduce_mod_r)(k);
-        if (plan->glv) {
+        if (fold && fe_less_var(half, k, 4)) {
+            MI(negate_mod_r)(k);
+            memcpy(out[i].l, k, sizeof k);
+            out[i].l[3] |= UINT64_C(1) << 63;
+        } else if (plan->glv) {
             uint64_t k1[2], k2[2];
             bool n1, n2;
             GPUB(glv_decompose)(k1, &n1, k2, &n2, k);
@@ -639,9 +663,20 @@ static double MI(cost)(const mulred_msm_plan *plan, const mulred_msm_cost *cm, s
 {
     if (bucket_ranges == 0) bucket_ranges = 1;
     const double pts = (double)n * (plan->glv ? 2 : 1);
-    if (plan->fixed) /* one bucket set for every window's table row */
-        return MI(model_window)(plan, cm, pts * plan->windows, pts * plan->windows, plan->buckets,
-                                1);
+    if (plan->fixed) { /* one bucket set for every window's table row */
+        double t =
+            MI(model_window)(plan, cm, pts * plan->windows, pts * plan->windows, plan->buckets, 1);
+        /* the top row's digits have 2^top magnitudes; a batch carries batch/W of them, and
+         * beyond 2^top distinct buckets the rest collide: what the queue cannot take back goes
+         * to XYZZ side buckets (c = 18 on 254 bits: 2 bits, 4 buckets; 88% of that row) */
+        const unsigned top = plan->scalar_bits - plan->window_bits * (plan->windows - 1);
+        const double nb = (double)(1u << top), per = (double)plan->batch / plan->windows;
+        if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE && per > nb) {
+            const int x8 = plan->lanes == MULRED_MSM_LANES_X8;
+            t += pts * (1.0 - nb / per) * (cm->xyzz_add - cm->aff_add[x8]);
+        }
+        return t;
+    }
     double total = 0;
     for (unsigned w = 0; w < windows; w++) {
         unsigned nb = plan->buckets, rep = 1;
@@ -689,7 +724,8 @@ static void MI(plan_fill)(mulred_msm_plan *p, unsigned c, bool glv, bool fixed,
     p->window_bits = c;
     p->glv = glv;
     p->fixed = fixed;
-    p->scalar_bits = glv ? MSM_GLV_BITS : MSM_RBITS;
+    /* folded scalars of a fixed plan are <= (r − 1)/2 < 2^(MSM_RBITS − 1) (recode) */
+    p->scalar_bits = glv ? MSM_GLV_BITS : fixed ? MSM_RBITS - 1 : MSM_RBITS;
     p->windows = msm_windows(p->scalar_bits, c);
     p->buckets = 1u << (c - 1);
     p->lanes = lanes;
@@ -756,6 +792,7 @@ static void MI(plan_any)(mulred_msm_plan *plan, size_t n, const mulred_msm_optio
         if (o->glv == 0 && glv && !MSM_COST.glv_auto) continue;
         for (unsigned c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
             if (o->window_bits && c != (unsigned)o->window_bits) continue;
+            if (!o->window_bits && c > MSM_AUTO_WINDOW_BITS) continue;
             if (fixed && msm_windows(glv ? MSM_GLV_BITS : MSM_RBITS, c) > MSM_MAX_GROUP) continue;
             mulred_msm_plan p;
             MI(plan_fill)(&p, c, glv, fixed, o->buckets, lanes, o);

@@ -14,8 +14,14 @@
 #define MSM_MAGIC_G2_381 UINT32_C(0x4d534d82)
 #define MSM_MAGIC_G2_254 UINT32_C(0x4d534d55)
 
-/* Widest window: Booth digits of c bits have |d| <= 2^(c−1) buckets. */
-#define MSM_MAX_WINDOW_BITS 16
+/* Widest window: Booth digits of c bits have |d| <= 2^(c−1) buckets (2^21 at c = 22). */
+#define MSM_MAX_WINDOW_BITS 22
+/* Widest window the cost model chooses (plain MSMs and tables alike; wider ones when forced). A
+ * plain MSM reduces every window's 2^(c−1) buckets, so c > 16 would pay only past 2^22 points;
+ * a table's single bucket set past 16 bits leaves the cache (2^19 buckets of BLS12-381 G1: 48 MB)
+ * and costs more per pair than its fewer rows save, which the model does not count: measured in
+ * docs/performance.md, "Tables past c = 16". */
+#define MSM_AUTO_WINDOW_BITS 16
 /* Most windows accumulated side by side in one pass (plan->group). */
 #define MSM_MAX_GROUP 64
 
