@@ -302,8 +302,23 @@ static inline size_t MI(entry_add)(MI(entry) * e, size_t m, int d, const GA *p, 
     return m + 1;
 }
 
-/* Accumulates the windows t->win[0..G) of the points into their buckets. */
-static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, unsigned b0)
+/* An accumulation: begin (empty buckets and batch), feed the points in one or more runs, end
+ * (the batch and queue flushed). */
+static void MI(acc_begin)(MI(ctx) * t)
+{
+    memset(t->flag, 0, (size_t)t->plan->group * t->plan->buckets);
+    t->nbatch = t->nqueue = 0;
+    t->epoch++;
+}
+
+static void MI(acc_end)(MI(ctx) * t)
+{
+    if (t->plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
+        while (t->nbatch || t->nqueue) MI(flush)(t);
+}
+
+/* Feeds the windows t->win[0..G) of points 0..n (of the windows' pts) into their buckets. */
+static void MI(acc_feed)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, unsigned b0)
 {
     const mulred_msm_plan *plan = t->plan;
     const unsigned c = plan->window_bits, G = t->G;
@@ -311,9 +326,6 @@ static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, u
     const size_t per_point = (size_t)G * (plan->glv ? 2 : 1);
     const size_t block = per_point < MSM_BLOCK_PAIRS ? MSM_BLOCK_PAIRS / per_point : 1;
     MI(entry) e[MSM_BLOCK_PAIRS > 2 * MSM_MAX_GROUP ? MSM_BLOCK_PAIRS : 2 * MSM_MAX_GROUP];
-    memset(t->flag, 0, (size_t)plan->group * plan->buckets);
-    t->nbatch = t->nqueue = 0;
-    t->epoch++;
     for (size_t i0 = 0; i0 < n; i0 += block) {
         const size_t i1 = i0 + block < n ? i0 + block : n;
         size_t m = 0;
@@ -361,8 +373,14 @@ static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, u
             MI(schedule)(t, e[j].slot, e[j].pt, e[j].flags);
         }
     }
-    if (aff)
-        while (t->nbatch || t->nqueue) MI(flush)(t);
+}
+
+/* Accumulates the windows t->win[0..G) of the points into their buckets. */
+static void MI(accumulate)(MI(ctx) * t, const mulred_msm_rscalar *k, size_t n, unsigned b0)
+{
+    MI(acc_begin)(t);
+    MI(acc_feed)(t, k, n, b0);
+    MI(acc_end)(t);
 }
 
 /* ---- reduction ------------------------------------------------------------------------------- */
@@ -847,9 +865,14 @@ void GPUB(msm_fixed_table_build)(GA *table, const mulred_msm_plan *plan, const G
     }
 }
 
+/* Points recoded at a time by msm_fixed_var (on its stack): the scratch does not grow with n,
+ * and a call touches no fresh pages for its scalars. */
+#define MSM_FIXED_CHUNK 256
+
 size_t GPUB(msm_fixed_scratch_size)(const mulred_msm_plan *plan, size_t n)
 {
-    return GPUB(msm_tile_scratch_size)(plan) + n * sizeof(mulred_msm_rscalar) + 64;
+    (void)n;
+    return GPUB(msm_tile_scratch_size)(plan);
 }
 
 void GPUB(msm_fixed_var)(GJ *r, const mulred_msm_plan *plan, const GA *table,
@@ -857,16 +880,23 @@ void GPUB(msm_fixed_var)(GJ *r, const mulred_msm_plan *plan, const GA *table,
 {
     MULRED_ARG_CHECK_VOID(MI_PLAN_OK(plan) && plan->fixed);
     MULRED_ARG_CHECK_VOID(n <= UINT32_MAX);
-    mulred_msm_rscalar *k = (mulred_msm_rscalar *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-    GPUB(msm_recode)(k, scalars, n, plan);
     MI(ctx) t;
-    MI(layout)(&t, plan, k + n);
+    MI(layout)(&t, plan, scratch);
     if (t.mark) memset(t.mark, 0, plan->buckets * sizeof *t.mark);
-    /* every window's digits go to the one bucket set, window w reading table row w */
+    /* every window's digits go to the one bucket set, window w reading table row w; the scalars
+     * recoded a chunk at a time */
+    const size_t W = plan->windows;
     t.G = plan->windows;
-    for (unsigned w = 0; w < plan->windows; w++)
-        t.win[w] = (MI(win)){w, plan->buckets, 1, 0, table + w, plan->windows};
-    MI(accumulate)(&t, k, n, 0);
+    MI(acc_begin)(&t);
+    mulred_msm_rscalar k[MSM_FIXED_CHUNK];
+    for (size_t p0 = 0; p0 < n; p0 += MSM_FIXED_CHUNK) {
+        const size_t m = n - p0 < MSM_FIXED_CHUNK ? n - p0 : MSM_FIXED_CHUNK;
+        GPUB(msm_recode)(k, scalars + p0, m, plan);
+        for (unsigned w = 0; w < W; w++)
+            t.win[w] = (MI(win)){w, plan->buckets, 1, 0, table + p0 * W + w, W};
+        MI(acc_feed)(&t, k, m, 0);
+    }
+    MI(acc_end)(&t);
     t.G = 1;
     t.win[0] = (MI(win)){0, plan->buckets, 1, 0, NULL, 1};
     if (plan->bucket_form == MULRED_MSM_BUCKETS_AFFINE)
@@ -890,3 +920,4 @@ void GPUB(msm_fixed_var)(GJ *r, const mulred_msm_plan *plan, const GA *table,
 #undef BUCKET_AFF
 #undef BUCKET_SIDE
 #undef MSM_FOLD_CHUNK
+#undef MSM_FIXED_CHUNK
