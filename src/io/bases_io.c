@@ -13,6 +13,7 @@
 #include "hash/hash.h"
 #include "io/cache_dir.h"
 #include "msm/bases_internal.h"
+#include "msm/msm_internal.h"
 #include "mulred/bases_io.h"
 #include "util/check.h"
 #include "util/util.h"
@@ -216,8 +217,8 @@ static const char *header_problem(const cache_header *h, uint64_t file_bytes, in
     if (h->count == 0) return AT(count), "no points (a set is never empty)";
     if (h->rows > MULRED_BASES_LEVEL_MAX) return AT(rows), "bad header fields";
     if (memcmp(h->zero, zero, sizeof zero) != 0) return AT(zero), "bad header fields";
-    if (h->rows && (h->window_bits < 2 || h->window_bits > 22 || h->glv > 1 || h->batch < 8 ||
-                    h->batch > 4096))
+    if (h->rows && (h->window_bits < 2 || h->window_bits > MSM_MAX_WINDOW_BITS || h->glv > 1 ||
+                    h->batch < 8 || h->batch > 4096))
         return AT(window_bits), "bad table fields";
 #undef AT
     if (h->count > (UINT64_MAX - 96) / 288 / 65)

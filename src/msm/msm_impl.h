@@ -596,17 +596,6 @@ static void MI(reduce_mod_r)(uint64_t k[4])
     }
 }
 
-/* k = r − k (0 < k < r). */
-static void MI(negate_mod_r)(uint64_t k[4])
-{
-    uint64_t borrow = 0;
-    for (int i = 0; i < 4; i++) {
-        const field_u128 x = (field_u128)MSM_R[i] - k[i] - borrow;
-        k[i] = (uint64_t)x;
-        borrow = (uint64_t)(x >> 64) & 1;
-    }
-}
-
 void GPUB(msm_recode)(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_t n,
                       const mulred_msm_plan *plan)
 {
@@ -620,7 +609,7 @@ void GPUB(msm_recode)(mulred_msm_rscalar *out, const mulred_scalar256 *in, size_
         memcpy(k, in[i].l, sizeof k);
         MI(reduce_mod_r)(k);
         if (fold && fe_less_var(half, k, 4)) {
-            MI(negate_mod_r)(k);
+            fe_neg(k, k, MSM_R, 4); /* r − k */
             memcpy(out[i].l, k, sizeof k);
             out[i].l[3] |= UINT64_C(1) << 63;
         } else if (plan->glv) {
@@ -811,9 +800,9 @@ static void MI(plan_any)(mulred_msm_plan *plan, size_t n, const mulred_msm_optio
         for (unsigned c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
             if (o->window_bits && c != (unsigned)o->window_bits) continue;
             if (!o->window_bits && c > MSM_AUTO_WINDOW_BITS) continue;
-            if (fixed && msm_windows(glv ? MSM_GLV_BITS : MSM_RBITS, c) > MSM_MAX_GROUP) continue;
             mulred_msm_plan p;
             MI(plan_fill)(&p, c, glv, fixed, o->buckets, lanes, o);
+            if (fixed && p.windows > MSM_MAX_GROUP) continue;
             const double cost = GPUB(msm_cost_ns)(&p, n, p.windows, 1);
             if (!have || cost < best) {
                 best = cost;
