@@ -136,6 +136,20 @@ for j in "${independent[@]}"; do
 done
 log "references ready after $(($(date +%s) - start)) s"
 
+# The cluster's MCA file keeps UCX out of the ranks (scripts/cluster.sh, docs/cluster.md): a
+# one-rank step lists the shared objects its rank loaded.
+timeout 60 srun -N 1 -n 1 --mpi=pmix --export=ALL,LD_DEBUG=files,OMP_NUM_THREADS=1 \
+    "$MULRED" muhash --synthetic 10 >/dev/null 2>loaded.txt ||
+    die "srun -n 1: $(tail -n 3 loaded.txt)"
+grep -q 'file=.*mca_pml_ob1' loaded.txt || die "srun -n 1: no Open MPI component in LD_DEBUG's list"
+if grep -q 'file=[^ ]*libucs' loaded.txt; then
+    die "a rank loaded UCX: $(grep -o 'file=[^ ]*_ucx[^ ]*' loaded.txt | sort -u | tr '\n' ' ')"
+fi
+echo "  ok: a rank loads no UCX"
+# ... and Slurm's PMIx plugin runs every fence on a tree (docs/reliability.md)
+timeout 10 scontrol show config | grep -q '^PMIxCollFence *= tree' ||
+    die "slurmctld does not read the cluster's mpi.conf"
+
 # ---- Slurm helpers (as .ci/slurm.sh: poll scontrol, trust only the job's own output) ----
 job_state() { timeout 5 scontrol -o show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
 job_end() { # ID [DEADLINE_SECONDS [COMPLETING]]: polls until the job ends; prints "STATE EXITCODE"
@@ -191,6 +205,9 @@ sbatch_check_all() {
         read -r id job n threads <<<"$entry"
         end=$(job_end "$id")
         [ "$end" = "COMPLETED 0:0" ] || { sed 's/^/  | /' "slurm-$id.out" >&2; die "job $id ($job) ended '$end'"; }
+        grep -q 'launcher: mpirun' "slurm-$id.out" ||
+            grep -qx '  SLURM_PMIX_FENCE=tree' "slurm-$id.out" ||
+            die "job $id: its srun step does not set SLURM_PMIX_FENCE=tree"
         mapfile -t names < <(seq -f 'node%g' "$n")
         check "results/$id.json" "$job" "$n" "$threads" "${names[@]}"
     done

@@ -15,10 +15,11 @@
 #   bash scripts/cluster.sh down                      stops what it started, removes all it made
 #
 # Needs root (Debian 12; packages installed when missing). Everything lives in
-# MULRED_CLUSTER_DIR (default /run/mulred-cluster): slurm.conf, Open MPI's MCA file, the host
-# file, the rsh agent, munge key and socket, Slurm state, spools, logs and pid files. The
-# subnet is MULRED_CLUSTER_NET (default 10.213.77; the bridge is .1, nodeK is .(10+K)); `up`
-# refuses a subnet this machine already routes. Only these addresses are ever contacted.
+# MULRED_CLUSTER_DIR (default /run/mulred-cluster): slurm.conf and mpi.conf, Open MPI's MCA
+# file, the host file, the rsh agent, munge key and socket, Slurm state, spools, logs and pid
+# files. The subnet is MULRED_CLUSTER_NET (default 10.213.77; the bridge is .1, nodeK is
+# .(10+K)); `up` refuses a subnet this machine already routes. Only these addresses are ever
+# contacted.
 #
 # What the cluster is made of:
 #  - bridge mulredbr0 with the subnet's .1; per node a veth pair mrv-nodeK (host side, in the
@@ -34,7 +35,8 @@
 #  - Open MPI: an rsh agent (bin/rsh-agent) that runs the remote daemon inside the node's
 #    namespace with MULRED_NODE_NAME=nodeK and TMPDIR the node's own directory, and an MCA file:
 #    pml ob1 with btl tcp,self (without `pml ob1` Open MPI takes libfabric's provider and ignores
-#    the btl line) and the OOB on the cluster subnet only; Open MPI's default timeouts.
+#    the btl line), Debian's exclusions repeated (osc ucx, mtl ofi: no UCX in the ranks) and the
+#    OOB on the cluster subnet only; Open MPI's default timeouts.
 # Different ports, state directory and cluster name from .ci/slurm.sh, so the two can coexist.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -137,6 +139,11 @@ NodeName=DEFAULT CPUs=$cpus State=UNKNOWN
 EOF
     for k in $(seq "$n"); do echo "NodeName=node$k NodeAddr=$(node_addr "$k")" >>"$S/etc/slurm.conf"; done
     echo "PartitionName=cluster Nodes=ALL Default=YES MaxTime=60 State=UP" >>"$S/etc/slurm.conf"
+    # Slurm's PMIx plugin (beside slurm.conf): every fence of a step on the same tree. Left unset
+    # ("mixed"), a 3-node srun step under load now and then released the other ranks from
+    # Open MPI's closing MPI_Init fence while rank 0 still waited in the modex fence; their first
+    # message reached rank 0 before its PML had registered a handler, and it died of SIGSEGV.
+    echo "PMIxCollFence=tree" >"$S/etc/mpi.conf"
 
     cat >"$S/etc/openmpi-mca-params.conf" <<EOF
 # Open MPI across the namespaces of scripts/cluster.sh: TCP on the cluster subnet only, no ssh.
@@ -146,6 +153,10 @@ plm_rsh_agent = $S/bin/rsh-agent
 # the rank exited (docs/reliability.md, the hang at the end of an srun step)
 pml = ob1
 btl = tcp,self
+# This file replaces Debian's /etc/openmpi/openmpi-mca-params.conf, so its exclusions are repeated:
+# without them every rank loads UCX (osc ucx) and its memory hooks, for a transport not used here.
+osc = ^ucx,pt2pt
+mtl = ^ofi
 btl_tcp_if_include = $NET.0/24
 oob_tcp_if_include = $NET.0/24
 rmaps_base_oversubscribe = 1
