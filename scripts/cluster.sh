@@ -139,10 +139,8 @@ NodeName=DEFAULT CPUs=$cpus State=UNKNOWN
 EOF
     for k in $(seq "$n"); do echo "NodeName=node$k NodeAddr=$(node_addr "$k")" >>"$S/etc/slurm.conf"; done
     echo "PartitionName=cluster Nodes=ALL Default=YES MaxTime=60 State=UP" >>"$S/etc/slurm.conf"
-    # Slurm's PMIx plugin (beside slurm.conf): every fence of a step on the same tree. Left unset
-    # ("mixed"), a 3-node srun step under load now and then released the other ranks from
-    # Open MPI's closing MPI_Init fence while rank 0 still waited in the modex fence; their first
-    # message reached rank 0 before its PML had registered a handler, and it died of SIGSEGV.
+    # Slurm's PMIx plugin (beside slurm.conf): every fence on a tree, not "mixed"
+    # (docs/reliability.md, rank 0's SIGSEGV at the start of an srun step)
     echo "PMIxCollFence=tree" >"$S/etc/mpi.conf"
 
     cat >"$S/etc/openmpi-mca-params.conf" <<EOF
